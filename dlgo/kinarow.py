@@ -1,0 +1,285 @@
+"""What the k-in-a-row games share: bitboards, win lines, the pie rule.
+
+Tic-tac-toe, gomoku (free placement, :mod:`dlgo.mnk`) and Connect Four (stones
+fall, :mod:`dlgo.connectn`) are all "get k of your stones in a line" games on a
+grid. A position is two integers, one bit per cell for each player, with cell
+index ``(row - 1) * cols + (col - 1)`` (row 1 at the bottom). A win can only
+pass through the stone just played, so each cell has a precomputed list of the
+k-cell windows through it: the mover wins if any of them is all theirs.
+
+Pie rule (optional): after the first stone the second player may take it over
+instead of playing; the stone becomes theirs and the first player moves again.
+The swap is written as a play on the first stone's own point (as in OpenSpiel's
+Hex and Havannah); humans type ``swap``.
+"""
+from __future__ import annotations
+
+import abc
+import functools
+import random
+
+import numpy as np
+
+from dlgo import zobrist
+from dlgo.game import GameStateBase
+from dlgo.goboard import Move
+from dlgo.gotypes import Player, Point
+from dlgo.rendering import render_grid
+
+DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))  # horizontal, vertical, two diagonals
+
+
+class LineGeometry:
+    """Fixed facts of a ``rows x cols`` board with ``k`` in a row to win."""
+
+    def __init__(self, num_rows: int, num_cols: int, k: int):
+        if not (1 <= num_rows <= zobrist.MAX_BOARD_SIZE and 1 <= num_cols <= zobrist.MAX_BOARD_SIZE):
+            raise ValueError(f"board must be 1..{zobrist.MAX_BOARD_SIZE} on each side, got {num_rows}x{num_cols}")
+        if not 1 <= k <= max(num_rows, num_cols):
+            raise ValueError(f"k={k} can never be reached on a {num_rows}x{num_cols} board")
+        self.num_rows, self.num_cols, self.k = num_rows, num_cols, k
+        self.num_cells = num_rows * num_cols
+        self.full = (1 << self.num_cells) - 1
+        self.points = tuple(Point(r, c) for r in range(1, num_rows + 1) for c in range(1, num_cols + 1))
+        self.keys = zobrist.keys_for_grid(num_rows, num_cols)
+        windows: list[list[int]] = [[] for _ in range(self.num_cells)]
+        self.all_windows: list[int] = []
+        for r in range(num_rows):
+            for c in range(num_cols):
+                for dr, dc in DIRECTIONS:
+                    cells = [(r + i * dr, c + i * dc) for i in range(k)]
+                    if all(0 <= rr < num_rows and 0 <= cc < num_cols for rr, cc in cells):
+                        mask = 0
+                        for rr, cc in cells:
+                            mask |= 1 << (rr * num_cols + cc)
+                        self.all_windows.append(mask)
+                        for rr, cc in cells:
+                            windows[rr * num_cols + cc].append(mask)
+        #: windows_through[cell]: masks of every k-window containing ``cell``.
+        self.windows_through: tuple[tuple[int, ...], ...] = tuple(tuple(w) for w in windows)
+
+    def is_win_through(self, bits: int, cell: int) -> bool:
+        """Does ``bits`` fill a whole window through ``cell``?"""
+        for w in self.windows_through[cell]:
+            if bits & w == w:
+                return True
+        return False
+
+    def index_of(self, point: Point) -> int:
+        if not (1 <= point[0] <= self.num_rows and 1 <= point[1] <= self.num_cols):
+            raise ValueError(f"{tuple(point)} is off the {self.num_rows}x{self.num_cols} board")
+        return (point[0] - 1) * self.num_cols + (point[1] - 1)
+
+
+@functools.lru_cache(maxsize=None)
+def line_geometry(num_rows: int, num_cols: int, k: int) -> LineGeometry:
+    return LineGeometry(num_rows, num_cols, k)
+
+
+class BitBoard:
+    """A read-only board view with the same ``get(point)`` as Go's board."""
+
+    __slots__ = ("geometry", "black", "white")
+
+    def __init__(self, geometry: LineGeometry, black: int, white: int):
+        self.geometry, self.black, self.white = geometry, black, white
+
+    @property
+    def num_rows(self) -> int:
+        return self.geometry.num_rows
+
+    @property
+    def num_cols(self) -> int:
+        return self.geometry.num_cols
+
+    def is_on_grid(self, point: Point) -> bool:
+        return 1 <= point[0] <= self.num_rows and 1 <= point[1] <= self.num_cols
+
+    def color_at(self, cell: int) -> int:
+        """0 empty, 1 black, 2 white."""
+        bit = 1 << cell
+        return 1 if self.black & bit else 2 if self.white & bit else 0
+
+    def get(self, point: Point) -> Player | None:
+        c = self.color_at(self.geometry.index_of(point))
+        return Player(c) if c else None
+
+    def zobrist_hash(self) -> int:
+        keys = self.geometry.keys
+        h = 0
+        for cell in range(self.geometry.num_cells):
+            c = self.color_at(cell)
+            if c:
+                h ^= keys[c][cell]
+        return h
+
+
+class KInARowState(GameStateBase):
+    """Shared state of the k-in-a-row games; subclasses say where stones may go."""
+
+    __slots__ = ("geometry", "pie_rule", "bits", "next_player", "previous_state", "last_move",
+                 "_hash", "_winner", "_full", "_num_stones")
+
+    def __init__(self, geometry: LineGeometry, pie_rule: bool, bits: tuple[int, int, int],
+                 next_player: Player, previous: "KInARowState | None", move: Move | None,
+                 hash_: int, winner: Player | None, num_stones: int):
+        self.geometry = geometry
+        self.pie_rule = pie_rule
+        self.bits = bits  # (unused, black bitboard, white bitboard): indexed by colour
+        self.next_player = next_player
+        self.previous_state = previous
+        self.last_move = move
+        self._hash = hash_
+        self._winner = winner
+        self._num_stones = num_stones
+        self._full = num_stones == geometry.num_cells
+
+    @classmethod
+    def _initial(cls, geometry: LineGeometry, pie_rule: bool):
+        return cls(geometry, pie_rule, (0, 0, 0), Player.black, None, None, zobrist.EMPTY_BOARD, None, 0)
+
+    # ----------------------------------------------------------- the board
+    @property
+    def board(self) -> BitBoard:
+        return BitBoard(self.geometry, self.bits[1], self.bits[2])
+
+    @property
+    def num_rows(self) -> int:
+        return self.geometry.num_rows
+
+    @property
+    def num_cols(self) -> int:
+        return self.geometry.num_cols
+
+    def swap_available(self) -> bool:
+        """Pie rule: may the second player take over the first stone right now?"""
+        return self.pie_rule and self._num_stones == 1 and self.previous_state is not None \
+            and self.previous_state.previous_state is None
+
+    def _first_stone_cell(self) -> int:
+        return self.bits[1].bit_length() - 1
+
+    # ------------------------------------------------------------- the rules
+    @abc.abstractmethod
+    def _legal_cells(self) -> list[int]:
+        """Cells where the player to move may place a stone (not counting the swap)."""
+
+    @abc.abstractmethod
+    def _cell_of_play(self, move: Move) -> int:
+        """The cell a play fills; ``ValueError`` (with the reason) if it is illegal."""
+
+    def apply_move(self, move: Move) -> "KInARowState":
+        if self.is_over():
+            raise ValueError("the game is over")
+        player = self.next_player
+        other = player.other
+        if move.is_resign:
+            return type(self)(self.geometry, self.pie_rule, self.bits, other, self, move,
+                              self._hash ^ zobrist.WHITE_TO_MOVE, other, self._num_stones)
+        if move.is_pass:
+            raise ValueError(f"there is no passing in {self.game_name}")
+        keys = self.geometry.keys
+        if self.swap_available() and move.point == self.geometry.points[self._first_stone_cell()]:
+            cell = self._first_stone_cell()
+            # The stone changes hands; the first player (black) moves again.
+            h = self._hash ^ keys[1][cell] ^ keys[2][cell] ^ zobrist.SWAP_AVAILABLE ^ zobrist.WHITE_TO_MOVE
+            return type(self)(self.geometry, self.pie_rule, (0, 0, 1 << cell), Player.black, self, move,
+                              h, None, 1)
+        cell = self._cell_of_play(move)
+        bits = list(self.bits)
+        bits[player] |= 1 << cell
+        h = self._hash ^ keys[player][cell] ^ zobrist.WHITE_TO_MOVE
+        if self.swap_available():
+            h ^= zobrist.SWAP_AVAILABLE  # the offer lapses
+        elif self.pie_rule and self._num_stones == 0:
+            h ^= zobrist.SWAP_AVAILABLE  # the first stone opens the offer
+        winner = player if self.geometry.is_win_through(bits[player], cell) else None
+        return type(self)(self.geometry, self.pie_rule, tuple(bits), other, self, move, h, winner,
+                          self._num_stones + 1)
+
+    def legal_moves(self) -> list[Move]:
+        if self.is_over():
+            return []
+        points = self.geometry.points
+        moves = [Move.play(points[c]) for c in self._legal_cells()]
+        if self.swap_available():
+            moves.append(Move.play(points[self._first_stone_cell()]))
+        return moves
+
+    def is_valid_move(self, move: Move) -> bool:
+        if self.is_over():
+            return False
+        if move.is_resign:
+            return True
+        if move.is_pass:
+            return False
+        if self.swap_available() and move.point == self.geometry.points[self._first_stone_cell()]:
+            return True
+        try:
+            self._cell_of_play(move)
+        except ValueError:
+            return False
+        return True
+
+    def is_over(self) -> bool:
+        return self._winner is not None or self._full
+
+    def winner(self) -> Player | None:
+        return self._winner
+
+    def zobrist_hash(self) -> int:
+        return self._hash
+
+    # ------------------------------------------------------------- human I/O
+    def _parse_common(self, text: str) -> Move | None:
+        word = text.strip().lower()
+        if word == "resign":
+            return Move.resign()
+        if word == "pass":
+            raise ValueError(f"there is no passing in {self.game_name}")
+        if word == "swap":
+            if not self.swap_available():
+                raise ValueError("swap is only possible as the second player's first move, with the pie rule on")
+            return Move.play(self.geometry.points[self._first_stone_cell()])
+        return None
+
+    def _format_common(self, move: Move) -> str | None:
+        if move.is_resign:
+            return "resign"
+        if move.is_pass:
+            return "pass"
+        if self.swap_available() and move.point == self.geometry.points[self._first_stone_cell()]:
+            return "swap"
+        return None
+
+    def _render(self, col_labels: list[str]) -> str:
+        last = self.last_move.point if self.last_move is not None and self.last_move.is_play else None
+        black, white = self.bits[1], self.bits[2]
+        cols = self.geometry.num_cols
+
+        def color_at(r: int, c: int) -> int:
+            bit = 1 << ((r - 1) * cols + c - 1)
+            return 1 if black & bit else 2 if white & bit else 0
+
+        return render_grid(self.geometry.num_rows, cols, color_at, col_labels, last)
+
+    # --------------------------------------------------------------- playouts
+    def random_playout(self, rng: random.Random, moves: list[Move] | None = None) -> Player | None:
+        """Uniformly random moves to the end; returns the winner (None = draw)."""
+        state = self
+        if state.swap_available() and not state.is_over():  # rare: take the generic path once
+            legal = state.legal_moves()
+            move = legal[int(rng.random() * len(legal))]
+            if moves is not None:
+                moves.append(move)
+            state = state.apply_move(move)
+        if state.is_over():
+            return state.winner()
+        return state._fast_playout(rng, moves)
+
+    @abc.abstractmethod
+    def _fast_playout(self, rng: random.Random, moves: list[Move] | None) -> Player | None:
+        """The playout loop on plain integers (no swap on offer, game not over)."""
+
+    def __repr__(self) -> str:
+        return f"<{self.game_name} state, {self.next_player.name} to move>"

@@ -1,0 +1,101 @@
+"""Area scoring for Go: stones on the board plus empty regions that touch only
+one colour. Komi goes to white."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NamedTuple
+
+from dlgo.gotypes import Player, Point
+
+if TYPE_CHECKING:
+    from dlgo.goboard import Board, GameState
+
+
+class Territory(NamedTuple):
+    """Counts of stones, territory (empty regions bordered by one colour only) and
+    dame (empty points that touch both colours, or none), plus the dame points."""
+
+    num_black_stones: int
+    num_white_stones: int
+    num_black_territory: int
+    num_white_territory: int
+    num_dame: int
+    dame_points: tuple[Point, ...]
+
+
+def evaluate_territory(board: "Board") -> Territory:
+    """Classify every point of ``board`` (see :class:`Territory`)."""
+    color = board.color
+    neighbors = board.geometry.neighbors
+    counts = [0, 0, 0]  # stones by colour
+    territory = [0, 0, 0, 0]  # indexed by the bitmask of bordering colours (1, 2; 0 or 3 = dame)
+    dame: list[int] = []
+    seen = [False] * len(color)
+    for start, c in enumerate(color):
+        if c:
+            counts[c] += 1
+            continue
+        if seen[start]:
+            continue
+        # Flood-fill the empty region through `start`, noting which colours border it.
+        seen[start] = True
+        region = [start]
+        border = 0
+        i = 0
+        while i < len(region):
+            for q in neighbors[region[i]]:
+                cq = color[q]
+                if cq:
+                    border |= cq
+                elif not seen[q]:
+                    seen[q] = True
+                    region.append(q)
+            i += 1
+        territory[border] += len(region)
+        if border not in (1, 2):
+            dame.extend(region)
+    points = board.geometry.points
+    return Territory(counts[1], counts[2], territory[1], territory[2], territory[0] + territory[3],
+                     tuple(points[p] for p in sorted(dame)))
+
+
+class GameResult(NamedTuple):
+    """Area score of a finished game: ``b`` and ``w`` points on the board, ``komi``
+    for white. ``str()`` gives ``B+3.5``, ``W+0.5`` or ``0`` (jigo, a draw)."""
+
+    b: float
+    w: float
+    komi: float
+
+    @property
+    def winner(self) -> Player | None:
+        if self.b > self.w + self.komi:
+            return Player.black
+        if self.b < self.w + self.komi:
+            return Player.white
+        return None
+
+    @property
+    def winning_margin(self) -> float:
+        return abs(self.b - (self.w + self.komi))
+
+    def __str__(self) -> str:
+        if self.winner is None:
+            return "0"
+        return f"{self.winner}+{self.winning_margin:.1f}"
+
+
+def area_score(board: "Board", komi: float) -> GameResult:
+    """Area score of ``board`` as it stands."""
+    t = evaluate_territory(board)
+    return GameResult(t.num_black_stones + t.num_black_territory,
+                      t.num_white_stones + t.num_white_territory, komi)
+
+
+def area_winner(board: "Board", komi: float) -> Player | None:
+    """Shortcut for playouts: the winner of ``board`` by area with ``komi``."""
+    return area_score(board, komi).winner
+
+
+def compute_game_result(game_state: "GameState") -> GameResult:
+    """Area score of a game state's board with the game's komi."""
+    return area_score(game_state.board, game_state.komi)
