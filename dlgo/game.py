@@ -46,6 +46,11 @@ class GameStateBase(abc.ABC):
             return False
         return move.is_resign or move in self.legal_moves()
 
+    def swap_available(self) -> bool:
+        """Pie rule: may the second player take over the first stone now?
+        (Only games played with the pie rule ever say yes.)"""
+        return False
+
     @abc.abstractmethod
     def is_over(self) -> bool:
         """Has the game ended (a win, a draw, two passes or a resignation)?"""
@@ -102,6 +107,14 @@ class GameStateBase(abc.ABC):
         """Play the game out with random moves (Go: never filling one's own eyes)
         on a private fast path and return the winner. This state is unchanged;
         if ``moves`` is given the moves played are appended to it."""
+
+    def random_move(self, rng: random.Random) -> "Move":
+        """A uniformly random legal move (Go refines this: never into one's own
+        eye, and pass only when nothing else is left). ``ValueError`` if over."""
+        moves = self.legal_moves()
+        if not moves:
+            raise ValueError("the game is over")
+        return moves[int(rng.random() * len(moves))]
 
     def history(self) -> Iterator["GameStateBase"]:
         """The states of the game from the first to this one."""

@@ -542,6 +542,18 @@ class GameState(GameStateBase):
             mask[-1] = True  # pass
         return mask
 
+    def random_move(self, rng: random.Random) -> Move:
+        """The book's random bot: a uniformly random legal play that does not fill
+        the mover's own eye; pass only when no such play is left."""
+        if self.is_over():
+            raise ValueError("the game is over")
+        c = int(self.next_player)
+        is_eye = self.board.is_eye
+        candidates = [p for p in self._legal_play_indices() if not is_eye(p, c)]
+        if not candidates:
+            return Move.pass_turn()
+        return Move.play(self.board.geometry.points[candidates[int(rng.random() * len(candidates))]])
+
     # ----------------------------------------------------------------- result
     def is_over(self) -> bool:
         """Two passes in a row, or a resignation."""

@@ -1,0 +1,33 @@
+"""Test helpers: build positions from diagrams and play move lists."""
+from __future__ import annotations
+
+from textwrap import dedent
+
+from dlgo.game import GameStateBase
+from dlgo.goboard import Board, GameState
+from dlgo.gotypes import Player, Point
+
+SYMBOLS = {"X": Player.black, "O": Player.white}
+
+
+def go_board(diagram: str) -> Board:
+    """A board from rows of ``X`` (black), ``O`` (white) and ``.``, top row first."""
+    rows = [line.split() for line in dedent(diagram).strip().splitlines()]
+    board = Board(len(rows), len(rows[0]))
+    for i, cells in enumerate(rows):
+        assert len(cells) == len(rows[0]), "ragged diagram"
+        for j, cell in enumerate(cells):
+            if cell in SYMBOLS:
+                board.place_stone(SYMBOLS[cell], Point(len(rows) - i, j + 1))
+    return board
+
+
+def go_position(diagram: str, next_player: Player = Player.black, komi: float = 7.5) -> GameState:
+    return GameState.from_board(go_board(diagram), next_player, komi)
+
+
+def play(state: GameStateBase, *moves: str) -> GameStateBase:
+    """Apply moves given as text (``parse_move`` syntax)."""
+    for text in moves:
+        state = state.apply_move(state.parse_move(text))
+    return state

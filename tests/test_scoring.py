@@ -1,0 +1,77 @@
+"""Area scoring on hand-built finished positions."""
+import pytest
+
+from dlgo.goboard import GameState, Move
+from dlgo.gotypes import Player
+from dlgo.scoring import GameResult, compute_game_result, evaluate_territory
+from helpers import go_board, go_position
+
+
+def test_book_five_by_five_example():
+    # The book's scoring test: 9 + 4 for black, 9 + 3 for white, no dame.
+    board = go_board("""
+        . O . O O
+        O O O O .
+        X X X O O
+        . X X X X
+        . X . X .
+    """)
+    t = evaluate_territory(board)
+    assert (t.num_black_stones, t.num_black_territory) == (9, 4)
+    assert (t.num_white_stones, t.num_white_territory) == (9, 3)
+    assert t.num_dame == 0
+    result = compute_game_result(GameState.from_board(board, komi=7.5))
+    assert (result.b, result.w) == (13, 12)
+    assert result.winner is Player.white and result.winning_margin == 6.5
+    assert str(result) == "W+6.5"
+
+
+def test_walls_on_9x9():
+    # Black owns columns A-E (45 points), white F-J (36): 45 against 36 + 7.5.
+    rows = "\n".join(". . . . X O . . ." for _ in range(9))
+    result = compute_game_result(go_position(rows, komi=7.5))
+    assert (result.b, result.w) == (45, 36)
+    assert str(result) == "B+1.5" and result.winner is Player.black
+
+
+def test_dame_counts_for_nobody():
+    board = go_board("""
+        . X . O .
+        . X . O .
+        . X . O .
+    """)
+    t = evaluate_territory(board)
+    assert (t.num_black_territory, t.num_white_territory, t.num_dame) == (3, 3, 3)
+    assert len(t.dame_points) == 3 and all(p.col == 3 for p in t.dame_points)
+
+
+def test_jigo_with_integer_komi_is_a_draw():
+    result = compute_game_result(go_position("""
+        . X O .
+        . X O .
+        . X O .
+        . X O .
+    """, komi=0))
+    assert result.winner is None and str(result) == "0"
+
+
+def test_empty_board_all_dame_komi_wins():
+    result = compute_game_result(GameState.new_game(9))
+    assert (result.b, result.w) == (0, 0) and str(result) == "W+7.5"
+
+
+def test_finished_game_winner_uses_the_score():
+    s = go_position("""
+        . . X O .
+        . . X O .
+        . . X O .
+        . . X O .
+        . . X O .
+    """, komi=0.5)
+    s = s.apply_move(Move.pass_turn()).apply_move(Move.pass_turn())
+    assert s.is_over() and s.winner() is Player.black  # 15 against 10 + 0.5
+
+
+@pytest.mark.parametrize("b,w,komi,text", [(40, 41, 0.5, "W+1.5"), (41, 33, 7.5, "B+0.5"), (10, 10, 0, "0")])
+def test_result_strings(b, w, komi, text):
+    assert str(GameResult(b, w, komi)) == text
