@@ -544,15 +544,13 @@ class GameState(GameStateBase):
 
     def random_move(self, rng: random.Random) -> Move:
         """The book's random bot: a uniformly random legal play that does not fill
-        the mover's own eye; pass only when no such play is left."""
+        the mover's own eye; pass only when no such play is left. Same policy and
+        code as the playouts (:meth:`Board.select_random_play`), on a scratch copy."""
         if self.is_over():
             raise ValueError("the game is over")
         c = int(self.next_player)
-        is_eye = self.board.is_eye
-        candidates = [p for p in self._legal_play_indices() if not is_eye(p, c)]
-        if not candidates:
-            return Move.pass_turn()
-        return Move.play(self.board.geometry.points[candidates[int(rng.random() * len(candidates))]])
+        p = self.board.copy().select_random_play(c, self._seen, side_key(3 - c), rng.random)
+        return Move.pass_turn() if p < 0 else Move.play(self.board.geometry.points[p])
 
     # ----------------------------------------------------------------- result
     def is_over(self) -> bool:

@@ -206,6 +206,15 @@ class KInARowState(GameStateBase):
             moves.append(Move.play(points[self._first_stone_cell()]))
         return moves
 
+    def random_move(self, rng: random.Random) -> Move:
+        """A uniformly random legal move (the swap included when it is on offer)."""
+        if self.is_over():
+            raise ValueError("the game is over")
+        cells = self._legal_cells()
+        if self.swap_available():
+            cells.append(self._first_stone_cell())
+        return Move.play(self.geometry.points[cells[int(rng.random() * len(cells))]])
+
     def is_valid_move(self, move: Move) -> bool:
         if self.is_over():
             return False

@@ -1,0 +1,26 @@
+# `make demo` and `make test` each do all set-up on a fresh machine: they create
+# .venv if it is absent and install the suite with its test extras into it.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: demo test bench clean
+
+$(STAMP): setup.py
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/dlgo demo
+
+# pytest exits 5 when it collects no tests: not a failure of the suite.
+test: $(STAMP)
+	$(BIN)/python -m pytest || [ $$? -eq 5 ]
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/playouts.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

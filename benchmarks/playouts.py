@@ -1,0 +1,84 @@
+"""Random games per second for every game: the README's performance table.
+
+    python benchmarks/playouts.py                # about 2 s per row
+    python benchmarks/playouts.py --seconds 10   # steadier figures
+
+Two paths are timed for each game:
+
+* ``playout``: ``state.random_playout(rng)``, the fast path engines use for
+  rollouts (Go: one mutable board, same rule code as ``GameState``);
+* ``GameState``: ``state.apply_move(state.random_move(rng))`` until the end,
+  the persistent API every engine and the arena use.
+
+The random policy is uniform over legal moves; in Go it never fills its own eye
+and passes only when nothing else is left (the book's random bot).
+"""
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import time
+
+from dlgo.games import new_game
+
+# Targets from the foundation issue, measured on the 2-core reference machine.
+TARGETS = {("go 9x9", "playout"): 700, ("go 19x19", "playout"): 60, ("connect4", "playout"): 15000}
+
+CASES = [
+    ("go 9x9", "go", {"size": 9}),
+    ("go 19x19", "go", {"size": 19}),
+    ("connect4", "connect4", {}),
+    ("tictactoe", "tictactoe", {}),
+    ("gomoku 15x15", "gomoku", {}),
+]
+
+
+def time_playouts(start, rng: random.Random, seconds: float) -> tuple[float, float]:
+    """(games/s, mean moves per game) of ``random_playout`` from ``start``."""
+    moves: list = []
+    sample = 100
+    for _ in range(sample):
+        start.random_playout(rng, moves)
+    mean_length = len(moves) / sample
+    games, t0 = 0, time.perf_counter()
+    while (elapsed := time.perf_counter() - t0) < seconds:
+        for _ in range(10):
+            start.random_playout(rng)
+        games += 10
+    return games / elapsed, mean_length
+
+
+def time_gamestate(start, rng: random.Random, seconds: float) -> tuple[float, float]:
+    """(games/s, mean moves per game) of ``apply_move(random_move())`` to the end."""
+    games = plies = 0
+    t0 = time.perf_counter()
+    while (elapsed := time.perf_counter() - t0) < seconds or games == 0:
+        state = start
+        while not state.is_over():
+            state = state.apply_move(state.random_move(rng))
+            plies += 1
+        games += 1
+    return games / elapsed, plies / games
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=2.0, help="timing per row (default 2)")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+
+    print(f"Python {platform.python_version()} on {platform.machine()}, {args.seconds:g} s per row\n")
+    print("| game | path | games/s | moves/game | moves/s | target |")
+    print("|---|---|---:|---:|---:|---|")
+    for label, name, options in CASES:
+        start = new_game(name, **options)
+        for path, timer in (("playout", time_playouts), ("GameState", time_gamestate)):
+            rate, length = timer(start, random.Random(args.seed), args.seconds)
+            target = TARGETS.get((label, path))
+            verdict = "" if target is None else f"≥ {target:,} {'met' if rate >= target else 'MISSED'}"
+            print(f"| {label} | {path} | {rate:,.0f} | {length:.0f} | {rate * length:,.0f} | {verdict} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
