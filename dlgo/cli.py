@@ -6,7 +6,6 @@
 from __future__ import annotations
 
 import argparse
-import ast
 import random
 import sys
 import time
@@ -14,20 +13,6 @@ from typing import Sequence
 
 from dlgo.game import GameStateBase
 from dlgo.games import GAMES, game_options, new_game
-
-
-def parse_game_options(pairs: Sequence[str]) -> dict:
-    """``["size=9", "komi=6.5"]`` -> ``{"size": 9, "komi": 6.5}`` (Python literals)."""
-    options = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise ValueError(f"game options look like name=value, got {pair!r}")
-        try:
-            options[key] = ast.literal_eval(value)
-        except (ValueError, SyntaxError):
-            options[key] = value
-    return options
 
 
 def describe_result(state: GameStateBase) -> str:
@@ -42,9 +27,10 @@ def describe_result(state: GameStateBase) -> str:
     return "draw" if winner is None else f"{winner.name} wins"
 
 
-def play_random_game(state: GameStateBase, rng: random.Random, delay: float = 0.0, out=sys.stdout) -> GameStateBase:
+def play_random_game(state: GameStateBase, rng: random.Random, delay: float = 0.0, out=None) -> GameStateBase:
     """Play ``state`` to the end with the random policy on both sides, printing
-    the board after every move; returns the final state."""
+    the board after every move (to ``out``, default stdout); returns the final state."""
+    out = out or sys.stdout
     print(state, file=out)
     ply = 0
     while not state.is_over():

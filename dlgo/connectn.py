@@ -6,13 +6,19 @@ space is one action per column (plus one for the pie-rule swap when it is on).
 """
 from __future__ import annotations
 
-import random
+import functools
 
 import numpy as np
 
 from dlgo.goboard import Move
-from dlgo.gotypes import Player, Point
+from dlgo.gotypes import Point
 from dlgo.kinarow import KInARowState, line_geometry
+
+
+@functools.lru_cache(maxsize=None)
+def _cells_above(num_rows: int, num_cols: int) -> tuple[int, ...]:
+    n = num_rows * num_cols
+    return tuple(cell + num_cols if cell + num_cols < n else -1 for cell in range(n))
 
 
 class ConnectNGameState(KInARowState):
@@ -55,6 +61,10 @@ class ConnectNGameState(KInARowState):
         if h == self.geometry.num_rows:
             raise ValueError(f"column {column} is full")
         return Point(h + 1, column)
+
+    def _unlocks(self) -> tuple[int, ...]:
+        """Filling a cell makes the cell above it playable (-1 on the top row)."""
+        return _cells_above(self.geometry.num_rows, self.geometry.num_cols)
 
     def _legal_cells(self) -> list[int]:
         rows, cols = self.geometry.num_rows, self.geometry.num_cols
@@ -115,32 +125,3 @@ class ConnectNGameState(KInARowState):
 
     def render(self) -> str:
         return self._render([str(c) for c in range(1, self.geometry.num_cols + 1)])
-
-    def _fast_playout(self, rng: random.Random, moves: list[Move] | None) -> Player | None:
-        geo = self.geometry
-        rows, cols = geo.num_rows, geo.num_cols
-        bits = list(self.bits)
-        heights = list(self.heights)
-        open_cols = [c for c in range(cols) if heights[c] < rows]
-        windows = geo.windows_through
-        rand = rng.random
-        c = int(self.next_player)
-        while open_cols:
-            i = int(rand() * len(open_cols))
-            col = open_cols[i]
-            h = heights[col]
-            cell = h * cols + col
-            h += 1
-            heights[col] = h
-            if h == rows:  # the column is full now
-                open_cols[i] = open_cols[-1]
-                open_cols.pop()
-            if moves is not None:
-                moves.append(Move.play(geo.points[cell]))
-            b = bits[c] | (1 << cell)
-            bits[c] = b
-            for w in windows[cell]:
-                if b & w == w:
-                    return Player(c)
-            c = 3 - c
-        return None

@@ -18,7 +18,6 @@ import abc
 import functools
 import random
 
-import numpy as np
 
 from dlgo import zobrist
 from dlgo.game import GameStateBase
@@ -142,14 +141,6 @@ class KInARowState(GameStateBase):
     @property
     def board(self) -> BitBoard:
         return BitBoard(self.geometry, self.bits[1], self.bits[2])
-
-    @property
-    def num_rows(self) -> int:
-        return self.geometry.num_rows
-
-    @property
-    def num_cols(self) -> int:
-        return self.geometry.num_cols
 
     def swap_available(self) -> bool:
         """Pie rule: may the second player take over the first stone right now?"""
@@ -286,9 +277,40 @@ class KInARowState(GameStateBase):
             return state.winner()
         return state._fast_playout(rng, moves)
 
-    @abc.abstractmethod
+    def _unlocks(self) -> tuple[int, ...] | None:
+        """For gravity games: the cell each cell makes playable once filled
+        (-1 for none). None for free placement, where filling unlocks nothing."""
+        return None
+
     def _fast_playout(self, rng: random.Random, moves: list[Move] | None) -> Player | None:
-        """The playout loop on plain integers (no swap on offer, game not over)."""
+        """The playout loop on plain integers (no swap on offer, game not over).
+        ``candidates`` holds the playable cells; a filled cell is replaced by the
+        cell it unlocks, or dropped."""
+        geo = self.geometry
+        bits = list(self.bits)
+        candidates = self._legal_cells()
+        unlocks = self._unlocks()
+        windows = geo.windows_through
+        rand = rng.random
+        c = int(self.next_player)
+        while candidates:
+            i = int(rand() * len(candidates))
+            cell = candidates[i]
+            above = -1 if unlocks is None else unlocks[cell]
+            if above >= 0:
+                candidates[i] = above
+            else:
+                candidates[i] = candidates[-1]
+                candidates.pop()
+            if moves is not None:
+                moves.append(Move.play(geo.points[cell]))
+            b = bits[c] | (1 << cell)
+            bits[c] = b
+            for w in windows[cell]:
+                if b & w == w:
+                    return Player(c)
+            c = 3 - c
+        return None
 
     def __repr__(self) -> str:
         return f"<{self.game_name} state, {self.next_player.name} to move>"

@@ -5,12 +5,10 @@ place a stone on any empty cell; a full board with no line is a draw.
 """
 from __future__ import annotations
 
-import random
 
 import numpy as np
 
 from dlgo.goboard import Move
-from dlgo.gotypes import Player
 from dlgo.kinarow import KInARowState, line_geometry
 from dlgo.rendering import letter_column_label, parse_letter_point
 
@@ -80,26 +78,3 @@ class MNKGameState(KInARowState):
 
     def render(self) -> str:
         return self._render([letter_column_label(c) for c in range(1, self.geometry.num_cols + 1)])
-
-    def _fast_playout(self, rng: random.Random, moves: list[Move] | None) -> Player | None:
-        geo = self.geometry
-        bits = list(self.bits)
-        occupied = bits[1] | bits[2]
-        empty = [c for c in range(geo.num_cells) if not occupied >> c & 1]
-        windows = geo.windows_through
-        rand = rng.random
-        c = int(self.next_player)
-        while empty:
-            i = int(rand() * len(empty))
-            cell = empty[i]
-            empty[i] = empty[-1]
-            empty.pop()
-            if moves is not None:
-                moves.append(Move.play(geo.points[cell]))
-            b = bits[c] | (1 << cell)
-            bits[c] = b
-            for w in windows[cell]:
-                if b & w == w:
-                    return Player(c)
-            c = 3 - c
-        return None

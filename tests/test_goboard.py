@@ -5,7 +5,7 @@ import random
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from dlgo.goboard import Board, GameState, Move, is_point_an_eye
+from dlgo.goboard import GameState, Move, is_point_an_eye
 from dlgo.gotypes import Player, Point
 from helpers import go_board, go_position, play
 

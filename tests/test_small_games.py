@@ -128,7 +128,7 @@ def test_gomoku_needs_five():
 
 def test_mnk_options():
     s = new_game("mnk", m=4, n=3, k=3)
-    assert (s.num_rows, s.num_cols, s.num_actions) == (3, 4, 12)
+    assert (s.board.num_rows, s.board.num_cols, s.num_actions) == (3, 4, 12)
     assert play(s, "b1", "a2", "c1", "b2", "d1").winner() is Player.black
 
 
