@@ -2,6 +2,9 @@
 import random
 
 import pytest
+from hypothesis import given, settings, strategies as st
+
+from dlgo import zobrist
 
 from dlgo.connectn import ConnectNGameState
 from dlgo.games import new_game
@@ -191,3 +194,21 @@ def test_playouts_are_reproducible_and_valid():
         for m in a:
             s = s.apply_move(m)
         assert s.is_over() and s.winner() == wa
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1),
+       name=st.sampled_from(["tictactoe", "connect4", "gomoku"]), pie_rule=st.booleans())
+def test_incremental_hash_equals_recomputation(seed, name, pie_rule):
+    rng = random.Random(seed)
+    state = new_game(name, pie_rule=pie_rule)
+    while True:
+        expected = state.board.zobrist_hash()  # from scratch, stones only
+        if state.next_player is Player.white:
+            expected ^= zobrist.WHITE_TO_MOVE
+        if state.swap_available():
+            expected ^= zobrist.SWAP_AVAILABLE
+        assert state.zobrist_hash() == expected
+        if state.is_over():
+            break
+        state = state.apply_move(state.random_move(rng))
