@@ -1,49 +1,35 @@
 """The ``dlgo`` command line.
 
-    dlgo games                      list the games and their options
-    dlgo demo                       a random-vs-random game of each game, in the console
+    dlgo games                                   the games and their options
+    dlgo engines                                 the engines, their parameters and defaults
+    dlgo play --game connect4 --black human --white mcts:rounds=2000
+    dlgo demo                                    bot-vs-bot games of each game
 """
 from __future__ import annotations
 
 import argparse
-import random
 import sys
-import time
 from typing import Sequence
 
-from dlgo.game import GameStateBase
+from dlgo.console import ConsoleGame
 from dlgo.games import GAMES, game_options, new_game
+from dlgo.gotypes import Player
+
+#: (game, black, white) for `dlgo demo`: one game each, a few seconds apiece.
+DEMO_GAMES = [
+    ("tictactoe", "alphabeta", "mcts:rounds=1000"),
+    ("connect4", "mcts:rounds=2000", "alphabeta:depth=5,nodes=0"),
+    ("go:size=9", "mcts:rounds=400", "random"),
+]
 
 
-def describe_result(state: GameStateBase) -> str:
-    """'B+3.5', 'X wins', 'draw', 'W wins by resignation'... for a finished game."""
-    winner = state.winner()
-    if state.last_move is not None and state.last_move.is_resign:
-        return f"{winner.name} wins by resignation"
-    if state.game_name == "go":
-        from dlgo.scoring import compute_game_result
+def make_player(spec: str, seed: int | None):
+    """None for a human, else the engine built from ``spec``."""
+    if spec.strip().lower() == "human":
+        return None
+    import engines  # the CLI is the one place dlgo reaches into engines
 
-        return f"{compute_game_result(state)} ({winner.name if winner else 'nobody'} wins)"
-    return "draw" if winner is None else f"{winner.name} wins"
-
-
-def play_random_game(state: GameStateBase, rng: random.Random, delay: float = 0.0, out=None) -> GameStateBase:
-    """Play ``state`` to the end with the random policy on both sides, printing
-    the board after every move (to ``out``, default stdout); returns the final state."""
-    out = out or sys.stdout
-    print(state, file=out)
-    ply = 0
-    while not state.is_over():
-        move = state.random_move(rng)
-        ply += 1
-        print(f"\nmove {ply}: {state.next_player.name} {state.format_move(move)}", file=out)
-        state = state.apply_move(move)
-        print(state, file=out)
-        if delay:
-            out.flush()
-            time.sleep(delay)
-    print(f"\nresult: {describe_result(state)} after {ply} moves", file=out)
-    return state
+    return engines.create_seeded(spec, seed)
 
 
 def cmd_games(args: argparse.Namespace) -> int:
@@ -53,12 +39,40 @@ def cmd_games(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_engines(args: argparse.Namespace) -> int:
+    import engines
+
+    for name in engines.engine_names():
+        print(f"{name:<10} {engines.engine_description(name)}")
+        for p in engines.engine_parameters(name):
+            kind = getattr(p.type, "__name__", str(p.type)).replace("NoneType", "None")
+            print(f"{'':<12}{p.name}={p.default!r}  ({kind})")
+    print("\nspec syntax: name or name:key=value,key=value   e.g. mcts:rounds=800,c=1.4,seed=1")
+    return 0
+
+
+def seed_for(seed: int | None, offset: int) -> int | None:
+    return None if seed is None else seed + offset
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    state = new_game(args.game)
+    players = {Player.black: make_player(args.black, seed_for(args.seed, 0)),
+               Player.white: make_player(args.white, seed_for(args.seed, 1))}
+    hint_spec = args.hint or next((p.spec for p in players.values() if p is not None), "mcts:rounds=1000")
+    hint = make_player(hint_spec, seed_for(args.seed, 2)) if None in players.values() else None
+    ConsoleGame(state, players, hint=hint, delay=args.delay).run()
+    return 0
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
-    rng = random.Random(args.seed)
-    for name in args.games:
-        options = {"size": args.size} if name == "go" else {}
-        print(f"\n=== {name}: random vs random (seed {args.seed}) ===\n")
-        play_random_game(new_game(name, **options), rng, args.delay)
+    for i, (game, black, white) in enumerate(DEMO_GAMES):
+        if args.games and game.split(":")[0] not in args.games:
+            continue
+        print(f"\n=== {game}: {black} (black) vs {white} (white), seed {args.seed} ===\n")
+        players = {Player.black: make_player(black, seed_for(args.seed, 2 * i)),
+                   Player.white: make_player(white, seed_for(args.seed, 2 * i + 1))}
+        ConsoleGame(new_game(game), players, delay=args.delay).run()
     return 0
 
 
@@ -69,11 +83,22 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("games", help="list the games and their options")
     p.set_defaults(func=cmd_games)
 
+    p = sub.add_parser("engines", help="list the engines, their parameters and defaults")
+    p.set_defaults(func=cmd_engines)
+
+    p = sub.add_parser("play", help="play in the console: human or engine on each side")
+    p.add_argument("--game", default="connect4",
+                   help="game spec, e.g. connect4, tictactoe, go:size=9,komi=7.5 (default connect4)")
+    p.add_argument("--black", default="human", help="'human' or an engine spec (default human)")
+    p.add_argument("--white", default="mcts", help="'human' or an engine spec (default mcts)")
+    p.add_argument("--hint", default=None, help="engine spec that answers 'hint' (default: the opponent's)")
+    p.add_argument("--delay", type=float, default=0.0, help="seconds to pause after each engine move")
+    p.add_argument("--seed", type=int, default=None, help="seed for the engines (black: seed, white: seed+1)")
+    p.set_defaults(func=cmd_play)
+
     p = sub.add_parser("demo", help="a bot-vs-bot game of each game in the console")
-    p.add_argument("--games", nargs="+", default=["tictactoe", "connect4", "go"], choices=list(GAMES),
-                   help="which games to play (default: tictactoe connect4 go)")
-    p.add_argument("--size", type=int, default=9, help="Go board size (default 9)")
-    p.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    p.add_argument("--games", nargs="+", choices=["tictactoe", "connect4", "go"], help="only these games")
+    p.add_argument("--seed", type=int, default=1, help="seed for the engines (default 1)")
     p.add_argument("--delay", type=float, default=0.0, help="seconds to pause after each move")
     p.set_defaults(func=cmd_demo)
     return parser

@@ -10,6 +10,7 @@ import inspect
 from typing import Any, Callable, NamedTuple
 
 from dlgo.game import GameStateBase
+from dlgo.specs import bind, split_spec
 
 
 class GameSpec(NamedTuple):
@@ -76,11 +77,8 @@ def _spec(name: str) -> GameSpec:
 
 def new_game(name: str, **options: Any) -> GameStateBase:
     """The starting state of game ``name`` (see :data:`GAMES`), e.g.
-    ``new_game("go", size=9, komi=7.5)`` or ``new_game("connectn", pie_rule=True)``."""
-    spec = _spec(name)
-    valid = game_options(name)
-    unknown = sorted(set(options) - set(valid))
-    if unknown:
-        raise ValueError(f"{name} has no option {', '.join(unknown)}; its options are: "
-                         + ", ".join(f"{k}={v!r}" for k, v in valid.items()))
-    return spec.factory(**options)
+    ``new_game("go", size=9, komi=7.5)`` or ``new_game("connectn", pie_rule=True)``.
+    ``name`` may also be a spec string: ``new_game("go:size=13,komi=6.5")``."""
+    base, params = split_spec(name)
+    spec = _spec(base)
+    return spec.factory(**bind(spec.factory, {**params, **options}, f"game {base!r}"))

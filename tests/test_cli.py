@@ -1,8 +1,13 @@
-"""The dlgo command line: game list, demo games, clear errors."""
+"""The dlgo command line: lists, demo games, clear errors."""
+import re
 import subprocess
 import sys
 
 from dlgo.cli import main
+
+
+def without_timings(text: str) -> str:
+    return re.sub(r"\[[0-9.]+ s, ", "[", text)
 
 
 def test_games_lists_every_game_with_options(capsys):
@@ -13,19 +18,27 @@ def test_games_lists_every_game_with_options(capsys):
     assert "pie_rule=False" in out and "komi=7.5" in out
 
 
-def test_demo_plays_each_game_to_the_end(capsys):
-    assert main(["demo", "--games", "tictactoe", "connect4", "go", "--size", "5", "--seed", "3"]) == 0
-    out = capsys.readouterr().out
-    assert out.count("result: ") == 3
-    assert "=== go: random vs random (seed 3) ===" in out
-    assert "A B C D E" in out and "1 2 3 4 5 6 7" in out
-
-
-def test_demo_is_reproducible(capsys):
-    main(["demo", "--games", "connect4", "--seed", "9"])
+def test_demo_plays_games_to_the_end_reproducibly(capsys):
+    assert main(["demo", "--games", "tictactoe", "connect4", "--seed", "3"]) == 0
     first = capsys.readouterr().out
-    main(["demo", "--games", "connect4", "--seed", "9"])
-    assert capsys.readouterr().out == first
+    assert first.count("result: ") == 2
+    assert "=== connect4: mcts:rounds=2000 (black) vs alphabeta:depth=5,nodes=0 (white), seed 3 ===" in first
+    assert "1 2 3 4 5 6 7" in first and "a b c" in first
+    main(["demo", "--games", "tictactoe", "connect4", "--seed", "3"])
+    assert without_timings(capsys.readouterr().out) == without_timings(first)
+
+
+def test_play_bot_vs_bot_on_go(capsys):
+    assert main(["play", "--game", "go:size=5", "--black", "random", "--white", "mcts:rounds=50", "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "A B C D E" in out and "result: " in out and "white (O, mcts:rounds=50,seed=3)" in out
+
+
+def test_bad_game_or_engine_spec_is_a_clear_error(capsys):
+    assert main(["play", "--game", "chess", "--black", "random", "--white", "random"]) == 2
+    assert "unknown game 'chess'" in capsys.readouterr().err
+    assert main(["play", "--game", "connect4", "--black", "random", "--white", "mcts:rounds=x"]) == 2
+    assert "'rounds' must be int" in capsys.readouterr().err
 
 
 def test_console_script_reports_bad_arguments():

@@ -148,6 +148,11 @@ def test_history(start):
 def test_registry_errors():
     with pytest.raises(ValueError, match="unknown game 'chess'; choose one of: go, tictactoe"):
         new_game("chess")
-    with pytest.raises(ValueError, match="no option sizee; its options are: size=9, komi=7.5"):
+    with pytest.raises(ValueError, match="game 'go' has no parameter 'sizee'; its parameters are: size=9, komi=7.5"):
         new_game("go", sizee=9)
+    with pytest.raises(ValueError, match="'size' must be int or tuple, got 'big'"):
+        new_game("go:size=big")
+    assert new_game("go:size=13,komi=6.5").board.num_rows == 13
+    assert new_game("go:size=5x7").board.num_cols == 7
+    assert new_game("connectn:columns=5,pie_rule=true").num_actions == 6
     assert game_options("connectn") == {"columns": 7, "rows": 6, "n": 4, "pie_rule": False}

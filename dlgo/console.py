@@ -1,0 +1,147 @@
+"""Playing in the terminal: humans and engines, any game.
+
+A human types a move (``C3``, ``b2``, a column number...), or ``pass``,
+``resign``, ``undo`` (take back your last move and the reply), ``hint`` (ask an
+engine), ``help`` or ``quit``. Bad input gets a message and the same prompt
+again: a typo never costs a turn.
+"""
+from __future__ import annotations
+
+import sys
+import time
+from typing import Callable, TextIO
+
+from dlgo.game import GameStateBase
+from dlgo.gotypes import Player
+
+COMMANDS = "a move, pass, resign, undo, hint, help or quit"
+SYMBOLS = {Player.black: "X", Player.white: "O"}
+
+
+class QuitGame(Exception):
+    """The human typed quit (or closed the input)."""
+
+
+def describe_result(state: GameStateBase) -> str:
+    """``B+3.5 (black wins)``, ``white wins``, ``draw``, ``black wins by resignation``."""
+    winner = state.winner()
+    if state.last_move is not None and state.last_move.is_resign:
+        return f"{winner.name} wins by resignation"
+    if state.game_name == "go":
+        from dlgo.scoring import compute_game_result
+
+        return f"{compute_game_result(state)} ({winner.name if winner else 'nobody'} wins)"
+    return "draw" if winner is None else f"{winner.name} wins"
+
+
+def describe_compute(agent) -> str:
+    c = agent.last_compute
+    return f"{c.seconds:.2f} s, {c.amount:,} {c.unit}"
+
+
+class ConsoleGame:
+    """One game in the terminal. ``players`` maps each colour to an engine, or to
+    None for a human; ``hint`` is the engine that answers ``hint``."""
+
+    def __init__(self, state: GameStateBase, players: dict[Player, object | None], *, hint=None,
+                 delay: float = 0.0, read: Callable[[str], str] = input, out: TextIO | None = None):
+        self.state = state
+        self.players = players
+        self.hint = hint
+        self.delay = delay
+        self.read = read
+        self.out = out or sys.stdout
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.out, flush=True)
+
+    def label(self, player: Player) -> str:
+        agent = self.players[player]
+        who = "human" if agent is None else agent.spec
+        return f"{player.name} ({SYMBOLS[player]}, {who})"
+
+    def run(self) -> GameStateBase:
+        """Play to the end (or until a human quits); returns the last state."""
+        self.say(self.state.render())
+        try:
+            while not self.state.is_over():
+                agent = self.players[self.state.next_player]
+                if agent is None:
+                    self.human_turn()
+                else:
+                    self.engine_turn(agent)
+        except QuitGame:
+            self.say("game abandoned")
+            return self.state
+        self.say(f"\nresult: {describe_result(self.state)} after {self.state.num_moves_played} moves")
+        return self.state
+
+    def engine_turn(self, agent) -> None:
+        state = self.state
+        move = agent.select_move(state)
+        self.play(move, f"{describe_compute(agent)}")
+        if self.delay:
+            time.sleep(self.delay)
+
+    def play(self, move, note: str = "") -> None:
+        state = self.state
+        number = state.num_moves_played + 1
+        self.state = state.apply_move(move)
+        suffix = f"  [{note}]" if note else ""
+        self.say(f"\nmove {number}: {self.label(state.next_player)} {state.format_move(move)}{suffix}")
+        self.say(self.state.render())
+
+    def human_turn(self) -> None:
+        """Prompt until the human makes a legal move (or undoes, or quits)."""
+        state = self.state
+        while True:
+            try:
+                text = self.read(f"{self.label(state.next_player)} to move [{COMMANDS}]: ")
+            except EOFError:
+                raise QuitGame from None
+            command = text.strip().lower()
+            if command in ("quit", "exit", "q"):
+                raise QuitGame
+            if command in ("", "help", "?"):
+                self.say(f"  type {COMMANDS}; moves look like {self.example_move()}")
+                continue
+            if command == "undo":
+                if self.undo():
+                    return
+                continue
+            if command == "hint":
+                self.give_hint()
+                continue
+            try:
+                move = state.parse_move(text)
+                state.apply_move(move)  # check legality before announcing it
+            except ValueError as err:
+                self.say(f"  {err}; try again")
+                continue
+            self.play(move)
+            return
+
+    def example_move(self) -> str:
+        legal = [m for m in self.state.legal_moves() if m.is_play]
+        return self.state.format_move(legal[len(legal) // 2]) if legal else "pass"
+
+    def undo(self) -> bool:
+        """Go back to this player's previous turn (their last move and the reply)."""
+        me = self.state.next_player
+        target = self.state.previous_state
+        while target is not None and target.next_player != me:
+            target = target.previous_state
+        if target is None:
+            self.say("  nothing to undo yet")
+            return False
+        self.state = target
+        self.say(f"\ntaken back; {me.name} to move again")
+        self.say(self.state.render())
+        return True
+
+    def give_hint(self) -> None:
+        if self.hint is None:
+            self.say("  no hint engine")
+            return
+        move = self.hint.select_move(self.state)
+        self.say(f"  hint from {self.hint.spec}: {self.state.format_move(move)} ({describe_compute(self.hint)})")

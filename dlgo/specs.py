@@ -1,0 +1,100 @@
+"""Spec strings: ``name`` or ``name:key=value,key=value``.
+
+One syntax names games (``go:size=9,komi=6.5``) and engines
+(``mcts:rounds=800,c=1.4``) in the CLI, tournaments and GTP. Values are typed by
+the annotations of the function they are passed to; quote text that holds
+commas (``gtp:cmd="gnugo --mode gtp"``).
+"""
+from __future__ import annotations
+
+import ast
+import inspect
+import types
+import typing
+from typing import Any, Callable
+
+
+def split_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """``"mcts:rounds=800,c=1.4"`` -> ``("mcts", {"rounds": "800", "c": "1.4"})``."""
+    name, _, rest = spec.strip().partition(":")
+    params: dict[str, str] = {}
+    if not rest.strip():
+        return name.strip(), params
+    items, current, quote = [], [], None
+    for ch in rest:
+        if quote:
+            if ch == quote:
+                quote = None
+            else:
+                current.append(ch)
+        elif ch in "\"'":
+            quote = ch
+        elif ch == ",":
+            items.append("".join(current))
+            current = []
+        else:
+            current.append(ch)
+    if quote:
+        raise ValueError(f"unbalanced quote in {spec!r}")
+    items.append("".join(current))
+    for item in items:
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise ValueError(f"parameters look like key=value, got {item!r} in {spec!r}")
+        params[key.strip()] = value.strip()
+    return name.strip(), params
+
+
+def coerce(value: Any, kind: Any, where: str) -> Any:
+    """Turn spec text into the declared type ``kind`` (int, float, bool, str,
+    tuples and unions of these); ``ValueError`` naming ``where`` otherwise."""
+    if not isinstance(value, str):
+        return value
+    union = isinstance(kind, types.UnionType) or typing.get_origin(kind) is typing.Union
+    options = typing.get_args(kind) if union else (kind,)
+    if type(None) in options and value.lower() in ("none", ""):
+        return None
+    for option in options:
+        if option is bool:
+            if value.lower() in ("true", "yes", "on", "1"):
+                return True
+            if value.lower() in ("false", "no", "off", "0"):
+                return False
+        elif option in (int, float):
+            try:
+                return option(value)
+            except ValueError:
+                continue
+        elif option is str:
+            return value
+        elif typing.get_origin(option) is tuple:
+            try:
+                parsed = ast.literal_eval(value.replace("x", ","))
+            except (ValueError, SyntaxError):
+                continue
+            if isinstance(parsed, tuple):
+                return parsed
+    names = " or ".join(getattr(o, "__name__", str(o)) for o in options if o is not type(None))
+    raise ValueError(f"{where} must be {names}, got {value!r}")
+
+
+def bind(func: Callable, params: dict[str, Any], what: str) -> dict[str, Any]:
+    """Check ``params`` against ``func``'s signature and type them; unknown names
+    are an error that lists the valid ones with their defaults."""
+    signature = inspect.signature(func)
+    hints = typing.get_type_hints(func)
+    declared = {n: p for n, p in signature.parameters.items() if n != "self"}
+    unknown = [k for k in params if k not in declared]
+    if unknown:
+        valid = ", ".join(f"{n}={p.default!r}" for n, p in declared.items()) or "none"
+        raise ValueError(f"{what} has no parameter {', '.join(map(repr, unknown))}; its parameters are: {valid}")
+    return {k: coerce(v, hints.get(k, str), f"{what} parameter {k!r}") for k, v in params.items()}
+
+
+def format_spec(name: str, params: dict[str, Any]) -> str:
+    """The canonical spec text for ``name`` with ``params``."""
+    def text(value: Any) -> str:
+        s = str(value).lower() if isinstance(value, bool) else str(value)
+        return f'"{s}"' if any(c in s for c in ",: ") else s
+
+    return name + (":" + ",".join(f"{k}={text(v)}" for k, v in params.items()) if params else "")

@@ -1,0 +1,66 @@
+"""The one interface every engine implements, and its compute report."""
+from __future__ import annotations
+
+import abc
+import random
+import time
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from dlgo.game import GameStateBase
+    from dlgo.goboard import Move
+
+
+class Compute(NamedTuple):
+    """What an engine spent on one move: wall seconds and its own unit of work
+    (``"nodes"`` for alpha-beta, ``"rounds"`` for MCTS, ``"evaluations"`` for
+    neural engines)."""
+
+    seconds: float
+    amount: int
+    unit: str
+
+
+class Agent(abc.ABC):
+    """An engine: given a game state, choose a move.
+
+    Subclasses implement :meth:`choose` and set ``self._work`` to the units of
+    work done; :meth:`select_move` times the call and records
+    :attr:`last_compute`. Engines are built from spec strings by
+    :func:`engines.create`, which also sets :attr:`spec`.
+    """
+
+    #: registry name, e.g. ``"mcts"``
+    name: str = "agent"
+    #: the unit of work counted in :attr:`last_compute`
+    unit: str = "moves"
+
+    def __init__(self) -> None:
+        self.spec: str = self.name
+        self.last_compute: Compute = Compute(0.0, 0, self.unit)
+        self._work = 0
+
+    def select_move(self, state: "GameStateBase") -> "Move":
+        """The engine's move in ``state`` (which must not be over)."""
+        if state.is_over():
+            raise ValueError("the game is over: there is no move to select")
+        self._work = 0
+        start = time.perf_counter()
+        move = self.choose(state)
+        self.last_compute = Compute(time.perf_counter() - start, self._work, self.unit)
+        return move
+
+    @abc.abstractmethod
+    def choose(self, state: "GameStateBase") -> "Move":
+        """Pick a move; count the work done in ``self._work``."""
+
+    def new_game(self) -> None:
+        """Forget anything kept from the previous game (trees, tables)."""
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.spec}>"
+
+
+def make_rng(seed: int | None) -> random.Random:
+    """The engine's private random generator: seeded when ``seed`` is given."""
+    return random.Random(seed)

@@ -1,0 +1,75 @@
+"""Engines by name, built from spec strings shared by the CLI, tournaments and GTP.
+
+A spec is ``name`` or ``name:key=value,key=value`` (see :mod:`dlgo.specs`).
+Parameters, their types and defaults come from each engine's constructor, and
+its description from the class docstring, so the registry never goes out of date.
+"""
+from __future__ import annotations
+
+import importlib
+import inspect
+import typing
+from typing import Any, NamedTuple
+
+from dlgo.specs import bind, format_spec, split_spec
+from engines.base import Agent
+
+# name -> "module:Class", imported on first use so that `import engines` stays
+# cheap and only neural engines pay TensorFlow's start-up.
+_ENGINES: dict[str, str] = {
+    "random": "engines.randombot:RandomAgent",
+    "minimax": "engines.minimax:MinimaxAgent",
+    "alphabeta": "engines.minimax:AlphaBetaAgent",
+    "mcts": "engines.mcts:MCTSAgent",
+}
+
+
+class Parameter(NamedTuple):
+    name: str
+    type: Any
+    default: Any
+
+
+def engine_names() -> list[str]:
+    return list(_ENGINES)
+
+
+def engine_class(name: str) -> type[Agent]:
+    try:
+        target = _ENGINES[name]
+    except KeyError:
+        raise ValueError(f"unknown engine {name!r}; the engines are: {', '.join(_ENGINES)}") from None
+    module, _, cls = target.partition(":")
+    return getattr(importlib.import_module(module), cls)
+
+
+def engine_parameters(name: str) -> list[Parameter]:
+    cls = engine_class(name)
+    hints = typing.get_type_hints(cls.__init__)
+    return [Parameter(p.name, hints.get(p.name, str), p.default)
+            for p in inspect.signature(cls.__init__).parameters.values() if p.name != "self"]
+
+
+def engine_description(name: str) -> str:
+    doc = inspect.getdoc(engine_class(name)) or ""
+    return " ".join(doc.split("\n\n")[0].split())
+
+
+def create(spec: str, **overrides: Any) -> Agent:
+    """Build an engine: ``create("mcts:rounds=800,c=1.4")`` or ``create("mcts", rounds=800)``."""
+    name, params = split_spec(spec)
+    cls = engine_class(name)
+    kwargs = bind(cls.__init__, {**params, **overrides}, f"engine {name!r}")
+    agent = cls(**kwargs)
+    agent.spec = format_spec(name, kwargs)
+    return agent
+
+
+def create_seeded(spec: str, seed: int | None) -> Agent:
+    """Like :func:`create`, giving ``seed`` to engines that take one unless the
+    spec sets its own (so a whole match is reproducible from one number)."""
+    name, params = split_spec(spec)
+    takes_seed = any(p.name == "seed" for p in engine_parameters(name))
+    if takes_seed and "seed" not in params and seed is not None:
+        return create(spec, seed=seed)
+    return create(spec)

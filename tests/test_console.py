@@ -1,0 +1,84 @@
+"""Console play: a human's typos never crash the game or cost a turn."""
+import io
+
+import engines
+from dlgo.console import ConsoleGame
+from dlgo.games import new_game
+from dlgo.goboard import Move
+from dlgo.gotypes import Player, Point
+
+
+def scripted(*lines):
+    """A `read` function that answers the prompts with ``lines``, then EOF."""
+    answers = iter(lines)
+    prompts = []
+
+    def read(prompt):
+        prompts.append(prompt)
+        try:
+            return next(answers)
+        except StopIteration:
+            raise EOFError from None
+
+    read.prompts = prompts
+    return read
+
+
+def run(game, black, white, *lines, hint=None):
+    out = io.StringIO()
+    read = scripted(*lines)
+    console = ConsoleGame(new_game(game), {Player.black: black, Player.white: white},
+                          hint=hint, read=read, out=out)
+    final = console.run()
+    return final, out.getvalue(), read.prompts
+
+
+def test_bad_input_reprompts_without_losing_the_turn():
+    final, out, prompts = run("connect4", None, None, "hello", "9", "pass", "", "4", "quit")
+    assert "can't read 'hello'" in out and "columns are 1-7" in out and "no passing in connect4" in out
+    assert "type a move, pass, resign" in out  # the empty line shows help
+    assert final.move_history() == [Move.play(Point(1, 4))]
+    assert final.next_player is Player.white and "game abandoned" in out
+    assert len(prompts) == 6
+
+
+def test_illegal_go_move_gets_the_reason_and_the_same_prompt():
+    final, out, _ = run("go:size=5", None, None, "C3", "C3", "I1", "D3", "quit")
+    assert "the point is occupied" in out and "no I in Go coordinates" in out
+    assert [str(m.point) for m in final.move_history()] == [str(Point(3, 3)), str(Point(3, 4))]
+
+
+def test_undo_takes_back_own_move_and_the_reply():
+    bot = engines.create("random:seed=1")
+    final, out, _ = run("tictactoe", None, bot, "undo", "b2", "undo", "a1", "quit")
+    assert "nothing to undo yet" in out and "taken back; black to move again" in out
+    history = final.move_history()
+    assert history[0] == Move.play(Point(1, 1)) and len(history) == 2  # a1 and the bot's reply
+
+
+def test_hint_suggests_without_playing():
+    hint = engines.create("alphabeta")
+    final, out, _ = run("tictactoe", None, None, "hint", "quit", hint=hint)
+    assert "hint from alphabeta: b2" in out and final.move_history() == []
+
+
+def test_resign_ends_the_game_for_the_opponent():
+    final, out, _ = run("connect4", None, engines.create("random:seed=2"), "4", "resign")
+    assert final.is_over() and final.winner() is Player.white
+    assert "result: white wins by resignation" in out
+
+
+def test_end_of_input_quits_cleanly():
+    final, out, _ = run("go:size=9", None, None, "E5")
+    assert "game abandoned" in out and len(final.move_history()) == 1
+
+
+def test_human_vs_human_to_the_end():
+    final, out, _ = run("tictactoe", None, None, "a1", "b1", "a2", "b2", "a3")
+    assert final.winner() is Player.black and "result: black wins after 5 moves" in out
+    assert out.count("(X)") == 3 and out.count("(O)") == 2
+
+
+def test_go_pass_and_bot_reply():
+    final, out, _ = run("go:size=5", None, engines.create("random:seed=3"), "pass", "quit")
+    assert final.move_history()[0] == Move.pass_turn() and "move 2: white (O, random:seed=3)" in out
