@@ -21,6 +21,7 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/playouts.py
+	$(BIN)/python benchmarks/search.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

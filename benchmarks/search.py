@@ -1,0 +1,64 @@
+"""Search speed of the classic engines: MCTS rounds/s and alpha-beta nodes/s.
+
+    python benchmarks/search.py            # a few seconds per row
+    python benchmarks/search.py --moves 20 # longer, steadier
+
+Each row lets one engine play both sides of a game for ``--moves`` moves (tree
+reuse off, so every move is a full search) and divides the work it reports
+(``agent.last_compute``) by the wall time it took.
+"""
+from __future__ import annotations
+
+import argparse
+import platform
+
+import engines
+from dlgo.games import new_game
+
+# Targets from the engines issue, on the 2-core reference machine.
+TARGETS = {("mcts", "connect4"): 4000, ("mcts", "go 9x9"): 400}
+
+CASES = [
+    ("mcts", "tictactoe", "tictactoe", "mcts:rounds=2000,reuse=false,seed=1"),
+    ("mcts", "connect4", "connect4", "mcts:rounds=5000,reuse=false,seed=1"),
+    ("mcts", "go 9x9", "go:size=9", "mcts:rounds=1000,reuse=false,seed=1"),
+    ("mcts", "go 19x19", "go:size=19", "mcts:rounds=300,reuse=false,seed=1"),
+    ("alphabeta", "tictactoe", "tictactoe", "alphabeta:nodes=0"),
+    ("alphabeta", "connect4", "connect4", "alphabeta:depth=7,nodes=0"),
+    ("alphabeta", "go 9x9", "go:size=9", "alphabeta:depth=2,nodes=0"),
+    ("minimax", "tictactoe", "tictactoe", "minimax"),
+]
+
+
+def measure(spec: str, game: str, moves: int) -> tuple[float, str, int]:
+    """(work per second, unit, moves measured) over the first ``moves`` moves."""
+    agent = engines.create(spec)
+    state = new_game(game)
+    work = seconds = 0.0
+    played = 0
+    while not state.is_over() and played < moves:
+        move = agent.select_move(state)
+        work += agent.last_compute.amount
+        seconds += agent.last_compute.seconds
+        state = state.apply_move(move)
+        played += 1
+    return work / seconds, agent.unit, played
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--moves", type=int, default=6, help="moves measured per row (default 6)")
+    args = parser.parse_args()
+    print(f"Python {platform.python_version()} on {platform.machine()}, first {args.moves} moves of self-play\n")
+    print("| engine | game | spec | speed | target |")
+    print("|---|---|---|---:|---|")
+    for family, label, game, spec in CASES:
+        moves = 1 if family == "minimax" else args.moves  # minimax: the empty board alone is 549,945 nodes
+        rate, unit, played = measure(spec, game, moves)
+        target = TARGETS.get((family, label))
+        verdict = "" if target is None else f"≥ {target:,} {'met' if rate >= target else 'MISSED'}"
+        print(f"| {family} | {label} | `{spec}` | {rate:,.0f} {unit}/s | {verdict} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
