@@ -8,7 +8,7 @@ import engines
 from dlgo.games import new_game
 from dlgo.goboard import Move
 from dlgo.gotypes import Player, Point
-from helpers import go_position, play
+from helpers import exact_value as exact, go_position, play
 
 
 # ------------------------------------------------------------- registry
@@ -98,22 +98,6 @@ def test_random_never_fills_its_own_eye_in_go():
 
 
 # ------------------------------------------------------- minimax family
-_EXACT: dict[int, int] = {}
-
-
-def exact(state) -> int:
-    """Exact negamax value (+1 / 0 / -1 for the side to move), memoised by hash;
-    independent of the engines under test."""
-    key = state.zobrist_hash()
-    if key not in _EXACT:
-        if state.is_over():
-            w = state.winner()
-            _EXACT[key] = 0 if w is None else (1 if w == state.next_player else -1)
-        else:
-            _EXACT[key] = max(-exact(state.apply_move(m)) for m in state.legal_moves())
-    return _EXACT[key]
-
-
 @pytest.mark.parametrize("colour", [Player.black, Player.white])
 def test_alphabeta_plays_tictactoe_perfectly_against_every_line(colour):
     """Enumerate every opponent reply: the engine never loses, and in every

@@ -10,7 +10,7 @@ from dlgo.connectn import ConnectNGameState
 from dlgo.games import new_game
 from dlgo.goboard import Move
 from dlgo.gotypes import Player, Point
-from helpers import play
+from helpers import exact_value, play
 
 
 # ------------------------------------------------------------ known values
@@ -44,19 +44,8 @@ def test_connect4_distinct_positions_by_ply():
 
 
 def test_tictactoe_perfect_play_is_a_draw():
-    cache: dict[int, int] = {}
-
-    def value(state) -> int:  # negamax value for the player to move
-        key = state.zobrist_hash()
-        if key not in cache:
-            if state.is_over():
-                w = state.winner()
-                cache[key] = 0 if w is None else (1 if w == state.next_player else -1)
-            else:
-                cache[key] = max(-value(state.apply_move(m)) for m in state.legal_moves())
-        return cache[key]
-
-    assert value(new_game("tictactoe")) == 0
+    assert exact_value(new_game("tictactoe")) == 0
+    assert exact_value(play(new_game("tictactoe"), "a1", "b1")) == 1  # a known blunder by O
 
 
 # ---------------------------------------------------------- win detection
