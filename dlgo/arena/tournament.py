@@ -1,0 +1,149 @@
+"""Round-robin tournaments that lose nothing.
+
+Every pair of engine specs plays ``games_per_pair`` games, colours alternating.
+Each game has a fixed id and seed derived from the tournament seed, so the
+schedule is the same on every run. Finished games are appended to
+``games.csv`` the moment they end (one line, flushed and synced); a rerun of
+the same command reads that file and plays only the games still missing, so an
+interrupted run (Ctrl-C, a killed process) loses only the games in progress.
+"""
+from __future__ import annotations
+
+import csv
+import hashlib
+import itertools
+import logging
+import os
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+from typing import Iterable, NamedTuple
+
+from dlgo.arena.match import GameRecord, play_match
+
+log = logging.getLogger(__name__)
+
+
+class Task(NamedTuple):
+    game_id: str
+    black: str
+    white: str
+    seed: int
+
+
+def schedule(specs: list[str], games_per_pair: int, seed: int) -> list[Task]:
+    """Every pair plays ``games_per_pair`` games; the first of each pair takes
+    black in even-numbered games, white in odd ones."""
+    if len(set(specs)) != len(specs):
+        raise ValueError("each engine spec may appear only once in a tournament")
+    tasks = []
+    for a, b in itertools.combinations(specs, 2):
+        for k in range(games_per_pair):
+            black, white = (a, b) if k % 2 == 0 else (b, a)
+            game_id = f"{a} vs {b} #{k}"
+            digest = hashlib.sha256(f"{seed}|{game_id}".encode()).digest()
+            tasks.append(Task(game_id, black, white, int.from_bytes(digest[:4], "big")))
+    return tasks
+
+
+def read_games(path: Path) -> list[GameRecord]:
+    """The finished games in ``games.csv``; a torn last line (from a kill in
+    mid-write) is dropped and the file repaired atomically."""
+    if not path.exists():
+        return []
+    columns = GameRecord.columns()
+    kinds = {name: type_ for name, type_ in GameRecord.__annotations__.items()}
+    records, torn = [], False
+    with path.open(newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    for row in rows:
+        if None in row or any(row.get(c) is None for c in columns):
+            torn = True
+            continue
+        try:
+            values = {c: _parse(row[c], kinds[c]) for c in columns}
+        except ValueError:
+            torn = True
+            continue
+        records.append(GameRecord(**values))
+    if torn:
+        log.warning("dropping a torn line from %s", path)
+        write_games(path, records)
+    return records
+
+
+def _parse(text: str, kind: str):
+    return int(text) if kind == "int" else float(text) if kind == "float" else text
+
+
+def write_games(path: Path, records: Iterable[GameRecord]) -> None:
+    """Write all records at once, atomically (temp file, then ``os.replace``)."""
+    tmp = path.with_name(path.name + ".tmp")
+    with tmp.open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=GameRecord.columns())
+        writer.writeheader()
+        for record in records:
+            writer.writerow(record.as_row())
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(tmp, path)
+
+
+def append_game(path: Path, record: GameRecord) -> None:
+    """Append one finished game and make it durable before returning."""
+    new_file = not path.exists()
+    with path.open("a", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=GameRecord.columns())
+        if new_file:
+            writer.writeheader()
+        writer.writerow(record.as_row())
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
+def _play(args: tuple) -> GameRecord:
+    game, task, opening_plies, experiment = args
+    return play_match(game, task.black, task.white, task.seed, opening_plies, experiment, task.game_id)
+
+
+def run_tournament(out_dir: str | Path, game: str, specs: list[str], games_per_pair: int, *,
+                   seed: int = 0, opening_plies: int = 0, workers: int | None = None,
+                   progress: bool = True) -> list[GameRecord]:
+    """Play (or finish) a round-robin; returns every game in ``games.csv``."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / "games.csv"
+    experiment = out.name
+    done = read_games(path)
+    finished = {r.game_id for r in done if r.game == game}
+    tasks = schedule(specs, games_per_pair, seed)
+    todo = [t for t in tasks if t.game_id not in finished]
+    if todo:
+        from tqdm import tqdm
+
+        bar = tqdm(total=len(tasks), initial=len(tasks) - len(todo), unit="game",
+                   desc=experiment or "games", disable=not progress)
+        jobs = [(game, task, opening_plies, experiment) for task in todo]
+        workers = workers or os.cpu_count() or 1
+        try:
+            if workers == 1:
+                for job in jobs:
+                    record = _play(job)
+                    append_game(path, record)
+                    done.append(record)
+                    bar.update()
+            else:
+                with ProcessPoolExecutor(max_workers=workers) as pool:
+                    futures = [pool.submit(_play, job) for job in jobs]
+                    try:
+                        for future in as_completed(futures):
+                            record = future.result()
+                            append_game(path, record)
+                            done.append(record)
+                            bar.update()
+                    except BaseException:
+                        for f in futures:
+                            f.cancel()
+                        raise
+        finally:
+            bar.close()
+    return done
