@@ -65,6 +65,39 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_tournament(args: argparse.Namespace) -> int:
+    from dlgo.arena.report import write_report
+    from dlgo.arena.tournament import run_tournament
+
+    records = run_tournament(args.out, args.game, args.engines, args.games_per_pair, seed=args.seed,
+                             opening_plies=args.opening_plies, workers=args.workers)
+    rows = write_report(args.out, records, title=f"{args.game} round-robin")
+    print_ratings(rows)
+    print(f"\nreport: {args.out}/summary.md (games.csv, ratings.csv, crosstable.csv, strength_vs_compute.png)")
+    return 0
+
+
+def cmd_ratings(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from dlgo.arena.report import write_report
+    from dlgo.arena.tournament import read_games
+
+    path = Path(args.report) / "games.csv"
+    records = read_games(path)
+    if not records:
+        raise ValueError(f"no games in {path}")
+    print_ratings(write_report(args.report, records, title=Path(args.report).name, anchor=args.anchor))
+    return 0
+
+
+def print_ratings(rows) -> None:
+    print(f"\n{'engine':<32} {'Elo':>6}  {'95% interval':>15} {'games':>6} {'score':>6} {'s/move':>8}")
+    for r in rows:
+        print(f"{r.engine:<32} {r.elo:6.0f}  {r.elo_low:6.0f} to {r.elo_high:5.0f} {r.games:6d} "
+              f"{r.score:6.1%} {r.seconds_per_move:8.4f}")
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     for i, (game, black, white) in enumerate(DEMO_GAMES):
         if args.games and game.split(":")[0] not in args.games:
@@ -95,6 +128,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--delay", type=float, default=0.0, help="seconds to pause after each engine move")
     p.add_argument("--seed", type=int, default=None, help="seed for the engines (black: seed, white: seed+1)")
     p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("tournament", help="round-robin between engines; resumable; writes a report")
+    p.add_argument("--game", default="connect4", help="game spec (default connect4)")
+    p.add_argument("--engines", nargs="+", required=True, help="engine specs, e.g. random mcts:rounds=100")
+    p.add_argument("--games-per-pair", type=int, default=10, help="games per pair, colours alternating (default 10)")
+    p.add_argument("--out", required=True, help="report folder, e.g. reports/c4-demo (rerun to resume)")
+    p.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
+    p.add_argument("--opening-plies", type=int, default=2, help="random opening plies per game (default 2)")
+    p.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
+    p.set_defaults(func=cmd_tournament)
+
+    p = sub.add_parser("ratings", help="recompute ratings and the report from a folder's games.csv")
+    p.add_argument("report", help="report folder holding games.csv")
+    p.add_argument("--anchor", default="random", help="engine pinned at Elo 0 (default random)")
+    p.set_defaults(func=cmd_ratings)
 
     p = sub.add_parser("demo", help="a bot-vs-bot game of each game in the console")
     p.add_argument("--games", nargs="+", choices=["tictactoe", "connect4", "go"], help="only these games")

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Iterable, NamedTuple
 
 from dlgo.arena.match import GameRecord, play_match
+from dlgo.atomic import atomic_write
 
 log = logging.getLogger(__name__)
 
@@ -77,15 +78,11 @@ def _parse(text: str, kind: str):
 
 def write_games(path: Path, records: Iterable[GameRecord]) -> None:
     """Write all records at once, atomically (temp file, then ``os.replace``)."""
-    tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("w", newline="") as handle:
+    with atomic_write(path, newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=GameRecord.columns())
         writer.writeheader()
         for record in records:
             writer.writerow(record.as_row())
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(tmp, path)
 
 
 def append_game(path: Path, record: GameRecord) -> None:

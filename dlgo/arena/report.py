@@ -1,0 +1,157 @@
+"""Reports from ``games.csv``: ratings, cross-table, plots and a summary.
+
+``ratings.csv``: one row per engine with its Elo, 95% interval, games, score and
+mean cost per move. ``crosstable.csv``: wins/draws/losses per pair.
+``strength_vs_compute.png``: Elo against mean seconds per move (log scale), one
+line per engine family. ``crosstable.png``: the score matrix as a heatmap.
+``summary.md`` embeds both and the ratings table. All files are written atomically.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import Path
+from typing import NamedTuple, Sequence
+
+from dlgo.arena.match import GameRecord
+from dlgo.arena.ratings import GameResult, cross_table, fit_ratings
+from dlgo.atomic import atomic_write
+
+
+class EngineRow(NamedTuple):
+    engine: str
+    family: str
+    elo: float
+    elo_low: float
+    elo_high: float
+    games: int
+    score: float
+    seconds_per_move: float
+    compute_per_move: float
+    unit: str
+
+
+def family_of(spec: str) -> str:
+    return spec.split(":", 1)[0]
+
+
+def engine_rows(records: Sequence[GameRecord], anchor: str = "random", bootstrap: int = 200,
+                seed: int = 0) -> list[EngineRow]:
+    """Ratings joined with each engine's mean cost per move, strongest first."""
+    results = [GameResult(r.black, r.white, r.score_for(r.black)) for r in records]
+    cost: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0])
+    unit: dict[str, str] = {}
+    for r in records:
+        moves_black = (r.plies - r.opening_plies + 1) // 2
+        moves_white = (r.plies - r.opening_plies) // 2
+        for spec, seconds, compute, n, u in ((r.black, r.black_seconds, r.black_compute, moves_black, r.black_unit),
+                                             (r.white, r.white_seconds, r.white_compute, moves_white, r.white_unit)):
+            cost[spec][0] += seconds * n
+            cost[spec][1] += compute * n
+            cost[spec][2] += n
+            unit[spec] = u
+    rows = []
+    for rating in fit_ratings(results, anchor=anchor, bootstrap=bootstrap, seed=seed):
+        seconds, compute, n = cost[rating.name]
+        rows.append(EngineRow(rating.name, family_of(rating.name), rating.elo, rating.lower, rating.upper,
+                              rating.games, rating.score, seconds / max(n, 1), compute / max(n, 1),
+                              unit[rating.name]))
+    return rows
+
+
+def write_report(out_dir: str | Path, records: Sequence[GameRecord], title: str = "",
+                 anchor: str = "random", bootstrap: int = 200, seed: int = 0) -> list[EngineRow]:
+    """Write ratings.csv, crosstable.csv, the two plots and summary.md into ``out_dir``."""
+    import pandas as pd
+
+    out = Path(out_dir)
+    rows = engine_rows(records, anchor, bootstrap, seed)
+    ratings = pd.DataFrame(rows, columns=EngineRow._fields)
+    with atomic_write(out / "ratings.csv", newline="") as handle:
+        ratings.to_csv(handle, index=False, float_format="%.4g")
+    table = pd.DataFrame([(*row, row.games, row.score) for row in cross_table(
+        [GameResult(r.black, r.white, r.score_for(r.black)) for r in records])],
+        columns=["engine", "opponent", "wins", "draws", "losses", "games", "score"])
+    with atomic_write(out / "crosstable.csv", newline="") as handle:
+        table.to_csv(handle, index=False, float_format="%.4g")
+    plot_strength_vs_compute(rows, out / "strength_vs_compute.png", title)
+    plot_crosstable(rows, table, out / "crosstable.png", title)
+    write_summary(out / "summary.md", rows, records, title)
+    return rows
+
+
+def _save(fig, path: Path) -> None:
+    with atomic_write(path, "wb") as handle:
+        fig.savefig(handle, format="png", dpi=120, bbox_inches="tight")
+
+
+def plot_strength_vs_compute(rows: Sequence[EngineRow], path: Path, title: str = "") -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7.5, 4.8))
+    families: dict[str, list[EngineRow]] = defaultdict(list)
+    for row in rows:
+        families[row.family].append(row)
+    for family, members in sorted(families.items()):
+        members.sort(key=lambda r: r.seconds_per_move)
+        x = [max(r.seconds_per_move, 1e-6) for r in members]
+        y = [r.elo for r in members]
+        err = [[r.elo - r.elo_low for r in members], [r.elo_high - r.elo for r in members]]
+        ax.errorbar(x, y, yerr=err, marker="o", capsize=3, label=family)
+        for r, xi, yi in zip(members, x, y):
+            label = r.engine.split(":", 1)[1] if ":" in r.engine else r.engine
+            ax.annotate(label, (xi, yi), textcoords="offset points", xytext=(4, 4), fontsize=7)
+    ax.set_xscale("log")
+    ax.set_xlabel("mean seconds per move (log scale)")
+    ax.set_ylabel("Elo (95% interval)")
+    ax.set_title(title or "Strength against compute")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend()
+    _save(fig, path)
+    plt.close(fig)
+
+
+def plot_crosstable(rows: Sequence[EngineRow], table, path: Path, title: str = "") -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    names = [r.engine for r in rows]
+    index = {n: i for i, n in enumerate(names)}
+    scores = np.full((len(names), len(names)), np.nan)
+    for t in table.itertuples():
+        scores[index[t.engine], index[t.opponent]] = t.score
+    fig, ax = plt.subplots(figsize=(1.0 + 0.7 * len(names), 0.8 + 0.6 * len(names)))
+    image = ax.imshow(scores, cmap="RdYlGn", vmin=0, vmax=1)
+    ax.set_xticks(range(len(names)), names, rotation=45, ha="right", fontsize=8)
+    ax.set_yticks(range(len(names)), names, fontsize=8)
+    for i in range(len(names)):
+        for j in range(len(names)):
+            if not np.isnan(scores[i, j]):
+                ax.text(j, i, f"{scores[i, j]:.2f}", ha="center", va="center", fontsize=7)
+    ax.set_title((title + ": " if title else "") + "score of row against column")
+    fig.colorbar(image, ax=ax, fraction=0.046)
+    _save(fig, path)
+    plt.close(fig)
+
+
+def write_summary(path: Path, rows: Sequence[EngineRow], records: Sequence[GameRecord], title: str = "") -> None:
+    games = {r.game for r in records}
+    lines = [f"# {title or 'Tournament report'}", "",
+             f"{len(records)} games of {', '.join(sorted(games))} between {len(rows)} engines. "
+             "Elo by a maximum-likelihood Bradley-Terry fit of all games (draws count half), "
+             "anchored at random = 0, with 95% bootstrap intervals.", "",
+             "![strength against compute](strength_vs_compute.png)", "",
+             "| engine | Elo | 95% interval | games | score | s/move | compute/move |",
+             "|---|---:|---|---:|---:|---:|---:|"]
+    for r in rows:
+        lines.append(f"| `{r.engine}` | {r.elo:.0f} | {r.elo_low:.0f} to {r.elo_high:.0f} | {r.games} | "
+                     f"{r.score:.1%} | {r.seconds_per_move:.4f} | {r.compute_per_move:,.0f} {r.unit} |")
+    lines += ["", "![cross-table](crosstable.png)", "",
+              "Files: `games.csv` (every game, with its moves), `ratings.csv`, `crosstable.csv`.", ""]
+    with atomic_write(path) as handle:
+        handle.write("\n".join(lines))

@@ -1,0 +1,43 @@
+"""Tournament reports: files, schema, recomputation from games.csv."""
+import csv
+
+from dlgo.arena.report import write_report
+from dlgo.arena.tournament import run_tournament
+from dlgo.cli import main
+
+SPECS = ["random", "mcts:rounds=10", "alphabeta:depth=2"]
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def test_report_files_and_schema(tmp_path):
+    records = run_tournament(tmp_path, "connect4", SPECS, 4, seed=2, workers=1, progress=False)
+    rows = write_report(tmp_path, records, "test", bootstrap=20)
+    for name in ("ratings.csv", "crosstable.csv", "summary.md", "strength_vs_compute.png", "crosstable.png"):
+        assert (tmp_path / name).stat().st_size > 0
+    for name in ("strength_vs_compute.png", "crosstable.png"):
+        assert (tmp_path / name).read_bytes()[:8] == PNG
+    with (tmp_path / "ratings.csv").open() as handle:
+        ratings = list(csv.DictReader(handle))
+    assert list(ratings[0]) == ["engine", "family", "elo", "elo_low", "elo_high", "games", "score",
+                                "seconds_per_move", "compute_per_move", "unit"]
+    assert {r["engine"] for r in ratings} == set(SPECS)
+    assert next(float(r["elo"]) for r in ratings if r["engine"] == "random") == 0
+    with (tmp_path / "crosstable.csv").open() as handle:
+        table = list(csv.DictReader(handle))
+    assert len(table) == 6 and all(int(t["games"]) == 4 for t in table)
+    assert sum(int(t["wins"]) for t in table) == sum(int(t["losses"]) for t in table)
+    summary = (tmp_path / "summary.md").read_text()
+    assert "![strength against compute](strength_vs_compute.png)" in summary and "`mcts:rounds=10`" in summary
+    assert rows[0].elo >= rows[-1].elo
+
+
+def test_cli_tournament_then_ratings(tmp_path, capsys):
+    out = str(tmp_path / "cli")
+    assert main(["tournament", "--game", "tictactoe", "--engines", "random", "alphabeta:depth=2",
+                 "--games-per-pair", "4", "--out", out, "--workers", "1"]) == 0
+    printed = capsys.readouterr().out
+    assert "alphabeta:depth=2" in printed and "summary.md" in printed
+    (tmp_path / "cli" / "ratings.csv").unlink()
+    assert main(["ratings", out]) == 0
+    assert (tmp_path / "cli" / "ratings.csv").exists()
+    assert main(["ratings", str(tmp_path / "nothing")]) == 2
