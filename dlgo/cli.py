@@ -91,6 +91,39 @@ def cmd_ratings(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_replay(args: argparse.Namespace) -> int:
+    import time
+    from pathlib import Path
+
+    from dlgo.arena.match import replay
+    from dlgo.arena.tournament import read_games
+    from dlgo.console import describe_result
+
+    path = Path(args.report)
+    records = read_games(path / "games.csv" if path.is_dir() else path)
+    if not records:
+        raise ValueError(f"no games recorded in {path}")
+    if args.list:
+        for i, r in enumerate(records):
+            print(f"{i:4d}  {r.game_id:<48} {r.black} (B) vs {r.white} (W)  {r.result}")
+        return 0
+    if not 0 <= args.index < len(records):
+        raise ValueError(f"--index must be 0..{len(records) - 1} (use --list to see the games)")
+    record = records[args.index]
+    states = replay(record.game, record.moves)
+    print(f"{record.game_id}: {record.black} (black) vs {record.white} (white), {record.game}, seed {record.seed}")
+    print(states[0].render())
+    for number, state in enumerate(states[1:], start=1):
+        previous = states[number - 1]
+        opening = "  (random opening)" if number <= record.opening_plies else ""
+        print(f"\nmove {number}: {previous.next_player.name} {previous.format_move(state.last_move)}{opening}")
+        print(state.render())
+        if args.delay:
+            time.sleep(args.delay)
+    print(f"\nresult: {describe_result(states[-1])} (recorded: {record.result})")
+    return 0
+
+
 def print_ratings(rows) -> None:
     print(f"\n{'engine':<32} {'Elo':>6}  {'95% interval':>15} {'games':>6} {'score':>6} {'s/move':>8}")
     for r in rows:
@@ -143,6 +176,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("report", help="report folder holding games.csv")
     p.add_argument("--anchor", default="random", help="engine pinned at Elo 0 (default random)")
     p.set_defaults(func=cmd_ratings)
+
+    p = sub.add_parser("replay", help="show a recorded game move by move")
+    p.add_argument("report", help="report folder (or its games.csv)")
+    p.add_argument("--index", type=int, default=0, help="which game (see --list; default 0)")
+    p.add_argument("--list", action="store_true", help="list the recorded games")
+    p.add_argument("--delay", type=float, default=0.0, help="seconds to pause after each move")
+    p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("demo", help="a bot-vs-bot game of each game in the console")
     p.add_argument("--games", nargs="+", choices=["tictactoe", "connect4", "go"], help="only these games")

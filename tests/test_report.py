@@ -41,3 +41,15 @@ def test_cli_tournament_then_ratings(tmp_path, capsys):
     assert main(["ratings", out]) == 0
     assert (tmp_path / "cli" / "ratings.csv").exists()
     assert main(["ratings", str(tmp_path / "nothing")]) == 2
+
+
+def test_replay_shows_a_recorded_game(tmp_path, capsys):
+    records = run_tournament(tmp_path, "go:size=5", ["random", "mcts:rounds=5"], 2, seed=1,
+                             opening_plies=2, workers=1, progress=False)
+    assert main(["replay", str(tmp_path), "--list"]) == 0
+    assert records[1].game_id in capsys.readouterr().out
+    assert main(["replay", str(tmp_path), "--index", "1"]) == 0
+    out = capsys.readouterr().out
+    assert f"recorded: {records[1].result})" in out and "(random opening)" in out
+    assert out.count("\nmove ") == records[1].plies and "A B C D E" in out
+    assert main(["replay", str(tmp_path), "--index", "7"]) == 2
