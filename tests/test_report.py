@@ -53,3 +53,25 @@ def test_replay_shows_a_recorded_game(tmp_path, capsys):
     assert f"recorded: {records[1].result})" in out and "(random opening)" in out
     assert out.count("\nmove ") == records[1].plies and "A B C D E" in out
     assert main(["replay", str(tmp_path), "--index", "7"]) == 2
+
+
+def test_go_games_are_also_written_as_sgf(tmp_path):
+    import re
+
+    from dlgo.arena.match import replay
+    from dlgo.sgf import sgf_point
+
+    records = run_tournament(tmp_path, "go:size=5", ["random", "mcts:rounds=5"], 2, seed=3,
+                             workers=1, progress=False)
+    files = sorted((tmp_path / "sgf").glob("*.sgf"))
+    assert len(files) == 2
+    record = records[0]
+    sgf = (tmp_path / "sgf" / ("".join(c if c.isalnum() or c in "=-_." else "_" for c in record.game_id)
+                               + ".sgf")).read_text()
+    assert sgf.startswith("(;FF[4]GM[1]") and "SZ[5]" in sgf and "KM[7.5]" in sgf and "RU[Chinese]" in sgf
+    assert f"PB[{record.black}]" in sgf and f"PW[{record.white}]" in sgf and f"RE[{record.result}]" in sgf
+    moves = re.findall(r";([BW])\[([a-s]{0,2})\]", sgf)
+    states = replay(record.game, record.moves)
+    expected = [("B" if s.next_player.name == "black" else "W", sgf_point(t.last_move, 5))
+                for s, t in zip(states, states[1:]) if not t.last_move.is_resign]
+    assert moves == expected and len(moves) == record.plies

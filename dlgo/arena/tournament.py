@@ -97,6 +97,20 @@ def append_game(path: Path, record: GameRecord) -> None:
         os.fsync(handle.fileno())
 
 
+def save_record(out: Path, record: GameRecord) -> None:
+    """Go games are also kept as SGF files in ``out/sgf/`` (other games: the
+    ``moves`` column of games.csv is their record)."""
+    if not record.game.startswith("go"):
+        return
+    from dlgo.arena.match import replay
+    from dlgo.sgf import game_to_sgf
+
+    name = "".join(c if c.isalnum() or c in "=-_." else "_" for c in record.game_id) + ".sgf"
+    (out / "sgf").mkdir(exist_ok=True)
+    with atomic_write(out / "sgf" / name) as handle:
+        handle.write(game_to_sgf(replay(record.game, record.moves)[-1], record.black, record.white, record.result))
+
+
 def _play(args: tuple) -> GameRecord:
     game, task, opening_plies, experiment = args
     return play_match(game, task.black, task.white, task.seed, opening_plies, experiment, task.game_id)
@@ -126,6 +140,7 @@ def run_tournament(out_dir: str | Path, game: str, specs: list[str], games_per_p
                 for job in jobs:
                     record = _play(job)
                     append_game(path, record)
+                    save_record(out, record)
                     done.append(record)
                     bar.update()
             else:
@@ -135,6 +150,7 @@ def run_tournament(out_dir: str | Path, game: str, specs: list[str], games_per_p
                         for future in as_completed(futures):
                             record = future.result()
                             append_game(path, record)
+                            save_record(out, record)
                             done.append(record)
                             bar.update()
                     except BaseException:
