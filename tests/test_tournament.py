@@ -91,3 +91,18 @@ def test_parallel_workers_give_the_same_games(tmp_path):
     parallel = run_tournament(tmp_path / "b", "tictactoe", SPECS, 2, seed=4, workers=2, progress=False)
     key = lambda g: (g.game_id, g.moves, g.result)  # noqa: E731
     assert sorted(map(key, serial)) == sorted(map(key, parallel))
+
+
+def test_a_row_cut_inside_its_last_field_is_dropped(tmp_path):
+    """A kill in mid-write can cut the moves column short and still leave a row
+    that parses: only a row ending in a newline counts as written."""
+    out = tmp_path / "cut"
+    run_tournament(out, "tictactoe", SPECS, 2, seed=5, workers=1, progress=False)
+    path = out / "games.csv"
+    text = path.read_text()
+    path.write_text(text[:-3])  # the last row loses its newline and two characters of moves
+    kept = read_games(path)
+    assert len(kept) == 5 and path.read_text().endswith("\n")
+    games = run_tournament(out, "tictactoe", SPECS, 2, seed=5, workers=1, progress=False)
+    assert len(games) == 6 and sorted(g.moves for g in games) == sorted(
+        g.moves for g in read_games(tmp_path / "cut" / "games.csv"))

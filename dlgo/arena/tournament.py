@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import io
 import itertools
 import logging
 import os
@@ -47,25 +48,25 @@ def schedule(specs: list[str], games_per_pair: int, seed: int) -> list[Task]:
 
 
 def read_games(path: Path) -> list[GameRecord]:
-    """The finished games in ``games.csv``; a torn last line (from a kill in
-    mid-write) is dropped and the file repaired atomically."""
+    """The finished games in ``games.csv``. A row counts only if it ends with a
+    newline: a kill in mid-write leaves a torn last row (even one that would
+    parse), which is dropped and the file repaired atomically."""
     if not path.exists():
         return []
+    text = path.read_text()
+    complete = text[: text.rfind("\n") + 1]
+    torn = complete != text
     columns = GameRecord.columns()
-    kinds = {name: type_ for name, type_ in GameRecord.__annotations__.items()}
-    records, torn = [], False
-    with path.open(newline="") as handle:
-        rows = list(csv.DictReader(handle))
-    for row in rows:
-        if None in row or any(row.get(c) is None for c in columns):
+    kinds = GameRecord.__annotations__
+    records = []
+    for row in csv.DictReader(io.StringIO(complete)):
+        if None in row or None in row.values():  # too many or too few fields
             torn = True
             continue
         try:
-            values = {c: _parse(row[c], kinds[c]) for c in columns}
-        except ValueError:
+            records.append(GameRecord(**{c: _parse(row[c], kinds[c]) for c in columns}))
+        except (KeyError, TypeError, ValueError):
             torn = True
-            continue
-        records.append(GameRecord(**values))
     if torn:
         log.warning("dropping a torn line from %s", path)
         write_games(path, records)
@@ -135,24 +136,23 @@ def run_tournament(out_dir: str | Path, game: str, specs: list[str], games_per_p
                    desc=experiment or "games", disable=not progress)
         jobs = [(game, task, opening_plies, experiment) for task in todo]
         workers = workers or os.cpu_count() or 1
+
+        def finished_game(record: GameRecord) -> None:
+            append_game(path, record)  # durable before anything else happens
+            save_record(out, record)
+            done.append(record)
+            bar.update()
+
         try:
             if workers == 1:
                 for job in jobs:
-                    record = _play(job)
-                    append_game(path, record)
-                    save_record(out, record)
-                    done.append(record)
-                    bar.update()
+                    finished_game(_play(job))
             else:
                 with ProcessPoolExecutor(max_workers=workers) as pool:
                     futures = [pool.submit(_play, job) for job in jobs]
                     try:
                         for future in as_completed(futures):
-                            record = future.result()
-                            append_game(path, record)
-                            save_record(out, record)
-                            done.append(record)
-                            bar.update()
+                            finished_game(future.result())
                     except BaseException:
                         for f in futures:
                             f.cancel()
