@@ -1,4 +1,5 @@
 """Matches and resumable round-robin tournaments."""
+import dataclasses
 from collections import Counter
 
 import pytest
@@ -106,3 +107,18 @@ def test_a_row_cut_inside_its_last_field_is_dropped(tmp_path):
     games = run_tournament(out, "tictactoe", SPECS, 2, seed=5, workers=1, progress=False)
     assert len(games) == 6 and sorted(g.moves for g in games) == sorted(
         g.moves for g in read_games(tmp_path / "cut" / "games.csv"))
+
+
+@pytest.mark.parametrize("plies,opening,expected", [(8, 0, (4, 4)), (7, 0, (4, 3)), (8, 1, (3, 4)), (7, 1, (3, 3)),
+                                                   (9, 2, (4, 3))])
+def test_engine_moves_per_side_after_the_opening(plies, opening, expected):
+    record = dataclasses.replace(play_match("tictactoe", "random", "mcts:rounds=5", seed=1),
+                                 plies=plies, opening_plies=opening)
+    assert record.engine_moves() == expected
+
+
+def test_engine_moves_match_a_real_game():
+    record = play_match("connect4", "random", "alphabeta:depth=1", seed=2, opening_plies=3)
+    moves = record.moves.split()[record.opening_plies:]
+    white_first = record.opening_plies % 2 == 1
+    assert record.engine_moves() == ((len(moves) + (not white_first)) // 2, (len(moves) + white_first) // 2)

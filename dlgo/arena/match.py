@@ -43,6 +43,12 @@ class GameRecord:
     def as_row(self) -> dict:
         return asdict(self)
 
+    def engine_moves(self) -> tuple[int, int]:
+        """(black's, white's) moves chosen by the engines, after the random opening."""
+        n = self.plies - self.opening_plies
+        first, second = (n + 1) // 2, n // 2
+        return (first, second) if self.opening_plies % 2 == 0 else (second, first)
+
     def score_for(self, spec: str) -> float:
         """Points ``spec`` scored in this game (1, 0.5 or 0)."""
         if self.winner == "draw":

@@ -41,8 +41,7 @@ def engine_rows(records: Sequence[GameRecord], anchor: str = "random", bootstrap
     cost: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0])
     unit: dict[str, str] = {}
     for r in records:
-        moves_black = (r.plies - r.opening_plies + 1) // 2
-        moves_white = (r.plies - r.opening_plies) // 2
+        moves_black, moves_white = r.engine_moves()
         for spec, seconds, compute, n, u in ((r.black, r.black_seconds, r.black_compute, moves_black, r.black_unit),
                                              (r.white, r.white_seconds, r.white_compute, moves_white, r.white_unit)):
             cost[spec][0] += seconds * n
