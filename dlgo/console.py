@@ -11,7 +11,7 @@ import sys
 import time
 from typing import Callable, TextIO
 
-from dlgo.game import GameStateBase
+from dlgo.game import GameStateBase, result_text
 from dlgo.gotypes import Player
 
 COMMANDS = "a move, pass, resign, undo, hint, help or quit"
@@ -24,14 +24,11 @@ class QuitGame(Exception):
 
 def describe_result(state: GameStateBase) -> str:
     """``B+3.5 (black wins)``, ``white wins``, ``draw``, ``black wins by resignation``."""
-    winner = state.winner()
-    if state.last_move is not None and state.last_move.is_resign:
-        return f"{winner.name} wins by resignation"
-    if state.game_name == "go":
-        from dlgo.scoring import compute_game_result
-
-        return f"{compute_game_result(state)} ({winner.name if winner else 'nobody'} wins)"
-    return "draw" if winner is None else f"{winner.name} wins"
+    result, winner = result_text(state)
+    if result.endswith("+R"):
+        return f"{winner} wins by resignation"
+    verdict = "draw" if winner == "draw" else f"{winner} wins"
+    return f"{result} ({verdict})" if state.game_name == "go" else verdict
 
 
 def describe_compute(agent) -> str:

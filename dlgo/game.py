@@ -135,3 +135,18 @@ class GameStateBase(abc.ABC):
         while state.previous_state is not None:
             n, state = n + 1, state.previous_state
         return n
+
+
+def result_text(state: GameStateBase) -> tuple[str, str]:
+    """(result, winner) of a finished game: ``("B+3.5", "black")`` for Go by area,
+    ``("W+R", "white")`` after a resignation, ``("1-0", "black")``,
+    ``("0-1", "white")`` or ``("1/2-1/2", "draw")`` for the other games."""
+    winner = state.winner()
+    name = "draw" if winner is None else winner.name
+    if state.last_move is not None and state.last_move.is_resign:
+        return f"{winner}+R", name
+    if state.game_name == "go":
+        from dlgo.scoring import compute_game_result
+
+        return str(compute_game_result(state)), name
+    return {"black": "1-0", "white": "0-1", "draw": "1/2-1/2"}[name], name

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import abc
-import random
 import time
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -60,7 +59,3 @@ class Agent(abc.ABC):
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.spec}>"
 
-
-def make_rng(seed: int | None) -> random.Random:
-    """The engine's private random generator: seeded when ``seed`` is given."""
-    return random.Random(seed)

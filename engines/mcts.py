@@ -13,13 +13,15 @@ proven win at the root ends the search.
 """
 from __future__ import annotations
 
+import random
+
 import math
 import time
 
 from dlgo.game import GameStateBase
 from dlgo.goboard import Move
 from dlgo.gotypes import Player
-from engines.base import Agent, make_rng
+from engines.base import Agent
 
 WIN, DRAW, LOSS = 1, 0, -1  # proven values, for the player who moved into a node
 
@@ -86,7 +88,7 @@ class MCTSAgent(Agent):
         self.c = c
         self.reuse = reuse
         self.resign = resign
-        self.rng = make_rng(seed)
+        self.rng = random.Random(seed)
         self.root: Node | None = None
         self.last_value: int | None = None  # +1 / 0 / -1 once the root is proven
         self.last_win_rate: float = 0.5

@@ -1,9 +1,11 @@
 """The random engine: the baseline every other engine is measured against."""
 from __future__ import annotations
 
+import random
+
 from dlgo.game import GameStateBase
 from dlgo.goboard import Move
-from engines.base import Agent, make_rng
+from engines.base import Agent
 
 
 class RandomAgent(Agent):
@@ -15,7 +17,7 @@ class RandomAgent(Agent):
 
     def __init__(self, seed: int | None = None):
         super().__init__()
-        self.rng = make_rng(seed)
+        self.rng = random.Random(seed)
 
     def choose(self, state: GameStateBase) -> Move:
         self._work = 1

@@ -82,3 +82,19 @@ def test_human_vs_human_to_the_end():
 def test_go_pass_and_bot_reply():
     final, out, _ = run("go:size=5", None, engines.create("random:seed=3"), "pass", "quit")
     assert final.move_history()[0] == Move.pass_turn() and "move 2: white (O, random:seed=3)" in out
+
+
+def test_result_wording_for_every_ending():
+    from dlgo.console import describe_result
+    from dlgo.game import result_text
+
+    from helpers import play
+
+    won = play(new_game("connect4"), "1", "2", "1", "2", "1", "2", "1")
+    assert result_text(won) == ("1-0", "black") and describe_result(won) == "black wins"
+    resigned = play(new_game("go:size=5"), "C3", "resign")
+    assert result_text(resigned) == ("B+R", "black") and describe_result(resigned) == "black wins by resignation"
+    scored = play(new_game("go:size=5"), "C3", "pass", "pass")
+    assert result_text(scored) == ("B+17.5", "black") and describe_result(scored) == "B+17.5 (black wins)"
+    drawn = play(new_game("tictactoe"), "a1", "b2", "c3", "b1", "b3", "a3", "c1", "c2", "a2")
+    assert result_text(drawn) == ("1/2-1/2", "draw") and describe_result(drawn) == "draw"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from dataclasses import asdict, dataclass, fields
 
+from dlgo.game import result_text
 from dlgo.games import new_game
 from dlgo.gotypes import Player
 
@@ -54,19 +55,6 @@ class GameRecord:
         if self.winner == "draw":
             return 0.5
         return 1.0 if (self.black if self.winner == "black" else self.white) == spec else 0.0
-
-
-def result_text(state) -> tuple[str, str]:
-    """(result, winner) of a finished game, e.g. ("B+3.5", "black")."""
-    winner = state.winner()
-    name = "draw" if winner is None else winner.name
-    if state.last_move is not None and state.last_move.is_resign:
-        return f"{winner}+R", name
-    if state.game_name == "go":
-        from dlgo.scoring import compute_game_result
-
-        return str(compute_game_result(state)), name
-    return {"black": "1-0", "white": "0-1", "draw": "1/2-1/2"}[name], name
 
 
 def play_match(game: str, black: str, white: str, seed: int, opening_plies: int = 0,
