@@ -13,9 +13,8 @@ proven win at the root ends the search.
 """
 from __future__ import annotations
 
-import random
-
 import math
+import random
 import time
 
 from dlgo.game import GameStateBase
