@@ -19,6 +19,7 @@ setup(
         "matplotlib>=3.8",
         "pandas>=2.1",
         "tqdm>=4.66",
+        "sgfmill>=1.1",
     ],
     extras_require={
         "test": ["pytest>=8", "hypothesis>=6.100"],

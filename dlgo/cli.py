@@ -124,6 +124,82 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def game_with_size(game: str, size: int | None) -> str:
+    """``--game go --size 9`` -> ``go:size=9`` (``--size`` adds to the game spec)."""
+    if size is None:
+        return game
+    return f"{game}{',' if ':' in game else ':'}size={size}"
+
+
+def cmd_generate(args: argparse.Namespace) -> int:
+    from dlgo.data.generate import generate_games
+
+    game = game_with_size(args.game, args.size)
+    new_game(game)  # a bad game spec fails before any work
+    records = generate_games(args.out, game, args.engine, args.games, seed=args.seed,
+                             opening_plies=args.opening_plies, workers=args.workers)
+    plies = sum(r.plies - r.opening_plies for r in records)
+    print(f"{len(records)} games, {plies} engine moves in {args.out}/games.csv")
+    if args.encoder != "none":
+        encode_dataset_verbose(args.out, args.encoder)
+    return 0
+
+
+def encode_dataset_verbose(folder: str, encoder: str | None) -> None:
+    from dlgo.data.dataset import encode_dataset
+
+    manifest = encode_dataset(folder, encoder)
+    counts = ", ".join(f"{split} {n}" for split, n in manifest.split_sizes().items())
+    print(f"encoded with {manifest.encoder}: {counts} positions -> {manifest.folder}")
+
+
+def cmd_import_sgf(args: argparse.Namespace) -> int:
+    from dlgo.data.sgf_import import import_sgf_folder
+
+    imported, skipped = import_sgf_folder(args.source, args.out, size=args.size)
+    print(f"imported {imported} games ({skipped} skipped) into {args.out}/games.csv")
+    if args.encoder != "none":
+        encode_dataset_verbose(args.out, args.encoder)
+    return 0
+
+
+def cmd_train_supervised(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from engines.neural.accuracy import evaluate_predictor
+    from engines.neural.training import train_supervised
+
+    from dlgo.plotting import plot_learning_curve
+
+    history = train_supervised(args.data, args.out, model=args.model, encoder=args.encoder, epochs=args.epochs,
+                               batch_size=args.batch_size, learning_rate=args.learning_rate, l2=args.l2,
+                               patience=args.patience, augment=not args.no_augment, seed=args.seed)
+    model = Path(args.out) / "model.keras"
+    metrics = evaluate_predictor(model, args.data)
+    plot_learning_curve(history, Path(args.out) / "learning_curve.png", title=f"{args.model} on {args.data}",
+                        baselines={"uniform over legal moves": metrics["uniform_legal"]})
+    print_accuracy(metrics)
+    print(f"\nmodel: {model}   play it: dlgo play --black human --white predictor:model={model} --game ...")
+    return 0
+
+
+def cmd_evaluate_predictor(args: argparse.Namespace) -> int:
+    from engines.neural.accuracy import evaluate_predictor
+
+    print_accuracy(evaluate_predictor(args.model, args.data, split=args.split,
+                                      teacher_positions=args.teacher_positions, seed=args.seed))
+    return 0
+
+
+def print_accuracy(metrics: dict) -> None:
+    print(f"\n{metrics['split']} positions: {metrics['positions']}")
+    for key, label in (("top1", "top-1 accuracy"), ("top5", "top-5 accuracy"),
+                       ("top1_legal", "top-1, illegal moves masked"), ("uniform", "uniform guess"),
+                       ("uniform_legal", "uniform over legal moves"), ("teacher", "teacher's own agreement")):
+        if key in metrics:
+            print(f"  {label:<30} {metrics[key]:7.2%}")
+
+
 def print_ratings(rows) -> None:
     print(f"\n{'engine':<32} {'Elo':>6}  {'95% interval':>15} {'games':>6} {'score':>6} {'s/move':>8}")
     for r in rows:
@@ -183,6 +259,49 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--list", action="store_true", help="list the recorded games")
     p.add_argument("--delay", type=float, default=0.0, help="seconds to pause after each move")
     p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("generate", help="training data: an engine plays itself; resumable; encoded chunks")
+    p.add_argument("--game", default="go", help="game spec (default go)")
+    p.add_argument("--size", type=int, default=None, help="board size, added to the game spec (e.g. 9)")
+    p.add_argument("--engine", default="mcts:rounds=1000", help="the engine that plays (default mcts:rounds=1000)")
+    p.add_argument("--games", type=int, required=True, help="number of self-play games")
+    p.add_argument("--out", required=True, help="dataset folder, e.g. data/go9-mcts (rerun to resume or extend)")
+    p.add_argument("--seed", type=int, default=0, help="seed for the games (default 0)")
+    p.add_argument("--opening-plies", type=int, default=2, help="random opening plies, not used as labels (default 2)")
+    p.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
+    p.add_argument("--encoder", default=None,
+                   help="encode the games with this encoder (default: the game's default; 'none' to skip)")
+    p.set_defaults(func=cmd_generate)
+
+    p = sub.add_parser("import-sgf", help="turn a folder of SGF game records into a dataset")
+    p.add_argument("source", help="folder of .sgf files (searched recursively), or one file")
+    p.add_argument("--out", required=True, help="dataset folder, e.g. data/kgs-19 (rerun to add new files)")
+    p.add_argument("--size", type=int, default=None, help="board size to keep (default: the first game's)")
+    p.add_argument("--encoder", default=None, help="encoder (default: the game's default; 'none' to skip)")
+    p.set_defaults(func=cmd_import_sgf)
+
+    p = sub.add_parser("train-supervised", help="train a move predictor on a dataset; resumable")
+    p.add_argument("--data", required=True, help="dataset folder from `dlgo generate` or `dlgo import-sgf`")
+    p.add_argument("--out", required=True, help="run folder, e.g. runs/go9-small (rerun to resume)")
+    p.add_argument("--model", default="small", help="ch6, small, medium, large or tiny (default small)")
+    p.add_argument("--encoder", default=None, help="oneplane, sevenplane, simple (Go) or planes (default: per game)")
+    p.add_argument("--epochs", type=int, default=20, help="most epochs (default 20)")
+    p.add_argument("--batch-size", type=int, default=128, help="batch size (default 128)")
+    p.add_argument("--learning-rate", type=float, default=1e-3, help="Adam learning rate (default 0.001)")
+    p.add_argument("--l2", type=float, default=0.0, help="L2 weight decay (default 0)")
+    p.add_argument("--patience", type=int, default=4, help="stop after this many epochs without a better val loss")
+    p.add_argument("--no-augment", action="store_true", help="do not train on rotated and mirrored boards")
+    p.add_argument("--seed", type=int, default=0, help="seed for weights and shuffling (default 0)")
+    p.set_defaults(func=cmd_train_supervised)
+
+    p = sub.add_parser("evaluate-predictor", help="a move predictor's accuracy on held-out games")
+    p.add_argument("--model", required=True, help="a .keras file from `dlgo train-supervised`")
+    p.add_argument("--data", required=True, help="dataset folder")
+    p.add_argument("--split", default="test", choices=["train", "val", "test"], help="which games (default test)")
+    p.add_argument("--teacher-positions", type=int, default=0,
+                   help="also ask the generating engine again on this many positions (default 0)")
+    p.add_argument("--seed", type=int, default=0, help="seed for the teacher sample (default 0)")
+    p.set_defaults(func=cmd_evaluate_predictor)
 
     p = sub.add_parser("demo", help="a bot-vs-bot game of each game in the console")
     p.add_argument("--games", nargs="+", choices=["tictactoe", "connect4", "go"], help="only these games")

@@ -108,6 +108,12 @@ class GameStateBase(abc.ABC):
         on a private fast path and return the winner. This state is unchanged;
         if ``moves`` is given the moves played are appended to it."""
 
+    def sensible_moves(self) -> list["Move"]:
+        """The moves worth searching: every legal move here. Go narrows this to
+        plays that do not fill the mover's own eye, with pass only after the
+        opponent's pass or when no such play is left (as strong Go programs do)."""
+        return self.legal_moves()
+
     def random_move(self, rng: random.Random) -> "Move":
         """A uniformly random legal move (Go refines this: never into one's own
         eye, and pass only when nothing else is left). ``ValueError`` if over."""

@@ -527,6 +527,16 @@ class GameState(GameStateBase):
                 if h >= 0 and (h ^ side) not in seen:
                     yield p
 
+    def ko_points(self) -> list[int]:
+        """Flat indices of the empty points where a play is forbidden only by
+        (super)ko: it would capture or have liberties, but repeats a position."""
+        board = self.board
+        c = int(self.next_player)
+        side = side_key(3 - c)
+        color, hash_after_play, seen = board.color, board.hash_after_play, self._seen
+        return [p for p in range(board.geometry.num_points)
+                if not color[p] and (h := hash_after_play(p, c)) >= 0 and (h ^ side) in seen]
+
     def legal_moves(self) -> list[Move]:
         """Every legal play, in board order, then pass. Resign is always allowed
         but not listed. Empty once the game is over."""
@@ -534,6 +544,19 @@ class GameState(GameStateBase):
             return []
         points = self.board.geometry.points
         return [Move.play(points[p]) for p in self._legal_play_indices()] + [Move.pass_turn()]
+
+    def sensible_moves(self) -> list[Move]:
+        """Legal plays that do not fill the mover's own eye, then pass if the
+        opponent has just passed (so a won game can be ended) or if no such play
+        is left. Search trees and the neural agents choose among these."""
+        if self.is_over():
+            return []
+        board, c = self.board, int(self.next_player)
+        points = board.geometry.points
+        moves = [Move.play(points[p]) for p in self._legal_play_indices() if not board.is_eye(p, c)]
+        if not moves or (self.last_move is not None and self.last_move.is_pass):
+            moves.append(Move.pass_turn())
+        return moves
 
     def legal_action_mask(self) -> np.ndarray:
         mask = np.zeros(self.num_actions, dtype=bool)

