@@ -65,13 +65,14 @@ class Encoder(abc.ABC):
             out[i] = self.encode(state)
         return out
 
-    def encode_move(self, move: Move) -> int:
-        """The action index of ``move``."""
-        return self.start.move_to_index(move)
+    def encode_move(self, move: Move, state: GameStateBase | None = None) -> int:
+        """The action index of ``move`` (in ``state``, as for :meth:`decode_move_index`)."""
+        return (state or self.start).move_to_index(move)
 
-    def decode_move_index(self, index: int) -> Move:
-        """The move of action index ``index``."""
-        return self.start.index_to_move(index)
+    def decode_move_index(self, index: int, state: GameStateBase | None = None) -> Move:
+        """The move of action index ``index`` (in ``state`` where it matters: the
+        pie rule's swap action of Connect-N means a different move each game)."""
+        return (state or self.start).index_to_move(index)
 
     def config(self) -> dict:
         """What is needed to rebuild this encoder: ``get_encoder_by_name(**config)``."""

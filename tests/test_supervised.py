@@ -1,0 +1,225 @@
+"""The supervised pipeline on tiny data: generate, encode, train, resume,
+save/load, evaluate and play. Tiny nets, a few seconds each."""
+import numpy as np
+import pytest
+
+from dlgo.arena.tournament import read_games
+from dlgo.data.dataset import SPLITS, encode_dataset, split_of
+from dlgo.data.generate import generate_games
+from dlgo.encoders import get_encoder_by_name
+from dlgo.games import new_game
+from dlgo.goboard import Move
+from dlgo.gotypes import Player
+from helpers import go_position, play
+
+keras_backend = pytest.importorskip("engines.neural.backend")
+
+
+@pytest.fixture(scope="module")
+def ttt_data(tmp_path_factory):
+    out = tmp_path_factory.mktemp("data") / "ttt"
+    generate_games(out, "tictactoe", "mcts:rounds=30", 24, seed=1, opening_plies=1, workers=1, progress=False)
+    return out
+
+
+@pytest.fixture(scope="module")
+def ttt_run(ttt_data, tmp_path_factory):
+    from engines.neural.training import train_supervised
+
+    out = tmp_path_factory.mktemp("runs") / "tiny"
+    history = train_supervised(ttt_data, out, model="tiny", epochs=3, batch_size=16, learning_rate=3e-3,
+                               patience=10, seed=0, progress=False)
+    return out, history
+
+
+def test_generate_is_resumable_and_extendable(ttt_data, tmp_path):
+    records = read_games(ttt_data / "games.csv")
+    assert len(records) == 24 and all(r.black == r.white == "mcts:rounds=30" for r in records)
+    before = (ttt_data / "games.csv").read_text()
+    again = generate_games(ttt_data, "tictactoe", "mcts:rounds=30", 24, seed=1, opening_plies=1, workers=1,
+                           progress=False)
+    assert len(again) == 24 and (ttt_data / "games.csv").read_text() == before  # nothing replayed
+    with pytest.raises(ValueError, match="made differently"):
+        generate_games(ttt_data, "tictactoe", "mcts:rounds=31", 25, seed=1, opening_plies=1, workers=1,
+                       progress=False)
+    # Asking for more games later plays only the new ones, with the same ids and seeds.
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    (copy / "games.csv").write_text(before)
+    (copy / "source.json").write_text((ttt_data / "source.json").read_text())
+    more = generate_games(copy, "tictactoe", "mcts:rounds=30", 26, seed=1, opening_plies=1, workers=1,
+                          progress=False)
+    assert len(more) == 26 and (copy / "games.csv").read_text().startswith(before)
+
+
+def test_encoded_chunks_split_by_game(ttt_data):
+    manifest = encode_dataset(ttt_data, progress=False)
+    records = read_games(ttt_data / "games.csv")
+    expected = sum(r.plies - r.opening_plies for r in records)
+    sizes = manifest.split_sizes()
+    assert sum(sizes.values()) == expected and sizes["train"] > 0
+    numbers = {}
+    for split in SPLITS:
+        arrays = manifest.load(split)
+        assert arrays.features.dtype == np.int8 and arrays.features.shape[1:] == (3, 3, 3)
+        assert arrays.legal[np.arange(len(arrays.labels)), arrays.labels].all()  # labels are legal moves
+        for g in set(arrays.games.tolist()):
+            assert split_of(manifest.game_ids[g]) == split
+            numbers.setdefault(g, split)
+    assert len(numbers) == len(records)
+    again = encode_dataset(ttt_data, progress=False)  # up to date: reused, not re-encoded
+    assert again.digest == manifest.digest and again.chunks == manifest.chunks
+
+
+def test_chunk_sequence_streams_every_position_once_per_epoch(ttt_data):
+    from engines.neural.training import split_sequence
+
+    manifest = encode_dataset(ttt_data, progress=False)
+    seq = split_sequence(manifest, "train", 7, seed=3)
+    labels = np.concatenate([seq[i][1] for i in range(len(seq))])
+    assert sorted(labels.tolist()) == sorted(manifest.load("train").labels.tolist())
+    x, y = seq[0]
+    assert x.dtype == np.float32 and x.shape[1:] == (3, 3, 3) and len(x) == len(y) <= 7
+
+
+def test_training_lowers_the_loss_and_resumes(ttt_data, ttt_run):
+    from engines.neural.training import train_supervised
+
+    out, history = ttt_run
+    assert list(history["epoch"]) == [1, 2, 3]
+    assert history["loss"].iloc[-1] < history["loss"].iloc[0]
+    assert (out / "model.keras").exists() and (out / "checkpoints" / "epoch-003.keras").exists()
+    # Rerunning with more epochs continues from epoch 3 and keeps the earlier rows.
+    longer = train_supervised(ttt_data, out, model="tiny", epochs=4, batch_size=16, learning_rate=3e-3,
+                              patience=10, seed=0, progress=False)
+    assert list(longer["epoch"]) == [1, 2, 3, 4]
+    assert longer["loss"].iloc[:3].tolist() == pytest.approx(history["loss"].tolist())
+    with pytest.raises(ValueError, match="other settings"):
+        train_supervised(ttt_data, out, model="small", epochs=5, progress=False)
+
+
+def test_save_and_load_give_identical_predictions(tmp_path):
+    from engines.neural.backend import compiled_call, load_model, read_metadata, save_model
+    from engines.neural.models import build_model
+
+    enc = get_encoder_by_name("sevenplane", "go:size=5")
+    model = build_model("tiny", enc.shape, enc.num_moves)
+    x = np.random.default_rng(0).integers(0, 2, size=(4,) + enc.shape).astype(np.float32)
+    save_model(model, tmp_path / "m.keras", {"encoder": enc.config()})
+    loaded, metadata = load_model(tmp_path / "m.keras")
+    assert metadata == {"encoder": {"name": "sevenplane", "game": "go:size=5"}}
+    np.testing.assert_allclose(compiled_call(loaded)(x)[0], keras_backend.keras.ops.convert_to_numpy(model(x)), rtol=1e-6, atol=1e-7)
+    assert read_metadata(tmp_path / "m.keras") == metadata
+    with pytest.raises(ValueError, match="end in .keras"):
+        save_model(model, tmp_path / "m.h5", {})
+    assert not list(tmp_path.glob(".*tmp*"))  # no temporary files left behind
+
+
+@pytest.mark.parametrize("name", ["ch6", "small", "medium", "large"])
+def test_book_models_build_for_any_board(name):
+    from engines.neural.models import build_model
+
+    model = build_model(name, (9, 9, 7), 82)
+    assert model.output_shape == (None, 82)
+    with pytest.raises(ValueError, match="unknown model"):
+        build_model("huge", (9, 9, 7), 82)
+
+
+def test_evaluation_reports_accuracy_and_baselines(ttt_data, ttt_run):
+    from engines.neural.accuracy import evaluate_predictor
+
+    out, _ = ttt_run
+    metrics = evaluate_predictor(out / "model.keras", ttt_data, split="train", teacher_positions=5)
+    assert metrics["positions"] == encode_dataset(ttt_data, progress=False).split_sizes()["train"]
+    assert 0 <= metrics["top1"] <= metrics["top1_legal"] <= 1 and metrics["top1"] <= metrics["top5"]
+    assert metrics["uniform"] == pytest.approx(1 / 9)
+    assert 1 / 9 < metrics["uniform_legal"] < 1
+    assert metrics["teacher_engine"] == "mcts:rounds=30" and metrics["teacher_positions"] == 5
+
+
+def test_predictor_plays_tournament_games(ttt_run):
+    import engines
+    from dlgo.arena.match import play_match
+
+    out, _ = ttt_run
+    agent = engines.create(f"predictor:model={out / 'model.keras'}")
+    state = new_game("tictactoe")
+    move = agent.select_move(state)
+    assert state.is_valid_move(move) and agent.last_compute.amount == 1
+    assert agent.last_compute.unit == "evaluations"
+    record = play_match("tictactoe", f"predictor:model={out / 'model.keras'}", "random", seed=4)
+    assert record.winner in ("black", "white", "draw") and record.black_compute == 1.0
+    sampler = engines.create(f"predictor:model={out / 'model.keras'},temperature=1,seed=3")
+    assert state.is_valid_move(sampler.select_move(state))
+    with pytest.raises(ValueError, match="plays tictactoe, not this 6x7 connect4"):
+        agent.select_move(new_game("connect4"))
+    with pytest.raises(ValueError, match="needs model=PATH"):
+        engines.create("predictor")
+
+
+@pytest.fixture(scope="module")
+def go_model(tmp_path_factory):
+    """An untrained 5x5 predictor: enough to test how the agent uses any policy."""
+    from engines.neural.backend import save_model
+    from engines.neural.models import build_model
+
+    enc = get_encoder_by_name("simple", "go:size=5")
+    path = tmp_path_factory.mktemp("go") / "go5.keras"
+    save_model(build_model("tiny", enc.shape, enc.num_moves), path, {"kind": "predictor", "encoder": enc.config()})
+    return path
+
+
+def test_go_predictor_never_fills_its_own_eye_and_passes_when_ahead(go_model):
+    import engines
+
+    agent = engines.create(f"predictor:model={go_model}")
+    # Black's only legal plays are its own eyes (A1, C1 ... are surrounded by black).
+    eyes_only = go_position("""
+        X X X X X
+        X . X . X
+        X X X X X
+        X . X . X
+        X X X X X
+    """)
+    assert agent.select_move(eyes_only) == Move.pass_turn()
+    # White has passed and black leads on the board (15 points to 10 + 0.5): black passes and wins.
+    wall = """
+        . . X O .
+        . . X O .
+        . . X O .
+        . . X O .
+        . . X O .
+    """
+    ahead = play(go_position(wall, Player.white, komi=0.5), "pass")
+    assert agent.select_move(ahead) == Move.pass_turn()
+    # Behind on the board after the opponent's pass: play on, never into its own eye.
+    behind = play(go_position(wall.replace("X", "x").replace("O", "X").replace("x", "O"), Player.white,
+                              komi=0.5), "pass")
+    move = agent.select_move(behind)
+    assert move.is_play and not behind.board.is_eye(behind.board.geometry.index_of(move.point), 1)
+    # Without the opponent's pass, it plays on even when ahead.
+    assert agent.select_move(go_position(wall, komi=0.5)).is_play
+
+
+def test_sgf_import_reads_handicap_and_passes(tmp_path):
+    from dlgo.data.sgf_import import import_sgf_folder
+
+    games = tmp_path / "sgf"
+    (games / "sub").mkdir(parents=True)
+    (games / "sub" / "h2.sgf").write_text(
+        "(;FF[4]GM[1]SZ[9]KM[0.5]HA[2]AB[cc][gg]PB[Ann]PW[Bob]RE[W+3.5];W[ee];B[ge];W[];B[dd])")
+    (games / "plain.sgf").write_text("(;FF[4]GM[1]SZ[9]KM[7.5]RE[B+R];B[ee];W[ce])")
+    (games / "big.sgf").write_text("(;FF[4]GM[1]SZ[19]KM[7.5];B[pd])")
+    (games / "broken.sgf").write_text("this is not SGF")
+    out = tmp_path / "data"
+    assert import_sgf_folder(games, out, size=9, progress=False) == (2, 2)
+    records = {r.game_id: r for r in read_games(out / "games.csv")}
+    h2 = records["sub/h2.sgf"]
+    # Two handicap stones with a white pass between them, then the game: W E5, B G5, W pass, B D6.
+    assert h2.moves == "G3 pass C7 E5 G5 pass D6" and h2.opening_plies == 3
+    assert (h2.black, h2.white, h2.result, h2.winner, h2.game) == ("Ann", "Bob", "W+3.5", "white", "go:size=9,komi=0.5")
+    assert records["plain.sgf"].winner == "black" and records["plain.sgf"].opening_plies == 0
+    # A rerun imports nothing twice; the games encode with labels only after the setup.
+    assert import_sgf_folder(games, out, size=9, progress=False) == (0, 2)
+    manifest = encode_dataset(out, "sevenplane", progress=False)
+    assert sum(manifest.split_sizes().values()) == 4 + 2
