@@ -24,6 +24,7 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/playouts.py
 	$(BIN)/python benchmarks/search.py
+	$(BIN)/python benchmarks/predictor.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

@@ -19,3 +19,17 @@ def test_strength_per_compute_writes_its_report_and_resumes(tmp_path, capsys):
     assert spc.main(args) == 0  # a rerun plays nothing new
     assert (tmp_path / "games.csv").read_text().splitlines() == lines
     assert "report: " in capsys.readouterr().out
+
+
+def test_supervised_experiments_run_quick_and_write_their_reports(tmp_path):
+    from experiments import supervised_connect4, supervised_go9
+
+    for module in (supervised_go9, supervised_connect4):
+        out = tmp_path / module.PRESET.name
+        args = ["--quick", "--workers", "1", "--out", str(out), "--work", str(tmp_path / "work" / module.PRESET.name)]
+        assert module.main(args) == 0
+        for name in ("accuracy.csv", "learning_curve.png", "summary.md", "tournament/games.csv"):
+            assert (out / name).exists(), name
+        summary = (out / "summary.md").read_text()
+        assert "top-1" in summary and "| random |" in summary
+    assert "8.35%" in (tmp_path / "supervised-go9" / "summary.md").read_text()

@@ -1,0 +1,84 @@
+"""Inference speed of the move predictor: why the agent never calls ``model.predict``.
+
+    python benchmarks/predictor.py              # about a minute
+    python benchmarks/predictor.py --model medium
+
+For the 9x9 Go and Connect Four "small" networks (untrained: speed does not
+depend on the weights) it times one position through ``model.predict``,
+an eager call and the graph-compiled call the agent uses, a batch of 256
+through the compiled call, and finally whole predictor moves (encode, network,
+mask, choose) in self-play.
+"""
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import tempfile
+import time
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from dlgo.encoders import get_encoder_by_name
+from dlgo.games import new_game
+
+
+def rate(fn: Callable[[], object], seconds: float) -> float:
+    """Calls per second of ``fn`` over about ``seconds`` (after one warm-up call)."""
+    fn()
+    n, start = 0, time.perf_counter()
+    while (elapsed := time.perf_counter() - start) < seconds:
+        fn()
+        n += 1
+    return n / elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", default="small", help="network (default small)")
+    parser.add_argument("--seconds", type=float, default=3.0, help="seconds per row (default 3)")
+    args = parser.parse_args()
+
+    import engines
+    from engines.neural.backend import compiled_call, keras, save_model
+    from engines.neural.models import build_model
+
+    print(f"Python {platform.python_version()}, Keras {keras.__version__}, the {args.model!r} network\n")
+    print("| game | how | positions/s |")
+    print("|---|---|---:|")
+    with tempfile.TemporaryDirectory() as tmp:
+        for game, encoder in (("go:size=9", "simple"), ("connect4", "planes")):
+            enc = get_encoder_by_name(encoder, game)
+            model = build_model(args.model, enc.shape, enc.num_moves)
+            rng = random.Random(0)
+            state = new_game(game)
+            for _ in range(6):
+                state = state.apply_move(state.random_move(rng))
+            one = enc.encode(state)[np.newaxis]
+            batch = np.repeat(one, 256, axis=0)
+            call = compiled_call(model)
+            rows = [
+                ("model.predict, one position", rate(lambda: model.predict(one, verbose=0), args.seconds)),
+                ("eager model(x), one position", rate(lambda: model(one, training=False), args.seconds)),
+                ("compiled call, one position", rate(lambda: call(one), args.seconds)),
+                ("compiled call, batches of 256", 256 * rate(lambda: call(batch), args.seconds)),
+            ]
+            path = Path(tmp) / f"{encoder}.keras"
+            save_model(model, path, {"kind": "predictor", "encoder": enc.config()})
+            agent = engines.create(f"predictor:model={path}")
+            positions = [state]
+            while not positions[-1].is_over() and len(positions) < 40:
+                positions.append(positions[-1].apply_move(agent.select_move(positions[-1])))
+            start = time.perf_counter()
+            for s in positions[:-1]:
+                agent.select_move(s)
+            rows.append(("predictor agent moves (encode + call + choose)",
+                         (len(positions) - 1) / (time.perf_counter() - start)))
+            for how, value in rows:
+                print(f"| {game} | {how} | {value:,.0f} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
