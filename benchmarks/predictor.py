@@ -35,6 +35,16 @@ def rate(fn: Callable[[], object], seconds: float) -> float:
     return n / elapsed
 
 
+def network_rates(model, call, one: np.ndarray, batch: np.ndarray, seconds: float) -> list[tuple[str, float]]:
+    """Positions/s through each way of calling the network."""
+    return [
+        ("model.predict, one position", rate(lambda: model.predict(one, verbose=0), seconds)),
+        ("eager model(x), one position", rate(lambda: model(one, training=False), seconds)),
+        ("compiled call, one position", rate(lambda: call(one), seconds)),
+        (f"compiled call, batches of {len(batch)}", len(batch) * rate(lambda: call(batch), seconds)),
+    ]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", default="small", help="network (default small)")
@@ -58,13 +68,7 @@ def main() -> None:
                 state = state.apply_move(state.random_move(rng))
             one = enc.encode(state)[np.newaxis]
             batch = np.repeat(one, 256, axis=0)
-            call = compiled_call(model)
-            rows = [
-                ("model.predict, one position", rate(lambda: model.predict(one, verbose=0), args.seconds)),
-                ("eager model(x), one position", rate(lambda: model(one, training=False), args.seconds)),
-                ("compiled call, one position", rate(lambda: call(one), args.seconds)),
-                ("compiled call, batches of 256", 256 * rate(lambda: call(batch), args.seconds)),
-            ]
+            rows = network_rates(model, compiled_call(model), one, batch, args.seconds)
             path = Path(tmp) / f"{encoder}.keras"
             save_model(model, path, {"kind": "predictor", "encoder": enc.config()})
             agent = engines.create(f"predictor:model={path}")

@@ -45,3 +45,25 @@ def test_console_script_reports_bad_arguments():
     result = subprocess.run([sys.executable, "-m", "dlgo.cli", "demo", "--games", "chess"],
                             capture_output=True, text=True)
     assert result.returncode == 2 and "invalid choice: 'chess'" in result.stderr
+
+
+def test_generate_train_evaluate_and_play_from_the_command_line(tmp_path, capsys, monkeypatch):
+    data, run = tmp_path / "data", tmp_path / "run"
+    assert main(["generate", "--game", "go", "--size", "5", "--engine", "mcts:rounds=10", "--games", "3",
+                 "--out", str(data), "--workers", "1", "--encoder", "sevenplane"]) == 0
+    out = capsys.readouterr().out
+    assert "3 games" in out and "encoded with sevenplane" in out
+    assert main(["train-supervised", "--data", str(data), "--out", str(run), "--model", "tiny",
+                 "--encoder", "sevenplane", "--epochs", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "top-1 accuracy" in out and (run / "learning_curve.png").exists()
+    assert main(["evaluate-predictor", "--model", str(run / "model.keras"), "--data", str(data),
+                 "--split", "train"]) == 0
+    assert "uniform over legal moves" in capsys.readouterr().out
+    monkeypatch.setattr("sys.stdin", __import__("io").StringIO("C3\nquit\n"))
+    assert main(["play", "--game", "go:size=5", "--black", "human",
+                 "--white", f"predictor:model={run / 'model.keras'}"]) == 0
+    assert "predictor" in capsys.readouterr().out
+    assert main(["generate", "--game", "go:size=5", "--engine", "nosuch", "--games", "1",
+                 "--out", str(tmp_path / "x")]) == 2
+    assert "unknown engine 'nosuch'" in capsys.readouterr().err
