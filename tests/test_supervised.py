@@ -223,3 +223,15 @@ def test_sgf_import_reads_handicap_and_passes(tmp_path):
     assert import_sgf_folder(games, out, size=9, progress=False) == (0, 2)
     manifest = encode_dataset(out, "sevenplane", progress=False)
     assert sum(manifest.split_sizes().values()) == 4 + 2
+
+
+def test_parallel_tournament_with_a_network_matches_the_serial_one(ttt_run, tmp_path):
+    """Workers are spawned fresh, so they are safe after this process started
+    TensorFlow, and a game depends only on its seed, not on the worker."""
+    from dlgo.arena.tournament import run_tournament
+
+    out, _ = ttt_run
+    specs = [f"predictor:model={out / 'model.keras'},temperature=1", "random"]
+    serial = run_tournament(tmp_path / "serial", "tictactoe", specs, 2, seed=5, workers=1, progress=False)
+    parallel = run_tournament(tmp_path / "parallel", "tictactoe", specs, 2, seed=5, workers=2, progress=False)
+    assert sorted((r.game_id, r.moves) for r in serial) == sorted((r.game_id, r.moves) for r in parallel)

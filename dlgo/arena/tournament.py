@@ -14,6 +14,7 @@ import hashlib
 import io
 import itertools
 import logging
+import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
@@ -161,7 +162,8 @@ def play_games(out_dir: str | Path, game: str, tasks: list[Task], *, opening_pli
                 for job in jobs:
                     finished_game(_play(job))
             else:
-                with ProcessPoolExecutor(max_workers=workers) as pool:
+                # "spawn": fresh workers, safe even when this process already runs TensorFlow
+                with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
                     futures = [pool.submit(_play, job) for job in jobs]
                     try:
                         for future in as_completed(futures):
