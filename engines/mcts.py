@@ -10,7 +10,8 @@ MCTS-Solver (Winands, Björnsson & Saito, 2008): a finished game inside the tree
 has an exact value, and exact values propagate upward: a position with a move
 to a proven win is a proven win, and one whose moves all lead to proven wins for
 the opponent is a proven loss. Proven losing moves are never selected, and a
-proven win at the root ends the search.
+proven win at the root ends the search. (In Go the proofs are over the sensible
+moves: a line that only an own-eye fill or an early pass would save is missed.)
 """
 from __future__ import annotations
 

@@ -405,3 +405,27 @@ def test_deepcopy_of_state_is_independent():
     s = play(GameState.new_game(5), "C3")
     c = copy.deepcopy(s)
     assert c.board == s.board and c.zobrist_hash() == s.zobrist_hash()
+
+
+def test_sensible_moves_skip_own_eyes_and_early_passes():
+    s = go_position("""
+        . X . O .
+        X X X O O
+        . . . . .
+        O O O X X
+        . O . X .
+    """)
+    moves = s.sensible_moves()
+    # Black's own eyes A5 and E1 are left out, and pass (white has not passed).
+    texts = {s.format_move(m) for m in moves}
+    assert "A5" not in texts and "E1" not in texts and "pass" not in texts
+    assert {"C5", "C1", "A3", "E3"} <= texts and not {"A1", "E5"} & texts  # A1, E5: suicide
+    after_pass = play(play(s, "C3"), "pass")
+    assert "pass" in {after_pass.format_move(m) for m in after_pass.sensible_moves()}
+    only_eyes = go_position("""
+        X X X
+        X . X
+        X X X
+    """)
+    assert only_eyes.sensible_moves() == [Move.pass_turn()]
+    assert set(GameState.new_game(5).sensible_moves()) == set(GameState.new_game(5).legal_moves()) - {Move.pass_turn()}

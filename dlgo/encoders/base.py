@@ -80,8 +80,3 @@ class Encoder(abc.ABC):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name} for {self.game}, shape {self.shape}>"
-
-    @staticmethod
-    def planes_of(flat: list[int] | np.ndarray, rows: int, cols: int) -> np.ndarray:
-        """A flat per-point list as a ``(rows, cols)`` array."""
-        return np.asarray(flat, dtype=np.float32).reshape(rows, cols)
