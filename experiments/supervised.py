@@ -82,7 +82,7 @@ def run(preset: Preset, argv: list[str] | None, doc: str) -> int:
         args.games_per_pair, args.teacher_positions = preset.games_per_pair, preset.teacher_positions
     from dlgo.plotting import plot_learning_curve
     from engines.neural.accuracy import evaluate_predictor, teacher_agreement
-    from engines.neural.training import train_supervised
+    from engines.neural.training import best_epoch, train_supervised
 
     out, work = Path(args.out), Path(args.work)
     out.mkdir(parents=True, exist_ok=True)
@@ -105,7 +105,7 @@ def run(preset: Preset, argv: list[str] | None, doc: str) -> int:
                             baselines={"uniform over legal moves": metrics["uniform_legal"]})
         with atomic_write(out / f"history-{model}-{encoder}.csv") as handle:
             history.to_csv(handle, index=False)
-        rows.append({"model": model, "encoder": encoder, "epochs": len(history),
+        rows.append({"model": model, "encoder": encoder, "epochs": len(history), "best_epoch": best_epoch(history),
                      "train_positions": manifest.split_sizes()["train"], **metrics,
                      "path": str(run_dir / "model.keras")})
         print(f"   test top-1 {metrics['top1']:.1%}, top-5 {metrics['top5']:.1%}", flush=True)
@@ -147,10 +147,10 @@ def write_summary(path: Path, preset: Preset, args, table: pd.DataFrame, teacher
              f"({preset.opening_plies} random opening plies each, not used as labels). "
              "Games are split whole into train/validation/test (about 80/10/10).", "",
              "## Accuracy on held-out test games", "",
-             "| network | encoder | epochs | train positions | test positions | top-1 | top-5 | top-1 (legal only) |",
+             "| network | encoder | epochs (best) | train positions | test positions | top-1 | top-5 | top-1 (legal only) |",
              "|---|---|---:|---:|---:|---:|---:|---:|"]
     for _, r in table.iterrows():
-        lines.append(f"| {r['model']} | {r['encoder']} | {r['epochs']} | {r['train_positions']:,} | "
+        lines.append(f"| {r['model']} | {r['encoder']} | {r['epochs']} ({r['best_epoch']}) | {r['train_positions']:,} | "
                      f"{r['positions']:,} | {pct(r['top1'])} | {pct(r['top5'])} | {pct(r['top1_legal'])} |")
     first = table.iloc[0]
     lines += ["", "| baseline | accuracy |", "|---|---:|",
@@ -159,9 +159,12 @@ def write_summary(path: Path, preset: Preset, args, table: pd.DataFrame, teacher
     if teacher:
         lines.append(f"| the teacher again with a new seed ({teacher['teacher_positions']} positions) | "
                      f"{pct(teacher['teacher'])} |")
+    if teacher:
+        lines += ["", "The teacher chose its moves in the games with the tree kept from the move before; asked "
+                  "again from scratch it has only its own rounds, so its self-agreement is an approximate ceiling."]
     lines += ["", *preset.book, "", "![learning curve](learning_curve.png)", "",
               "## Playing strength", "", f"The best network by test accuracy plays as `{predictor}` "
-              "(most likely sensible move; never into its own eye; no search).", "",
+              "(its most likely sensible move, no search; in Go never into its own eye).", "",
               "| opponent | predictor's score | games |", "|---|---:|---:|"]
     for opponent, (score, n) in scores.items():
         lines.append(f"| {opponent} | {pct(score)} | {n} |")
