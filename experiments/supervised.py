@@ -122,13 +122,29 @@ def run(preset: Preset, argv: list[str] | None, doc: str) -> int:
     predictor = f"predictor:model={best['path']}"
     specs = [predictor] + preset.opponents
     print(f"4. play: {predictor} against {', '.join(specs[1:])}", flush=True)
-    records = run_tournament(out / "tournament", preset.game, specs, args.games_per_pair, seed=args.seed,
+    arena = out / "tournament"
+    fresh_arena_for(arena, Path(best["path"]))
+    records = run_tournament(arena, preset.game, specs, args.games_per_pair, seed=args.seed,
                              opening_plies=preset.opening_plies, workers=args.workers)
     write_report(out / "tournament", records, title=f"{preset.game}: the move predictor against random and MCTS")
     scores = {opp: score_against(records, predictor, opp) for opp in specs[1:]}
     write_summary(out / "summary.md", preset, args, table, teacher, predictor, scores)
     print(f"\nreport: {out}/summary.md")
     return 0
+
+
+def fresh_arena_for(arena: Path, model: Path) -> None:
+    """The tournament folder, emptied if its games were played by another model
+    (a longer training run changes ``model.keras`` but not its path)."""
+    import hashlib
+
+    digest = hashlib.sha256(model.read_bytes()).hexdigest()[:16]
+    stamp = arena / "model.sha256"
+    if arena.exists() and (not stamp.exists() or stamp.read_text().strip() != digest):
+        shutil.rmtree(arena)
+    arena.mkdir(parents=True, exist_ok=True)
+    with atomic_write(stamp) as handle:
+        handle.write(digest + "\n")
 
 
 def score_against(records: list[GameRecord], spec: str, opponent: str) -> tuple[float, int]:

@@ -24,6 +24,7 @@ PRESET = Preset(
     runs=[("ch6", "oneplane"), ("small", "simple")],
     opponents=["random", "mcts:rounds=100"],
     games_per_pair=50,
+    epochs=60,
     book=["**The book's figure:** 8.35% test accuracy for its best chapter 6 network on about 40,000 "
           "moves of 9x9 MCTS self-play (1,000 rounds per move). Ours used 500 rounds per move (our MCTS "
           "skips its own eyes and reuses its tree, so it is stronger per round than the book's)."],
