@@ -47,6 +47,7 @@ class Preset:
     opening_plies: int = 2
     teacher_positions: int = 200
     book: list[str] = field(default_factory=list)  # lines of the book comparison
+    book_accuracy: float | None = None  # the book's test accuracy, to compare with
 
 
 def quick(preset: Preset) -> Preset:
@@ -178,7 +179,18 @@ def write_summary(path: Path, preset: Preset, args, table: pd.DataFrame, teacher
     if teacher:
         lines += ["", "The teacher chose its moves in the games with the tree kept from the move before; asked "
                   "again from scratch it has only its own rounds, so its self-agreement is an approximate ceiling."]
-    lines += ["", *preset.book, "", "![learning curve](learning_curve.png)", "",
+    lines += ["", *preset.book]
+    best = table.loc[table["top1"].idxmax()]
+    if preset.book_accuracy:
+        lines += ["", f"**Ours:** {pct(best['top1'])} with the {best['model']} network on the {best['encoder']} "
+                  f"encoder, {best['top1'] / preset.book_accuracy:.2f} times the book's {preset.book_accuracy:.2%}."]
+        if teacher and teacher["teacher"] > 0:
+            lines[-1] += (f" The teacher repeats its own move {pct(teacher['teacher'])} of the time, so the network "
+                          f"reaches {best['top1'] / teacher['teacher']:.0%} of what imitating this teacher allows.")
+            if teacher["teacher"] < 2 * preset.book_accuracy:
+                lines[-1] += (f" Twice the book ({2 * preset.book_accuracy:.2%}) is beyond even that ceiling: it "
+                              "would take a more consistent teacher (more rounds per move), not a better network.")
+    lines += ["", "![learning curve](learning_curve.png)", "",
               "## Playing strength", "", f"The best network by test accuracy plays as `{predictor}` "
               "(its most likely sensible move, no search; in Go never into its own eye).", "",
               "| opponent | predictor's score | games |", "|---|---:|---:|"]
