@@ -1,0 +1,165 @@
+"""PUCT search (AlphaZero's MCTS) with pluggable evaluators, OpenSpiel style.
+
+An :class:`Evaluator` looks at leaf positions and returns, for each, prior
+probabilities over the game's action space and a value in [-1, 1] for the
+player to move. One search serves every evaluator: random rollouts
+(:class:`RolloutEvaluator`) for teaching and tests, a policy-value network for
+AlphaZero.
+
+Each node keeps, per sensible action (``state.sensible_moves()``), arrays of
+its prior ``P``, visit count ``N`` and total value ``W``, all from the view of
+the player to move at the node. A simulation descends by
+
+    Q(a) + c * P(a) * sqrt(sum N) / (1 + N(a)),   Q(a) = W(a) / N(a) (0 if unvisited)
+
+to a leaf, evaluates it (a finished game has its exact value: win 1, draw 0,
+loss -1), and adds the value to every edge on the path, negated for edges
+chosen by the other player. Dirichlet noise is mixed into the root's priors
+only, when asked.
+"""
+from __future__ import annotations
+
+import abc
+import math
+import random
+from typing import Sequence
+
+import numpy as np
+
+from dlgo.game import GameStateBase
+
+
+class Evaluator(abc.ABC):
+    """Priors over the action space and a value for the player to move, per state."""
+
+    @abc.abstractmethod
+    def evaluate(self, states: Sequence[GameStateBase]) -> tuple[np.ndarray, np.ndarray]:
+        """``(priors (n, num_actions), values (n,))`` for ``n`` unfinished states."""
+
+
+class RolloutEvaluator(Evaluator):
+    """Uniform priors; the value is the mean result of ``rollouts`` random games
+    (Go: never into one's own eye), seen from the player to move."""
+
+    def __init__(self, rollouts: int = 1, seed: int | None = None):
+        self.rollouts = rollouts
+        self.rng = random.Random(seed)
+
+    def evaluate(self, states: Sequence[GameStateBase]) -> tuple[np.ndarray, np.ndarray]:
+        priors = np.ones((len(states), states[0].num_actions), dtype=np.float32)
+        values = np.zeros(len(states), dtype=np.float32)
+        for i, state in enumerate(states):
+            total = 0
+            for _ in range(self.rollouts):
+                winner = state.random_playout(self.rng)
+                total += 0 if winner is None else 1 if winner == state.next_player else -1
+            values[i] = total / self.rollouts
+        return priors, values
+
+
+def terminal_value(state: GameStateBase) -> float:
+    """A finished game's value for the player to move there: 1, 0 or -1."""
+    winner = state.winner()
+    return 0.0 if winner is None else 1.0 if winner == state.next_player else -1.0
+
+
+class Node:
+    """A position; ``actions``, ``P``, ``N``, ``W`` are filled when it is expanded."""
+
+    __slots__ = ("state", "terminal", "actions", "P", "N", "W", "children")
+
+    def __init__(self, state: GameStateBase):
+        self.state = state
+        self.terminal: float | None = terminal_value(state) if state.is_over() else None
+        self.actions: np.ndarray | None = None
+        self.P = self.N = self.W = np.zeros(0)
+        self.children: dict[int, Node] = {}
+
+    @property
+    def expanded(self) -> bool:
+        return self.actions is not None
+
+    def expand(self, priors: np.ndarray) -> None:
+        """Keep the sensible actions, with the evaluator's priors renormalised over them."""
+        state = self.state
+        self.actions = np.array([state.move_to_index(m) for m in state.sensible_moves()], dtype=np.int64)
+        p = np.asarray(priors, dtype=np.float64)[self.actions]
+        total = p.sum()
+        self.P = p / total if total > 0 else np.full(len(p), 1.0 / len(p))
+        self.N = np.zeros(len(self.actions))
+        self.W = np.zeros(len(self.actions))
+
+    def child(self, i: int) -> "Node":
+        node = self.children.get(i)
+        if node is None:
+            state = self.state
+            node = self.children[i] = Node(state.apply_move(state.index_to_move(int(self.actions[i]))))
+        return node
+
+    def puct_scores(self, c: float) -> np.ndarray:
+        """``Q + c * P * sqrt(sum N) / (1 + N)`` per action (sum N counted as at least 1)."""
+        q = np.divide(self.W, self.N, out=np.zeros_like(self.W), where=self.N > 0)
+        return q + c * self.P * math.sqrt(max(1.0, self.N.sum())) / (1.0 + self.N)
+
+    def visit_policy(self, num_actions: int) -> np.ndarray:
+        """Visit counts as a distribution over the whole action space."""
+        pi = np.zeros(num_actions)
+        pi[self.actions] = self.N / max(1.0, self.N.sum())
+        return pi
+
+
+class PUCTSearch:
+    """PUCT over any evaluator. ``dirichlet_alpha``/``epsilon`` set the root noise."""
+
+    def __init__(self, evaluator: Evaluator, c: float = 1.5, dirichlet_alpha: float = 0.3,
+                 dirichlet_epsilon: float = 0.25, seed: int | None = None):
+        self.evaluator = evaluator
+        self.c = c
+        self.dirichlet_alpha = dirichlet_alpha
+        self.dirichlet_epsilon = dirichlet_epsilon
+        self.np_rng = np.random.default_rng(seed)
+
+    def run(self, root: Node | GameStateBase, simulations: int, noise: bool = False) -> Node:
+        """Search ``simulations`` times from ``root`` (a node to reuse, or a state)."""
+        if not isinstance(root, Node):
+            root = Node(root)
+        if root.terminal is not None:
+            return root
+        if not root.expanded:
+            priors, _ = self.evaluator.evaluate([root.state])
+            root.expand(priors[0])
+        if noise:
+            noise_sample = self.np_rng.dirichlet([self.dirichlet_alpha] * len(root.actions))
+            root.P = (1 - self.dirichlet_epsilon) * root.P + self.dirichlet_epsilon * noise_sample
+        for _ in range(simulations):
+            self.simulate(root)
+        return root
+
+    def simulate(self, root: Node) -> None:
+        """One descent, evaluation and backup."""
+        node, path = root, []
+        while node.expanded and node.terminal is None:
+            i = int(np.argmax(node.puct_scores(self.c)))
+            path.append((node, i))
+            node = node.child(i)
+        if node.terminal is not None:
+            value = node.terminal
+        else:
+            priors, values = self.evaluator.evaluate([node.state])
+            node.expand(priors[0])
+            value = float(values[0])
+        leaf_player = node.state.next_player
+        for parent, i in path:
+            parent.N[i] += 1
+            parent.W[i] += value if parent.state.next_player == leaf_player else -value
+
+
+def select_action(root: Node, temperature: float, rng: np.random.Generator) -> int:
+    """The action to play: the most visited (``temperature`` 0), or one sampled
+    with probability proportional to ``N ** (1 / temperature)``."""
+    if temperature <= 0:
+        return int(root.actions[int(np.argmax(root.N))])
+    weights = np.power(root.N, 1.0 / temperature)
+    if weights.sum() <= 0:
+        weights = np.ones_like(weights)
+    return int(root.actions[rng.choice(len(weights), p=weights / weights.sum())])

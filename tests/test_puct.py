@@ -1,0 +1,85 @@
+"""PUCT search: the selection formula on hand-made nodes, exact terminal values,
+forced wins and blocks found with a plain rollout evaluator, noise at the root only."""
+import math
+
+import numpy as np
+import pytest
+
+from dlgo.games import new_game
+from engines.puct import Node, PUCTSearch, RolloutEvaluator, select_action, terminal_value
+from helpers import play
+
+
+class UniformZero:
+    """Uniform priors and value 0 everywhere: only exact terminal values inform the search."""
+
+    def evaluate(self, states):
+        return np.ones((len(states), states[0].num_actions)), np.zeros(len(states))
+
+
+def test_puct_scores_follow_the_formula():
+    node = Node(new_game("tictactoe"))
+    node.expand(np.arange(1, 10, dtype=float))
+    node.N[:] = [4, 0, 1, 0, 0, 0, 0, 0, 5]
+    node.W[:] = [2, 0, -1, 0, 0, 0, 0, 0, 4]
+    c, total = 1.5, 10
+    p = np.arange(1, 10) / 45
+    expected = [(node.W[i] / node.N[i] if node.N[i] else 0) + c * p[i] * math.sqrt(total) / (1 + node.N[i])
+                for i in range(9)]
+    np.testing.assert_allclose(node.puct_scores(c), expected)
+    assert int(np.argmax(node.puct_scores(c))) == int(np.argmax(expected))
+
+
+def test_priors_are_renormalised_over_sensible_moves_only():
+    state = play(new_game("tictactoe"), "a1", "b2")
+    node = Node(state)
+    node.expand(np.ones(9))
+    assert len(node.actions) == 7 and node.P.sum() == pytest.approx(1)
+    assert set(node.actions) == {state.move_to_index(m) for m in state.legal_moves()}
+
+
+def test_terminal_values_are_exact_and_draws_are_zero():
+    won = play(new_game("tictactoe"), "a1", "b1", "a2", "b2", "a3")
+    assert terminal_value(won) == -1  # the player to move (white) has lost
+    draw = play(new_game("tictactoe"), "a3", "b2", "c3", "b3", "b1", "a1", "a2", "c2", "c1")
+    assert draw.is_over() and draw.winner() is None and terminal_value(draw) == 0
+    root = PUCTSearch(UniformZero()).run(draw, 10)
+    assert root.terminal == 0 and not root.expanded
+
+
+@pytest.mark.parametrize("evaluator", [UniformZero(), RolloutEvaluator(seed=3)])
+def test_finds_the_forced_win_and_blocks_the_forced_loss(evaluator):
+    win = play(new_game("tictactoe"), "a1", "a2", "b1", "b2")  # X: a1 b1, O: a2 b2; X wins at c1
+    root = PUCTSearch(evaluator, seed=1).run(win, 200)
+    assert win.index_to_move(select_action(root, 0, np.random.default_rng(0))) == win.parse_move("c1")
+    block = play(new_game("tictactoe"), "a1", "a2", "c3", "b2")  # O threatens c2; X has no win
+    root = PUCTSearch(evaluator, seed=1).run(block, 400)
+    assert block.index_to_move(select_action(root, 0, np.random.default_rng(0))) == block.parse_move("c2")
+
+
+def test_connect_four_win_in_one_with_rollouts():
+    state = play(new_game("connect4"), "1", "7", "2", "7", "3", "6")  # black wins at 4
+    root = PUCTSearch(RolloutEvaluator(seed=2), seed=2).run(state, 100)
+    assert state.index_to_move(select_action(root, 0, np.random.default_rng(0))) == state.parse_move("4")
+
+
+def test_dirichlet_noise_only_at_the_root():
+    state = new_game("tictactoe")
+    search = PUCTSearch(UniformZero(), dirichlet_alpha=0.3, dirichlet_epsilon=0.25, seed=4)
+    root = search.run(state, 50, noise=True)
+    assert not np.allclose(root.P, 1 / 9) and root.P.sum() == pytest.approx(1)
+    for child in root.children.values():
+        if child.expanded:
+            np.testing.assert_allclose(child.P, 1 / len(child.P))
+    quiet = PUCTSearch(UniformZero(), seed=4).run(state, 50, noise=False)
+    np.testing.assert_allclose(quiet.P, 1 / 9)
+
+
+def test_visits_add_up_and_temperature_sampling():
+    root = PUCTSearch(RolloutEvaluator(seed=5), seed=5).run(new_game("connect4"), 300)
+    assert root.N.sum() == 300
+    pi = root.visit_policy(7)
+    assert pi.sum() == pytest.approx(1) and pi.argmax() == select_action(root, 0, np.random.default_rng(0))
+    rng = np.random.default_rng(6)
+    picks = {select_action(root, 1.0, rng) for _ in range(200)}
+    assert len(picks) > 1 and picks <= set(root.actions.tolist())
