@@ -11,51 +11,14 @@ and play through a graph-compiled call, never ``model.predict``.
 """
 from __future__ import annotations
 
-import functools
 import random
-from pathlib import Path
-from typing import Callable
 
 import numpy as np
 
 from dlgo.game import GameStateBase
 from dlgo.goboard import GameState, Move
 from engines.base import Agent
-
-
-class LoadedModel:
-    """A model file ready to play: the compiled network, its encoder, its metadata."""
-
-    def __init__(self, path: str):
-        from dlgo.encoders import get_encoder_by_name
-        from engines.neural.backend import compiled_call, load_model
-
-        model, self.metadata = load_model(path, compile=False)
-        encoder = self.metadata.get("encoder")
-        if not encoder:
-            raise ValueError(f"{path} has no encoder recorded; train it with `dlgo train-supervised`")
-        self.encoder = get_encoder_by_name(encoder["name"], encoder["game"])
-        self.call: Callable[[np.ndarray], list[np.ndarray]] = compiled_call(model)
-
-    def check(self, state: GameStateBase) -> None:
-        enc = self.encoder
-        rows, cols = state.board.num_rows, state.board.num_cols
-        if (rows, cols, state.num_actions) != (enc.rows, enc.cols, enc.num_moves) or \
-                type(state) is not type(enc.start):
-            raise ValueError(f"this model plays {enc.game}, not this {rows}x{cols} {state.game_name}")
-
-
-@functools.lru_cache(maxsize=8)
-def _load(path: str, mtime: float) -> LoadedModel:
-    return LoadedModel(path)
-
-
-def load_predictor(path: str | Path) -> LoadedModel:
-    """The model in ``path``, loaded once per process (reloaded if the file changes)."""
-    path = Path(path)
-    if not path.exists():
-        raise ValueError(f"no model file {path}")
-    return _load(str(path.resolve()), path.stat().st_mtime)
+from engines.neural.loading import load_network
 
 
 def choose_from_policy(probabilities: np.ndarray, candidates: list[int], temperature: float,
@@ -91,7 +54,7 @@ class PredictorAgent(Agent):
         if not model:
             raise ValueError("predictor needs model=PATH (a .keras file from `dlgo train-supervised`)")
         self.model_path = model
-        self.loaded = load_predictor(model)
+        self.loaded = load_network(model)
         self.temperature = temperature
         self.rng = random.Random(seed)
         self.last_policy: np.ndarray | None = None

@@ -22,6 +22,7 @@ _ENGINES: dict[str, str] = {
     "alphabeta": "engines.minimax:AlphaBetaAgent",
     "mcts": "engines.mcts:MCTSAgent",
     "predictor": "engines.predictor:PredictorAgent",
+    "alphazero": "engines.alphazero:AlphaZeroAgent",
 }
 
 

@@ -24,13 +24,13 @@ from dlgo.arena.match import replay
 from dlgo.arena.tournament import read_games
 from dlgo.data.dataset import encode_dataset, load_chunk, split_of
 from dlgo.data.generate import SOURCE_FILE
-from engines.predictor import load_predictor
+from engines.neural.loading import load_network
 
 
 def evaluate_predictor(model: str | Path, data: str | Path, *, split: str = "test", batch_size: int = 1024,
                        teacher_positions: int = 0, seed: int = 0, progress: bool = False) -> dict[str, Any]:
     """Accuracy figures of ``model`` on ``split`` of dataset folder ``data``."""
-    loaded = load_predictor(model)
+    loaded = load_network(model)
     manifest = encode_dataset(data, loaded.encoder.name, progress=progress)
     if tuple(manifest.shape) != loaded.encoder.shape or manifest.num_moves != loaded.encoder.num_moves:
         raise ValueError(f"{model} plays {loaded.encoder.game}, the data is {manifest.game}")

@@ -1,5 +1,5 @@
-"""The AlphaZero policy-value ResNet: shapes for every game, outputs in range,
-compiled calls equal to eager ones, save/load round trip, and a fit that learns."""
+"""AlphaZero: the policy-value ResNet (shapes, outputs in range, compiled = eager,
+save/load, a fit that learns) and the engine that searches with it."""
 import numpy as np
 import pytest
 
@@ -48,3 +48,49 @@ def test_save_load_round_trip_and_a_fit_that_learns(tmp_path):
     assert meta == {"kind": "alphazero"}
     for a, b in zip(backend.compiled_call(model)(x), backend.compiled_call(loaded)(x)):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+
+
+@pytest.fixture(scope="module")
+def untrained_ttt(tmp_path_factory):
+    enc = get_encoder_by_name(None, "tictactoe")
+    path = tmp_path_factory.mktemp("az") / "ttt.keras"
+    backend.save_model(build_resnet(enc.shape, enc.num_moves, blocks=1, filters=8), path,
+                       {"kind": "alphazero", "encoder": enc.config()})
+    return path
+
+
+def test_untrained_network_with_search_finds_the_win_and_blocks_the_loss(untrained_ttt):
+    """Exact terminal values inside the tree are enough, whatever the network says."""
+    import engines
+    from dlgo.games import new_game
+    from helpers import play
+
+    agent = engines.create(f"alphazero:checkpoint={untrained_ttt},simulations=300,seed=1")
+    win = play(new_game("tictactoe"), "a1", "a2", "b1", "b2")
+    assert agent.select_move(win) == win.parse_move("c1")
+    assert agent.last_compute.unit == "evaluations" and 0 < agent.last_compute.amount <= 301
+    agent.new_game()
+    block = play(new_game("tictactoe"), "a1", "a2", "c3", "b2")
+    assert agent.select_move(block) == block.parse_move("c2")
+
+
+def test_raw_policy_and_tree_reuse(untrained_ttt):
+    import engines
+    from dlgo.games import new_game
+
+    raw = engines.create(f"alphazero:checkpoint={untrained_ttt},simulations=0")
+    state = new_game("tictactoe")
+    assert state.is_valid_move(raw.select_move(state)) and raw.last_compute.amount == 1
+    agent = engines.create(f"alphazero:checkpoint={untrained_ttt},simulations=50,seed=2")
+    move = agent.select_move(state)
+    kept = agent.root  # the node after our move, with the replies it has searched
+    assert kept is not None and kept.state.zobrist_hash() == state.apply_move(move).zobrist_hash()
+    i = max(kept.children, key=lambda k: kept.N[k])
+    after = kept.children[i].state
+    node = agent._reusable_node(after)
+    assert node is kept.children[i]
+    visits_before = node.N.sum()
+    agent.select_move(after)
+    assert node.N.sum() == visits_before + 50  # the search went on from the kept visits
+    with pytest.raises(ValueError, match="needs checkpoint=PATH"):
+        engines.create("alphazero")

@@ -1,0 +1,91 @@
+"""The AlphaZero engine: PUCT search guided by a policy-value network.
+
+``alphazero:checkpoint=PATH,simulations=200`` searches with the network as the
+evaluator (:class:`NetworkEvaluator`: one compiled call per batch of leaves);
+``simulations=0`` plays the network's raw policy over the sensible moves. The
+tree is kept between moves (our move and the reply) when ``reuse`` is on.
+"""
+from __future__ import annotations
+
+import random
+from typing import Sequence
+
+import numpy as np
+
+from dlgo.game import GameStateBase
+from dlgo.goboard import Move
+from engines.base import Agent
+from engines.neural.loading import LoadedModel, load_network
+from engines.predictor import choose_from_policy
+from engines.puct import Evaluator, Node, PUCTSearch, select_action
+
+
+class NetworkEvaluator(Evaluator):
+    """A policy-value network as an evaluator; counts its position evaluations."""
+
+    def __init__(self, loaded: LoadedModel):
+        self.loaded = loaded
+        self.evaluations = 0
+
+    def evaluate(self, states: Sequence[GameStateBase]) -> tuple[np.ndarray, np.ndarray]:
+        self.loaded.check(states[0])
+        outputs = self.loaded.call(self.loaded.encoder.encode_batch(list(states)))
+        if len(outputs) != 2:
+            raise ValueError("this network has no value head: train it with AlphaZero, not supervised learning")
+        self.evaluations += len(states)
+        policy, value = outputs
+        return policy, value[:, 0]
+
+
+class AlphaZeroAgent(Agent):
+    """AlphaZero: PUCT search guided by a policy-value network (simulations=0: the raw policy)."""
+
+    name = "alphazero"
+    unit = "evaluations"
+
+    def __init__(self, checkpoint: str = "", simulations: int = 200, c: float = 1.5, temperature: float = 0.0,
+                 seed: int | None = None, reuse: bool = True):
+        """``checkpoint``: a .keras policy-value network; ``simulations``: searches per
+        move (0 = play the raw policy); ``c``: PUCT exploration; ``temperature``:
+        0 plays the most visited move, 1 samples by visits; ``reuse``: keep the tree."""
+        super().__init__()
+        if not checkpoint:
+            raise ValueError("alphazero needs checkpoint=PATH (a .keras file from AlphaZero training)")
+        if simulations < 0:
+            raise ValueError(f"simulations must be >= 0, got {simulations}")
+        self.evaluator = NetworkEvaluator(load_network(checkpoint))
+        self.simulations = simulations
+        self.temperature = temperature
+        self.reuse = reuse
+        self.rng = random.Random(seed)
+        self.search = PUCTSearch(self.evaluator, c=c, seed=seed)
+        self.np_rng = np.random.default_rng(seed)
+        self.root: Node | None = None
+
+    def new_game(self) -> None:
+        self.root = None
+
+    def choose(self, state: GameStateBase) -> Move:
+        before = self.evaluator.evaluations
+        if self.simulations == 0:
+            policy, _ = self.evaluator.evaluate([state])
+            candidates = [state.move_to_index(m) for m in state.sensible_moves()]
+            action = choose_from_policy(policy[0], candidates, self.temperature, self.rng)
+        else:
+            root = self._reusable_node(state) or Node(state)
+            self.search.run(root, self.simulations)
+            action = select_action(root, self.temperature, self.np_rng)
+            self.root = root.children.get(int(np.flatnonzero(root.actions == action)[0])) if self.reuse else None
+        self._work = self.evaluator.evaluations - before
+        return state.index_to_move(action)
+
+    def _reusable_node(self, state: GameStateBase) -> Node | None:
+        """The kept node after our last move, one step on by the opponent's reply."""
+        node, last = self.root, state.last_move
+        if node is None or last is None or not node.expanded or last.is_resign:
+            return None
+        matches = np.flatnonzero(node.actions == state.move_to_index(last))
+        child = node.children.get(int(matches[0])) if len(matches) else None
+        if child is None or child.state.zobrist_hash() != state.zobrist_hash():
+            return None
+        return child

@@ -1,0 +1,48 @@
+"""Model files ready to play, loaded once per process: the compiled network, its
+encoder and its metadata. TensorFlow is imported on the first load, not before,
+so engine modules can import this freely.
+"""
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from dlgo.game import GameStateBase
+
+
+class LoadedModel:
+    """A model file ready to play: the compiled network, its encoder, its metadata."""
+
+    def __init__(self, path: str):
+        from dlgo.encoders import get_encoder_by_name
+        from engines.neural.backend import compiled_call, load_model
+
+        model, self.metadata = load_model(path, compile=False)
+        encoder = self.metadata.get("encoder")
+        if not encoder:
+            raise ValueError(f"{path} has no encoder recorded: it was not saved by dlgo's training")
+        self.encoder = get_encoder_by_name(encoder["name"], encoder["game"])
+        self.call: Callable[[np.ndarray], list[np.ndarray]] = compiled_call(model)
+
+    def check(self, state: GameStateBase) -> None:
+        enc = self.encoder
+        rows, cols = state.board.num_rows, state.board.num_cols
+        if (rows, cols, state.num_actions) != (enc.rows, enc.cols, enc.num_moves) or \
+                type(state) is not type(enc.start):
+            raise ValueError(f"this model plays {enc.game}, not this {rows}x{cols} {state.game_name}")
+
+
+@functools.lru_cache(maxsize=8)
+def _load(path: str, mtime: float) -> LoadedModel:
+    return LoadedModel(path)
+
+
+def load_network(path: str | Path) -> LoadedModel:
+    """The model in ``path``, loaded once per process (reloaded if the file changes)."""
+    path = Path(path)
+    if not path.exists():
+        raise ValueError(f"no model file {path}")
+    return _load(str(path.resolve()), path.stat().st_mtime)
