@@ -25,6 +25,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/playouts.py
 	$(BIN)/python benchmarks/search.py
 	$(BIN)/python benchmarks/predictor.py
+	$(BIN)/python benchmarks/selfplay.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

@@ -129,29 +129,46 @@ class PUCTSearch:
             priors, _ = self.evaluator.evaluate([root.state])
             root.expand(priors[0])
         if noise:
-            noise_sample = self.np_rng.dirichlet([self.dirichlet_alpha] * len(root.actions))
-            root.P = (1 - self.dirichlet_epsilon) * root.P + self.dirichlet_epsilon * noise_sample
+            self.add_noise(root)
         for _ in range(simulations):
             self.simulate(root)
         return root
 
+    def add_noise(self, root: Node) -> None:
+        """Mix Dirichlet noise into an expanded root's priors (exploration in self-play)."""
+        sample = self.np_rng.dirichlet([self.dirichlet_alpha] * len(root.actions))
+        root.P = (1 - self.dirichlet_epsilon) * root.P + self.dirichlet_epsilon * sample
+
     def simulate(self, root: Node) -> None:
         """One descent, evaluation and backup."""
+        path, leaf = self.descend(root)
+        if leaf.terminal is not None:
+            value = leaf.terminal
+        else:
+            priors, values = self.evaluator.evaluate([leaf.state])
+            leaf.expand(priors[0])
+            value = float(values[0])
+        backup(path, leaf, value)
+
+    def descend(self, root: Node) -> tuple[list[tuple[Node, int]], Node]:
+        """Follow the best PUCT score down to an unexpanded or finished node;
+        returns the path of (node, action slot) and that leaf."""
         node, path = root, []
+        c = self.c
         while node.expanded and node.terminal is None:
-            i = int(np.argmax(node.puct_scores(self.c)))
+            i = int(np.argmax(node.puct_scores(c)))
             path.append((node, i))
             node = node.child(i)
-        if node.terminal is not None:
-            value = node.terminal
-        else:
-            priors, values = self.evaluator.evaluate([node.state])
-            node.expand(priors[0])
-            value = float(values[0])
-        leaf_player = node.state.next_player
-        for parent, i in path:
-            parent.N[i] += 1
-            parent.W[i] += value if parent.state.next_player == leaf_player else -value
+        return path, node
+
+
+def backup(path: list[tuple[Node, int]], leaf: Node, value: float) -> None:
+    """Add ``value`` (for the player to move at ``leaf``) to every edge of ``path``,
+    negated for edges chosen by the other player."""
+    leaf_player = leaf.state.next_player
+    for parent, i in path:
+        parent.N[i] += 1
+        parent.W[i] += value if parent.state.next_player == leaf_player else -value
 
 
 def select_action(root: Node, temperature: float, rng: np.random.Generator) -> int:

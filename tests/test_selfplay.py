@@ -1,0 +1,51 @@
+"""Batched self-play: every position becomes an example with a visit distribution
+over legal moves and the game's result from the mover's view."""
+import numpy as np
+
+from dlgo.encoders import get_encoder_by_name
+from engines.puct import RolloutEvaluator
+from engines.selfplay import self_play
+
+
+class CountingRollouts(RolloutEvaluator):
+    def __init__(self, seed):
+        super().__init__(seed=seed)
+        self.batches = []
+
+    def evaluate(self, states):
+        self.batches.append(len(states))
+        return super().evaluate(states)
+
+
+def test_examples_are_consistent_with_the_games():
+    enc = get_encoder_by_name(None, "tictactoe")
+    evaluator = CountingRollouts(seed=1)
+    ex = self_play("tictactoe", evaluator, enc, 6, parallel=4, simulations=16, temperature_moves=2, seed=1)
+    assert len(ex.games) == 6 and all(g.is_over() for g in ex.games)
+    n = sum(g.num_moves_played for g in ex.games)
+    assert ex.features.shape == (n, 3, 3, 3) and ex.policies.shape == (n, 9) and ex.values.shape == (n,)
+    np.testing.assert_allclose(ex.policies.sum(axis=1), 1.0, rtol=1e-5)
+    # Each game's examples, in order: the policy covers only legal moves; z flips sign each ply.
+    start = 0
+    for game in ex.games:
+        states = list(game.history())[:-1]
+        for k, state in enumerate(states):
+            legal = state.legal_action_mask()
+            assert (ex.policies[start + k][~legal] == 0).all()
+            np.testing.assert_array_equal(ex.features[start + k], enc.encode(state))
+        z = ex.values[start:start + len(states)]
+        winner = game.winner()
+        if winner is None:
+            assert (z == 0).all()
+        else:
+            assert z[-1] == 1.0 and all(z[k] == -z[k + 1] for k in range(len(z) - 1))
+        start += len(states)
+    assert max(evaluator.batches) > 1  # leaves of several games went to the evaluator together
+
+
+def test_self_play_is_reproducible_from_its_seed():
+    enc = get_encoder_by_name(None, "connect4")
+    a = self_play("connect4", RolloutEvaluator(seed=3), enc, 2, parallel=2, simulations=8, seed=3)
+    b = self_play("connect4", RolloutEvaluator(seed=3), enc, 2, parallel=2, simulations=8, seed=3)
+    assert [g.move_history() for g in a.games] == [g.move_history() for g in b.games]
+    np.testing.assert_array_equal(a.policies, b.policies)
