@@ -49,3 +49,50 @@ def test_self_play_is_reproducible_from_its_seed():
     b = self_play("connect4", RolloutEvaluator(seed=3), enc, 2, parallel=2, simulations=8, seed=3)
     assert [g.move_history() for g in a.games] == [g.move_history() for g in b.games]
     np.testing.assert_array_equal(a.policies, b.policies)
+
+
+def _examples(game, games, seed):
+    enc = get_encoder_by_name(None, game)
+    return enc, self_play(game, RolloutEvaluator(seed=seed), enc, games, parallel=games, simulations=8, seed=seed)
+
+
+def test_replay_buffer_keeps_the_last_games_and_round_trips(tmp_path):
+    from engines.replay import ReplayBuffer
+
+    _, first = _examples("tictactoe", 3, 1)
+    _, second = _examples("tictactoe", 2, 2)
+    buffer = ReplayBuffer(capacity=4)
+    buffer.add(first)
+    buffer.add(second)
+    assert len(buffer.games) == 4  # the oldest game dropped
+    kept = sum(g.num_moves_played for g in first.games[1:] + second.games)
+    assert len(buffer) == kept
+    buffer.save(tmp_path / "buffer.npz")
+    again = ReplayBuffer.load(tmp_path / "buffer.npz")
+    assert again.capacity == 4 and len(again) == kept
+    for a, b in zip(buffer.arrays(), again.arrays()):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_sampling_moves_policies_with_the_boards():
+    """Under any symmetry the policy's mass stays on the legal moves of the
+    transformed board (empty cells in tic-tac-toe, open columns in Connect Four)."""
+    from dlgo.encoders.symmetry import symmetries
+    from engines.replay import ReplayBuffer
+
+    for game in ("tictactoe", "connect4"):
+        enc, ex = _examples(game, 3, 4)
+        syms = symmetries(enc.start)
+        buffer = ReplayBuffer(10, syms)
+        buffer.add(ex)
+        x, pi, z = buffer.sample(200, np.random.default_rng(0))
+        assert x.shape == (200,) + enc.shape and pi.shape == (200, enc.num_moves) and z.shape == (200,)
+        np.testing.assert_allclose(pi.sum(axis=1), 1.0, rtol=1e-5)
+        occupied = (x[:, :, :, 0] + x[:, :, :, 1]) > 0  # either player's stone
+        if game == "tictactoe":
+            assert (pi.reshape(200, 3, 3)[occupied] == 0).all()
+        else:
+            full_columns = occupied[:, -1, :]  # top row (array row 5) taken
+            assert (pi[full_columns] == 0).all()
+        originals = {tuple(f.ravel()) for f in buffer.arrays()[0].astype(np.float32)}
+        assert any(tuple(f.ravel()) not in originals for f in x)  # some boards really were transformed
