@@ -94,3 +94,30 @@ def test_raw_policy_and_tree_reuse(untrained_ttt):
     assert node.N.sum() == visits_before + 50  # the search went on from the kept visits
     with pytest.raises(ValueError, match="needs checkpoint=PATH"):
         engines.create("alphazero")
+
+
+def test_a_tiny_training_iteration_runs_and_resumes_with_the_same_buffer(tmp_path):
+    from engines.neural.alphazero_training import AlphaZeroConfig, train_alphazero
+    from engines.replay import ReplayBuffer
+
+    config = AlphaZeroConfig(game="tictactoe", blocks=1, filters=8, games=4, parallel=4, simulations=8,
+                             buffer_games=6, batch_size=16, train_steps=3, eval_games=2, eval_simulations=4)
+    history = train_alphazero(tmp_path, config, iterations=1, progress=False)
+    assert list(history["iteration"]) == [1] and {"loss", "score_vs_random"} <= set(history.columns)
+    assert (tmp_path / "checkpoint.keras").exists() and (tmp_path / "buffer-001.npz").exists()
+    buffer_after_one = ReplayBuffer.load(tmp_path / "buffer-001.npz")
+    assert len(buffer_after_one.games) == 4
+    # A second call continues: iteration 2 starts from iteration 1's network and buffer.
+    history = train_alphazero(tmp_path, config, iterations=2, progress=False)
+    assert list(history["iteration"]) == [1, 2]
+    buffer = ReplayBuffer.load(tmp_path / "buffer-002.npz")
+    assert len(buffer.games) == 6  # capacity: the two oldest of 8 games dropped
+    for a, b in zip(list(buffer_after_one.games)[2:], list(buffer.games)[:2]):
+        np.testing.assert_array_equal(a[1], b[1])
+    assert not (tmp_path / "buffer-001.npz").exists()
+    with pytest.raises(ValueError, match="other settings"):
+        train_alphazero(tmp_path, AlphaZeroConfig(game="tictactoe", blocks=2), iterations=3, progress=False)
+    import engines
+    agent = engines.create(f"alphazero:checkpoint={tmp_path / 'checkpoint.keras'},simulations=4")
+    from dlgo.games import new_game
+    assert new_game("tictactoe").is_valid_move(agent.select_move(new_game("tictactoe")))

@@ -27,6 +27,15 @@ class LoadedModel:
         self.encoder = get_encoder_by_name(encoder["name"], encoder["game"])
         self.call: Callable[[np.ndarray], list[np.ndarray]] = compiled_call(model)
 
+    @classmethod
+    def from_model(cls, model, encoder, metadata: dict) -> "LoadedModel":
+        """A network in memory (one being trained), ready to play like a loaded file."""
+        from engines.neural.backend import compiled_call
+
+        loaded = cls.__new__(cls)
+        loaded.metadata, loaded.encoder, loaded.call = metadata, encoder, compiled_call(model)
+        return loaded
+
     def check(self, state: GameStateBase) -> None:
         enc = self.encoder
         rows, cols = state.board.num_rows, state.board.num_cols

@@ -1,0 +1,150 @@
+"""The AlphaZero training loop: self-play -> train -> evaluate, resumable.
+
+Each iteration the current network plays ``games`` games against itself
+(batched, :mod:`engines.selfplay`), the examples join a replay buffer of the
+last ``buffer_games`` games, the network trains ``train_steps`` batches drawn
+from the buffer with random symmetries (policy: cross-entropy against the
+search's visit distribution; value: squared error against the result), and the
+new network plays a few games against fixed baselines.
+
+``out/`` holds ``config.json``, ``checkpoints/iter-NNN.keras`` (the network
+with its optimizer state and encoder), ``buffer-NNN.npz`` (the replay buffer
+after iteration NNN), ``history.csv`` (loss components and scores per
+iteration) and ``checkpoint.keras``, a copy of the latest network for playing.
+All are written atomically, ``history.csv`` after the iteration's network and
+buffer, so a killed run resumes from the last finished iteration with exactly
+its network, optimizer state and replay buffer.
+"""
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from dlgo.atomic import atomic_write
+from dlgo.encoders import get_encoder_by_name
+from dlgo.encoders.symmetry import symmetries
+from engines.alphazero import NetworkEvaluator
+from engines.neural.backend import keras, load_model, save_model
+from engines.neural.loading import LoadedModel
+from engines.neural.resnet import build_resnet
+from engines.replay import ReplayBuffer
+from engines.selfplay import self_play
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class AlphaZeroConfig:
+    """Everything a run depends on; a resumed run must use the same values."""
+
+    game: str = "tictactoe"
+    blocks: int = 2
+    filters: int = 32
+    l2: float = 1e-4
+    learning_rate: float = 1e-3
+    games: int = 64                # self-play games per iteration
+    parallel: int = 64             # games advancing together
+    simulations: int = 50          # per self-play move
+    c: float = 1.5
+    dirichlet_alpha: float = 0.5
+    dirichlet_epsilon: float = 0.25
+    temperature_moves: int = 4
+    buffer_games: int = 1000
+    batch_size: int = 128
+    train_steps: int = 100
+    eval_games: int = 10           # per baseline
+    eval_simulations: int = 50
+    baselines: list[str] = field(default_factory=lambda: ["random"])
+    seed: int = 0
+
+
+def _compile(model: "keras.Model", learning_rate: float) -> None:
+    model.compile(optimizer=keras.optimizers.Adam(learning_rate=learning_rate),
+                  loss=[keras.losses.CategoricalCrossentropy(), keras.losses.MeanSquaredError()])
+
+
+def _evaluate(checkpoint: Path, config: AlphaZeroConfig, iteration: int) -> dict[str, float]:
+    """Score of the network (with search) against each baseline, colours alternating."""
+    from dlgo.arena.match import play_match
+
+    spec = f"alphazero:checkpoint={checkpoint},simulations={config.eval_simulations}"
+    scores = {}
+    for baseline in config.baselines:
+        total = 0.0
+        for k in range(config.eval_games):
+            black, white = (spec, baseline) if k % 2 == 0 else (baseline, spec)
+            record = play_match(config.game, black, white, seed=config.seed * 7919 + iteration * 101 + k,
+                                opening_plies=1)
+            total += record.score_for(spec)
+        scores[f"score_vs_{baseline}"] = total / max(1, config.eval_games)
+    return scores
+
+
+def train_alphazero(out: str | Path, config: AlphaZeroConfig, iterations: int,
+                    progress: bool = True) -> pd.DataFrame:
+    """Run (or continue) training until ``iterations`` iterations are done."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    config_file = out / "config.json"
+    if config_file.exists():
+        old = json.loads(config_file.read_text())
+        if old != asdict(config):
+            changed = {k: (old.get(k), v) for k, v in asdict(config).items() if old.get(k) != v}
+            raise ValueError(f"{out} holds a run with other settings {changed}; use another folder")
+    else:
+        with atomic_write(config_file) as handle:
+            json.dump(asdict(config), handle, indent=2)
+
+    encoder = get_encoder_by_name(None, config.game)
+    syms = symmetries(encoder.start)
+    history_file = out / "history.csv"
+    history = pd.read_csv(history_file) if history_file.exists() else pd.DataFrame()
+    done = 0 if history.empty else int(history["iteration"].iloc[-1])
+    metadata = {"kind": "alphazero", "encoder": encoder.config(), "config": asdict(config)}
+    if done:
+        model, _ = load_model(out / "checkpoints" / f"iter-{done:03d}.keras")
+        buffer = ReplayBuffer.load(out / f"buffer-{done:03d}.npz", syms)
+        log.info("resuming %s after iteration %d (%d examples in the buffer)", out, done, len(buffer))
+    else:
+        keras.utils.set_random_seed(config.seed)
+        model = build_resnet(encoder.shape, encoder.num_moves, blocks=config.blocks, filters=config.filters,
+                             l2=config.l2)
+        _compile(model, config.learning_rate)
+        buffer = ReplayBuffer(config.buffer_games, syms)
+    rng = np.random.default_rng(config.seed + 1000 * done)
+
+    for iteration in range(done + 1, iterations + 1):
+        evaluator = NetworkEvaluator(LoadedModel.from_model(model, encoder, metadata))
+        examples = self_play(config.game, evaluator, encoder, config.games, parallel=config.parallel,
+                             simulations=config.simulations, c=config.c, dirichlet_alpha=config.dirichlet_alpha,
+                             dirichlet_epsilon=config.dirichlet_epsilon,
+                             temperature_moves=config.temperature_moves,
+                             seed=config.seed * 1_000_003 + iteration, progress=progress)
+        buffer.add(examples)
+        losses = []
+        for _ in range(config.train_steps):
+            x, pi, z = buffer.sample(config.batch_size, rng)
+            losses.append(model.train_on_batch(x, [pi, z[:, None]], return_dict=True))
+        row = {"iteration": iteration, "examples": len(buffer),
+               **{k: float(np.mean([step[k] for step in losses])) for k in losses[0]}}
+        meta = {**metadata, "iteration": iteration}
+        checkpoint = out / "checkpoints" / f"iter-{iteration:03d}.keras"
+        save_model(model, checkpoint, meta)
+        buffer.save(out / f"buffer-{iteration:03d}.npz")
+        row.update(_evaluate(checkpoint, config, iteration))
+        history = pd.concat([history, pd.DataFrame([row])], ignore_index=True)
+        with atomic_write(history_file) as handle:  # the iteration is complete
+            history.to_csv(handle, index=False)
+        save_model(model, out / "checkpoint.keras", meta)
+        for old in out.glob("buffer-*.npz"):
+            if old.name != f"buffer-{iteration:03d}.npz":
+                old.unlink()
+        log.info("iteration %d: %s", iteration, row)
+    return history
+
+
