@@ -121,3 +121,15 @@ def test_a_tiny_training_iteration_runs_and_resumes_with_the_same_buffer(tmp_pat
     agent = engines.create(f"alphazero:checkpoint={tmp_path / 'checkpoint.keras'},simulations=4")
     from dlgo.games import new_game
     assert new_game("tictactoe").is_valid_move(agent.select_move(new_game("tictactoe")))
+
+
+def test_the_shipped_tictactoe_checkpoint_holds_alpha_beta_from_both_sides():
+    from pathlib import Path
+
+    from dlgo.arena.match import play_match
+
+    checkpoint = Path(__file__).resolve().parent.parent / "checkpoints" / "tictactoe.keras"
+    spec = f"alphazero:checkpoint={checkpoint},simulations=50"
+    for black, white in ((spec, "alphabeta"), ("alphabeta", spec)):
+        record = play_match("tictactoe", black, white, seed=1)
+        assert record.score_for(spec) == 0.5, record.moves  # perfect play on both sides: a draw

@@ -33,3 +33,15 @@ def test_supervised_experiments_run_quick_and_write_their_reports(tmp_path):
         summary = (out / "summary.md").read_text()
         assert "top-1" in summary and "| random |" in summary
     assert "8.35%" in (tmp_path / "supervised-go9" / "summary.md").read_text()
+
+
+def test_alphazero_tictactoe_runs_quick_and_checks_perfect_lines(tmp_path):
+    from experiments import alphazero_tictactoe as az
+
+    assert az.exact_value(__import__("dlgo.games", fromlist=["new_game"]).new_game("tictactoe")) == 0
+    out = tmp_path / "rep"
+    assert az.main(["--quick", "--out", str(out), "--work", str(tmp_path / "work"),
+                    "--ship", str(tmp_path / "ship" / "ttt.keras")]) == 0
+    summary = (out / "summary.md").read_text()
+    assert "Against perfect play" in summary and "| black |" in summary and "| white |" in summary
+    assert (out / "learning_curve.png").exists() and (tmp_path / "ship" / "ttt.keras").exists()
