@@ -191,6 +191,38 @@ def cmd_evaluate_predictor(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_train_alphazero(args: argparse.Namespace) -> int:
+    import dataclasses
+
+    from engines.neural.alphazero_config import AlphaZeroConfig
+    from engines.neural.alphazero_training import train_alphazero
+
+    values = {f.name: getattr(args, f.name) for f in dataclasses.fields(AlphaZeroConfig)
+              if getattr(args, f.name, None) is not None}
+    config = AlphaZeroConfig(**values)
+    history = train_alphazero(args.out, config, args.iterations)
+    print(history.tail(5).to_string(index=False))
+    print(f"\nlatest network: {args.out}/checkpoint.keras   play it: "
+          f"dlgo play --game {config.game} --white alphazero:checkpoint={args.out}/checkpoint.keras")
+    return 0
+
+
+def add_config_options(parser: argparse.ArgumentParser) -> None:
+    """One option per AlphaZeroConfig field (--games, --simulations, ...), defaults from the dataclass."""
+    import dataclasses
+
+    from engines.neural.alphazero_config import AlphaZeroConfig
+
+    defaults = AlphaZeroConfig()
+    for f in dataclasses.fields(AlphaZeroConfig):
+        default = getattr(defaults, f.name)
+        flag = "--" + f.name.replace("_", "-")
+        if isinstance(default, list):
+            parser.add_argument(flag, nargs="+", default=None, help=f"(default {' '.join(default)})")
+        else:
+            parser.add_argument(flag, type=type(default), default=None, help=f"(default {default})")
+
+
 def print_accuracy(metrics: dict) -> None:
     print(f"\n{metrics['split']} positions: {metrics['positions']}")
     for key, label in (("top1", "top-1 accuracy"), ("top5", "top-5 accuracy"),
@@ -302,6 +334,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also ask the generating engine again on this many positions (default 0)")
     p.add_argument("--seed", type=int, default=0, help="seed for the teacher sample (default 0)")
     p.set_defaults(func=cmd_evaluate_predictor)
+
+    p = sub.add_parser("train-alphazero", help="AlphaZero self-play training; resumable")
+    p.add_argument("--out", required=True, help="run folder, e.g. runs/az-ttt (rerun to resume or extend)")
+    p.add_argument("--iterations", type=int, default=10, help="train until this many iterations (default 10)")
+    add_config_options(p)
+    p.set_defaults(func=cmd_train_alphazero)
 
     p = sub.add_parser("demo", help="a bot-vs-bot game of each game in the console")
     p.add_argument("--games", nargs="+", choices=["tictactoe", "connect4", "go"], help="only these games")

@@ -67,3 +67,19 @@ def test_generate_train_evaluate_and_play_from_the_command_line(tmp_path, capsys
     assert main(["generate", "--game", "go:size=5", "--engine", "nosuch", "--games", "1",
                  "--out", str(tmp_path / "x")]) == 2
     assert "unknown engine 'nosuch'" in capsys.readouterr().err
+
+
+def test_train_alphazero_from_the_command_line(tmp_path, capsys):
+    args = ["train-alphazero", "--out", str(tmp_path), "--iterations", "1", "--game", "tictactoe",
+            "--blocks", "1", "--filters", "8", "--games", "2", "--parallel", "2", "--simulations", "4",
+            "--train-steps", "2", "--eval-games", "1", "--eval-simulations", "2", "--baselines", "random"]
+    assert main(args) == 0
+    assert "checkpoint.keras" in capsys.readouterr().out and (tmp_path / "checkpoint.keras").exists()
+
+
+def test_the_command_line_starts_without_tensorflow():
+    code = ("import sys; from dlgo.cli import build_parser; build_parser(); "
+            "import engines; engines.engine_parameters('alphazero'); engines.engine_parameters('predictor'); "
+            "print('tensorflow' in sys.modules, 'keras' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False", "False"]

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import logging
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
@@ -29,6 +29,7 @@ from dlgo.atomic import atomic_write
 from dlgo.encoders import get_encoder_by_name
 from dlgo.encoders.symmetry import symmetries
 from engines.alphazero import NetworkEvaluator
+from engines.neural.alphazero_config import AlphaZeroConfig
 from engines.neural.backend import keras, load_model, save_model
 from engines.neural.loading import LoadedModel
 from engines.neural.resnet import build_resnet
@@ -36,31 +37,6 @@ from engines.replay import ReplayBuffer
 from engines.selfplay import self_play
 
 log = logging.getLogger(__name__)
-
-
-@dataclass
-class AlphaZeroConfig:
-    """Everything a run depends on; a resumed run must use the same values."""
-
-    game: str = "tictactoe"
-    blocks: int = 2
-    filters: int = 32
-    l2: float = 1e-4
-    learning_rate: float = 1e-3
-    games: int = 64                # self-play games per iteration
-    parallel: int = 64             # games advancing together
-    simulations: int = 50          # per self-play move
-    c: float = 1.5
-    dirichlet_alpha: float = 0.5
-    dirichlet_epsilon: float = 0.25
-    temperature_moves: int = 4
-    buffer_games: int = 1000
-    batch_size: int = 128
-    train_steps: int = 100
-    eval_games: int = 10           # per baseline
-    eval_simulations: int = 50
-    baselines: list[str] = field(default_factory=lambda: ["random"])
-    seed: int = 0
 
 
 def _compile(model: "keras.Model", learning_rate: float) -> None:
