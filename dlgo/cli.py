@@ -223,6 +223,34 @@ def add_config_options(parser: argparse.ArgumentParser) -> None:
             parser.add_argument(flag, type=type(default), default=None, help=f"(default {default})")
 
 
+def cmd_analyze(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    from engines.neural.loading import load_network
+
+    loaded = load_network(args.model)
+    state = new_game(args.game or loaded.encoder.game)
+    for text in args.moves.split():
+        state = state.apply_move(state.parse_move(text))
+    loaded.check(state)
+    outputs = loaded.call(loaded.encoder.encode(state)[np.newaxis])
+    policy = outputs[0][0]
+    value = float(outputs[1][0][0]) if len(outputs) > 1 else None
+    print(state.render())
+    print(f"\n{state.next_player.name} to move" + ("" if value is None else f"; value {value:+.3f} "
+          "(+1: a sure win for the player to move, -1: a sure loss)"))
+    legal = state.legal_action_mask()
+    for index in np.argsort(-policy)[: args.top]:
+        mark = "" if legal[index] else "  (illegal)"
+        print(f"  {state.format_move(state.index_to_move(int(index))):>6} {policy[index]:7.1%}{mark}")
+    if args.plot:
+        from dlgo.plotting import plot_policy
+
+        plot_policy(state, policy, args.plot, title=f"{args.model}", value=value)
+        print(f"\nplot: {args.plot}")
+    return 0
+
+
 def print_accuracy(metrics: dict) -> None:
     print(f"\n{metrics['split']} positions: {metrics['positions']}")
     for key, label in (("top1", "top-1 accuracy"), ("top5", "top-5 accuracy"),
@@ -340,6 +368,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--iterations", type=int, default=10, help="train until this many iterations (default 10)")
     add_config_options(p)
     p.set_defaults(func=cmd_train_alphazero)
+
+    p = sub.add_parser("analyze", help="a network's policy (and value) for a position, printed and plotted")
+    p.add_argument("--model", required=True, help="a .keras file (predictor or AlphaZero network)")
+    p.add_argument("--game", default=None, help="game spec (default: the network's own game)")
+    p.add_argument("--moves", default="", help='moves from the start, e.g. "b2 a1"')
+    p.add_argument("--top", type=int, default=5, help="how many moves to list (default 5)")
+    p.add_argument("--plot", default=None, help="also draw the policy to this PNG file")
+    p.set_defaults(func=cmd_analyze)
 
     p = sub.add_parser("demo", help="a bot-vs-bot game of each game in the console")
     p.add_argument("--games", nargs="+", choices=["tictactoe", "connect4", "go"], help="only these games")

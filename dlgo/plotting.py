@@ -53,3 +53,41 @@ def plot_learning_curve(history: "pd.DataFrame", path: str | Path, title: str = 
     if title:
         fig.suptitle(title)
     save_figure(fig, path)
+
+
+def plot_policy(state, policy, path: str | Path, title: str = "", value: float | None = None) -> None:
+    """A network's move probabilities for ``state``: a heatmap over the board when
+    actions are points (Go, tic-tac-toe; pass in the title), bars per column in
+    Connect-N. Stones are drawn as X (black) and O (white); ``value`` (for the
+    player to move) goes in the title."""
+    import numpy as np
+
+    from dlgo.gotypes import Player, Point
+
+    plt = pyplot()
+    rows, cols = state.board.num_rows, state.board.num_cols
+    policy = np.asarray(policy, dtype=float)
+    extra = "" if value is None else f"  value for {state.next_player.name}: {value:+.2f}"
+    if len(policy) >= rows * cols:  # one action per point (+ pass or swap)
+        if len(policy) > rows * cols:
+            extra += f"  other moves (pass, swap): {policy[rows * cols:].sum():.1%}"
+        fig, ax = plt.subplots(figsize=(1.5 + 0.55 * cols, 1 + 0.55 * rows))
+        image = ax.imshow(policy[: rows * cols].reshape(rows, cols), origin="lower", cmap="viridis")
+        fig.colorbar(image, ax=ax, fraction=0.046, pad=0.04, label="probability")
+        for r in range(rows):
+            for c in range(cols):
+                stone = state.board.get(Point(r + 1, c + 1))
+                if stone is not None:
+                    ax.text(c, r, "X" if stone == Player.black else "O", ha="center", va="center",
+                            color="white", fontsize=12, fontweight="bold")
+        from dlgo.goboard import Move
+
+        labels = [state.format_move(Move.play(Point(1, c + 1))).rstrip("0123456789") for c in range(cols)]
+        ax.set_xticks(range(cols), labels)
+        ax.set_yticks(range(rows), [str(r + 1) for r in range(rows)])
+    else:  # one action per column (Connect-N)
+        fig, ax = plt.subplots(figsize=(1 + 0.7 * cols, 3.5))
+        ax.bar([str(c + 1) for c in range(len(policy))], policy)
+        ax.set(xlabel="column", ylabel="probability", ylim=(0, 1))
+    ax.set_title((title + extra).strip(), fontsize=9)
+    save_figure(fig, path)

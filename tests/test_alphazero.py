@@ -133,3 +133,24 @@ def test_the_shipped_tictactoe_checkpoint_holds_alpha_beta_from_both_sides():
     for black, white in ((spec, "alphabeta"), ("alphabeta", spec)):
         record = play_match("tictactoe", black, white, seed=1)
         assert record.score_for(spec) == 0.5, record.moves  # perfect play on both sides: a draw
+
+
+def test_analyze_prints_and_plots_policy_and_value(tmp_path, capsys):
+    from pathlib import Path
+
+    from dlgo.cli import main
+    from dlgo.encoders import get_encoder_by_name as encoder_for
+
+    checkpoint = Path(__file__).resolve().parent.parent / "checkpoints" / "tictactoe.keras"
+    assert main(["analyze", "--model", str(checkpoint), "--moves", "a1 b2 c3", "--plot", str(tmp_path / "p.png")]) == 0
+    out = capsys.readouterr().out
+    assert "white to move; value" in out and out.count("%") == 5
+    assert (tmp_path / "p.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    enc = encoder_for(None, "connect4")  # a Connect Four network: bars per column
+    path = tmp_path / "c4.keras"
+    backend.save_model(build_resnet(enc.shape, enc.num_moves, blocks=1, filters=4), path,
+                       {"kind": "alphazero", "encoder": enc.config()})
+    assert main(["analyze", "--model", str(path), "--moves", "4 4", "--plot", str(tmp_path / "c4.png")]) == 0
+    assert (tmp_path / "c4.png").stat().st_size > 1000
+    assert main(["analyze", "--model", str(checkpoint), "--moves", "a1 a1"]) == 2  # an illegal move: clear error
+    assert "occupied" in capsys.readouterr().err
