@@ -5,7 +5,7 @@ matplotlib is imported on first use, so importing this module costs nothing.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Mapping
+from typing import TYPE_CHECKING, Mapping, Sequence
 
 from dlgo.atomic import atomic_write
 
@@ -31,24 +31,26 @@ def save_figure(fig, path: str | Path) -> None:
 
 
 def plot_learning_curve(history: "pd.DataFrame", path: str | Path, title: str = "",
-                        baselines: Mapping[str, float] | None = None) -> None:
-    """Loss (left) and accuracy (right) per epoch, training and validation, from
-    a Keras history table (columns ``epoch``, ``loss``, ``val_loss``, ``accuracy``,
-    ...); ``baselines`` are drawn as labelled horizontal lines on the accuracy panel."""
+                        baselines: Mapping[str, float] | None = None, *, x: str = "epoch",
+                        losses: Sequence[str] = ("loss", "val_loss"),
+                        scores: Sequence[str] = ("accuracy", "val_accuracy", "top5", "val_top5"),
+                        score_label: str = "accuracy") -> None:
+    """Loss columns (left) and score columns (right) of a training history, one
+    point per ``x`` (epoch, iteration); columns the history lacks are skipped.
+    ``baselines`` are drawn as labelled horizontal lines on the score panel."""
     plt = pyplot()
     fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
-    epochs = history["epoch"]
-    for column, style in (("loss", "-"), ("val_loss", "--")):
-        if column in history:
-            left.plot(epochs, history[column], style, marker="o", label=column.replace("_", " "))
-    left.set(xlabel="epoch", ylabel="cross-entropy loss", title="loss")
-    left.legend()
-    for column, style in (("accuracy", "-"), ("val_accuracy", "--"), ("top5", "-"), ("val_top5", "--")):
-        if column in history:
-            right.plot(epochs, history[column], style, marker="o", label=column.replace("_", " "))
+    steps = history[x]
+    for panel, columns in ((left, losses), (right, scores)):
+        for column in columns:
+            if column in history:
+                style = "--" if column.startswith("val_") else "-"
+                panel.plot(steps, history[column], style, marker="o", label=column.replace("_", " "))
     for k, (name, value) in enumerate((baselines or {}).items()):
         right.axhline(value, color=f"C{k + 5}", linestyle=":", label=name)
-    right.set(xlabel="epoch", ylabel="accuracy", title="accuracy", ylim=(0, None))
+    left.set(xlabel=x, ylabel="loss", title="loss")
+    left.legend()
+    right.set(xlabel=x, ylabel=score_label, title=score_label, ylim=(0, None))
     right.legend(fontsize="small")
     if title:
         fig.suptitle(title)

@@ -21,21 +21,7 @@ from pathlib import Path
 from dlgo.atomic import atomic_write
 from dlgo.game import GameStateBase
 from dlgo.games import new_game
-
-
-_VALUES: dict[int, int] = {}
-
-
-def exact_value(state: GameStateBase) -> int:
-    """The game's value for the player to move (+1, 0, -1), by memoised negamax."""
-    key = state.zobrist_hash()
-    if key not in _VALUES:
-        if state.is_over():
-            winner = state.winner()
-            _VALUES[key] = 0 if winner is None else 1 if winner == state.next_player else -1
-        else:
-            _VALUES[key] = max(-exact_value(state.apply_move(m)) for m in state.legal_moves())
-    return _VALUES[key]
+from dlgo.solver import perfect_moves
 
 
 def losses_against_perfect_play(agent, agent_side: str) -> tuple[int, int]:
@@ -53,11 +39,8 @@ def losses_against_perfect_play(agent, agent_side: str) -> tuple[int, int]:
             agent.new_game()  # no tree carried between branches
             walk(state.apply_move(agent.select_move(state)))
         else:
-            best = exact_value(state)
-            for move in state.legal_moves():
-                child = state.apply_move(move)
-                if -exact_value(child) == best:
-                    walk(child)
+            for move in perfect_moves(state):
+                walk(state.apply_move(move))
 
     walk(new_game("tictactoe"))
     return lost, played
@@ -75,8 +58,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="tiny settings: runs in seconds")
     args = parser.parse_args(argv)
 
-    import time
-
     import engines
     from dlgo.plotting import plot_learning_curve
     from engines.neural.alphazero_training import AlphaZeroConfig, train_alphazero
@@ -91,19 +72,17 @@ def main(argv: list[str] | None = None) -> int:
         args.iterations, args.simulations = 2, 4
     out, work = Path(args.out), Path(args.work)
     out.mkdir(parents=True, exist_ok=True)
-    start = time.perf_counter()
     history = train_alphazero(work, config, args.iterations)
-    seconds = time.perf_counter() - start
+    seconds = history["seconds"].sum()  # over all iterations, resumed runs included
     checkpoint = work / "checkpoint.keras"
     agent = engines.create(f"alphazero:checkpoint={checkpoint},simulations={args.simulations},reuse=false")
     results = {side: losses_against_perfect_play(agent, side) for side in ("black", "white")}
 
     with atomic_write(out / "history.csv") as handle:
         history.to_csv(handle, index=False)
-    curve = history.rename(columns={"iteration": "epoch", "score_vs_random": "accuracy",
-                                    "score_vs_alphabeta": "val_accuracy"})
-    plot_learning_curve(curve, out / "learning_curve.png", title="AlphaZero on tic-tac-toe: loss and scores "
-                        "per iteration (accuracy = score vs random, val accuracy = score vs alpha-beta)")
+    plot_learning_curve(history, out / "learning_curve.png", title="AlphaZero on tic-tac-toe", x="iteration",
+                        losses=("loss", "policy_loss", "value_loss"),
+                        scores=("score_vs_random", "score_vs_alphabeta"), score_label="score against baselines")
     if args.ship:
         Path(args.ship).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(checkpoint, args.ship)
@@ -112,8 +91,8 @@ def main(argv: list[str] | None = None) -> int:
              f"Reproduce: `python experiments/alphazero_tictactoe.py{' --quick' if args.quick else ''} "
              f"--iterations {args.iterations} --seed {args.seed}`", "",
              f"{len(history)} iterations of {config.games} self-play games ({config.simulations} simulations per "
-             f"move), a {config.blocks}-block, {config.filters}-filter ResNet; this call trained for "
-             f"{seconds:.0f} s on this machine (a resumed run counts only what it added).", "",
+             f"move), a {config.blocks}-block, {config.filters}-filter ResNet: {seconds:.0f} s of training "
+             "(self-play, learning and the scores below) on this machine.", "",
              "## Against perfect play", "",
              f"With {args.simulations} simulations per move, against every line a perfect opponent can choose:", "",
              "| the network plays | games (perfect lines) | lost |", "|---|---:|---:|"]

@@ -6,6 +6,7 @@ from textwrap import dedent
 from dlgo.game import GameStateBase
 from dlgo.goboard import Board, GameState
 from dlgo.gotypes import Player, Point
+from dlgo.solver import exact_value  # noqa: F401  (the brute-force oracle, for the tests)
 
 SYMBOLS = {"X": Player.black, "O": Player.white}
 
@@ -31,19 +32,3 @@ def play(state: GameStateBase, *moves: str) -> GameStateBase:
     for text in moves:
         state = state.apply_move(state.parse_move(text))
     return state
-
-
-_EXACT: dict[int, int] = {}
-
-
-def exact_value(state: GameStateBase) -> int:
-    """Exact negamax value (+1 / 0 / -1 for the side to move) by brute force,
-    memoised by hash: an oracle independent of the engines, for small games."""
-    key = state.zobrist_hash()
-    if key not in _EXACT:
-        if state.is_over():
-            w = state.winner()
-            _EXACT[key] = 0 if w is None else (1 if w == state.next_player else -1)
-        else:
-            _EXACT[key] = max(-exact_value(state.apply_move(m)) for m in state.legal_moves())
-    return _EXACT[key]

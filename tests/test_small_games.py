@@ -201,3 +201,14 @@ def test_incremental_hash_equals_recomputation(seed, name, pie_rule):
         if state.is_over():
             break
         state = state.apply_move(state.random_move(rng))
+
+
+def test_perfect_moves_keep_the_value():
+    from dlgo.solver import perfect_moves
+
+    # After X a1, O b1 (a blunder), X wins with exactly the moves that keep the win.
+    s = play(new_game("tictactoe"), "a1", "b1")
+    winning = {s.format_move(m) for m in perfect_moves(s)}
+    assert winning and all(exact_value(play(s, w)) == -1 for w in winning)
+    assert all(exact_value(play(s, s.format_move(m))) >= 0 for m in s.legal_moves() if s.format_move(m) not in winning)
+    assert len(perfect_moves(new_game("tictactoe"))) == 9  # every first move keeps the draw

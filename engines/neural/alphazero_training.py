@@ -9,7 +9,7 @@ new network plays a few games against fixed baselines.
 
 ``out/`` holds ``config.json``, ``checkpoints/iter-NNN.keras`` (the network
 with its optimizer state and encoder), ``buffer-NNN.npz`` (the replay buffer
-after iteration NNN), ``history.csv`` (loss components and scores per
+after iteration NNN), ``history.csv`` (loss components, scores and seconds per
 iteration) and ``checkpoint.keras``, a copy of the latest network for playing.
 All are written atomically, ``history.csv`` after the iteration's network and
 buffer, so a killed run resumes from the last finished iteration with exactly
@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from dataclasses import asdict
 from pathlib import Path
 
@@ -95,6 +96,7 @@ def train_alphazero(out: str | Path, config: AlphaZeroConfig, iterations: int,
     rng = np.random.default_rng(config.seed + 1000 * done)
 
     for iteration in range(done + 1, iterations + 1):
+        started = time.perf_counter()
         evaluator = NetworkEvaluator(LoadedModel.from_model(model, encoder, metadata))
         examples = self_play(config.game, evaluator, encoder, config.games, parallel=config.parallel,
                              simulations=config.simulations, c=config.c, dirichlet_alpha=config.dirichlet_alpha,
@@ -113,6 +115,7 @@ def train_alphazero(out: str | Path, config: AlphaZeroConfig, iterations: int,
         save_model(model, checkpoint, meta)
         buffer.save(out / f"buffer-{iteration:03d}.npz")
         row.update(_evaluate(checkpoint, config, iteration))
+        row["seconds"] = time.perf_counter() - started  # self-play, training and evaluation
         history = pd.concat([history, pd.DataFrame([row])], ignore_index=True)
         with atomic_write(history_file) as handle:  # the iteration is complete
             history.to_csv(handle, index=False)
