@@ -34,12 +34,15 @@ def plot_learning_curve(history: "pd.DataFrame", path: str | Path, title: str = 
                         baselines: Mapping[str, float] | None = None, *, x: str = "epoch",
                         losses: Sequence[str] = ("loss", "val_loss"),
                         scores: Sequence[str] = ("accuracy", "val_accuracy", "top5", "val_top5"),
-                        score_label: str = "accuracy") -> None:
-    """Loss columns (left) and score columns (right) of a training history, one
+                        score_label: str = "accuracy", elo: str | None = None) -> None:
+    """Loss columns (left) and score columns (middle) of a training history, one
     point per ``x`` (epoch, iteration); columns the history lacks are skipped.
-    ``baselines`` are drawn as labelled horizontal lines on the score panel."""
+    ``baselines`` are drawn as labelled horizontal lines on the score panel; an
+    ``elo`` column gets a panel of its own (right)."""
     plt = pyplot()
-    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
+    panels = 3 if elo else 2
+    fig, axes = plt.subplots(1, panels, figsize=(5 * panels, 4))
+    left, right = axes[0], axes[1]
     steps = history[x]
     for panel, columns in ((left, losses), (right, scores)):
         for column in columns:
@@ -52,6 +55,10 @@ def plot_learning_curve(history: "pd.DataFrame", path: str | Path, title: str = 
     left.legend()
     right.set(xlabel=x, ylabel=score_label, title=score_label, ylim=(0, None))
     right.legend(fontsize="small")
+    if elo:
+        axes[2].plot([0, *steps], [0.0, *history[elo]], marker="o", color="C3")
+        axes[2].set(xlabel=x, ylabel="Elo", title="Elo over the untrained network")
+        axes[2].grid(alpha=0.3)
     if title:
         fig.suptitle(title)
     save_figure(fig, path)

@@ -1,4 +1,4 @@
-"""Batched self-play: many games advance together, their leaves evaluated in one call.
+"""Batched self-play and matches: many games advance together, their leaves evaluated in one call.
 
 AlphaZero's training data comes from the network playing itself with search.
 Evaluating one leaf at a time would leave the network waiting on Python; here
@@ -12,10 +12,15 @@ visit counts (temperature 1), later ones are the most visited.
 Every position played becomes one training example: the encoded board, the
 search's visit distribution ``pi`` and the final result ``z`` for the player to
 move there (win 1, draw 0, loss -1).
+
+The same loop plays two evaluators against each other (:func:`play_batched_match`,
+used to score a network against its previous checkpoint): each side keeps its
+own tree, and each step's leaves go to each side's network in one call.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Sequence
 
 import numpy as np
 
@@ -37,9 +42,87 @@ class Examples:
 
 @dataclass
 class _Game:
-    root: Node
+    index: int
+    trees: list[Node]  # one per side searching (self-play: one tree shared by both)
     noised: bool = False
     positions: list[tuple[GameStateBase, np.ndarray]] = field(default_factory=list)
+
+    @property
+    def state(self) -> GameStateBase:
+        return self.trees[0].state
+
+
+def _play_batched(game: str, searches: Sequence[PUCTSearch], seat, num_games: int, *, parallel: int,
+                  simulations: int, temperature_moves: int, noise: bool, rng: np.random.Generator,
+                  progress: bool, desc: str) -> list[_Game]:
+    """Play ``num_games`` games, ``parallel`` at a time; ``seat(game_index, player)``
+    names the search (index into ``searches``) that moves for ``player``."""
+    from tqdm import tqdm
+
+    num_actions = new_game(game).num_actions
+    active: list[_Game] = []
+    finished: list[_Game] = []
+    started = 0
+    bar = tqdm(total=num_games, desc=desc, unit="game", disable=not progress, leave=False)
+    while active or started < num_games:
+        while len(active) < parallel and started < num_games:
+            start = new_game(game)
+            active.append(_Game(started, [Node(start) for _ in searches]))
+            started += 1
+        movers = [seat(g.index, g.state.next_player) for g in active]
+        _prepare_roots(active, movers, searches, noise)
+        for _ in range(simulations):
+            pending: dict[int, list] = {}
+            for g, s in zip(active, movers):
+                path, leaf = searches[s].descend(g.trees[s])
+                if leaf.terminal is not None:
+                    backup(path, leaf, leaf.terminal)
+                else:
+                    pending.setdefault(s, []).append((path, leaf))
+            for s, items in pending.items():
+                priors, values = searches[s].evaluator.evaluate([leaf.state for _, leaf in items])
+                for (path, leaf), p, v in zip(items, priors, values):
+                    leaf.expand(p)
+                    backup(path, leaf, float(v))
+        still = []
+        for g, s in zip(active, movers):
+            root = g.trees[s]
+            g.positions.append((root.state, root.visit_policy(num_actions)))
+            temperature = 1.0 if len(g.positions) <= temperature_moves else 0.0
+            action = select_action(root, temperature, rng)
+            g.trees = [_step(tree, action) for tree in g.trees]
+            g.noised = False
+            if g.trees[0].terminal is not None:
+                finished.append(g)
+                bar.update()
+            else:
+                still.append(g)
+        active = still
+    bar.close()
+    return sorted(finished, key=lambda g: g.index)
+
+
+def _step(tree: Node, action: int) -> Node:
+    """The subtree after ``action`` (kept if searched, else a fresh node)."""
+    if tree.expanded:
+        return tree.child(int(np.flatnonzero(tree.actions == action)[0]))
+    state = tree.state
+    return Node(state.apply_move(state.index_to_move(action)))
+
+
+def _prepare_roots(games: list[_Game], movers: list[int], searches: Sequence[PUCTSearch], noise: bool) -> None:
+    """Expand the movers' new roots (one batched call per side); with ``noise``,
+    mix Dirichlet noise into every fresh root."""
+    for s, search in enumerate(searches):
+        unexpanded = [g for g, m in zip(games, movers) if m == s and not g.trees[s].expanded]
+        if unexpanded:
+            priors, _ = search.evaluator.evaluate([g.trees[s].state for g in unexpanded])
+            for g, p in zip(unexpanded, priors):
+                g.trees[s].expand(p)
+    for g, s in zip(games, movers):
+        if noise and not g.noised:
+            searches[s].add_noise(g.trees[s])
+            g.noised = True
 
 
 def self_play(game: str, evaluator: Evaluator, encoder: Encoder, num_games: int, *, parallel: int = 32,
@@ -49,70 +132,43 @@ def self_play(game: str, evaluator: Evaluator, encoder: Encoder, num_games: int,
     """Play ``num_games`` games of ``game``, ``parallel`` at a time; return their examples."""
     search = PUCTSearch(evaluator, c=c, dirichlet_alpha=dirichlet_alpha, dirichlet_epsilon=dirichlet_epsilon,
                         seed=seed)
-    rng = np.random.default_rng(seed)
-    num_actions = new_game(game).num_actions
-    active: list[_Game] = []
-    finished: list[_Game] = []
-    started = 0
-    from tqdm import tqdm
-
-    bar = tqdm(total=num_games, desc="self-play", unit="game", disable=not progress)
-    while active or started < num_games:
-        while len(active) < parallel and started < num_games:
-            active.append(_Game(Node(new_game(game))))
-            started += 1
-        _prepare_roots(active, evaluator, search)
-        for _ in range(simulations):
-            pending = []
-            for g in active:
-                path, leaf = search.descend(g.root)
-                if leaf.terminal is not None:
-                    backup(path, leaf, leaf.terminal)
-                else:
-                    pending.append((path, leaf))
-            if pending:
-                priors, values = evaluator.evaluate([leaf.state for _, leaf in pending])
-                for (path, leaf), p, v in zip(pending, priors, values):
-                    leaf.expand(p)
-                    backup(path, leaf, float(v))
-        still = []
-        for g in active:
-            g.positions.append((g.root.state, g.root.visit_policy(num_actions)))
-            temperature = 1.0 if len(g.positions) <= temperature_moves else 0.0
-            action = select_action(g.root, temperature, rng)
-            g.root = g.root.child(int(np.flatnonzero(g.root.actions == action)[0]))
-            g.noised = False
-            if g.root.terminal is not None:
-                finished.append(g)
-                bar.update()
-            else:
-                still.append(g)
-        active = still
-    bar.close()
-    return _examples(finished, encoder)
+    games = _play_batched(game, [search], lambda index, player: 0, num_games, parallel=parallel,
+                          simulations=simulations, temperature_moves=temperature_moves, noise=True,
+                          rng=np.random.default_rng(seed), progress=progress, desc="self-play")
+    return _examples(games, encoder)
 
 
-def _prepare_roots(games: list[_Game], evaluator: Evaluator, search: PUCTSearch) -> None:
-    """Expand new roots (one batched call) and mix noise into every fresh root."""
-    unexpanded = [g for g in games if not g.root.expanded]
-    if unexpanded:
-        priors, _ = evaluator.evaluate([g.root.state for g in unexpanded])
-        for g, p in zip(unexpanded, priors):
-            g.root.expand(p)
+def play_batched_match(game: str, first: Evaluator, second: Evaluator, num_games: int, *, parallel: int = 32,
+                       simulations: int = 50, c: float = 1.5, temperature_moves: int = 2,
+                       seed: int | None = None, progress: bool = False) -> list[float]:
+    """``first`` against ``second`` with search and no noise, ``first`` opening the
+    even-numbered games; the first ``temperature_moves`` moves are sampled so the
+    games differ. Returns ``first``'s score per game (win 1, draw 0.5, loss 0)."""
+    searches = [PUCTSearch(first, c=c, seed=seed), PUCTSearch(second, c=c, seed=seed)]
+    opener = new_game(game).next_player
+
+    def seat(index: int, player) -> int:
+        return int((player == opener) != (index % 2 == 0))
+
+    games = _play_batched(game, searches, seat, num_games, parallel=parallel, simulations=simulations,
+                          temperature_moves=temperature_moves, noise=False, rng=np.random.default_rng(seed),
+                          progress=progress, desc="vs previous")
+    scores = []
     for g in games:
-        if not g.noised:
-            search.add_noise(g.root)
-            g.noised = True
+        winner = g.state.winner()
+        first_player = opener if g.index % 2 == 0 else opener.other
+        scores.append(0.5 if winner is None else float(winner == first_player))
+    return scores
 
 
 def _examples(games: list[_Game], encoder: Encoder) -> Examples:
     states, policies, values = [], [], []
     for g in games:
-        winner = g.root.state.winner()
+        winner = g.state.winner()
         for state, pi in g.positions:
             states.append(state)
             policies.append(pi)
             values.append(0.0 if winner is None else 1.0 if winner == state.next_player else -1.0)
     features = encoder.encode_batch(states) if states else np.zeros((0,) + encoder.shape, np.float32)
     return Examples(features, np.asarray(policies, np.float32).reshape(len(states), -1),
-                    np.asarray(values, np.float32), [g.root.state for g in games])
+                    np.asarray(values, np.float32), [g.state for g in games])

@@ -8,20 +8,19 @@ data and checkpoints in ``--work``), then checks the claim that matters: with
 search, the network never loses to perfect play, from either side. Perfect play
 is every line an exact solver allows: at each opponent turn, every move that
 keeps the game's value is tried, so the check covers all of them, not one
-alpha-beta game. Writes ``history.csv``, ``learning_curve.png`` and
-``summary.md`` to ``--out``, and copies the final network to ``--ship`` if given.
+alpha-beta game. Writes ``history.csv``, ``learning_curve.png`` (losses,
+scores against random and alpha-beta, Elo per iteration) and ``summary.md`` to
+``--out``, and copies the final network to ``--ship`` if given.
 """
 from __future__ import annotations
 
-import argparse
-import shutil
 import sys
-from pathlib import Path
 
-from dlgo.atomic import atomic_write
 from dlgo.game import GameStateBase
 from dlgo.games import new_game
 from dlgo.solver import perfect_moves
+from engines.neural.alphazero_config import AlphaZeroConfig
+from experiments.alphazero import Experiment, run
 
 
 def losses_against_perfect_play(agent, agent_side: str) -> tuple[int, int]:
@@ -46,70 +45,41 @@ def losses_against_perfect_play(agent, agent_side: str) -> tuple[int, int]:
     return lost, played
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
-    parser.add_argument("--iterations", type=int, default=20, help="training iterations (default 20)")
-    parser.add_argument("--simulations", type=int, default=50, help="search per move when checking (default 50)")
-    parser.add_argument("--seed", type=int, default=0, help="seed (default 0)")
-    parser.add_argument("--out", default="reports/alphazero-tictactoe", help="report folder")
-    parser.add_argument("--work", default="data/alphazero-tictactoe", help="run folder (resumable)")
-    parser.add_argument("--ship", default=None, help="copy the final network here, e.g. checkpoints/tictactoe.keras")
-    parser.add_argument("--quick", action="store_true", help="tiny settings: runs in seconds")
-    args = parser.parse_args(argv)
+def config(quick: bool, seed: int = 0) -> AlphaZeroConfig:
+    """The run's settings (``quick``: tiny ones for tests)."""
+    if quick:
+        return AlphaZeroConfig(game="tictactoe", blocks=1, filters=8, games=8, parallel=8, simulations=8,
+                               train_steps=5, eval_games=2, eval_simulations=4, previous_games=2, seed=seed)
+    return AlphaZeroConfig(game="tictactoe", blocks=2, filters=32, games=64, parallel=64, simulations=50,
+                           buffer_games=1000, batch_size=128, train_steps=100, eval_games=10,
+                           eval_simulations=50, baselines=["random", "alphabeta"], learning_rate=2e-3, seed=seed)
 
+
+def check_perfect_play(agent_spec: str, simulations: int) -> tuple[list[str], list[str]]:
+    """The agent against every perfect opponent line, from both sides."""
     import engines
-    from dlgo.plotting import plot_learning_curve
-    from engines.neural.alphazero_training import AlphaZeroConfig, train_alphazero
 
-    config = AlphaZeroConfig(game="tictactoe", blocks=2, filters=32, games=64, parallel=64, simulations=50,
-                             buffer_games=1000, batch_size=128, train_steps=100, eval_games=10,
-                             eval_simulations=50, baselines=["random", "alphabeta"], learning_rate=2e-3,
-                             seed=args.seed)
-    if args.quick:
-        config = AlphaZeroConfig(game="tictactoe", blocks=1, filters=8, games=8, parallel=8, simulations=8,
-                                 train_steps=5, eval_games=2, eval_simulations=4, seed=args.seed)
-        args.iterations, args.simulations = 2, 4
-    out, work = Path(args.out), Path(args.work)
-    out.mkdir(parents=True, exist_ok=True)
-    history = train_alphazero(work, config, args.iterations)
-    seconds = history["seconds"].sum()  # over all iterations, resumed runs included
-    checkpoint = work / "checkpoint.keras"
-    agent = engines.create(f"alphazero:checkpoint={checkpoint},simulations={args.simulations},reuse=false")
+    agent = engines.create(agent_spec)
     results = {side: losses_against_perfect_play(agent, side) for side in ("black", "white")}
-
-    with atomic_write(out / "history.csv") as handle:
-        history.to_csv(handle, index=False)
-    plot_learning_curve(history, out / "learning_curve.png", title="AlphaZero on tic-tac-toe", x="iteration",
-                        losses=("loss", "policy_loss", "value_loss"),
-                        scores=("score_vs_random", "score_vs_alphabeta"), score_label="score against baselines")
-    if args.ship:
-        Path(args.ship).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(checkpoint, args.ship)
-    last = history.iloc[-1]
-    lines = ["# AlphaZero on tic-tac-toe", "",
-             f"Reproduce: `python experiments/alphazero_tictactoe.py{' --quick' if args.quick else ''} "
-             f"--iterations {args.iterations} --seed {args.seed}`", "",
-             f"{len(history)} iterations of {config.games} self-play games ({config.simulations} simulations per "
-             f"move), a {config.blocks}-block, {config.filters}-filter ResNet: {seconds:.0f} s of training "
-             "(self-play, learning and the scores below) on this machine.", "",
-             "## Against perfect play", "",
-             f"With {args.simulations} simulations per move, against every line a perfect opponent can choose:", "",
+    lines = ["## Against perfect play", "",
+             f"With {simulations} simulations per move, against "
+             "every line a perfect opponent can choose:", "",
              "| the network plays | games (perfect lines) | lost |", "|---|---:|---:|"]
-    for side, (lost, played) in results.items():
-        lines.append(f"| {side} | {played} | {lost} |")
+    lines += [f"| {side} | {played} | {lost} |" for side, (lost, played) in results.items()]
     verdict = "never loses" if all(lost == 0 for lost, _ in results.values()) else "does lose"
-    lines += ["", f"The trained network **{verdict}** to perfect play.", "",
-              "## Training", "", f"Last iteration: loss {last['loss']:.3f} (policy {last['policy_loss']:.3f}, "
-              f"value {last['value_loss']:.3f}); score against random {last['score_vs_random']:.0%}"
-              + (f", against alpha-beta {last['score_vs_alphabeta']:.0%}" if "score_vs_alphabeta" in last else "")
-              + ".", "", "![learning curve](learning_curve.png)", ""]
-    with atomic_write(out / "summary.md") as handle:
-        handle.write("\n".join(lines))
-    for side, (lost, played) in results.items():
-        print(f"network as {side}: lost {lost} of {played} games against perfect play")
-    print(f"report: {out}/summary.md")
-    return 0
+    lines += ["", f"The trained network **{verdict}** to perfect play.", ""]
+    console = [f"network as {side}: lost {lost} of {played} games against perfect play"
+               for side, (lost, played) in results.items()]
+    return lines, console
+
+
+EXPERIMENT = Experiment(name="tictactoe", game="tictactoe",
+                        title="AlphaZero on tic-tac-toe", config=config, iterations=20,
+                        match_simulations=50, check=check_perfect_play)
+
+
+def main(argv: list[str] | None = None) -> int:
+    return run(EXPERIMENT, argv, __doc__)
 
 
 if __name__ == "__main__":

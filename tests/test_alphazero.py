@@ -97,19 +97,24 @@ def test_raw_policy_and_tree_reuse(untrained_ttt):
 
 
 def test_a_tiny_training_iteration_runs_and_resumes_with_the_same_buffer(tmp_path):
-    from engines.neural.alphazero_training import AlphaZeroConfig, train_alphazero
+    from engines.neural.alphazero_training import AlphaZeroConfig, elo_difference, train_alphazero
     from engines.replay import ReplayBuffer
 
     config = AlphaZeroConfig(game="tictactoe", blocks=1, filters=8, games=4, parallel=4, simulations=8,
                              buffer_games=6, batch_size=16, train_steps=3, eval_games=2, eval_simulations=4)
     history = train_alphazero(tmp_path, config, iterations=1, progress=False)
-    assert list(history["iteration"]) == [1] and {"loss", "score_vs_random"} <= set(history.columns)
+    assert list(history["iteration"]) == [1]
+    assert {"loss", "policy_loss", "value_loss", "score_vs_random", "score_vs_previous", "elo"} <= set(history.columns)
+    assert 0 <= history["score_vs_previous"].iloc[0] <= 1
+    assert (tmp_path / "checkpoints" / "iter-000.keras").exists()  # the untrained network: Elo 0
     assert (tmp_path / "checkpoint.keras").exists() and (tmp_path / "buffer-001.npz").exists()
     buffer_after_one = ReplayBuffer.load(tmp_path / "buffer-001.npz")
     assert len(buffer_after_one.games) == 4
     # A second call continues: iteration 2 starts from iteration 1's network and buffer.
     history = train_alphazero(tmp_path, config, iterations=2, progress=False)
     assert list(history["iteration"]) == [1, 2]
+    elo_gain = elo_difference(history["score_vs_previous"].iloc[1], config.previous_games)
+    assert history["elo"].iloc[1] == pytest.approx(history["elo"].iloc[0] + elo_gain)
     buffer = ReplayBuffer.load(tmp_path / "buffer-002.npz")
     assert len(buffer.games) == 6  # capacity: the two oldest of 8 games dropped
     for a, b in zip(list(buffer_after_one.games)[2:], list(buffer.games)[:2]):
@@ -154,3 +159,12 @@ def test_analyze_prints_and_plots_policy_and_value(tmp_path, capsys):
     assert (tmp_path / "c4.png").stat().st_size > 1000
     assert main(["analyze", "--model", str(checkpoint), "--moves", "a1 a1"]) == 2  # an illegal move: clear error
     assert "occupied" in capsys.readouterr().err
+
+
+def test_elo_difference_from_a_score():
+    from engines.neural.alphazero_training import elo_difference
+
+    assert elo_difference(0.5, 20) == 0
+    assert elo_difference(0.75, 20) == pytest.approx(400 * np.log10(3))  # 3:1 odds, about +191
+    assert elo_difference(0.25, 20) == pytest.approx(-elo_difference(0.75, 20))
+    assert elo_difference(1.0, 20) == pytest.approx(400 * np.log10(19.5 / 0.5))  # 20-0 counts as 19.5-0.5

@@ -44,3 +44,19 @@ def test_alphazero_tictactoe_runs_quick_and_checks_perfect_lines(tmp_path):
     summary = (out / "summary.md").read_text()
     assert "Against perfect play" in summary and "| black |" in summary and "| white |" in summary
     assert (out / "learning_curve.png").exists() and (tmp_path / "ship" / "ttt.keras").exists()
+
+
+def test_alphazero_connect4_runs_quick_and_plays_its_final_match(tmp_path):
+    from experiments import alphazero_connect4 as az
+
+    out = tmp_path / "rep"
+    assert az.main(["--quick", "--out", str(out), "--work", str(tmp_path / "work"), "--workers", "1"]) == 0
+    summary = (out / "summary.md").read_text()
+    assert "## Against mcts:rounds=1000" in summary and "Elo" in summary
+    assert "python experiments/alphazero_connect4.py --quick --iterations 2 --seed 0" in summary
+    import pandas as pd
+
+    history = pd.read_csv(out / "history.csv")
+    assert list(history["iteration"]) == [1, 2] and "elo" in history
+    assert len(pd.read_csv(out / "match" / "games.csv")) == 2
+    assert (out / "learning_curve.png").stat().st_size > 10_000

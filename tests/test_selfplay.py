@@ -96,3 +96,32 @@ def test_sampling_moves_policies_with_the_boards():
             assert (pi[full_columns] == 0).all()
         originals = {tuple(f.ravel()) for f in buffer.arrays()[0].astype(np.float32)}
         assert any(tuple(f.ravel()) not in originals for f in x)  # some boards really were transformed
+
+
+class Misguided(RolloutEvaluator):
+    """Rollout values with the sign flipped: it steers towards losing (finished
+    games inside the tree still count exactly)."""
+
+    def evaluate(self, states):
+        priors, values = super().evaluate(states)
+        return priors, -values
+
+
+def test_batched_match_scores_the_stronger_side_and_alternates_colours():
+    from engines.selfplay import play_batched_match
+
+    good, bad = RolloutEvaluator(rollouts=4, seed=1), Misguided(rollouts=4, seed=2)
+    scores = play_batched_match("connect4", good, bad, 8, parallel=8, simulations=24, seed=5)
+    assert len(scores) == 8 and set(scores) <= {0.0, 0.5, 1.0}
+    assert np.mean(scores) >= 0.85
+    reverse = play_batched_match("connect4", bad, good, 8, parallel=4, simulations=24, seed=5)
+    assert np.mean(reverse) <= 0.15
+
+
+def test_batched_match_against_itself_from_both_sides_is_a_fair_fight():
+    """Tic-tac-toe with strong search: every game is a draw, whoever opens."""
+    from engines.selfplay import play_batched_match
+
+    scores = play_batched_match("tictactoe", RolloutEvaluator(rollouts=8, seed=1), RolloutEvaluator(rollouts=8, seed=2),
+                                6, parallel=6, simulations=300, temperature_moves=0, seed=1)
+    assert scores == [0.5] * 6

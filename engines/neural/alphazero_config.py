@@ -25,6 +25,7 @@ class AlphaZeroConfig:
     batch_size: int = 128
     train_steps: int = 100
     eval_games: int = 10           # per baseline
+    previous_games: int = 20       # against the previous iteration's network (Elo)
     eval_simulations: int = 50
     baselines: list[str] = field(default_factory=lambda: ["random"])
     seed: int = 0

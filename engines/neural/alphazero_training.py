@@ -5,9 +5,14 @@ Each iteration the current network plays ``games`` games against itself
 last ``buffer_games`` games, the network trains ``train_steps`` batches drawn
 from the buffer with random symmetries (policy: cross-entropy against the
 search's visit distribution; value: squared error against the result), and the
-new network plays a few games against fixed baselines.
+new network is scored against the previous iteration's network (batched games,
+:func:`engines.selfplay.play_batched_match`) and against fixed baselines
+(``random``, ``mcts:rounds=1000``, ...). The score against the previous network
+gives an Elo difference, ``400 * log10(s / (1 - s))``; their running sum, from
+0 for the untrained network, is the ``elo`` column.
 
-``out/`` holds ``config.json``, ``checkpoints/iter-NNN.keras`` (the network
+``out/`` holds ``config.json``, ``checkpoints/iter-NNN.keras`` (the network,
+``iter-000`` untrained
 with its optimizer state and encoder), ``buffer-NNN.npz`` (the replay buffer
 after iteration NNN), ``history.csv`` (loss components, scores and seconds per
 iteration) and ``checkpoint.keras``, a copy of the latest network for playing.
@@ -19,6 +24,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import time
 from dataclasses import asdict
 from pathlib import Path
@@ -35,7 +41,7 @@ from engines.neural.backend import keras, load_model, save_model
 from engines.neural.loading import LoadedModel
 from engines.neural.resnet import build_resnet
 from engines.replay import ReplayBuffer
-from engines.selfplay import self_play
+from engines.selfplay import play_batched_match, self_play
 
 log = logging.getLogger(__name__)
 
@@ -45,12 +51,27 @@ def _compile(model: "keras.Model", learning_rate: float) -> None:
                   loss=[keras.losses.CategoricalCrossentropy(), keras.losses.MeanSquaredError()])
 
 
-def _evaluate(checkpoint: Path, config: AlphaZeroConfig, iteration: int) -> dict[str, float]:
+def elo_difference(score: float, games: int) -> float:
+    """Elo difference implied by ``score`` (0..1) over ``games`` games; a clean
+    sweep counts as half a game short of one, so the estimate stays finite."""
+    if math.isnan(score):
+        return float("nan")
+    margin = 0.5 / max(1, games)
+    score = min(max(score, margin), 1 - margin)
+    return 400.0 * math.log10(score / (1 - score))
+
+
+def _against_baselines(checkpoint: Path, config: AlphaZeroConfig, iteration: int,
+                       progress: bool) -> dict[str, float]:
     """Score of the network (with search) against each baseline, colours alternating."""
+    from tqdm import tqdm
+
     from dlgo.arena.match import play_match
 
     spec = f"alphazero:checkpoint={checkpoint},simulations={config.eval_simulations}"
     scores = {}
+    bar = tqdm(total=config.eval_games * len(config.baselines), desc="baselines", unit="game",
+               disable=not progress, leave=False)
     for baseline in config.baselines:
         total = 0.0
         for k in range(config.eval_games):
@@ -58,8 +79,37 @@ def _evaluate(checkpoint: Path, config: AlphaZeroConfig, iteration: int) -> dict
             record = play_match(config.game, black, white, seed=config.seed * 7919 + iteration * 101 + k,
                                 opening_plies=1)
             total += record.score_for(spec)
+            bar.update()
         scores[f"score_vs_{baseline}"] = total / max(1, config.eval_games)
+    bar.close()
     return scores
+
+
+def _against_previous(current: LoadedModel, previous: LoadedModel, config: AlphaZeroConfig, iteration: int,
+                      progress: bool) -> float:
+    """Score of the new network against the previous iteration's, both with search."""
+    if config.previous_games <= 0:
+        return float("nan")
+    scores = play_batched_match(config.game, NetworkEvaluator(current), NetworkEvaluator(previous),
+                                config.previous_games,
+                                parallel=min(config.parallel, config.previous_games),
+                                simulations=config.eval_simulations, c=config.c,
+                                seed=config.seed * 7919 + iteration, progress=progress)
+    return float(np.mean(scores))
+
+
+def _train(model: "keras.Model", buffer: ReplayBuffer, config: AlphaZeroConfig, rng: np.random.Generator,
+           progress: bool) -> dict[str, float]:
+    """``train_steps`` batches from the buffer; the mean of each loss component."""
+    from tqdm import tqdm
+
+    losses = []
+    bar = tqdm(range(config.train_steps), desc="training", unit="batch", disable=not progress, leave=False)
+    for _ in bar:
+        x, pi, z = buffer.sample(config.batch_size, rng)
+        losses.append(model.train_on_batch(x, [pi, z[:, None]], return_dict=True))
+        bar.set_postfix(loss=f"{float(losses[-1]['loss']):.3f}", refresh=False)
+    return {k: float(np.mean([step[k] for step in losses])) for k in losses[0]}
 
 
 def train_alphazero(out: str | Path, config: AlphaZeroConfig, iterations: int,
@@ -69,7 +119,7 @@ def train_alphazero(out: str | Path, config: AlphaZeroConfig, iterations: int,
     out.mkdir(parents=True, exist_ok=True)
     config_file = out / "config.json"
     if config_file.exists():
-        old = json.loads(config_file.read_text())
+        old = {**asdict(AlphaZeroConfig()), **json.loads(config_file.read_text())}  # fields added later: defaults
         if old != asdict(config):
             changed = {k: (old.get(k), v) for k, v in asdict(config).items() if old.get(k) != v}
             raise ValueError(f"{out} holds a run with other settings {changed}; use another folder")
@@ -93,28 +143,35 @@ def train_alphazero(out: str | Path, config: AlphaZeroConfig, iterations: int,
                              l2=config.l2)
         _compile(model, config.learning_rate)
         buffer = ReplayBuffer(config.buffer_games, syms)
+        save_model(model, out / "checkpoints" / "iter-000.keras", {**metadata, "iteration": 0})
     rng = np.random.default_rng(config.seed + 1000 * done)
+    # One compiled call each for the network in training and a frozen copy of the
+    # previous iteration's weights; both read their variables, so no retracing.
+    current = LoadedModel.from_model(model, encoder, metadata)
+    snapshot = keras.models.clone_model(model)
+    previous = LoadedModel.from_model(snapshot, encoder, metadata)
+    from tqdm import tqdm
 
-    for iteration in range(done + 1, iterations + 1):
+    for iteration in tqdm(range(done + 1, iterations + 1), desc="iterations", unit="iter", initial=done,
+                          total=iterations, disable=not progress):
         started = time.perf_counter()
-        evaluator = NetworkEvaluator(LoadedModel.from_model(model, encoder, metadata))
+        snapshot.set_weights(model.get_weights())
+        evaluator = NetworkEvaluator(current)
         examples = self_play(config.game, evaluator, encoder, config.games, parallel=config.parallel,
                              simulations=config.simulations, c=config.c, dirichlet_alpha=config.dirichlet_alpha,
                              dirichlet_epsilon=config.dirichlet_epsilon,
                              temperature_moves=config.temperature_moves,
                              seed=config.seed * 1_000_003 + iteration, progress=progress)
         buffer.add(examples)
-        losses = []
-        for _ in range(config.train_steps):
-            x, pi, z = buffer.sample(config.batch_size, rng)
-            losses.append(model.train_on_batch(x, [pi, z[:, None]], return_dict=True))
-        row = {"iteration": iteration, "examples": len(buffer),
-               **{k: float(np.mean([step[k] for step in losses])) for k in losses[0]}}
+        row = {"iteration": iteration, "examples": len(buffer), **_train(model, buffer, config, rng, progress)}
         meta = {**metadata, "iteration": iteration}
         checkpoint = out / "checkpoints" / f"iter-{iteration:03d}.keras"
         save_model(model, checkpoint, meta)
         buffer.save(out / f"buffer-{iteration:03d}.npz")
-        row.update(_evaluate(checkpoint, config, iteration))
+        row["score_vs_previous"] = _against_previous(current, previous, config, iteration, progress)
+        last_elo = float(history["elo"].iloc[-1]) if "elo" in history else 0.0
+        row["elo"] = last_elo + elo_difference(row["score_vs_previous"], config.previous_games)
+        row.update(_against_baselines(checkpoint, config, iteration, progress))
         row["seconds"] = time.perf_counter() - started  # self-play, training and evaluation
         history = pd.concat([history, pd.DataFrame([row])], ignore_index=True)
         with atomic_write(history_file) as handle:  # the iteration is complete

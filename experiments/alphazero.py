@@ -1,0 +1,139 @@
+"""The shared AlphaZero experiment: train (resumable), report, play a final match.
+
+Each ``experiments/alphazero_<game>.py`` describes its run as an
+:class:`Experiment` (the game, its :class:`AlphaZeroConfig`, how many
+iterations, the opponent of the final match, an optional extra check) and calls
+:func:`run`, which parses the common options, trains in ``--work`` (a killed run
+continues where it stopped), plays the final match in worker processes (its
+``games.csv`` also resumes), and writes ``history.csv``, ``learning_curve.png``
+and ``summary.md`` to ``--out``.
+"""
+from __future__ import annotations
+
+import argparse
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from dlgo.atomic import atomic_write
+from engines.neural.alphazero_config import AlphaZeroConfig
+
+
+@dataclass
+class Experiment:
+    """One game's AlphaZero run and how it is judged."""
+
+    name: str                       # experiments/alphazero_<name>.py, reports/alphazero-<name>
+    game: str                       # the game spec, e.g. go:size=5
+    title: str
+    config: Callable[[bool, int], AlphaZeroConfig]  # (quick, seed) -> settings
+    iterations: int
+    opponent: str | None = None     # final match: the network against this engine
+    match_games: int = 100
+    match_simulations: int = 200
+    # extra check on the trained agent: (agent spec, simulations) -> (summary lines, console lines)
+    check: Callable[[str, int], tuple[list[str], list[str]]] | None = None
+
+
+def parser_for(experiment: Experiment, doc: str) -> argparse.ArgumentParser:
+    slug = f"alphazero-{experiment.name}"
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter, epilog=doc)
+    parser.add_argument("--iterations", type=int, default=experiment.iterations,
+                        help=f"training iterations (default {experiment.iterations}); more continues a finished run")
+    parser.add_argument("--simulations", type=int, default=experiment.match_simulations,
+                        help=f"network simulations per move after training (default {experiment.match_simulations})")
+    parser.add_argument("--games", type=int, default=experiment.match_games,
+                        help=f"games of the final match (default {experiment.match_games})")
+    parser.add_argument("--workers", type=int, default=None, help="processes for the final match (default: cores)")
+    parser.add_argument("--seed", type=int, default=0, help="seed (default 0)")
+    parser.add_argument("--out", default=f"reports/{slug}", help=f"report folder (default reports/{slug})")
+    parser.add_argument("--work", default=f"data/{slug}", help=f"run folder, resumable (default data/{slug})")
+    parser.add_argument("--ship", default=None,
+                        help=f"copy the final network here, e.g. checkpoints/{experiment.name}.keras")
+    parser.add_argument("--quick", action="store_true", help="tiny settings: runs in seconds")
+    return parser
+
+
+def run(experiment: Experiment, argv: list[str] | None, doc: str) -> int:
+    """Train, evaluate and report one experiment; returns the exit status."""
+    args = parser_for(experiment, doc).parse_args(argv)
+    from dlgo.plotting import plot_learning_curve
+    from engines.neural.alphazero_training import train_alphazero
+
+    config = experiment.config(args.quick, args.seed)
+    if args.quick:
+        args.iterations, args.simulations, args.games = 2, 4, 2
+    out, work = Path(args.out), Path(args.work)
+    out.mkdir(parents=True, exist_ok=True)
+    history = train_alphazero(work, config, args.iterations)
+    history = history[history["iteration"] <= args.iterations]
+    checkpoint = work / "checkpoints" / f"iter-{args.iterations:03d}.keras"
+    if args.ship:
+        Path(args.ship).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(checkpoint, args.ship)
+    with atomic_write(out / "history.csv") as handle:
+        history.to_csv(handle, index=False)
+    scores = [c for c in history.columns if c.startswith("score_vs_")]
+    plot_learning_curve(history, out / "learning_curve.png", title=experiment.title, x="iteration",
+                        losses=("loss", "policy_loss", "value_loss"), scores=scores,
+                        score_label="score", elo="elo")
+    agent = f"alphazero:checkpoint={checkpoint},simulations={args.simulations}"
+    command = (f"python experiments/alphazero_{experiment.name}.py{' --quick' if args.quick else ''} "
+               f"--iterations {args.iterations} --seed {args.seed}")
+    seconds = history["seconds"].sum()  # over all iterations, resumed runs included
+    last = history.iloc[-1]
+    lines = [f"# {experiment.title}", "", f"Reproduce: `{command}`", "",
+             f"{len(history)} iterations of {config.games} self-play games ({config.simulations} simulations per "
+             f"move), a {config.blocks}-block, {config.filters}-filter ResNet, {config.train_steps} batches of "
+             f"{config.batch_size} per iteration from a replay buffer of the last {config.buffer_games} games: "
+             f"**{seconds / 60:.1f} minutes** of training (self-play, learning and the per-iteration scores) on "
+             "this machine.", ""]
+    console = []
+    if experiment.opponent:
+        match_lines, score = _final_match(experiment, agent, args, out / "match")
+        lines += match_lines
+        console.append(f"network ({args.simulations} simulations) against {experiment.opponent}: {score:.1%}")
+    if experiment.check:
+        check_lines, check_console = experiment.check(f"{agent},reuse=false", args.simulations)
+        lines += check_lines
+        console += check_console
+    lines += ["## Training", "",
+              f"Last iteration: loss {last['loss']:.3f} (policy {last['policy_loss']:.3f}, value "
+              f"{last['value_loss']:.3f}); Elo {last['elo']:+.0f} over the untrained network (each iteration "
+              f"plays the one before it {config.previous_games} times with {config.eval_simulations} simulations "
+              "per move; the Elo differences add up).", "",
+              f"Scores by iteration, against the previous network ({config.previous_games} games) and the "
+              f"baselines ({config.eval_games} games each), {config.eval_simulations} simulations per move:", "",
+              "| iteration | elo | " + " | ".join(c.removeprefix("score_vs_") for c in scores) + " | minutes |",
+              "|---:|---:|" + "---:|" * len(scores) + "---:|"]
+    step = max(1, len(history) // 10)
+    for _, row in history.iloc[::-1][::step][::-1].iterrows():
+        lines.append(f"| {int(row['iteration'])} | {row['elo']:+.0f} | "
+                     + " | ".join(f"{row[c]:.0%}" for c in scores) + f" | {row['seconds'] / 60:.1f} |")
+    lines += ["", "![learning curve](learning_curve.png)", ""]
+    with atomic_write(out / "summary.md") as handle:
+        handle.write("\n".join(lines))
+    for line in console:
+        print(line)
+    print(f"report: {out}/summary.md")
+    return 0
+
+
+def _final_match(experiment: Experiment, agent: str, args, folder: Path) -> tuple[list[str], float]:
+    """The trained network against the experiment's opponent, colours alternating."""
+    from dlgo.arena.tournament import play_games, schedule
+
+    tasks = schedule([agent, experiment.opponent], args.games, args.seed)
+    records = play_games(folder, experiment.game, tasks, opening_plies=0, workers=args.workers)
+    records = [r for r in records if {r.black, r.white} == {agent, experiment.opponent}]
+    wins = sum(r.score_for(agent) == 1 for r in records)
+    draws = sum(r.score_for(agent) == 0.5 for r in records)
+    score = sum(r.score_for(agent) for r in records) / max(1, len(records))
+    lines = [f"## Against {experiment.opponent}", "",
+             f"The final network with {args.simulations} simulations per move against `{experiment.opponent}`, "
+             f"{len(records)} games, colours alternating (games in `match/games.csv`):", "",
+             "| games | won | drawn | lost | score |", "|---:|---:|---:|---:|---:|",
+             f"| {len(records)} | {wins} | {draws} | {len(records) - wins - draws} | **{score:.1%}** |", ""]
+    return lines, score
