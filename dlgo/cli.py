@@ -193,17 +193,24 @@ def cmd_evaluate_predictor(args: argparse.Namespace) -> int:
 
 def cmd_train_alphazero(args: argparse.Namespace) -> int:
     import dataclasses
+    from pathlib import Path
 
     from engines.neural.alphazero_config import AlphaZeroConfig
-    from engines.neural.alphazero_training import train_alphazero
+    from engines.neural.alphazero_training import plot_history, saved_config, train_alphazero
 
     values = {f.name: getattr(args, f.name) for f in dataclasses.fields(AlphaZeroConfig)
               if getattr(args, f.name, None) is not None}
-    config = AlphaZeroConfig(**values)
+    if args.resume:
+        if values:
+            raise ValueError(f"--resume takes the run's saved settings; drop {', '.join(sorted(values))}")
+        config = saved_config(args.out)
+    else:
+        config = AlphaZeroConfig(**values)
     history = train_alphazero(args.out, config, args.iterations)
+    plot_history(history, Path(args.out) / "learning_curve.png", f"AlphaZero on {config.game}")
     print(history.tail(5).to_string(index=False))
-    print(f"\nlatest network: {args.out}/checkpoint.keras   play it: "
-          f"dlgo play --game {config.game} --white alphazero:checkpoint={args.out}/checkpoint.keras")
+    print(f"\nlatest network: {args.out}/checkpoint.keras   learning curve: {args.out}/learning_curve.png\n"
+          f"play it: dlgo play --game {config.game} --white alphazero:checkpoint={args.out}/checkpoint.keras")
     return 0
 
 
@@ -366,11 +373,14 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("train-alphazero", help="AlphaZero self-play training; resumable")
     p.add_argument("--out", required=True, help="run folder, e.g. runs/az-ttt (rerun to resume or extend)")
     p.add_argument("--iterations", type=int, default=10, help="train until this many iterations (default 10)")
+    p.add_argument("--resume", action="store_true",
+                   help="continue the run in --out with its saved settings (no need to repeat them)")
     add_config_options(p)
     p.set_defaults(func=cmd_train_alphazero)
 
     p = sub.add_parser("analyze", help="a network's policy (and value) for a position, printed and plotted")
-    p.add_argument("--model", required=True, help="a .keras file (predictor or AlphaZero network)")
+    p.add_argument("--model", required=True,
+                   help="a .keras file (predictor or AlphaZero network) or a shipped network's name (connect4)")
     p.add_argument("--game", default=None, help="game spec (default: the network's own game)")
     p.add_argument("--moves", default="", help='moves from the start, e.g. "b2 a1"')
     p.add_argument("--top", type=int, default=5, help="how many moves to list (default 5)")

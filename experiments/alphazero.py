@@ -34,6 +34,7 @@ class Experiment:
     match_simulations: int = 200
     # extra check on the trained agent: (agent spec, simulations) -> (summary lines, console lines)
     check: Callable[[str, int], tuple[list[str], list[str]]] | None = None
+    note: str = ""                  # a paragraph for the summary's training section
 
 
 def parser_for(experiment: Experiment, doc: str) -> argparse.ArgumentParser:
@@ -59,8 +60,7 @@ def parser_for(experiment: Experiment, doc: str) -> argparse.ArgumentParser:
 def run(experiment: Experiment, argv: list[str] | None, doc: str) -> int:
     """Train, evaluate and report one experiment; returns the exit status."""
     args = parser_for(experiment, doc).parse_args(argv)
-    from dlgo.plotting import plot_learning_curve
-    from engines.neural.alphazero_training import train_alphazero
+    from engines.neural.alphazero_training import plot_history, train_alphazero
 
     config = experiment.config(args.quick, args.seed)
     if args.quick:
@@ -76,9 +76,7 @@ def run(experiment: Experiment, argv: list[str] | None, doc: str) -> int:
     with atomic_write(out / "history.csv") as handle:
         history.to_csv(handle, index=False)
     scores = [c for c in history.columns if c.startswith("score_vs_")]
-    plot_learning_curve(history, out / "learning_curve.png", title=experiment.title, x="iteration",
-                        losses=("loss", "policy_loss", "value_loss"), scores=scores,
-                        score_label="score", elo="elo")
+    plot_history(history, out / "learning_curve.png", experiment.title)
     agent = f"alphazero:checkpoint={checkpoint},simulations={args.simulations}"
     command = (f"python experiments/alphazero_{experiment.name}.py{' --quick' if args.quick else ''} "
                f"--iterations {args.iterations} --seed {args.seed}")
@@ -104,6 +102,7 @@ def run(experiment: Experiment, argv: list[str] | None, doc: str) -> int:
               f"{last['value_loss']:.3f}); Elo {last['elo']:+.0f} over the untrained network (each iteration "
               f"plays the one before it {config.previous_games} times with {config.eval_simulations} simulations "
               "per move; the Elo differences add up).", "",
+              *([experiment.note, ""] if experiment.note else []),
               f"Scores by iteration, against the previous network ({config.previous_games} games) and the "
               f"baselines ({config.eval_games} games each), {config.eval_simulations} simulations per move:", "",
               "| iteration | elo | " + " | ".join(c.removeprefix("score_vs_") for c in scores) + " | minutes |",

@@ -168,3 +168,17 @@ def test_elo_difference_from_a_score():
     assert elo_difference(0.75, 20) == pytest.approx(400 * np.log10(3))  # 3:1 odds, about +191
     assert elo_difference(0.25, 20) == pytest.approx(-elo_difference(0.75, 20))
     assert elo_difference(1.0, 20) == pytest.approx(400 * np.log10(19.5 / 0.5))  # 20-0 counts as 19.5-0.5
+
+
+def test_shipped_networks_load_by_name_from_anywhere(tmp_path, monkeypatch):
+    import engines
+    from engines.neural.loading import SHIPPED, resolve_model_path
+
+    monkeypatch.chdir(tmp_path)  # not the repository: the name still finds checkpoints/
+    assert resolve_model_path("tictactoe") == SHIPPED / "tictactoe.keras"
+    assert resolve_model_path("checkpoints/tictactoe.keras") == SHIPPED / "tictactoe.keras"
+    agent = engines.create("alphazero:checkpoint=tictactoe,simulations=8")
+    from dlgo.games import new_game
+    assert new_game("tictactoe").is_valid_move(agent.select_move(new_game("tictactoe")))
+    with pytest.raises(ValueError, match="shipped networks: .*tictactoe"):
+        resolve_model_path("chess")

@@ -72,9 +72,19 @@ def test_generate_train_evaluate_and_play_from_the_command_line(tmp_path, capsys
 def test_train_alphazero_from_the_command_line(tmp_path, capsys):
     args = ["train-alphazero", "--out", str(tmp_path), "--iterations", "1", "--game", "tictactoe",
             "--blocks", "1", "--filters", "8", "--games", "2", "--parallel", "2", "--simulations", "4",
-            "--train-steps", "2", "--eval-games", "1", "--eval-simulations", "2", "--baselines", "random"]
+            "--train-steps", "2", "--eval-games", "1", "--eval-simulations", "2", "--previous-games", "2",
+            "--baselines", "random"]
     assert main(args) == 0
     assert "checkpoint.keras" in capsys.readouterr().out and (tmp_path / "checkpoint.keras").exists()
+    assert (tmp_path / "learning_curve.png").exists()
+    # --resume continues with the saved settings; repeating a setting with it is refused clearly.
+    assert main(["train-alphazero", "--out", str(tmp_path), "--iterations", "2", "--resume"]) == 0
+    import pandas as pd
+    assert list(pd.read_csv(tmp_path / "history.csv")["iteration"]) == [1, 2]
+    assert main(["train-alphazero", "--out", str(tmp_path), "--resume", "--games", "4"]) == 2
+    assert "drop games" in capsys.readouterr().err
+    assert main(["train-alphazero", "--out", str(tmp_path / "none"), "--resume"]) == 2
+    assert "no AlphaZero run to resume" in capsys.readouterr().err
 
 
 def test_the_command_line_starts_without_tensorflow():

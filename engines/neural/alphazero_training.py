@@ -112,6 +112,23 @@ def _train(model: "keras.Model", buffer: ReplayBuffer, config: AlphaZeroConfig, 
     return {k: float(np.mean([step[k] for step in losses])) for k in losses[0]}
 
 
+def plot_history(history: pd.DataFrame, path: str | Path, title: str) -> None:
+    """The learning curve: loss components, scores per iteration, and Elo."""
+    from dlgo.plotting import plot_learning_curve
+
+    plot_learning_curve(history, path, title=title, x="iteration", losses=("loss", "policy_loss", "value_loss"),
+                        scores=[c for c in history.columns if c.startswith("score_vs_")], score_label="score",
+                        elo="elo" if "elo" in history else None)
+
+
+def saved_config(out: str | Path) -> AlphaZeroConfig:
+    """The settings of the run in ``out`` (to resume it without repeating them)."""
+    path = Path(out) / "config.json"
+    if not path.exists():
+        raise ValueError(f"{out} holds no AlphaZero run to resume (no config.json)")
+    return AlphaZeroConfig(**json.loads(path.read_text()))
+
+
 def train_alphazero(out: str | Path, config: AlphaZeroConfig, iterations: int,
                     progress: bool = True) -> pd.DataFrame:
     """Run (or continue) training until ``iterations`` iterations are done."""

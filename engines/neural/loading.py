@@ -49,9 +49,25 @@ def _load(path: str, mtime: float) -> LoadedModel:
     return LoadedModel(path)
 
 
-def load_network(path: str | Path) -> LoadedModel:
-    """The model in ``path``, loaded once per process (reloaded if the file changes)."""
+#: The trained networks that ship with the suite (``checkpoints/<name>.keras``).
+SHIPPED = Path(__file__).resolve().parents[2] / "checkpoints"
+
+
+def resolve_model_path(path: str | Path) -> Path:
+    """``path`` itself if it exists, else the shipped network of that name
+    (``connect4`` or ``connect4.keras`` -> ``checkpoints/connect4.keras``)."""
     path = Path(path)
-    if not path.exists():
-        raise ValueError(f"no model file {path}")
+    if path.exists():
+        return path
+    shipped = SHIPPED / (path.name if path.suffix == ".keras" else f"{path.name}.keras")
+    if len(path.parts) <= 2 and shipped.exists():
+        return shipped
+    names = ", ".join(sorted(p.stem for p in SHIPPED.glob("*.keras"))) or "none"
+    raise ValueError(f"no model file {path} (shipped networks: {names})")
+
+
+def load_network(path: str | Path) -> LoadedModel:
+    """The model in ``path`` (or a shipped network's name), loaded once per
+    process (reloaded if the file changes)."""
+    path = resolve_model_path(path)
     return _load(str(path.resolve()), path.stat().st_mtime)
