@@ -206,7 +206,7 @@ def cmd_train_alphazero(args: argparse.Namespace) -> int:
         config = saved_config(args.out)
     else:
         config = AlphaZeroConfig(**values)
-    history = train_alphazero(args.out, config, args.iterations)
+    history = train_alphazero(args.out, config, args.iterations, workers=args.workers)
     plot_history(history, Path(args.out) / "learning_curve.png", f"AlphaZero on {config.game}")
     print(history.tail(5).to_string(index=False))
     print(f"\nlatest network: {args.out}/checkpoint.keras   learning curve: {args.out}/learning_curve.png\n"
@@ -375,6 +375,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--iterations", type=int, default=10, help="train until this many iterations (default 10)")
     p.add_argument("--resume", action="store_true",
                    help="continue the run in --out with its saved settings (no need to repeat them)")
+    p.add_argument("--workers", type=int, default=1,
+                   help="self-play processes, each with its own copy of the network (default 1)")
     add_config_options(p)
     p.set_defaults(func=cmd_train_alphazero)
 

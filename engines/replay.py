@@ -32,10 +32,9 @@ class ReplayBuffer:
         return sum(len(g[2]) for g in self.games)
 
     def add(self, examples: Examples) -> None:
-        """Add a self-play batch, game by game (its ``games`` tell where each ends)."""
+        """Add a self-play batch, game by game (its ``lengths`` tell where each ends)."""
         start = 0
-        for game in examples.games:
-            n = game.num_moves_played
+        for n in examples.lengths:
             sl = slice(start, start + n)
             self.games.append((examples.features[sl].astype(np.int8), examples.policies[sl].astype(np.float32),
                                examples.values[sl].astype(np.float32)))

@@ -20,6 +20,7 @@ own tree, and each step's leaves go to each side's network in one call.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Sequence
 
 import numpy as np
@@ -32,12 +33,21 @@ from engines.puct import Evaluator, Node, PUCTSearch, backup, select_action
 
 @dataclass
 class Examples:
-    """Training examples: ``features`` (n, rows, cols, planes), ``policies`` (n, actions), ``values`` (n,)."""
+    """Training examples: ``features`` (n, rows, cols, planes), ``policies`` (n, actions), ``values`` (n,),
+    game after game; ``lengths`` says how many positions each game gave."""
 
     features: np.ndarray
     policies: np.ndarray
     values: np.ndarray
-    games: list[GameStateBase] = field(default_factory=list)  # the finished games, last states
+    games: list[GameStateBase] = field(default_factory=list)  # the finished games, last states (in-process only)
+    lengths: list[int] = field(default_factory=list)
+
+    @staticmethod
+    def concatenate(parts: Sequence["Examples"]) -> "Examples":
+        """One batch of examples from several, in order."""
+        return Examples(np.concatenate([p.features for p in parts]), np.concatenate([p.policies for p in parts]),
+                        np.concatenate([p.values for p in parts]), [g for p in parts for g in p.games],
+                        [n for p in parts for n in p.lengths])
 
 
 @dataclass
@@ -171,4 +181,67 @@ def _examples(games: list[_Game], encoder: Encoder) -> Examples:
             values.append(0.0 if winner is None else 1.0 if winner == state.next_player else -1.0)
     features = encoder.encode_batch(states) if states else np.zeros((0,) + encoder.shape, np.float32)
     return Examples(features, np.asarray(policies, np.float32).reshape(len(states), -1),
-                    np.asarray(values, np.float32), [g.state for g in games])
+                    np.asarray(values, np.float32), [g.state for g in games], [len(g.positions) for g in games])
+
+
+def _init_worker() -> None:
+    """One TensorFlow thread per worker process: the processes share the cores."""
+    import tensorflow as tf
+
+    tf.config.threading.set_intra_op_parallelism_threads(1)
+    tf.config.threading.set_inter_op_parallelism_threads(1)
+
+
+def _self_play_task(task: tuple[str, str, int, dict]) -> Examples:
+    game, checkpoint, num_games, options = task
+    from engines.alphazero import NetworkEvaluator
+    from engines.neural.loading import load_network
+
+    loaded = load_network(checkpoint)
+    examples = self_play(game, NetworkEvaluator(loaded), loaded.encoder, num_games, **options)
+    # Positions only: finished game states are long chains of objects, costly to send back.
+    return Examples(examples.features.astype(np.int8), examples.policies, examples.values,
+                    lengths=examples.lengths)
+
+
+class SelfPlayPool:
+    """Self-play in worker processes, each with its own copy of the network.
+
+    The processes start once (TensorFlow's start-up is paid once per worker)
+    and load the network from a checkpoint file for each batch of games.
+    Use as a context manager."""
+
+    def __init__(self, workers: int):
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        self.workers = workers
+        self.pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+                                        initializer=_init_worker)
+
+    def __enter__(self) -> "SelfPlayPool":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.pool.shutdown(cancel_futures=True)
+
+    def self_play(self, game: str, checkpoint: str | Path, num_games: int, *, parallel: int = 32,
+                  seed: int | None = None, progress: bool = False, **options) -> Examples:
+        """:func:`self_play` with the network in ``checkpoint``, the games split
+        between the workers (each seeded from ``seed``); the examples come back
+        without the finished game states."""
+        from concurrent.futures import as_completed
+
+        from tqdm import tqdm
+
+        shares = [num_games // self.workers + (k < num_games % self.workers) for k in range(self.workers)]
+        base = 0 if seed is None else seed
+        futures = {self.pool.submit(_self_play_task, (game, str(checkpoint), n, {
+            **options, "parallel": min(parallel, n), "seed": base * 1009 + k})): k
+            for k, n in enumerate(shares) if n}
+        parts: dict[int, Examples] = {}
+        with tqdm(total=num_games, desc="self-play", unit="game", disable=not progress, leave=False) as bar:
+            for future in as_completed(futures):
+                parts[futures[future]] = future.result()
+                bar.update(len(parts[futures[future]].lengths))
+        return Examples.concatenate([parts[k] for k in sorted(parts)])

@@ -5,7 +5,9 @@
     python experiments/strength_per_compute.py --mcts-max 10000 --games-per-pair 20 --out reports/c4-big
 
 Ladders: MCTS at 10, 32, 100, 316, ... rounds (x sqrt(10) steps up to
---mcts-max), alpha-beta at depth 1..--depth-max (no node cap), and the random
+--mcts-max), alpha-beta at depth 1..--depth-max (no node cap), the shipped
+AlphaZero network of the game (checkpoints/<game>.keras, for tic-tac-toe and
+Connect Four) at --alphazero-simulations (0 = its raw policy), and the random
 engine as the Elo anchor (0). Every pair plays --games-per-pair games with
 colours alternating and a few seeded random opening plies. Writes games.csv,
 ratings.csv, crosstable.csv, strength_vs_compute.png, crosstable.png and
@@ -36,12 +38,25 @@ def ladder_specs(mcts_max: int, depth_max: int) -> list[str]:
             + [f"alphabeta:depth={d},nodes=0" for d in range(1, depth_max + 1)])
 
 
+def alphazero_specs(game: str, simulations: list[int]) -> list[str]:
+    """The shipped AlphaZero network of ``game`` at each simulation count (none
+    if the suite ships no network for exactly this game)."""
+    from engines.neural.loading import SHIPPED
+
+    if not simulations or not (SHIPPED / f"{game}.keras").exists():
+        return []
+    return [f"alphazero:checkpoint={game},simulations={n}" for n in simulations]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
     parser.add_argument("--game", default="connect4", help="game spec (default connect4)")
     parser.add_argument("--mcts-max", type=int, default=3200, help="largest MCTS rounds on the ladder (default 3200)")
     parser.add_argument("--depth-max", type=int, default=5, help="deepest alpha-beta on the ladder (default 5)")
+    parser.add_argument("--alphazero-simulations", type=int, nargs="*", default=[0, 50, 200],
+                        help="the shipped AlphaZero network at these simulations per move (default 0 50 200; "
+                             "none: leave it out)")
     parser.add_argument("--games-per-pair", type=int, default=10, help="games per pair (default 10)")
     parser.add_argument("--opening-plies", type=int, default=2, help="random opening plies (default 2)")
     parser.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
@@ -49,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default="reports/strength-per-compute", help="report folder")
     args = parser.parse_args(argv)
 
-    specs = ladder_specs(args.mcts_max, args.depth_max)
+    specs = ladder_specs(args.mcts_max, args.depth_max) + alphazero_specs(args.game, args.alphazero_simulations)
     print(f"{len(specs)} engines, {len(specs) * (len(specs) - 1) // 2 * args.games_per_pair} games: "
           + ", ".join(specs), flush=True)
     records = run_tournament(args.out, args.game, specs, args.games_per_pair, seed=args.seed,

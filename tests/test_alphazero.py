@@ -110,8 +110,9 @@ def test_a_tiny_training_iteration_runs_and_resumes_with_the_same_buffer(tmp_pat
     assert (tmp_path / "checkpoint.keras").exists() and (tmp_path / "buffer-001.npz").exists()
     buffer_after_one = ReplayBuffer.load(tmp_path / "buffer-001.npz")
     assert len(buffer_after_one.games) == 4
-    # A second call continues: iteration 2 starts from iteration 1's network and buffer.
-    history = train_alphazero(tmp_path, config, iterations=2, progress=False)
+    # A second call continues: iteration 2 starts from iteration 1's network and buffer
+    # (its self-play in two worker processes, which load iteration 1's checkpoint).
+    history = train_alphazero(tmp_path, config, iterations=2, progress=False, workers=2)
     assert list(history["iteration"]) == [1, 2]
     elo_gain = elo_difference(history["score_vs_previous"].iloc[1], config.previous_games)
     assert history["elo"].iloc[1] == pytest.approx(history["elo"].iloc[0] + elo_gain)
@@ -182,3 +183,24 @@ def test_shipped_networks_load_by_name_from_anywhere(tmp_path, monkeypatch):
     assert new_game("tictactoe").is_valid_move(agent.select_move(new_game("tictactoe")))
     with pytest.raises(ValueError, match="shipped networks: .*tictactoe"):
         resolve_model_path("chess")
+
+
+def test_self_play_in_worker_processes_gives_whole_games():
+    from engines.neural.loading import SHIPPED
+    from engines.replay import ReplayBuffer
+    from engines.selfplay import SelfPlayPool
+
+    with SelfPlayPool(2) as pool:
+        examples = pool.self_play("tictactoe", SHIPPED / "tictactoe.keras", 5, parallel=4, simulations=8, seed=3)
+    assert len(examples.lengths) == 5 and sum(examples.lengths) == len(examples.values) == len(examples.features)
+    assert all(5 <= n <= 9 for n in examples.lengths)  # tic-tac-toe lasts 5 to 9 moves
+    np.testing.assert_allclose(examples.policies.sum(axis=1), 1.0, rtol=1e-5)
+    # each game's results alternate in sign from the mover's view, ending with the winner's +1 (or all 0)
+    start = 0
+    for n in examples.lengths:
+        z = examples.values[start:start + n]
+        assert (z == 0).all() or (z[-1] == 1 and all(z[k] == -z[k + 1] for k in range(n - 1)))
+        start += n
+    buffer = ReplayBuffer(10)
+    buffer.add(examples)
+    assert len(buffer) == len(examples.values)

@@ -8,9 +8,16 @@ def test_mcts_ladder_steps_by_root_ten():
                                        "alphabeta:depth=1,nodes=0", "alphabeta:depth=2,nodes=0"]
 
 
+def test_the_shipped_alphazero_networks_join_their_own_game_only():
+    assert spc.alphazero_specs("tictactoe", [0, 50]) == ["alphazero:checkpoint=tictactoe,simulations=0",
+                                                          "alphazero:checkpoint=tictactoe,simulations=50"]
+    assert spc.alphazero_specs("tictactoe", []) == []
+    assert spc.alphazero_specs("go:size=9", [50]) == []  # no shipped 9x9 network
+
+
 def test_strength_per_compute_writes_its_report_and_resumes(tmp_path, capsys):
     args = ["--game", "tictactoe", "--mcts-max", "10", "--depth-max", "1", "--games-per-pair", "2",
-            "--workers", "1", "--out", str(tmp_path)]
+            "--workers", "1", "--out", str(tmp_path), "--alphazero-simulations"]
     assert spc.main(args) == 0
     for name in ("games.csv", "ratings.csv", "crosstable.csv", "strength_vs_compute.png", "summary.md"):
         assert (tmp_path / name).exists()

@@ -41,7 +41,7 @@ from engines.neural.backend import keras, load_model, save_model
 from engines.neural.loading import LoadedModel
 from engines.neural.resnet import build_resnet
 from engines.replay import ReplayBuffer
-from engines.selfplay import play_batched_match, self_play
+from engines.selfplay import SelfPlayPool, play_batched_match, self_play
 
 log = logging.getLogger(__name__)
 
@@ -130,8 +130,9 @@ def saved_config(out: str | Path) -> AlphaZeroConfig:
 
 
 def train_alphazero(out: str | Path, config: AlphaZeroConfig, iterations: int,
-                    progress: bool = True) -> pd.DataFrame:
-    """Run (or continue) training until ``iterations`` iterations are done."""
+                    progress: bool = True, workers: int = 1) -> pd.DataFrame:
+    """Run (or continue) training until ``iterations`` iterations are done;
+    ``workers`` > 1 plays the self-play games in that many processes."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     config_file = out / "config.json"
@@ -169,35 +170,45 @@ def train_alphazero(out: str | Path, config: AlphaZeroConfig, iterations: int,
     previous = LoadedModel.from_model(snapshot, encoder, metadata)
     from tqdm import tqdm
 
-    for iteration in tqdm(range(done + 1, iterations + 1), desc="iterations", unit="iter", initial=done,
-                          total=iterations, disable=not progress):
-        started = time.perf_counter()
-        snapshot.set_weights(model.get_weights())
-        evaluator = NetworkEvaluator(current)
-        examples = self_play(config.game, evaluator, encoder, config.games, parallel=config.parallel,
-                             simulations=config.simulations, c=config.c, dirichlet_alpha=config.dirichlet_alpha,
-                             dirichlet_epsilon=config.dirichlet_epsilon,
-                             temperature_moves=config.temperature_moves,
-                             seed=config.seed * 1_000_003 + iteration, progress=progress)
-        buffer.add(examples)
-        row = {"iteration": iteration, "examples": len(buffer), **_train(model, buffer, config, rng, progress)}
-        meta = {**metadata, "iteration": iteration}
-        checkpoint = out / "checkpoints" / f"iter-{iteration:03d}.keras"
-        save_model(model, checkpoint, meta)
-        buffer.save(out / f"buffer-{iteration:03d}.npz")
-        row["score_vs_previous"] = _against_previous(current, previous, config, iteration, progress)
-        last_elo = float(history["elo"].iloc[-1]) if "elo" in history else 0.0
-        row["elo"] = last_elo + elo_difference(row["score_vs_previous"], config.previous_games)
-        row.update(_against_baselines(checkpoint, config, iteration, progress))
-        row["seconds"] = time.perf_counter() - started  # self-play, training and evaluation
-        history = pd.concat([history, pd.DataFrame([row])], ignore_index=True)
-        with atomic_write(history_file) as handle:  # the iteration is complete
-            history.to_csv(handle, index=False)
-        save_model(model, out / "checkpoint.keras", meta)
-        for old in out.glob("buffer-*.npz"):
-            if old.name != f"buffer-{iteration:03d}.npz":
-                old.unlink()
-        log.info("iteration %d: %s", iteration, row)
+    pool = SelfPlayPool(workers) if workers > 1 else None
+    try:
+        for iteration in tqdm(range(done + 1, iterations + 1), desc="iterations", unit="iter", initial=done,
+                              total=iterations, disable=not progress):
+            started = time.perf_counter()
+            snapshot.set_weights(model.get_weights())
+            options = dict(parallel=config.parallel, simulations=config.simulations, c=config.c,
+                           dirichlet_alpha=config.dirichlet_alpha, dirichlet_epsilon=config.dirichlet_epsilon,
+                           temperature_moves=config.temperature_moves, seed=config.seed * 1_000_003 + iteration,
+                           progress=progress)
+            if pool is None:
+                examples = self_play(config.game, NetworkEvaluator(current), encoder, config.games, **options)
+            else:  # the workers load the network this iteration starts from
+                start = out / "checkpoints" / f"iter-{iteration - 1:03d}.keras"
+                if not start.exists():
+                    save_model(model, start, {**metadata, "iteration": iteration - 1})
+                examples = pool.self_play(config.game, start, config.games, **options)
+            buffer.add(examples)
+            row = {"iteration": iteration, "examples": len(buffer), **_train(model, buffer, config, rng, progress)}
+            meta = {**metadata, "iteration": iteration}
+            checkpoint = out / "checkpoints" / f"iter-{iteration:03d}.keras"
+            save_model(model, checkpoint, meta)
+            buffer.save(out / f"buffer-{iteration:03d}.npz")
+            row["score_vs_previous"] = _against_previous(current, previous, config, iteration, progress)
+            last_elo = float(history["elo"].iloc[-1]) if "elo" in history else 0.0
+            row["elo"] = last_elo + elo_difference(row["score_vs_previous"], config.previous_games)
+            row.update(_against_baselines(checkpoint, config, iteration, progress))
+            row["seconds"] = time.perf_counter() - started  # self-play, training and evaluation
+            history = pd.concat([history, pd.DataFrame([row])], ignore_index=True)
+            with atomic_write(history_file) as handle:  # the iteration is complete
+                history.to_csv(handle, index=False)
+            save_model(model, out / "checkpoint.keras", meta)
+            for old in out.glob("buffer-*.npz"):
+                if old.name != f"buffer-{iteration:03d}.npz":
+                    old.unlink()
+            log.info("iteration %d: %s", iteration, row)
+    finally:
+        if pool is not None:
+            pool.__exit__()
     return history
 
 
