@@ -74,9 +74,11 @@ class ReplayBuffer:
 
     @classmethod
     def load(cls, path: str | Path, symmetries: list[Symmetry] | None = None) -> "ReplayBuffer":
-        with np.load(path) as data:
-            buffer = cls(int(data["capacity"]), symmetries)
-            bounds = np.concatenate([[0], np.cumsum(data["lengths"])])
-            for a, b in zip(bounds[:-1], bounds[1:]):
-                buffer.games.append((data["features"][a:b], data["policies"][a:b], data["values"][a:b]))
+        with np.load(path) as data:  # each data[...] decompresses its whole array: read each once
+            capacity, lengths = int(data["capacity"]), data["lengths"]
+            features, policies, values = data["features"], data["policies"], data["values"]
+        buffer = cls(capacity, symmetries)
+        bounds = np.concatenate([[0], np.cumsum(lengths)])
+        for a, b in zip(bounds[:-1], bounds[1:]):
+            buffer.games.append((features[a:b], policies[a:b], values[a:b]))
         return buffer

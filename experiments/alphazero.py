@@ -11,6 +11,7 @@ and ``summary.md`` to ``--out``.
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,7 +48,8 @@ def parser_for(experiment: Experiment, doc: str) -> argparse.ArgumentParser:
                         help=f"network simulations per move after training (default {experiment.match_simulations})")
     parser.add_argument("--games", type=int, default=experiment.match_games,
                         help=f"games of the final match (default {experiment.match_games})")
-    parser.add_argument("--workers", type=int, default=None, help="processes for the final match (default: cores)")
+    parser.add_argument("--workers", type=int, default=None,
+                        help="processes for self-play and the final match (default: one per core)")
     parser.add_argument("--seed", type=int, default=0, help="seed (default 0)")
     parser.add_argument("--out", default=f"reports/{slug}", help=f"report folder (default reports/{slug})")
     parser.add_argument("--work", default=f"data/{slug}", help=f"run folder, resumable (default data/{slug})")
@@ -67,7 +69,8 @@ def run(experiment: Experiment, argv: list[str] | None, doc: str) -> int:
         args.iterations, args.simulations, args.games = 2, 4, 2
     out, work = Path(args.out), Path(args.work)
     out.mkdir(parents=True, exist_ok=True)
-    history = train_alphazero(work, config, args.iterations)
+    workers = args.workers or os.cpu_count() or 1
+    history = train_alphazero(work, config, args.iterations, workers=workers)
     history = history[history["iteration"] <= args.iterations]
     checkpoint = work / "checkpoints" / f"iter-{args.iterations:03d}.keras"
     if args.ship:
@@ -79,7 +82,7 @@ def run(experiment: Experiment, argv: list[str] | None, doc: str) -> int:
     plot_history(history, out / "learning_curve.png", experiment.title)
     agent = f"alphazero:checkpoint={checkpoint},simulations={args.simulations}"
     command = (f"python experiments/alphazero_{experiment.name}.py{' --quick' if args.quick else ''} "
-               f"--iterations {args.iterations} --seed {args.seed}")
+               f"--iterations {args.iterations} --seed {args.seed} --workers {workers}")
     seconds = history["seconds"].sum()  # over all iterations, resumed runs included
     last = history.iloc[-1]
     lines = [f"# {experiment.title}", "", f"Reproduce: `{command}`", "",
@@ -87,7 +90,7 @@ def run(experiment: Experiment, argv: list[str] | None, doc: str) -> int:
              f"move), a {config.blocks}-block, {config.filters}-filter ResNet, {config.train_steps} batches of "
              f"{config.batch_size} per iteration from a replay buffer of the last {config.buffer_games} games: "
              f"**{seconds / 60:.1f} minutes** of training (self-play, learning and the per-iteration scores) on "
-             "this machine.", ""]
+             f"this machine, with self-play in {_processes(history)}.", ""]
     console = []
     if experiment.opponent:
         match_lines, score = _final_match(experiment, agent, args, out / "match")
@@ -118,6 +121,25 @@ def run(experiment: Experiment, argv: list[str] | None, doc: str) -> int:
         print(line)
     print(f"report: {out}/summary.md")
     return 0
+
+
+def _processes(history) -> str:
+    """How many self-play processes each stretch of iterations used (rows from
+    before the ``workers`` column ran in the training process)."""
+    used = history["workers"].fillna(1) if "workers" in history else history["iteration"] * 0 + 1
+    stretches: list[list[int]] = []  # [workers, first, last]
+    for iteration, n in zip(history["iteration"], used.astype(int)):
+        if stretches and stretches[-1][0] == n:
+            stretches[-1][2] = iteration
+        else:
+            stretches.append([n, iteration, iteration])
+
+    def name(n: int) -> str:
+        return "the training process" if n == 1 else f"{n} worker processes"
+
+    if len(stretches) == 1:
+        return name(stretches[0][0])
+    return ", ".join(f"{name(n)} (iterations {a}-{b})" for n, a, b in stretches)
 
 
 def _final_match(experiment: Experiment, agent: str, args, folder: Path) -> tuple[list[str], float]:

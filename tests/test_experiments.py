@@ -1,4 +1,6 @@
 """The experiment scripts run end to end on tiny settings."""
+import pytest
+
 from experiments import strength_per_compute as spc
 
 
@@ -46,23 +48,25 @@ def test_alphazero_tictactoe_runs_quick_and_checks_perfect_lines(tmp_path):
     from experiments import alphazero_tictactoe as az
 
     out = tmp_path / "rep"
-    assert az.main(["--quick", "--out", str(out), "--work", str(tmp_path / "work"),
+    assert az.main(["--quick", "--out", str(out), "--work", str(tmp_path / "work"), "--workers", "1",
                     "--ship", str(tmp_path / "ship" / "ttt.keras")]) == 0
     summary = (out / "summary.md").read_text()
     assert "Against perfect play" in summary and "| black |" in summary and "| white |" in summary
     assert (out / "learning_curve.png").exists() and (tmp_path / "ship" / "ttt.keras").exists()
 
 
-def test_alphazero_connect4_runs_quick_and_plays_its_final_match(tmp_path):
-    from experiments import alphazero_connect4 as az
+@pytest.mark.parametrize("name", ["connect4", "go5"])
+def test_alphazero_experiments_run_quick_and_play_their_final_match(tmp_path, name):
+    import importlib
 
+    import pandas as pd
+
+    az = importlib.import_module(f"experiments.alphazero_{name}")
     out = tmp_path / "rep"
     assert az.main(["--quick", "--out", str(out), "--work", str(tmp_path / "work"), "--workers", "1"]) == 0
     summary = (out / "summary.md").read_text()
-    assert "## Against mcts:rounds=1000" in summary and "Elo" in summary
-    assert "python experiments/alphazero_connect4.py --quick --iterations 2 --seed 0" in summary
-    import pandas as pd
-
+    assert f"## Against {az.EXPERIMENT.opponent}" in summary and "Elo" in summary
+    assert f"python experiments/alphazero_{name}.py --quick --iterations 2 --seed 0 --workers 1" in summary
     history = pd.read_csv(out / "history.csv")
     assert list(history["iteration"]) == [1, 2] and "elo" in history
     assert len(pd.read_csv(out / "match" / "games.csv")) == 2

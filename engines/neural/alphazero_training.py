@@ -198,6 +198,7 @@ def train_alphazero(out: str | Path, config: AlphaZeroConfig, iterations: int,
             row["elo"] = last_elo + elo_difference(row["score_vs_previous"], config.previous_games)
             row.update(_against_baselines(checkpoint, config, iteration, progress))
             row["seconds"] = time.perf_counter() - started  # self-play, training and evaluation
+            row["workers"] = workers
             history = pd.concat([history, pd.DataFrame([row])], ignore_index=True)
             with atomic_write(history_file) as handle:  # the iteration is complete
                 history.to_csv(handle, index=False)
