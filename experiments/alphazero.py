@@ -28,7 +28,7 @@ class Experiment:
     name: str                       # experiments/alphazero_<name>.py, reports/alphazero-<name>
     game: str                       # the game spec, e.g. go:size=5
     title: str
-    config: Callable[[bool, int], AlphaZeroConfig]  # (quick, seed) -> settings
+    config: Callable[[int], AlphaZeroConfig]  # seed -> the run's settings
     iterations: int
     opponent: str | None = None     # final match: the network against this engine
     match_games: int = 100
@@ -36,6 +36,13 @@ class Experiment:
     # extra check on the trained agent: (agent spec, simulations) -> (summary lines, console lines)
     check: Callable[[str, int], tuple[list[str], list[str]]] | None = None
     note: str = ""                  # a paragraph for the summary's training section
+
+
+def quick_config(game: str, seed: int) -> AlphaZeroConfig:
+    """Tiny settings that run any game's pipeline in seconds (``--quick``, tests)."""
+    return AlphaZeroConfig(game=game, blocks=1, filters=8, games=4, parallel=4, simulations=8, train_steps=3,
+                           batch_size=32, eval_games=2, eval_simulations=4, previous_games=2, baselines=["random"],
+                           seed=seed)
 
 
 def parser_for(experiment: Experiment, doc: str) -> argparse.ArgumentParser:
@@ -64,7 +71,7 @@ def run(experiment: Experiment, argv: list[str] | None, doc: str) -> int:
     args = parser_for(experiment, doc).parse_args(argv)
     from engines.neural.alphazero_training import plot_history, train_alphazero
 
-    config = experiment.config(args.quick, args.seed)
+    config = quick_config(experiment.game, args.seed) if args.quick else experiment.config(args.seed)
     if args.quick:
         args.iterations, args.simulations, args.games = 2, 4, 2
     out, work = Path(args.out), Path(args.work)

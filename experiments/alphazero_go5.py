@@ -21,12 +21,8 @@ from engines.neural.alphazero_config import AlphaZeroConfig
 from experiments.alphazero import Experiment, run
 
 
-def config(quick: bool, seed: int = 0) -> AlphaZeroConfig:
-    """The run's settings (``quick``: tiny ones for tests)."""
-    if quick:
-        return AlphaZeroConfig(game="go:size=5", blocks=1, filters=8, games=4, parallel=4, simulations=8,
-                               train_steps=3, batch_size=32, eval_games=2, eval_simulations=4, previous_games=2,
-                               baselines=["random"], seed=seed)
+def config(seed: int = 0) -> AlphaZeroConfig:
+    """The run's settings."""
     return AlphaZeroConfig(game="go:size=5", blocks=3, filters=32, learning_rate=1e-3, l2=1e-4,
                            games=64, parallel=64, simulations=50, c=1.5, dirichlet_alpha=0.5,
                            dirichlet_epsilon=0.25, temperature_moves=6, buffer_games=1000, batch_size=128,

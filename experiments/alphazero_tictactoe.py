@@ -45,11 +45,8 @@ def losses_against_perfect_play(agent, agent_side: str) -> tuple[int, int]:
     return lost, played
 
 
-def config(quick: bool, seed: int = 0) -> AlphaZeroConfig:
-    """The run's settings (``quick``: tiny ones for tests)."""
-    if quick:
-        return AlphaZeroConfig(game="tictactoe", blocks=1, filters=8, games=8, parallel=8, simulations=8,
-                               train_steps=5, eval_games=2, eval_simulations=4, previous_games=2, seed=seed)
+def config(seed: int = 0) -> AlphaZeroConfig:
+    """The run's settings."""
     return AlphaZeroConfig(game="tictactoe", blocks=2, filters=32, games=64, parallel=64, simulations=50,
                            buffer_games=1000, batch_size=128, train_steps=100, eval_games=10,
                            eval_simulations=50, baselines=["random", "alphabeta"], learning_rate=2e-3, seed=seed)
