@@ -17,8 +17,8 @@ from dlgo.gotypes import Player
 
 #: (game, black, white) for `dlgo demo`: one game each, a few seconds apiece.
 DEMO_GAMES = [
-    ("tictactoe", "alphabeta", "mcts:rounds=1000"),
-    ("connect4", "mcts:rounds=2000", "alphabeta:depth=5,nodes=0"),
+    ("tictactoe", "alphabeta", "alphazero:checkpoint=tictactoe,simulations=50"),
+    ("connect4", "alphazero:checkpoint=connect4,simulations=200", "mcts:rounds=2000"),
     ("go:size=9", "mcts:rounds=400", "random"),
 ]
 

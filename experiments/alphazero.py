@@ -33,6 +33,7 @@ class Experiment:
     opponent: str | None = None     # final match: the network against this engine
     match_games: int = 100
     match_simulations: int = 200
+    target: float | None = None     # the final match score the run aims for
     # extra check on the trained agent: (agent spec, simulations) -> (summary lines, console lines)
     check: Callable[[str, int], tuple[list[str], list[str]]] | None = None
     note: str = ""                  # a paragraph for the summary's training section
@@ -102,6 +103,9 @@ def run(experiment: Experiment, argv: list[str] | None, doc: str) -> int:
     if experiment.opponent:
         match_lines, score = _final_match(experiment, agent, args, out / "match")
         lines += match_lines
+        if experiment.target is not None:
+            verdict = "met" if score >= experiment.target else "**not met**"
+            lines += [f"Target: a score of at least {experiment.target:.0%}: {verdict}.", ""]
         console.append(f"network ({args.simulations} simulations) against {experiment.opponent}: {score:.1%}")
     if experiment.check:
         check_lines, check_console = experiment.check(f"{agent},reuse=false", args.simulations)
@@ -156,12 +160,16 @@ def _final_match(experiment: Experiment, agent: str, args, folder: Path) -> tupl
     tasks = schedule([agent, experiment.opponent], args.games, args.seed)
     records = play_games(folder, experiment.game, tasks, opening_plies=0, workers=args.workers)
     records = [r for r in records if {r.black, r.white} == {agent, experiment.opponent}]
-    wins = sum(r.score_for(agent) == 1 for r in records)
-    draws = sum(r.score_for(agent) == 0.5 for r in records)
-    score = sum(r.score_for(agent) for r in records) / max(1, len(records))
     lines = [f"## Against {experiment.opponent}", "",
              f"The final network with {args.simulations} simulations per move against `{experiment.opponent}`, "
              f"{len(records)} games, colours alternating (games in `match/games.csv`):", "",
-             "| games | won | drawn | lost | score |", "|---:|---:|---:|---:|---:|",
-             f"| {len(records)} | {wins} | {draws} | {len(records) - wins - draws} | **{score:.1%}** |", ""]
-    return lines, score
+             "| the network plays | games | won | drawn | lost | score |", "|---|---:|---:|---:|---:|---:|"]
+    for side, games in (("black (first)", [r for r in records if r.black == agent]),
+                        ("white", [r for r in records if r.white == agent]), ("both", records)):
+        wins = sum(r.score_for(agent) == 1 for r in games)
+        draws = sum(r.score_for(agent) == 0.5 for r in games)
+        score = sum(r.score_for(agent) for r in games) / max(1, len(games))
+        bold = "**" if side == "both" else ""
+        lines.append(f"| {side} | {len(games)} | {wins} | {draws} | {len(games) - wins - draws} | "
+                     f"{bold}{score:.1%}{bold} |")
+    return lines + [""], score

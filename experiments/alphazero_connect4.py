@@ -1,6 +1,6 @@
 """AlphaZero learns Connect Four from scratch, then plays MCTS with 1,000 rounds.
 
-    python experiments/alphazero_connect4.py             # about 2 hours on 2 cores, resumable
+    python experiments/alphazero_connect4.py             # under 2 hours on 2 cores, resumable
     python experiments/alphazero_connect4.py --quick     # seconds: tiny settings
 
 Trains a 5-block, 64-filter policy-value ResNet by batched self-play
@@ -30,8 +30,8 @@ def config(seed: int = 0) -> AlphaZeroConfig:
 
 
 EXPERIMENT = Experiment(name="connect4", game="connect4",
-                        title="AlphaZero on Connect Four", config=config, iterations=40,
-                        opponent="mcts:rounds=1000", match_games=100, match_simulations=200)
+                        title="AlphaZero on Connect Four", config=config, iterations=50,
+                        opponent="mcts:rounds=1000", match_games=100, match_simulations=200, target=0.9)
 
 
 def main(argv: list[str] | None = None) -> int:

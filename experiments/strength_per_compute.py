@@ -54,8 +54,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--game", default="connect4", help="game spec (default connect4)")
     parser.add_argument("--mcts-max", type=int, default=3200, help="largest MCTS rounds on the ladder (default 3200)")
     parser.add_argument("--depth-max", type=int, default=5, help="deepest alpha-beta on the ladder (default 5)")
-    parser.add_argument("--alphazero-simulations", type=int, nargs="*", default=[0, 50, 200],
-                        help="the shipped AlphaZero network at these simulations per move (default 0 50 200; "
+    parser.add_argument("--alphazero-simulations", type=int, nargs="*", default=[0, 50],
+                        help="the shipped AlphaZero network at these simulations per move (default 0 50; "
                              "none: leave it out)")
     parser.add_argument("--games-per-pair", type=int, default=10, help="games per pair (default 10)")
     parser.add_argument("--opening-plies", type=int, default=2, help="random opening plies (default 2)")

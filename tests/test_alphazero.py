@@ -204,3 +204,32 @@ def test_self_play_in_worker_processes_gives_whole_games():
     buffer = ReplayBuffer(10)
     buffer.add(examples)
     assert len(buffer) == len(examples.values)
+
+
+def test_the_shipped_connect4_network_takes_a_win_and_blocks_a_loss():
+    import engines
+    from dlgo.games import new_game
+
+    agent = engines.create("alphazero:checkpoint=connect4,simulations=50")
+
+    def after(moves: str):
+        state = new_game("connect4")
+        for token in moves.split():
+            state = state.apply_move(state.parse_move(token))
+        return state
+
+    # Black has three in a row in column 1..3 of the bottom row and is to move: 4 wins.
+    win = after("1 1 2 2 3 3")
+    assert win.format_move(agent.select_move(win)) == "4"
+    agent.new_game()
+    # White to move must block black's three in column 4 (a fourth on top would win).
+    block = after("4 1 4 2 4")
+    assert block.format_move(agent.select_move(block)) == "4"
+
+
+def test_the_shipped_connect4_network_beats_mcts_from_both_sides():
+    from dlgo.arena.match import play_match
+
+    spec = "alphazero:checkpoint=connect4,simulations=50"
+    for k, (black, white) in enumerate(((spec, "mcts:rounds=300"), ("mcts:rounds=300", spec))):
+        assert play_match("connect4", black, white, seed=k).score_for(spec) == 1.0

@@ -22,7 +22,7 @@ def test_demo_plays_games_to_the_end_reproducibly(capsys):
     assert main(["demo", "--games", "tictactoe", "connect4", "--seed", "3"]) == 0
     first = capsys.readouterr().out
     assert first.count("result: ") == 2
-    assert "=== connect4: mcts:rounds=2000 (black) vs alphabeta:depth=5,nodes=0 (white), seed 3 ===" in first
+    assert "=== connect4: alphazero:checkpoint=connect4,simulations=200 (black) vs mcts:rounds=2000 (white), seed 3 ===" in first
     assert "1 2 3 4 5 6 7" in first and "a b c" in first
     main(["demo", "--games", "tictactoe", "connect4", "--seed", "3"])
     assert without_timings(capsys.readouterr().out) == without_timings(first)
