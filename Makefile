@@ -12,7 +12,7 @@ $(STAMP): setup.py
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-# The main job: a strength-per-compute tournament on Connect Four (about 2 minutes
+# The main job: a strength-per-compute tournament on Connect Four (about 4 minutes
 # on 2 cores). Rerunning it resumes and plays no game twice.
 demo: $(STAMP)
 	$(BIN)/python experiments/strength_per_compute.py --out reports/demo-connect4
