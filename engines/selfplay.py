@@ -223,6 +223,10 @@ class SelfPlayPool:
         return self
 
     def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop the worker processes."""
         self.pool.shutdown(cancel_futures=True)
 
     def self_play(self, game: str, checkpoint: str | Path, num_games: int, *, parallel: int = 32,

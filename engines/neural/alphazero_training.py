@@ -209,7 +209,7 @@ def train_alphazero(out: str | Path, config: AlphaZeroConfig, iterations: int,
             log.info("iteration %d: %s", iteration, row)
     finally:
         if pool is not None:
-            pool.__exit__()
+            pool.close()
     return history
 
 
