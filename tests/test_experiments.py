@@ -66,8 +66,21 @@ def test_alphazero_experiments_run_quick_and_play_their_final_match(tmp_path, na
     assert az.main(["--quick", "--out", str(out), "--work", str(tmp_path / "work"), "--workers", "1"]) == 0
     summary = (out / "summary.md").read_text()
     assert f"## Against {az.EXPERIMENT.opponent}" in summary and "Elo" in summary
+    if az.EXPERIMENT.target is not None:  # two games of a tiny net: far from the target, and said so
+        assert f"Target: a score of at least {az.EXPERIMENT.target:.0%}: **not met**." in summary
     assert f"python experiments/alphazero_{name}.py --quick --iterations 2 --seed 0 --workers 1" in summary
     history = pd.read_csv(out / "history.csv")
     assert list(history["iteration"]) == [1, 2] and "elo" in history
     assert len(pd.read_csv(out / "match" / "games.csv")) == 2
     assert (out / "learning_curve.png").stat().st_size > 10_000
+
+
+def test_alphazero_summaries_name_the_self_play_processes_per_stretch():
+    import pandas as pd
+
+    from experiments.alphazero import _processes
+
+    old = pd.DataFrame({"iteration": [1, 2, 3]})  # rows from before the workers column: in-process
+    assert _processes(old) == "the training process"
+    mixed = pd.DataFrame({"iteration": [1, 2, 3, 4], "workers": [None, 1, 2, 2]})
+    assert _processes(mixed) == "the training process (iterations 1-2), 2 worker processes (iterations 3-4)"

@@ -54,8 +54,10 @@ SHIPPED = Path(__file__).resolve().parents[2] / "checkpoints"
 
 
 def resolve_model_path(path: str | Path) -> Path:
-    """``path`` itself if it exists, else the shipped network of that name
-    (``connect4`` or ``connect4.keras`` -> ``checkpoints/connect4.keras``)."""
+    """``path`` itself if it exists, else the shipped network of that name:
+    ``connect4``, ``connect4.keras`` or ``checkpoints/connect4.keras`` (from any
+    folder) -> the suite's ``checkpoints/connect4.keras``. Longer paths are
+    never redirected."""
     path = Path(path)
     if path.exists():
         return path
