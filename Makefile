@@ -5,7 +5,11 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench clean
+.PHONY: demo test bench clean system
+
+# GNU Go and Pachi (Debian packages) for the GTP tests and experiments/vs_gnugo.py.
+system:
+	@./scripts/system-packages.sh
 
 $(STAMP): setup.py
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -18,7 +22,7 @@ demo: $(STAMP)
 	$(BIN)/python experiments/strength_per_compute.py --out reports/demo-connect4
 
 # pytest exits 5 when it collects no tests: not a failure of the suite.
-test: $(STAMP)
+test: $(STAMP) system
 	$(BIN)/python -m pytest || [ $$? -eq 5 ]
 
 bench: $(STAMP)

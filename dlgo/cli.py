@@ -61,7 +61,44 @@ def cmd_play(args: argparse.Namespace) -> int:
                Player.white: make_player(args.white, seed_for(args.seed, 1))}
     hint_spec = args.hint or next((p.spec for p in players.values() if p is not None), "mcts:rounds=1000")
     hint = make_player(hint_spec, seed_for(args.seed, 2)) if None in players.values() else None
-    ConsoleGame(state, players, hint=hint, delay=args.delay).run()
+    try:
+        for agent in players.values():
+            if agent is not None:
+                agent.check_game(state)
+        final = ConsoleGame(state, players, hint=hint, delay=args.delay).run()
+    finally:
+        for agent in [*players.values(), hint]:
+            if agent is not None:
+                agent.close()
+    if args.sgf:
+        save_sgf(args.sgf, final, *(args.black, args.white))
+        print(f"game record: {args.sgf}")
+    return 0
+
+
+def save_sgf(path: str, state, black: str, white: str) -> None:
+    """Write a Go game's record (``ValueError`` for the other games)."""
+    from dlgo.atomic import atomic_write
+    from dlgo.game import result_text
+    from dlgo.sgf import game_to_sgf
+
+    if state.game_name != "go":
+        raise ValueError(f"SGF records Go games; {state.game_name} games are kept as move lists (games.csv)")
+    result = result_text(state)[0] if state.is_over() else ""
+    with atomic_write(path) as handle:
+        handle.write(game_to_sgf(state, black, white, result))
+
+
+def cmd_gtp(args: argparse.Namespace) -> int:
+    import logging
+
+    from dlgo.gtp.frontend import GtpFrontend
+
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr)  # stdout carries the protocol
+    agent = make_player(args.engine, args.seed)
+    if agent is None:
+        raise ValueError("--engine must be an engine spec, not human")
+    GtpFrontend(agent, size=args.size, komi=args.komi, sgf_dir=args.sgf).serve()
     return 0
 
 
@@ -100,6 +137,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from dlgo.console import describe_result
 
     path = Path(args.report)
+    if path.suffix.lower() == ".sgf":
+        return replay_sgf(path, args.delay)
     records = read_games(path / "games.csv" if path.is_dir() else path)
     if not records:
         raise ValueError(f"no games recorded in {path}")
@@ -151,6 +190,30 @@ def encode_dataset_verbose(folder: str, encoder: str | None) -> None:
     manifest = encode_dataset(folder, encoder)
     counts = ", ".join(f"{split} {n}" for split, n in manifest.split_sizes().items())
     print(f"encoded with {manifest.encoder}: {counts} positions -> {manifest.folder}")
+
+
+def replay_sgf(path, delay: float = 0.0) -> int:
+    """Show an SGF game move by move (set-up stones first)."""
+    import time
+
+    from dlgo.console import describe_result
+    from dlgo.sgf import read_sgf, sgf_to_state
+
+    record = read_sgf(path.read_bytes())
+    states = list(sgf_to_state(record).history())
+    print(f"{path.name}: {record.black or '?'} (black) vs {record.white or '?'} (white), {record.game}"
+          + (f", {len(record.setup[Player.black])} handicap stones" if record.setup[Player.black] else ""))
+    print(states[0].render())
+    for number, state in enumerate(states[1:], start=1):
+        previous = states[number - 1]
+        print(f"\nmove {number}: {previous.next_player.name} {previous.format_move(state.last_move)}")
+        print(state.render())
+        if delay:
+            time.sleep(delay)
+    final = states[-1]
+    print(f"\nresult: {describe_result(final) if final.is_over() else 'unfinished'}"
+          + (f" (recorded: {record.result})" if record.result else ""))
+    return 0
 
 
 def cmd_import_sgf(args: argparse.Namespace) -> int:
@@ -225,7 +288,8 @@ def add_config_options(parser: argparse.ArgumentParser) -> None:
         default = getattr(defaults, f.name)
         flag = "--" + f.name.replace("_", "-")
         if isinstance(default, list):
-            parser.add_argument(flag, nargs="+", default=None, help=f"(default {' '.join(default)})")
+            parser.add_argument(flag, nargs="+", type=f.metadata.get("item", str), default=None,
+                                help=f"(default {' '.join(map(str, default)) or 'none'})")
         else:
             parser.add_argument(flag, type=type(default), default=None, help=f"(default {default})")
 
@@ -303,7 +367,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hint", default=None, help="engine spec that answers 'hint' (default: the opponent's)")
     p.add_argument("--delay", type=float, default=0.0, help="seconds to pause after each engine move")
     p.add_argument("--seed", type=int, default=None, help="seed for the engines (black: seed, white: seed+1)")
+    p.add_argument("--sgf", default=None, help="write the Go game's record to this SGF file")
     p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("gtp", help="speak GTP on stdin/stdout for GoGui, Sabaki, gtp2ogs or a controller")
+    p.add_argument("--engine", default="mcts:rounds=1000", help="engine spec (default mcts:rounds=1000)")
+    p.add_argument("--size", type=int, default=19, help="board size until the controller sets one (default 19)")
+    p.add_argument("--komi", type=float, default=7.5, help="komi until the controller sets it (default 7.5)")
+    p.add_argument("--sgf", default=None, help="folder for each game's SGF record, rewritten after every move")
+    p.add_argument("--seed", type=int, default=None, help="seed for the engine")
+    p.set_defaults(func=cmd_gtp)
 
     p = sub.add_parser("tournament", help="round-robin between engines; resumable; writes a report")
     p.add_argument("--game", default="connect4", help="game spec (default connect4)")
@@ -321,7 +394,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_ratings)
 
     p = sub.add_parser("replay", help="show a recorded game move by move")
-    p.add_argument("report", help="report folder (or its games.csv)")
+    p.add_argument("report", help="report folder (or its games.csv), or an .sgf file")
     p.add_argument("--index", type=int, default=0, help="which game (see --list; default 0)")
     p.add_argument("--list", action="store_true", help="list the recorded games")
     p.add_argument("--delay", type=float, default=0.0, help="seconds to pause after each move")

@@ -46,9 +46,10 @@ def plot_learning_curve(history: "pd.DataFrame", path: str | Path, title: str = 
     steps = history[x]
     for panel, columns in ((left, losses), (right, scores)):
         for column in columns:
-            if column in history:
+            if column in history:  # iterations without a value (baselines not played) are skipped
+                points = history[[x, column]].dropna()
                 style = "--" if column.startswith("val_") else "-"
-                panel.plot(steps, history[column], style, marker="o", label=column.replace("_", " "))
+                panel.plot(points[x], points[column], style, marker="o", label=column.replace("_", " "))
     for k, (name, value) in enumerate((baselines or {}).items()):
         right.axhline(value, color=f"C{k + 5}", linestyle=":", label=name)
     left.set(xlabel=x, ylabel="loss", title="loss")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from dlgo.goboard import GameState, Move
+from dlgo.goboard import Board, GameState, Move
 from dlgo.gotypes import Player, Point
 
 
@@ -24,19 +24,42 @@ def _escape(text: str) -> str:
 
 def game_to_sgf(state: GameState, black: str = "", white: str = "", result: str = "") -> str:
     """The game that led to ``state`` as an SGF string (area rules; a
-    resignation ends the record with ``RE[B+R]``/``RE[W+R]``)."""
+    resignation ends the record with ``RE[B+R]``/``RE[W+R]``). Stones on the
+    first position's board (handicap) become ``AB``/``AW`` set-up with ``HA``."""
     rows, cols = state.board.num_rows, state.board.num_cols
     size = str(rows) if rows == cols else f"{cols}:{rows}"
+    states = list(state.history())
     header = (f"(;FF[4]GM[1]CA[UTF-8]AP[dlgo]SZ[{size}]KM[{state.komi:g}]RU[Chinese]"
               f"PB[{_escape(black)}]PW[{_escape(white)}]" + (f"RE[{_escape(result)}]" if result else ""))
+    header += _setup_properties(states[0])
     nodes = []
-    for s in state.history():
+    for s in states:
         move = s.last_move
         if move is None or move.is_resign:
             continue
         colour = "W" if s.next_player.name == "black" else "B"  # the player who just moved
         nodes.append(f";{colour}[{sgf_point(move, rows)}]")
     return header + "".join(nodes) + ")\n"
+
+
+def _setup_properties(start: GameState) -> str:
+    """``HA``, ``AB``, ``AW`` and ``PL`` for a game that starts from stones on the board."""
+    board, rows = start.board, start.board.num_rows
+    stones: dict[Player, list[str]] = {Player.black: [], Player.white: []}
+    for row in range(1, rows + 1):
+        for col in range(1, board.num_cols + 1):
+            owner = board.get(Point(row, col))
+            if owner is not None:
+                stones[owner].append(sgf_point(Move.play(Point(row, col)), rows))
+    text = ""
+    if stones[Player.black] and not stones[Player.white] and start.next_player == Player.white:
+        text += f"HA[{len(stones[Player.black])}]"
+    for player, tag in ((Player.black, "AB"), (Player.white, "AW")):
+        if stones[player]:
+            text += tag + "".join(f"[{p}]" for p in stones[player])
+    if start.next_player == Player.white:
+        text += "PL[W]"
+    return text
 
 
 # ------------------------------------------------------------------ reading
@@ -119,11 +142,20 @@ def read_sgf(data: bytes | str) -> SgfRecord:
 
 
 def sgf_to_state(record: SgfRecord) -> GameState:
-    """The final position of ``record`` (``ValueError`` at an illegal move)."""
-    state = GameState.new_game(record.size, komi=record.komi)
-    moves, _ = record.plies()
-    for ply, move in enumerate(moves):
+    """The final position of ``record`` (``ValueError`` at an illegal move).
+    Set-up stones are placed on the first position's board, so the history
+    holds only the game's moves (a pass is put between two of one colour)."""
+    board = Board(record.size, record.size)
+    for player, points in record.setup.items():
+        for point in points:
+            board.place_stone(player, point)
+    first = record.moves[0][0] if record.moves else (
+        Player.white if record.setup[Player.black] and not record.setup[Player.white] else Player.black)
+    state = GameState.from_board(board, first, komi=record.komi)
+    for ply, (player, move) in enumerate(record.moves):
         try:
+            if player != state.next_player:
+                state = state.apply_move(Move.pass_turn())
             state = state.apply_move(move)
         except ValueError as err:
             raise ValueError(f"move {ply + 1}: {err}") from None

@@ -5,7 +5,7 @@
 >>> engines.engine_names()
 ['random', 'minimax', 'alphabeta', 'mcts']
 """
-from engines.base import Agent, Compute
+from engines.base import Agent, Compute, EngineError
 from engines.registry import create, create_seeded, engine_description, engine_names, engine_parameters
 
-__all__ = ["Agent", "Compute", "create", "create_seeded", "engine_description", "engine_names", "engine_parameters"]
+__all__ = ["Agent", "Compute", "EngineError", "create", "create_seeded", "engine_description", "engine_names", "engine_parameters"]

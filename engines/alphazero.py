@@ -65,6 +65,9 @@ class AlphaZeroAgent(Agent):
     def new_game(self) -> None:
         self.root = None
 
+    def check_game(self, state: GameStateBase) -> None:
+        self.evaluator.loaded.check(state)
+
     def choose(self, state: GameStateBase) -> Move:
         before = self.evaluator.evaluations
         if self.simulations == 0:
@@ -73,7 +76,7 @@ class AlphaZeroAgent(Agent):
             action = choose_from_policy(policy[0], candidates, self.temperature, self.rng)
         else:
             root = self._reusable_node(state) or Node(state)
-            self.search.run(root, self.simulations)
+            self.search.run(root, self.simulations, deadline=self.deadline())
             action = select_action(root, self.temperature, self.np_rng)
             self.root = root.children.get(int(np.flatnonzero(root.actions == action)[0])) if self.reuse else None
         self._work = self.evaluator.evaluations - before

@@ -105,12 +105,12 @@ class MCTSAgent(Agent):
         root.parent = None  # let the rest of the old tree go
         self.root = root
 
-        deadline = time.perf_counter() + self.seconds if self.seconds > 0 else math.inf
+        deadline = self.deadline(self.seconds)
         rounds = 0
         while root.proven is None:
             if self.rounds and rounds >= self.rounds:
                 break
-            if deadline != math.inf and time.perf_counter() >= deadline:
+            if rounds and deadline != math.inf and time.perf_counter() >= deadline:
                 break
             self._round(root)
             rounds += 1

@@ -121,7 +121,7 @@ class AlphaBetaAgent(Agent):
 
     # ------------------------------------------------------------ the driver
     def choose(self, state: GameStateBase) -> Move:
-        self._deadline = time.perf_counter() + self.seconds if self.seconds > 0 else math.inf
+        self._deadline = self.deadline(self.seconds)
         self._killers: list[list[Move]] = [[] for _ in range(MAX_DEPTH + 2)]
         if len(self.table) > self.table_size:
             self.table.clear()

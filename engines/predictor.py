@@ -59,6 +59,9 @@ class PredictorAgent(Agent):
         self.rng = random.Random(seed)
         self.last_policy: np.ndarray | None = None
 
+    def check_game(self, state: GameStateBase) -> None:
+        self.loaded.check(state)
+
     def policy(self, state: GameStateBase) -> np.ndarray:
         """The network's move probabilities for ``state`` (one compiled call)."""
         self.loaded.check(state)

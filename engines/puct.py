@@ -22,6 +22,7 @@ from __future__ import annotations
 import abc
 import math
 import random
+import time
 from typing import Sequence
 
 import numpy as np
@@ -119,8 +120,10 @@ class PUCTSearch:
         self.dirichlet_epsilon = dirichlet_epsilon
         self.np_rng = np.random.default_rng(seed)
 
-    def run(self, root: Node | GameStateBase, simulations: int, noise: bool = False) -> Node:
-        """Search ``simulations`` times from ``root`` (a node to reuse, or a state)."""
+    def run(self, root: Node | GameStateBase, simulations: int, noise: bool = False,
+            deadline: float = math.inf) -> Node:
+        """Search ``simulations`` times from ``root`` (a node to reuse, or a state),
+        or fewer if ``time.perf_counter()`` reaches ``deadline`` first."""
         if not isinstance(root, Node):
             root = Node(root)
         if root.terminal is not None:
@@ -130,7 +133,9 @@ class PUCTSearch:
             root.expand(priors[0])
         if noise:
             self.add_noise(root)
-        for _ in range(simulations):
+        for done in range(simulations):
+            if done and deadline != math.inf and time.perf_counter() >= deadline:
+                break
             self.simulate(root)
         return root
 

@@ -23,6 +23,7 @@ _ENGINES: dict[str, str] = {
     "mcts": "engines.mcts:MCTSAgent",
     "predictor": "engines.predictor:PredictorAgent",
     "alphazero": "engines.alphazero:AlphaZeroAgent",
+    "gtp": "engines.gtpbot:GTPAgent",
 }
 
 

@@ -121,8 +121,9 @@ def run(experiment: Experiment, argv: list[str] | None, doc: str) -> int:
               f"baselines ({config.eval_games} games each), {config.eval_simulations} simulations per move:", "",
               "| iteration | elo | " + " | ".join(c.removeprefix("score_vs_") for c in scores) + " | minutes |",
               "|---:|---:|" + "---:|" * len(scores) + "---:|"]
-    step = max(1, len(history) // 10)
-    for _, row in history.iloc[::-1][::step][::-1].iterrows():
+    played = history.dropna(subset=scores)  # iterations that played the baselines
+    step = max(1, len(played) // 10)
+    for _, row in played.iloc[::-1][::step][::-1].iterrows():
         lines.append(f"| {int(row['iteration'])} | {row['elo']:+.0f} | "
                      + " | ".join(f"{row[c]:.0%}" for c in scores) + f" | {row['seconds'] / 60:.1f} |")
     lines += ["", "![learning curve](learning_curve.png)", ""]

@@ -24,7 +24,7 @@ class GameRecord:
     game: str
     black: str
     white: str
-    result: str          # "B+3.5", "W+R" (resignation), "1-0", "0-1", "1/2-1/2"
+    result: str          # "B+3.5", "W+R" (resignation), "B+F" (forfeit), "1-0", "0-1", "1/2-1/2"
     winner: str          # "black", "white" or "draw"
     plies: int
     black_seconds: float  # mean wall seconds per move
@@ -36,6 +36,7 @@ class GameRecord:
     seed: int
     opening_plies: int
     moves: str           # the moves as typed by humans, space separated
+    note: str = ""       # why a game ended early: "white forfeits: gnugo exited (exit code 1)"
 
     @classmethod
     def columns(cls) -> list[str]:
@@ -74,19 +75,34 @@ def play_match(game: str, black: str, white: str, seed: int, opening_plies: int 
         move = state.random_move(rng)
         moves.append(state.format_move(move))
         state = state.apply_move(move)
-    agents = {Player.black: engines.create_seeded(black, seed), Player.white: engines.create_seeded(white, seed + 1)}
-    spent = {p: [0.0, 0.0, 0] for p in Player}  # seconds, compute, moves
-    while not state.is_over():
-        player = state.next_player
-        agent = agents[player]
-        move = agent.select_move(state)
-        compute = agent.last_compute
-        spent[player][0] += compute.seconds
-        spent[player][1] += compute.amount
-        spent[player][2] += 1
-        moves.append(state.format_move(move))
-        state = state.apply_move(move)
-    result, winner = result_text(state)
+    agents = {Player.black: engines.create_seeded(black, seed)}
+    try:
+        agents[Player.white] = engines.create_seeded(white, seed + 1)
+        spent = {p: [0.0, 0.0, 0] for p in Player}  # seconds, compute, moves
+        note = ""
+        while not state.is_over():
+            player = state.next_player
+            agent = agents[player]
+            try:
+                move = agent.select_move(state)
+            except engines.EngineError as err:  # the side that failed loses by forfeit
+                note = f"{player.name} forfeits: {err}"
+                break
+            compute = agent.last_compute
+            spent[player][0] += compute.seconds
+            spent[player][1] += compute.amount
+            spent[player][2] += 1
+            moves.append(state.format_move(move))
+            state = state.apply_move(move)
+    finally:
+        for agent in agents.values():
+            agent.close()
+    if note:
+        survivor = state.next_player.other
+        result = f"{survivor}+F" if state.game_name == "go" else ("1-0" if survivor == Player.black else "0-1")
+        winner = survivor.name
+    else:
+        result, winner = result_text(state)
 
     def mean(player: Player, i: int) -> float:
         return spent[player][i] / spent[player][2] if spent[player][2] else 0.0
@@ -97,7 +113,7 @@ def play_match(game: str, black: str, white: str, seed: int, opening_plies: int 
         black_seconds=mean(Player.black, 0), white_seconds=mean(Player.white, 0),
         black_compute=mean(Player.black, 1), white_compute=mean(Player.white, 1),
         black_unit=agents[Player.black].unit, white_unit=agents[Player.white].unit,
-        seed=seed, opening_plies=opening_plies, moves=" ".join(moves),
+        seed=seed, opening_plies=opening_plies, moves=" ".join(moves), note=note,
     )
 
 

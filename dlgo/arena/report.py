@@ -138,7 +138,13 @@ def write_summary(path: Path, rows: Sequence[EngineRow], records: Sequence[GameR
     for r in rows:
         lines.append(f"| `{r.engine}` | {r.elo:.0f} | {r.elo_low:.0f} to {r.elo_high:.0f} | {r.games} | "
                      f"{r.score:.1%} | {r.seconds_per_move:.4f} | {r.compute_per_move:,.0f} {r.unit} |")
-    lines += ["", "![cross-table](crosstable.png)", "",
-              "Files: `games.csv` (every game, with its moves), `ratings.csv`, `crosstable.csv`.", ""]
+    lines += ["", "![cross-table](crosstable.png)", ""]
+    early = [r for r in records if r.note]
+    if early:  # an engine failed (an external program died or answered an error)
+        lines += [f"## Games ended early ({len(early)})", ""]
+        lines += [f"- {r.game_id}: {r.result}, {r.note}" for r in early[:20]]
+        lines += [f"- ... and {len(early) - 20} more (the `note` column of games.csv)"] if len(early) > 20 else []
+        lines.append("")
+    lines += ["Files: `games.csv` (every game, with its moves), `ratings.csv`, `crosstable.csv`.", ""]
     with atomic_write(path) as handle:
         handle.write("\n".join(lines))

@@ -16,6 +16,7 @@ import itertools
 import logging
 import multiprocessing
 import os
+from dataclasses import MISSING, fields
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Iterable, NamedTuple
@@ -70,13 +71,17 @@ def read_games(path: Path) -> list[GameRecord]:
             torn = True
             continue
         try:
-            records.append(GameRecord(**{c: _parse(row[c], kinds[c]) for c in columns}))
+            # columns added since a file was written (``note``) take their defaults
+            records.append(GameRecord(**{c: _parse(row[c], kinds[c]) for c in columns if c in row or c not in OPTIONAL}))
         except (KeyError, TypeError, ValueError):
             torn = True
     if torn:
         log.warning("dropping a torn line from %s", path)
         write_games(path, records)
     return records
+
+
+OPTIONAL = {f.name for f in fields(GameRecord) if f.default is not MISSING}
 
 
 def _parse(text: str, kind: str):

@@ -14,6 +14,8 @@ class AlphaZeroConfig:
     filters: int = 32
     l2: float = 1e-4
     learning_rate: float = 1e-3
+    learning_rate_drops: list[int] = field(default_factory=list, metadata={"item": int})
+    learning_rate_drop: float = 0.1  # factor applied at each iteration in learning_rate_drops
     games: int = 64                # self-play games per iteration
     parallel: int = 64             # games advancing together
     simulations: int = 50          # per self-play move
@@ -27,5 +29,12 @@ class AlphaZeroConfig:
     eval_games: int = 10           # per baseline
     previous_games: int = 20       # against the previous iteration's network (Elo)
     eval_simulations: int = 50
-    baselines: list[str] = field(default_factory=lambda: ["random"])
+    baselines: list[str] = field(default_factory=lambda: ["random"], metadata={"item": str})
+    baseline_every: int = 1        # play the baselines every k iterations (and at the last)
     seed: int = 0
+
+    def learning_rate_at(self, iteration: int) -> float:
+        """The step schedule: ``learning_rate`` times ``learning_rate_drop`` once
+        per entry of ``learning_rate_drops`` at or before ``iteration``."""
+        drops = sum(1 for start in self.learning_rate_drops if iteration >= start)
+        return self.learning_rate * self.learning_rate_drop ** drops

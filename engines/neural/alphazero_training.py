@@ -188,7 +188,9 @@ def train_alphazero(out: str | Path, config: AlphaZeroConfig, iterations: int,
                     save_model(model, start, {**metadata, "iteration": iteration - 1})
                 examples = pool.self_play(config.game, start, config.games, **options)
             buffer.add(examples)
-            row = {"iteration": iteration, "examples": len(buffer), **_train(model, buffer, config, rng, progress)}
+            model.optimizer.learning_rate.assign(config.learning_rate_at(iteration))
+            row = {"iteration": iteration, "examples": len(buffer), "learning_rate": config.learning_rate_at(iteration),
+                   **_train(model, buffer, config, rng, progress)}
             meta = {**metadata, "iteration": iteration}
             checkpoint = out / "checkpoints" / f"iter-{iteration:03d}.keras"
             save_model(model, checkpoint, meta)
@@ -196,7 +198,8 @@ def train_alphazero(out: str | Path, config: AlphaZeroConfig, iterations: int,
             row["score_vs_previous"] = _against_previous(current, previous, config, iteration, progress)
             last_elo = float(history["elo"].iloc[-1]) if "elo" in history else 0.0
             row["elo"] = last_elo + elo_difference(row["score_vs_previous"], config.previous_games)
-            row.update(_against_baselines(checkpoint, config, iteration, progress))
+            if iteration % config.baseline_every == 0 or iteration == iterations:
+                row.update(_against_baselines(checkpoint, config, iteration, progress))
             row["seconds"] = time.perf_counter() - started  # self-play, training and evaluation
             row["workers"] = workers
             history = pd.concat([history, pd.DataFrame([row])], ignore_index=True)

@@ -1,0 +1,450 @@
+"""Any engine behind GTP: ``dlgo gtp --engine mcts:rounds=2000``.
+
+:class:`GtpFrontend` keeps the game (board size, komi, handicap, the moves so
+far) and answers one command line at a time with :meth:`GtpFrontend.handle`;
+:meth:`GtpFrontend.serve` runs the loop on stdin/stdout for GoGui, Sabaki,
+gtp2ogs or another engine's controller. A bad command never ends the session:
+an unknown command, a malformed line, an illegal move or a board size the
+engine cannot play gets a ``?`` response, and so does an engine that fails.
+
+The moves come from the controller in any order of colours (GTP allows two
+moves of one colour, e.g. to set up a position); a pass by the other side is
+put in between, as SGF readers do. ``undo`` takes back one ``play`` or
+``genmove``, handicap stones are the starting position, and ``komi`` replays
+the game with the new value.
+"""
+from __future__ import annotations
+
+import datetime
+import logging
+import math
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable, TextIO
+
+from dlgo.atomic import atomic_write
+from dlgo.goboard import Board, GameState, Move
+from dlgo.gotypes import Player, Point
+from dlgo.gtp.protocol import (MAX_SIZE, GtpError, fixed_handicap_points, format_response, format_vertex,
+                               parse_color, parse_command, parse_vertex)
+from dlgo.scoring import compute_game_result
+
+if TYPE_CHECKING:
+    from engines.base import Agent
+
+log = logging.getLogger(__name__)
+
+VERSION = "0.1.0"
+
+
+class Clock:
+    """GTP's time settings (``time_settings``: main time, then ``stones`` moves
+    per byo-yomi period of ``byo_yomi`` seconds) and the time each side has left
+    (``time_left``); :meth:`budget` turns them into seconds for the next move."""
+
+    #: part of the estimate kept back for the controller's and the network's delays
+    SAFETY = 0.8
+    #: the least a move gets, however short the clock
+    FLOOR = 0.05
+
+    def __init__(self) -> None:
+        self.main = 0.0
+        self.byo_yomi = 0.0
+        self.stones = 0
+        self.active = False              # no limit until time_settings says so
+        self.left: dict[Player, tuple[float, int]] = {}
+
+    def settings(self, main: float, byo_yomi: float, stones: int) -> None:
+        if main < 0 or byo_yomi < 0 or stones < 0:
+            raise GtpError("time values must not be negative")
+        self.main, self.byo_yomi, self.stones = main, byo_yomi, stones
+        # byo-yomi time with no stones means no time limit (spec, section 6.3.3)
+        self.active = not (byo_yomi > 0 and stones == 0)
+        self.left = {}
+
+    def budget(self, player: Player, moves_left: int) -> float | None:
+        """Seconds for ``player``'s next move, or None without a clock."""
+        if not self.active:
+            return None
+        time_left, stones = self.left.get(player, (self.main, 0))
+        if stones > 0:  # in byo-yomi: this period's time over its stones
+            return max(self.FLOOR, self.SAFETY * time_left / stones)
+        period = self.byo_yomi / self.stones if self.stones else 0.0
+        return max(self.FLOOR, self.SAFETY * (time_left / max(moves_left, 1) + period))
+
+
+class GtpFrontend:
+    """One engine, one GTP session. ``agent`` plays the moves; ``sgf_dir``, if
+    given, receives each game as an SGF file, rewritten after every move."""
+
+    def __init__(self, agent: "Agent", size: int = 19, komi: float = 7.5, sgf_dir: str | Path | None = None,
+                 name: str = "dlgo") -> None:
+        self.agent = agent
+        self.name = name
+        self.size = size
+        self.komi = komi
+        self.sgf_dir = Path(sgf_dir) if sgf_dir else None
+        self.clock = Clock()
+        self.handicap: list[Point] = []
+        self.players: dict[Player, str] = {}  # colour -> engine spec, once the engine has moved for it
+        self.moves: list[list[Move]] = []   # per play/genmove: the moves it added (a pass, then the move)
+        self.state = self._start()
+        self.quit = False
+        self._game_number = 0
+        self._sgf_path: Path | None = None
+        self.commands: dict[str, Callable[[list[str]], str]] = {
+            name.removeprefix("cmd_").replace("__", "-"): getattr(self, name)
+            for name in sorted(dir(self)) if name.startswith("cmd_")}
+        agent.check_game(self.state)
+
+    # ------------------------------------------------------------ the loop
+    def handle(self, line: str) -> str | None:
+        """The response to one command line (None for an empty or comment line)."""
+        try:
+            command = parse_command(line)
+        except GtpError as err:
+            return format_response(None, str(err), ok=False)
+        if command is None:
+            return None
+        handler = self.commands.get(command.name)
+        if handler is None:
+            return format_response(command.id, "unknown command", ok=False)
+        try:
+            return format_response(command.id, handler(command.args))
+        except GtpError as err:
+            return format_response(command.id, str(err), ok=False)
+        except Exception as err:  # the engine failed: say so, keep the session
+            log.exception("%s failed", command.name)
+            return format_response(command.id, f"internal error: {type(err).__name__}: {err}", ok=False)
+
+    def serve(self, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> None:
+        """Answer commands from ``stdin`` until ``quit`` or the end of input."""
+        for line in stdin:
+            response = self.handle(line)
+            if response is not None:
+                stdout.write(response)
+                stdout.flush()
+            if self.quit:
+                break
+        self.agent.close()
+
+    # ---------------------------------------------------------- the game
+    def _start(self) -> GameState:
+        if not self.handicap:
+            return GameState.new_game(self.size, komi=self.komi)
+        board = Board(self.size, self.size)
+        for point in self.handicap:
+            board.place_stone(Player.black, point)
+        return GameState.from_board(board, Player.white, komi=self.komi)
+
+    def _replay(self) -> None:
+        state = self._start()
+        for moves in self.moves:
+            for move in moves:
+                state = state.apply_move(move)
+        self.state = state
+
+    def _new_game(self) -> None:
+        self.handicap, self.moves, self.players = [], [], {}
+        self.state = self._start()
+        self.agent.new_game()
+        self._sgf_path = None
+
+    def _moves_for(self, player: Player, move: Move) -> list[Move]:
+        """The moves that make ``player`` play ``move`` now: a pass by the other
+        side first when it is not ``player``'s turn."""
+        state, moves = self.state, []
+        if state.is_over():
+            raise GtpError("the game is over (two passes or a resignation); clear_board starts a new one")
+        if state.next_player != player:
+            if state.last_move is not None and state.last_move.is_pass:
+                raise GtpError(f"{player.name} cannot move twice here: the pass put between would end the game")
+            moves.append(Move.pass_turn())
+            state = state.apply_move(moves[0])
+        try:
+            state.apply_move(move)
+        except ValueError as err:
+            raise GtpError(f"illegal move: {err}") from None
+        return [*moves, move]
+
+    def _record(self, moves: list[Move]) -> None:
+        for move in moves:
+            self.state = self.state.apply_move(move)
+        self.moves.append(moves)
+        self._write_sgf()
+
+    def _write_sgf(self) -> None:
+        if self.sgf_dir is None or not self.moves:
+            return
+        from dlgo.sgf import game_to_sgf
+
+        if self._sgf_path is None:
+            self._game_number += 1
+            stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+            self.sgf_dir.mkdir(parents=True, exist_ok=True)
+            self._sgf_path = self.sgf_dir / f"gtp-{stamp}-{self._game_number}.sgf"
+        result = ""
+        if self.state.is_over():
+            last = self.state.last_move
+            result = f"{self.state.next_player}+R" if last.is_resign else str(compute_game_result(self.state))
+        with atomic_write(self._sgf_path) as handle:
+            handle.write(game_to_sgf(self.state, black=self.players.get(Player.black, ""),
+                                     white=self.players.get(Player.white, ""), result=result))
+
+    def _moves_left(self) -> int:
+        """A guess at the engine's moves still to come, for the clock."""
+        empty = sum(1 for c in self.state.board.color if not c)
+        return max(10, int(0.6 * empty) // 2)
+
+    # ----------------------------------------------- administrative commands
+    def cmd_protocol_version(self, args: list[str]) -> str:
+        return "2"
+
+    def cmd_name(self, args: list[str]) -> str:
+        return self.name
+
+    def cmd_version(self, args: list[str]) -> str:
+        return f"{VERSION} ({self.agent.spec})"
+
+    def cmd_known_command(self, args: list[str]) -> str:
+        _need(args, 1, "known_command NAME")
+        return "true" if args[0] in self.commands else "false"
+
+    def cmd_list_commands(self, args: list[str]) -> str:
+        return "\n".join(sorted(self.commands))
+
+    def cmd_quit(self, args: list[str]) -> str:
+        self.quit = True
+        return ""
+
+    # -------------------------------------------------------- setting up
+    def cmd_boardsize(self, args: list[str]) -> str:
+        _need(args, 1, "boardsize SIZE")
+        size = _integer(args[0], "board size")
+        if not 2 <= size <= MAX_SIZE:
+            raise GtpError("unacceptable size")
+        try:
+            self.agent.check_game(GameState.new_game(size, komi=self.komi))
+        except ValueError as err:
+            raise GtpError(f"unacceptable size: {err}") from None
+        self.size = size
+        self._new_game()
+        return ""
+
+    def cmd_clear_board(self, args: list[str]) -> str:
+        self._new_game()
+        return ""
+
+    def cmd_komi(self, args: list[str]) -> str:
+        _need(args, 1, "komi VALUE")
+        try:
+            komi = float(args[0])
+        except ValueError:
+            raise GtpError(f"komi not a float: {args[0]!r}") from None
+        if not math.isfinite(komi):
+            raise GtpError("komi must be finite")
+        self.komi = komi
+        self._replay()
+        return ""
+
+    def cmd_fixed_handicap(self, args: list[str]) -> str:
+        _need(args, 1, "fixed_handicap STONES")
+        points = fixed_handicap_points(self.size, _integer(args[0], "number of stones"))
+        return self._place_handicap(points)
+
+    def cmd_place_free_handicap(self, args: list[str]) -> str:
+        _need(args, 1, "place_free_handicap STONES")
+        stones = _integer(args[0], "number of stones")
+        if not 2 <= stones < self.size * self.size:
+            raise GtpError(f"invalid number of handicap stones {stones}")
+        return self._place_handicap(free_handicap_points(self.size, stones))
+
+    def cmd_set_free_handicap(self, args: list[str]) -> str:
+        if len(args) < 2:
+            raise GtpError("set_free_handicap needs at least two vertices")
+        points = []
+        for text in args:
+            move = parse_vertex(text, self.size)
+            if not move.is_play:
+                raise GtpError("a handicap stone cannot be a pass")
+            if move.point in points:
+                raise GtpError(f"{text} given twice")
+            points.append(move.point)
+        return self._place_handicap(points)
+
+    def _place_handicap(self, points: list[Point]) -> str:
+        if self.moves or self.handicap:
+            raise GtpError("board not empty")
+        if len(points) >= self.size * self.size:
+            raise GtpError("too many handicap stones")
+        self.handicap = list(points)
+        try:
+            self.state = self._start()
+        except ValueError as err:
+            self.handicap = []
+            self.state = self._start()
+            raise GtpError(f"bad handicap: {err}") from None
+        return " ".join(format_vertex(Move.play(p)) for p in points)
+
+    def cmd_time_settings(self, args: list[str]) -> str:
+        _need(args, 3, "time_settings MAIN BYO_YOMI STONES")
+        self.clock.settings(_number(args[0], "main time"), _number(args[1], "byo-yomi time"),
+                            _integer(args[2], "byo-yomi stones"))
+        return ""
+
+    def cmd_kgs__time_settings(self, args: list[str]) -> str:
+        """KGS's extension, sent by gtp2ogs: none, absolute, byoyomi or canadian."""
+        if not args:
+            raise GtpError("kgs-time_settings needs a system: none, absolute, byoyomi or canadian")
+        system = args[0].lower()
+        if system == "none":
+            self.clock.settings(0, 1, 0)
+        elif system == "absolute" and len(args) == 2:
+            self.clock.settings(_number(args[1], "main time"), 0, 0)
+        elif system == "byoyomi" and len(args) == 4:  # main, period time, periods: one stone per period
+            self.clock.settings(_number(args[1], "main time"), _number(args[2], "period time"), 1)
+        elif system == "canadian" and len(args) == 4:
+            self.clock.settings(_number(args[1], "main time"), _number(args[2], "byo-yomi time"),
+                                _integer(args[3], "byo-yomi stones"))
+        else:
+            raise GtpError(f"cannot read kgs-time_settings {' '.join(args)}")
+        return ""
+
+    def cmd_time_left(self, args: list[str]) -> str:
+        _need(args, 3, "time_left COLOR TIME STONES")
+        player = parse_color(args[0])
+        self.clock.left[player] = (_number(args[1], "time"), _integer(args[2], "stones"))
+        return ""
+
+    # --------------------------------------------------------------- play
+    def cmd_play(self, args: list[str]) -> str:
+        _need(args, 2, "play COLOR VERTEX")
+        player = parse_color(args[0])
+        move = parse_vertex(args[1], self.size)
+        if self.state.is_over() and move.is_pass:
+            return ""  # a pass after the game ended changes nothing
+        self._record(self._moves_for(player, move))
+        return ""
+
+    def cmd_genmove(self, args: list[str]) -> str:
+        move = self._generate(args)
+        if move.is_resign:
+            self.moves.append([move])
+            self.state = self.state.apply_move(move)
+            self._write_sgf()
+        elif self.state.is_over():
+            pass
+        else:
+            self._record(self._moves_for(parse_color(args[0]), move))
+        return format_vertex(move)
+
+    def cmd_reg_genmove(self, args: list[str]) -> str:
+        """The engine's move, not played (GoGui's regression tests)."""
+        return format_vertex(self._generate(args))
+
+    def _generate(self, args: list[str]) -> Move:
+        _need(args, 1, "genmove COLOR")
+        player = parse_color(args[0])
+        if self.state.is_over():
+            return Move.pass_turn()
+        state = self.state
+        if state.next_player != player:
+            state = state.apply_move(self._moves_for(player, Move.pass_turn())[0])
+        self.agent.set_time_limit(self.clock.budget(player, self._moves_left()))
+        move = self.agent.select_move(state)
+        self.players[player] = self.agent.spec
+        if not move.is_resign:
+            try:
+                state.apply_move(move)
+            except ValueError as err:
+                raise GtpError(f"the engine chose an illegal move {format_vertex(move)}: {err}") from None
+        return move
+
+    def cmd_undo(self, args: list[str]) -> str:
+        if not self.moves:
+            raise GtpError("cannot undo")
+        self.moves.pop()
+        self._replay()
+        self.agent.new_game()  # its kept tree may be of the future
+        self._write_sgf()
+        return ""
+
+    # --------------------------------------------------------- information
+    def cmd_showboard(self, args: list[str]) -> str:
+        state = self.state
+        return (f"\n{state.render()}\nkomi {self.komi:g}, {state.next_player.name} to move, "
+                f"{len(self.moves)} moves played")
+
+    def cmd_final_score(self, args: list[str]) -> str:
+        """Area score of the board as it stands (no stones are judged dead:
+        play the game out first, as the random and MCTS engines do)."""
+        if self.state.is_over() and self.state.last_move.is_resign:
+            return f"{self.state.next_player}+R"
+        return str(compute_game_result(self.state))
+
+    def cmd_loadsgf(self, args: list[str]) -> str:
+        """``loadsgf FILE [MOVE]``: the position before move MOVE (default: the end)."""
+        if not args:
+            raise GtpError("loadsgf FILE [MOVE_NUMBER]")
+        from dlgo.sgf import read_sgf
+
+        try:
+            record = read_sgf(Path(args[0]).read_bytes())
+        except (OSError, ValueError) as err:
+            raise GtpError(f"cannot load file: {err}") from None
+        if not 2 <= record.size <= MAX_SIZE or record.setup[Player.white]:
+            raise GtpError("cannot load file: board size or set-up not supported")
+        moves = record.moves
+        if len(args) > 1:
+            moves = moves[:max(0, _integer(args[1], "move number") - 1)]
+        self.size, self.komi = record.size, record.komi
+        self._new_game()
+        self.handicap = list(record.setup[Player.black])
+        self.state = self._start()
+        try:
+            for player, move in moves:
+                self._record(self._moves_for(player, move))
+        except GtpError as err:
+            raise GtpError(f"cannot load file: {err}") from None
+        return ""
+
+
+def free_handicap_points(size: int, stones: int) -> list[Point]:
+    """``stones`` well-spread points: the fixed handicap points as far as they
+    go, then, one at a time, the point off the edge farthest from those chosen."""
+    from dlgo.gtp.protocol import max_fixed_handicap
+
+    fixed = min(stones, max_fixed_handicap(size))
+    points = fixed_handicap_points(size, fixed) if fixed >= 2 else []
+    inner = [Point(r, c) for r in range(1, size + 1) for c in range(1, size + 1)
+             if (size < 5 or 1 < r < size and 1 < c < size)]
+    candidates = [p for p in inner if p not in points] + [Point(r, c) for r in range(1, size + 1)
+                                                           for c in range(1, size + 1) if Point(r, c) not in inner]
+    while len(points) < stones:
+        best = max(candidates, key=lambda p: min((abs(p.row - q.row) + abs(p.col - q.col) for q in points),
+                                                default=0))
+        points.append(best)
+        candidates.remove(best)
+    return points
+
+
+def _need(args: list[str], count: int, usage: str) -> None:
+    if len(args) < count:
+        raise GtpError(f"syntax error: {usage}")
+
+
+def _integer(text: str, what: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise GtpError(f"{what} not an integer: {text!r}") from None
+
+
+def _number(text: str, what: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise GtpError(f"{what} not a number: {text!r}") from None
+    if not math.isfinite(value):
+        raise GtpError(f"{what} must be finite")
+    return value

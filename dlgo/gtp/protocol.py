@@ -1,0 +1,120 @@
+"""GTP's wire format: commands in, responses out, vertices and colours.
+
+A command line is ``[id] name [arguments...]``. Before parsing, control
+characters other than tab and newline are removed, tabs become spaces and
+everything after ``#`` is a comment (spec, section 2.2). A response is
+``=id text`` or ``?id message``, ended by an empty line.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from dlgo.goboard import Move
+from dlgo.gotypes import Player, Point
+from dlgo.rendering import go_column_label, parse_go_point
+
+MAX_SIZE = 25  # the letters A..Z without I
+
+
+class GtpError(Exception):
+    """A command that cannot be carried out; its message becomes the ``?`` response."""
+
+
+class Command(NamedTuple):
+    """One parsed command line: ``id`` is None when the line had none."""
+
+    id: int | None
+    name: str
+    args: list[str]
+
+
+def clean_line(line: str) -> str:
+    """The line with comments and control characters removed, tabs as spaces."""
+    line = line.split("#", 1)[0].replace("\t", " ")
+    return "".join(ch for ch in line if ch >= " " or ch == "\n").strip()
+
+
+def parse_command(line: str) -> Command | None:
+    """The command on ``line``, or None for an empty or comment-only line.
+    A line with an id but no command name raises :class:`GtpError`."""
+    words = clean_line(line).split()
+    if not words:
+        return None
+    command_id = None
+    if words[0].isdigit():
+        command_id = int(words[0])
+        words = words[1:]
+        if not words:
+            raise GtpError("missing command")
+    return Command(command_id, words[0], words[1:])
+
+
+def format_response(command_id: int | None, text: str = "", ok: bool = True) -> str:
+    """``=id text`` or ``?id message``, with the empty line that ends a response.
+    Empty lines inside ``text`` would end it early, so they are dropped; a
+    ``text`` that starts with a newline (a board) starts on the next line."""
+    body = "\n".join(line for line in text.strip("\n").split("\n") if line.strip())
+    head = ("=" if ok else "?") + ("" if command_id is None else str(command_id))
+    if not body:
+        return f"{head}\n\n"
+    return f"{head}\n{body}\n\n" if text.startswith("\n") else f"{head} {body}\n\n"
+
+
+def parse_color(text: str) -> Player:
+    """``b``/``black`` or ``w``/``white`` in any case."""
+    word = text.lower()
+    if word in ("b", "black"):
+        return Player.black
+    if word in ("w", "white"):
+        return Player.white
+    raise GtpError(f"invalid color {text!r}")
+
+
+def parse_vertex(text: str, size: int) -> Move:
+    """``D4`` (column letters without I, rows from 1 at the bottom) or ``pass``."""
+    if text.lower() == "pass":
+        return Move.pass_turn()
+    try:
+        return Move.play(parse_go_point(text, size, size))
+    except ValueError:
+        raise GtpError(f"invalid coordinate {text!r}") from None
+
+
+def format_vertex(move: Move) -> str:
+    """A move as GTP writes it: ``D4``, ``pass`` or ``resign``."""
+    if move.is_pass:
+        return "pass"
+    if move.is_resign:
+        return "resign"
+    return f"{go_column_label(move.point.col)}{move.point.row}"
+
+
+def max_fixed_handicap(size: int) -> int:
+    """The most stones ``fixed_handicap`` places: 9 on odd boards from 9x9, 4 on
+    even boards and on 7x7 (no handicap on boards under 7x7)."""
+    if size < 7:
+        return 0
+    if size % 2 == 0 or size == 7:
+        return 4
+    return 9
+
+
+def fixed_handicap_points(size: int, stones: int) -> list[Point]:
+    """The standard handicap points (spec, section 4.1.1): the star points on
+    the fourth line (third on boards under 13x13), corners first, then sides
+    and centre in the usual order."""
+    most = max_fixed_handicap(size)
+    if not 2 <= stones <= most:
+        raise GtpError(f"invalid number of handicap stones {stones} for {size}x{size} (2..{most})"
+                       if most else f"no fixed handicap on {size}x{size}")
+    edge = 4 if size >= 13 else 3
+    low, mid, high = edge, (size + 1) // 2, size + 1 - edge
+    corners = [Point(low, low), Point(high, high), Point(high, low), Point(low, high)]
+    if stones <= 4:  # D4 and Q16, then D16, then Q4
+        return corners[:stones]
+    sides = [Point(mid, low), Point(mid, high)]        # left and right of centre
+    verticals = [Point(low, mid), Point(high, mid)]    # below and above centre
+    centre = Point(mid, mid)
+    layout = {5: corners + [centre], 6: corners + sides, 7: corners + sides + [centre],
+              8: corners + sides + verticals, 9: corners + sides + verticals + [centre]}
+    return layout[stones]

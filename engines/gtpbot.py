@@ -1,0 +1,85 @@
+"""Any GTP program as an engine: ``gtp:cmd="/usr/games/gnugo --mode gtp --level 10"``.
+
+The program keeps its own board, brought up to date before every move
+(:meth:`dlgo.gtp.client.GtpClient.sync`), so it can join tournaments, console
+games and even sit behind our own GTP front end. If it dies, stops answering
+or answers with an error, :class:`~engines.base.EngineError` says which and why;
+a tournament records the game as lost by forfeit instead of hanging.
+"""
+from __future__ import annotations
+
+from dlgo.game import GameStateBase
+from dlgo.goboard import GameState, Move
+from dlgo.gtp.client import GtpClient, GtpConnectionError
+from dlgo.gtp.protocol import GtpError
+from engines.base import Agent, EngineError
+
+
+class GTPAgent(Agent):
+    """An external Go program spoken to over GTP (GNU Go, Pachi, KataGo, ...)."""
+
+    name = "gtp"
+    unit = "moves"
+
+    def __init__(self, cmd: str = "", timeout: float = 60.0):
+        """``cmd``: the program's command line (quote it in a spec:
+        ``gtp:cmd="/usr/games/gnugo --mode gtp --level 1"``); ``timeout``: the
+        longest wait in seconds for one answer."""
+        super().__init__()
+        if not cmd:
+            raise ValueError('gtp needs cmd="PROGRAM --ARGS", e.g. gtp:cmd="/usr/games/gnugo --mode gtp"')
+        self.cmd = cmd
+        self.timeout = timeout
+        self._client: GtpClient | None = None
+
+    @property
+    def client(self) -> GtpClient:
+        """The running program (started on first use, restarted if it was closed)."""
+        if self._client is None:
+            try:
+                self._client = GtpClient(self.cmd, timeout=self.timeout)
+            except GtpConnectionError as err:
+                raise EngineError(str(err)) from None
+        return self._client
+
+    def check_game(self, state: GameStateBase) -> None:
+        if not isinstance(state, GameState):
+            raise ValueError(f"gtp engines play Go, not {state.game_name}")
+
+    def choose(self, state: GameStateBase) -> Move:
+        self.check_game(state)
+        try:
+            move = self.client.genmove(state)
+        except GtpConnectionError as err:
+            self.close()
+            raise EngineError(str(err)) from None
+        except GtpError as err:  # a "?" answer, e.g. to one of the moves sent
+            self.close()
+            raise EngineError(f"{self.cmd} answered an error: {err}") from None
+        self._work = 1
+        if not move.is_resign and not state.is_valid_move(move):
+            self.close()
+            raise EngineError(f"{self.cmd} played {state.format_move(move)}, illegal here "
+                              "(its rules may differ: positional superko, suicide)")
+        return move
+
+    def send(self, command: str, state: GameState | None = None) -> str:
+        """Any GTP command (``final_score``, ``showboard``), on ``state``'s position if given."""
+        try:
+            if state is not None:
+                self.client.sync(state)
+            return self.client.send(command)
+        except GtpConnectionError as err:
+            self.close()
+            raise EngineError(str(err)) from None
+
+    def close(self) -> None:
+        if self._client is not None:
+            self._client.close()
+            self._client = None
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:
+            pass

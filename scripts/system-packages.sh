@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# GNU Go and Pachi from Debian: the real opponents of the GTP tests and of
+# experiments/vs_gnugo.py. Installs them when missing (as root, or with
+# password-less sudo); where that cannot be done it says so and exits 0, and the
+# tests that need GNU Go skip with the reason.
+set -u
+packages=(gnugo pachi)
+missing=()
+for p in "${packages[@]}"; do
+    [ -x "/usr/games/$p" ] || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+if ! command -v apt-get >/dev/null; then
+    echo "note: no apt-get here; install ${missing[*]} by hand to play GNU Go and Pachi" >&2
+    exit 0
+fi
+if [ "$(id -u)" -eq 0 ]; then sudo=(); elif sudo -n true 2>/dev/null; then sudo=(sudo -n); else
+    echo "note: not root and no password-less sudo; run: sudo apt-get install -y ${missing[*]}" >&2
+    exit 0
+fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get install -y -q "${missing[@]}" >/dev/null 2>&1 \
+    || { "${sudo[@]}" apt-get update -q >/dev/null 2>&1 && "${sudo[@]}" apt-get install -y -q "${missing[@]}" >/dev/null; } \
+    || echo "note: apt-get could not install ${missing[*]}; the GNU Go tests will skip" >&2
+exit 0
