@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: demo test bench clean system
 
-# GNU Go and Pachi (Debian packages) for the GTP tests and experiments/vs_gnugo.py.
+# GNU Go (Debian package gnugo) for the GTP tests and experiments/vs_gnugo.py.
 system:
 	@./scripts/system-packages.sh
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dlgo.game import GameStateBase
 from dlgo.goboard import GameState, Move
-from dlgo.gtp.client import GtpClient, GtpConnectionError
+from dlgo.gtp.client import GNUGO, GNUGO_RULES, GtpClient, GtpConnectionError
 from dlgo.gtp.protocol import GtpError
 from engines.base import Agent, EngineError
 
@@ -83,3 +83,19 @@ class GTPAgent(Agent):
             self.close()
         except Exception:
             pass
+
+
+class GnuGoAgent(GTPAgent):
+    """GNU Go 3.8 over GTP, under our rules: area scoring (``--chinese-rules``),
+    situational superko, and every dead stone captured before it passes, so the
+    board scores as it stands. Debian package ``gnugo``."""
+
+    name = "gnugo"
+
+    def __init__(self, level: int = 10, seed: int | None = None, path: str = GNUGO, timeout: float = 60.0):
+        """``level``: 0 (fastest, weakest) to 10 (GNU Go's default); ``seed``: its
+        random seed (moves vary between games); ``path``: the gnugo binary."""
+        if not 0 <= level <= 10:
+            raise ValueError(f"gnugo levels are 0..10, got {level}")
+        cmd = f"{path} {GNUGO_RULES} --level {level}" + (f" --seed {seed}" if seed is not None else "")
+        super().__init__(cmd=cmd, timeout=timeout)

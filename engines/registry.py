@@ -24,6 +24,7 @@ _ENGINES: dict[str, str] = {
     "predictor": "engines.predictor:PredictorAgent",
     "alphazero": "engines.alphazero:AlphaZeroAgent",
     "gtp": "engines.gtpbot:GTPAgent",
+    "gnugo": "engines.gtpbot:GnuGoAgent",
 }
 
 

@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
-# GNU Go and Pachi from Debian: the real opponents of the GTP tests and of
+# GNU Go from Debian: the real opponent of the GTP tests and of
 # experiments/vs_gnugo.py. Installs them when missing (as root, or with
 # password-less sudo); where that cannot be done it says so and exits 0, and the
 # tests that need GNU Go skip with the reason.
 set -u
-packages=(gnugo pachi)
+packages=(gnugo)  # Debian's "pachi" is a platform game, not the Go engine
 missing=()
 for p in "${packages[@]}"; do
     [ -x "/usr/games/$p" ] || missing+=("$p")
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
 if ! command -v apt-get >/dev/null; then
-    echo "note: no apt-get here; install ${missing[*]} by hand to play GNU Go and Pachi" >&2
+    echo "note: no apt-get here; install ${missing[*]} by hand to play GNU Go" >&2
     exit 0
 fi
 if [ "$(id -u)" -eq 0 ]; then sudo=(); elif sudo -n true 2>/dev/null; then sudo=(sudo -n); else

@@ -101,7 +101,8 @@ def test_a_tiny_training_iteration_runs_and_resumes_with_the_same_buffer(tmp_pat
     from engines.replay import ReplayBuffer
 
     config = AlphaZeroConfig(game="tictactoe", blocks=1, filters=8, games=4, parallel=4, simulations=8,
-                             buffer_games=6, batch_size=16, train_steps=3, eval_games=2, eval_simulations=4)
+                             buffer_games=6, batch_size=16, train_steps=3, eval_games=2, eval_simulations=4,
+                             learning_rate_drops=[2], learning_rate_drop=0.5)
     history = train_alphazero(tmp_path, config, iterations=1, progress=False)
     assert list(history["iteration"]) == [1]
     assert {"loss", "policy_loss", "value_loss", "score_vs_random", "score_vs_previous", "elo"} <= set(history.columns)
@@ -114,6 +115,7 @@ def test_a_tiny_training_iteration_runs_and_resumes_with_the_same_buffer(tmp_pat
     # (its self-play in two worker processes, which load iteration 1's checkpoint).
     history = train_alphazero(tmp_path, config, iterations=2, progress=False, workers=2)
     assert list(history["iteration"]) == [1, 2]
+    assert list(history["learning_rate"]) == pytest.approx([1e-3, 5e-4])  # the drop at iteration 2
     elo_gain = elo_difference(history["score_vs_previous"].iloc[1], config.previous_games)
     assert history["elo"].iloc[1] == pytest.approx(history["elo"].iloc[0] + elo_gain)
     buffer = ReplayBuffer.load(tmp_path / "buffer-002.npz")
@@ -233,3 +235,21 @@ def test_the_shipped_connect4_network_beats_mcts_from_both_sides():
     spec = "alphazero:checkpoint=connect4,simulations=50"
     for k, (black, white) in enumerate(((spec, "mcts:rounds=300"), ("mcts:rounds=300", spec))):
         assert play_match("connect4", black, white, seed=k).score_for(spec) == 1.0
+
+
+def test_the_learning_rate_steps_down_at_each_drop():
+    from engines.neural.alphazero_config import AlphaZeroConfig
+
+    config = AlphaZeroConfig(learning_rate=1e-3, learning_rate_drops=[40, 60], learning_rate_drop=0.3)
+    assert [config.learning_rate_at(i) for i in (1, 39, 40, 59, 60, 99)] == pytest.approx(
+        [1e-3, 1e-3, 3e-4, 3e-4, 9e-5, 9e-5])
+    assert AlphaZeroConfig().learning_rate_at(500) == AlphaZeroConfig().learning_rate
+
+
+def test_train_alphazero_options_read_lists_with_their_item_types():
+    from dlgo.cli import build_parser
+
+    args = build_parser().parse_args(["train-alphazero", "--out", "x", "--learning-rate-drops", "30", "45",
+                                      "--baselines", "random", "mcts:rounds=100", "--baseline-every", "5"])
+    assert args.learning_rate_drops == [30, 45] and args.baselines == ["random", "mcts:rounds=100"]
+    assert args.baseline_every == 5

@@ -84,3 +84,38 @@ def test_alphazero_summaries_name_the_self_play_processes_per_stretch():
     assert _processes(old) == "the training process"
     mixed = pd.DataFrame({"iteration": [1, 2, 3, 4], "workers": [None, 1, 2, 2]})
     assert _processes(mixed) == "the training process (iterations 1-2), 2 worker processes (iterations 3-4)"
+
+
+@pytest.mark.skipif(not __import__("os").access("/usr/games/gnugo", __import__("os").X_OK),
+                    reason="GNU Go is not installed (apt-get install gnugo)")
+def test_vs_gnugo_runs_quick_holds_the_levels_and_resumes(tmp_path, capsys):
+    import pandas as pd
+
+    from experiments import vs_gnugo
+
+    args = ["--quick", "--workers", "1", "--out", str(tmp_path)]
+    assert vs_gnugo.main(args) == 0
+    for name in ("games.csv", "ratings.csv", "crosstable.png", "handicap.csv", "handicap.png", "summary.md"):
+        assert (tmp_path / name).exists(), name
+    games = pd.read_csv(tmp_path / "games.csv")
+    assert len(games) == 1 + 2 * 2 + 2 and len(list((tmp_path / "sgf").glob("*.sgf"))) == len(games)
+    handicap = games[games["game"] == "go:size=9,komi=0.5,handicap=9"]
+    assert len(handicap) == 2 and set(handicap["black"]) == {"random", "mcts:rounds=20"}
+    ratings = pd.read_csv(tmp_path / "ratings.csv").set_index("engine")
+    assert ratings.loc["gnugo:level=10", "elo"] == 1800  # the anchor, held
+    assert ratings.loc["gnugo:level=0", "elo_low"] == ratings.loc["gnugo:level=0", "elo_high"]  # held too
+    summary = (tmp_path / "summary.md").read_text()
+    assert "`gnugo:level=10` held at 1800" in summary and "## Handicap against `gnugo:level=0`" in summary
+    assert vs_gnugo.main(args) == 0  # resumes: nothing new is played
+    assert len(pd.read_csv(tmp_path / "games.csv")) == len(games)
+
+
+def test_fixed_ratings_hold_the_yardstick_and_fit_the_rest():
+    from dlgo.arena.ratings import GameResult, fit_ratings
+
+    results = [GameResult("a", "b", 1.0)] * 3 + [GameResult("a", "b", 0.0)] + \
+        [GameResult("x", "a", 0.5)] * 4 + [GameResult("x", "b", 1.0)] * 4
+    ratings = {r.name: r for r in fit_ratings(results, fixed={"a": 1000.0, "b": 900.0}, bootstrap=20)}
+    assert ratings["a"].elo == 1000.0 and ratings["b"].elo == 900.0
+    assert ratings["a"].lower == ratings["a"].upper == 1000.0
+    assert 900 < ratings["x"].elo < 1300 and ratings["x"].lower < ratings["x"].elo < ratings["x"].upper

@@ -276,3 +276,18 @@ def test_loadsgf_sets_up_the_position(tmp_path):
     assert (frontend.size, frontend.komi, len(frontend.moves)) == (9, 5.5, 2)
     assert frontend.state.next_player == Player.white
     assert frontend.handle(f"loadsgf {tmp_path / 'missing.sgf'}").startswith("? cannot load file")
+
+
+def test_handicap_games_start_with_the_stones_and_white_to_move():
+    from dlgo.sgf import game_to_sgf
+
+    state = new_game("go:size=9,komi=0.5,handicap=4")
+    assert state.next_player == Player.white
+    assert {p for p in (Point(3, 3), Point(7, 7), Point(7, 3), Point(3, 7)) if state.board.get(p) == Player.black} \
+        == {Point(3, 3), Point(7, 7), Point(7, 3), Point(3, 7)}
+    state = state.apply_move(Move.play(Point(5, 5)))
+    text = game_to_sgf(state, "random", "mcts")
+    assert "HA[4]AB[" in text and "PL[W]" in text
+    assert sgf_to_state(read_sgf(text)).zobrist_hash() == state.zobrist_hash()
+    with pytest.raises(ValueError, match="handicap stones"):
+        new_game("go:size=9,handicap=10")

@@ -11,7 +11,7 @@ intervals come from a bootstrap over games.
 from __future__ import annotations
 
 import math
-from typing import NamedTuple, Sequence
+from typing import Mapping, NamedTuple, Sequence
 
 import numpy as np
 
@@ -62,17 +62,26 @@ def _check_connected(games: np.ndarray, players: list[str]) -> None:
         raise ValueError(f"ratings need every player linked by games; not linked to {players[0]}: {', '.join(apart)}")
 
 
-def _fit(wins: np.ndarray, games: np.ndarray, prior: float, tolerance: float = 1e-9) -> np.ndarray:
-    """Maximum-likelihood strengths (natural-log scale, mean 0) by MM iteration."""
+def _fit(wins: np.ndarray, games: np.ndarray, prior: float, tolerance: float = 1e-9,
+         fixed: dict[int, float] | None = None) -> np.ndarray:
+    """Maximum-likelihood strengths (natural-log scale) by MM iteration: mean 0,
+    or with the players in ``fixed`` (index -> strength) held where they are."""
     met = games > 0
     wins = wins + met * (prior / 2)  # virtual draws: half a point each way
     games = games + met * prior
     total = wins.sum(axis=1)
     gamma = np.ones(len(total))
+    held = np.array(sorted(fixed or {}), dtype=int)
+    held_gamma = np.exp([fixed[i] for i in held]) if fixed else None
+    if fixed:
+        gamma[held] = held_gamma
     for _ in range(100_000):
         denominator = (games / (gamma[:, None] + gamma[None, :])).sum(axis=1)
         new = total / denominator
-        new /= math.exp(np.log(new).mean())
+        if fixed:
+            new[held] = held_gamma
+        else:
+            new /= math.exp(np.log(new).mean())
         if np.max(np.abs(new - gamma) / gamma) < tolerance:
             gamma = new
             break
@@ -81,24 +90,34 @@ def _fit(wins: np.ndarray, games: np.ndarray, prior: float, tolerance: float = 1
 
 
 def fit_ratings(results: Sequence[GameResult], anchor: str | None = "random", anchor_elo: float = 0.0,
-                prior: float = 1.0, bootstrap: int = 200, seed: int = 0) -> list[Rating]:
+                prior: float = 1.0, bootstrap: int = 200, seed: int = 0,
+                fixed: Mapping[str, float] | None = None) -> list[Rating]:
     """Elo ratings of every player, strongest first, with 95% bootstrap intervals.
 
     ``anchor`` (if it played) is pinned at ``anchor_elo``; otherwise the mean rating is
-    ``anchor_elo``. ``bootstrap`` resamples of the games give the intervals (0 for none)."""
+    ``anchor_elo``. ``fixed`` instead holds several players at given ratings (a
+    yardstick such as GNU Go's levels) and fits only the others against them;
+    its intervals are 0 wide. ``bootstrap`` resamples of the games give the
+    intervals (0 for none)."""
     results = [GameResult(*r) for r in results]
     if not results:
         return []
     players = sorted({r.a for r in results} | {r.b for r in results})
     wins, games = _matrices(results, players)
     _check_connected(games, players)
+    held = {players.index(p): elo / ELO_PER_NAT for p, elo in (fixed or {}).items() if p in players}
 
     def to_elo(strength: np.ndarray) -> np.ndarray:
         elo = strength * ELO_PER_NAT
+        if held:
+            return elo
         shift = elo[players.index(anchor)] if anchor in players else elo.mean()
         return elo - shift + anchor_elo
 
-    elo = to_elo(_fit(wins, games, prior))
+    def fit(w: np.ndarray, g: np.ndarray) -> np.ndarray:
+        return _fit(w, g, prior, fixed=held)
+
+    elo = to_elo(fit(wins, games))
     lower, upper = elo.copy(), elo.copy()
     if bootstrap:
         rng = np.random.default_rng(seed)
@@ -110,7 +129,7 @@ def fit_ratings(results: Sequence[GameResult], anchor: str | None = "random", an
                 _check_connected(g, players)
             except ValueError:
                 continue  # a resample that lost a link says nothing about it
-            samples.append(to_elo(_fit(w, g, prior)))
+            samples.append(to_elo(fit(w, g)))
         if samples:
             lower, upper = np.percentile(np.array(samples), [2.5, 97.5], axis=0)
     played = games.sum(axis=1)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from pathlib import Path
-from typing import NamedTuple, Sequence
+from typing import Mapping, NamedTuple, Sequence
 
 from dlgo.arena.match import GameRecord
 from dlgo.arena.ratings import GameResult, cross_table, fit_ratings
@@ -36,8 +36,9 @@ def family_of(spec: str) -> str:
 
 
 def engine_rows(records: Sequence[GameRecord], anchor: str = "random", bootstrap: int = 200,
-                seed: int = 0) -> list[EngineRow]:
-    """Ratings joined with each engine's mean cost per move, strongest first."""
+                seed: int = 0, fixed: Mapping[str, float] | None = None) -> list[EngineRow]:
+    """Ratings joined with each engine's mean cost per move, strongest first
+    (``fixed``: engines held at given ratings, see :func:`fit_ratings`)."""
     results = [GameResult(r.black, r.white, r.score_for(r.black)) for r in records]
     cost: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0])
     unit: dict[str, str] = {}
@@ -50,7 +51,7 @@ def engine_rows(records: Sequence[GameRecord], anchor: str = "random", bootstrap
             cost[spec][2] += n
             unit[spec] = u
     rows = []
-    for rating in fit_ratings(results, anchor=anchor, bootstrap=bootstrap, seed=seed):
+    for rating in fit_ratings(results, anchor=anchor, bootstrap=bootstrap, seed=seed, fixed=fixed):
         seconds, compute, n = cost[rating.name]
         rows.append(EngineRow(rating.name, family_of(rating.name), rating.elo, rating.lower, rating.upper,
                               rating.games, rating.score, seconds / max(n, 1), compute / max(n, 1),
@@ -59,12 +60,14 @@ def engine_rows(records: Sequence[GameRecord], anchor: str = "random", bootstrap
 
 
 def write_report(out_dir: str | Path, records: Sequence[GameRecord], title: str = "",
-                 anchor: str = "random", bootstrap: int = 200, seed: int = 0) -> list[EngineRow]:
-    """Write ratings.csv, crosstable.csv, the two plots and summary.md into ``out_dir``."""
+                 anchor: str = "random", bootstrap: int = 200, seed: int = 0,
+                 fixed: Mapping[str, float] | None = None, intro: str = "") -> list[EngineRow]:
+    """Write ratings.csv, crosstable.csv, the two plots and summary.md into ``out_dir``
+    (``intro``: Markdown for the summary, before the ratings table)."""
     import pandas as pd
 
     out = Path(out_dir)
-    rows = engine_rows(records, anchor, bootstrap, seed)
+    rows = engine_rows(records, anchor, bootstrap, seed, fixed)
     ratings = pd.DataFrame(rows, columns=EngineRow._fields)
     with atomic_write(out / "ratings.csv", newline="") as handle:
         ratings.to_csv(handle, index=False, float_format="%.4g")
@@ -75,7 +78,9 @@ def write_report(out_dir: str | Path, records: Sequence[GameRecord], title: str 
         table.to_csv(handle, index=False, float_format="%.4g")
     plot_strength_vs_compute(rows, out / "strength_vs_compute.png", title)
     plot_crosstable(rows, table, out / "crosstable.png", title)
-    write_summary(out / "summary.md", rows, records, title)
+    anchoring = (f"anchored at {anchor} = 0" if not fixed else
+                 "with " + ", ".join(f"`{name}` held at {elo:.0f}" for name, elo in fixed.items()))
+    write_summary(out / "summary.md", rows, records, title, anchoring, intro)
     return rows
 
 
@@ -126,12 +131,15 @@ def plot_crosstable(rows: Sequence[EngineRow], table, path: Path, title: str = "
     save_figure(fig, path)
 
 
-def write_summary(path: Path, rows: Sequence[EngineRow], records: Sequence[GameRecord], title: str = "") -> None:
+def write_summary(path: Path, rows: Sequence[EngineRow], records: Sequence[GameRecord], title: str = "",
+                  anchoring: str = "anchored at random = 0", intro: str = "") -> None:
+    """``anchoring`` says what fixes the scale; ``intro`` (Markdown) goes before the table."""
     games = {r.game for r in records}
     lines = [f"# {title or 'Tournament report'}", "",
              f"{len(records)} games of {', '.join(sorted(games))} between {len(rows)} engines. "
              "Elo by a maximum-likelihood Bradley-Terry fit of all games (draws count half), "
-             "anchored at random = 0, with 95% bootstrap intervals.", "",
+             f"{anchoring}, with 95% bootstrap intervals.", "",
+             *([intro, ""] if intro else []),
              "![strength against compute](strength_vs_compute.png)", "",
              "| engine | Elo | 95% interval | games | score | s/move | compute/move |",
              "|---|---:|---|---:|---:|---:|---:|"]

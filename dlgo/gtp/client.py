@@ -24,6 +24,9 @@ if TYPE_CHECKING:
     from dlgo.goboard import GameState
 
 GNUGO = "/usr/games/gnugo"
+#: GNU Go's options for our rules: area scoring, situational superko, and all dead
+#: stones captured before it passes (so the final board scores as it stands)
+GNUGO_RULES = "--mode gtp --chinese-rules --situational-superko --capture-all-dead"
 
 
 class GtpConnectionError(RuntimeError):

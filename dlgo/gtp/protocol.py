@@ -16,7 +16,7 @@ from dlgo.rendering import go_column_label, parse_go_point
 MAX_SIZE = 25  # the letters A..Z without I
 
 
-class GtpError(Exception):
+class GtpError(ValueError):
     """A command that cannot be carried out; its message becomes the ``?`` response."""
 
 

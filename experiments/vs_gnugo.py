@@ -1,0 +1,173 @@
+"""Our engines against GNU Go on 9x9: ratings on GNU Go's scale, and the handicap they need.
+
+    python experiments/vs_gnugo.py              # about half an hour on 2 cores; resumable
+    python experiments/vs_gnugo.py --quick      # seconds: tiny settings
+    python experiments/vs_gnugo.py --engines mcts:rounds=8000 --levels 0 10 --games 10
+
+Needs GNU Go (Debian package ``gnugo``; `make test` installs it). Three parts,
+all 9x9 with area scoring, situational superko and random opening plies:
+
+1. **The yardstick.** GNU Go's levels play each other (komi 7.5). Their ratings
+   are fitted from these games alone, with ``gnugo:level=10`` at 1800 as the
+   Computer Go Server (CGOS) pinned GNU Go on its 9x9 ladder, and then held
+   fixed: adding engines never moves them.
+2. **Even games.** Each of our engines plays each GNU Go level, colours
+   alternating, komi 7.5; its rating is fitted against the fixed levels.
+3. **Handicap.** Each engine takes black with 2..9 handicap stones (komi 0.5)
+   against the weakest level: how many stones make the game even?
+
+Writes to ``--out``: ``games.csv`` (every game), ``ratings.csv``,
+``crosstable.csv``, ``strength_vs_compute.png``, ``crosstable.png``,
+``handicap.csv``, ``handicap.png``, the SGF of every game in ``sgf/`` and
+``summary.md``. Rerunning the command resumes: finished games are not replayed.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from dlgo.arena.match import GameRecord
+from dlgo.arena.ratings import GameResult, fit_ratings
+from dlgo.arena.report import write_report
+from dlgo.arena.tournament import Task, play_games, schedule, task_seed
+from dlgo.atomic import atomic_write
+from dlgo.gtp.client import GNUGO
+
+EVEN = "go:size=9,komi=7.5"
+ANCHOR, ANCHOR_ELO = "gnugo:level=10", 1800.0  # GNU Go's rating on CGOS's 9x9 ladder
+
+
+def handicap_game(stones: int) -> str:
+    return f"go:size=9,komi=0.5,handicap={stones}"
+
+
+def pairings(ours: list[str], theirs: list[str], games: int, seed: int, label: str = "") -> list[Task]:
+    """Each of ``ours`` against each of ``theirs``, ``games`` times, colours
+    alternating (or ours always black when ``label`` names a handicap)."""
+    tasks = []
+    for engine in ours:
+        for opponent in theirs:
+            for k in range(games):
+                black, white = (engine, opponent) if label or k % 2 == 0 else (opponent, engine)
+                game_id = f"{engine} vs {opponent}{' ' + label if label else ''} #{k}"
+                tasks.append(Task(game_id, black, white, task_seed(seed, game_id)))
+    return tasks
+
+
+def anchor_ratings(records: list[GameRecord], levels: list[str]) -> dict[str, float]:
+    """GNU Go's levels rated from their games against each other only."""
+    results = [GameResult(r.black, r.white, r.score_for(r.black)) for r in records
+               if r.game == EVEN and r.black in levels and r.white in levels]
+    if not results:
+        return {ANCHOR: ANCHOR_ELO}
+    return {r.name: r.elo for r in fit_ratings(results, anchor=ANCHOR, anchor_elo=ANCHOR_ELO, bootstrap=0)}
+
+
+def handicap_table(records: list[GameRecord], ours: list[str], stones: list[int]):
+    """Score of each engine (black, taking the stones) at each handicap."""
+    import pandas as pd
+
+    rows = []
+    for engine in ours:
+        for n in stones:
+            games = [r for r in records if r.game == handicap_game(n) and r.black == engine]
+            if games:
+                rows.append({"engine": engine, "handicap": n, "games": len(games),
+                             "score": sum(r.score_for(engine) for r in games) / len(games)})
+    return pd.DataFrame(rows, columns=["engine", "handicap", "games", "score"])
+
+
+def plot_handicap(table, path: Path, opponent: str) -> None:
+    from dlgo.plotting import pyplot, save_figure
+
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(6.5, 4.2))
+    for engine, rows in table.groupby("engine", sort=False):
+        ax.plot(rows["handicap"], rows["score"], marker="o", label=engine)
+    ax.axhline(0.5, color="grey", linestyle=":", label="even game")
+    ax.set(xlabel="handicap stones (komi 0.5)", ylabel="score", ylim=(-0.05, 1.05),
+           title=f"Taking black with handicap against {opponent}")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize="small")
+    save_figure(fig, path)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
+    parser.add_argument("--engines", nargs="+", default=["random", "mcts:rounds=500", "mcts:rounds=2000"],
+                        help="our engines (default random mcts:rounds=500 mcts:rounds=2000)")
+    parser.add_argument("--levels", type=int, nargs="+", default=[0, 5, 10],
+                        help="GNU Go levels, the yardstick; level 10 always joins as the anchor (default 0 5 10)")
+    parser.add_argument("--anchor-games", type=int, default=10, help="games per pair of GNU Go levels (default 10)")
+    parser.add_argument("--games", type=int, default=4, help="even games per engine and level (default 4)")
+    parser.add_argument("--handicaps", type=int, nargs="*", default=[3, 5, 7, 9],
+                        help="handicap stones to try (default 3 5 7 9; none to skip)")
+    parser.add_argument("--handicap-games", type=int, default=4, help="games per engine and handicap (default 4)")
+    parser.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
+    parser.add_argument("--seed", type=int, default=0, help="seed for the schedule and engines (default 0)")
+    parser.add_argument("--out", default="reports/vs-gnugo", help="report folder (default reports/vs-gnugo)")
+    parser.add_argument("--quick", action="store_true",
+                        help="seconds: random and mcts:rounds=20 against level 0, two games each")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.engines, args.levels, args.anchor_games, args.games = ["random", "mcts:rounds=20"], [0], 1, 2
+        args.handicaps, args.handicap_games = [9], 1
+    if not os.access(GNUGO, os.X_OK):
+        print(f"vs_gnugo: GNU Go is not installed at {GNUGO}; install it with `apt-get install gnugo` "
+              "(make test does where it can)", file=sys.stderr)
+        return 2
+    args.levels = sorted(set(args.levels) | {10})  # level 10 carries the scale
+    levels = [f"gnugo:level={n}" for n in args.levels]
+    out = Path(args.out)
+    workers = args.workers or os.cpu_count() or 1
+    plies = 2  # random opening plies: GNU Go and the MCTS engines would replay a few games otherwise
+
+    records = play_games(out, EVEN, schedule(levels, args.anchor_games, args.seed), opening_plies=plies,
+                         workers=workers)
+    opponents = levels[:1] if args.quick else levels  # level 10 thinks longest
+    records = play_games(out, EVEN, pairings(args.engines, opponents, args.games, args.seed),
+                         opening_plies=plies, workers=workers)
+    for stones in args.handicaps:
+        records = play_games(out, handicap_game(stones),
+                             pairings(args.engines, levels[:1], args.handicap_games, args.seed, f"H{stones}"),
+                             opening_plies=0, workers=workers)
+
+    fixed = anchor_ratings(records, levels)
+    even = [r for r in records if r.game == EVEN and (r.black in args.engines + levels)
+            and (r.white in args.engines + levels)]
+    table = handicap_table(records, args.engines, args.handicaps)
+    with atomic_write(out / "handicap.csv", newline="") as handle:
+        table.to_csv(handle, index=False, float_format="%.4g")
+    intro = [f"Reproduce: `python experiments/vs_gnugo.py{' --quick' if args.quick else ''} --engines "
+             f"{' '.join(args.engines)} --levels {' '.join(map(str, args.levels))} --games {args.games} "
+             f"--anchor-games {args.anchor_games}`", "",
+             f"GNU Go 3.8 ({GNUGO}) plays as `gnugo:level=N`: area scoring, situational superko, all dead stones "
+             "captured before it passes. The levels' ratings come from their own games against each other "
+             f"({args.anchor_games} per pair), with `{ANCHOR}` at {ANCHOR_ELO:.0f} as on CGOS's 9x9 ladder, "
+             "and are held fixed while our engines are rated against them. An engine that never scored "
+             "has only an upper bound: its rating is what the prior's one virtual draw per pair allows."]
+    if not table.empty:
+        pivot = table.pivot(index="engine", columns="handicap", values="score").reindex(args.engines)
+        intro += ["", f"## Handicap against `{levels[0]}`", "",
+                  "Our engine takes black and the stones (komi 0.5); score per handicap "
+                  f"({args.handicap_games} games each):", "",
+                  "| engine | " + " | ".join(f"{n} stones" for n in pivot.columns) + " |",
+                  "|---|" + "---:|" * len(pivot.columns)]
+        intro += [f"| `{engine}` | " + " | ".join("" if v != v else f"{v:.0%}" for v in row) + " |"
+                  for engine, row in pivot.iterrows()]
+        intro += ["", "![handicap](handicap.png)", "", "## Even games (komi 7.5)"]
+        plot_handicap(table, out / "handicap.png", levels[0])
+    rows = write_report(out, even, title="Our engines against GNU Go (9x9)", fixed=fixed, intro="\n".join(intro))
+    print(f"{'engine':<28} {'Elo':>7}  95% interval   score")
+    for row in rows:
+        held = "  (held)" if row.engine in fixed else ""
+        print(f"{row.engine:<28} {row.elo:7.0f}  {row.elo_low:5.0f}..{row.elo_high:<5.0f}  {row.score:6.1%}{held}")
+    print(f"\nreport: {out}/summary.md")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
