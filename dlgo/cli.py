@@ -57,6 +57,8 @@ def seed_for(seed: int | None, offset: int) -> int | None:
 
 def cmd_play(args: argparse.Namespace) -> int:
     state = new_game(args.game)
+    if args.sgf and state.game_name != "go":
+        raise ValueError(f"--sgf records Go games; {state.game_name} games are kept as move lists (games.csv)")
     players = {Player.black: make_player(args.black, seed_for(args.seed, 0)),
                Player.white: make_player(args.white, seed_for(args.seed, 1))}
     hint_spec = args.hint or next((p.spec for p in players.values() if p is not None), "mcts:rounds=1000")
@@ -77,13 +79,11 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def save_sgf(path: str, state, black: str, white: str) -> None:
-    """Write a Go game's record (``ValueError`` for the other games)."""
+    """Write a Go game's record."""
     from dlgo.atomic import atomic_write
     from dlgo.game import result_text
     from dlgo.sgf import game_to_sgf
 
-    if state.game_name != "go":
-        raise ValueError(f"SGF records Go games; {state.game_name} games are kept as move lists (games.csv)")
     result = result_text(state)[0] if state.is_over() else ""
     with atomic_write(path) as handle:
         handle.write(game_to_sgf(state, black, white, result))
@@ -269,7 +269,7 @@ def cmd_train_alphazero(args: argparse.Namespace) -> int:
         config = saved_config(args.out)
     else:
         config = AlphaZeroConfig(**values)
-    history = train_alphazero(args.out, config, args.iterations, workers=args.workers)
+    history = train_alphazero(args.out, config, args.iterations, workers=args.workers, sgf=args.sgf)
     plot_history(history, Path(args.out) / "learning_curve.png", f"AlphaZero on {config.game}")
     print(history.tail(5).to_string(index=False))
     print(f"\nlatest network: {args.out}/checkpoint.keras   learning curve: {args.out}/learning_curve.png\n"
@@ -450,6 +450,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="continue the run in --out with its saved settings (no need to repeat them)")
     p.add_argument("--workers", type=int, default=1,
                    help="self-play processes, each with its own copy of the network (default 1)")
+    p.add_argument("--sgf", action="store_true", help="keep Go self-play games as SGF in OUT/selfplay-sgf/")
     add_config_options(p)
     p.set_defaults(func=cmd_train_alphazero)
 

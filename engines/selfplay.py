@@ -41,13 +41,14 @@ class Examples:
     values: np.ndarray
     games: list[GameStateBase] = field(default_factory=list)  # the finished games, last states (in-process only)
     lengths: list[int] = field(default_factory=list)
+    moves: list[str] = field(default_factory=list)  # each game's moves as typed, space separated (for SGF)
 
     @staticmethod
     def concatenate(parts: Sequence["Examples"]) -> "Examples":
         """One batch of examples from several, in order."""
         return Examples(np.concatenate([p.features for p in parts]), np.concatenate([p.policies for p in parts]),
                         np.concatenate([p.values for p in parts]), [g for p in parts for g in p.games],
-                        [n for p in parts for n in p.lengths])
+                        [n for p in parts for n in p.lengths], [m for p in parts for m in p.moves])
 
 
 @dataclass
@@ -181,7 +182,9 @@ def _examples(games: list[_Game], encoder: Encoder) -> Examples:
             values.append(0.0 if winner is None else 1.0 if winner == state.next_player else -1.0)
     features = encoder.encode_batch(states) if states else np.zeros((0,) + encoder.shape, np.float32)
     return Examples(features, np.asarray(policies, np.float32).reshape(len(states), -1),
-                    np.asarray(values, np.float32), [g.state for g in games], [len(g.positions) for g in games])
+                    np.asarray(values, np.float32), [g.state for g in games], [len(g.positions) for g in games],
+                    [" ".join(s.format_move(n.last_move) for s, n in zip(chain, chain[1:]))
+                     for chain in (list(g.state.history()) for g in games)])
 
 
 def _init_worker() -> None:
@@ -201,7 +204,7 @@ def _self_play_task(task: tuple[str, str, int, dict]) -> Examples:
     examples = self_play(game, NetworkEvaluator(loaded), loaded.encoder, num_games, **options)
     # Positions only: finished game states are long chains of objects, costly to send back.
     return Examples(examples.features.astype(np.int8), examples.policies, examples.values,
-                    lengths=examples.lengths)
+                    lengths=examples.lengths, moves=examples.moves)
 
 
 class SelfPlayPool:

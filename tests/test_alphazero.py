@@ -253,3 +253,19 @@ def test_train_alphazero_options_read_lists_with_their_item_types():
                                       "--baselines", "random", "mcts:rounds=100", "--baseline-every", "5"])
     assert args.learning_rate_drops == [30, 45] and args.baselines == ["random", "mcts:rounds=100"]
     assert args.baseline_every == 5
+
+
+def test_go_self_play_games_are_kept_as_sgf(tmp_path):
+    from dlgo.sgf import read_sgf, sgf_to_state
+    from engines.neural.alphazero_training import AlphaZeroConfig, train_alphazero
+
+    config = AlphaZeroConfig(game="go:size=5,komi=0.5", blocks=1, filters=8, games=2, parallel=2, simulations=4,
+                             buffer_games=4, batch_size=8, train_steps=1, eval_games=0, previous_games=2,
+                             eval_simulations=2, baselines=[])
+    train_alphazero(tmp_path, config, iterations=1, progress=False, sgf=True)
+    files = sorted((tmp_path / "selfplay-sgf" / "iter-001").glob("*.sgf"))
+    assert len(files) == 2
+    for path in files:
+        record = read_sgf(path.read_bytes())
+        assert record.size == 5 and record.black == "alphazero iteration 0" and record.result
+        assert sgf_to_state(record).is_over()

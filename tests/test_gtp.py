@@ -291,3 +291,21 @@ def test_handicap_games_start_with_the_stones_and_white_to_move():
     assert sgf_to_state(read_sgf(text)).zobrist_hash() == state.zobrist_hash()
     with pytest.raises(ValueError, match="handicap stones"):
         new_game("go:size=9,handicap=10")
+
+
+def test_console_games_are_written_as_sgf_and_replayed(tmp_path, capsys):
+    from dlgo.cli import main
+
+    path = tmp_path / "game.sgf"
+    assert main(["play", "--game", "go:size=5,komi=0.5", "--black", "random", "--white", "mcts:rounds=20",
+                 "--seed", "1", "--sgf", str(path)]) == 0
+    record = read_sgf(path.read_bytes())
+    assert (record.black, record.white, record.komi) == ("random", "mcts:rounds=20", 0.5)
+    final = sgf_to_state(record)
+    assert final.is_over() and record.result == str(compute_game_result(final))
+    capsys.readouterr()
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "result: " in out and f"(recorded: {record.result})" in out
+    assert main(["play", "--game", "tictactoe", "--black", "random", "--white", "random",
+                 "--sgf", str(tmp_path / "x.sgf")]) == 2  # SGF is for Go

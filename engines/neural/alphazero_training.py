@@ -112,6 +112,19 @@ def _train(model: "keras.Model", buffer: ReplayBuffer, config: AlphaZeroConfig, 
     return {k: float(np.mean([step[k] for step in losses])) for k in losses[0]}
 
 
+def _write_selfplay_sgf(folder: Path, game: str, games: list[str], player: str) -> None:
+    """One SGF file per self-play game (the network plays both sides)."""
+    from dlgo.arena.match import replay
+    from dlgo.game import result_text
+    from dlgo.sgf import game_to_sgf
+
+    folder.mkdir(parents=True, exist_ok=True)
+    for k, moves in enumerate(games):
+        final = replay(game, moves)[-1]
+        with atomic_write(folder / f"game-{k:04d}.sgf") as handle:
+            handle.write(game_to_sgf(final, player, player, result_text(final)[0] if final.is_over() else ""))
+
+
 def plot_history(history: pd.DataFrame, path: str | Path, title: str) -> None:
     """The learning curve: loss components, scores per iteration, and Elo."""
     from dlgo.plotting import plot_learning_curve
@@ -130,9 +143,10 @@ def saved_config(out: str | Path) -> AlphaZeroConfig:
 
 
 def train_alphazero(out: str | Path, config: AlphaZeroConfig, iterations: int,
-                    progress: bool = True, workers: int = 1) -> pd.DataFrame:
+                    progress: bool = True, workers: int = 1, sgf: bool = False) -> pd.DataFrame:
     """Run (or continue) training until ``iterations`` iterations are done;
-    ``workers`` > 1 plays the self-play games in that many processes."""
+    ``workers`` > 1 plays the self-play games in that many processes; ``sgf``
+    keeps Go self-play games as SGF in ``out/selfplay-sgf/iter-NNN/``."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     config_file = out / "config.json"
@@ -188,6 +202,9 @@ def train_alphazero(out: str | Path, config: AlphaZeroConfig, iterations: int,
                     save_model(model, start, {**metadata, "iteration": iteration - 1})
                 examples = pool.self_play(config.game, start, config.games, **options)
             buffer.add(examples)
+            if sgf and config.game.split(":")[0] == "go":
+                _write_selfplay_sgf(out / "selfplay-sgf" / f"iter-{iteration:03d}", config.game, examples.moves,
+                                    f"alphazero iteration {iteration - 1}")
             model.optimizer.learning_rate.assign(config.learning_rate_at(iteration))
             row = {"iteration": iteration, "examples": len(buffer), "learning_rate": config.learning_rate_at(iteration),
                    **_train(model, buffer, config, rng, progress)}
