@@ -20,6 +20,7 @@ setup(
         "pandas>=2.1",
         "tqdm>=4.66",
         "sgfmill>=1.1",
+        "pillow>=9",
     ],
     extras_require={
         "test": ["pytest>=8", "hypothesis>=6.100"],

@@ -314,12 +314,61 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     for index in np.argsort(-policy)[: args.top]:
         mark = "" if legal[index] else "  (illegal)"
         print(f"  {state.format_move(state.index_to_move(int(index))):>6} {policy[index]:7.1%}{mark}")
-    if args.plot:
-        from dlgo.plotting import plot_policy
+    heat, label = policy, "policy"
+    if args.simulations:
+        from engines.alphazero import NetworkEvaluator
+        from engines.puct import PUCTSearch
 
-        plot_policy(state, policy, args.plot, title=f"{args.model}", value=value)
+        root = PUCTSearch(NetworkEvaluator(loaded), c=args.c).run(state, args.simulations)
+        heat, label = np.zeros(state.num_actions), f"visits of {args.simulations} simulations"
+        heat[root.actions] = root.N
+        print(f"\nafter {args.simulations} simulations (c={args.c:g}):")
+        for k in np.argsort(-root.N)[: args.top]:
+            print(f"  {state.format_move(state.index_to_move(int(root.actions[k]))):>6} {int(root.N[k]):7d} visits"
+                  f"  Q {root.W[k] / max(root.N[k], 1):+.3f}")
+    if args.plot:
+        from dlgo.pictures import render_position
+
+        title = f"{args.model}" + ("" if value is None else f"  value {value:+.2f}")
+        render_position(state, args.plot, heat, heat_label=label, title=title)
         print(f"\nplot: {args.plot}")
     return 0
+
+
+def cmd_render(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from dlgo.pictures import render_game, render_position
+
+    states, name = record_states(Path(args.record), args.index)
+    if args.out.lower().endswith(".gif"):
+        render_game(states, args.out, seconds_per_move=args.seconds, title=name)
+    else:
+        move = len(states) - 1 if args.move is None else args.move
+        if not 0 <= move < len(states):
+            raise ValueError(f"--move must be 0..{len(states) - 1}")
+        render_position(states[move], args.out, title=f"{name}  move {move}")
+    print(f"picture: {args.out}")
+    return 0
+
+
+def record_states(path, index: int = 0) -> tuple[list, str]:
+    """The states of a recorded game, first to last, and a short name for it:
+    from an SGF file, or game ``index`` of a folder's games.csv (or the file)."""
+    if path.suffix.lower() == ".sgf":
+        from dlgo.sgf import read_sgf, sgf_to_state
+
+        return list(sgf_to_state(read_sgf(path.read_bytes())).history()), path.stem
+    from dlgo.arena.match import replay
+    from dlgo.arena.tournament import read_games
+
+    records = read_games(path / "games.csv" if path.is_dir() else path)
+    if not records:
+        raise ValueError(f"no games recorded in {path}")
+    if not 0 <= index < len(records):
+        raise ValueError(f"--index must be 0..{len(records) - 1} (dlgo replay {path} --list shows them)")
+    record = records[index]
+    return replay(record.game, record.moves), f"{record.black} vs {record.white}"
 
 
 def print_accuracy(metrics: dict) -> None:
@@ -460,8 +509,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--game", default=None, help="game spec (default: the network's own game)")
     p.add_argument("--moves", default="", help='moves from the start, e.g. "b2 a1"')
     p.add_argument("--top", type=int, default=5, help="how many moves to list (default 5)")
-    p.add_argument("--plot", default=None, help="also draw the policy to this PNG file")
+    p.add_argument("--plot", default=None, help="also draw the policy (or the visits) on the board, to this PNG")
+    p.add_argument("--simulations", type=int, default=0,
+                   help="also search this many PUCT simulations and show the visit counts (AlphaZero networks)")
+    p.add_argument("--c", type=float, default=1.5, help="PUCT exploration for --simulations (default 1.5)")
     p.set_defaults(func=cmd_analyze)
+
+    p = sub.add_parser("render", help="draw a recorded game: a PNG of one position or an animated GIF")
+    p.add_argument("record", help="an .sgf file, or a report folder (or its games.csv)")
+    p.add_argument("--out", required=True, help="picture file: .png for one position, .gif for the whole game")
+    p.add_argument("--index", type=int, default=0, help="which game of games.csv (default 0; dlgo replay --list)")
+    p.add_argument("--move", type=int, default=None, help="PNG: the position after this many moves (default: the end)")
+    p.add_argument("--seconds", type=float, default=0.7, help="GIF: seconds per move (default 0.7)")
+    p.set_defaults(func=cmd_render)
 
     p = sub.add_parser("demo", help="a bot-vs-bot game of each game in the console")
     p.add_argument("--games", nargs="+", choices=["tictactoe", "connect4", "go"], help="only these games")

@@ -162,6 +162,14 @@ def test_analyze_prints_and_plots_policy_and_value(tmp_path, capsys):
     assert (tmp_path / "c4.png").stat().st_size > 1000
     assert main(["analyze", "--model", str(checkpoint), "--moves", "a1 a1"]) == 2  # an illegal move: clear error
     assert "occupied" in capsys.readouterr().err
+    # the search's visit counts: with one move winning at once, the search puts nearly all its visits there
+    assert main(["analyze", "--model", "tictactoe", "--moves", "a1 b1 a2 b2", "--simulations", "200",
+                 "--plot", str(tmp_path / "visits.png")]) == 0
+    out = capsys.readouterr().out
+    assert "after 200 simulations" in out
+    best = out.split("after 200 simulations")[1].splitlines()[1].split()
+    assert best[0] == "a3" and int(best[1]) > 150
+    assert (tmp_path / "visits.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def test_elo_difference_from_a_score():

@@ -1,0 +1,67 @@
+"""Pictures: every game drawn to a valid PNG (with heat maps), whole games to
+animated GIFs, and `dlgo render` on SGF files and tournament records."""
+import random
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from dlgo.games import new_game
+from dlgo.pictures import kind_of, render_game, render_position
+
+
+def random_states(game: str, plies: int, seed: int = 1) -> list:
+    state, rng = new_game(game), random.Random(seed)
+    states = [state]
+    for _ in range(plies):
+        if state.is_over():
+            break
+        state = state.apply_move(state.random_move(rng))
+        states.append(state)
+    return states
+
+
+@pytest.mark.parametrize("game, kind", [("go:size=9", "go"), ("go:size=19", "go"), ("connect4", "columns"),
+                                        ("tictactoe", "grid"), ("gomoku", "grid")])
+def test_every_game_draws_to_a_png_with_and_without_a_heat_map(tmp_path, game, kind):
+    state = random_states(game, 12)[-1]
+    assert kind_of(state) == kind
+    heat = np.random.default_rng(0).dirichlet(np.ones(state.num_actions))
+    for name, values in (("plain.png", None), ("heat.png", heat)):
+        render_position(state, tmp_path / name, values, title=game)
+        with Image.open(tmp_path / name) as image:
+            assert image.format == "PNG" and image.size[0] > 200 and image.size[1] > 200
+    plain, hot = (np.asarray(Image.open(tmp_path / n).convert("RGB"), dtype=int) for n in ("plain.png", "heat.png"))
+    assert plain.shape != hot.shape or np.abs(plain - hot).sum() > 0  # the heat map shows
+
+
+def test_a_heat_map_of_the_wrong_length_is_refused(tmp_path):
+    with pytest.raises(ValueError, match="7 actions"):
+        render_position(new_game("connect4"), tmp_path / "x.png", [0.5, 0.5])
+
+
+def test_a_whole_game_becomes_an_animated_gif_one_frame_a_move(tmp_path):
+    states = random_states("tictactoe", 9)
+    render_game(states, tmp_path / "game.gif")
+    with Image.open(tmp_path / "game.gif") as image:
+        assert image.format == "GIF" and image.n_frames == len(states)
+        first = image.info["duration"]
+        image.seek(image.n_frames - 1)
+        assert image.info["duration"] == pytest.approx(3 * first, rel=0.05)  # the last one is held longer
+    assert [p.name for p in tmp_path.iterdir()] == ["game.gif"]  # no temp file left behind
+
+
+def test_dlgo_render_draws_sgf_files_and_tournament_games(tmp_path, capsys):
+    from dlgo.arena.tournament import run_tournament
+    from dlgo.cli import main
+    from dlgo.sgf import game_to_sgf
+
+    sgf = tmp_path / "game.sgf"
+    sgf.write_text(game_to_sgf(random_states("go:size=9", 30)[-1], "random", "random"))
+    assert main(["render", str(sgf), "--out", str(tmp_path / "go.gif"), "--seconds", "0.2"]) == 0
+    assert Image.open(tmp_path / "go.gif").n_frames == 31
+    run_tournament(tmp_path / "t", "connect4", ["random", "mcts:rounds=10"], 2, workers=1, progress=False)
+    assert main(["render", str(tmp_path / "t"), "--index", "1", "--move", "3", "--out", str(tmp_path / "c4.png")]) == 0
+    assert Image.open(tmp_path / "c4.png").format == "PNG"
+    assert main(["render", str(tmp_path / "t"), "--index", "9", "--out", str(tmp_path / "x.png")]) == 2
+    assert "--index must be 0..1" in capsys.readouterr().err
