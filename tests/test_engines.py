@@ -255,7 +255,8 @@ def test_mcts_reuses_its_tree():
 def test_mcts_time_budget_and_resign():
     agent = engines.create("mcts:seconds=0.05,seed=1")
     agent.select_move(new_game("go:size=9"))
-    assert agent.last_compute.amount > 0 and 0.04 < agent.last_compute.seconds < 0.5
+    # it spends its budget and then stops (the loose upper bound only catches a search that ignores it)
+    assert agent.last_compute.amount > 0 and 0.04 < agent.last_compute.seconds < 5.0
     lost = go_position("""
         . O . O .
         O O O O O
