@@ -26,7 +26,7 @@ from dlgo.atomic import atomic_write
 from dlgo.goboard import Board, GameState, Move
 from dlgo.gotypes import Player, Point
 from dlgo.gtp.protocol import (MAX_SIZE, GtpError, fixed_handicap_points, format_response, format_vertex,
-                               parse_color, parse_command, parse_vertex)
+                               max_fixed_handicap, parse_color, parse_command, parse_vertex)
 from dlgo.scoring import compute_game_result
 
 if TYPE_CHECKING:
@@ -332,9 +332,7 @@ class GtpFrontend:
             self.moves.append([move])
             self.state = self.state.apply_move(move)
             self._write_sgf()
-        elif self.state.is_over():
-            pass
-        else:
+        elif not self.state.is_over():  # after the game ended the answer is a pass, not played
             self._record(self._moves_for(parse_color(args[0]), move))
         return format_vertex(move)
 
@@ -412,8 +410,6 @@ class GtpFrontend:
 def free_handicap_points(size: int, stones: int) -> list[Point]:
     """``stones`` well-spread points: the fixed handicap points as far as they
     go, then, one at a time, the point off the edge farthest from those chosen."""
-    from dlgo.gtp.protocol import max_fixed_handicap
-
     fixed = min(stones, max_fixed_handicap(size))
     points = fixed_handicap_points(size, fixed) if fixed >= 2 else []
     inner = [Point(r, c) for r in range(1, size + 1) for c in range(1, size + 1)
