@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 from dlgo.console import ConsoleGame
 from dlgo.games import GAMES, game_options, new_game
@@ -132,35 +132,62 @@ def cmd_replay(args: argparse.Namespace) -> int:
     import time
     from pathlib import Path
 
-    from dlgo.arena.match import replay
-    from dlgo.arena.tournament import read_games
     from dlgo.console import describe_result
 
     path = Path(args.report)
-    if path.suffix.lower() == ".sgf":
-        return replay_sgf(path, args.delay)
-    records = read_games(path / "games.csv" if path.is_dir() else path)
-    if not records:
-        raise ValueError(f"no games recorded in {path}")
     if args.list:
-        for i, r in enumerate(records):
+        from dlgo.arena.tournament import read_games
+
+        for i, r in enumerate(read_games(path / "games.csv" if path.is_dir() else path)):
             print(f"{i:4d}  {r.game_id:<48} {r.black} (B) vs {r.white} (W)  {r.result}")
         return 0
-    if not 0 <= args.index < len(records):
-        raise ValueError(f"--index must be 0..{len(records) - 1} (use --list to see the games)")
-    record = records[args.index]
-    states = replay(record.game, record.moves)
-    print(f"{record.game_id}: {record.black} (black) vs {record.white} (white), {record.game}, seed {record.seed}")
-    print(states[0].render())
-    for number, state in enumerate(states[1:], start=1):
-        previous = states[number - 1]
-        opening = "  (random opening)" if number <= record.opening_plies else ""
+    game = load_record(path, args.index)
+    print(game.title)
+    print(game.states[0].render())
+    for number, state in enumerate(game.states[1:], start=1):
+        previous = game.states[number - 1]
+        opening = "  (random opening)" if number <= game.opening_plies else ""
         print(f"\nmove {number}: {previous.next_player.name} {previous.format_move(state.last_move)}{opening}")
         print(state.render())
         if args.delay:
             time.sleep(args.delay)
-    print(f"\nresult: {describe_result(states[-1])} (recorded: {record.result})")
+    final = game.states[-1]
+    print(f"\nresult: {describe_result(final) if final.is_over() else 'unfinished'}"
+          + (f" (recorded: {game.result})" if game.result else ""))
     return 0
+
+
+class RecordedGame(NamedTuple):
+    """A game read back from a record: its states, first to last, a one-line
+    title, the recorded result and how many opening plies were random."""
+
+    states: list
+    title: str
+    result: str
+    opening_plies: int = 0
+
+
+def load_record(path, index: int = 0) -> RecordedGame:
+    """An SGF file, or game ``index`` of a report folder's games.csv (or the file)."""
+    if path.suffix.lower() == ".sgf":
+        from dlgo.sgf import read_sgf, sgf_to_state
+
+        record = read_sgf(path.read_bytes())
+        stones = len(record.setup[Player.black])
+        return RecordedGame(list(sgf_to_state(record).history()),
+                            f"{path.name}: {record.black or '?'} (black) vs {record.white or '?'} (white), "
+                            f"{record.game}" + (f", {stones} handicap stones" if stones else ""), record.result)
+    from dlgo.arena.match import replay
+    from dlgo.arena.tournament import read_games
+
+    records = read_games(path / "games.csv" if path.is_dir() else path)
+    if not records:
+        raise ValueError(f"no games recorded in {path}")
+    if not 0 <= index < len(records):
+        raise ValueError(f"--index must be 0..{len(records) - 1} (dlgo replay {path} --list shows them)")
+    r = records[index]
+    return RecordedGame(replay(r.game, r.moves), f"{r.game_id}: {r.black} (black) vs {r.white} (white), "
+                        f"{r.game}, seed {r.seed}", r.result, r.opening_plies)
 
 
 def game_with_size(game: str, size: int | None) -> str:
@@ -190,30 +217,6 @@ def encode_dataset_verbose(folder: str, encoder: str | None) -> None:
     manifest = encode_dataset(folder, encoder)
     counts = ", ".join(f"{split} {n}" for split, n in manifest.split_sizes().items())
     print(f"encoded with {manifest.encoder}: {counts} positions -> {manifest.folder}")
-
-
-def replay_sgf(path, delay: float = 0.0) -> int:
-    """Show an SGF game move by move (set-up stones first)."""
-    import time
-
-    from dlgo.console import describe_result
-    from dlgo.sgf import read_sgf, sgf_to_state
-
-    record = read_sgf(path.read_bytes())
-    states = list(sgf_to_state(record).history())
-    print(f"{path.name}: {record.black or '?'} (black) vs {record.white or '?'} (white), {record.game}"
-          + (f", {len(record.setup[Player.black])} handicap stones" if record.setup[Player.black] else ""))
-    print(states[0].render())
-    for number, state in enumerate(states[1:], start=1):
-        previous = states[number - 1]
-        print(f"\nmove {number}: {previous.next_player.name} {previous.format_move(state.last_move)}")
-        print(state.render())
-        if delay:
-            time.sleep(delay)
-    final = states[-1]
-    print(f"\nresult: {describe_result(final) if final.is_over() else 'unfinished'}"
-          + (f" (recorded: {record.result})" if record.result else ""))
-    return 0
 
 
 def cmd_import_sgf(args: argparse.Namespace) -> int:
@@ -340,7 +343,8 @@ def cmd_render(args: argparse.Namespace) -> int:
 
     from dlgo.pictures import render_game, render_position
 
-    states, name = record_states(Path(args.record), args.index)
+    game = load_record(Path(args.record), args.index)
+    states, name = game.states, f"{game.states[-1].game_name}"
     if args.out.lower().endswith(".gif"):
         render_game(states, args.out, seconds_per_move=args.seconds, title=name)
     else:
@@ -350,25 +354,6 @@ def cmd_render(args: argparse.Namespace) -> int:
         render_position(states[move], args.out, title=f"{name}  move {move}")
     print(f"picture: {args.out}")
     return 0
-
-
-def record_states(path, index: int = 0) -> tuple[list, str]:
-    """The states of a recorded game, first to last, and a short name for it:
-    from an SGF file, or game ``index`` of a folder's games.csv (or the file)."""
-    if path.suffix.lower() == ".sgf":
-        from dlgo.sgf import read_sgf, sgf_to_state
-
-        return list(sgf_to_state(read_sgf(path.read_bytes())).history()), path.stem
-    from dlgo.arena.match import replay
-    from dlgo.arena.tournament import read_games
-
-    records = read_games(path / "games.csv" if path.is_dir() else path)
-    if not records:
-        raise ValueError(f"no games recorded in {path}")
-    if not 0 <= index < len(records):
-        raise ValueError(f"--index must be 0..{len(records) - 1} (dlgo replay {path} --list shows them)")
-    record = records[index]
-    return replay(record.game, record.moves), f"{record.black} vs {record.white}"
 
 
 def print_accuracy(metrics: dict) -> None:

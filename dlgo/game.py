@@ -135,6 +135,12 @@ class GameStateBase(abc.ABC):
         """The moves played to reach this state, in order."""
         return [s.last_move for s in self.history() if s.last_move is not None]
 
+    def moves_text(self) -> str:
+        """The moves played, as typed and space separated: the form games.csv
+        keeps and :func:`dlgo.arena.match.replay` reads back."""
+        states = list(self.history())
+        return " ".join(before.format_move(after.last_move) for before, after in zip(states, states[1:]))
+
     @property
     def num_moves_played(self) -> int:
         n, state = 0, self

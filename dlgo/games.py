@@ -24,16 +24,11 @@ def _go(size: int | tuple[int, int] = 9, komi: float = 7.5, handicap: int = 0) -
 
     if not handicap:
         return GameState.new_game(size, komi=komi)
-    from dlgo.goboard import Board
-    from dlgo.gotypes import Player
     from dlgo.gtp.protocol import fixed_handicap_points
 
     if not isinstance(size, int):
         raise ValueError("handicap stones need a square board")
-    board = Board(size, size)
-    for point in fixed_handicap_points(size, handicap):  # GTP's standard points; white moves first
-        board.place_stone(Player.black, point)
-    return GameState.from_board(board, Player.white, komi=komi)
+    return GameState.with_handicap(size, fixed_handicap_points(size, handicap), komi)  # GTP's standard points
 
 
 def _mnk(m: int = 3, n: int = 3, k: int = 3, pie_rule: bool = False) -> GameStateBase:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import functools
 import random
-from typing import Iterator, NamedTuple
+from typing import Iterator, NamedTuple, Sequence
 
 import numpy as np
 
@@ -469,6 +469,14 @@ class GameState(GameStateBase):
     def from_board(cls, board: Board, next_player: Player = Player.black, komi: float = 7.5) -> "GameState":
         """A game that starts from a set-up position (e.g. handicap stones)."""
         return cls(board.copy(), next_player, None, None, komi)
+
+    @classmethod
+    def with_handicap(cls, size: int, points: Sequence[Point], komi: float = 0.5) -> "GameState":
+        """A handicap game: black stones on ``points``, white to move."""
+        board = Board(size, size)
+        for point in points:
+            board.place_stone(Player.black, point)
+        return cls.from_board(board, Player.white, komi)
 
     # ------------------------------------------------------------------ moves
     def _check_play(self, move: Move) -> tuple[int, int]:

@@ -183,8 +183,7 @@ def _examples(games: list[_Game], encoder: Encoder) -> Examples:
     features = encoder.encode_batch(states) if states else np.zeros((0,) + encoder.shape, np.float32)
     return Examples(features, np.asarray(policies, np.float32).reshape(len(states), -1),
                     np.asarray(values, np.float32), [g.state for g in games], [len(g.positions) for g in games],
-                    [" ".join(s.format_move(n.last_move) for s, n in zip(chain, chain[1:]))
-                     for chain in (list(g.state.history()) for g in games)])
+                    [g.state.moves_text() for g in games])
 
 
 def _init_worker() -> None:

@@ -122,3 +122,23 @@ def test_engine_moves_match_a_real_game():
     moves = record.moves.split()[record.opening_plies:]
     white_first = record.opening_plies % 2 == 1
     assert record.engine_moves() == ((len(moves) + (not white_first)) // 2, (len(moves) + white_first) // 2)
+
+
+def test_games_written_before_the_note_column_still_load(tmp_path):
+    record = play_match("connect4", "random", "mcts:rounds=10", seed=3)
+    path = tmp_path / "games.csv"
+    tournament.write_games(path, [record])
+    header, row = path.read_text().splitlines()
+    assert header.endswith(",note")
+    path.write_text(header.removesuffix(",note") + "\n" + row.removesuffix(",") + "\n")  # an older file
+    assert read_games(path) == [record]
+    assert path.read_text().splitlines()[0] == header.removesuffix(",note")  # read as it is, not rewritten
+    path.write_text(header.replace("plies,", "") + "\n" + row + "\n")  # a required column missing
+    assert read_games(path) == []
+
+
+def test_moves_text_is_what_replay_reads_back():
+    record = play_match("connect4", "random", "random", seed=5, opening_plies=2)
+    final = replay(record.game, record.moves)[-1]
+    assert final.moves_text() == record.moves
+    assert replay(record.game, final.moves_text())[-1].zobrist_hash() == final.zobrist_hash()

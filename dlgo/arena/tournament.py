@@ -16,7 +16,6 @@ import itertools
 import logging
 import multiprocessing
 import os
-from dataclasses import MISSING, fields
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Iterable, NamedTuple
@@ -71,17 +70,15 @@ def read_games(path: Path) -> list[GameRecord]:
             torn = True
             continue
         try:
-            # columns added since a file was written (``note``) take their defaults
-            records.append(GameRecord(**{c: _parse(row[c], kinds[c]) for c in columns if c in row or c not in OPTIONAL}))
+            # a column added since the file was written (``note``) takes its default;
+            # a missing column without one is a TypeError: the row is dropped
+            records.append(GameRecord(**{c: _parse(row[c], kinds[c]) for c in columns if c in row}))
         except (KeyError, TypeError, ValueError):
             torn = True
     if torn:
         log.warning("dropping a torn line from %s", path)
         write_games(path, records)
     return records
-
-
-OPTIONAL = {f.name for f in fields(GameRecord) if f.default is not MISSING}
 
 
 def _parse(text: str, kind: str):

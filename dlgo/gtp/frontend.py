@@ -23,11 +23,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, TextIO
 
 from dlgo.atomic import atomic_write
-from dlgo.goboard import Board, GameState, Move
+from dlgo.game import result_text
+from dlgo.goboard import GameState, Move
 from dlgo.gotypes import Player, Point
 from dlgo.gtp.protocol import (MAX_SIZE, GtpError, fixed_handicap_points, format_response, format_vertex,
                                max_fixed_handicap, parse_color, parse_command, parse_vertex)
-from dlgo.scoring import compute_game_result
 
 if TYPE_CHECKING:
     from engines.base import Agent
@@ -132,10 +132,7 @@ class GtpFrontend:
     def _start(self) -> GameState:
         if not self.handicap:
             return GameState.new_game(self.size, komi=self.komi)
-        board = Board(self.size, self.size)
-        for point in self.handicap:
-            board.place_stone(Player.black, point)
-        return GameState.from_board(board, Player.white, komi=self.komi)
+        return GameState.with_handicap(self.size, self.handicap, self.komi)
 
     def _replay(self) -> None:
         state = self._start()
@@ -183,10 +180,7 @@ class GtpFrontend:
             stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
             self.sgf_dir.mkdir(parents=True, exist_ok=True)
             self._sgf_path = self.sgf_dir / f"gtp-{stamp}-{self._game_number}.sgf"
-        result = ""
-        if self.state.is_over():
-            last = self.state.last_move
-            result = f"{self.state.next_player}+R" if last.is_resign else str(compute_game_result(self.state))
+        result = result_text(self.state)[0] if self.state.is_over() else ""
         with atomic_write(self._sgf_path) as handle:
             handle.write(game_to_sgf(self.state, black=self.players.get(Player.black, ""),
                                      white=self.players.get(Player.white, ""), result=result))
@@ -376,9 +370,7 @@ class GtpFrontend:
     def cmd_final_score(self, args: list[str]) -> str:
         """Area score of the board as it stands (no stones are judged dead:
         play the game out first, as the random and MCTS engines do)."""
-        if self.state.is_over() and self.state.last_move.is_resign:
-            return f"{self.state.next_player}+R"
-        return str(compute_game_result(self.state))
+        return result_text(self.state)[0]
 
     def cmd_loadsgf(self, args: list[str]) -> str:
         """``loadsgf FILE [MOVE]``: the position before move MOVE (default: the end)."""
