@@ -300,40 +300,31 @@ def add_config_options(parser: argparse.ArgumentParser) -> None:
 def cmd_analyze(args: argparse.Namespace) -> int:
     import numpy as np
 
+    from engines.neural.analysis import analyze, render_analysis
     from engines.neural.loading import load_network
 
     loaded = load_network(args.model)
     state = new_game(args.game or loaded.encoder.game)
     for text in args.moves.split():
         state = state.apply_move(state.parse_move(text))
-    loaded.check(state)
-    outputs = loaded.call(loaded.encoder.encode(state)[np.newaxis])
-    policy = outputs[0][0]
-    value = float(outputs[1][0][0]) if len(outputs) > 1 else None
+    result = analyze(loaded, state, args.simulations, args.c)
     print(state.render())
-    print(f"\n{state.next_player.name} to move" + ("" if value is None else f"; value {value:+.3f} "
+    print(f"\n{state.next_player.name} to move" + ("" if result.value is None else f"; value {result.value:+.3f} "
           "(+1: a sure win for the player to move, -1: a sure loss)"))
     legal = state.legal_action_mask()
-    for index in np.argsort(-policy)[: args.top]:
+    for index in np.argsort(-result.policy)[: args.top]:
         mark = "" if legal[index] else "  (illegal)"
-        print(f"  {state.format_move(state.index_to_move(int(index))):>6} {policy[index]:7.1%}{mark}")
-    heat, label = policy, "policy"
-    if args.simulations:
-        from engines.alphazero import NetworkEvaluator
-        from engines.puct import PUCTSearch
-
-        root = PUCTSearch(NetworkEvaluator(loaded), c=args.c).run(state, args.simulations)
-        heat, label = np.zeros(state.num_actions), f"visits of {args.simulations} simulations"
-        heat[root.actions] = root.N
+        print(f"  {state.format_move(state.index_to_move(int(index))):>6} {result.policy[index]:7.1%}{mark}")
+    if args.simulations and result.value is None:
+        print("\n(a policy-only network has no value head to search with: --simulations ignored)")
+    if result.visits is not None:
         print(f"\nafter {args.simulations} simulations (c={args.c:g}):")
-        for k in np.argsort(-root.N)[: args.top]:
-            print(f"  {state.format_move(state.index_to_move(int(root.actions[k]))):>6} {int(root.N[k]):7d} visits"
-                  f"  Q {root.W[k] / max(root.N[k], 1):+.3f}")
+        for index in np.argsort(-result.visits)[: args.top]:
+            if result.visits[index]:
+                print(f"  {state.format_move(state.index_to_move(int(index))):>6} {int(result.visits[index]):7d} "
+                      f"visits  Q {result.q[index]:+.3f}")
     if args.plot:
-        from dlgo.pictures import render_position
-
-        title = f"{args.model}" + ("" if value is None else f"  value {value:+.2f}")
-        render_position(state, args.plot, heat, heat_label=label, title=title)
+        render_analysis(state, result, args.plot, title=args.model)
         print(f"\nplot: {args.plot}")
     return 0
 

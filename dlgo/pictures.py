@@ -97,6 +97,7 @@ def draw_position(ax, state: "GameStateBase", heatmap: Sequence[float] | None = 
         for c in range(1, cols):
             ax.plot([c + 0.5, c + 0.5], [0.5, rows + 0.5], color="#444444", linewidth=1.5, zorder=1)
 
+    counts = heat is not None and heat.max() > 1.0  # visit counts, not probabilities
     if heat is not None and kind != "columns":  # under the empty points
         grid = heat[: rows * cols].reshape(rows, cols)
         for r in range(1, rows + 1):
@@ -106,14 +107,14 @@ def draw_position(ax, state: "GameStateBase", heatmap: Sequence[float] | None = 
                     ax.add_patch(pyplot().Rectangle((c - 0.45, r - 0.45), 0.9, 0.9, zorder=2,
                                                     alpha=0.35 + 0.6 * value / scale, color=cmap(value / scale)))
                     if value >= 0.01 * scale:
-                        ax.text(c, r, _short(value), ha="center", va="center", zorder=3, fontsize=6,
+                        ax.text(c, r, _short(value, counts), ha="center", va="center", zorder=3, fontsize=6,
                                 color="white" if value / scale < 0.6 else "black")
     if heat is not None and kind == "columns":  # a row of cells over the columns
         for c in range(1, cols + 1):
             value = heat[c - 1]
             ax.add_patch(pyplot().Rectangle((c - 0.45, rows + 0.6), 0.9, 0.55, zorder=2,
                                             color=cmap(value / scale)))
-            ax.text(c, rows + 0.875, _short(value), ha="center", va="center", zorder=3, fontsize=7,
+            ax.text(c, rows + 0.875, _short(value, counts), ha="center", va="center", zorder=3, fontsize=7,
                     color="white" if value / scale < 0.6 else "black")
 
     last = state.last_move.point if (mark_last and state.last_move is not None
@@ -141,14 +142,14 @@ def draw_position(ax, state: "GameStateBase", heatmap: Sequence[float] | None = 
         words.append(f"{state.next_player.name} to move")
     if heat is not None:
         if len(heat) > rows * cols and kind != "columns":
-            words.append(f"pass {_short(heat[rows * cols:].sum())}")
+            words.append(f"pass {_short(heat[rows * cols:].sum(), counts)}")
         words.append(f"shading: {heat_label}")
     ax.set_title("   ".join(words), fontsize=9)
 
 
-def _short(value: float) -> str:
+def _short(value: float, counts: bool) -> str:
     """A heat value in a few characters: 37%, 0.4%, or 1234 for counts."""
-    if value > 1.0:
+    if counts:
         return f"{value:.0f}"
     return f"{value:.0%}" if value >= 0.095 else f"{value:.1%}"
 

@@ -44,10 +44,12 @@ class AlphaZeroAgent(Agent):
     unit = "evaluations"
 
     def __init__(self, checkpoint: str = "", simulations: int = 200, c: float = 1.5, temperature: float = 0.0,
-                 seed: int | None = None, reuse: bool = True):
+                 seed: int | None = None, reuse: bool = True, fpu: float | None = None):
         """``checkpoint``: a .keras policy-value network; ``simulations``: searches per
         move (0 = play the raw policy); ``c``: PUCT exploration; ``temperature``:
-        0 plays the most visited move, 1 samples by visits; ``reuse``: keep the tree."""
+        0 plays the most visited move, 1 samples by visits; ``reuse``: keep the tree;
+        ``fpu``: first-play urgency (an unvisited move counts as the position's
+        mean value so far minus ``fpu``; None: it counts 0)."""
         super().__init__()
         if not checkpoint:
             raise ValueError("alphazero needs checkpoint=PATH (a .keras file from AlphaZero training)")
@@ -58,7 +60,7 @@ class AlphaZeroAgent(Agent):
         self.temperature = temperature
         self.reuse = reuse
         self.rng = random.Random(seed)
-        self.search = PUCTSearch(self.evaluator, c=c, seed=seed)
+        self.search = PUCTSearch(self.evaluator, c=c, seed=seed, fpu=fpu)
         self.np_rng = np.random.default_rng(seed)
         self.root: Node | None = None
 

@@ -12,6 +12,10 @@ the player to move at the node. A simulation descends by
 
     Q(a) + c * P(a) * sqrt(sum N) / (1 + N(a)),   Q(a) = W(a) / N(a) (0 if unvisited)
 
+(with ``fpu`` set, an unvisited action's Q is instead the node's mean value
+so far minus ``fpu``: "first-play urgency" as in Leela Zero, which keeps a
+search in a good position on its good moves)
+
 to a leaf, evaluates it (a finished game has its exact value: win 1, draw 0,
 loss -1), and adds the value to every edge on the path, negated for edges
 chosen by the other player. Dirichlet noise is mixed into the root's priors
@@ -97,10 +101,13 @@ class Node:
             node = self.children[i] = Node(state.apply_move(state.index_to_move(int(self.actions[i]))))
         return node
 
-    def puct_scores(self, c: float) -> np.ndarray:
-        """``Q + c * P * sqrt(sum N) / (1 + N)`` per action (sum N counted as at least 1)."""
-        q = np.divide(self.W, self.N, out=np.zeros_like(self.W), where=self.N > 0)
-        return q + c * self.P * math.sqrt(max(1.0, self.N.sum())) / (1.0 + self.N)
+    def puct_scores(self, c: float, fpu: float | None = None) -> np.ndarray:
+        """``Q + c * P * sqrt(sum N) / (1 + N)`` per action (sum N counted as at least 1).
+        An unvisited action's Q is 0, or with ``fpu`` the mean of ``W / N`` so far minus ``fpu``."""
+        visits = self.N.sum()
+        unvisited = 0.0 if fpu is None or visits == 0 else self.W.sum() / visits - fpu
+        q = np.divide(self.W, self.N, out=np.full_like(self.W, unvisited), where=self.N > 0)
+        return q + c * self.P * math.sqrt(max(1.0, visits)) / (1.0 + self.N)
 
     def visit_policy(self, num_actions: int) -> np.ndarray:
         """Visit counts as a distribution over the whole action space."""
@@ -110,12 +117,14 @@ class Node:
 
 
 class PUCTSearch:
-    """PUCT over any evaluator. ``dirichlet_alpha``/``epsilon`` set the root noise."""
+    """PUCT over any evaluator. ``dirichlet_alpha``/``epsilon`` set the root noise;
+    ``fpu`` (None: off) the first-play-urgency reduction for unvisited actions."""
 
     def __init__(self, evaluator: Evaluator, c: float = 1.5, dirichlet_alpha: float = 0.3,
-                 dirichlet_epsilon: float = 0.25, seed: int | None = None):
+                 dirichlet_epsilon: float = 0.25, seed: int | None = None, fpu: float | None = None):
         self.evaluator = evaluator
         self.c = c
+        self.fpu = fpu
         self.dirichlet_alpha = dirichlet_alpha
         self.dirichlet_epsilon = dirichlet_epsilon
         self.np_rng = np.random.default_rng(seed)
@@ -159,9 +168,9 @@ class PUCTSearch:
         """Follow the best PUCT score down to an unexpanded or finished node;
         returns the path of (node, action slot) and that leaf."""
         node, path = root, []
-        c = self.c
+        c, fpu = self.c, self.fpu
         while node.expanded and node.terminal is None:
-            i = int(np.argmax(node.puct_scores(c)))
+            i = int(np.argmax(node.puct_scores(c, fpu)))
             path.append((node, i))
             node = node.child(i)
         return path, node

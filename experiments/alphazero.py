@@ -37,6 +37,19 @@ class Experiment:
     # extra check on the trained agent: (agent spec, simulations) -> (summary lines, console lines)
     check: Callable[[str, int], tuple[list[str], list[str]]] | None = None
     note: str = ""                  # a paragraph for the summary's training section
+    # more results after the match: (final checkpoint, --out, the parsed options) -> summary lines
+    extra: Callable[[Path, Path, argparse.Namespace], list[str]] | None = None
+    look_for: str = ""              # the summary's closing "What to look for" paragraph (chapter scripts)
+    script: str = ""                # the script's name, if not alphazero_<name> (the chapter scripts)
+    folder: str = ""                # reports/<folder> and data/<folder>, if not alphazero-<name>
+
+    @property
+    def slug(self) -> str:
+        return self.folder or f"alphazero-{self.name}"
+
+    @property
+    def script_name(self) -> str:
+        return self.script or f"alphazero_{self.name}"
 
 
 def quick_config(game: str, seed: int) -> AlphaZeroConfig:
@@ -47,8 +60,9 @@ def quick_config(game: str, seed: int) -> AlphaZeroConfig:
 
 
 def parser_for(experiment: Experiment, doc: str) -> argparse.ArgumentParser:
-    slug = f"alphazero-{experiment.name}"
-    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0],
+    slug = experiment.slug
+    parser = argparse.ArgumentParser(prog=f"python experiments/{experiment.script_name}.py",
+                                     description=doc.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter, epilog=doc)
     parser.add_argument("--iterations", type=int, default=experiment.iterations,
                         help=f"training iterations (default {experiment.iterations}); more continues a finished run")
@@ -89,7 +103,7 @@ def run(experiment: Experiment, argv: list[str] | None, doc: str) -> int:
     scores = [c for c in history.columns if c.startswith("score_vs_")]
     plot_history(history, out / "learning_curve.png", experiment.title)
     agent = f"alphazero:checkpoint={checkpoint},simulations={args.simulations}"
-    command = (f"python experiments/alphazero_{experiment.name}.py{' --quick' if args.quick else ''} "
+    command = (f"python experiments/{experiment.script_name}.py{' --quick' if args.quick else ''} "
                f"--iterations {args.iterations} --seed {args.seed} --workers {workers}")
     seconds = history["seconds"].sum()  # over all iterations, resumed runs included
     last = history.iloc[-1]
@@ -111,6 +125,8 @@ def run(experiment: Experiment, argv: list[str] | None, doc: str) -> int:
         check_lines, check_console = experiment.check(f"{agent},reuse=false", args.simulations)
         lines += check_lines
         console += check_console
+    if experiment.extra:
+        lines += experiment.extra(checkpoint, out, args)
     lines += ["## Training", "",
               f"Last iteration: loss {last['loss']:.3f} (policy {last['policy_loss']:.3f}, value "
               f"{last['value_loss']:.3f}); Elo {last['elo']:+.0f} over the untrained network (each iteration "
@@ -127,6 +143,8 @@ def run(experiment: Experiment, argv: list[str] | None, doc: str) -> int:
         lines.append(f"| {int(row['iteration'])} | {row['elo']:+.0f} | "
                      + " | ".join(f"{row[c]:.0%}" for c in scores) + f" | {row['seconds'] / 60:.1f} |")
     lines += ["", "![learning curve](learning_curve.png)", ""]
+    if experiment.look_for:
+        lines += ["## What to look for", "", experiment.look_for.strip(), ""]
     with atomic_write(out / "summary.md") as handle:
         handle.write("\n".join(lines))
     for line in console:

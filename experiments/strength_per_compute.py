@@ -7,8 +7,9 @@
 Ladders: MCTS at 10, 32, 100, 316, ... rounds (x sqrt(10) steps up to
 --mcts-max), alpha-beta at depth 1..--depth-max (no node cap), the shipped
 AlphaZero network of the game (checkpoints/<game>.keras, for tic-tac-toe and
-Connect Four) at --alphazero-simulations (0 = its raw policy), and the random
-engine as the Elo anchor (0). Every pair plays --games-per-pair games with
+Connect Four) at --alphazero-simulations (0 = its raw policy), a supervised
+move predictor if --predictor names one, and the random engine as the Elo
+anchor (0). Every pair plays --games-per-pair games with
 colours alternating and a few seeded random opening plies. Writes games.csv,
 ratings.csv, crosstable.csv, strength_vs_compute.png, crosstable.png and
 summary.md to --out. Rerunning the same command resumes: finished games are
@@ -48,31 +49,48 @@ def alphazero_specs(game: str, simulations: list[int]) -> list[str]:
     return [f"alphazero:checkpoint={game},simulations={n}" for n in simulations]
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
+def add_options(parser: argparse.ArgumentParser, mcts_max: int = 3200, depth_max: int = 5,
+                seed_and_out: bool = True) -> None:
+    """The tournament's options (shared with the chapter script, whose parser has --seed and --out)."""
     parser.add_argument("--game", default="connect4", help="game spec (default connect4)")
-    parser.add_argument("--mcts-max", type=int, default=3200, help="largest MCTS rounds on the ladder (default 3200)")
-    parser.add_argument("--depth-max", type=int, default=5, help="deepest alpha-beta on the ladder (default 5)")
+    parser.add_argument("--mcts-max", type=int, default=mcts_max,
+                        help=f"largest MCTS rounds on the ladder (default {mcts_max})")
+    parser.add_argument("--depth-max", type=int, default=depth_max,
+                        help=f"deepest alpha-beta on the ladder (default {depth_max})")
     parser.add_argument("--alphazero-simulations", type=int, nargs="*", default=[0, 50],
                         help="the shipped AlphaZero network at these simulations per move (default 0 50; "
                              "none: leave it out)")
+    parser.add_argument("--predictor", default=None,
+                        help="a supervised move predictor (.keras) to add to the round-robin")
     parser.add_argument("--games-per-pair", type=int, default=10, help="games per pair (default 10)")
     parser.add_argument("--opening-plies", type=int, default=2, help="random opening plies (default 2)")
-    parser.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
     parser.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
-    parser.add_argument("--out", default="reports/strength-per-compute", help="report folder")
-    args = parser.parse_args(argv)
+    if seed_and_out:
+        parser.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
+        parser.add_argument("--out", default="reports/strength-per-compute", help="report folder")
 
+
+def run(args: argparse.Namespace, intro: str = "", outro: str = "") -> list:
+    """Play (or finish) the round-robin and write its report; returns the rating rows."""
     specs = ladder_specs(args.mcts_max, args.depth_max) + alphazero_specs(args.game, args.alphazero_simulations)
+    if args.predictor:
+        specs.append(f"predictor:model={args.predictor}")
     print(f"{len(specs)} engines, {len(specs) * (len(specs) - 1) // 2 * args.games_per_pair} games: "
           + ", ".join(specs), flush=True)
     records = run_tournament(args.out, args.game, specs, args.games_per_pair, seed=args.seed,
                              opening_plies=args.opening_plies, workers=args.workers)
-    rows = write_report(args.out, records, title=f"Strength against compute: {args.game}")
+    rows = write_report(args.out, records, title=f"Strength against compute: {args.game}", intro=intro, outro=outro)
     for r in rows:
         print(f"{r.engine:<28} Elo {r.elo:6.0f} [{r.elo_low:5.0f}, {r.elo_high:5.0f}]  {r.seconds_per_move:.4f} s/move")
     print(f"\nreport: {args.out}/summary.md")
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
+    add_options(parser)
+    run(parser.parse_args(argv))
     return 0
 
 

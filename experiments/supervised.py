@@ -57,35 +57,59 @@ def quick(preset: Preset) -> Preset:
                    teacher_positions=3)
 
 
-def parse_args(preset: Preset, argv: list[str] | None, doc: str) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter, epilog=doc)
+def parse_args(preset: Preset, argv: list[str] | None, doc: str, script: str | None = None) -> argparse.Namespace:
+    """The experiment's command line (``script``: the chapter script's ``__file__``, for its name in --help)."""
+    from experiments.chapter import parser as chapter_parser
+
+    parser = chapter_parser(script or f"{preset.name.replace('-', '_')}.py", doc, out=f"reports/{preset.name}")
     parser.add_argument("--games", type=int, default=preset.games, help=f"self-play games (default {preset.games})")
     parser.add_argument("--teacher", default=preset.teacher, help=f"engine making the games (default {preset.teacher})")
     parser.add_argument("--epochs", type=int, default=preset.epochs, help=f"most epochs (default {preset.epochs})")
-    parser.add_argument("--games-per-pair", type=int, default=preset.games_per_pair,
-                        help=f"tournament games per pair (default {preset.games_per_pair})")
+    if preset.opponents:
+        parser.add_argument("--games-per-pair", type=int, default=preset.games_per_pair,
+                            help=f"tournament games per pair (default {preset.games_per_pair})")
     parser.add_argument("--teacher-positions", type=int, default=preset.teacher_positions,
                         help=f"positions to measure the teacher's self-agreement on (default {preset.teacher_positions})")
-    parser.add_argument("--seed", type=int, default=0, help="seed for games, training and tournament (default 0)")
     parser.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
-    parser.add_argument("--out", default=f"reports/{preset.name}", help="report folder")
     parser.add_argument("--work", default=f"data/{preset.name}", help="folder for the games and the models")
-    parser.add_argument("--quick", action="store_true", help="tiny settings: runs in seconds")
     return parser.parse_args(argv)
 
 
 def run(preset: Preset, argv: list[str] | None, doc: str) -> int:
     args = parse_args(preset, argv, doc)
     if args.quick:
-        preset = quick(preset)
-        args.games, args.teacher, args.epochs = preset.games, preset.teacher, preset.epochs
-        args.games_per_pair, args.teacher_positions = preset.games_per_pair, preset.teacher_positions
+        preset = quick_args(preset, args)
+    out, work = Path(args.out), Path(args.work)
+    table, teacher = generate_and_train(preset, args, out, work)
+    best = table.loc[table["top1"].idxmax()]
+    predictor, records = play_predictor(preset.game, best["path"], preset.opponents, out / "tournament",
+                                        games_per_pair=args.games_per_pair, seed=args.seed,
+                                        opening_plies=preset.opening_plies, workers=args.workers)
+    scores = {opp: score_against(records, predictor, opp) for opp in preset.opponents}
+    write_summary(out / "summary.md", preset, args, table, teacher, predictor, scores)
+    print(f"\nreport: {out}/summary.md")
+    return 0
+
+
+def quick_args(preset: Preset, args: argparse.Namespace) -> Preset:
+    """The quick preset, with ``args`` set to its settings."""
+    preset = quick(preset)
+    args.games, args.teacher, args.epochs = preset.games, preset.teacher, preset.epochs
+    args.games_per_pair, args.teacher_positions = preset.games_per_pair, preset.teacher_positions
+    return preset
+
+
+def generate_and_train(preset: Preset, args: argparse.Namespace, out: Path, work: Path
+                       ) -> tuple[pd.DataFrame, dict]:
+    """Steps 1-3: the teacher's games in ``work/games``, each run of the preset
+    trained in ``work/runs/<model>-<encoder>`` and evaluated on held-out games.
+    Writes ``accuracy.csv``, the learning curves and their histories to ``out``;
+    returns the accuracy table (one row per run, with the model's ``path``) and
+    the teacher's self-agreement."""
     from dlgo.plotting import plot_learning_curve
     from engines.neural.accuracy import evaluate_predictor, teacher_agreement
     from engines.neural.training import best_epoch, train_supervised
 
-    out, work = Path(args.out), Path(args.work)
     out.mkdir(parents=True, exist_ok=True)
     data = work / "games"
     print(f"1. generate: {args.games} games of {args.teacher} against itself -> {data}", flush=True)
@@ -119,19 +143,22 @@ def run(preset: Preset, argv: list[str] | None, doc: str) -> int:
         table.drop(columns=["path"]).to_csv(handle, index=False)
     best = table.loc[table["top1"].idxmax()]
     shutil.copyfile(out / f"learning_curve-{best['model']}-{best['encoder']}.png", out / "learning_curve.png")
+    return table, teacher
 
-    predictor = f"predictor:model={best['path']}"
-    specs = [predictor] + preset.opponents
-    print(f"4. play: {predictor} against {', '.join(specs[1:])}", flush=True)
-    arena = out / "tournament"
-    fresh_arena_for(arena, Path(best["path"]))
-    records = run_tournament(arena, preset.game, specs, args.games_per_pair, seed=args.seed,
-                             opening_plies=preset.opening_plies, workers=args.workers)
-    write_report(out / "tournament", records, title=f"{preset.game}: the move predictor against random and MCTS")
-    scores = {opp: score_against(records, predictor, opp) for opp in specs[1:]}
-    write_summary(out / "summary.md", preset, args, table, teacher, predictor, scores)
-    print(f"\nreport: {out}/summary.md")
-    return 0
+
+def play_predictor(game: str, model: str | Path, opponents: list[str], arena: Path, *, games_per_pair: int,
+                   seed: int, opening_plies: int, workers: int | None) -> tuple[str, list[GameRecord]]:
+    """Step 4: the predictor in ``model`` in a round-robin with ``opponents``
+    (resumable; started afresh if the model changed). Writes the tournament's
+    report to ``arena``; returns the predictor's spec and every game."""
+    predictor = f"predictor:model={model}"
+    specs = [predictor, *opponents]
+    print(f"4. play: {predictor} against {', '.join(opponents)}", flush=True)
+    fresh_arena_for(arena, Path(model))
+    records = run_tournament(arena, game, specs, games_per_pair, seed=seed, opening_plies=opening_plies,
+                             workers=workers)
+    write_report(arena, records, title=f"{game}: the move predictor against {', '.join(opponents)}")
+    return predictor, records
 
 
 def fresh_arena_for(arena: Path, model: Path) -> None:

@@ -137,6 +137,28 @@ def test_minimax_agrees_with_alphabeta_and_pruning_saves_nodes():
         assert ab.last_compute.amount < mm.last_compute.amount
 
 
+def test_minimax_visits_the_whole_tictactoe_game_tree():
+    agent = engines.create("minimax")
+    assert agent.select_move(new_game("tictactoe")) is not None
+    assert agent.last_value == 0  # a draw
+    assert agent.last_compute.amount == 549_946 - 1  # every node of the game tree but the root
+
+
+def test_minimax_with_pruning_keeps_the_exact_value_and_move_on_fewer_nodes():
+    rng = random.Random(3)
+    for _ in range(8):
+        s = new_game("tictactoe")
+        for _ in range(rng.randrange(1, 5)):
+            s = s.apply_move(s.random_move(rng))
+        if s.is_over():
+            continue
+        plain, pruned = engines.create("minimax"), engines.create("minimax:pruning=true")
+        m1, m2 = plain.select_move(s), pruned.select_move(s)
+        assert plain.last_value == pruned.last_value == exact(s)
+        assert m1 == m2  # the same first best move: cut-offs never change the choice
+        assert pruned.last_compute.amount < plain.last_compute.amount
+
+
 def test_depth_limited_minimax_reports_no_value():
     agent = engines.create("minimax:depth=2")
     agent.select_move(new_game("tictactoe"))

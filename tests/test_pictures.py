@@ -65,3 +65,11 @@ def test_dlgo_render_draws_sgf_files_and_tournament_games(tmp_path, capsys):
     assert Image.open(tmp_path / "c4.png").format == "PNG"
     assert main(["render", str(tmp_path / "t"), "--index", "9", "--out", str(tmp_path / "x.png")]) == 2
     assert "--index must be 0..1" in capsys.readouterr().err
+
+
+def test_heat_labels_are_counts_for_visits_and_percentages_for_probabilities():
+    from dlgo.pictures import _short
+
+    assert _short(1.0, counts=True) == "1" and _short(47.0, counts=True) == "47"
+    assert _short(1.0, counts=False) == "100%" and _short(0.37, counts=False) == "37%"
+    assert _short(0.004, counts=False) == "0.4%"

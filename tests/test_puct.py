@@ -30,6 +30,19 @@ def test_puct_scores_follow_the_formula():
     assert int(np.argmax(node.puct_scores(c))) == int(np.argmax(expected))
 
 
+def test_first_play_urgency_values_unvisited_moves_below_the_nodes_mean():
+    node = Node(new_game("tictactoe"))
+    node.expand(np.ones(9))
+    assert np.allclose(node.puct_scores(1.0, fpu=0.2), node.puct_scores(1.0))  # no visits yet: nothing to reduce
+    node.N[:2] = [3, 1]
+    node.W[:2] = [2.4, 0.8]  # a mean of 0.8 over 4 visits
+    unvisited = node.puct_scores(0.0, fpu=0.2)[2:]
+    np.testing.assert_allclose(unvisited, 0.8 - 0.2)
+    np.testing.assert_allclose(node.puct_scores(0.0)[2:], 0.0)  # without fpu an unvisited move counts 0
+    search = PUCTSearch(UniformZero(), fpu=0.2)
+    assert search.fpu == 0.2
+
+
 def test_priors_are_renormalised_over_sensible_moves_only():
     state = play(new_game("tictactoe"), "a1", "b2")
     node = Node(state)

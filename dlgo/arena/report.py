@@ -61,9 +61,9 @@ def engine_rows(records: Sequence[GameRecord], anchor: str = "random", bootstrap
 
 def write_report(out_dir: str | Path, records: Sequence[GameRecord], title: str = "",
                  anchor: str = "random", bootstrap: int = 200, seed: int = 0,
-                 fixed: Mapping[str, float] | None = None, intro: str = "") -> list[EngineRow]:
+                 fixed: Mapping[str, float] | None = None, intro: str = "", outro: str = "") -> list[EngineRow]:
     """Write ratings.csv, crosstable.csv, the two plots and summary.md into ``out_dir``
-    (``intro``: Markdown for the summary, before the ratings table)."""
+    (``intro``/``outro``: Markdown for the summary, before the ratings table and at the end)."""
     import pandas as pd
 
     out = Path(out_dir)
@@ -80,7 +80,7 @@ def write_report(out_dir: str | Path, records: Sequence[GameRecord], title: str 
     plot_crosstable(rows, table, out / "crosstable.png", title)
     anchoring = (f"anchored at {anchor} = 0" if not fixed else
                  "with " + ", ".join(f"`{name}` held at {elo:.0f}" for name, elo in fixed.items()))
-    write_summary(out / "summary.md", rows, records, title, anchoring, intro)
+    write_summary(out / "summary.md", rows, records, title, anchoring, intro, outro)
     return rows
 
 
@@ -132,8 +132,8 @@ def plot_crosstable(rows: Sequence[EngineRow], table, path: Path, title: str = "
 
 
 def write_summary(path: Path, rows: Sequence[EngineRow], records: Sequence[GameRecord], title: str = "",
-                  anchoring: str = "anchored at random = 0", intro: str = "") -> None:
-    """``anchoring`` says what fixes the scale; ``intro`` (Markdown) goes before the table."""
+                  anchoring: str = "anchored at random = 0", intro: str = "", outro: str = "") -> None:
+    """``anchoring`` says what fixes the scale; ``intro`` (Markdown) goes before the table, ``outro`` at the end."""
     games = {r.game for r in records}
     lines = [f"# {title or 'Tournament report'}", "",
              f"{len(records)} games of {', '.join(sorted(games))} between {len(rows)} engines. "
@@ -154,5 +154,6 @@ def write_summary(path: Path, rows: Sequence[EngineRow], records: Sequence[GameR
         lines += [f"- ... and {len(early) - 20} more (the `note` column of games.csv)"] if len(early) > 20 else []
         lines.append("")
     lines += ["Files: `games.csv` (every game, with its moves), `ratings.csv`, `crosstable.csv`.", ""]
+    lines += [outro, ""] if outro else []
     with atomic_write(path) as handle:
         handle.write("\n".join(lines))

@@ -1,0 +1,92 @@
+"""Chapter 8: the trained move predictor as a bot. How strong is imitation without search?
+
+    python experiments/ch08_play_predictor.py          # after ch06_07_train_predictor.py; a few minutes
+    python experiments/ch08_play_predictor.py --model data/supervised-connect4/runs/small-planes/model.keras
+    python experiments/ch08_play_predictor.py --quick --model PATH
+
+The network from chapters 6-7 plays as ``predictor:model=PATH`` (its most
+likely sensible move, no search) in a round-robin with the random engine and
+MCTS at 10 to 300 rounds (the teacher had 300): every pair plays
+--games-per-pair games, colours alternating after two seeded random opening
+plies. Writes the tournament (``tournament/``), ``game.png`` and ``game.gif``
+(the predictor against the strongest MCTS), ``policy.png`` (its probabilities
+at one move of that game) and ``summary.md`` to --out. Then play it yourself:
+
+    dlgo play --game connect4 --black human --white predictor:model=PATH
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from experiments import chapter
+from experiments.ch06_07_train_predictor import PRESET, model_path
+from experiments.supervised import play_predictor, score_against
+
+OPPONENTS = ["random", "mcts:rounds=10", "mcts:rounds=32", "mcts:rounds=100", "mcts:rounds=300"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = chapter.parser(__file__, __doc__)
+    default = model_path(f"data/{PRESET.name}")
+    p.add_argument("--model", default=str(default), help=f"the predictor's .keras file (default {default})")
+    p.add_argument("--games-per-pair", type=int, default=10, help="games per pair (default 10)")
+    p.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
+    args = p.parse_args(argv)
+    if not Path(args.model).exists():
+        p.error(f"no model at {args.model}: run `python experiments/ch06_07_train_predictor.py` first, "
+                "or pass --model")
+    opponents = OPPONENTS[:2] if args.quick else OPPONENTS
+    games_per_pair, workers = (2, 1) if args.quick else (args.games_per_pair, args.workers)
+    out = Path(args.out)
+
+    predictor, records = play_predictor(PRESET.game, args.model, opponents, out / "tournament",
+                                        games_per_pair=games_per_pair, seed=args.seed,
+                                        opening_plies=PRESET.opening_plies, workers=workers)
+    body = [f"`{predictor}` (no search) against {len(opponents)} engines, {games_per_pair} games each, "
+            "colours alternating after two random opening plies.", "",
+            "| opponent | the predictor's score | games |", "|---|---:|---:|"]
+    for opponent in opponents:
+        score, games = score_against(records, predictor, opponent)
+        body.append(f"| `{opponent}` | {score:.0%} | {games} |")
+    strongest = opponents[-1]
+    game = next(r for r in records if strongest in (r.black, r.white))
+    body += ["", "![ratings](tournament/strength_vs_compute.png)", "",
+             "Ratings, cross-table and every game: [tournament/summary.md](tournament/summary.md).", "",
+             f"One game against `{strongest}`:", "",
+             *chapter.draw_game(game, out, "game", f"predictor vs {strongest}: {game.result}"),
+             *policy_lines(args.model, game, out / "policy.png"),
+             "Play it yourself:", "", f"    dlgo play --game {PRESET.game} --black human --white {predictor}"]
+    look_for = """\
+The predictor moves in a millisecond and plays like its teacher's reflexes:
+it beats random and the weakest searches easily, yet loses to MCTS with many
+fewer rounds than its teacher had, because a position unlike any it was trained
+on gets a plausible-looking but unchecked move: there is no search to catch a
+blunder. In the policy picture it is often confident and right, and sometimes
+confident and wrong. That gap, a fast intuition with no checking, is what
+chapter 14 closes: AlphaZero uses a network like this one to guide a search
+instead of replacing it. Predict, then measure: how does a predictor trained on
+twice the games (chapter 6-7, `--games 600`) do against `mcts:rounds=100`?"""
+    summary = chapter.write_summary(out, "Chapter 8: the move predictor plays", chapter.command(__file__, argv),
+                                    body, look_for)
+    print(f"report: {summary}")
+    return 0
+
+
+def policy_lines(model: str, record, path: Path) -> list[str]:
+    """The predictor's probabilities at its own move in the middle of ``record``, drawn to ``path``."""
+    from dlgo.arena.match import replay
+    from engines.neural.analysis import analyze, render_analysis
+    from engines.neural.loading import load_network
+
+    states = replay(record.game, record.moves)
+    own = 0 if record.black.startswith("predictor") else 1
+    ply = next((k for k in range(len(states) // 2, len(states) - 1) if k % 2 == own), 0)
+    render_analysis(states[ply], analyze(load_network(model), states[ply]), path,
+                    title=f"the predictor at move {ply + 1}")
+    played = record.moves.split()[ply]
+    return [f"Its probabilities at move {ply + 1} of that game (it played {played}):", "", "![policy](policy.png)", ""]
+
+
+if __name__ == "__main__":
+    sys.exit(main())

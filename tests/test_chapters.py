@@ -1,0 +1,131 @@
+"""Every chapter script runs with --quick, writes its report files and valid pictures."""
+import importlib
+
+import pandas as pd
+import pytest
+
+PNG = b"\x89PNG\r\n\x1a\n"
+CHAPTERS = ["ch03_random_go", "ch04a_minimax_alphabeta", "ch04b_mcts", "ch06_07_train_predictor",
+            "ch08_play_predictor", "ch14a_alphazero_tictactoe", "ch14b_alphazero_connect4",
+            "ch15_strength_per_compute"]
+
+
+def chapter(name):
+    return importlib.import_module(f"experiments.{name}")
+
+
+def assert_pictures(folder, *names):
+    for name in names:
+        data = (folder / name).read_bytes()
+        assert data.startswith(PNG if name.endswith(".png") else b"GIF89a"), name
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_every_chapter_has_help_with_seed_quick_and_its_report_folder(name, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        chapter(name).main(["--help"])
+    assert exit_.value.code == 0
+    text = capsys.readouterr().out
+    assert f"python experiments/{name}.py" in text
+    assert "--seed" in text and "--quick" in text and f"reports/{name}" in text
+
+
+def test_ch03_random_go(tmp_path):
+    assert chapter("ch03_random_go").main(["--quick", "--out", str(tmp_path)]) == 0
+    games = pd.read_csv(tmp_path / "games.csv")
+    assert len(games) == 20 and set(games["winner"]) <= {"black", "white"}
+    assert_pictures(tmp_path, "results.png", "game.png", "game.gif")
+    summary = (tmp_path / "summary.md").read_text()
+    assert "Reproduce: `python experiments/ch03_random_go.py --quick" in summary and "## What to look for" in summary
+    assert len(list((tmp_path / "sgf").glob("*.sgf"))) == 20
+
+
+def test_ch03_margins_come_from_counted_results():
+    from dlgo.arena.match import GameRecord
+
+    ch03 = chapter("ch03_random_go")
+    record = GameRecord("", "", "go", "random", "random", "W+7.5", "white", 100, 0, 0, 0, 0, "", "", 0, 0, "")
+    assert ch03.margin(record) == -7.5
+    assert ch03.margin(GameRecord(**{**record.as_row(), "result": "B+R"})) is None
+
+
+def test_ch04a_counts_nodes_and_every_search_finds_the_exact_value(tmp_path):
+    assert chapter("ch04a_minimax_alphabeta").main(["--quick", "--out", str(tmp_path)]) == 0
+    nodes = pd.read_csv(tmp_path / "nodes.csv")
+    assert (nodes["value"] == nodes["exact_value"]).all()
+    wide = nodes.pivot(index="position", columns="search", values="nodes")
+    assert (wide["minimax:pruning=true"] < wide["minimax"]).all()
+    assert wide.loc["a1", "minimax"] == 59_704  # the whole game tree below X in a corner
+    assert_pictures(tmp_path, "nodes.png", "positions.png")
+    assert "Every search found the exact value" in (tmp_path / "summary.md").read_text()
+
+
+def test_ch04b_mcts_ladder_against_random(tmp_path):
+    assert chapter("ch04b_mcts").main(["--quick", "--out", str(tmp_path)]) == 0
+    games = pd.read_csv(tmp_path / "tournament" / "games.csv")
+    assert len(games) == 3 * 2
+    assert_pictures(tmp_path, "visits.png", "tournament/strength_vs_compute.png")
+    summary = (tmp_path / "summary.md").read_text()
+    assert "| `mcts:rounds=32` |" in summary and "visits.png" in summary
+
+
+def test_ch06_07_trains_a_predictor_that_ch08_and_ch15_then_play(tmp_path):
+    out, work = tmp_path / "ch06_07", tmp_path / "work"
+    assert chapter("ch06_07_train_predictor").main(["--quick", "--out", str(out), "--work", str(work),
+                                                   "--workers", "1"]) == 0
+    assert (out / "accuracy.csv").exists()
+    assert_pictures(out, "learning_curve.png", "policy.png")
+    model = work / "runs" / "tiny-planes" / "model.keras"
+    assert f"--model {model}" in (out / "summary.md").read_text()
+
+    play = tmp_path / "ch08"
+    assert chapter("ch08_play_predictor").main(["--quick", "--out", str(play), "--model", str(model)]) == 0
+    games = pd.read_csv(play / "tournament" / "games.csv")
+    assert len(games) == 2 * 2 + 2  # the predictor and two opponents, two games a pair
+    assert_pictures(play, "game.png", "game.gif", "policy.png")
+    assert "dlgo play --game connect4 --black human --white predictor:model=" in (play / "summary.md").read_text()
+
+    everyone = tmp_path / "ch15"
+    assert chapter("ch15_strength_per_compute").main(["--quick", "--out", str(everyone)]) == 0
+    ratings = pd.read_csv(everyone / "ratings.csv")
+    assert {"random", "mcts:rounds=10", "alphabeta:depth=1,nodes=0",
+            "alphazero:checkpoint=tictactoe,simulations=0"} == set(ratings["engine"])
+    assert "## What to look for" in (everyone / "summary.md").read_text()
+
+
+def test_ch08_without_a_model_says_what_to_run(tmp_path, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        chapter("ch08_play_predictor").main(["--quick", "--model", str(tmp_path / "missing.keras")])
+    assert exit_.value.code == 2
+    assert "ch06_07_train_predictor.py" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ["ch14a_alphazero_tictactoe", "ch14b_alphazero_connect4"])
+def test_ch14_alphazero_chapters_train_and_draw_what_the_network_sees(tmp_path, name):
+    out = tmp_path / "out"
+    assert chapter(name).main(["--quick", "--out", str(out), "--work", str(tmp_path / "work"),
+                               "--workers", "1"]) == 0
+    summary = (out / "summary.md").read_text()
+    assert summary.startswith("# Chapter 14") and "## What to look for" in summary
+    assert f"python experiments/{name}.py --quick" in summary
+    stems = ["block"] if name.endswith("tictactoe") else ["ours", "shipped"]
+    assert_pictures(out, "learning_curve.png", *[f"{s}-{kind}.png" for s in stems for kind in ("policy", "search")])
+    if name.endswith("connect4"):
+        assert len(pd.read_csv(out / "vs-shipped" / "games.csv")) == 2
+
+
+def test_the_course_guide_covers_every_chapter_and_its_links_resolve():
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    guide = (root / "docs" / "course.md").read_text()
+    scripts = sorted(p.stem for p in (root / "experiments").glob("ch[0-9]*.py"))
+    assert scripts == sorted(CHAPTERS)
+    for name in scripts:
+        assert f"python experiments/{name}.py" in guide, name
+    links = re.findall(r"\]\((\.\./[^)#]+)\)", guide)
+    assert len(links) > 15
+    missing = [link for link in links if not (root / "docs" / link).resolve().exists()]
+    assert not missing, missing
+    assert not re.search(r"CH\d+\w*_[A-Z]+", guide), "a placeholder is left in docs/course.md"
