@@ -103,7 +103,7 @@ class Node:
 
     def puct_scores(self, c: float, fpu: float | None = None) -> np.ndarray:
         """``Q + c * P * sqrt(sum N) / (1 + N)`` per action (sum N counted as at least 1).
-        An unvisited action's Q is 0, or with ``fpu`` the mean of ``W / N`` so far minus ``fpu``."""
+        An unvisited action's Q is 0, or with ``fpu`` the mean value so far (sum W / sum N) minus ``fpu``."""
         visits = self.N.sum()
         unvisited = 0.0 if fpu is None or visits == 0 else self.W.sum() / visits - fpu
         q = np.divide(self.W, self.N, out=np.full_like(self.W, unvisited), where=self.N > 0)
