@@ -11,7 +11,11 @@ visit counts (temperature 1), later ones are the most visited.
 
 Every position played becomes one training example: the encoded board, the
 search's visit distribution ``pi`` and the final result ``z`` for the player to
-move there (win 1, draw 0, loss -1).
+move there (win 1, draw 0, loss -1). With playout-cap randomisation
+(``fast_simulations`` > 0, after KataGo), only a ``full_fraction`` of the moves
+get the full search, Dirichlet noise and an example; the others are played
+after ``fast_simulations`` simulations and recorded nowhere, so the same time
+gives more games and so more independent results to learn values from.
 
 The same loop plays two evaluators against each other (:func:`play_batched_match`,
 used to score a network against its previous checkpoint): each side keeps its
@@ -56,6 +60,8 @@ class _Game:
     index: int
     trees: list[Node]  # one per side searching (self-play: one tree shared by both)
     noised: bool = False
+    full: bool = True   # this move gets the full search (and becomes an example)
+    moves: int = 0      # moves played so far
     positions: list[tuple[GameStateBase, np.ndarray]] = field(default_factory=list)
 
     @property
@@ -65,9 +71,11 @@ class _Game:
 
 def _play_batched(game: str, searches: Sequence[PUCTSearch], seat, num_games: int, *, parallel: int,
                   simulations: int, temperature_moves: int, noise: bool, rng: np.random.Generator,
-                  progress: bool, desc: str) -> list[_Game]:
+                  progress: bool, desc: str, fast_simulations: int = 0, full_fraction: float = 1.0) -> list[_Game]:
     """Play ``num_games`` games, ``parallel`` at a time; ``seat(game_index, player)``
-    names the search (index into ``searches``) that moves for ``player``."""
+    names the search (index into ``searches``) that moves for ``player``. With
+    ``fast_simulations`` > 0 each move is a full one with probability
+    ``full_fraction``, else a fast one (see the module's docstring)."""
     from tqdm import tqdm
 
     num_actions = new_game(game).num_actions
@@ -81,10 +89,15 @@ def _play_batched(game: str, searches: Sequence[PUCTSearch], seat, num_games: in
             active.append(_Game(started, [Node(start) for _ in searches]))
             started += 1
         movers = [seat(g.index, g.state.next_player) for g in active]
+        for g in active:
+            g.full = fast_simulations <= 0 or rng.random() < full_fraction
+        budgets = [simulations if g.full else fast_simulations for g in active]
         _prepare_roots(active, movers, searches, noise)
-        for _ in range(simulations):
+        for step in range(max(budgets)):
             pending: dict[int, list] = {}
-            for g, s in zip(active, movers):
+            for g, s, budget in zip(active, movers, budgets):
+                if step >= budget:
+                    continue
                 path, leaf = searches[s].descend(g.trees[s])
                 if leaf.terminal is not None:
                     backup(path, leaf, leaf.terminal)
@@ -98,8 +111,10 @@ def _play_batched(game: str, searches: Sequence[PUCTSearch], seat, num_games: in
         still = []
         for g, s in zip(active, movers):
             root = g.trees[s]
-            g.positions.append((root.state, root.visit_policy(num_actions)))
-            temperature = 1.0 if len(g.positions) <= temperature_moves else 0.0
+            if g.full:
+                g.positions.append((root.state, root.visit_policy(num_actions)))
+            g.moves += 1
+            temperature = 1.0 if g.moves <= temperature_moves else 0.0
             action = select_action(root, temperature, rng)
             g.trees = [_step(tree, action) for tree in g.trees]
             g.noised = False
@@ -123,7 +138,7 @@ def _step(tree: Node, action: int) -> Node:
 
 def _prepare_roots(games: list[_Game], movers: list[int], searches: Sequence[PUCTSearch], noise: bool) -> None:
     """Expand the movers' new roots (one batched call per side); with ``noise``,
-    mix Dirichlet noise into every fresh root."""
+    mix Dirichlet noise into every fresh root of a full move."""
     for s, search in enumerate(searches):
         unexpanded = [g for g, m in zip(games, movers) if m == s and not g.trees[s].expanded]
         if unexpanded:
@@ -131,7 +146,7 @@ def _prepare_roots(games: list[_Game], movers: list[int], searches: Sequence[PUC
             for g, p in zip(unexpanded, priors):
                 g.trees[s].expand(p)
     for g, s in zip(games, movers):
-        if noise and not g.noised:
+        if noise and g.full and not g.noised:
             searches[s].add_noise(g.trees[s])
             g.noised = True
 
@@ -139,13 +154,15 @@ def _prepare_roots(games: list[_Game], movers: list[int], searches: Sequence[PUC
 def self_play(game: str, evaluator: Evaluator, encoder: Encoder, num_games: int, *, parallel: int = 32,
               simulations: int = 100, c: float = 1.5, dirichlet_alpha: float = 0.3,
               dirichlet_epsilon: float = 0.25, temperature_moves: int = 8, seed: int | None = None,
-              progress: bool = False) -> Examples:
-    """Play ``num_games`` games of ``game``, ``parallel`` at a time; return their examples."""
+              progress: bool = False, fast_simulations: int = 0, full_fraction: float = 1.0) -> Examples:
+    """Play ``num_games`` games of ``game``, ``parallel`` at a time; return their examples
+    (``fast_simulations``/``full_fraction``: playout-cap randomisation, off at 0)."""
     search = PUCTSearch(evaluator, c=c, dirichlet_alpha=dirichlet_alpha, dirichlet_epsilon=dirichlet_epsilon,
                         seed=seed)
     games = _play_batched(game, [search], lambda index, player: 0, num_games, parallel=parallel,
                           simulations=simulations, temperature_moves=temperature_moves, noise=True,
-                          rng=np.random.default_rng(seed), progress=progress, desc="self-play")
+                          rng=np.random.default_rng(seed), progress=progress, desc="self-play",
+                          fast_simulations=fast_simulations, full_fraction=full_fraction)
     return _examples(games, encoder)
 
 

@@ -96,6 +96,20 @@ def test_raw_policy_and_tree_reuse(untrained_ttt):
         engines.create("alphazero")
 
 
+def test_a_training_iteration_with_playout_cap_randomisation_keeps_fewer_positions(tmp_path):
+    from engines.neural.alphazero_training import AlphaZeroConfig, train_alphazero
+    from engines.replay import ReplayBuffer
+
+    config = AlphaZeroConfig(game="connect4", blocks=1, filters=8, games=4, parallel=4, simulations=8,
+                             fast_simulations=2, full_fraction=0.3, batch_size=16, train_steps=2, eval_games=2,
+                             eval_simulations=4, previous_games=2)
+    history = train_alphazero(tmp_path, config, iterations=1, progress=False, workers=2)
+    buffer = ReplayBuffer.load(tmp_path / "buffer-001.npz")
+    assert len(buffer.games) == 4
+    assert history["examples"].iloc[0] == sum(len(g[1]) for g in buffer.games)
+    assert history["examples"].iloc[0] < 4 * 7  # a Connect Four game has at least 7 moves; most went unrecorded
+
+
 def test_a_tiny_training_iteration_runs_and_resumes_with_the_same_buffer(tmp_path):
     from engines.neural.alphazero_training import AlphaZeroConfig, elo_difference, train_alphazero
     from engines.replay import ReplayBuffer

@@ -125,3 +125,24 @@ def test_batched_match_against_itself_from_both_sides_is_a_fair_fight():
     scores = play_batched_match("tictactoe", RolloutEvaluator(rollouts=8, seed=1), RolloutEvaluator(rollouts=8, seed=2),
                                 6, parallel=6, simulations=300, temperature_moves=0, seed=1)
     assert scores == [0.5] * 6
+
+
+def test_playout_cap_randomisation_records_only_the_full_searches():
+    enc = get_encoder_by_name(None, "connect4")
+    evaluator = CountingRollouts(seed=4)
+    ex = self_play("connect4", evaluator, enc, 6, parallel=6, simulations=40, fast_simulations=4,
+                   full_fraction=0.25, seed=4)
+    moves = sum(g.num_moves_played for g in ex.games)
+    assert sum(ex.lengths) == len(ex.values) and 0 < len(ex.values) < moves / 2  # about a quarter recorded
+    np.testing.assert_allclose(ex.policies.sum(axis=1), 1.0, rtol=1e-5)
+    for game, start, n in zip(ex.games, np.cumsum([0] + ex.lengths[:-1]), ex.lengths):
+        winner = game.winner()
+        states = {s.zobrist_hash(): s for s in list(game.history())[:-1]}
+        for k in range(start, start + n):  # each example is a position of its game, valued from its mover's view
+            match = [s for s in states.values() if np.array_equal(enc.encode(s), ex.features[k])]
+            assert match
+            expected = 0.0 if winner is None else 1.0 if winner == match[0].next_player else -1.0
+            assert ex.values[k] == expected
+    full = self_play("connect4", RolloutEvaluator(seed=4), enc, 2, parallel=2, simulations=8, fast_simulations=4,
+                     full_fraction=1.0, seed=4)
+    assert len(full.values) == sum(g.num_moves_played for g in full.games)  # every move full: every move kept

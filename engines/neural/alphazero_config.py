@@ -19,6 +19,8 @@ class AlphaZeroConfig:
     games: int = 64                # self-play games per iteration
     parallel: int = 64             # games advancing together
     simulations: int = 50          # per self-play move
+    fast_simulations: int = 0      # playout-cap randomisation: > 0 searches most moves this much, unrecorded
+    full_fraction: float = 0.25    # ... and gives the full search (and an example) to this share of moves
     c: float = 1.5
     dirichlet_alpha: float = 0.5
     dirichlet_epsilon: float = 0.25

@@ -193,7 +193,8 @@ def train_alphazero(out: str | Path, config: AlphaZeroConfig, iterations: int,
             options = dict(parallel=config.parallel, simulations=config.simulations, c=config.c,
                            dirichlet_alpha=config.dirichlet_alpha, dirichlet_epsilon=config.dirichlet_epsilon,
                            temperature_moves=config.temperature_moves, seed=config.seed * 1_000_003 + iteration,
-                           progress=progress)
+                           progress=progress, fast_simulations=config.fast_simulations,
+                           full_fraction=config.full_fraction)
             if pool is None:
                 examples = self_play(config.game, NetworkEvaluator(current), encoder, config.games, **options)
             else:  # the workers load the network this iteration starts from
