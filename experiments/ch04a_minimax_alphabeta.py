@@ -43,7 +43,7 @@ def search_table(positions: list[str], depth: int) -> pd.DataFrame:
             state = state.apply_move(state.parse_move(text))
         exact = exact_value(state)
         for spec in SEARCHES:
-            agent = engines.create(spec + (("," if ":" in spec else ":") + f"depth={depth}" if depth else ""))
+            agent = engines.create(spec, **({"depth": depth} if depth else {}))
             move = agent.select_move(state)
             rows.append({"position": moves or "(empty)", "to_move": "X" if state.next_player.name == "black" else "O",
                          "search": spec, "move": state.format_move(move),

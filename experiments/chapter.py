@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import shlex
+import sys
 from pathlib import Path
 from typing import Sequence
 
@@ -32,8 +33,6 @@ def parser(script: str, doc: str, out: str | None = None) -> argparse.ArgumentPa
 
 def command(script: str, argv: Sequence[str] | None) -> str:
     """The command line that reproduces a run, for the summary."""
-    import sys
-
     args = list(sys.argv[1:] if argv is None else argv)
     return " ".join(["python", f"experiments/{Path(script).name}", *map(shlex.quote, args)])
 
@@ -74,8 +73,8 @@ def network_pictures(checkpoint: str | Path, game: str, moves: str, out: Path, s
     state = new_game(game)
     for text in moves.split():
         state = state.apply_move(state.parse_move(text))
-    raw = analyze(loaded, state)
     searched = analyze(loaded, state, simulations)
+    raw = searched._replace(visits=None, q=None)  # the same network call, drawn without the search
     render_analysis(state, raw, out / f"{stem}-policy.png", title=f"{label}: policy")
     render_analysis(state, searched, out / f"{stem}-search.png", title=f"{label}: search")
     best = state.format_move(state.index_to_move(int(searched.visits.argmax())))

@@ -50,12 +50,6 @@ class Preset:
     book_accuracy: float | None = None  # the book's test accuracy, to compare with
 
 
-def quick(preset: Preset) -> Preset:
-    """Seconds instead of an hour: for tests and a first look."""
-    return replace(preset, teacher=preset.teacher.split(":")[0] + ":rounds=20", games=6,
-                   runs=[("tiny", preset.runs[-1][1])], opponents=["random"], games_per_pair=2, epochs=1,
-                   teacher_positions=3)
-
 
 def parse_args(preset: Preset, argv: list[str] | None, doc: str, script: str | None = None) -> argparse.Namespace:
     """The experiment's command line (``script``: the chapter script's ``__file__``, for its name in --help)."""
@@ -92,8 +86,11 @@ def run(preset: Preset, argv: list[str] | None, doc: str) -> int:
 
 
 def quick_args(preset: Preset, args: argparse.Namespace) -> Preset:
-    """The quick preset, with ``args`` set to its settings."""
-    preset = quick(preset)
+    """Seconds instead of an hour (``--quick``: tests and a first look): the tiny
+    preset, with ``args`` set to its settings."""
+    preset = replace(preset, teacher=preset.teacher.split(":")[0] + ":rounds=20", games=6,
+                     runs=[("tiny", preset.runs[-1][1])], opponents=["random"], games_per_pair=2, epochs=1,
+                     teacher_positions=3)
     args.games, args.teacher, args.epochs = preset.games, preset.teacher, preset.epochs
     args.games_per_pair, args.teacher_positions = preset.games_per_pair, preset.teacher_positions
     return preset

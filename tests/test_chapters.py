@@ -59,6 +59,13 @@ def test_ch04a_counts_nodes_and_every_search_finds_the_exact_value(tmp_path):
     assert_pictures(tmp_path, "nodes.png", "positions.png")
     assert "Every search found the exact value" in (tmp_path / "summary.md").read_text()
 
+    shallow = tmp_path / "depth2"
+    assert chapter("ch04a_minimax_alphabeta").main(["--quick", "--depth", "2", "--out", str(shallow)]) == 0
+    nodes = pd.read_csv(shallow / "nodes.csv")
+    plain = nodes[(nodes.position == "a1") & (nodes.search == "minimax")].iloc[0]
+    assert plain.nodes == 8 + 8 * 7 and plain.value == "estimate"  # two plies, then the heuristic
+    assert "heuristic estimates" in (shallow / "summary.md").read_text()
+
 
 def test_ch04b_mcts_ladder_against_random(tmp_path):
     assert chapter("ch04b_mcts").main(["--quick", "--out", str(tmp_path)]) == 0
@@ -69,7 +76,7 @@ def test_ch04b_mcts_ladder_against_random(tmp_path):
     assert "| `mcts:rounds=32` |" in summary and "visits.png" in summary
 
 
-def test_ch06_07_trains_a_predictor_that_ch08_and_ch15_then_play(tmp_path):
+def test_ch06_07_trains_a_predictor_that_ch08_and_ch15_then_play(tmp_path, capsys):
     out, work = tmp_path / "ch06_07", tmp_path / "work"
     assert chapter("ch06_07_train_predictor").main(["--quick", "--out", str(out), "--work", str(work),
                                                    "--workers", "1"]) == 0
@@ -77,6 +84,10 @@ def test_ch06_07_trains_a_predictor_that_ch08_and_ch15_then_play(tmp_path):
     assert_pictures(out, "learning_curve.png", "policy.png")
     model = work / "runs" / "tiny-planes" / "model.keras"
     assert f"--model {model}" in (out / "summary.md").read_text()
+    from dlgo.cli import main as dlgo_main
+
+    assert dlgo_main(["analyze", "--model", str(model), "--moves", "4", "--simulations", "10"]) == 0
+    assert "policy-only network has no value head" in capsys.readouterr().out
 
     play = tmp_path / "ch08"
     assert chapter("ch08_play_predictor").main(["--quick", "--out", str(play), "--model", str(model)]) == 0

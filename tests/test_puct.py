@@ -39,8 +39,17 @@ def test_first_play_urgency_values_unvisited_moves_below_the_nodes_mean():
     unvisited = node.puct_scores(0.0, fpu=0.2)[2:]
     np.testing.assert_allclose(unvisited, 0.8 - 0.2)
     np.testing.assert_allclose(node.puct_scores(0.0)[2:], 0.0)  # without fpu an unvisited move counts 0
-    search = PUCTSearch(UniformZero(), fpu=0.2)
-    assert search.fpu == 0.2
+
+
+def test_first_play_urgency_changes_where_the_search_descends():
+    root = Node(new_game("tictactoe"))
+    root.expand(np.ones(9))
+    root.N[0], root.W[0] = 4, -2.0  # the one move tried so far looks bad (mean -0.5)
+    c = 0.01  # nearly no exploration: the Q values decide
+    path, _ = PUCTSearch(UniformZero(), c=c).descend(root)
+    assert path[0][1] != 0  # an untried move counts 0, better than -0.5
+    path, _ = PUCTSearch(UniformZero(), c=c, fpu=0.2).descend(root)
+    assert path[0][1] == 0  # an untried move counts -0.5 - 0.2: stay with the move tried
 
 
 def test_priors_are_renormalised_over_sensible_moves_only():
