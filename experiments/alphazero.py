@@ -81,6 +81,14 @@ def parser_for(experiment: Experiment, doc: str) -> argparse.ArgumentParser:
     return parser
 
 
+def _search_budget(config: AlphaZeroConfig) -> str:
+    """The self-play search in words, with playout-cap randomisation if the run uses it."""
+    if not config.fast_simulations:
+        return f"{config.simulations} simulations per move"
+    return (f"{config.full_fraction:.0%} of the moves searched with {config.simulations} simulations and kept as "
+            f"examples, the rest played after {config.fast_simulations} simulations: playout-cap randomisation")
+
+
 def run(experiment: Experiment, argv: list[str] | None, doc: str) -> int:
     """Train, evaluate and report one experiment; returns the exit status."""
     args = parser_for(experiment, doc).parse_args(argv)
@@ -108,8 +116,8 @@ def run(experiment: Experiment, argv: list[str] | None, doc: str) -> int:
     seconds = history["seconds"].sum()  # over all iterations, resumed runs included
     last = history.iloc[-1]
     lines = [f"# {experiment.title}", "", f"Reproduce: `{command}`", "",
-             f"{len(history)} iterations of {config.games} self-play games ({config.simulations} simulations per "
-             f"move), a {config.blocks}-block, {config.filters}-filter ResNet, {config.train_steps} batches of "
+             f"{len(history)} iterations of {config.games} self-play games ({_search_budget(config)}), "
+             f"a {config.blocks}-block, {config.filters}-filter ResNet, {config.train_steps} batches of "
              f"{config.batch_size} per iteration from a replay buffer of the last {config.buffer_games} games: "
              f"**{seconds / 60:.1f} minutes** of training (self-play, learning and the per-iteration scores) on "
              f"this machine, with self-play in {_processes(history)}.", ""]

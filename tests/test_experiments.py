@@ -86,6 +86,16 @@ def test_alphazero_summaries_name_the_self_play_processes_per_stretch():
     assert _processes(mixed) == "the training process (iterations 1-2), 2 worker processes (iterations 3-4)"
 
 
+def test_alphazero_summaries_describe_playout_cap_randomisation_only_when_used():
+    from engines.neural.alphazero_config import AlphaZeroConfig
+    from experiments.alphazero import _search_budget
+
+    assert _search_budget(AlphaZeroConfig(simulations=100)) == "100 simulations per move"
+    capped = _search_budget(AlphaZeroConfig(simulations=100, fast_simulations=20, full_fraction=0.25))
+    assert capped.startswith("25% of the moves searched with 100 simulations")
+    assert "after 20 simulations" in capped
+
+
 @pytest.mark.skipif(not __import__("os").access("/usr/games/gnugo", __import__("os").X_OK),
                     reason="GNU Go is not installed (apt-get install gnugo)")
 def test_vs_gnugo_runs_quick_holds_the_levels_and_resumes(tmp_path, capsys):
