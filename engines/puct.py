@@ -104,10 +104,19 @@ class Node:
     def puct_scores(self, c: float, fpu: float | None = None) -> np.ndarray:
         """``Q + c * P * sqrt(sum N) / (1 + N)`` per action (sum N counted as at least 1).
         An unvisited action's Q is 0, or with ``fpu`` the mean value so far (sum W / sum N) minus ``fpu``."""
+        # The hot spot of every search: few numpy calls on these short arrays.
+        N = self.N
+        visits = N.sum()
+        explore = (c * math.sqrt(visits if visits > 1.0 else 1.0)) * self.P / (N + 1.0)
+        q = self.W / np.maximum(N, 1.0)  # an unvisited action has W = 0, so Q = 0
+        if fpu is not None and visits > 0:
+            q = np.where(N > 0, q, self.mean_value() - fpu)
+        return q + explore
+
+    def mean_value(self) -> float:
+        """The search's value of this position for the player to move: the mean over its visits (0 if none)."""
         visits = self.N.sum()
-        unvisited = 0.0 if fpu is None or visits == 0 else self.W.sum() / visits - fpu
-        q = np.divide(self.W, self.N, out=np.full_like(self.W, unvisited), where=self.N > 0)
-        return q + c * self.P * math.sqrt(max(1.0, visits)) / (1.0 + self.N)
+        return float(self.W.sum() / visits) if visits > 0 else 0.0
 
     def visit_policy(self, num_actions: int) -> np.ndarray:
         """Visit counts as a distribution over the whole action space."""
@@ -170,7 +179,7 @@ class PUCTSearch:
         node, path = root, []
         c, fpu = self.c, self.fpu
         while node.expanded and node.terminal is None:
-            i = int(np.argmax(node.puct_scores(c, fpu)))
+            i = int(node.puct_scores(c, fpu).argmax())
             path.append((node, i))
             node = node.child(i)
         return path, node

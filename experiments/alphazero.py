@@ -82,11 +82,17 @@ def parser_for(experiment: Experiment, doc: str) -> argparse.ArgumentParser:
 
 
 def _search_budget(config: AlphaZeroConfig) -> str:
-    """The self-play search in words, with playout-cap randomisation if the run uses it."""
+    """The self-play search in words, with playout-cap randomisation and mixed value targets if the run uses them."""
     if not config.fast_simulations:
-        return f"{config.simulations} simulations per move"
-    return (f"{config.full_fraction:.0%} of the moves searched with {config.simulations} simulations and kept as "
-            f"examples, the rest played after {config.fast_simulations} simulations: playout-cap randomisation")
+        words = f"{config.simulations} simulations per move"
+    else:
+        words = (f"{config.full_fraction:.0%} of the moves searched with {config.simulations} simulations and kept "
+                 f"as examples, the rest played after {config.fast_simulations} simulations: playout-cap "
+                 "randomisation")
+    if config.search_value_weight:
+        words += (f"; value targets {1 - config.search_value_weight:g} x the game's result + "
+                  f"{config.search_value_weight:g} x the root's search value")
+    return words
 
 
 def run(experiment: Experiment, argv: list[str] | None, doc: str) -> int:

@@ -94,6 +94,8 @@ def test_alphazero_summaries_describe_playout_cap_randomisation_only_when_used()
     capped = _search_budget(AlphaZeroConfig(simulations=100, fast_simulations=20, full_fraction=0.25))
     assert capped.startswith("25% of the moves searched with 100 simulations")
     assert "after 20 simulations" in capped
+    mixed = _search_budget(AlphaZeroConfig(simulations=100, search_value_weight=0.5))
+    assert mixed.startswith("100 simulations per move; value targets 0.5 x the game's result")
 
 
 @pytest.mark.skipif(not __import__("os").access("/usr/games/gnugo", __import__("os").X_OK),

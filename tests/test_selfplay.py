@@ -1,5 +1,6 @@
 """Batched self-play: every position becomes an example with a visit distribution
 over legal moves and the game's result from the mover's view."""
+import pytest
 import numpy as np
 
 from dlgo.encoders import get_encoder_by_name
@@ -146,3 +147,20 @@ def test_playout_cap_randomisation_records_only_the_full_searches():
     full = self_play("connect4", RolloutEvaluator(seed=4), enc, 2, parallel=2, simulations=8, fast_simulations=4,
                      full_fraction=1.0, seed=4)
     assert len(full.values) == sum(g.num_moves_played for g in full.games)  # every move full: every move kept
+
+
+def test_search_value_weight_mixes_the_result_with_the_root_value():
+    enc = get_encoder_by_name(None, "tictactoe")
+
+    def play(weight: float):
+        return self_play("tictactoe", RolloutEvaluator(seed=3), enc, 4, parallel=4, simulations=30, seed=3,
+                         search_value_weight=weight)
+
+    results, searched, mixed = play(0.0), play(1.0), play(0.5)
+    np.testing.assert_array_equal(results.features, searched.features)  # the weight changes no move
+    assert set(np.unique(results.values)) <= {-1.0, 0.0, 1.0}
+    q = searched.values
+    assert np.all(np.abs(q) <= 1) and not np.array_equal(q, results.values) and len(np.unique(q)) > 3
+    np.testing.assert_allclose(mixed.values, 0.5 * results.values + 0.5 * q, rtol=1e-6)
+    with pytest.raises(ValueError, match="search_value_weight"):
+        play(1.5)

@@ -21,6 +21,7 @@ class AlphaZeroConfig:
     simulations: int = 50          # per self-play move
     fast_simulations: int = 0      # playout-cap randomisation: > 0 searches most moves this much, unrecorded
     full_fraction: float = 0.25    # ... and gives the full search (and an example) to this share of moves
+    search_value_weight: float = 0.0  # value target: (1 - w) * game result + w * the root's search value
     c: float = 1.5
     dirichlet_alpha: float = 0.5
     dirichlet_epsilon: float = 0.25

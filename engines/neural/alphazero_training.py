@@ -4,7 +4,8 @@ Each iteration the current network plays ``games`` games against itself
 (batched, :mod:`engines.selfplay`), the examples join a replay buffer of the
 last ``buffer_games`` games, the network trains ``train_steps`` batches drawn
 from the buffer with random symmetries (policy: cross-entropy against the
-search's visit distribution; value: squared error against the result), and the
+search's visit distribution; value: squared error against the result, or its
+mix with the search's root value, ``search_value_weight``), and the
 new network is scored against the previous iteration's network (batched games,
 :func:`engines.selfplay.play_batched_match`) and against fixed baselines
 (``random``, ``mcts:rounds=1000``, ...). The score against the previous network
@@ -194,7 +195,7 @@ def train_alphazero(out: str | Path, config: AlphaZeroConfig, iterations: int,
                            dirichlet_alpha=config.dirichlet_alpha, dirichlet_epsilon=config.dirichlet_epsilon,
                            temperature_moves=config.temperature_moves, seed=config.seed * 1_000_003 + iteration,
                            progress=progress, fast_simulations=config.fast_simulations,
-                           full_fraction=config.full_fraction)
+                           full_fraction=config.full_fraction, search_value_weight=config.search_value_weight)
             if pool is None:
                 examples = self_play(config.game, NetworkEvaluator(current), encoder, config.games, **options)
             else:  # the workers load the network this iteration starts from
