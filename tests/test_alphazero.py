@@ -74,6 +74,37 @@ def test_untrained_network_with_search_finds_the_win_and_blocks_the_loss(untrain
     assert agent.select_move(block) == block.parse_move("c2")
 
 
+def test_symmetry_averaging_makes_the_evaluation_symmetric(untrained_ttt):
+    """Averaged over the 8 symmetries, a position and any of its images get the same
+    value and the same priors, moved along; the bare untrained network does not."""
+    from dlgo.encoders.symmetry import symmetries
+    from dlgo.games import new_game
+    from engines.alphazero import NetworkEvaluator
+    from engines.neural.loading import load_network
+
+    loaded = load_network(untrained_ttt)
+    start = new_game("tictactoe")
+    moves = [start.move_to_index(start.parse_move(m)) for m in ("a1", "b3")]
+
+    def position(actions):
+        state = start
+        for a in actions:
+            state = state.apply_move(state.index_to_move(int(a)))
+        return state
+
+    syms = symmetries(start)
+    images = [position(sym.actions[moves]) for sym in syms]
+    averaged, bare = NetworkEvaluator(loaded, symmetries=True), NetworkEvaluator(loaded)
+    policies, values = averaged.evaluate(images)
+    for sym, policy, value in zip(syms, policies, values):
+        np.testing.assert_allclose(policy[sym.actions], policies[0], rtol=1e-4, atol=1e-6)
+        assert value == pytest.approx(values[0], abs=1e-5)
+    assert averaged.evaluations == len(images)
+    bare_policies, bare_values = bare.evaluate(images)
+    spread = max(np.abs(policy[sym.actions] - bare_policies[0]).max() for sym, policy in zip(syms, bare_policies))
+    assert max(spread, np.ptp(bare_values)) > 1e-3
+
+
 def test_raw_policy_and_tree_reuse(untrained_ttt):
     import engines
     from dlgo.games import new_game
