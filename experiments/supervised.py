@@ -146,30 +146,15 @@ def generate_and_train(preset: Preset, args: argparse.Namespace, out: Path, work
 def play_predictor(game: str, model: str | Path, opponents: list[str], arena: Path, *, games_per_pair: int,
                    seed: int, opening_plies: int, workers: int | None) -> tuple[str, list[GameRecord]]:
     """Step 4: the predictor in ``model`` in a round-robin with ``opponents``
-    (resumable; started afresh if the model changed). Writes the tournament's
+    (resumable; its games are played again if the model changed). Writes the tournament's
     report to ``arena``; returns the predictor's spec and every game."""
     predictor = f"predictor:model={model}"
     specs = [predictor, *opponents]
     print(f"4. play: {predictor} against {', '.join(opponents)}", flush=True)
-    fresh_arena_for(arena, Path(model))
     records = run_tournament(arena, game, specs, games_per_pair, seed=seed, opening_plies=opening_plies,
                              workers=workers)
     write_report(arena, records, title=f"{game}: the move predictor against {', '.join(opponents)}")
     return predictor, records
-
-
-def fresh_arena_for(arena: Path, model: Path) -> None:
-    """The tournament folder, emptied if its games were played by another model
-    (a longer training run changes ``model.keras`` but not its path)."""
-    import hashlib
-
-    digest = hashlib.sha256(model.read_bytes()).hexdigest()[:16]
-    stamp = arena / "model.sha256"
-    if arena.exists() and (not stamp.exists() or stamp.read_text().strip() != digest):
-        shutil.rmtree(arena)
-    arena.mkdir(parents=True, exist_ok=True)
-    with atomic_write(stamp) as handle:
-        handle.write(digest + "\n")
 
 
 def score_against(records: list[GameRecord], spec: str, opponent: str) -> tuple[float, int]:

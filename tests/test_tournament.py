@@ -87,6 +87,44 @@ def test_an_interrupted_tournament_resumes_without_duplicates(tmp_path, monkeypa
     assert len(ids) == len(set(ids)) == 12 and len(games) == 12
 
 
+def test_games_of_a_retrained_network_are_played_again(tmp_path, monkeypatch):
+    """A spec naming a network file keeps its name when the file is retrained:
+    its old games move aside and are replayed; the other games stay."""
+    import json
+
+    net = tmp_path / "net.keras"
+    net.write_bytes(b"the first network")
+    specs = [f"alphazero:checkpoint={net},simulations=2", "random", "mcts:rounds=2"]
+    played = []
+
+    def stand_in(game, black, white, seed, opening_plies, experiment, game_id):
+        played.append(game_id)  # random moves under the scheduled names: no network is loaded
+        record = play_match(game, "random", "random", seed, opening_plies, experiment, game_id)
+        return dataclasses.replace(record, black=black, white=white)
+
+    monkeypatch.setattr(tournament, "play_match", stand_in)
+    out = tmp_path / "arena"
+
+    def rerun() -> list[str]:
+        played.clear()
+        games = run_tournament(out, "tictactoe", specs, 2, seed=3, workers=1, progress=False)
+        assert sorted(g.game_id for g in games) == sorted(t.game_id for t in schedule(specs, 2, seed=3))
+        return sorted(played)
+
+    assert len(rerun()) == 6
+    assert rerun() == []  # the same network: nothing to play
+    net.write_bytes(b"the retrained network")
+    again = rerun()
+    assert len(again) == 4 and all(specs[0] in game_id for game_id in again)
+    replaced = read_games(out / "replaced-games.csv")
+    assert sorted(g.game_id for g in replaced) == again
+    assert len(read_games(out / "games.csv")) == 6
+    (out / "networks.json").unlink()  # games from before the digests were kept: trusted
+    net.write_bytes(b"a third network")
+    assert rerun() == []
+    assert list(json.loads((out / "networks.json").read_text())) == [specs[0]]
+
+
 def test_parallel_workers_give_the_same_games(tmp_path):
     serial = run_tournament(tmp_path / "a", "tictactoe", SPECS, 2, seed=4, workers=1, progress=False)
     parallel = run_tournament(tmp_path / "b", "tictactoe", SPECS, 2, seed=4, workers=2, progress=False)

@@ -6,6 +6,11 @@ schedule is the same on every run. Finished games are appended to
 ``games.csv`` the moment they end (one line, flushed and synced); a rerun of
 the same command reads that file and plays only the games still missing, so an
 interrupted run (Ctrl-C, a killed process) loses only the games in progress.
+
+A spec keeps its name when the network file it names is retrained
+(``alphazero:checkpoint=connect4``), so ``networks.json`` records a digest of
+each network that played: when one has changed, the games of its specs move to
+``replaced-games.csv`` and are played again with the new network.
 """
 from __future__ import annotations
 
@@ -13,6 +18,7 @@ import csv
 import hashlib
 import io
 import itertools
+import json
 import logging
 import multiprocessing
 import os
@@ -22,6 +28,7 @@ from typing import Iterable, NamedTuple
 
 from dlgo.arena.match import GameRecord, play_match
 from dlgo.atomic import atomic_write
+from dlgo.specs import split_spec
 
 log = logging.getLogger(__name__)
 
@@ -120,6 +127,50 @@ def save_record(out: Path, record: GameRecord) -> None:
         handle.write(game_to_sgf(replay(record.game, record.moves)[-1], record.black, record.white, record.result))
 
 
+def network_files(spec: str) -> list[Path]:
+    """The network files an engine spec plays with (its ``checkpoint=`` or ``model=``)."""
+    from engines.neural.loading import resolve_model_path
+
+    _, params = split_spec(spec)
+    files = []
+    for key in ("checkpoint", "model"):
+        if params.get(key):
+            try:
+                files.append(resolve_model_path(params[key]))
+            except ValueError:
+                pass  # a missing file fails with its own message when the engine is built
+    return files
+
+
+def _drop_games_of_changed_networks(out: Path, done: list[GameRecord], tasks: list[Task]) -> list[GameRecord]:
+    """The finished games still valid: those of a spec whose network file changed
+    since they were played move to ``replaced-games.csv`` (games from before
+    ``networks.json`` existed are trusted). Records the networks' digests."""
+    stamp_path = out / "networks.json"
+    stamps: dict[str, str] = json.loads(stamp_path.read_text()) if stamp_path.exists() else {}
+    current = {}
+    for spec in sorted({t.black for t in tasks} | {t.white for t in tasks}):
+        files = network_files(spec)
+        if files:
+            digest = hashlib.sha256()
+            for file in files:
+                digest.update(file.read_bytes())
+            current[spec] = digest.hexdigest()
+    changed = {spec for spec, digest in current.items() if stamps.get(spec, digest) != digest}
+    if changed:
+        stale = [r for r in done if r.black in changed or r.white in changed]
+        log.warning("the networks of %s changed: %d games move to replaced-games.csv and are played again",
+                    ", ".join(sorted(changed)), len(stale))
+        for record in stale:
+            append_game(out / "replaced-games.csv", record)
+        done = [r for r in done if r.black not in changed and r.white not in changed]
+        write_games(out / "games.csv", done)
+    if {**stamps, **current} != stamps:
+        with atomic_write(stamp_path) as handle:
+            json.dump({**stamps, **current}, handle, indent=1, sort_keys=True)
+    return done
+
+
 def _play(args: tuple) -> GameRecord:
     game, task, opening_plies, experiment = args
     return play_match(game, task.black, task.white, task.seed, opening_plies, experiment, task.game_id)
@@ -142,7 +193,7 @@ def play_games(out_dir: str | Path, game: str, tasks: list[Task], *, opening_pli
     out.mkdir(parents=True, exist_ok=True)
     path = out / "games.csv"
     experiment = out.name
-    done = read_games(path)
+    done = _drop_games_of_changed_networks(out, read_games(path), tasks)
     finished = {r.game_id for r in done if r.game == game}
     todo = [t for t in tasks if t.game_id not in finished]
     if todo:
