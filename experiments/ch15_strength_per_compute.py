@@ -1,6 +1,6 @@
 """Capstone: every engine of the course in one round-robin. Which is strongest per unit of compute?
 
-    python experiments/ch15_strength_per_compute.py           # Connect Four, about five minutes on 2 cores
+    python experiments/ch15_strength_per_compute.py           # Connect Four, about two minutes on 2 cores
     python experiments/ch15_strength_per_compute.py --game tictactoe --depth-max 9
     python experiments/ch15_strength_per_compute.py --quick
 
@@ -26,9 +26,9 @@ LOOK_FOR = """## What to look for
 The plot puts every engine at its cost (seconds per move, log scale) and its
 strength, one line per family. Each family climbs as it spends more, but the
 families sit at different heights. The AlphaZero network with 50 simulations
-is on top. Its raw policy, a single network call per move, plays about as well
-as MCTS with a few hundred rounds at a fraction of the time: a learnt
-evaluation is worth many random playouts. Among the classic engines,
+is on top. Its raw policy, a single network call per move, plays as well as
+MCTS with a thousand rounds at a fraction of the time: a learnt evaluation is
+worth many random playouts. Among the classic engines,
 alpha-beta gets the most Elo per second on Connect Four, because its threat-counting
 evaluation (``engines/evaluation.py``) knows what matters in this game. Odd and
 even depths alternate in strength: the horizon falls after one side's move or
