@@ -11,10 +11,11 @@ most that fit in two hours here: the learning rate steps down from 1e-3 to
 game's result and half the root's search value, and the fixed baselines are
 played every tenth iteration (the previous network every iteration). Then it
 plays the claim that matters: the network with 200 simulations per move
-against rollout MCTS with 1,000 rounds per move, 200 games, colours alternating. Writes ``history.csv``,
-``learning_curve.png`` (losses, scores against the baselines, Elo per
-iteration), the final match's ``games.csv`` and ``summary.md`` to ``--out``;
-copies the final network to ``--ship`` if given.
+against rollout MCTS with 1,000 rounds per move, 200 games, colours
+alternating. Writes ``history.csv``, ``learning_curve.png`` (losses, scores
+against the baselines, Elo per iteration), the final match's ``games.csv``
+and ``summary.md`` to ``--out``; copies the final network to ``--ship`` if
+given.
 """
 from __future__ import annotations
 

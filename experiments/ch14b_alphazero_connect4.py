@@ -7,11 +7,12 @@
 The first iterations of ``alphazero_connect4.py`` (the same settings: a
 5-block, 64-filter ResNet, 128 self-play games of 100 simulations per move each
 iteration; only the baselines are played more often, every fourth iteration,
-for a fuller learning curve), then two matches at 200 simulations per move: the new network
-against ``mcts:rounds=300``, and against the network the suite ships
-(``checkpoints/connect4.keras``, trained for two hours by the full run). Writes
-the learning curve, both matches and pictures of the two networks' policy,
-value and search in the same position to ``reports/ch14b_alphazero_connect4/``.
+for a fuller learning curve), then two matches at 200 simulations per move:
+the new network against ``mcts:rounds=300``, and against the network the suite
+ships (``checkpoints/connect4.keras``, trained for two hours by the full run).
+Writes the learning curve, both matches and pictures of the two networks'
+policy, value and search in the same position to
+``reports/ch14b_alphazero_connect4/``.
 """
 from __future__ import annotations
 
