@@ -110,7 +110,7 @@ class Node:
         explore = (c * math.sqrt(visits if visits > 1.0 else 1.0)) * self.P / (N + 1.0)
         q = self.W / np.maximum(N, 1.0)  # an unvisited action has W = 0, so Q = 0
         if fpu is not None and visits > 0:
-            q = np.where(N > 0, q, self.mean_value() - fpu)
+            q = np.where(N > 0, q, self.W.sum() / visits - fpu)  # mean_value(), sum N already at hand
         return q + explore
 
     def mean_value(self) -> float:

@@ -85,6 +85,11 @@ def test_train_alphazero_from_the_command_line(tmp_path, capsys):
     assert "drop games" in capsys.readouterr().err
     assert main(["train-alphazero", "--out", str(tmp_path / "none"), "--resume"]) == 2
     assert "no AlphaZero run to resume" in capsys.readouterr().err
+    # a setting out of range is refused before a run folder records it
+    bad = tmp_path / "bad"
+    assert main(["train-alphazero", "--out", str(bad), "--search-value-weight", "1.5"]) == 2
+    assert "search_value_weight must lie in [0, 1]" in capsys.readouterr().err
+    assert not (bad / "config.json").exists()
 
 
 def test_the_command_line_starts_without_tensorflow():

@@ -36,6 +36,12 @@ class AlphaZeroConfig:
     baseline_every: int = 1        # play the baselines every k iterations (and at the last)
     seed: int = 0
 
+    def __post_init__(self) -> None:
+        # caught here, before a run folder records them, rather than at the first self-play
+        for name in ("full_fraction", "search_value_weight", "dirichlet_epsilon"):
+            if not 0.0 <= getattr(self, name) <= 1.0:
+                raise ValueError(f"{name} must lie in [0, 1], got {getattr(self, name)}")
+
     def learning_rate_at(self, iteration: int) -> float:
         """The step schedule: ``learning_rate`` times ``learning_rate_drop`` once
         per entry of ``learning_rate_drops`` at or before ``iteration``."""
