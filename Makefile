@@ -1,19 +1,19 @@
 # `make demo` and `make test` each do all set-up on a fresh machine: they create
-# .venv if it is absent and install the suite with its test extras into it.
+# .venv if it is absent and install the suite with its neural and test extras.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench clean system
+.PHONY: demo test lint typecheck bench clean system
 
 # GNU Go (Debian package gnugo) for the GTP tests and experiments/vs_gnugo.py.
 system:
 	@./scripts/system-packages.sh
 
-$(STAMP): setup.py
+$(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[neural,test]'
 	touch $(STAMP)
 
 # The main job: a strength-per-compute tournament on Connect Four (about 4 minutes
@@ -21,8 +21,16 @@ $(STAMP): setup.py
 demo: $(STAMP)
 	$(BIN)/python experiments/strength_per_compute.py --out reports/demo-connect4
 
+# The layer contract: each layer imports only the layers below it.
+lint: $(STAMP)
+	$(BIN)/lint-imports
+
+# The type hints (not yet part of `make test`: the redesign is still closing its last errors).
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
 # pytest exits 5 when it collects no tests: not a failure of the suite.
-test: $(STAMP) system
+test: $(STAMP) system lint
 	$(BIN)/python -m pytest || [ $$? -eq 5 ]
 
 bench: $(STAMP)
@@ -32,4 +40,4 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/selfplay.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis
+	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis .mypy_cache .import_linter_cache

@@ -1,11 +1,14 @@
-"""Pluggable engines behind one :class:`~engines.base.Agent` interface.
+"""Pluggable engines behind one :class:`~dlgo.core.agent.Agent` interface.
 
 >>> import engines
 >>> bot = engines.create("mcts:rounds=200,seed=1")
 >>> engines.engine_names()
-['random', 'minimax', 'alphabeta', 'mcts']
+['random', 'minimax', 'alphabeta', 'mcts', 'predictor', 'alphazero', 'gtp', 'gnugo']
 """
-from engines.base import Agent, Compute, EngineError
-from engines.registry import create, create_seeded, engine_description, engine_names, engine_parameters
+from dlgo.core.agent import Agent, Compute, SearchReport
+from dlgo.core.errors import EngineError
+from engines.registry import (ENGINES, EngineFactory, create, create_seeded, engine_description, engine_names,
+                              engine_parameters)
 
-__all__ = ["Agent", "Compute", "EngineError", "create", "create_seeded", "engine_description", "engine_names", "engine_parameters"]
+__all__ = ["Agent", "Compute", "SearchReport", "EngineError", "ENGINES", "EngineFactory", "create",
+           "create_seeded", "engine_description", "engine_names", "engine_parameters"]

@@ -12,9 +12,10 @@ from typing import Sequence
 
 import numpy as np
 
-from dlgo.game import GameStateBase
-from dlgo.goboard import Move
-from engines.base import Agent
+from dlgo.core.agent import Agent, SearchReport
+from dlgo.core.errors import ModelFileError, SpecError
+from dlgo.core.game import State
+from dlgo.core.types import Move
 from engines.neural.loading import LoadedModel, load_network
 from engines.predictor import choose_from_policy
 from engines.puct import Evaluator, Node, PUCTSearch, select_action
@@ -29,20 +30,18 @@ class NetworkEvaluator(Evaluator):
     ensemble, steadier estimates for 2 or 8 times the network work."""
 
     def __init__(self, loaded: LoadedModel, symmetries: bool = False):
-        from dlgo.encoders.symmetry import symmetries as board_symmetries
-
         self.loaded = loaded
-        self.symmetries = board_symmetries(loaded.encoder.start) if symmetries else []
+        self.symmetries = loaded.encoder.game.symmetries() if symmetries else []
         self.evaluations = 0
 
-    def evaluate(self, states: Sequence[GameStateBase]) -> tuple[np.ndarray, np.ndarray]:
+    def evaluate(self, states: Sequence[State]) -> tuple[np.ndarray, np.ndarray]:
         self.loaded.check(states[0])
         features = self.loaded.encoder.encode_batch(list(states))
         if self.symmetries:
             features = np.concatenate([sym.planes(features) for sym in self.symmetries])
         outputs = self.loaded.call(features)
         if len(outputs) != 2:
-            raise ValueError("this network has no value head: train it with AlphaZero, not supervised learning")
+            raise ModelFileError("this network has no value head: train it with AlphaZero, not supervised learning")
         self.evaluations += len(states)
         policy, value = outputs
         if self.symmetries:  # the network's prior for action i under a symmetry sits at sym.actions[i]
@@ -69,9 +68,9 @@ class AlphaZeroAgent(Agent):
         average the network over the board's symmetries (see :class:`NetworkEvaluator`)."""
         super().__init__()
         if not checkpoint:
-            raise ValueError("alphazero needs checkpoint=PATH (a .keras file from AlphaZero training)")
+            raise SpecError("alphazero needs checkpoint=PATH (a .keras file from AlphaZero training)")
         if simulations < 0:
-            raise ValueError(f"simulations must be >= 0, got {simulations}")
+            raise SpecError(f"simulations must be >= 0, got {simulations}")
         self.evaluator = NetworkEvaluator(load_network(checkpoint), symmetries=symmetries)
         self.simulations = simulations
         self.temperature = temperature
@@ -84,24 +83,25 @@ class AlphaZeroAgent(Agent):
     def new_game(self) -> None:
         self.root = None
 
-    def check_game(self, state: GameStateBase) -> None:
+    def check_game(self, state: State) -> None:
         self.evaluator.loaded.check(state)
 
-    def choose(self, state: GameStateBase) -> Move:
+    def choose(self, state: State) -> Move:
         before = self.evaluator.evaluations
         if self.simulations == 0:
-            policy, _ = self.evaluator.evaluate([state])
-            candidates = [state.move_to_index(m) for m in state.sensible_moves()]
-            action = choose_from_policy(policy[0], candidates, self.temperature, self.rng)
+            policy, value = self.evaluator.evaluate([state])
+            action = choose_from_policy(policy[0], state.sensible_actions(), self.temperature, self.rng)
+            self._report = SearchReport(value=float(value[0]), policy=policy[0], principal_variation=(action,))
         else:
             root = self._reusable_node(state) or Node(state)
             self.search.run(root, self.simulations, deadline=self.deadline())
             action = select_action(root, self.temperature, self.np_rng)
+            self._report = root.report(action)
             self.root = root.children.get(int(np.flatnonzero(root.actions == action)[0])) if self.reuse else None
         self._work = self.evaluator.evaluations - before
         return state.index_to_move(action)
 
-    def _reusable_node(self, state: GameStateBase) -> Node | None:
+    def _reusable_node(self, state: State) -> Node | None:
         """The kept node after our last move, one step on by the opponent's reply."""
         node, last = self.root, state.last_move
         if node is None or last is None or not node.expanded or last.is_resign:

@@ -3,16 +3,18 @@
 The program keeps its own board, brought up to date before every move
 (:meth:`dlgo.gtp.client.GtpClient.sync`), so it can join tournaments, console
 games and even sit behind our own GTP front end. If it dies, stops answering
-or answers with an error, :class:`~engines.base.EngineError` says which and why;
+or answers with an error, :class:`~dlgo.core.errors.EngineError` says which and why;
 a tournament records the game as lost by forfeit instead of hanging.
 """
 from __future__ import annotations
 
-from dlgo.game import GameStateBase
-from dlgo.goboard import GameState, Move
+from dlgo.core.agent import Agent
+from dlgo.core.errors import EngineError, SpecError
+from dlgo.core.game import State
+from dlgo.core.types import Move
+from dlgo.games.go.state import GameState, GoGame
 from dlgo.gtp.client import GNUGO, GNUGO_RULES, GtpClient, GtpConnectionError
 from dlgo.gtp.protocol import GtpError
-from engines.base import Agent, EngineError
 
 
 class GTPAgent(Agent):
@@ -27,7 +29,7 @@ class GTPAgent(Agent):
         longest wait in seconds for one answer."""
         super().__init__()
         if not cmd:
-            raise ValueError('gtp needs cmd="PROGRAM --ARGS", e.g. gtp:cmd="/usr/games/gnugo --mode gtp"')
+            raise SpecError('gtp needs cmd="PROGRAM --ARGS", e.g. gtp:cmd="/usr/games/gnugo --mode gtp"')
         self.cmd = cmd
         self.timeout = timeout
         self._client: GtpClient | None = None
@@ -42,12 +44,13 @@ class GTPAgent(Agent):
                 raise EngineError(str(err)) from None
         return self._client
 
-    def check_game(self, state: GameStateBase) -> None:
-        if not isinstance(state, GameState):
-            raise ValueError(f"gtp engines play Go, not {state.game_name}")
+    def check_game(self, state: State) -> None:
+        if not isinstance(state.game, GoGame):  # GTP speaks Go only
+            raise SpecError(f"gtp engines play Go, not {state.game.name}")
 
-    def choose(self, state: GameStateBase) -> Move:
+    def choose(self, state: State) -> Move:
         self.check_game(state)
+        assert isinstance(state, GameState)
         try:
             move = self.client.genmove(state)
         except GtpConnectionError as err:
@@ -96,6 +99,6 @@ class GnuGoAgent(GTPAgent):
         """``level``: 0 (fastest, weakest) to 10 (GNU Go's default); ``seed``: its
         random seed (moves vary between games); ``path``: the gnugo binary."""
         if not 0 <= level <= 10:
-            raise ValueError(f"gnugo levels are 0..10, got {level}")
+            raise SpecError(f"gnugo levels are 0..10, got {level}")
         cmd = f"{path} {GNUGO_RULES} --level {level}" + (f" --seed {seed}" if seed is not None else "")
         super().__init__(cmd=cmd, timeout=timeout)

@@ -1,7 +1,7 @@
 """Monte Carlo tree search with UCT, random rollouts and MCTS-Solver.
 
 One round: **select** a path down the tree by the UCT formula, **expand** one
-untried move (among ``state.sensible_moves()``: in Go, no filling of one's own
+untried action (among ``state.sensible_actions()``: in Go, no filling of one's own
 eyes and no pass until the opponent passes), **simulate** the rest of the game with random moves
 (``state.random_playout``: in Go it never fills its own eyes), and
 **backpropagate** the winner up the path.
@@ -19,10 +19,12 @@ import math
 import random
 import time
 
-from dlgo.game import GameStateBase
-from dlgo.goboard import Move
-from dlgo.gotypes import Player
-from engines.base import Agent
+import numpy as np
+
+from dlgo.core.agent import Agent, SearchReport
+from dlgo.core.errors import SpecError
+from dlgo.core.game import State
+from dlgo.core.types import RESIGN, Move, Player
 
 WIN, DRAW, LOSS = 1, 0, -1  # proven values, for the player who moved into a node
 
@@ -32,28 +34,30 @@ class Node:
     ``mover``, the player whose move led here (so a parent picks the child that
     is best for itself)."""
 
-    __slots__ = ("state", "parent", "move", "mover", "children", "untried", "visits", "wins", "proven")
+    __slots__ = ("state", "parent", "action", "mover", "children", "untried", "visits", "wins", "proven")
 
-    def __init__(self, state: GameStateBase, parent: "Node | None", move: Move | None, rng):
+    def __init__(self, state: State, parent: "Node | None", action: int | None, rng: random.Random):
         self.state = state
         self.parent = parent
-        self.move = move
+        self.action = action  # the action that led here from the parent
         self.mover: Player = state.next_player.other
         self.children: list[Node] = []
         self.visits = 0
         self.wins = 0.0
+        self.untried: list[int]
+        self.proven: int | None
         if state.is_over():
-            self.untried: list[Move] = []
+            self.untried = []
             winner = state.winner()
-            self.proven: int | None = DRAW if winner is None else WIN if winner == self.mover else LOSS
+            self.proven = DRAW if winner is None else WIN if winner == self.mover else LOSS
         else:
-            self.untried = state.sensible_moves()
+            self.untried = state.sensible_actions()
             rng.shuffle(self.untried)  # expansion order: random, reproducible from the seed
             self.proven = None
 
-    def child_for(self, move: Move) -> "Node | None":
+    def child_for(self, action: int) -> "Node | None":
         for child in self.children:
-            if child.move == move:
+            if child.action == action:
                 return child
         return None
 
@@ -83,7 +87,7 @@ class MCTSAgent(Agent):
         if rounds is None:
             rounds = 0 if seconds > 0 else 1000
         if rounds <= 0 and seconds <= 0:
-            raise ValueError("mcts needs a budget: rounds > 0 or seconds > 0")
+            raise SpecError("mcts needs a budget: rounds > 0 or seconds > 0")
         self.rounds = rounds
         self.seconds = seconds
         self.c = c
@@ -91,14 +95,12 @@ class MCTSAgent(Agent):
         self.resign = resign
         self.rng = random.Random(seed)
         self.root: Node | None = None
-        self.last_value: int | None = None  # +1 / 0 / -1 once the root is proven
-        self.last_win_rate: float = 0.5
 
     def new_game(self) -> None:
         self.root = None
 
     # -------------------------------------------------------------- driver
-    def choose(self, state: GameStateBase) -> Move:
+    def choose(self, state: State) -> Move:
         root = self._reusable_node(state) if self.reuse else None
         if root is None:
             root = Node(state, None, None, self.rng)
@@ -117,12 +119,31 @@ class MCTSAgent(Agent):
         self._work = rounds
 
         child = self._best_child(root)
-        self.last_value = None if root.proven is None else -root.proven  # for the player to move
-        self.last_win_rate = child.wins / child.visits if child.visits else 0.5
+        win_rate = child.wins / child.visits if child.visits else 0.5
+        self._report = self._search_report(root, child, win_rate)
         proven_lost = root.proven == WIN  # a win for the player who moved into the root
-        if self.resign and (proven_lost or (root.proven is None and self.last_win_rate < self.resign)):
-            return Move.resign()
-        return child.move
+        if self.resign and (proven_lost or (root.proven is None and win_rate < self.resign)):
+            return RESIGN
+        assert child.action is not None
+        return state.index_to_move(child.action)
+
+    @staticmethod
+    def _search_report(root: Node, chosen: Node, win_rate: float) -> SearchReport:
+        """Visits and mean values per action, and the value: proven, or the chosen
+        move's win rate (0..1) on the -1..1 scale."""
+        n = root.state.num_actions
+        visits, q = np.zeros(n), np.zeros(n)
+        for child in root.children:
+            visits[child.action] = child.visits
+            q[child.action] = 2.0 * child.wins / child.visits - 1.0 if child.visits else 0.0
+        line: list[int] = []
+        node: Node | None = chosen
+        while node is not None and node.action is not None:
+            line.append(node.action)
+            node = max(node.children, key=lambda ch: ch.visits) if node.children else None
+        proven = root.proven is not None
+        value = float(-root.proven) if root.proven is not None else 2.0 * win_rate - 1.0
+        return SearchReport(value=value, proven=proven, visits=visits, q=q, principal_variation=tuple(line))
 
     def _best_child(self, root: Node) -> Node:
         """A proven win if there is one; else the most visited move not proven lost."""
@@ -171,31 +192,33 @@ class MCTSAgent(Agent):
             node = node.parent
 
     def _expand(self, node: Node) -> Node:
-        move = node.untried.pop()
-        child = Node(node.state.apply_move(move), node, move, self.rng)
+        action = node.untried.pop()
+        child = Node(node.state.apply_action(action), node, action, self.rng)
         node.children.append(child)
         return child
 
     # ----------------------------------------------------------- tree reuse
-    def _reusable_node(self, state: GameStateBase) -> Node | None:
+    def _reusable_node(self, state: State) -> Node | None:
         """The node of the kept tree for ``state``: the root itself or a position up
         to two plies below it (our move and the reply), matched by hash and moves."""
         root = self.root
         if root is None:
             return None
         target = root.state.zobrist_hash()
-        moves: list[Move] = []
-        s: GameStateBase | None = state
+        steps: list[tuple[State, Move]] = []  # (position before, move played there)
+        s: State | None = state
         for _ in range(3):
             if s is None:
                 return None
             if s.zobrist_hash() == target:
                 node: Node | None = root
-                for move in reversed(moves):
-                    node = node.child_for(move)
-                    if node is None:
+                for before, move in reversed(steps):
+                    if node is None or move.is_resign:
                         return None
+                    node = node.child_for(before.move_to_index(move))
                 return node
-            moves.append(s.last_move)
+            if s.last_move is None or s.previous_state is None:
+                return None
+            steps.append((s.previous_state, s.last_move))
             s = s.previous_state
         return None

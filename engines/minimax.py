@@ -3,6 +3,9 @@
 Both are written as *negamax*: a position's value for the player to move is the
 best of the negated values of its children. Scores come from
 :mod:`engines.evaluation`: exact for finished games, heuristic at the depth limit.
+Both search int actions; move ordering looks at the point each action plays at
+(``state.action_point``): the centre first, and killer and history moves
+remembered by their point, so they carry over between positions.
 """
 from __future__ import annotations
 
@@ -11,35 +14,33 @@ import math
 import time
 from typing import NamedTuple
 
-from dlgo.game import GameStateBase
-from dlgo.goboard import Move
-from engines.base import Agent
-from engines.evaluation import PROVEN, evaluate, terminal_score
+from dlgo.core.agent import Agent, SearchReport
+from dlgo.core.game import State
+from dlgo.core.types import Move, Point
+from engines.evaluation import PROVEN, evaluate, game_value, terminal_score
 
 MAX_DEPTH = 200  # "no depth limit" still needs a bound for iterative deepening
 
 
 @functools.lru_cache(maxsize=None)
-def _centre_distance(num_rows: int, num_cols: int) -> dict:
+def _centre_distance(num_rows: int, num_cols: int) -> dict[tuple[int, int], float]:
     """Distance of each point from the board centre (for centre-first ordering)."""
     cr, cc = (num_rows + 1) / 2, (num_cols + 1) / 2
     return {(r, c): abs(r - cr) + abs(c - cc) + 1e-3 * (r + c / 100)
             for r in range(1, num_rows + 1) for c in range(1, num_cols + 1)}
 
 
-def centre_first(state: GameStateBase, moves: list[Move]) -> list[Move]:
-    """``moves`` sorted centre first, pass last (ties broken by position)."""
-    dist = _centre_distance(state.board.num_rows, state.board.num_cols)
-    return sorted(moves, key=lambda m: dist[m.point] if m.is_play else math.inf)
+def centre_first(state: State, actions: list[int]) -> list[tuple[Point | None, int]]:
+    """``(point, action)`` pairs, centre first, pass (no point) last, ties broken by position."""
+    dist = _centre_distance(state.game.num_rows, state.game.num_cols)
+    pairs = [(state.action_point(a), a) for a in actions]
+    pairs.sort(key=lambda pa: math.inf if pa[0] is None else dist[pa[0]])
+    return pairs
 
 
-def game_value(score: float) -> int | None:
-    """+1 / -1 for a proven win / loss score, None for an estimate."""
-    if score >= PROVEN:
-        return 1
-    if score <= -PROVEN:
-        return -1
-    return None
+def _exact_value(score: float) -> float:
+    """A completed search's score as a game value: a proven win or loss, else a draw."""
+    return float(game_value(score) or 0)
 
 
 class MinimaxAgent(Agent):
@@ -56,22 +57,23 @@ class MinimaxAgent(Agent):
         super().__init__()
         self.depth = depth or MAX_DEPTH
         self.pruning = pruning
-        self.last_score: float = 0.0
-        self.last_value: int | None = None
-
-    def choose(self, state: GameStateBase) -> Move:
         self._estimated = False
-        best_move, best = None, -math.inf
-        for move in centre_first(state, state.legal_moves()):
-            # with pruning, a reply only has to show the move is no better than ``best``
-            score = -self._negamax(state.apply_move(move), self.depth - 1, 1, -math.inf, -best)
-            if score > best:
-                best_move, best = move, score
-        self.last_score = best
-        self.last_value = game_value(best) if self._estimated else (game_value(best) or 0)
-        return best_move
 
-    def _negamax(self, state: GameStateBase, depth: int, ply: int, alpha: float, beta: float) -> float:
+    def choose(self, state: State) -> Move:
+        self._estimated = False
+        ordered = centre_first(state, state.legal_actions())
+        best_action, best = ordered[0][1], -math.inf
+        for _, action in ordered:
+            # with pruning, a reply only has to show the move is no better than ``best``
+            score = -self._negamax(state.apply_action(action), self.depth - 1, 1, -math.inf, -best)
+            if score > best:
+                best_action, best = action, score
+        value = game_value(best) if self._estimated else _exact_value(best)
+        self._report = SearchReport(value=None if value is None else float(value), proven=value is not None,
+                                    principal_variation=(best_action,), score=best)
+        return state.index_to_move(best_action)
+
+    def _negamax(self, state: State, depth: int, ply: int, alpha: float, beta: float) -> float:
         self._work += 1
         if state.is_over():
             return terminal_score(state, ply)
@@ -79,8 +81,8 @@ class MinimaxAgent(Agent):
             self._estimated = True
             return evaluate(state)
         best = -math.inf
-        for move in state.legal_moves():
-            score = -self._negamax(state.apply_move(move), depth - 1, ply + 1, -beta, -alpha)
+        for action in state.legal_actions():
+            score = -self._negamax(state.apply_action(action), depth - 1, ply + 1, -beta, -alpha)
             best = max(best, score)
             if self.pruning:
                 alpha = max(alpha, score)
@@ -97,7 +99,7 @@ class TTEntry(NamedTuple):
     depth: int          # plies searched below this position
     score: float        # mate scores stored relative to this position
     kind: int           # EXACT, LOWER or UPPER
-    move: Move | None   # best (or refuting) move found
+    action: int | None  # best (or refuting) action found
     solved: bool        # no estimate was used below: the score holds at any depth
 
 
@@ -122,22 +124,24 @@ class AlphaBetaAgent(Agent):
         self.seconds = seconds
         self.table_size = table_size
         self.table: dict[int, TTEntry] = {}
-        self.history: dict[Move, int] = {}
-        self.last_score: float = 0.0
-        self.last_value: int | None = None  # the game-theoretic value, when proven
-        self.last_depth = 0
+        self.history: dict[Point | None, int] = {}  # by the point a move plays at (None: pass)
+        self._killers: list[list[Point | None]] = []
+        self._deadline = math.inf
+        self._estimates = 0
+        self._root_best: tuple[int, float] | None = None
 
     def new_game(self) -> None:
         self.table.clear()
         self.history.clear()
 
     # ------------------------------------------------------------ the driver
-    def choose(self, state: GameStateBase) -> Move:
+    def choose(self, state: State) -> Move:
         self._deadline = self.deadline(self.seconds)
-        self._killers: list[list[Move]] = [[] for _ in range(MAX_DEPTH + 2)]
+        self._killers = [[] for _ in range(MAX_DEPTH + 2)]
         if len(self.table) > self.table_size:
             self.table.clear()
-        best_move, best_score, solved = None, 0.0, False
+        best_action: int | None = None
+        best_score, solved, depth_done = 0.0, False, 0
         for depth in range(1, self.max_depth + 1):
             self._estimates = 0
             self._root_best = None
@@ -145,21 +149,35 @@ class AlphaBetaAgent(Agent):
                 score = self._negamax(state, depth, -math.inf, math.inf, 0)
             except _OutOfBudget:
                 if self._root_best is not None:  # the first (previous best) move was searched deeper
-                    best_move, best_score = self._root_best
+                    best_action, best_score = self._root_best
                 break
-            best_move, best_score = self.table[state.zobrist_hash()].move, score
-            self.last_depth = depth
+            best_action, best_score = self.table[state.zobrist_hash()].action, score
+            depth_done = depth
             solved = self._estimates == 0
             if solved or abs(score) >= PROVEN:
                 break
-        if best_move is None:  # out of budget before depth 1 finished: any legal move
-            best_move = centre_first(state, state.legal_moves())[0]
-        self.last_score = best_score
-        self.last_value = game_value(best_score) if not solved else (game_value(best_score) or 0)
-        return best_move
+        if best_action is None:  # out of budget before depth 1 finished: any legal move
+            best_action = centre_first(state, state.legal_actions())[0][1]
+        value = _exact_value(best_score) if solved else game_value(best_score)
+        self._report = SearchReport(value=None if value is None else float(value), proven=value is not None,
+                                    principal_variation=self._principal_variation(state, best_action, depth_done),
+                                    score=best_score)
+        return state.index_to_move(best_action)
+
+    def _principal_variation(self, state: State, first: int, depth: int) -> tuple[int, ...]:
+        """The expected line: ``first``, then the table's best action in each position after it."""
+        line = [first]
+        state = state.apply_action(first)
+        while len(line) < max(depth, 1) and not state.is_over():
+            entry = self.table.get(state.zobrist_hash())
+            if entry is None or entry.action is None:
+                break
+            line.append(entry.action)
+            state = state.apply_action(entry.action)
+        return tuple(line)
 
     # ------------------------------------------------------------ the search
-    def _negamax(self, state: GameStateBase, depth: int, alpha: float, beta: float, ply: int) -> float:
+    def _negamax(self, state: State, depth: int, alpha: float, beta: float, ply: int) -> float:
         self._work += 1
         if self.max_nodes and self._work > self.max_nodes:
             raise _OutOfBudget
@@ -170,9 +188,9 @@ class AlphaBetaAgent(Agent):
 
         key = state.zobrist_hash()
         entry = self.table.get(key)
-        tt_move = None
+        tt_action = None
         if entry is not None:
-            tt_move = entry.move
+            tt_action = entry.action
             if (entry.solved or entry.depth >= depth) and ply > 0:
                 score = _from_table(entry.score, ply)
                 if not entry.solved:
@@ -189,42 +207,44 @@ class AlphaBetaAgent(Agent):
 
         estimates_before = self._estimates
         alpha_before = alpha
-        best_score, best_move = -math.inf, None
-        for move in self._ordered(state, tt_move, ply):
-            score = -self._negamax(state.apply_move(move), depth - 1, -beta, -alpha, ply + 1)
+        best_score, best_action = -math.inf, None
+        for point, action in self._ordered(state, tt_action, ply):
+            score = -self._negamax(state.apply_action(action), depth - 1, -beta, -alpha, ply + 1)
             if score > best_score:
-                best_score, best_move = score, move
+                best_score, best_action = score, action
                 if ply == 0:
-                    self._root_best = (move, score)
+                    self._root_best = (action, score)
             if score > alpha:
                 alpha = score
                 if alpha >= beta:
-                    self._reward(move, depth, ply)
+                    self._reward(point, depth, ply)
                     break
         kind = UPPER if best_score <= alpha_before else LOWER if best_score >= beta else EXACT
-        self.table[key] = TTEntry(depth, _to_table(best_score, ply), kind, best_move,
+        self.table[key] = TTEntry(depth, _to_table(best_score, ply), kind, best_action,
                                   self._estimates == estimates_before)
         return best_score
 
-    def _ordered(self, state: GameStateBase, tt_move: Move | None, ply: int) -> list[Move]:
+    def _ordered(self, state: State, tt_action: int | None, ply: int) -> list[tuple[Point | None, int]]:
         """Transposition move, then killers, then by history score, centre first."""
-        moves = centre_first(state, state.legal_moves())
+        moves = centre_first(state, state.legal_actions())
         history = self.history
         killers = self._killers[ply]
-        moves.sort(key=lambda m: -history.get(m, 0))  # stable: centre-first breaks ties
-        front = [m for m in killers if m in moves]
-        if tt_move is not None and tt_move in moves:
-            front = [tt_move] + [m for m in front if m != tt_move]
+        moves.sort(key=lambda pa: -history.get(pa[0], 0))  # stable: centre-first breaks ties
+        front = [pa for k in killers for pa in moves if pa[0] == k]
+        if tt_action is not None:
+            first = [pa for pa in moves if pa[1] == tt_action]
+            if first:
+                front = first + [pa for pa in front if pa[1] != tt_action]
         if front:
-            moves = front + [m for m in moves if m not in front]
+            moves = front + [pa for pa in moves if pa not in front]
         return moves
 
-    def _reward(self, move: Move, depth: int, ply: int) -> None:
-        """A move that caused a cutoff: remember it as a killer at this ply and in the history."""
-        self.history[move] = self.history.get(move, 0) + depth * depth
+    def _reward(self, point: Point | None, depth: int, ply: int) -> None:
+        """A move that caused a cutoff: remember its point as a killer at this ply and in the history."""
+        self.history[point] = self.history.get(point, 0) + depth * depth
         killers = self._killers[ply]
-        if move not in killers:
-            killers.insert(0, move)
+        if point not in killers:
+            killers.insert(0, point)
             del killers[2:]
 
 

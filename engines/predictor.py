@@ -1,10 +1,11 @@
 """The supervised move predictor as an engine (the book's chapter 8 agent).
 
 The network gives a probability for every move; the agent keeps only the
-sensible ones (``state.sensible_moves()``: legal, and in Go never into its own
+sensible ones (``state.sensible_actions()``: legal, and in Go never into its own
 eye) and plays the most likely (``temperature=0``) or samples in proportion to
-``p ** (1 / temperature)``. In Go it passes when the opponent has just passed
-and it is ahead on the board, and otherwise only when nothing sensible is left.
+``p ** (1 / temperature)``. In a game with a pass (Go) it passes when the
+opponent has just passed and passing wins the count, and otherwise only when
+nothing sensible is left.
 
 Models load once per process and file (a tournament creates an agent per game),
 and play through a graph-compiled call, never ``model.predict``.
@@ -15,9 +16,10 @@ import random
 
 import numpy as np
 
-from dlgo.game import GameStateBase
-from dlgo.goboard import GameState, Move
-from engines.base import Agent
+from dlgo.core.agent import Agent, SearchReport
+from dlgo.core.errors import SpecError
+from dlgo.core.game import State
+from dlgo.core.types import Move
 from engines.neural.loading import load_network
 
 
@@ -32,13 +34,13 @@ def choose_from_policy(probabilities: np.ndarray, candidates: list[int], tempera
     return candidates[min(int(np.searchsorted(np.cumsum(p), r)), len(candidates) - 1)]
 
 
-def go_pass_is_wise(state: GameState) -> bool:
-    """The opponent has just passed and the player to move leads on the board."""
-    from dlgo.scoring import compute_game_result
-
-    if state.last_move is None or not state.last_move.is_pass:
+def pass_wins(state: State) -> bool:
+    """The opponent has just passed and passing now ends the game with a win
+    for the player to move (Go: they lead on the board)."""
+    pass_action = state.game.pass_action
+    if pass_action is None or state.last_move is None or not state.last_move.is_pass:
         return False
-    return compute_game_result(state).winner == state.next_player
+    return state.apply_action(pass_action).winner() == state.next_player
 
 
 class PredictorAgent(Agent):
@@ -52,30 +54,32 @@ class PredictorAgent(Agent):
         0 plays the most likely move, 1 samples from the network's probabilities."""
         super().__init__()
         if not model:
-            raise ValueError("predictor needs model=PATH (a .keras file from `dlgo train-supervised`)")
+            raise SpecError("predictor needs model=PATH (a .keras file from `dlgo train-supervised`)")
         self.model_path = model
         self.loaded = load_network(model)
         self.temperature = temperature
         self.rng = random.Random(seed)
-        self.last_policy: np.ndarray | None = None
 
-    def check_game(self, state: GameStateBase) -> None:
+    def check_game(self, state: State) -> None:
         self.loaded.check(state)
 
-    def policy(self, state: GameStateBase) -> np.ndarray:
+    def policy(self, state: State) -> np.ndarray:
         """The network's move probabilities for ``state`` (one compiled call)."""
         self.loaded.check(state)
         planes = self.loaded.encoder.encode(state)[np.newaxis]
         self._work += 1
-        return self.loaded.call(planes)[0][0]
+        probabilities: np.ndarray = self.loaded.call(planes)[0][0]
+        return probabilities
 
-    def choose(self, state: GameStateBase) -> Move:
-        probabilities = self.last_policy = self.policy(state)
-        moves = state.sensible_moves()
-        if isinstance(state, GameState):
-            if go_pass_is_wise(state):
-                return Move.pass_turn()
-            plays = [m for m in moves if m.is_play]
-            moves = plays or moves
-        candidates = [state.move_to_index(m) for m in moves]
-        return state.index_to_move(choose_from_policy(probabilities, candidates, self.temperature, self.rng))
+    def choose(self, state: State) -> Move:
+        probabilities = self.policy(state)
+        candidates = state.sensible_actions()
+        pass_action = state.game.pass_action
+        if pass_wins(state):
+            assert pass_action is not None
+            action = pass_action
+        else:
+            plays = [a for a in candidates if a != pass_action]
+            action = choose_from_policy(probabilities, plays or candidates, self.temperature, self.rng)
+        self._report = SearchReport(policy=probabilities, principal_variation=(action,))
+        return state.index_to_move(action)

@@ -6,7 +6,7 @@ player to move. One search serves every evaluator: random rollouts
 (:class:`RolloutEvaluator`) for teaching and tests, a policy-value network for
 AlphaZero.
 
-Each node keeps, per sensible action (``state.sensible_moves()``), arrays of
+Each node keeps, per sensible action (``state.sensible_actions()``), arrays of
 its prior ``P``, visit count ``N`` and total value ``W``, all from the view of
 the player to move at the node. A simulation descends by
 
@@ -31,14 +31,15 @@ from typing import Sequence
 
 import numpy as np
 
-from dlgo.game import GameStateBase
+from dlgo.core.agent import SearchReport
+from dlgo.core.game import State, value_for
 
 
 class Evaluator(abc.ABC):
     """Priors over the action space and a value for the player to move, per state."""
 
     @abc.abstractmethod
-    def evaluate(self, states: Sequence[GameStateBase]) -> tuple[np.ndarray, np.ndarray]:
+    def evaluate(self, states: Sequence[State]) -> tuple[np.ndarray, np.ndarray]:
         """``(priors (n, num_actions), values (n,))`` for ``n`` unfinished states."""
 
 
@@ -50,22 +51,18 @@ class RolloutEvaluator(Evaluator):
         self.rollouts = rollouts
         self.rng = random.Random(seed)
 
-    def evaluate(self, states: Sequence[GameStateBase]) -> tuple[np.ndarray, np.ndarray]:
+    def evaluate(self, states: Sequence[State]) -> tuple[np.ndarray, np.ndarray]:
         priors = np.ones((len(states), states[0].num_actions), dtype=np.float32)
         values = np.zeros(len(states), dtype=np.float32)
         for i, state in enumerate(states):
-            total = 0
-            for _ in range(self.rollouts):
-                winner = state.random_playout(self.rng)
-                total += 0 if winner is None else 1 if winner == state.next_player else -1
+            total = sum(value_for(state.random_playout(self.rng), state.next_player) for _ in range(self.rollouts))
             values[i] = total / self.rollouts
         return priors, values
 
 
-def terminal_value(state: GameStateBase) -> float:
+def terminal_value(state: State) -> float:
     """A finished game's value for the player to move there: 1, 0 or -1."""
-    winner = state.winner()
-    return 0.0 if winner is None else 1.0 if winner == state.next_player else -1.0
+    return value_for(state.winner(), state.next_player)
 
 
 class Node:
@@ -73,21 +70,20 @@ class Node:
 
     __slots__ = ("state", "terminal", "actions", "P", "N", "W", "children")
 
-    def __init__(self, state: GameStateBase):
+    def __init__(self, state: State):
         self.state = state
         self.terminal: float | None = terminal_value(state) if state.is_over() else None
-        self.actions: np.ndarray | None = None
+        self.actions: np.ndarray = _NO_ACTIONS
         self.P = self.N = self.W = np.zeros(0)
         self.children: dict[int, Node] = {}
 
     @property
     def expanded(self) -> bool:
-        return self.actions is not None
+        return self.actions is not _NO_ACTIONS
 
     def expand(self, priors: np.ndarray) -> None:
         """Keep the sensible actions, with the evaluator's priors renormalised over them."""
-        state = self.state
-        self.actions = np.array([state.move_to_index(m) for m in state.sensible_moves()], dtype=np.int64)
+        self.actions = np.array(self.state.sensible_actions(), dtype=np.int64)
         p = np.asarray(priors, dtype=np.float64)[self.actions]
         total = p.sum()
         self.P = p / total if total > 0 else np.full(len(p), 1.0 / len(p))
@@ -95,10 +91,10 @@ class Node:
         self.W = np.zeros(len(self.actions))
 
     def child(self, i: int) -> "Node":
+        """The node after the action in slot ``i`` (made on first visit)."""
         node = self.children.get(i)
         if node is None:
-            state = self.state
-            node = self.children[i] = Node(state.apply_move(state.index_to_move(int(self.actions[i]))))
+            node = self.children[i] = Node(self.state.apply_action(int(self.actions[i])))
         return node
 
     def puct_scores(self, c: float, fpu: float | None = None) -> np.ndarray:
@@ -124,6 +120,25 @@ class Node:
         pi[self.actions] = self.N / max(1.0, self.N.sum())
         return pi
 
+    def report(self, chosen: int) -> SearchReport:
+        """This root's search as a report: visits, mean values and priors per
+        action, the mean value, and the most visited line from ``chosen`` on."""
+        n = self.state.num_actions
+        visits, q, policy = np.zeros(n), np.zeros(n), np.zeros(n)
+        visits[self.actions] = self.N
+        q[self.actions] = np.divide(self.W, self.N, out=np.zeros_like(self.W), where=self.N > 0)
+        policy[self.actions] = self.P
+        line, node = [chosen], self.children.get(int(np.flatnonzero(self.actions == chosen)[0]))
+        while node is not None and node.expanded and node.N.sum() > 0:
+            best = int(np.argmax(node.N))
+            line.append(int(node.actions[best]))
+            node = node.children.get(best)
+        return SearchReport(value=self.mean_value(), visits=visits, q=q, policy=policy,
+                            principal_variation=tuple(line))
+
+
+_NO_ACTIONS = np.zeros(0, dtype=np.int64)  # an unexpanded node's actions
+
 
 class PUCTSearch:
     """PUCT over any evaluator. ``dirichlet_alpha``/``epsilon`` set the root noise;
@@ -138,7 +153,7 @@ class PUCTSearch:
         self.dirichlet_epsilon = dirichlet_epsilon
         self.np_rng = np.random.default_rng(seed)
 
-    def run(self, root: Node | GameStateBase, simulations: int, noise: bool = False,
+    def run(self, root: Node | State, simulations: int, noise: bool = False,
             deadline: float = math.inf) -> Node:
         """Search ``simulations`` times from ``root`` (a node to reuse, or a state),
         or fewer if ``time.perf_counter()`` reaches ``deadline`` first."""

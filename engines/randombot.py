@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import random
 
-from dlgo.game import GameStateBase
-from dlgo.goboard import Move
-from engines.base import Agent
+from dlgo.core.agent import Agent
+from dlgo.core.game import State
+from dlgo.core.types import Move
 
 
 class RandomAgent(Agent):
@@ -19,6 +19,6 @@ class RandomAgent(Agent):
         super().__init__()
         self.rng = random.Random(seed)
 
-    def choose(self, state: GameStateBase) -> Move:
+    def choose(self, state: State) -> Move:
         self._work = 1
         return state.random_move(self.rng)

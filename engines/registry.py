@@ -1,21 +1,25 @@
 """Engines by name, built from spec strings shared by the CLI, tournaments and GTP.
 
-A spec is ``name`` or ``name:key=value,key=value`` (see :mod:`dlgo.specs`).
+A spec is ``name`` or ``name:key=value,key=value`` (see :mod:`dlgo.core.specs`).
 Parameters, their types and defaults come from each engine's constructor, and
 its description from the class docstring, so the registry never goes out of date.
+Engine modules are imported on first use, so ``import engines`` stays cheap and
+only the neural engines pay TensorFlow's start-up.
 """
 from __future__ import annotations
 
 import importlib
 import inspect
 import typing
+from pathlib import Path
 from typing import Any, NamedTuple
 
-from dlgo.specs import bind, format_spec, split_spec
-from engines.base import Agent
+from dlgo.core.agent import Agent
+from dlgo.core.errors import SpecError
+from dlgo.core.specs import bind, format_spec, split_spec
+from engines import checkpoints
 
-# name -> "module:Class", imported on first use so that `import engines` stays
-# cheap and only neural engines pay TensorFlow's start-up.
+# name -> "module:Class", imported on first use
 _ENGINES: dict[str, str] = {
     "random": "engines.randombot:RandomAgent",
     "minimax": "engines.minimax:MinimaxAgent",
@@ -35,19 +39,23 @@ class Parameter(NamedTuple):
 
 
 def engine_names() -> list[str]:
+    """Every registered engine, e.g. ``['random', 'minimax', ...]``."""
     return list(_ENGINES)
 
 
 def engine_class(name: str) -> type[Agent]:
+    """The class behind engine ``name`` (its module is imported now)."""
     try:
         target = _ENGINES[name]
     except KeyError:
-        raise ValueError(f"unknown engine {name!r}; the engines are: {', '.join(_ENGINES)}") from None
+        raise SpecError(f"unknown engine {name!r}; the engines are: {', '.join(_ENGINES)}") from None
     module, _, cls = target.partition(":")
-    return getattr(importlib.import_module(module), cls)
+    engine: type[Agent] = getattr(importlib.import_module(module), cls)
+    return engine
 
 
 def engine_parameters(name: str) -> list[Parameter]:
+    """The parameters of engine ``name``, with their types and defaults."""
     cls = engine_class(name)
     hints = typing.get_type_hints(cls.__init__)
     return [Parameter(p.name, hints.get(p.name, str), p.default)
@@ -55,6 +63,7 @@ def engine_parameters(name: str) -> list[Parameter]:
 
 
 def engine_description(name: str) -> str:
+    """The first paragraph of the engine's docstring."""
     doc = inspect.getdoc(engine_class(name)) or ""
     return " ".join(doc.split("\n\n")[0].split())
 
@@ -69,7 +78,7 @@ def create(spec: str, **overrides: Any) -> Agent:
     return agent
 
 
-def create_seeded(spec: str, seed: int | None) -> Agent:
+def create_seeded(spec: str, seed: int | None = None) -> Agent:
     """Like :func:`create`, giving ``seed`` to engines that take one unless the
     spec sets its own (so a whole match is reproducible from one number)."""
     name, params = split_spec(spec)
@@ -77,3 +86,18 @@ def create_seeded(spec: str, seed: int | None) -> Agent:
     if takes_seed and "seed" not in params and seed is not None:
         return create(spec, seed=seed)
     return create(spec)
+
+
+class EngineFactory:
+    """The registry as the arena's agent factory (``dlgo.arena.match.AgentFactory``):
+    tournaments, data generation and training are handed :data:`ENGINES`."""
+
+    def create(self, spec: str, seed: int | None = None) -> Agent:
+        return create_seeded(spec, seed)
+
+    def network_files(self, spec: str) -> list[Path]:
+        return checkpoints.network_files(spec)
+
+
+#: the factory to hand to the arena
+ENGINES = EngineFactory()

@@ -14,8 +14,9 @@ from pathlib import Path
 
 import numpy as np
 
-from dlgo.atomic import atomic_write
-from dlgo.encoders.symmetry import Symmetry
+from dlgo.core.errors import RecordError
+from dlgo.core.symmetry import Symmetry
+from dlgo.formats.atomic import atomic_write
 from engines.selfplay import Examples
 
 
@@ -40,12 +41,12 @@ class ReplayBuffer:
                                examples.values[sl].astype(np.float32)))
             start += n
         if start != len(examples.values):
-            raise ValueError(f"the examples hold {len(examples.values)} positions, their games {start}")
+            raise RecordError(f"the examples hold {len(examples.values)} positions, their games {start}")
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Everything held: (features int8, policies, values)."""
         if not self.games:
-            raise ValueError("the replay buffer is empty")
+            raise RecordError("the replay buffer is empty")
         return tuple(np.concatenate(parts) for parts in zip(*self.games))  # type: ignore[return-value]
 
     def sample(self, size: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

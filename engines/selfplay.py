@@ -30,15 +30,22 @@ own tree, and each step's leaves go to each side's network in one call.
 """
 from __future__ import annotations
 
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
+from tqdm import tqdm
 
+from dlgo.core.errors import SpecError
+from dlgo.core.game import State, value_for
+from dlgo.core.types import Player
 from dlgo.encoders.base import Encoder
-from dlgo.game import GameStateBase
-from dlgo.games import new_game
+from dlgo.games import get_game, new_game
+from engines.alphazero import NetworkEvaluator
+from engines.neural.loading import load_network
 from engines.puct import Evaluator, Node, PUCTSearch, backup, select_action
 
 
@@ -50,7 +57,7 @@ class Examples:
     features: np.ndarray
     policies: np.ndarray
     values: np.ndarray
-    games: list[GameStateBase] = field(default_factory=list)  # the finished games, last states (in-process only)
+    games: list[State] = field(default_factory=list)  # the finished games, last states (in-process only)
     lengths: list[int] = field(default_factory=list)
     moves: list[str] = field(default_factory=list)  # each game's moves as typed, space separated (for SGF)
 
@@ -69,23 +76,22 @@ class _Game:
     noised: bool = False
     full: bool = True   # this move gets the full search (and becomes an example)
     moves: int = 0      # moves played so far
-    positions: list[tuple[GameStateBase, np.ndarray, float]] = field(default_factory=list)  # state, pi, root q
+    positions: list[tuple[State, np.ndarray, float]] = field(default_factory=list)  # state, pi, root q
 
     @property
-    def state(self) -> GameStateBase:
+    def state(self) -> State:
         return self.trees[0].state
 
 
-def _play_batched(game: str, searches: Sequence[PUCTSearch], seat, num_games: int, *, parallel: int,
+def _play_batched(game: str, searches: Sequence[PUCTSearch], seat: Callable[[int, Player], int], num_games: int, *,
+                  parallel: int,
                   simulations: int, temperature_moves: int, noise: bool, rng: np.random.Generator,
                   progress: bool, desc: str, fast_simulations: int = 0, full_fraction: float = 1.0) -> list[_Game]:
     """Play ``num_games`` games, ``parallel`` at a time; ``seat(game_index, player)``
     names the search (index into ``searches``) that moves for ``player``. With
     ``fast_simulations`` > 0 each move is a full one with probability
     ``full_fraction``, else a fast one (see the module's docstring)."""
-    from tqdm import tqdm
-
-    num_actions = new_game(game).num_actions
+    num_actions = get_game(game).num_actions
     active: list[_Game] = []
     finished: list[_Game] = []
     started = 0
@@ -101,7 +107,7 @@ def _play_batched(game: str, searches: Sequence[PUCTSearch], seat, num_games: in
         budgets = [simulations if g.full else fast_simulations for g in active]
         _prepare_roots(active, movers, searches, noise)
         for step in range(max(budgets)):
-            pending: dict[int, list] = {}
+            pending: dict[int, list[tuple[list[tuple[Node, int]], Node]]] = {}
             for g, s, budget in zip(active, movers, budgets):
                 if step >= budget:
                     continue
@@ -167,7 +173,7 @@ def self_play(game: str, evaluator: Evaluator, encoder: Encoder, num_games: int,
     (``fast_simulations``/``full_fraction``: playout-cap randomisation, off at 0;
     ``search_value_weight``: the root search value's share of the value targets)."""
     if not 0.0 <= search_value_weight <= 1.0:
-        raise ValueError(f"search_value_weight must lie in [0, 1], got {search_value_weight}")
+        raise SpecError(f"search_value_weight must lie in [0, 1], got {search_value_weight}")
     search = PUCTSearch(evaluator, c=c, dirichlet_alpha=dirichlet_alpha, dirichlet_epsilon=dirichlet_epsilon,
                         seed=seed)
     games = _play_batched(game, [search], lambda index, player: 0, num_games, parallel=parallel,
@@ -186,7 +192,7 @@ def play_batched_match(game: str, first: Evaluator, second: Evaluator, num_games
     searches = [PUCTSearch(first, c=c, seed=seed), PUCTSearch(second, c=c, seed=seed)]
     opener = new_game(game).next_player
 
-    def seat(index: int, player) -> int:
+    def seat(index: int, player: Player) -> int:
         return int((player == opener) != (index % 2 == 0))
 
     games = _play_batched(game, searches, seat, num_games, parallel=parallel, simulations=simulations,
@@ -205,7 +211,7 @@ def _examples(games: list[_Game], encoder: Encoder, search_value_weight: float =
     for g in games:
         winner = g.state.winner()
         for state, pi, q in g.positions:
-            z = 0.0 if winner is None else 1.0 if winner == state.next_player else -1.0
+            z = value_for(winner, state.next_player)
             states.append(state)
             policies.append(pi)
             values.append((1.0 - search_value_weight) * z + search_value_weight * q)
@@ -217,17 +223,14 @@ def _examples(games: list[_Game], encoder: Encoder, search_value_weight: float =
 
 def _init_worker() -> None:
     """One TensorFlow thread per worker process: the processes share the cores."""
-    import tensorflow as tf
+    from engines.neural.backend import tf  # TensorFlow's lazy import: only self-play workers pay it
 
     tf.config.threading.set_intra_op_parallelism_threads(1)
     tf.config.threading.set_inter_op_parallelism_threads(1)
 
 
-def _self_play_task(task: tuple[str, str, int, dict]) -> Examples:
+def _self_play_task(task: tuple[str, str, int, dict[str, Any]]) -> Examples:
     game, checkpoint, num_games, options = task
-    from engines.alphazero import NetworkEvaluator
-    from engines.neural.loading import load_network
-
     loaded = load_network(checkpoint)
     examples = self_play(game, NetworkEvaluator(loaded), loaded.encoder, num_games, **options)
     # Positions only: finished game states are long chains of objects, costly to send back.
@@ -243,9 +246,6 @@ class SelfPlayPool:
     Use as a context manager."""
 
     def __init__(self, workers: int):
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-
         self.workers = workers
         self.pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
                                         initializer=_init_worker)
@@ -261,14 +261,10 @@ class SelfPlayPool:
         self.pool.shutdown(cancel_futures=True)
 
     def self_play(self, game: str, checkpoint: str | Path, num_games: int, *, parallel: int = 32,
-                  seed: int | None = None, progress: bool = False, **options) -> Examples:
+                  seed: int | None = None, progress: bool = False, **options: Any) -> Examples:
         """:func:`self_play` with the network in ``checkpoint``, the games split
         between the workers (each seeded from ``seed``); the examples come back
         without the finished game states."""
-        from concurrent.futures import as_completed
-
-        from tqdm import tqdm
-
         shares = [num_games // self.workers + (k < num_games % self.workers) for k in range(self.workers)]
         base = 0 if seed is None else seed
         futures = {self.pool.submit(_self_play_task, (game, str(checkpoint), n, {

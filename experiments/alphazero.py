@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from dlgo.atomic import atomic_write
+from dlgo.formats.atomic import atomic_write
+from engines.registry import ENGINES
 from engines.neural.alphazero_config import AlphaZeroConfig
 
 
@@ -191,7 +192,7 @@ def _final_match(experiment: Experiment, agent: str, args, folder: Path) -> tupl
     from dlgo.arena.tournament import play_games, schedule
 
     tasks = schedule([agent, experiment.opponent], args.games, args.seed)
-    records = play_games(folder, experiment.game, tasks, opening_plies=0, workers=args.workers)
+    records = play_games(ENGINES, folder, experiment.game, tasks, opening_plies=0, workers=args.workers)
     records = [r for r in records if {r.black, r.white} == {agent, experiment.opponent}]
     lines = [f"## Against {experiment.opponent}", "",
              f"The final network with {args.simulations} simulations per move against `{experiment.opponent}`, "

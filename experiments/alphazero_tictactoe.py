@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import sys
 
-from dlgo.game import GameStateBase
+from dlgo.core.game import State
 from dlgo.games import new_game
-from dlgo.solver import perfect_moves
+from dlgo.games.solver import perfect_moves
 from engines.neural.alphazero_config import AlphaZeroConfig
 from experiments.alphazero import Experiment, run
 
@@ -27,7 +27,7 @@ def losses_against_perfect_play(agent, agent_side: str) -> tuple[int, int]:
     """(games lost, games played) by ``agent`` against every perfect opponent line."""
     lost = played = 0
 
-    def walk(state: GameStateBase) -> None:
+    def walk(state: State) -> None:
         nonlocal lost, played
         if state.is_over():
             played += 1

@@ -17,9 +17,10 @@ import statistics
 import sys
 from pathlib import Path
 
-from dlgo.arena.match import GameRecord
+from dlgo.formats.records import GameRecord
 from dlgo.arena.tournament import Task, play_games, task_seed
-from dlgo.plotting import pyplot, save_figure
+from dlgo.formats.plotting import new_figure, save_figure
+from engines.registry import ENGINES
 from experiments import chapter
 
 
@@ -48,8 +49,7 @@ def playout_speed(game: str, seed: int, playouts: int) -> tuple[int, float]:
 
 def plot_results(records: list[GameRecord], path: Path, title: str) -> None:
     """Game lengths and final margins as two histograms."""
-    plt = pyplot()
-    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8))
+    fig, (left, right) = new_figure((10, 3.8), 1, 2)
     left.hist([r.plies for r in records], bins=30, color="tab:blue")
     left.set(xlabel="moves in the game (passes included)", ylabel="games", title="game length")
     margins = [m for r in records if (m := margin(r)) is not None]
@@ -73,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
 
     tasks = [Task(f"random vs random #{i}", "random", "random", task_seed(args.seed, f"random vs random #{i}"))
              for i in range(games)]
-    records = [r for r in play_games(out, game, tasks, workers=args.workers) if r.game == game][:games]
+    records = [r for r in play_games(ENGINES, out, game, tasks, workers=args.workers) if r.game == game][:games]
     black_wins = sum(r.winner == "black" for r in records)
     playouts, playout_seconds = playout_speed(game, args.seed, 10 if args.quick else 200)
     margins = [m for r in records if (m := margin(r)) is not None]

@@ -20,8 +20,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from dlgo.atomic import atomic_write
-from dlgo.plotting import pyplot, save_figure
+from dlgo.formats.atomic import atomic_write
+from dlgo.core.agent import SearchReport
+from dlgo.formats.plotting import new_figure, save_figure
 from experiments import chapter
 
 # Positions as moves from the empty board; the quick run skips the first two (the big trees).
@@ -30,11 +31,16 @@ SEARCHES = ["minimax", "minimax:pruning=true", "alphabeta:nodes=0"]
 VALUE_NAMES = {1: "win", 0: "draw", -1: "loss"}
 
 
+def proven_value(report: SearchReport) -> str:
+    """``win``, ``draw`` or ``loss`` when the search proved the value, else ``estimate``."""
+    return VALUE_NAMES[int(report.value)] if report.proven and report.value is not None else "estimate"
+
+
 def search_table(positions: list[str], depth: int) -> pd.DataFrame:
     """One row per (position, search): the move chosen, its value for the mover, nodes and seconds."""
     import engines
     from dlgo.games import new_game
-    from dlgo.solver import exact_value
+    from dlgo.games.solver import exact_value
 
     rows = []
     for moves in positions:
@@ -47,7 +53,7 @@ def search_table(positions: list[str], depth: int) -> pd.DataFrame:
             move = agent.select_move(state)
             rows.append({"position": moves or "(empty)", "to_move": "X" if state.next_player.name == "black" else "O",
                          "search": spec, "move": state.format_move(move),
-                         "value": VALUE_NAMES.get(agent.last_value, "estimate"),
+                         "value": proven_value(agent.last_report),
                          "exact_value": VALUE_NAMES[exact], "nodes": agent.last_compute.amount,
                          "seconds": agent.last_compute.seconds})
     return pd.DataFrame(rows)
@@ -57,9 +63,8 @@ def plot_nodes(table: pd.DataFrame, path: Path, title: str) -> None:
     """Grouped bars: nodes visited by each search in each position (log scale)."""
     import numpy as np
 
-    plt = pyplot()
     positions = list(dict.fromkeys(table["position"]))
-    fig, ax = plt.subplots(figsize=(max(6.0, 1.3 * len(positions)), 4))
+    fig, ax = new_figure((max(6.0, 1.3 * len(positions)), 4))
     width = 0.8 / len(SEARCHES)
     for k, spec in enumerate(SEARCHES):
         nodes = [int(table[(table.position == p) & (table.search == spec)].nodes.iloc[0]) for p in positions]
@@ -74,10 +79,9 @@ def plot_nodes(table: pd.DataFrame, path: Path, title: str) -> None:
 def plot_positions(positions: list[str], values: dict[str, str], path: Path) -> None:
     """The positions side by side, each titled with its exact value."""
     from dlgo.games import new_game
-    from dlgo.pictures import draw_position
+    from dlgo.formats.pictures import draw_position
 
-    plt = pyplot()
-    fig, axes = plt.subplots(1, len(positions), figsize=(2.9 * len(positions), 3.0))
+    fig, axes = new_figure((2.9 * len(positions), 3.0), 1, len(positions))
     for ax, moves in zip(axes if len(positions) > 1 else [axes], positions):
         state = new_game("tictactoe")
         for text in moves.split():

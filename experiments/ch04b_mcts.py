@@ -18,9 +18,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from dlgo.arena.match import GameRecord, replay
+from dlgo.formats.records import GameRecord, replay
 from dlgo.arena.report import write_report
 from dlgo.arena.tournament import run_tournament
+from engines.registry import ENGINES
 from experiments import chapter
 from experiments.strength_per_compute import mcts_ladder
 from experiments.supervised import score_against
@@ -32,15 +33,14 @@ def visit_picture(record: GameRecord, spec: str, ply: int, seed: int, path: Path
     import numpy as np
 
     import engines
-    from dlgo.pictures import render_position
+    from dlgo.formats.pictures import render_position
 
     states = replay(record.game, record.moves)
     state = states[min(ply, len(states) - 2)]
     agent = engines.create_seeded(spec, seed)
     move = agent.select_move(state)
-    visits = np.zeros(state.num_actions)
-    for child in agent.root.children:
-        visits[state.move_to_index(child.move)] = child.visits
+    visits = agent.last_report.visits
+    assert visits is not None
     render_position(state, path, visits / max(1, visits.sum()), heat_label="share of rounds",
                     title=f"{spec}: where the rounds went (it plays {state.format_move(move)})")
     return state.format_move(move)
@@ -61,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     suffix = "" if args.c == 1.4 else f",c={args.c:g}"
     ladder = [f"mcts:rounds={r}{suffix}" for r in mcts_ladder(args.rounds_max)]
 
-    records = run_tournament(out / "tournament", args.game, ["random", *ladder], args.games_per_pair,
+    records = run_tournament(ENGINES, out / "tournament", args.game, ["random", *ladder], args.games_per_pair,
                              seed=args.seed, opening_plies=args.opening_plies, workers=args.workers)
     rows = write_report(out / "tournament", records, title=f"{args.game}: MCTS at several budgets and random")
     by_engine = {r.engine: r for r in rows}

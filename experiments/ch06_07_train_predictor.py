@@ -34,8 +34,8 @@ def model_path(work: str | Path) -> Path:
 def policy_picture(model: Path, games_csv: Path, ply: int, path: Path) -> str:
     """The network's move probabilities after ``ply`` moves of the first recorded
     game, drawn on the board; returns the teacher's move there."""
-    from dlgo.arena.match import replay
-    from dlgo.arena.tournament import read_games
+    from dlgo.formats.records import replay
+    from dlgo.formats.records import read_games
     from engines.neural.analysis import analyze, render_analysis
     from engines.neural.loading import load_network
 

@@ -75,7 +75,7 @@ twice the games (chapter 6-7, `--games 600`) do against `mcts:rounds=100`?"""
 
 def policy_lines(model: str, record, path: Path) -> list[str]:
     """The predictor's probabilities at its own move in the middle of ``record``, drawn to ``path``."""
-    from dlgo.arena.match import replay
+    from dlgo.formats.records import replay
     from engines.neural.analysis import analyze, render_analysis
     from engines.neural.loading import load_network
 

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from dlgo.arena.tournament import play_games, schedule
 from engines.neural.alphazero_config import AlphaZeroConfig
+from engines.registry import ENGINES
 from experiments import chapter
 from experiments.alphazero import run
 from experiments.alphazero_connect4 import EXPERIMENT as FULL_RUN
@@ -37,7 +38,7 @@ def against_the_shipped_network(checkpoint: Path, out: Path, args: argparse.Name
     ours = f"alphazero:checkpoint={checkpoint},simulations={args.simulations}"
     shipped = f"alphazero:checkpoint=connect4,simulations={args.simulations}"
     games = 2 if args.quick else 10
-    records = play_games(out / "vs-shipped", "connect4", schedule([ours, shipped], games, args.seed),
+    records = play_games(ENGINES, out / "vs-shipped", "connect4", schedule([ours, shipped], games, args.seed),
                          opening_plies=2, workers=args.workers)
     score, played = score_against(records, ours, shipped)
     lines = ["## Against the shipped network", "",

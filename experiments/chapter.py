@@ -14,8 +14,8 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from dlgo.arena.match import GameRecord, replay
-from dlgo.atomic import atomic_write
+from dlgo.formats.records import GameRecord, replay
+from dlgo.formats.atomic import atomic_write
 
 
 def parser(script: str, doc: str, out: str | None = None) -> argparse.ArgumentParser:
@@ -40,7 +40,7 @@ def command(script: str, argv: Sequence[str] | None) -> str:
 def draw_game(record: GameRecord, out: Path, stem: str, title: str = "") -> list[str]:
     """``stem.png`` (the final position) and ``stem.gif`` (the whole game) of a
     recorded game in ``out``; returns the Markdown that shows them."""
-    from dlgo.pictures import render_game, render_position
+    from dlgo.formats.pictures import render_game, render_position
 
     states = replay(record.game, record.moves)
     title = title or f"{record.black} (first) vs {record.white}: {record.result}"

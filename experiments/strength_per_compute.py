@@ -23,6 +23,8 @@ import sys
 
 from dlgo.arena.report import write_report
 from dlgo.arena.tournament import run_tournament
+from engines.checkpoints import shipped_network
+from engines.registry import ENGINES
 
 
 def mcts_ladder(maximum: int, start: int = 10) -> list[int]:
@@ -42,9 +44,7 @@ def ladder_specs(mcts_max: int, depth_max: int) -> list[str]:
 def alphazero_specs(game: str, simulations: list[int]) -> list[str]:
     """The shipped AlphaZero network of ``game`` at each simulation count (none
     if the suite ships no network for exactly this game)."""
-    from engines.neural.loading import SHIPPED
-
-    if not simulations or not (SHIPPED / f"{game}.keras").exists():
+    if not simulations or shipped_network(game) is None:
         return []
     return [f"alphazero:checkpoint={game},simulations={n}" for n in simulations]
 
@@ -77,7 +77,7 @@ def run(args: argparse.Namespace, intro: str = "", outro: str = "") -> list:
         specs.append(f"predictor:model={args.predictor}")
     print(f"{len(specs)} engines, {len(specs) * (len(specs) - 1) // 2 * args.games_per_pair} games: "
           + ", ".join(specs), flush=True)
-    records = run_tournament(args.out, args.game, specs, args.games_per_pair, seed=args.seed,
+    records = run_tournament(ENGINES, args.out, args.game, specs, args.games_per_pair, seed=args.seed,
                              opening_plies=args.opening_plies, workers=args.workers)
     rows = write_report(args.out, records, title=f"Strength against compute: {args.game}", intro=intro, outro=outro)
     for r in rows:

@@ -23,12 +23,13 @@ from pathlib import Path
 
 import pandas as pd
 
-from dlgo.arena.match import GameRecord
+from dlgo.formats.records import GameRecord
 from dlgo.arena.report import write_report
 from dlgo.arena.tournament import run_tournament
-from dlgo.atomic import atomic_write
+from dlgo.formats.atomic import atomic_write
 from dlgo.data.dataset import encode_dataset
 from dlgo.data.generate import generate_games
+from engines.registry import ENGINES
 
 
 @dataclass
@@ -103,14 +104,14 @@ def generate_and_train(preset: Preset, args: argparse.Namespace, out: Path, work
     Writes ``accuracy.csv``, the learning curves and their histories to ``out``;
     returns the accuracy table (one row per run, with the model's ``path``) and
     the teacher's self-agreement."""
-    from dlgo.plotting import plot_learning_curve
+    from dlgo.formats.plotting import plot_learning_curve
     from engines.neural.accuracy import evaluate_predictor, teacher_agreement
     from engines.neural.training import best_epoch, train_supervised
 
     out.mkdir(parents=True, exist_ok=True)
     data = work / "games"
     print(f"1. generate: {args.games} games of {args.teacher} against itself -> {data}", flush=True)
-    generate_games(data, preset.game, args.teacher, args.games, seed=args.seed,
+    generate_games(ENGINES, data, preset.game, args.teacher, args.games, seed=args.seed,
                    opening_plies=preset.opening_plies, workers=args.workers)
 
     rows = []
@@ -151,7 +152,7 @@ def play_predictor(game: str, model: str | Path, opponents: list[str], arena: Pa
     predictor = f"predictor:model={model}"
     specs = [predictor, *opponents]
     print(f"4. play: {predictor} against {', '.join(opponents)}", flush=True)
-    records = run_tournament(arena, game, specs, games_per_pair, seed=seed, opening_plies=opening_plies,
+    records = run_tournament(ENGINES, arena, game, specs, games_per_pair, seed=seed, opening_plies=opening_plies,
                              workers=workers)
     write_report(arena, records, title=f"{game}: the move predictor against {', '.join(opponents)}")
     return predictor, records

@@ -28,12 +28,14 @@ import os
 import sys
 from pathlib import Path
 
-from dlgo.arena.match import GameRecord
+from dlgo.formats.records import GameRecord
 from dlgo.arena.ratings import GameResult, fit_ratings
 from dlgo.arena.report import write_report
 from dlgo.arena.tournament import Task, play_games, schedule, task_seed
-from dlgo.atomic import atomic_write
+from dlgo.formats.atomic import atomic_write
+from dlgo.formats.plotting import new_figure, save_figure
 from dlgo.gtp.client import GNUGO
+from engines.registry import ENGINES
 
 EVEN = "go:size=9,komi=7.5"
 ANCHOR, ANCHOR_ELO = "gnugo:level=10", 1800.0  # GNU Go's rating on CGOS's 9x9 ladder
@@ -80,10 +82,7 @@ def handicap_table(records: list[GameRecord], ours: list[str], stones: list[int]
 
 
 def plot_handicap(table, path: Path, opponent: str) -> None:
-    from dlgo.plotting import pyplot, save_figure
-
-    plt = pyplot()
-    fig, ax = plt.subplots(figsize=(6.5, 4.2))
+    fig, ax = new_figure((6.5, 4.2))
     for engine, rows in table.groupby("engine", sort=False):
         ax.plot(rows["handicap"], rows["score"], marker="o", label=engine)
     ax.axhline(0.5, color="grey", linestyle=":", label="even game")
@@ -125,13 +124,13 @@ def main(argv: list[str] | None = None) -> int:
     workers = args.workers or os.cpu_count() or 1
     plies = 2  # random opening plies: GNU Go and the MCTS engines would replay a few games otherwise
 
-    records = play_games(out, EVEN, schedule(levels, args.anchor_games, args.seed), opening_plies=plies,
+    records = play_games(ENGINES, out, EVEN, schedule(levels, args.anchor_games, args.seed), opening_plies=plies,
                          workers=workers)
     opponents = levels[:1] if args.quick else levels  # level 10 thinks longest
-    records = play_games(out, EVEN, pairings(args.engines, opponents, args.games, args.seed),
+    records = play_games(ENGINES, out, EVEN, pairings(args.engines, opponents, args.games, args.seed),
                          opening_plies=plies, workers=workers)
     for stones in args.handicaps:
-        records = play_games(out, handicap_game(stones),
+        records = play_games(ENGINES, out, handicap_game(stones),
                              pairings(args.engines, levels[:1], args.handicap_games, args.seed, f"H{stones}"),
                              opening_plies=0, workers=workers)
 

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from textwrap import dedent
 
-from dlgo.game import GameStateBase
+from dlgo.core.game import State
 from dlgo.goboard import Board, GameState
 from dlgo.gotypes import Player, Point
-from dlgo.solver import exact_value  # noqa: F401  (the brute-force oracle, for the tests)
+from dlgo.games.solver import exact_value  # noqa: F401  (the brute-force oracle, for the tests)
 
 SYMBOLS = {"X": Player.black, "O": Player.white}
 
@@ -27,7 +27,7 @@ def go_position(diagram: str, next_player: Player = Player.black, komi: float = 
     return GameState.from_board(go_board(diagram), next_player, komi)
 
 
-def play(state: GameStateBase, *moves: str) -> GameStateBase:
+def play(state: State, *moves: str) -> State:
     """Apply moves given as text (``parse_move`` syntax)."""
     for text in moves:
         state = state.apply_move(state.parse_move(text))

@@ -77,7 +77,6 @@ def test_untrained_network_with_search_finds_the_win_and_blocks_the_loss(untrain
 def test_symmetry_averaging_makes_the_evaluation_symmetric(untrained_ttt):
     """Averaged over the 8 symmetries, a position and any of its images get the same
     value and the same priors, moved along; the bare untrained network does not."""
-    from dlgo.encoders.symmetry import symmetries
     from dlgo.games import new_game
     from engines.alphazero import NetworkEvaluator
     from engines.neural.loading import load_network
@@ -92,7 +91,7 @@ def test_symmetry_averaging_makes_the_evaluation_symmetric(untrained_ttt):
             state = state.apply_move(state.index_to_move(int(a)))
         return state
 
-    syms = symmetries(start)
+    syms = start.game.symmetries()
     images = [position(sym.actions[moves]) for sym in syms]
     averaged, bare = NetworkEvaluator(loaded, symmetries=True), NetworkEvaluator(loaded)
     policies, values = averaged.evaluate(images)
@@ -180,18 +179,19 @@ def test_the_shipped_tictactoe_checkpoint_holds_alpha_beta_from_both_sides():
     from pathlib import Path
 
     from dlgo.arena.match import play_match
+    from engines import ENGINES
 
     checkpoint = Path(__file__).resolve().parent.parent / "checkpoints" / "tictactoe.keras"
     spec = f"alphazero:checkpoint={checkpoint},simulations=50"
     for black, white in ((spec, "alphabeta"), ("alphabeta", spec)):
-        record = play_match("tictactoe", black, white, seed=1)
+        record = play_match(ENGINES, "tictactoe", black, white, seed=1)
         assert record.score_for(spec) == 0.5, record.moves  # perfect play on both sides: a draw
 
 
 def test_analyze_prints_and_plots_policy_and_value(tmp_path, capsys):
     from pathlib import Path
 
-    from dlgo.cli import main
+    from dlgo.app.cli import main
     from dlgo.encoders import get_encoder_by_name as encoder_for
 
     checkpoint = Path(__file__).resolve().parent.parent / "checkpoints" / "tictactoe.keras"
@@ -228,7 +228,7 @@ def test_elo_difference_from_a_score():
 
 def test_shipped_networks_load_by_name_from_anywhere(tmp_path, monkeypatch):
     import engines
-    from engines.neural.loading import SHIPPED, resolve_model_path
+    from engines.checkpoints import SHIPPED, resolve_model_path
 
     monkeypatch.chdir(tmp_path)  # not the repository: the name still finds checkpoints/
     assert resolve_model_path("tictactoe") == SHIPPED / "tictactoe.keras"
@@ -241,7 +241,7 @@ def test_shipped_networks_load_by_name_from_anywhere(tmp_path, monkeypatch):
 
 
 def test_self_play_in_worker_processes_gives_whole_games():
-    from engines.neural.loading import SHIPPED
+    from engines.checkpoints import SHIPPED
     from engines.replay import ReplayBuffer
     from engines.selfplay import SelfPlayPool
 
@@ -284,10 +284,11 @@ def test_the_shipped_connect4_network_takes_a_win_and_blocks_a_loss():
 
 def test_the_shipped_connect4_network_beats_mcts_from_both_sides():
     from dlgo.arena.match import play_match
+    from engines import ENGINES
 
     spec = "alphazero:checkpoint=connect4,simulations=50"
     for k, (black, white) in enumerate(((spec, "mcts:rounds=300"), ("mcts:rounds=300", spec))):
-        assert play_match("connect4", black, white, seed=k).score_for(spec) == 1.0
+        assert play_match(ENGINES, "connect4", black, white, seed=k).score_for(spec) == 1.0
 
 
 def test_the_learning_rate_steps_down_at_each_drop():
@@ -300,7 +301,7 @@ def test_the_learning_rate_steps_down_at_each_drop():
 
 
 def test_train_alphazero_options_read_lists_with_their_item_types():
-    from dlgo.cli import build_parser
+    from dlgo.app.cli import build_parser
 
     args = build_parser().parse_args(["train-alphazero", "--out", "x", "--learning-rate-drops", "30", "45",
                                       "--baselines", "random", "mcts:rounds=100", "--baseline-every", "5"])
@@ -309,7 +310,7 @@ def test_train_alphazero_options_read_lists_with_their_item_types():
 
 
 def test_go_self_play_games_are_kept_as_sgf(tmp_path):
-    from dlgo.sgf import read_sgf, sgf_to_state
+    from dlgo.formats.sgf import read_sgf, sgf_to_state
     from engines.neural.alphazero_training import AlphaZeroConfig, train_alphazero
 
     config = AlphaZeroConfig(game="go:size=5,komi=0.5", blocks=1, filters=8, games=2, parallel=2, simulations=4,

@@ -41,7 +41,7 @@ def test_ch03_random_go(tmp_path):
 
 
 def test_ch03_margins_come_from_counted_results():
-    from dlgo.arena.match import GameRecord
+    from dlgo.formats.records import GameRecord
 
     ch03 = chapter("ch03_random_go")
     record = GameRecord("", "", "go", "random", "random", "W+7.5", "white", 100, 0, 0, 0, 0, "", "", 0, 0, "")
@@ -84,7 +84,7 @@ def test_ch06_07_trains_a_predictor_that_ch08_and_ch15_then_play(tmp_path, capsy
     assert_pictures(out, "learning_curve.png", "policy.png")
     model = work / "runs" / "tiny-planes" / "model.keras"
     assert f"--model {model}" in (out / "summary.md").read_text()
-    from dlgo.cli import main as dlgo_main
+    from dlgo.app.cli import main as dlgo_main
 
     assert dlgo_main(["analyze", "--model", str(model), "--moves", "4", "--simulations", "10"]) == 0
     assert "policy-only network has no value head" in capsys.readouterr().out

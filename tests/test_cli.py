@@ -3,7 +3,7 @@ import re
 import subprocess
 import sys
 
-from dlgo.cli import main
+from dlgo.app.cli import main
 
 
 def without_timings(text: str) -> str:
@@ -42,7 +42,7 @@ def test_bad_game_or_engine_spec_is_a_clear_error(capsys):
 
 
 def test_console_script_reports_bad_arguments():
-    result = subprocess.run([sys.executable, "-m", "dlgo.cli", "demo", "--games", "chess"],
+    result = subprocess.run([sys.executable, "-m", "dlgo.app.cli", "demo", "--games", "chess"],
                             capture_output=True, text=True)
     assert result.returncode == 2 and "invalid choice: 'chess'" in result.stderr
 
@@ -93,7 +93,7 @@ def test_train_alphazero_from_the_command_line(tmp_path, capsys):
 
 
 def test_the_command_line_starts_without_tensorflow():
-    code = ("import sys; from dlgo.cli import build_parser; build_parser(); "
+    code = ("import sys; from dlgo.app.cli import build_parser; build_parser(); "
             "import engines; engines.engine_parameters('alphazero'); engines.engine_parameters('predictor'); "
             "print('tensorflow' in sys.modules, 'keras' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout

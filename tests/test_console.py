@@ -2,7 +2,7 @@
 import io
 
 import engines
-from dlgo.console import ConsoleGame
+from dlgo.app.console import ConsoleGame
 from dlgo.games import new_game
 from dlgo.goboard import Move
 from dlgo.gotypes import Player, Point
@@ -85,10 +85,14 @@ def test_go_pass_and_bot_reply():
 
 
 def test_result_wording_for_every_ending():
-    from dlgo.console import describe_result
-    from dlgo.game import result_text
+    from dlgo.app.console import describe_result
+    from dlgo.core.game import Ending
 
     from helpers import play
+
+    def result_text(state):
+        outcome = state.outcome()
+        return outcome.text, outcome.winner_name
 
     won = play(new_game("connect4"), "1", "2", "1", "2", "1", "2", "1")
     assert result_text(won) == ("1-0", "black") and describe_result(won) == "black wins"
@@ -98,3 +102,7 @@ def test_result_wording_for_every_ending():
     assert result_text(scored) == ("B+17.5", "black") and describe_result(scored) == "B+17.5 (black wins)"
     drawn = play(new_game("tictactoe"), "a1", "b2", "c3", "b1", "b3", "a3", "c1", "c2", "a2")
     assert result_text(drawn) == ("1/2-1/2", "draw") and describe_result(drawn) == "draw"
+    endings = [s.outcome().ending for s in (won, resigned, scored, drawn)]
+    assert endings == [Ending.WIN, Ending.RESIGNATION, Ending.SCORE, Ending.DRAW]
+    assert won.outcome().value_for(Player.black) == 1 and won.outcome().value_for(Player.white) == -1
+    assert drawn.outcome().value_for(Player.black) == 0 and new_game("connect4").outcome() is None

@@ -5,8 +5,8 @@ import random
 import numpy as np
 import pytest
 
-from dlgo.encoders import ENCODERS, game_spec, get_encoder_by_name
-from dlgo.encoders.symmetry import augment_batch, symmetries
+from dlgo.encoders import ENCODERS, get_encoder_by_name
+from dlgo.encoders.symmetry import augment_batch
 from dlgo.games import new_game
 from dlgo.gotypes import Player
 from helpers import go_position, play
@@ -51,15 +51,18 @@ def test_default_encoders_and_errors():
         get_encoder_by_name("nine", "go")
     with pytest.raises(ValueError, match="is for Go"):
         get_encoder_by_name("sevenplane", "tictactoe")
-    with pytest.raises(ValueError, match="k-in-a-row"):
-        get_encoder_by_name("planes", "go:size=9")
+    # planes reads only state.stone_array(): it encodes any game, Go included
+    planes = get_encoder_by_name("planes", "go:size=9")
+    assert planes.shape == (9, 9, 3) and planes.encode(new_game("go:size=9").apply_action(40))[4, 4, 1] == 1
     assert set(ENCODERS) == {"oneplane", "sevenplane", "simple", "planes"}
 
 
 def test_game_spec_rebuilds_each_game():
-    for spec in ("go:size=13,komi=6.5", "tictactoe", "connect4:pie_rule=true", "gomoku", "mnk:m=4,n=3,k=3"):
+    for spec in ("go:size=13,komi=6.5", "tictactoe", "connect4:pie_rule=true", "gomoku", "mnk:m=4,n=3,k=3",
+                 "go:size=9,handicap=3"):
         state = new_game(spec)
-        rebuilt = new_game(game_spec(state))
+        rebuilt = new_game(state.game.spec)
+        assert rebuilt.game == state.game
         assert type(rebuilt) is type(state) and rebuilt.num_actions == state.num_actions
         assert rebuilt.zobrist_hash() == state.zobrist_hash()
 
@@ -118,7 +121,7 @@ def test_symmetries_map_games_onto_games(game, count):
     """Play a random game and its image under each symmetry, move by move: the
     image is legal, and its planes are the transformed planes of the original."""
     start = new_game(game)
-    syms = symmetries(start)
+    syms = start.game.symmetries()
     assert len(syms) == count and syms[0].name == "identity"
     enc = get_encoder_by_name(None, game)
     rng = random.Random(5)
@@ -141,7 +144,7 @@ def test_augment_batch_keeps_labels_with_their_boards():
     state = play(new_game(game), "A1", "B1")  # black to move: A1 is +1, B1 is -1
     x = np.repeat(enc.encode(state)[None], 64, axis=0)
     y = np.full(64, enc.encode_move(state.parse_move("A1")))
-    ax, ay = augment_batch(x, y, symmetries(state), np.random.default_rng(0))
+    ax, ay = augment_batch(x, y, state.game.symmetries(), np.random.default_rng(0))
     flat = ax.reshape(64, -1)
     assert (flat[np.arange(64), ay] == 1).all()  # the label still points at the black stone
     assert len({tuple(f) for f in flat}) > 1     # and the boards were really transformed

@@ -8,10 +8,17 @@ import engines
 from dlgo.games import new_game
 from dlgo.goboard import Move
 from dlgo.gotypes import Player, Point
+from engines import ENGINES
 from helpers import exact_value as exact, go_position, play
 
 
 # ------------------------------------------------------------- registry
+
+def proven_value(agent):
+    """The game value the agent's last search proved (+1, 0, -1), or None for an estimate."""
+    report = agent.last_report
+    return int(report.value) if report.proven else None
+
 def test_create_from_spec_string_and_keywords():
     a = engines.create("mcts:rounds=800,c=1.4")
     b = engines.create("mcts", rounds=800)
@@ -37,7 +44,7 @@ def test_spec_errors_are_clear(spec, message):
 
 
 def test_quoted_values_keep_commas():
-    from dlgo.specs import split_spec
+    from dlgo.core.specs import split_spec
 
     assert split_spec('gtp:cmd="gnugo --mode gtp, --level 10",x=1') == (
         "gtp", {"cmd": "gnugo --mode gtp, --level 10", "x": "1"})
@@ -50,7 +57,7 @@ def test_create_seeded_only_seeds_engines_that_take_a_seed():
 
 
 def test_dlgo_engines_lists_parameters_and_defaults(capsys):
-    from dlgo.cli import main
+    from dlgo.app.cli import main
 
     assert main(["engines"]) == 0
     out = capsys.readouterr().out
@@ -112,7 +119,7 @@ def test_alphabeta_plays_tictactoe_perfectly_against_every_line(colour):
         if state.next_player == colour:
             move = agent.select_move(state)
             assert -exact(state.apply_move(move)) == exact(state), state
-            assert agent.last_value == exact(state)  # the search completed: the game value
+            assert proven_value(agent) == exact(state)  # the search completed: the game value
             walk(state.apply_move(move))
         else:
             for m in state.legal_moves():
@@ -138,7 +145,7 @@ def test_pruning_keeps_minimax_values_on_fewer_nodes(pruned_spec):
     for s in random_tictactoe_positions(3, 8):
         plain, pruned = engines.create("minimax"), engines.create(pruned_spec)
         m1, m2 = plain.select_move(s), pruned.select_move(s)
-        assert plain.last_value == pruned.last_value == exact(s)
+        assert proven_value(plain) == proven_value(pruned) == exact(s)
         assert -exact(s.apply_move(m1)) == exact(s) and -exact(s.apply_move(m2)) == exact(s)
         assert pruned.last_compute.amount < plain.last_compute.amount
         if pruned_spec.startswith("minimax"):
@@ -148,14 +155,14 @@ def test_pruning_keeps_minimax_values_on_fewer_nodes(pruned_spec):
 def test_minimax_visits_the_whole_tictactoe_game_tree():
     agent = engines.create("minimax")
     assert agent.select_move(new_game("tictactoe")) is not None
-    assert agent.last_value == 0  # a draw
+    assert proven_value(agent) == 0  # a draw
     assert agent.last_compute.amount == 549_946 - 1  # every node of the game tree but the root
 
 
 def test_depth_limited_minimax_reports_no_value():
     agent = engines.create("minimax:depth=2")
     agent.select_move(new_game("tictactoe"))
-    assert agent.last_value is None and agent.last_compute.amount == 9 + 9 * 8
+    assert proven_value(agent) is None and agent.last_compute.amount == 9 + 9 * 8
 
 
 FORCED_WIN = ("4", "4", "3", "3")  # black to play 2 or 5: an open three, two threats at once
@@ -166,7 +173,7 @@ def test_alphabeta_finds_a_forced_connect4_win(spec):
     s = play(new_game("connect4"), *FORCED_WIN)
     agent = engines.create(spec)
     assert s.format_move(agent.select_move(s)) in {"2", "5"}
-    assert agent.last_value == 1
+    assert proven_value(agent) == 1
 
 
 def test_alphabeta_wins_at_once_and_blocks_at_once():
@@ -218,7 +225,7 @@ def test_mcts_solver_proves_a_forced_win_and_stops():
     s = play(new_game("connect4"), *FORCED_WIN)
     agent = engines.create("mcts:rounds=20000,seed=1")
     assert s.format_move(agent.select_move(s)) in {"2", "5"}
-    assert agent.last_value == 1 and agent.last_compute.amount < 20000
+    assert proven_value(agent) == 1 and agent.last_compute.amount < 20000
 
 
 def play_match(black, white, game="connect4"):
@@ -252,16 +259,17 @@ def test_the_same_seed_gives_the_same_game(spec):
 
 def test_mcts_reuses_its_tree():
     agent = engines.create("mcts:rounds=300,seed=2")
-    s = new_game("connect4")
+    start = s = new_game("connect4")
     mine = agent.select_move(s)
     s = s.apply_move(mine)
     reply = s.legal_moves()[0]
-    expected = agent.root.child_for(mine).child_for(reply)
+    expected = agent.root.child_for(start.move_to_index(mine)).child_for(s.move_to_index(reply))
     visits_before = expected.visits if expected else 0
     s = s.apply_move(reply)
     agent.select_move(s)
     assert expected is not None and agent.root is expected and expected.parent is None
     assert agent.root.visits == visits_before + 300
+    assert agent.last_report.visits.sum() == agent.root.visits - 1  # the report counts the root's children
     fresh = engines.create("mcts:rounds=300,seed=2,reuse=false")
     fresh.select_move(s)
     assert fresh.root.visits == 300

@@ -8,13 +8,16 @@ import random
 
 import pytest
 
-from dlgo.arena.tournament import read_games, run_tournament
+from dlgo.arena.tournament import run_tournament
+from dlgo.formats.records import read_games
+from engines import ENGINES
 from dlgo.goboard import GameState, Move
 from dlgo.gotypes import Point
 from dlgo.gtp.client import GNUGO, GNUGO_RULES, GtpClient
-from dlgo.gtp.protocol import fixed_handicap_points, format_vertex
-from dlgo.scoring import compute_game_result
-from dlgo.sgf import read_sgf, sgf_to_state
+from dlgo.games.go.handicap import fixed_handicap_points
+from dlgo.gtp.protocol import format_vertex
+from dlgo.games.go.state import compute_game_result
+from dlgo.formats.sgf import read_sgf, sgf_to_state
 
 pytestmark = pytest.mark.skipif(not os.access(GNUGO, os.X_OK),
                                 reason=f"GNU Go is not installed at {GNUGO} (apt-get install gnugo)")
@@ -39,7 +42,7 @@ def gnugo():
 
 def test_a_full_game_against_gnugo_finishes_and_its_sgf_replays(tmp_path):
     spec = "gnugo:level=1"
-    records = run_tournament(tmp_path, "go:size=9,komi=7.5", ["random", spec], games_per_pair=2, workers=1,
+    records = run_tournament(ENGINES, tmp_path, "go:size=9,komi=7.5", ["random", spec], games_per_pair=2, workers=1,
                              progress=False)
     assert len(records) == 2 and all(r.note == "" for r in records)
     assert all(r.winner == "white" if r.white == spec else r.winner == "black" for r in records)  # GNU Go wins
@@ -49,7 +52,7 @@ def test_a_full_game_against_gnugo_finishes_and_its_sgf_replays(tmp_path):
     for record, path in zip(sorted(records, key=lambda r: r.game_id), files):
         sgf = read_sgf(path.read_bytes())
         assert (sgf.black, sgf.white, sgf.result, sgf.komi) == (record.black, record.white, record.result, 7.5)
-        from dlgo.arena.match import replay
+        from dlgo.formats.records import replay
 
         final = replay(record.game, record.moves)[-1]
         assert sgf_to_state(sgf).zobrist_hash() == final.zobrist_hash()
@@ -94,9 +97,9 @@ def test_fixed_handicap_points_agree_with_gnugo(gnugo, size, stones):
 def test_gnugo_plays_our_gtp_engine_through_the_tournament_cli(tmp_path, capsys):
     import sys
 
-    from dlgo.cli import main
+    from dlgo.app.cli import main
 
-    ours = f'gtp:cmd="{sys.executable} -m dlgo.cli gtp --engine random --seed 1"'
+    ours = f'gtp:cmd="{sys.executable} -m dlgo gtp --engine random --seed 1"'
     assert main(["tournament", "--game", "go:size=5,komi=0.5", "--engines", ours, f'gtp:cmd="{GNUGO_GTP}"',
                  "--games-per-pair", "2", "--out", str(tmp_path), "--workers", "1"]) == 0
     records = read_games(tmp_path / "games.csv")

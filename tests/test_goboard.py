@@ -324,7 +324,7 @@ def test_transpositions_share_a_hash():
 def snapshot(state: GameState):
     b = state.board
     strings = [(s.color, sorted(s.stones), sorted(s.liberties), s.hash) if s else None for s in b.string]
-    return (b.color[:], strings, sorted(b.empties), b.hash, b.captures[:], state.next_player, state._seen)
+    return (b.color[:], strings, sorted(b.empties), b.hash, b.captures[:], state.next_player, state.history_hashes())
 
 
 def test_apply_move_and_playouts_never_mutate():

@@ -7,18 +7,22 @@ import sys
 import pytest
 
 import engines
-from dlgo.arena.match import play_match, replay
+from dlgo.arena.match import play_match
+from dlgo.formats.records import replay
+from engines import ENGINES
 from dlgo.games import new_game
 from dlgo.goboard import GameState, Move
 from dlgo.gotypes import Player, Point
 from dlgo.gtp.client import GtpClient
-from dlgo.gtp.frontend import Clock, GtpFrontend, free_handicap_points
-from dlgo.gtp.protocol import (Command, GtpError, fixed_handicap_points, format_response, format_vertex,
+from dlgo.app.gtp_server import Clock, GtpFrontend
+from dlgo.core.errors import DlgoError
+from dlgo.games.go.handicap import fixed_handicap_points, free_handicap_points
+from dlgo.gtp.protocol import (Command, GtpError, format_response, format_vertex,
                                parse_color, parse_command, parse_vertex)
-from dlgo.scoring import compute_game_result
-from dlgo.sgf import read_sgf, sgf_to_state
+from dlgo.games.go.state import compute_game_result
+from dlgo.formats.sgf import read_sgf, sgf_to_state
 
-OUR_GTP = f'{sys.executable} -m dlgo.cli gtp --engine random --seed 3'
+OUR_GTP = f'{sys.executable} -m dlgo gtp --engine random --seed 3'
 
 
 # ------------------------------------------------------------ wire format
@@ -67,9 +71,9 @@ def test_fixed_handicap_points_follow_the_specification():
     assert names(19, 4) == ["D4", "Q16", "D16", "Q4"]
     assert set(names(19, 9)) == {"D4", "Q16", "D16", "Q4", "D10", "Q10", "K4", "K16", "K10"}
     assert names(9, 2) == ["C3", "G7"] and set(names(13, 5)) == {"D4", "K10", "D10", "K4", "G7"}
-    with pytest.raises(GtpError):
+    with pytest.raises(DlgoError):
         fixed_handicap_points(9, 10)
-    with pytest.raises(GtpError):
+    with pytest.raises(DlgoError):
         fixed_handicap_points(8, 5)  # even boards have no centre
 
 
@@ -148,7 +152,7 @@ def test_komi_replays_the_game_and_handicap_starts_it():
     assert frontend.handle("set_free_handicap A1 B2") == "? board not empty\n\n"
     frontend.handle("play w E5")
     frontend.handle("komi 0.5")
-    assert frontend.state.komi == 0.5 and frontend.state.board.get(Point(5, 5)) == Player.white
+    assert frontend.state.game.komi == 0.5 and frontend.state.board.get(Point(5, 5)) == Player.white
     assert frontend.handle("clear_board") == "=\n\n"
     assert frontend.handle("set_free_handicap A1 A1") == "? A1 given twice\n\n"
     assert frontend.handle("set_free_handicap A1 B2") == "= A1 B2\n\n"
@@ -228,7 +232,7 @@ def test_our_client_drives_our_engine_behind_gtp():
 
 def test_a_gtp_engine_plays_a_whole_match_and_its_record_replays():
     spec = f'gtp:cmd="{OUR_GTP}"'
-    record = play_match("go:size=5,komi=0.5", spec, "random", seed=2)
+    record = play_match(ENGINES, "go:size=5,komi=0.5", spec, "random", seed=2)
     assert record.note == "" and record.result[0] in "BW" and record.plies > 10
     final = replay(record.game, record.moves)[-1]
     assert final.is_over() and record.result == str(compute_game_result(final))
@@ -241,7 +245,7 @@ def test_a_gtp_engine_plays_a_whole_match_and_its_record_replays():
     (f"{sys.executable} -c 'import time; time.sleep(30)'", "gave no answer"),
 ])
 def test_a_failing_program_forfeits_the_game_with_the_reason(cmd, message):
-    record = play_match("go:size=5", "random", f'gtp:cmd="{cmd}",timeout=2', seed=1)
+    record = play_match(ENGINES, "go:size=5", "random", f'gtp:cmd="{cmd}",timeout=2', seed=1)
     assert record.result == "B+F" and record.winner == "black"
     assert record.note.startswith("white forfeits") and message in record.note
 
@@ -279,7 +283,7 @@ def test_loadsgf_sets_up_the_position(tmp_path):
 
 
 def test_handicap_games_start_with_the_stones_and_white_to_move():
-    from dlgo.sgf import game_to_sgf
+    from dlgo.formats.sgf import game_to_sgf
 
     state = new_game("go:size=9,komi=0.5,handicap=4")
     assert state.next_player == Player.white
@@ -294,7 +298,7 @@ def test_handicap_games_start_with_the_stones_and_white_to_move():
 
 
 def test_console_games_are_written_as_sgf_and_replayed(tmp_path, capsys):
-    from dlgo.cli import main
+    from dlgo.app.cli import main
 
     path = tmp_path / "game.sgf"
     assert main(["play", "--game", "go:size=5,komi=0.5", "--black", "random", "--white", "mcts:rounds=20",

@@ -7,7 +7,8 @@ import pytest
 from PIL import Image
 
 from dlgo.games import new_game
-from dlgo.pictures import kind_of, render_game, render_position
+from dlgo.formats.pictures import render_game, render_position
+from engines import ENGINES
 
 
 def random_states(game: str, plies: int, seed: int = 1) -> list:
@@ -25,7 +26,7 @@ def random_states(game: str, plies: int, seed: int = 1) -> list:
                                         ("tictactoe", "grid"), ("gomoku", "grid")])
 def test_every_game_draws_to_a_png_with_and_without_a_heat_map(tmp_path, game, kind):
     state = random_states(game, 12)[-1]
-    assert kind_of(state) == kind
+    assert state.game.board_style == kind
     heat = np.random.default_rng(0).dirichlet(np.ones(state.num_actions))
     for name, values in (("plain.png", None), ("heat.png", heat)):
         render_position(state, tmp_path / name, values, title=game)
@@ -53,14 +54,14 @@ def test_a_whole_game_becomes_an_animated_gif_one_frame_a_move(tmp_path):
 
 def test_dlgo_render_draws_sgf_files_and_tournament_games(tmp_path, capsys):
     from dlgo.arena.tournament import run_tournament
-    from dlgo.cli import main
-    from dlgo.sgf import game_to_sgf
+    from dlgo.app.cli import main
+    from dlgo.formats.sgf import game_to_sgf
 
     sgf = tmp_path / "game.sgf"
     sgf.write_text(game_to_sgf(random_states("go:size=9", 30)[-1], "random", "random"))
     assert main(["render", str(sgf), "--out", str(tmp_path / "go.gif"), "--seconds", "0.2"]) == 0
     assert Image.open(tmp_path / "go.gif").n_frames == 31
-    run_tournament(tmp_path / "t", "connect4", ["random", "mcts:rounds=10"], 2, workers=1, progress=False)
+    run_tournament(ENGINES, tmp_path / "t", "connect4", ["random", "mcts:rounds=10"], 2, workers=1, progress=False)
     assert main(["render", str(tmp_path / "t"), "--index", "1", "--move", "3", "--out", str(tmp_path / "c4.png")]) == 0
     assert Image.open(tmp_path / "c4.png").format == "PNG"
     assert main(["render", str(tmp_path / "t"), "--index", "9", "--out", str(tmp_path / "x.png")]) == 2
@@ -68,7 +69,7 @@ def test_dlgo_render_draws_sgf_files_and_tournament_games(tmp_path, capsys):
 
 
 def test_heat_labels_are_counts_for_visits_and_percentages_for_probabilities():
-    from dlgo.pictures import _short
+    from dlgo.formats.pictures import _short
 
     assert _short(1.0, counts=True) == "1" and _short(47.0, counts=True) == "47"
     assert _short(1.0, counts=False) == "100%" and _short(0.37, counts=False) == "37%"

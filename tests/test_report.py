@@ -3,14 +3,15 @@ import csv
 
 from dlgo.arena.report import write_report
 from dlgo.arena.tournament import run_tournament
-from dlgo.cli import main
+from dlgo.app.cli import main
+from engines import ENGINES
 
 SPECS = ["random", "mcts:rounds=10", "alphabeta:depth=2"]
 PNG = b"\x89PNG\r\n\x1a\n"
 
 
 def test_report_files_and_schema(tmp_path):
-    records = run_tournament(tmp_path, "connect4", SPECS, 4, seed=2, workers=1, progress=False)
+    records = run_tournament(ENGINES, tmp_path, "connect4", SPECS, 4, seed=2, workers=1, progress=False)
     rows = write_report(tmp_path, records, "test", bootstrap=20)
     for name in ("ratings.csv", "crosstable.csv", "summary.md", "strength_vs_compute.png", "crosstable.png"):
         assert (tmp_path / name).stat().st_size > 0
@@ -44,7 +45,7 @@ def test_cli_tournament_then_ratings(tmp_path, capsys):
 
 
 def test_replay_shows_a_recorded_game(tmp_path, capsys):
-    records = run_tournament(tmp_path, "go:size=5", ["random", "mcts:rounds=5"], 2, seed=1,
+    records = run_tournament(ENGINES, tmp_path, "go:size=5", ["random", "mcts:rounds=5"], 2, seed=1,
                              opening_plies=2, workers=1, progress=False)
     assert main(["replay", str(tmp_path), "--list"]) == 0
     assert records[1].game_id in capsys.readouterr().out
@@ -58,10 +59,10 @@ def test_replay_shows_a_recorded_game(tmp_path, capsys):
 def test_go_games_are_also_written_as_sgf(tmp_path):
     import re
 
-    from dlgo.arena.match import replay
-    from dlgo.sgf import sgf_point
+    from dlgo.formats.records import replay
+    from dlgo.formats.sgf import sgf_point
 
-    records = run_tournament(tmp_path, "go:size=5", ["random", "mcts:rounds=5"], 2, seed=3,
+    records = run_tournament(ENGINES, tmp_path, "go:size=5", ["random", "mcts:rounds=5"], 2, seed=3,
                              workers=1, progress=False)
     files = sorted((tmp_path / "sgf").glob("*.sgf"))
     assert len(files) == 2

@@ -3,7 +3,8 @@ import pytest
 
 from dlgo.goboard import GameState, Move
 from dlgo.gotypes import Player
-from dlgo.scoring import GameResult, compute_game_result, evaluate_territory
+from dlgo.games.go.scoring import GameResult, evaluate_territory
+from dlgo.games.go.state import compute_game_result
 from helpers import go_board, go_position
 
 

@@ -78,12 +78,11 @@ def test_replay_buffer_keeps_the_last_games_and_round_trips(tmp_path):
 def test_sampling_moves_policies_with_the_boards():
     """Under any symmetry the policy's mass stays on the legal moves of the
     transformed board (empty cells in tic-tac-toe, open columns in Connect Four)."""
-    from dlgo.encoders.symmetry import symmetries
     from engines.replay import ReplayBuffer
 
     for game in ("tictactoe", "connect4"):
         enc, ex = _examples(game, 3, 4)
-        syms = symmetries(enc.start)
+        syms = enc.game.symmetries()
         buffer = ReplayBuffer(10, syms)
         buffer.add(ex)
         x, pi, z = buffer.sample(200, np.random.default_rng(0))

@@ -5,7 +5,7 @@ import pytest
 
 from dlgo.goboard import GameState
 from dlgo.gotypes import Player, Point
-from dlgo.sgf import game_to_sgf, read_sgf, sgf_to_state
+from dlgo.formats.sgf import game_to_sgf, read_sgf, sgf_to_state
 
 
 @pytest.mark.parametrize("size, seed", [(9, 1), (13, 2), (19, 3)])

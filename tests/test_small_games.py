@@ -4,9 +4,9 @@ import random
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from dlgo import zobrist
+from dlgo.core import zobrist
 
-from dlgo.connectn import ConnectNGameState
+from dlgo.games.connectn import ConnectNGameState
 from dlgo.games import new_game
 from dlgo.goboard import Move
 from dlgo.gotypes import Player, Point
@@ -167,7 +167,7 @@ def test_pie_rule_in_tictactoe_shares_the_cell_index():
 
 def test_connectn_variants():
     s = ConnectNGameState.new_game(columns=5, rows=4, n=3)
-    assert s.num_actions == 5 and s.game_name == "connectn(5,4,3)"
+    assert s.num_actions == 5 and s.game.name == "connectn(5,4,3)"
     s = play(s, "1", "1", "2", "2", "3")
     assert s.winner() is Player.black
 
@@ -204,7 +204,7 @@ def test_incremental_hash_equals_recomputation(seed, name, pie_rule):
 
 
 def test_perfect_moves_keep_the_value():
-    from dlgo.solver import perfect_moves
+    from dlgo.games.solver import perfect_moves
 
     # After X a1, O b1 (a blunder), X wins with exactly the moves that keep the win.
     s = play(new_game("tictactoe"), "a1", "b1")

@@ -3,13 +3,14 @@ save/load, evaluate and play. Tiny nets, a few seconds each."""
 import numpy as np
 import pytest
 
-from dlgo.arena.tournament import read_games
+from dlgo.formats.records import read_games
 from dlgo.data.dataset import SPLITS, encode_dataset, split_of
 from dlgo.data.generate import generate_games
 from dlgo.encoders import get_encoder_by_name
 from dlgo.games import new_game
 from dlgo.goboard import Move
 from dlgo.gotypes import Player
+from engines import ENGINES
 from helpers import go_position, play
 
 keras_backend = pytest.importorskip("engines.neural.backend")
@@ -18,7 +19,7 @@ keras_backend = pytest.importorskip("engines.neural.backend")
 @pytest.fixture(scope="module")
 def ttt_data(tmp_path_factory):
     out = tmp_path_factory.mktemp("data") / "ttt"
-    generate_games(out, "tictactoe", "mcts:rounds=30", 24, seed=1, opening_plies=1, workers=1, progress=False)
+    generate_games(ENGINES, out, "tictactoe", "mcts:rounds=30", 24, seed=1, opening_plies=1, workers=1, progress=False)
     return out
 
 
@@ -36,18 +37,18 @@ def test_generate_is_resumable_and_extendable(ttt_data, tmp_path):
     records = read_games(ttt_data / "games.csv")
     assert len(records) == 24 and all(r.black == r.white == "mcts:rounds=30" for r in records)
     before = (ttt_data / "games.csv").read_text()
-    again = generate_games(ttt_data, "tictactoe", "mcts:rounds=30", 24, seed=1, opening_plies=1, workers=1,
+    again = generate_games(ENGINES, ttt_data, "tictactoe", "mcts:rounds=30", 24, seed=1, opening_plies=1, workers=1,
                            progress=False)
     assert len(again) == 24 and (ttt_data / "games.csv").read_text() == before  # nothing replayed
     with pytest.raises(ValueError, match="made differently"):
-        generate_games(ttt_data, "tictactoe", "mcts:rounds=31", 25, seed=1, opening_plies=1, workers=1,
+        generate_games(ENGINES, ttt_data, "tictactoe", "mcts:rounds=31", 25, seed=1, opening_plies=1, workers=1,
                        progress=False)
     # Asking for more games later plays only the new ones, with the same ids and seeds.
     copy = tmp_path / "copy"
     copy.mkdir()
     (copy / "games.csv").write_text(before)
     (copy / "source.json").write_text((ttt_data / "source.json").read_text())
-    more = generate_games(copy, "tictactoe", "mcts:rounds=30", 26, seed=1, opening_plies=1, workers=1,
+    more = generate_games(ENGINES, copy, "tictactoe", "mcts:rounds=30", 26, seed=1, opening_plies=1, workers=1,
                           progress=False)
     assert len(more) == 26 and (copy / "games.csv").read_text().startswith(before)
 
@@ -147,7 +148,7 @@ def test_predictor_plays_tournament_games(ttt_run):
     move = agent.select_move(state)
     assert state.is_valid_move(move) and agent.last_compute.amount == 1
     assert agent.last_compute.unit == "evaluations"
-    record = play_match("tictactoe", f"predictor:model={out / 'model.keras'}", "random", seed=4)
+    record = play_match(ENGINES, "tictactoe", f"predictor:model={out / 'model.keras'}", "random", seed=4)
     assert record.winner in ("black", "white", "draw") and record.black_compute == 1.0
     sampler = engines.create(f"predictor:model={out / 'model.keras'},temperature=1,seed=3")
     assert state.is_valid_move(sampler.select_move(state))
@@ -232,6 +233,6 @@ def test_parallel_tournament_with_a_network_matches_the_serial_one(ttt_run, tmp_
 
     out, _ = ttt_run
     specs = [f"predictor:model={out / 'model.keras'},temperature=1", "random"]
-    serial = run_tournament(tmp_path / "serial", "tictactoe", specs, 2, seed=5, workers=1, progress=False)
-    parallel = run_tournament(tmp_path / "parallel", "tictactoe", specs, 2, seed=5, workers=2, progress=False)
+    serial = run_tournament(ENGINES, tmp_path / "serial", "tictactoe", specs, 2, seed=5, workers=1, progress=False)
+    parallel = run_tournament(ENGINES, tmp_path / "parallel", "tictactoe", specs, 2, seed=5, workers=2, progress=False)
     assert sorted((r.game_id, r.moves) for r in serial) == sorted((r.game_id, r.moves) for r in parallel)

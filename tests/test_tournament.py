@@ -5,8 +5,11 @@ from collections import Counter
 import pytest
 
 from dlgo.arena import tournament
-from dlgo.arena.match import GameRecord, play_match, replay
-from dlgo.arena.tournament import read_games, run_tournament, schedule
+from dlgo.arena.match import play_match
+from dlgo.formats.records import GameRecord, replay
+from dlgo.arena.tournament import run_tournament, schedule
+from dlgo.formats.records import read_games, write_games
+from engines import ENGINES
 
 SPECS = ["random", "alphabeta:depth=1", "mcts:rounds=20"]
 
@@ -23,21 +26,21 @@ def test_schedule_alternates_colours_and_is_fixed():
 
 
 def test_a_match_record_replays_to_its_result():
-    record = play_match("connect4", "mcts:rounds=30", "random", seed=5, opening_plies=2)
+    record = play_match(ENGINES, "connect4", "mcts:rounds=30", "random", seed=5, opening_plies=2)
     states = replay(record.game, record.moves)
     assert states[-1].is_over() and len(states) - 1 == record.plies
     assert record.winner == {None: "draw"}.get(states[-1].winner(), getattr(states[-1].winner(), "name", None))
     assert record.black_unit == "rounds" and record.white_unit == "moves"
     assert 0 < record.black_compute <= 30 and record.white_compute == 1  # the solver may stop early
     assert record.black_seconds > 0 and record.result in ("1-0", "0-1", "1/2-1/2")
-    again = play_match("connect4", "mcts:rounds=30", "random", seed=5, opening_plies=2)
+    again = play_match(ENGINES, "connect4", "mcts:rounds=30", "random", seed=5, opening_plies=2)
     assert again.moves == record.moves  # reproducible from the seed
-    other = play_match("connect4", "mcts:rounds=30", "random", seed=6, opening_plies=2)
+    other = play_match(ENGINES, "connect4", "mcts:rounds=30", "random", seed=6, opening_plies=2)
     assert other.moves.split()[:2] != record.moves.split()[:2] or other.moves != record.moves
 
 
 def test_go_match_result_is_a_score():
-    record = play_match("go:size=5", "random", "mcts:rounds=5", seed=1)
+    record = play_match(ENGINES, "go:size=5", "random", "mcts:rounds=5", seed=1)
     assert record.result[:2] in ("B+", "W+") and record.winner in ("black", "white")
     assert score_sum(record) == 1.0
 
@@ -47,7 +50,7 @@ def score_sum(record: GameRecord) -> float:
 
 
 def test_tournament_writes_every_game_once_and_a_rerun_plays_nothing(tmp_path):
-    games = run_tournament(tmp_path / "t", "tictactoe", SPECS, 2, seed=3, workers=1, progress=False)
+    games = run_tournament(ENGINES, tmp_path / "t", "tictactoe", SPECS, 2, seed=3, workers=1, progress=False)
     assert len(games) == 6 and (tmp_path / "t" / "games.csv").exists()
     on_disk = read_games(tmp_path / "t" / "games.csv")
     assert [g.game_id for g in on_disk] == [g.game_id for g in games]
@@ -56,7 +59,7 @@ def test_tournament_writes_every_game_once_and_a_rerun_plays_nothing(tmp_path):
     original = tournament.play_match
     tournament.play_match = lambda *a, **k: calls.append(a) or original(*a, **k)
     try:
-        again = run_tournament(tmp_path / "t", "tictactoe", SPECS, 2, seed=3, workers=1, progress=False)
+        again = run_tournament(ENGINES, tmp_path / "t", "tictactoe", SPECS, 2, seed=3, workers=1, progress=False)
     finally:
         tournament.play_match = original
     assert calls == [] and len(again) == 6
@@ -75,13 +78,13 @@ def test_an_interrupted_tournament_resumes_without_duplicates(tmp_path, monkeypa
 
     monkeypatch.setattr(tournament, "play_match", flaky)
     with pytest.raises(KeyboardInterrupt):
-        run_tournament(out, "connect4", SPECS, 4, seed=9, workers=1, progress=False)
+        run_tournament(ENGINES, out, "connect4", SPECS, 4, seed=9, workers=1, progress=False)
     assert len(read_games(out / "games.csv")) == 4
     # a kill in mid-write leaves a torn line: it is dropped, and that game replayed
     with (out / "games.csv").open("a") as handle:
         handle.write("resume,random vs alpha")
     monkeypatch.setattr(tournament, "play_match", original)
-    games = run_tournament(out, "connect4", SPECS, 4, seed=9, workers=1, progress=False)
+    games = run_tournament(ENGINES, out, "connect4", SPECS, 4, seed=9, workers=1, progress=False)
     ids = [g.game_id for g in read_games(out / "games.csv")]
     assert sorted(ids) == sorted(t.game_id for t in schedule(SPECS, 4, seed=9))
     assert len(ids) == len(set(ids)) == 12 and len(games) == 12
@@ -97,9 +100,9 @@ def test_games_of_a_retrained_network_are_played_again(tmp_path, monkeypatch):
     specs = [f"alphazero:checkpoint={net},simulations=2", "random", "mcts:rounds=2"]
     played = []
 
-    def stand_in(game, black, white, seed, opening_plies, experiment, game_id):
+    def stand_in(factory, game, black, white, seed, opening_plies, experiment, game_id):
         played.append(game_id)  # random moves under the scheduled names: no network is loaded
-        record = play_match(game, "random", "random", seed, opening_plies, experiment, game_id)
+        record = play_match(ENGINES, game, "random", "random", seed, opening_plies, experiment, game_id)
         return dataclasses.replace(record, black=black, white=white)
 
     monkeypatch.setattr(tournament, "play_match", stand_in)
@@ -107,7 +110,7 @@ def test_games_of_a_retrained_network_are_played_again(tmp_path, monkeypatch):
 
     def rerun() -> list[str]:
         played.clear()
-        games = run_tournament(out, "tictactoe", specs, 2, seed=3, workers=1, progress=False)
+        games = run_tournament(ENGINES, out, "tictactoe", specs, 2, seed=3, workers=1, progress=False)
         assert sorted(g.game_id for g in games) == sorted(t.game_id for t in schedule(specs, 2, seed=3))
         return sorted(played)
 
@@ -126,8 +129,8 @@ def test_games_of_a_retrained_network_are_played_again(tmp_path, monkeypatch):
 
 
 def test_parallel_workers_give_the_same_games(tmp_path):
-    serial = run_tournament(tmp_path / "a", "tictactoe", SPECS, 2, seed=4, workers=1, progress=False)
-    parallel = run_tournament(tmp_path / "b", "tictactoe", SPECS, 2, seed=4, workers=2, progress=False)
+    serial = run_tournament(ENGINES, tmp_path / "a", "tictactoe", SPECS, 2, seed=4, workers=1, progress=False)
+    parallel = run_tournament(ENGINES, tmp_path / "b", "tictactoe", SPECS, 2, seed=4, workers=2, progress=False)
     key = lambda g: (g.game_id, g.moves, g.result)  # noqa: E731
     assert sorted(map(key, serial)) == sorted(map(key, parallel))
 
@@ -136,13 +139,13 @@ def test_a_row_cut_inside_its_last_field_is_dropped(tmp_path):
     """A kill in mid-write can cut the moves column short and still leave a row
     that parses: only a row ending in a newline counts as written."""
     out = tmp_path / "cut"
-    run_tournament(out, "tictactoe", SPECS, 2, seed=5, workers=1, progress=False)
+    run_tournament(ENGINES, out, "tictactoe", SPECS, 2, seed=5, workers=1, progress=False)
     path = out / "games.csv"
     text = path.read_text()
     path.write_text(text[:-3])  # the last row loses its newline and two characters of moves
     kept = read_games(path)
     assert len(kept) == 5 and path.read_text().endswith("\n")
-    games = run_tournament(out, "tictactoe", SPECS, 2, seed=5, workers=1, progress=False)
+    games = run_tournament(ENGINES, out, "tictactoe", SPECS, 2, seed=5, workers=1, progress=False)
     assert len(games) == 6 and sorted(g.moves for g in games) == sorted(
         g.moves for g in read_games(tmp_path / "cut" / "games.csv"))
 
@@ -150,22 +153,22 @@ def test_a_row_cut_inside_its_last_field_is_dropped(tmp_path):
 @pytest.mark.parametrize("plies,opening,expected", [(8, 0, (4, 4)), (7, 0, (4, 3)), (8, 1, (3, 4)), (7, 1, (3, 3)),
                                                    (9, 2, (4, 3))])
 def test_engine_moves_per_side_after_the_opening(plies, opening, expected):
-    record = dataclasses.replace(play_match("tictactoe", "random", "mcts:rounds=5", seed=1),
+    record = dataclasses.replace(play_match(ENGINES, "tictactoe", "random", "mcts:rounds=5", seed=1),
                                  plies=plies, opening_plies=opening)
     assert record.engine_moves() == expected
 
 
 def test_engine_moves_match_a_real_game():
-    record = play_match("connect4", "random", "alphabeta:depth=1", seed=2, opening_plies=3)
+    record = play_match(ENGINES, "connect4", "random", "alphabeta:depth=1", seed=2, opening_plies=3)
     moves = record.moves.split()[record.opening_plies:]
     white_first = record.opening_plies % 2 == 1
     assert record.engine_moves() == ((len(moves) + (not white_first)) // 2, (len(moves) + white_first) // 2)
 
 
 def test_games_written_before_the_note_column_still_load(tmp_path):
-    record = play_match("connect4", "random", "mcts:rounds=10", seed=3)
+    record = play_match(ENGINES, "connect4", "random", "mcts:rounds=10", seed=3)
     path = tmp_path / "games.csv"
-    tournament.write_games(path, [record])
+    write_games(path, [record])
     header, row = path.read_text().splitlines()
     assert header.endswith(",note")
     path.write_text(header.removesuffix(",note") + "\n" + row.removesuffix(",") + "\n")  # an older file
@@ -176,7 +179,7 @@ def test_games_written_before_the_note_column_still_load(tmp_path):
 
 
 def test_moves_text_is_what_replay_reads_back():
-    record = play_match("connect4", "random", "random", seed=5, opening_plies=2)
+    record = play_match(ENGINES, "connect4", "random", "random", seed=5, opening_plies=2)
     final = replay(record.game, record.moves)[-1]
     assert final.moves_text() == record.moves
     assert replay(record.game, final.moves_text())[-1].zobrist_hash() == final.zobrist_hash()

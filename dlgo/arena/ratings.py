@@ -15,6 +15,8 @@ from typing import Mapping, NamedTuple, Sequence
 
 import numpy as np
 
+from dlgo.core.errors import RecordError
+
 ELO_PER_NAT = 400 / math.log(10)
 
 
@@ -59,7 +61,7 @@ def _check_connected(games: np.ndarray, players: list[str]) -> None:
                 todo.append(int(j))
     if len(seen) != len(players):
         apart = sorted(players[i] for i in range(len(players)) if i not in seen)
-        raise ValueError(f"ratings need every player linked by games; not linked to {players[0]}: {', '.join(apart)}")
+        raise RecordError(f"ratings need every player linked by games; not linked to {players[0]}: {', '.join(apart)}")
 
 
 def _fit(wins: np.ndarray, games: np.ndarray, prior: float, tolerance: float = 1e-9,
@@ -127,7 +129,7 @@ def fit_ratings(results: Sequence[GameResult], anchor: str | None = "random", an
             w, g = _matrices(resample, players)
             try:
                 _check_connected(g, players)
-            except ValueError:
+            except RecordError:
                 continue  # a resample that lost a link says nothing about it
             samples.append(to_elo(fit(w, g)))
         if samples:

@@ -12,10 +12,13 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Mapping, NamedTuple, Sequence
 
-from dlgo.arena.match import GameRecord
+import numpy as np
+import pandas as pd
+
 from dlgo.arena.ratings import GameResult, cross_table, fit_ratings
-from dlgo.atomic import atomic_write
-from dlgo.plotting import pyplot, save_figure
+from dlgo.formats.atomic import atomic_write
+from dlgo.formats.plotting import new_figure, save_figure
+from dlgo.formats.records import GameRecord
 
 
 class EngineRow(NamedTuple):
@@ -64,8 +67,6 @@ def write_report(out_dir: str | Path, records: Sequence[GameRecord], title: str 
                  fixed: Mapping[str, float] | None = None, intro: str = "", outro: str = "") -> list[EngineRow]:
     """Write ratings.csv, crosstable.csv, the two plots and summary.md into ``out_dir``
     (``intro``/``outro``: Markdown for the summary, before the ratings table and at the end)."""
-    import pandas as pd
-
     out = Path(out_dir)
     rows = engine_rows(records, anchor, bootstrap, seed, fixed)
     ratings = pd.DataFrame(rows, columns=EngineRow._fields)
@@ -85,9 +86,7 @@ def write_report(out_dir: str | Path, records: Sequence[GameRecord], title: str 
 
 
 def plot_strength_vs_compute(rows: Sequence[EngineRow], path: Path, title: str = "") -> None:
-    plt = pyplot()
-
-    fig, ax = plt.subplots(figsize=(7.5, 4.8))
+    fig, ax = new_figure((7.5, 4.8))
     families: dict[str, list[EngineRow]] = defaultdict(list)
     for row in rows:
         families[row.family].append(row)
@@ -109,16 +108,13 @@ def plot_strength_vs_compute(rows: Sequence[EngineRow], path: Path, title: str =
     save_figure(fig, path)
 
 
-def plot_crosstable(rows: Sequence[EngineRow], table, path: Path, title: str = "") -> None:
-    plt = pyplot()
-    import numpy as np
-
+def plot_crosstable(rows: Sequence[EngineRow], table: pd.DataFrame, path: Path, title: str = "") -> None:
     names = [r.engine for r in rows]
     index = {n: i for i, n in enumerate(names)}
     scores = np.full((len(names), len(names)), np.nan)
     for t in table.itertuples():
         scores[index[t.engine], index[t.opponent]] = t.score
-    fig, ax = plt.subplots(figsize=(1.0 + 0.7 * len(names), 0.8 + 0.6 * len(names)))
+    fig, ax = new_figure((1.0 + 0.7 * len(names), 0.8 + 0.6 * len(names)))
     image = ax.imshow(scores, cmap="RdYlGn", vmin=0, vmax=1)
     ax.set_xticks(range(len(names)), names, rotation=45, ha="right", fontsize=8)
     ax.set_yticks(range(len(names)), names, fontsize=8)

@@ -14,9 +14,7 @@ each network that played: when one has changed, the games of its specs move to
 """
 from __future__ import annotations
 
-import csv
 import hashlib
-import io
 import itertools
 import json
 import logging
@@ -24,11 +22,16 @@ import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
-from typing import Iterable, NamedTuple
+from typing import NamedTuple
 
-from dlgo.arena.match import GameRecord, play_match
-from dlgo.atomic import atomic_write
-from dlgo.specs import split_spec
+from tqdm import tqdm
+
+from dlgo.arena.match import AgentFactory, play_match
+from dlgo.core.errors import SpecError
+from dlgo.formats.atomic import atomic_write
+from dlgo.formats.records import GameRecord, append_game, read_games, replay, write_games
+from dlgo.formats.sgf import game_to_sgf
+from dlgo.games import get_game
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +47,7 @@ def schedule(specs: list[str], games_per_pair: int, seed: int) -> list[Task]:
     """Every pair plays ``games_per_pair`` games; the first of each pair takes
     black in even-numbered games, white in odd ones."""
     if len(set(specs)) != len(specs):
-        raise ValueError("each engine spec may appear only once in a tournament")
+        raise SpecError("each engine spec may appear only once in a tournament")
     tasks = []
     for a, b in itertools.combinations(specs, 2):
         for k in range(games_per_pair):
@@ -60,89 +63,20 @@ def task_seed(seed: int, game_id: str) -> int:
     return int.from_bytes(digest[:4], "big")
 
 
-def read_games(path: Path) -> list[GameRecord]:
-    """The finished games in ``games.csv``. A row counts only if it ends with a
-    newline: a kill in mid-write leaves a torn last row (even one that would
-    parse), which is dropped and the file repaired atomically."""
-    if not path.exists():
-        return []
-    text = path.read_text()
-    complete = text[: text.rfind("\n") + 1]
-    torn = complete != text
-    columns = GameRecord.columns()
-    kinds = GameRecord.__annotations__
-    records = []
-    for row in csv.DictReader(io.StringIO(complete)):
-        if None in row or None in row.values():  # too many or too few fields
-            torn = True
-            continue
-        try:
-            # a column added since the file was written (``note``) takes its default;
-            # a missing column without one is a TypeError: the row is dropped
-            records.append(GameRecord(**{c: _parse(row[c], kinds[c]) for c in columns if c in row}))
-        except (KeyError, TypeError, ValueError):
-            torn = True
-    if torn:
-        log.warning("dropping a torn line from %s", path)
-        write_games(path, records)
-    return records
-
-
-def _parse(text: str, kind: str):
-    return int(text) if kind == "int" else float(text) if kind == "float" else text
-
-
-def write_games(path: Path, records: Iterable[GameRecord]) -> None:
-    """Write all records at once, atomically (temp file, then ``os.replace``)."""
-    with atomic_write(path, newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=GameRecord.columns())
-        writer.writeheader()
-        for record in records:
-            writer.writerow(record.as_row())
-
-
-def append_game(path: Path, record: GameRecord) -> None:
-    """Append one finished game and make it durable before returning."""
-    new_file = not path.exists()
-    with path.open("a", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=GameRecord.columns())
-        if new_file:
-            writer.writeheader()
-        writer.writerow(record.as_row())
-        handle.flush()
-        os.fsync(handle.fileno())
-
-
 def save_record(out: Path, record: GameRecord) -> None:
-    """Go games are also kept as SGF files in ``out/sgf/`` (other games: the
-    ``moves`` column of games.csv is their record)."""
-    if not record.game.startswith("go"):
+    """Games that have SGF (Go) are also kept as SGF files in ``out/sgf/``
+    (other games: the ``moves`` column of games.csv is their record)."""
+    if not get_game(record.game).has_sgf:
         return
-    from dlgo.arena.match import replay
-    from dlgo.sgf import game_to_sgf
-
     name = "".join(c if c.isalnum() or c in "=-_." else "_" for c in record.game_id) + ".sgf"
     (out / "sgf").mkdir(exist_ok=True)
     with atomic_write(out / "sgf" / name) as handle:
-        handle.write(game_to_sgf(replay(record.game, record.moves)[-1], record.black, record.white, record.result))
+        final = replay(record.game, record.moves)[-1]
+        handle.write(game_to_sgf(final, record.black, record.white, record.result))
 
 
-def network_files(spec: str) -> list[Path]:
-    """The network files an engine spec plays with (its ``checkpoint=`` or ``model=``)."""
-    from engines.neural.loading import resolve_model_path
-
-    _, params = split_spec(spec)
-    files = []
-    for key in ("checkpoint", "model"):
-        if params.get(key):
-            try:
-                files.append(resolve_model_path(params[key]))
-            except ValueError:
-                pass  # a missing file fails with its own message when the engine is built
-    return files
-
-
-def _drop_games_of_changed_networks(out: Path, done: list[GameRecord], tasks: list[Task]) -> list[GameRecord]:
+def _drop_games_of_changed_networks(factory: AgentFactory, out: Path, done: list[GameRecord],
+                                    tasks: list[Task]) -> list[GameRecord]:
     """The finished games still valid: those of a spec whose network file changed
     since they were played move to ``replaced-games.csv`` (games from before
     ``networks.json`` existed are trusted). Records the networks' digests."""
@@ -150,7 +84,7 @@ def _drop_games_of_changed_networks(out: Path, done: list[GameRecord], tasks: li
     stamps: dict[str, str] = json.loads(stamp_path.read_text()) if stamp_path.exists() else {}
     current = {}
     for spec in sorted({t.black for t in tasks} | {t.white for t in tasks}):
-        files = network_files(spec)
+        files = factory.network_files(spec)
         if files:
             digest = hashlib.sha256()
             for file in files:
@@ -171,21 +105,21 @@ def _drop_games_of_changed_networks(out: Path, done: list[GameRecord], tasks: li
     return done
 
 
-def _play(args: tuple) -> GameRecord:
-    game, task, opening_plies, experiment = args
-    return play_match(game, task.black, task.white, task.seed, opening_plies, experiment, task.game_id)
+def _play(args: tuple[AgentFactory, str, Task, int, str]) -> GameRecord:
+    factory, game, task, opening_plies, experiment = args
+    return play_match(factory, game, task.black, task.white, task.seed, opening_plies, experiment, task.game_id)
 
 
-def run_tournament(out_dir: str | Path, game: str, specs: list[str], games_per_pair: int, *,
+def run_tournament(factory: AgentFactory, out_dir: str | Path, game: str, specs: list[str], games_per_pair: int, *,
                    seed: int = 0, opening_plies: int = 0, workers: int | None = None,
                    progress: bool = True) -> list[GameRecord]:
-    """Play (or finish) a round-robin; returns every game in ``games.csv``."""
-    return play_games(out_dir, game, schedule(specs, games_per_pair, seed), opening_plies=opening_plies,
+    """Play (or finish) a round-robin with engines from ``factory``; returns every game in ``games.csv``."""
+    return play_games(factory, out_dir, game, schedule(specs, games_per_pair, seed), opening_plies=opening_plies,
                       workers=workers, progress=progress)
 
 
-def play_games(out_dir: str | Path, game: str, tasks: list[Task], *, opening_plies: int = 0,
-               workers: int | None = None, progress: bool = True) -> list[GameRecord]:
+def play_games(factory: AgentFactory, out_dir: str | Path, game: str, tasks: list[Task], *,
+               opening_plies: int = 0, workers: int | None = None, progress: bool = True) -> list[GameRecord]:
     """Play every task not yet in ``out_dir/games.csv`` (in worker processes
     when ``workers`` > 1, default all cores), appending each game as it ends;
     returns every game in the file. Tournaments and data generation share it."""
@@ -193,15 +127,13 @@ def play_games(out_dir: str | Path, game: str, tasks: list[Task], *, opening_pli
     out.mkdir(parents=True, exist_ok=True)
     path = out / "games.csv"
     experiment = out.name
-    done = _drop_games_of_changed_networks(out, read_games(path), tasks)
+    done = _drop_games_of_changed_networks(factory, out, read_games(path), tasks)
     finished = {r.game_id for r in done if r.game == game}
     todo = [t for t in tasks if t.game_id not in finished]
     if todo:
-        from tqdm import tqdm
-
         bar = tqdm(total=len(tasks), initial=len(tasks) - len(todo), unit="game",
                    desc=experiment or "games", disable=not progress)
-        jobs = [(game, task, opening_plies, experiment) for task in todo]
+        jobs = [(factory, game, task, opening_plies, experiment) for task in todo]
         workers = workers or os.cpu_count() or 1
 
         def finished_game(record: GameRecord) -> None:

@@ -28,10 +28,12 @@ from typing import Iterator, NamedTuple
 
 import numpy as np
 
-from dlgo.arena.match import GameRecord, replay
-from dlgo.arena.tournament import read_games
-from dlgo.atomic import atomic_write
+from tqdm import tqdm
+
+from dlgo.core.errors import RecordError
 from dlgo.encoders import Encoder, get_encoder_by_name
+from dlgo.formats.atomic import atomic_write
+from dlgo.formats.records import GameRecord, read_games, replay
 
 SPLITS = ("train", "val", "test")
 MANIFEST = "manifest.json"
@@ -123,6 +125,7 @@ def positions(record: GameRecord, encoder: Encoder) -> Iterator[tuple[np.ndarray
         move = states[ply + 1].last_move
         if ply < record.opening_plies or move.is_resign:
             continue
+        assert move is not None
         yield encoder.encode(state), encoder.encode_move(move, state), state.legal_action_mask()
 
 
@@ -132,12 +135,12 @@ def encode_dataset(folder: str | Path, encoder_name: str | None = None, *, chunk
     folder = Path(folder)
     records = sorted(read_games(folder / "games.csv"), key=lambda r: r.game_id)
     if not records:
-        raise ValueError(f"no games in {folder / 'games.csv'}; generate or import some first")
+        raise RecordError(f"no games in {folder / 'games.csv'}; generate or import some first")
     game = records[0].game
     encoder = get_encoder_by_name(encoder_name, game)
     for other in sorted({r.game for r in records} - {game}):  # e.g. SGF games with other komi
         if get_encoder_by_name(encoder.name, other).shape != encoder.shape:
-            raise ValueError(f"{folder} mixes boards ({game} and {other}); one board per dataset")
+            raise RecordError(f"{folder} mixes boards ({game} and {other}); one board per dataset")
     out = folder / "encoded" / encoder.name
     digest = games_digest(records)
     if (out / MANIFEST).exists():
@@ -163,8 +166,6 @@ def encode_dataset(folder: str | Path, encoder_name: str | None = None, *, chunk
                                 legal=np.stack(legal))
         manifest.chunks.append(Chunk(name, split, len(labels)))
         buffers[split] = ([], [], [], [])
-
-    from tqdm import tqdm
 
     for number, record in enumerate(tqdm(records, desc=f"encode ({encoder.name})", unit="game",
                                          disable=not progress)):

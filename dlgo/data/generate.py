@@ -15,9 +15,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from dlgo.arena.match import GameRecord
+from dlgo.arena.match import AgentFactory
 from dlgo.arena.tournament import Task, play_games, task_seed
-from dlgo.atomic import atomic_write
+from dlgo.core.errors import RecordError
+from dlgo.formats.atomic import atomic_write
+from dlgo.formats.records import GameRecord
 
 SOURCE_FILE = "source.json"
 
@@ -39,22 +41,21 @@ def check_source(out: Path, source: dict) -> None:
         old = json.loads(path.read_text())
         if old != source:
             changed = ", ".join(f"{k}: {old.get(k)!r} -> {v!r}" for k, v in source.items() if old.get(k) != v)
-            raise ValueError(f"{out} holds games made differently ({changed}); use another --out folder")
+            raise RecordError(f"{out} holds games made differently ({changed}); use another --out folder")
         return
     out.mkdir(parents=True, exist_ok=True)
     with atomic_write(path) as handle:
         json.dump(source, handle, indent=2)
 
 
-def generate_games(out_dir: str | Path, game: str, engine: str, num_games: int, *, seed: int = 0,
-                   opening_plies: int = 2, workers: int | None = None,
+def generate_games(factory: AgentFactory, out_dir: str | Path, game: str, engine: str, num_games: int, *,
+                   seed: int = 0, opening_plies: int = 2, workers: int | None = None,
                    progress: bool = True) -> list[GameRecord]:
-    """Play (or finish) ``num_games`` self-play games; returns all games in the folder."""
-    import engines  # data generation reaches engines through the registry only
-
-    engine = engines.create(engine).spec  # validate early, and one canonical spelling
+    """Play (or finish) ``num_games`` self-play games of the engine ``engine``
+    (built by ``factory``); returns all games in the folder."""
+    engine = factory.create(engine).spec  # validate early, and one canonical spelling
     out = Path(out_dir)
     check_source(out, {"kind": "self-play", "game": game, "engine": engine, "seed": seed,
                        "opening_plies": opening_plies})
-    return play_games(out, game, self_play_tasks(engine, num_games, seed), opening_plies=opening_plies,
+    return play_games(factory, out, game, self_play_tasks(engine, num_games, seed), opening_plies=opening_plies,
                       workers=workers, progress=progress)

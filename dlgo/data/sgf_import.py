@@ -13,11 +13,13 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from dlgo.arena.match import GameRecord
-from dlgo.arena.tournament import append_game, read_games
+from tqdm import tqdm
+
+from dlgo.core.errors import IllegalMoveError, RecordError
 from dlgo.data.generate import check_source
-from dlgo.goboard import GameState
-from dlgo.sgf import SgfRecord, read_sgf
+from dlgo.formats.records import GameRecord, append_game, read_games
+from dlgo.formats.sgf import SgfRecord, read_sgf
+from dlgo.games.go.state import GameState
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +33,7 @@ def sgf_game_record(record: SgfRecord, game_id: str, experiment: str = "") -> Ga
     for ply, move in enumerate(moves):
         try:
             next_state = state.apply_move(move)
-        except ValueError as err:
+        except IllegalMoveError as err:
             if ply < setup_plies:
                 return None
             log.warning("%s: stopping at move %d: %s", game_id, ply - setup_plies + 1, err)
@@ -55,20 +57,18 @@ def import_sgf_folder(source: str | Path, out_dir: str | Path, *, size: int | No
     source, out = Path(source), Path(out_dir)
     files = sorted(source.rglob("*.sgf")) if source.is_dir() else [source]
     if not files:
-        raise ValueError(f"no .sgf files in {source}")
+        raise RecordError(f"no .sgf files in {source}")
     check_source(out, {"kind": "sgf", "source": str(source.resolve())})
     path = out / "games.csv"
     known = {r.game_id for r in read_games(path)}
     imported = skipped = 0
-    from tqdm import tqdm
-
     for file in tqdm(files, desc="import", unit="file", disable=not progress):
         game_id = str(file.relative_to(source)) if source.is_dir() else file.name
         if game_id in known:
             continue
         try:
             record = read_sgf(file.read_bytes())
-        except ValueError as err:
+        except RecordError as err:
             log.warning("%s: skipped: %s", file, err)
             skipped += 1
             continue

@@ -10,33 +10,37 @@ is the game's own action index for a play there. All our planes hold -1, 0 or
 from __future__ import annotations
 
 import abc
+from typing import Any
 
 import numpy as np
 
-from dlgo.game import GameStateBase
-from dlgo.goboard import Move
-from dlgo.games import new_game
+from dlgo.core.errors import ModelFileError, SpecError
+from dlgo.core.game import Game, State
+from dlgo.core.types import Move
+from dlgo.games import get_game
 
 
 class Encoder(abc.ABC):
-    """Turns positions of one game (a game spec, e.g. ``"go:size=9"``) into planes."""
+    """Turns positions of one game into planes. ``game`` is a spec string (kept
+    as given, e.g. ``"go:size=9"``, so a saved encoder rebuilds from it) or a
+    :class:`~dlgo.core.game.Game`."""
 
     #: registry name, e.g. ``"sevenplane"``
     name: str = "encoder"
     #: what the encoder understands, for error messages
     kind: str = "any game"
 
-    def __init__(self, game: str):
-        self.game = game
-        self.start = new_game(game)  # the action space and board size come from here
-        if not self.accepts(self.start):
-            raise ValueError(f"encoder {self.name!r} is for {self.kind}, not {game!r}")
-        self.rows, self.cols = self.start.board.num_rows, self.start.board.num_cols
+    def __init__(self, game: str | Game):
+        self.game_spec = game if isinstance(game, str) else game.spec
+        self.game = get_game(game) if isinstance(game, str) else game
+        if not self.accepts(self.game):
+            raise SpecError(f"encoder {self.name!r} is for {self.kind}, not {self.game_spec!r}")
+        self.rows, self.cols = self.game.num_rows, self.game.num_cols
 
     @staticmethod
     @abc.abstractmethod
-    def accepts(state: GameStateBase) -> bool:
-        """Can this encoder encode ``state``'s game?"""
+    def accepts(game: Game) -> bool:
+        """Can this encoder encode positions of ``game``?"""
 
     @property
     @abc.abstractmethod
@@ -51,32 +55,40 @@ class Encoder(abc.ABC):
     @property
     def num_moves(self) -> int:
         """Size of the action space (Go: every point, then pass)."""
-        return self.start.num_actions
+        return self.game.num_actions
 
     @abc.abstractmethod
-    def encode(self, state: GameStateBase) -> np.ndarray:
+    def encode(self, state: State) -> np.ndarray:
         """The planes of ``state``, from the view of the player to move where the
         encoder says so."""
 
-    def encode_batch(self, states: list[GameStateBase]) -> np.ndarray:
+    def encode_batch(self, states: list[State]) -> np.ndarray:
         """``(len(states), rows, cols, planes)`` float32."""
         out = np.zeros((len(states),) + self.shape, dtype=np.float32)
         for i, state in enumerate(states):
             out[i] = self.encode(state)
         return out
 
-    def encode_move(self, move: Move, state: GameStateBase | None = None) -> int:
+    def encode_move(self, move: Move, state: State | None = None) -> int:
         """The action index of ``move`` (in ``state``, as for :meth:`decode_move_index`)."""
-        return (state or self.start).move_to_index(move)
+        return (state or self.game.initial_state()).move_to_index(move)
 
-    def decode_move_index(self, index: int, state: GameStateBase | None = None) -> Move:
+    def decode_move_index(self, index: int, state: State | None = None) -> Move:
         """The move of action index ``index`` (in ``state`` where it matters: the
         pie rule's swap action of Connect-N means a different move each game)."""
-        return (state or self.start).index_to_move(index)
+        return (state or self.game.initial_state()).index_to_move(index)
 
-    def config(self) -> dict:
+    def check(self, game: Game) -> None:
+        """:class:`ModelFileError` unless positions of ``game`` fit this encoder
+        (the same board and action space; a Go network plays with any komi)."""
+        if (game.num_rows, game.num_cols, game.num_actions) != (self.rows, self.cols, self.num_moves) \
+                or not self.accepts(game):
+            raise ModelFileError(f"this model plays {self.game_spec}, not this {game.num_rows}x{game.num_cols} "
+                                 f"{game.name}")
+
+    def config(self) -> dict[str, Any]:
         """What is needed to rebuild this encoder: ``get_encoder_by_name(**config)``."""
-        return {"name": self.name, "game": self.game}
+        return {"name": self.name, "game": self.game_spec}
 
     def __repr__(self) -> str:
-        return f"<{type(self).__name__} {self.name} for {self.game}, shape {self.shape}>"
+        return f"<{type(self).__name__} {self.name} for {self.game_spec}, shape {self.shape}>"

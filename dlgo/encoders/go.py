@@ -10,17 +10,17 @@ from __future__ import annotations
 
 import numpy as np
 
+from dlgo.core.game import Game
 from dlgo.encoders.base import Encoder
-from dlgo.game import GameStateBase
-from dlgo.goboard import GameState
+from dlgo.games.go.state import GameState, GoGame
 
 
 class GoEncoder(Encoder):
     kind = "Go"
 
     @staticmethod
-    def accepts(state: GameStateBase) -> bool:
-        return isinstance(state, GameState)
+    def accepts(game: Game) -> bool:
+        return isinstance(game, GoGame)  # the Go encoders read liberties and ko
 
     def _liberty_planes(self, state: GameState, out: np.ndarray, first_plane: dict[int, int],
                         max_liberties: int) -> None:
@@ -43,7 +43,7 @@ class OnePlaneEncoder(GoEncoder):
     name = "oneplane"
     num_planes = 1
 
-    def encode(self, state: GameState) -> np.ndarray:
+    def encode(self, state: GameState) -> np.ndarray:  # type: ignore[override]
         color = np.asarray(state.board.color, dtype=np.int8)
         me = int(state.next_player)
         plane = np.where(color == me, 1.0, np.where(color == 3 - me, -1.0, 0.0)).astype(np.float32)
@@ -56,7 +56,7 @@ class SevenPlaneEncoder(GoEncoder):
     name = "sevenplane"
     num_planes = 7
 
-    def encode(self, state: GameState) -> np.ndarray:
+    def encode(self, state: GameState) -> np.ndarray:  # type: ignore[override]
         out = np.zeros(self.shape, dtype=np.float32)
         me = int(state.next_player)
         self._liberty_planes(state, out, {me: 0, 3 - me: 3}, 3)
@@ -70,7 +70,7 @@ class SimpleEncoder(GoEncoder):
     name = "simple"
     num_planes = 11
 
-    def encode(self, state: GameState) -> np.ndarray:
+    def encode(self, state: GameState) -> np.ndarray:  # type: ignore[override]
         out = np.zeros(self.shape, dtype=np.float32)
         self._liberty_planes(state, out, {1: 0, 2: 4}, 4)
         out[:, :, 8 if state.next_player == 1 else 9] = 1.0

@@ -1,8 +1,8 @@
 """The Go Text Protocol (GTP version 2), both ways.
 
 * :mod:`dlgo.gtp.protocol`: reading commands, writing responses, vertices and
-  colours, and the standard handicap points: what both sides share.
-* :mod:`dlgo.gtp.frontend`: any of our engines behind GTP (``dlgo gtp``), for
+  colours: what both sides share.
+* :mod:`dlgo.app.gtp_server`: any of our engines behind GTP (``dlgo gtp``), for
   GoGui, Sabaki, gtp2ogs or another program.
 * :mod:`dlgo.gtp.client`: any GTP program (GNU Go, Pachi) driven from Python;
   the ``gtp`` engine wraps it as an Agent.

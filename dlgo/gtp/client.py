@@ -14,14 +14,11 @@ import shlex
 import subprocess
 import tempfile
 import threading
-from typing import TYPE_CHECKING
 
-from dlgo.goboard import Move
-from dlgo.gotypes import Player, Point
+from dlgo.core.errors import DlgoError
+from dlgo.core.types import RESIGN, Move, Player, Point
+from dlgo.games.go.state import GameState
 from dlgo.gtp.protocol import GtpError, format_vertex, parse_vertex
-
-if TYPE_CHECKING:
-    from dlgo.goboard import GameState
 
 GNUGO = "/usr/games/gnugo"
 #: GNU Go's options for our rules: area scoring, situational superko, and all dead
@@ -40,7 +37,7 @@ class GtpClient:
     def __init__(self, command: str | list[str], timeout: float = 60.0) -> None:
         self.argv = shlex.split(command) if isinstance(command, str) else list(command)
         if not self.argv:
-            raise ValueError("empty GTP command line")
+            raise DlgoError("empty GTP command line")
         self.timeout = timeout
         self._stderr = tempfile.TemporaryFile(mode="w+b")
         try:
@@ -135,7 +132,7 @@ class GtpClient:
         self.close()
 
     # ---------------------------------------------------------- positions
-    def sync(self, state: "GameState") -> None:
+    def sync(self, state: GameState) -> None:
         """Make the program's game the one that led to ``state``: a fresh board
         with the same size, komi and set-up stones when anything differs, then
         the moves it has not been sent yet."""
@@ -144,14 +141,14 @@ class GtpClient:
         board = start.board
         size = board.num_rows
         if size != board.num_cols:
-            raise ValueError("GTP programs play square boards only")
+            raise DlgoError("GTP programs play square boards only")
         setup = tuple((p, board.get(p)) for p in _points(size) if board.get(p) is not None)
-        key = (size, state.komi, setup, start.next_player)
+        key = (size, state.game.komi, setup, start.next_player)
         moves = [s.last_move for s in states[1:]]
         if key != self._board or moves[:len(self._sent)] != self._sent:
             self.send(f"boardsize {size}")
             self.send("clear_board")
-            self.send(f"komi {state.komi:g}")
+            self.send(f"komi {state.game.komi:g}")
             black = [p for p, owner in setup if owner == Player.black]
             if black and len(black) == len(setup) and start.next_player == Player.white:
                 self.send("set_free_handicap " + " ".join(format_vertex(Move.play(p)) for p in black))
@@ -165,12 +162,12 @@ class GtpClient:
             self.send(f"play {s.next_player} {format_vertex(move)}")
             self._sent.append(move)
 
-    def genmove(self, state: "GameState") -> Move:
+    def genmove(self, state: GameState) -> Move:
         """The program's move in ``state`` (it is played on the program's board)."""
         self.sync(state)
         answer = self.send(f"genmove {state.next_player}")
         if answer.lower() == "resign":
-            return Move.resign()
+            return RESIGN
         try:
             move = parse_vertex(answer, state.board.num_rows)
         except GtpError:

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from dlgo.goboard import Move
-from dlgo.gotypes import Player, Point
-from dlgo.rendering import go_column_label, parse_go_point
+from dlgo.core.errors import DlgoError
+from dlgo.core.types import PASS, Move, Player
+from dlgo.games.grid import go_column_label, parse_go_point
 
 MAX_SIZE = 25  # the letters A..Z without I
 
 
-class GtpError(ValueError):
+class GtpError(DlgoError):
     """A command that cannot be carried out; its message becomes the ``?`` response."""
 
 
@@ -73,10 +73,10 @@ def parse_color(text: str) -> Player:
 def parse_vertex(text: str, size: int) -> Move:
     """``D4`` (column letters without I, rows from 1 at the bottom) or ``pass``."""
     if text.lower() == "pass":
-        return Move.pass_turn()
+        return PASS
     try:
         return Move.play(parse_go_point(text, size, size))
-    except ValueError:
+    except DlgoError:
         raise GtpError(f"invalid coordinate {text!r}") from None
 
 
@@ -84,37 +84,6 @@ def format_vertex(move: Move) -> str:
     """A move as GTP writes it: ``D4``, ``pass`` or ``resign``."""
     if move.is_pass:
         return "pass"
-    if move.is_resign:
+    if move.is_resign or move.point is None:
         return "resign"
     return f"{go_column_label(move.point.col)}{move.point.row}"
-
-
-def max_fixed_handicap(size: int) -> int:
-    """The most stones ``fixed_handicap`` places: 9 on odd boards from 9x9, 4 on
-    even boards and on 7x7 (no handicap on boards under 7x7)."""
-    if size < 7:
-        return 0
-    if size % 2 == 0 or size == 7:
-        return 4
-    return 9
-
-
-def fixed_handicap_points(size: int, stones: int) -> list[Point]:
-    """The standard handicap points (spec, section 4.1.1): the star points on
-    the fourth line (third on boards under 13x13), corners first, then sides
-    and centre in the usual order."""
-    most = max_fixed_handicap(size)
-    if not 2 <= stones <= most:
-        raise GtpError(f"invalid number of handicap stones {stones} for {size}x{size} (2..{most})"
-                       if most else f"no fixed handicap on {size}x{size}")
-    edge = 4 if size >= 13 else 3
-    low, mid, high = edge, (size + 1) // 2, size + 1 - edge
-    corners = [Point(low, low), Point(high, high), Point(high, low), Point(low, high)]
-    if stones <= 4:  # D4 and Q16, then D16, then Q4
-        return corners[:stones]
-    sides = [Point(mid, low), Point(mid, high)]        # left and right of centre
-    verticals = [Point(low, mid), Point(high, mid)]    # below and above centre
-    centre = Point(mid, mid)
-    layout = {5: corners + [centre], 6: corners + sides, 7: corners + sides + [centre],
-              8: corners + sides + verticals, 9: corners + sides + verticals + [centre]}
-    return layout[stones]

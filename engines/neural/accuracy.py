@@ -20,11 +20,12 @@ from typing import Any
 
 import numpy as np
 
-from dlgo.arena.match import replay
-from dlgo.arena.tournament import read_games
+from dlgo.core.errors import ModelFileError, RecordError
 from dlgo.data.dataset import encode_dataset, load_chunk, split_of
 from dlgo.data.generate import SOURCE_FILE
+from dlgo.formats.records import read_games, replay
 from engines.neural.loading import load_network
+from engines.registry import create_seeded
 
 
 def evaluate_predictor(model: str | Path, data: str | Path, *, split: str = "test", batch_size: int = 1024,
@@ -33,7 +34,7 @@ def evaluate_predictor(model: str | Path, data: str | Path, *, split: str = "tes
     loaded = load_network(model)
     manifest = encode_dataset(data, loaded.encoder.name, progress=progress)
     if tuple(manifest.shape) != loaded.encoder.shape or manifest.num_moves != loaded.encoder.num_moves:
-        raise ValueError(f"{model} plays {loaded.encoder.game}, the data is {manifest.game}")
+        raise ModelFileError(f"{model} plays {loaded.encoder.game_spec}, the data is {manifest.game}")
     n = top1 = top5 = top1_legal = 0
     uniform_legal = 0.0
     for path in manifest.chunk_paths(split):
@@ -50,11 +51,12 @@ def evaluate_predictor(model: str | Path, data: str | Path, *, split: str = "tes
             uniform_legal += float((1.0 / legal.sum(axis=1)).sum())
             n += len(y)
     if n == 0:
-        raise ValueError(f"no {split} positions in {data}")
-    points = loaded.encoder.rows * loaded.encoder.cols
+        raise RecordError(f"no {split} positions in {data}")
+    game = loaded.encoder.game
+    guesses = game.num_actions - (1 if game.has_pass else 0)  # a uniform guess never passes
     result: dict[str, Any] = {
         "split": split, "positions": n, "top1": top1 / n, "top5": top5 / n, "top1_legal": top1_legal / n,
-        "uniform": 1.0 / (points if loaded.encoder.start.game_name == "go" else loaded.encoder.num_moves),
+        "uniform": 1.0 / guesses,
         "uniform_legal": uniform_legal / n,
     }
     if teacher_positions:
@@ -65,8 +67,6 @@ def evaluate_predictor(model: str | Path, data: str | Path, *, split: str = "tes
 def teacher_agreement(data: str | Path, split: str, positions: int, seed: int = 0) -> dict[str, Any]:
     """How often the generating engine, with a fresh seed, repeats its own moves
     on ``positions`` random positions of ``split`` (self-play datasets only)."""
-    import engines
-
     source_file = Path(data) / SOURCE_FILE
     source = json.loads(source_file.read_text()) if source_file.exists() else {}
     if source.get("kind") != "self-play":
@@ -81,7 +81,7 @@ def teacher_agreement(data: str | Path, split: str, positions: int, seed: int = 
     agree = 0
     for k, (record, ply) in enumerate(sample):
         states = replay(record.game, " ".join(record.moves.split()[:ply + 1]))
-        teacher = engines.create_seeded(source["engine"], seed + 1000 + k)
+        teacher = create_seeded(source["engine"], seed + 1000 + k)
         agree += teacher.select_move(states[ply]) == states[ply + 1].last_move
     return {"teacher": agree / len(sample) if sample else float("nan"), "teacher_positions": len(sample),
             "teacher_engine": source["engine"]}

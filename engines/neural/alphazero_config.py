@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from dlgo.core.errors import SpecError
+
 
 @dataclass
 class AlphaZeroConfig:
@@ -40,7 +42,7 @@ class AlphaZeroConfig:
         # caught here, before a run folder records them, rather than at the first self-play
         for name in ("full_fraction", "search_value_weight", "dirichlet_epsilon"):
             if not 0.0 <= getattr(self, name) <= 1.0:
-                raise ValueError(f"{name} must lie in [0, 1], got {getattr(self, name)}")
+                raise SpecError(f"{name} must lie in [0, 1], got {getattr(self, name)}")
 
     def learning_rate_at(self, iteration: int) -> float:
         """The step schedule: ``learning_rate`` times ``learning_rate_drop`` once

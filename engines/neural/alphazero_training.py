@@ -33,15 +33,23 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from dlgo.atomic import atomic_write
+from tqdm import tqdm
+
+from dlgo.arena.match import play_match
+from dlgo.core.errors import RecordError
 from dlgo.encoders import get_encoder_by_name
-from dlgo.encoders.symmetry import symmetries
+from dlgo.formats.atomic import atomic_write
+from dlgo.formats.plotting import plot_learning_curve
+from dlgo.formats.records import replay
+from dlgo.formats.sgf import game_to_sgf
+from dlgo.games import get_game
 from engines.alphazero import NetworkEvaluator
 from engines.neural.alphazero_config import AlphaZeroConfig
 from engines.neural.backend import keras, load_model, save_model
 from engines.neural.loading import LoadedModel
 from engines.neural.resnet import build_resnet
 from engines.replay import ReplayBuffer
+from engines.registry import ENGINES
 from engines.selfplay import SelfPlayPool, play_batched_match, self_play
 
 log = logging.getLogger(__name__)
@@ -65,10 +73,6 @@ def elo_difference(score: float, games: int) -> float:
 def _against_baselines(checkpoint: Path, config: AlphaZeroConfig, iteration: int,
                        progress: bool) -> dict[str, float]:
     """Score of the network (with search) against each baseline, colours alternating."""
-    from tqdm import tqdm
-
-    from dlgo.arena.match import play_match
-
     spec = f"alphazero:checkpoint={checkpoint},simulations={config.eval_simulations}"
     scores = {}
     bar = tqdm(total=config.eval_games * len(config.baselines), desc="baselines", unit="game",
@@ -77,7 +81,7 @@ def _against_baselines(checkpoint: Path, config: AlphaZeroConfig, iteration: int
         total = 0.0
         for k in range(config.eval_games):
             black, white = (spec, baseline) if k % 2 == 0 else (baseline, spec)
-            record = play_match(config.game, black, white, seed=config.seed * 7919 + iteration * 101 + k,
+            record = play_match(ENGINES, config.game, black, white, seed=config.seed * 7919 + iteration * 101 + k,
                                 opening_plies=1)
             total += record.score_for(spec)
             bar.update()
@@ -102,8 +106,6 @@ def _against_previous(current: LoadedModel, previous: LoadedModel, config: Alpha
 def _train(model: "keras.Model", buffer: ReplayBuffer, config: AlphaZeroConfig, rng: np.random.Generator,
            progress: bool) -> dict[str, float]:
     """``train_steps`` batches from the buffer; the mean of each loss component."""
-    from tqdm import tqdm
-
     losses = []
     bar = tqdm(range(config.train_steps), desc="training", unit="batch", disable=not progress, leave=False)
     for _ in bar:
@@ -115,21 +117,16 @@ def _train(model: "keras.Model", buffer: ReplayBuffer, config: AlphaZeroConfig, 
 
 def _write_selfplay_sgf(folder: Path, game: str, games: list[str], player: str) -> None:
     """One SGF file per self-play game (the network plays both sides)."""
-    from dlgo.arena.match import replay
-    from dlgo.game import result_text
-    from dlgo.sgf import game_to_sgf
-
     folder.mkdir(parents=True, exist_ok=True)
     for k, moves in enumerate(games):
         final = replay(game, moves)[-1]
+        outcome = final.outcome()
         with atomic_write(folder / f"game-{k:04d}.sgf") as handle:
-            handle.write(game_to_sgf(final, player, player, result_text(final)[0] if final.is_over() else ""))
+            handle.write(game_to_sgf(final, player, player, outcome.text if outcome else ""))
 
 
 def plot_history(history: pd.DataFrame, path: str | Path, title: str) -> None:
     """The learning curve: loss components, scores per iteration, and Elo."""
-    from dlgo.plotting import plot_learning_curve
-
     plot_learning_curve(history, path, title=title, x="iteration", losses=("loss", "policy_loss", "value_loss"),
                         scores=[c for c in history.columns if c.startswith("score_vs_")], score_label="score",
                         elo="elo" if "elo" in history else None)
@@ -139,7 +136,7 @@ def saved_config(out: str | Path) -> AlphaZeroConfig:
     """The settings of the run in ``out`` (to resume it without repeating them)."""
     path = Path(out) / "config.json"
     if not path.exists():
-        raise ValueError(f"{out} holds no AlphaZero run to resume (no config.json)")
+        raise RecordError(f"{out} holds no AlphaZero run to resume (no config.json)")
     return AlphaZeroConfig(**json.loads(path.read_text()))
 
 
@@ -155,13 +152,13 @@ def train_alphazero(out: str | Path, config: AlphaZeroConfig, iterations: int,
         old = {**asdict(AlphaZeroConfig()), **json.loads(config_file.read_text())}  # fields added later: defaults
         if old != asdict(config):
             changed = {k: (old.get(k), v) for k, v in asdict(config).items() if old.get(k) != v}
-            raise ValueError(f"{out} holds a run with other settings {changed}; use another folder")
+            raise RecordError(f"{out} holds a run with other settings {changed}; use another folder")
     else:
         with atomic_write(config_file) as handle:
             json.dump(asdict(config), handle, indent=2)
 
     encoder = get_encoder_by_name(None, config.game)
-    syms = symmetries(encoder.start)
+    syms = encoder.game.symmetries()
     history_file = out / "history.csv"
     history = pd.read_csv(history_file) if history_file.exists() else pd.DataFrame()
     done = 0 if history.empty else int(history["iteration"].iloc[-1])
@@ -183,8 +180,6 @@ def train_alphazero(out: str | Path, config: AlphaZeroConfig, iterations: int,
     current = LoadedModel.from_model(model, encoder, metadata)
     snapshot = keras.models.clone_model(model)
     previous = LoadedModel.from_model(snapshot, encoder, metadata)
-    from tqdm import tqdm
-
     pool = SelfPlayPool(workers) if workers > 1 else None
     try:
         for iteration in tqdm(range(done + 1, iterations + 1), desc="iterations", unit="iter", initial=done,
@@ -204,7 +199,7 @@ def train_alphazero(out: str | Path, config: AlphaZeroConfig, iterations: int,
                     save_model(model, start, {**metadata, "iteration": iteration - 1})
                 examples = pool.self_play(config.game, start, config.games, **options)
             buffer.add(examples)
-            if sgf and config.game.split(":")[0] == "go":
+            if sgf and get_game(config.game).has_sgf:
                 _write_selfplay_sgf(out / "selfplay-sgf" / f"iter-{iteration:03d}", config.game, examples.moves,
                                     f"alphazero iteration {iteration - 1}")
             model.optimizer.learning_rate.assign(config.learning_rate_at(iteration))

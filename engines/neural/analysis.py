@@ -1,6 +1,7 @@
 """A network's view of one position: its policy, its value and, for a
-policy-value network, where a PUCT search spends its simulations. ``dlgo
-analyze`` prints it; :func:`render_analysis` draws it on the board."""
+policy-value network, where a PUCT search spends its simulations (read from
+the search's report). ``dlgo analyze`` prints it; :func:`render_analysis`
+draws it on the board."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -8,8 +9,11 @@ from typing import NamedTuple
 
 import numpy as np
 
-from dlgo.game import GameStateBase
+from dlgo.core.game import State
+from dlgo.formats.pictures import render_position
+from engines.alphazero import NetworkEvaluator
 from engines.neural.loading import LoadedModel
+from engines.puct import PUCTSearch, select_action
 
 
 class Analysis(NamedTuple):
@@ -19,7 +23,7 @@ class Analysis(NamedTuple):
     q: np.ndarray | None        # per action: the search's mean value for the player to move
 
 
-def analyze(loaded: LoadedModel, state: GameStateBase, simulations: int = 0, c: float = 1.5) -> Analysis:
+def analyze(loaded: LoadedModel, state: State, simulations: int = 0, c: float = 1.5) -> Analysis:
     """The network's policy and value for ``state`` (one compiled call) and, with
     ``simulations`` > 0 and a value head, a PUCT search's visits and values."""
     loaded.check(state)
@@ -28,21 +32,14 @@ def analyze(loaded: LoadedModel, state: GameStateBase, simulations: int = 0, c: 
     value = float(outputs[1][0][0]) if len(outputs) > 1 else None
     if not simulations or value is None or state.is_over():
         return Analysis(policy, value, None, None)
-    from engines.alphazero import NetworkEvaluator
-    from engines.puct import PUCTSearch
-
     root = PUCTSearch(NetworkEvaluator(loaded), c=c).run(state, simulations)
-    visits, q = np.zeros(state.num_actions), np.zeros(state.num_actions)
-    visits[root.actions] = root.N
-    q[root.actions] = np.divide(root.W, root.N, out=np.zeros_like(root.W), where=root.N > 0)
-    return Analysis(policy, value, visits, q)
+    report = root.report(select_action(root, 0.0, np.random.default_rng(0)))
+    return Analysis(policy, value, report.visits, report.q)
 
 
-def render_analysis(state: GameStateBase, analysis: Analysis, path: str | Path, title: str = "") -> None:
+def render_analysis(state: State, analysis: Analysis, path: str | Path, title: str = "") -> None:
     """The position with the search's visits (or, without a search, the policy)
     as a heat map; the value goes in the title."""
-    from dlgo.pictures import render_position
-
     if analysis.visits is not None:
         heat, label = analysis.visits, f"visits of {int(analysis.visits.sum())} simulations"
     else:

@@ -16,6 +16,8 @@ from typing import Any, Callable
 
 import numpy as np
 
+from dlgo.core.errors import ModelFileError
+
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")  # no C++ info/warning chatter
 os.environ.setdefault("KERAS_BACKEND", "tensorflow")
 
@@ -31,7 +33,7 @@ def save_model(model: "keras.Model", path: str | Path, metadata: dict[str, Any])
     """Save ``model`` (with its optimizer state) and ``metadata`` to ``path`` atomically."""
     path = Path(path)
     if path.suffix != ".keras":
-        raise ValueError(f"model files end in .keras, got {path}")
+        raise ModelFileError(f"model files end in .keras, got {path}")
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.stem}.{os.getpid()}.tmp.keras")
     try:
@@ -48,20 +50,24 @@ def read_metadata(path: str | Path) -> dict[str, Any]:
     """The ``dlgo.json`` entry of a model file ({} for a plain Keras file)."""
     path = Path(path)
     if not path.exists():
-        raise ValueError(f"no model file {path}")
+        raise ModelFileError(f"no model file {path}")
     try:
         with zipfile.ZipFile(path) as archive:
             if METADATA not in archive.namelist():
                 return {}
             return json.loads(archive.read(METADATA))
     except zipfile.BadZipFile:
-        raise ValueError(f"{path} is not a .keras model file") from None
+        raise ModelFileError(f"{path} is not a .keras model file") from None
 
 
 def load_model(path: str | Path, compile: bool = True) -> tuple["keras.Model", dict[str, Any]]:
     """The model in ``path`` and its metadata."""
     metadata = read_metadata(path)
-    return keras.saving.load_model(path, compile=compile), metadata
+    try:
+        model = keras.saving.load_model(path, compile=compile)
+    except (OSError, KeyError, ValueError, TypeError) as err:  # a damaged or foreign archive
+        raise ModelFileError(f"cannot load {path}: {err}") from None
+    return model, metadata
 
 
 def compiled_call(model: "keras.Model") -> Callable[[np.ndarray], list[np.ndarray]]:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from dlgo.core.errors import SpecError
 from engines.neural.backend import keras
 
 
@@ -43,7 +44,7 @@ def build_model(name: str, input_shape: tuple[int, int, int], num_moves: int, l2
     try:
         net = MODELS[name]
     except KeyError:
-        raise ValueError(f"unknown model {name!r}; the models are: {', '.join(MODELS)}") from None
+        raise SpecError(f"unknown model {name!r}; the models are: {', '.join(MODELS)}") from None
     regularizer = keras.regularizers.L2(l2) if l2 else None
     inputs = keras.Input(shape=input_shape, name="board")
     x = inputs

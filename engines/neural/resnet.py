@@ -12,6 +12,7 @@ Built for any game from its encoder's ``shape`` and ``num_moves``.
 """
 from __future__ import annotations
 
+from dlgo.core.errors import SpecError
 from engines.neural.backend import keras
 
 
@@ -19,7 +20,7 @@ def build_resnet(input_shape: tuple[int, int, int], num_moves: int, *, blocks: i
                  value_units: int = 64, l2: float = 1e-4, name: str = "alphazero") -> "keras.Model":
     """A policy-value ResNet; outputs ``[policy (batch, num_moves), value (batch, 1)]``."""
     if blocks < 0 or filters < 1:
-        raise ValueError(f"need blocks >= 0 and filters >= 1, got blocks={blocks}, filters={filters}")
+        raise SpecError(f"need blocks >= 0 and filters >= 1, got blocks={blocks}, filters={filters}")
     layers = keras.layers
     regularizer = keras.regularizers.L2(l2) if l2 else None
 

@@ -24,9 +24,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from dlgo.atomic import atomic_write
+from dlgo.core.errors import RecordError
+from dlgo.core.symmetry import Symmetry
 from dlgo.data.dataset import Manifest, encode_dataset, load_chunk
-from dlgo.encoders.symmetry import Symmetry, augment_batch, symmetries
+from dlgo.encoders.symmetry import augment_batch
+from dlgo.formats.atomic import atomic_write
 from engines.neural.backend import keras, load_model, save_model
 from engines.neural.models import build_model
 
@@ -145,7 +147,7 @@ def train_supervised(data: str | Path, out: str | Path, *, model: str = "small",
         old = json.loads(run_file.read_text())
         changed = {k: (old.get(k), v) for k, v in settings.items() if old.get(k) != v}
         if changed:
-            raise ValueError(f"{out} holds a run with other settings {changed}; use another --out folder")
+            raise RecordError(f"{out} holds a run with other settings {changed}; use another --out folder")
     else:
         with atomic_write(run_file) as handle:
             json.dump(settings, handle, indent=2)
@@ -164,10 +166,10 @@ def train_supervised(data: str | Path, out: str | Path, *, model: str = "small",
         return history
 
     encoder_obj = manifest.make_encoder()
-    syms = symmetries(encoder_obj.start) if augment else None
+    syms = encoder_obj.game.symmetries() if augment else None
     train = split_sequence(manifest, "train", batch_size, syms=syms, seed=seed + done)
     if train is None:
-        raise ValueError(f"{data} has no training positions")
+        raise RecordError(f"{data} has no training positions")
     val = split_sequence(manifest, "val", 1024, shuffle=False)
     metadata = {"kind": "predictor", "encoder": encoder_obj.config(), "model": model,
                 "trained_on": str(data), "positions": manifest.split_sizes()}

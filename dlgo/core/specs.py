@@ -13,6 +13,8 @@ import types
 import typing
 from typing import Any, Callable
 
+from dlgo.core.errors import SpecError
+
 
 def split_spec(spec: str) -> tuple[str, dict[str, str]]:
     """``"mcts:rounds=800,c=1.4"`` -> ``("mcts", {"rounds": "800", "c": "1.4"})``."""
@@ -35,19 +37,19 @@ def split_spec(spec: str) -> tuple[str, dict[str, str]]:
         else:
             current.append(ch)
     if quote:
-        raise ValueError(f"unbalanced quote in {spec!r}")
+        raise SpecError(f"unbalanced quote in {spec!r}")
     items.append("".join(current))
     for item in items:
         key, eq, value = item.partition("=")
         if not eq or not key.strip():
-            raise ValueError(f"parameters look like key=value, got {item!r} in {spec!r}")
+            raise SpecError(f"parameters look like key=value, got {item!r} in {spec!r}")
         params[key.strip()] = value.strip()
     return name.strip(), params
 
 
 def coerce(value: Any, kind: Any, where: str) -> Any:
     """Turn spec text into the declared type ``kind`` (int, float, bool, str,
-    tuples and unions of these); ``ValueError`` naming ``where`` otherwise."""
+    tuples and unions of these); :class:`SpecError` naming ``where`` otherwise."""
     if not isinstance(value, str):
         return value
     union = isinstance(kind, types.UnionType) or typing.get_origin(kind) is typing.Union
@@ -75,7 +77,7 @@ def coerce(value: Any, kind: Any, where: str) -> Any:
             if isinstance(parsed, tuple):
                 return parsed
     names = " or ".join(getattr(o, "__name__", str(o)) for o in options if o is not type(None))
-    raise ValueError(f"{where} must be {names}, got {value!r}")
+    raise SpecError(f"{where} must be {names}, got {value!r}")
 
 
 def bind(func: Callable, params: dict[str, Any], what: str) -> dict[str, Any]:
@@ -87,7 +89,7 @@ def bind(func: Callable, params: dict[str, Any], what: str) -> dict[str, Any]:
     unknown = [k for k in params if k not in declared]
     if unknown:
         valid = ", ".join(f"{n}={p.default!r}" for n, p in declared.items()) or "none"
-        raise ValueError(f"{what} has no parameter {', '.join(map(repr, unknown))}; its parameters are: {valid}")
+        raise SpecError(f"{what} has no parameter {', '.join(map(repr, unknown))}; its parameters are: {valid}")
     return {k: coerce(v, hints.get(k, str), f"{what} parameter {k!r}") for k, v in params.items()}
 
 

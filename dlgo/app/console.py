@@ -11,8 +11,10 @@ import sys
 import time
 from typing import Callable, TextIO
 
-from dlgo.game import GameStateBase, result_text
-from dlgo.gotypes import Player
+from dlgo.core.agent import Agent
+from dlgo.core.errors import DlgoError
+from dlgo.core.game import Ending, State
+from dlgo.core.types import Move, Player
 
 COMMANDS = "a move, pass, resign, undo, hint, help or quit"
 SYMBOLS = {Player.black: "X", Player.white: "O"}
@@ -22,25 +24,39 @@ class QuitGame(Exception):
     """The human typed quit (or closed the input)."""
 
 
-def describe_result(state: GameStateBase) -> str:
+def describe_result(state: State) -> str:
     """``B+3.5 (black wins)``, ``white wins``, ``draw``, ``black wins by resignation``."""
-    result, winner = result_text(state)
-    if result.endswith("+R"):
+    outcome = state.outcome()
+    if outcome is None:
+        return "unfinished"
+    winner = outcome.winner_name
+    if outcome.ending is Ending.RESIGNATION:
         return f"{winner} wins by resignation"
-    verdict = "draw" if winner == "draw" else f"{winner} wins"
-    return f"{result} ({verdict})" if state.game_name == "go" else verdict
+    verdict = "draw" if outcome.winner is None else f"{winner} wins"
+    return f"{outcome.text} ({verdict})" if outcome.ending is Ending.SCORE else verdict
 
 
-def describe_compute(agent) -> str:
-    c = agent.last_compute
+def describe_compute(agent: Agent) -> str:
+    """What the engine's last move cost: ``0.09 s, 2,000 rounds``."""
+    c = agent.last_report.compute
     return f"{c.seconds:.2f} s, {c.amount:,} {c.unit}"
+
+
+def describe_search(agent: Agent) -> str:
+    """What the engine's last move cost, and the value it saw when it has one:
+    ``0.09 s, 2,000 rounds, value +0.42`` (+1: a sure win for the player to move)."""
+    report = agent.last_report
+    text = describe_compute(agent)
+    if report.value is not None:
+        text += f", {'proven ' if report.proven else ''}value {report.value:+.2f}"
+    return text
 
 
 class ConsoleGame:
     """One game in the terminal. ``players`` maps each colour to an engine, or to
     None for a human; ``hint`` is the engine that answers ``hint``."""
 
-    def __init__(self, state: GameStateBase, players: dict[Player, object | None], *, hint=None,
+    def __init__(self, state: State, players: dict[Player, Agent | None], *, hint: Agent | None = None,
                  delay: float = 0.0, read: Callable[[str], str] = input, out: TextIO | None = None):
         self.state = state
         self.players = players
@@ -57,7 +73,7 @@ class ConsoleGame:
         who = "human" if agent is None else agent.spec
         return f"{player.name} ({SYMBOLS[player]}, {who})"
 
-    def run(self) -> GameStateBase:
+    def run(self) -> State:
         """Play to the end (or until a human quits); returns the last state."""
         self.say(self.state.render())
         try:
@@ -73,14 +89,13 @@ class ConsoleGame:
         self.say(f"\nresult: {describe_result(self.state)} after {self.state.num_moves_played} moves")
         return self.state
 
-    def engine_turn(self, agent) -> None:
-        state = self.state
-        move = agent.select_move(state)
-        self.play(move, f"{describe_compute(agent)}")
+    def engine_turn(self, agent: Agent) -> None:
+        move = agent.select_move(self.state)
+        self.play(move, describe_compute(agent))
         if self.delay:
             time.sleep(self.delay)
 
-    def play(self, move, note: str = "") -> None:
+    def play(self, move: Move, note: str = "") -> None:
         state = self.state
         number = state.num_moves_played + 1
         self.state = state.apply_move(move)
@@ -112,7 +127,7 @@ class ConsoleGame:
             try:
                 move = state.parse_move(text)
                 state.apply_move(move)  # check legality before announcing it
-            except ValueError as err:
+            except DlgoError as err:
                 self.say(f"  {err}; try again")
                 continue
             self.play(move)
@@ -141,4 +156,4 @@ class ConsoleGame:
             self.say("  no hint engine")
             return
         move = self.hint.select_move(self.state)
-        self.say(f"  hint from {self.hint.spec}: {self.state.format_move(move)} ({describe_compute(self.hint)})")
+        self.say(f"  hint from {self.hint.spec}: {self.state.format_move(move)} ({describe_search(self.hint)})")

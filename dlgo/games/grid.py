@@ -1,9 +1,10 @@
-"""Text rendering of boards and the coordinate systems humans type."""
+"""Boards as text, and the coordinates humans type: shared by every grid game."""
 from __future__ import annotations
 
 from typing import Callable, Sequence
 
-from dlgo.gotypes import Point
+from dlgo.core.errors import IllegalMoveError
+from dlgo.core.types import Point
 
 #: Stone symbols by colour (0 empty, 1 black, 2 white).
 STONE_SYMBOLS = (".", "X", "O")
@@ -26,20 +27,20 @@ def letter_column_label(col: int) -> str:
 def _parse_letter_number(text: str, letters: str, num_rows: int, num_cols: int, example: str) -> Point:
     word = text.strip()
     if len(word) < 2 or not word[0].isalpha() or not word[1:].isdigit():
-        raise ValueError(f"can't read {text!r} as a point: type a column letter and a row number, like {example}")
+        raise IllegalMoveError(f"can't read {text!r} as a point: type a column letter and a row number, like {example}")
     letter = word[0].upper() if letters.isupper() else word[0].lower()
     if letter not in letters[:num_cols]:
         valid = f"{letters[0]}-{letters[num_cols - 1]}"
         hint = " (there is no I in Go coordinates)" if letter in "Ii" and letters is GO_COLUMNS else ""
-        raise ValueError(f"column {word[0]!r} is not on the board: columns are {valid}{hint}")
+        raise IllegalMoveError(f"column {word[0]!r} is not on the board: columns are {valid}{hint}")
     row = int(word[1:])
     if not 1 <= row <= num_rows:
-        raise ValueError(f"row {row} is not on the board: rows are 1-{num_rows}")
+        raise IllegalMoveError(f"row {row} is not on the board: rows are 1-{num_rows}")
     return Point(row, letters.index(letter) + 1)
 
 
 def parse_go_point(text: str, num_rows: int, num_cols: int) -> Point:
-    """``'C3'`` (any case) to ``Point(3, 3)``; ``ValueError`` if malformed or off the board."""
+    """``'C3'`` (any case) to ``Point(3, 3)``; ``IllegalMoveError`` if malformed or off the board."""
     return _parse_letter_number(text, GO_COLUMNS, num_rows, num_cols, "C3")
 
 

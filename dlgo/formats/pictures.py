@@ -10,41 +10,36 @@ in Connect-N, over the columns, with its values written in. On top of it:
 * :func:`render_position` writes one position to a PNG file;
 * :func:`render_game` writes a whole game to an animated GIF, one frame a move.
 
-Files are written atomically; matplotlib is imported on first use.
+The drawing style is the game's (``game.board_style``), so a new game is drawn
+without changes here. Files are written atomically.
 """
 from __future__ import annotations
 
 import os
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Sequence
+from typing import Any, Sequence
 
+import matplotlib
 import numpy as np
+from matplotlib.animation import FuncAnimation, PillowWriter
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+from matplotlib.patches import Circle, Rectangle
 
-from dlgo.gotypes import Player, Point
-from dlgo.plotting import pyplot, save_figure
-
-if TYPE_CHECKING:
-    from dlgo.game import GameStateBase
+from dlgo.core.errors import DlgoError
+from dlgo.core.game import State
+from dlgo.core.types import Move, Player, Point
+from dlgo.formats.plotting import new_figure, save_figure
 
 WOOD = "#dcb35c"
 DISC_COLOURS = {Player.black: "#d62728", Player.white: "#f5d000"}  # Connect-N: red moves first, then yellow
 HEAT_CMAP = "viridis"
 
 
-def kind_of(state: "GameStateBase") -> str:
-    """``"go"``, ``"columns"`` (Connect-N: one action per column) or ``"grid"`` (m,n,k games)."""
-    if state.game_name == "go":
-        return "go"
-    rows, cols = state.board.num_rows, state.board.num_cols
-    return "columns" if state.num_actions < rows * cols else "grid"
-
-
-def _column_labels(state: "GameStateBase") -> list[str]:
-    from dlgo.goboard import Move
-
-    cols = state.board.num_cols
-    if kind_of(state) == "columns":
+def _column_labels(state: State) -> list[str]:
+    cols = state.game.num_cols
+    if state.game.board_style == "columns":
         return [str(c) for c in range(1, cols + 1)]
     return [state.format_move(Move.play(Point(1, c))).rstrip("0123456789") for c in range(1, cols + 1)]
 
@@ -57,15 +52,16 @@ def _star_points(size: int) -> list[tuple[int, int]]:
     return [(r, c) for r in lines for c in lines]
 
 
-def draw_position(ax, state: "GameStateBase", heatmap: Sequence[float] | None = None, *,
+def draw_position(ax: Axes, state: State, heatmap: Sequence[float] | None = None, *,
                   heat_label: str = "probability", mark_last: bool = True, title: str | None = None) -> None:
     """Draw ``state`` on ``ax``; ``heatmap`` has one value per action
     (``state.num_actions``; in Go the last one, pass, goes in the title)."""
-    rows, cols = state.board.num_rows, state.board.num_cols
-    kind = kind_of(state)
+    rows, cols = state.game.num_rows, state.game.num_cols
+    kind = state.game.board_style
+    stones = state.stone_array()
     heat = None if heatmap is None else np.asarray(heatmap, dtype=float)
     if heat is not None and len(heat) != state.num_actions:
-        raise ValueError(f"the heat map has {len(heat)} values; {state.game_name} has {state.num_actions} actions")
+        raise DlgoError(f"the heat map has {len(heat)} values; {state.game.name} has {state.num_actions} actions")
     ax.set_aspect("equal")
     ax.set_xticks(range(1, cols + 1), _column_labels(state))
     ax.set_yticks(range(1, rows + 1), [str(r) for r in range(1, rows + 1)])
@@ -76,22 +72,21 @@ def draw_position(ax, state: "GameStateBase", heatmap: Sequence[float] | None = 
     ax.set_xlim(0.5, cols + 0.5)
     ax.set_ylim(0.5, top)
     scale = max(heat.max(), 1e-9) if heat is not None else 1.0
-    cmap = pyplot().get_cmap(HEAT_CMAP)
-    plt_circle = pyplot().Circle
+    cmap = matplotlib.colormaps[HEAT_CMAP]
 
     if kind == "go":
-        ax.add_patch(pyplot().Rectangle((0.5, 0.5), cols, rows, color=WOOD, zorder=0))
+        ax.add_patch(Rectangle((0.5, 0.5), cols, rows, color=WOOD, zorder=0))
         for r in range(1, rows + 1):
             ax.plot([1, cols], [r, r], color="black", linewidth=0.8, zorder=1)
         for c in range(1, cols + 1):
             ax.plot([c, c], [1, rows], color="black", linewidth=0.8, zorder=1)
         if rows == cols:
             for r, c in _star_points(rows):
-                ax.add_patch(plt_circle((c, r), 0.08, color="black", zorder=1))
+                ax.add_patch(Circle((c, r), 0.08, color="black", zorder=1))
     elif kind == "columns":
-        ax.add_patch(pyplot().Rectangle((0.5, 0.5), cols, rows, color="#1f4fb4", zorder=0))
+        ax.add_patch(Rectangle((0.5, 0.5), cols, rows, color="#1f4fb4", zorder=0))
     else:
-        ax.add_patch(pyplot().Rectangle((0.5, 0.5), cols, rows, color="#f4f1e8", zorder=0))
+        ax.add_patch(Rectangle((0.5, 0.5), cols, rows, color="#f4f1e8", zorder=0))
         for r in range(1, rows):
             ax.plot([0.5, cols + 0.5], [r + 0.5, r + 0.5], color="#444444", linewidth=1.5, zorder=1)
         for c in range(1, cols):
@@ -103,8 +98,8 @@ def draw_position(ax, state: "GameStateBase", heatmap: Sequence[float] | None = 
         for r in range(1, rows + 1):
             for c in range(1, cols + 1):
                 value = grid[r - 1, c - 1]
-                if state.board.get(Point(r, c)) is None and value >= 0.005 * scale:
-                    ax.add_patch(pyplot().Rectangle((c - 0.45, r - 0.45), 0.9, 0.9, zorder=2,
+                if not stones[r - 1, c - 1] and value >= 0.005 * scale:
+                    ax.add_patch(Rectangle((c - 0.45, r - 0.45), 0.9, 0.9, zorder=2,
                                                     alpha=0.35 + 0.6 * value / scale, color=cmap(value / scale)))
                     if value >= 0.01 * scale:
                         ax.text(c, r, _short(value, counts), ha="center", va="center", zorder=3, fontsize=6,
@@ -112,7 +107,7 @@ def draw_position(ax, state: "GameStateBase", heatmap: Sequence[float] | None = 
     if heat is not None and kind == "columns":  # a row of cells over the columns
         for c in range(1, cols + 1):
             value = heat[c - 1]
-            ax.add_patch(pyplot().Rectangle((c - 0.45, rows + 0.6), 0.9, 0.55, zorder=2,
+            ax.add_patch(Rectangle((c - 0.45, rows + 0.6), 0.9, 0.55, zorder=2,
                                             color=cmap(value / scale)))
             ax.text(c, rows + 0.875, _short(value, counts), ha="center", va="center", zorder=3, fontsize=7,
                     color="white" if value / scale < 0.6 else "black")
@@ -121,13 +116,13 @@ def draw_position(ax, state: "GameStateBase", heatmap: Sequence[float] | None = 
                                      and state.last_move.is_play) else None
     for r in range(1, rows + 1):
         for c in range(1, cols + 1):
-            owner = state.board.get(Point(r, c))
+            owner = Player(int(stones[r - 1, c - 1])) if stones[r - 1, c - 1] else None
             if kind == "go":
                 if owner is not None:
-                    ax.add_patch(plt_circle((c, r), 0.46, zorder=4, facecolor="black" if owner == Player.black
+                    ax.add_patch(Circle((c, r), 0.46, zorder=4, facecolor="black" if owner == Player.black
                                             else "white", edgecolor="black", linewidth=0.8))
             elif kind == "columns":
-                ax.add_patch(plt_circle((c, r), 0.4, zorder=4, edgecolor="#163a85", linewidth=1.0,
+                ax.add_patch(Circle((c, r), 0.4, zorder=4, edgecolor="#163a85", linewidth=1.0,
                                         facecolor="white" if owner is None else DISC_COLOURS[owner]))
             elif owner is not None:
                 ax.text(c, r, "X" if owner == Player.black else "O", ha="center", va="center", zorder=4,
@@ -135,7 +130,7 @@ def draw_position(ax, state: "GameStateBase", heatmap: Sequence[float] | None = 
                         color="#222222" if owner == Player.black else "#c0392b")
             if last is not None and (r, c) == (last.row, last.col):
                 marker = "#c0392b" if kind == "grid" or owner == Player.white else "white"
-                ax.add_patch(plt_circle((c, r), 0.15 if kind != "grid" else 0.42, zorder=5, fill=kind != "grid",
+                ax.add_patch(Circle((c, r), 0.15 if kind != "grid" else 0.42, zorder=5, fill=kind != "grid",
                                         color=marker, linewidth=1.5))
     words = [title] if title else []
     if not state.is_over():
@@ -154,13 +149,13 @@ def _short(value: float, counts: bool) -> str:
     return f"{value:.0%}" if value >= 0.095 else f"{value:.1%}"
 
 
-def _figure(state: "GameStateBase"):
-    rows, cols = state.board.num_rows, state.board.num_cols
+def _figure(state: State) -> tuple[Figure, Axes]:
+    rows, cols = state.game.num_rows, state.game.num_cols
     size = min(9.0, max(3.2, 0.42 * max(rows, cols) + 1.2))
-    return pyplot().subplots(figsize=(size, size * (rows + 1) / (cols + 1)))
+    return new_figure(figsize=(size, size * (rows + 1) / (cols + 1)))
 
 
-def render_position(state: "GameStateBase", path: str | Path, heatmap: Sequence[float] | None = None, *,
+def render_position(state: State, path: str | Path, heatmap: Sequence[float] | None = None, *,
                     heat_label: str = "probability", title: str | None = None) -> None:
     """``state`` as a PNG file (with an optional heat map, see :func:`draw_position`)."""
     fig, ax = _figure(state)
@@ -168,18 +163,16 @@ def render_position(state: "GameStateBase", path: str | Path, heatmap: Sequence[
     save_figure(fig, path)
 
 
-def render_game(states: Sequence["GameStateBase"], path: str | Path, *, seconds_per_move: float = 0.7,
+def render_game(states: Sequence[State], path: str | Path, *, seconds_per_move: float = 0.7,
                 title: str = "") -> None:
     """A whole game (its states, first to last) as an animated GIF, one frame a
     move; the last frame stays up three times as long."""
-    from matplotlib.animation import FuncAnimation, PillowWriter
-
     if not states:
-        raise ValueError("no positions to draw")
+        raise DlgoError("no positions to draw")
     fig, ax = _figure(states[-1])
     frames = list(range(len(states))) + [len(states) - 1] * 2
 
-    def frame(i: int):
+    def frame(i: int) -> list[Any]:
         ax.clear()
         move = f"move {i}" if i else "start"
         draw_position(ax, states[i], title=f"{title}  {move}".strip())
@@ -196,4 +189,3 @@ def render_game(states: Sequence["GameStateBase"], path: str | Path, *, seconds_
     finally:
         if os.path.exists(temp):
             os.unlink(temp)
-        pyplot().close(fig)

@@ -8,12 +8,34 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import logging
 import sys
-from typing import NamedTuple, Sequence
+import time
+from pathlib import Path
+from typing import Any, NamedTuple, Sequence
 
-from dlgo.console import ConsoleGame
+import numpy as np
+
+import engines
+from dlgo.app.console import ConsoleGame, describe_result
+from dlgo.app.gtp_server import GtpFrontend
+from dlgo.arena.report import EngineRow, write_report
+from dlgo.arena.tournament import run_tournament
+from dlgo.core.agent import Agent
+from dlgo.core.errors import DlgoError
+from dlgo.core.game import State
+from dlgo.core.types import Player
+from dlgo.data.dataset import encode_dataset
+from dlgo.data.generate import generate_games
+from dlgo.data.sgf_import import import_sgf_folder
+from dlgo.formats.atomic import atomic_write
+from dlgo.formats.pictures import render_game, render_position
+from dlgo.formats.plotting import plot_learning_curve
+from dlgo.formats.records import read_games, replay
+from dlgo.formats.sgf import game_to_sgf, read_sgf, sgf_to_state
 from dlgo.games import GAMES, game_options, new_game
-from dlgo.gotypes import Player
+from engines.neural.alphazero_config import AlphaZeroConfig
 
 #: (game, black, white) for `dlgo demo`: one game each, a few seconds apiece.
 DEMO_GAMES = [
@@ -23,12 +45,10 @@ DEMO_GAMES = [
 ]
 
 
-def make_player(spec: str, seed: int | None):
+def make_player(spec: str, seed: int | None) -> Agent | None:
     """None for a human, else the engine built from ``spec``."""
     if spec.strip().lower() == "human":
         return None
-    import engines  # the CLI is the one place dlgo reaches into engines
-
     return engines.create_seeded(spec, seed)
 
 
@@ -40,8 +60,6 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 
 def cmd_engines(args: argparse.Namespace) -> int:
-    import engines
-
     for name in engines.engine_names():
         print(f"{name:<10} {engines.engine_description(name)}")
         for p in engines.engine_parameters(name):
@@ -57,8 +75,8 @@ def seed_for(seed: int | None, offset: int) -> int | None:
 
 def cmd_play(args: argparse.Namespace) -> int:
     state = new_game(args.game)
-    if args.sgf and state.game_name != "go":
-        raise ValueError(f"--sgf records Go games; {state.game_name} games are kept as move lists (games.csv)")
+    if args.sgf and not state.game.has_sgf:
+        raise DlgoError(f"--sgf records Go games; {state.game.name} games are kept as move lists (games.csv)")
     players = {Player.black: make_player(args.black, seed_for(args.seed, 0)),
                Player.white: make_player(args.white, seed_for(args.seed, 1))}
     hint_spec = args.hint or next((p.spec for p in players.values() if p is not None), "mcts:rounds=1000")
@@ -78,35 +96,25 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
-def save_sgf(path: str, state, black: str, white: str) -> None:
+def save_sgf(path: str, state: State, black: str, white: str) -> None:
     """Write a Go game's record."""
-    from dlgo.atomic import atomic_write
-    from dlgo.game import result_text
-    from dlgo.sgf import game_to_sgf
-
-    result = result_text(state)[0] if state.is_over() else ""
+    outcome = state.outcome()
+    result = outcome.text if outcome is not None else ""
     with atomic_write(path) as handle:
         handle.write(game_to_sgf(state, black, white, result))
 
 
 def cmd_gtp(args: argparse.Namespace) -> int:
-    import logging
-
-    from dlgo.gtp.frontend import GtpFrontend
-
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)  # stdout carries the protocol
     agent = make_player(args.engine, args.seed)
     if agent is None:
-        raise ValueError("--engine must be an engine spec, not human")
+        raise DlgoError("--engine must be an engine spec, not human")
     GtpFrontend(agent, size=args.size, komi=args.komi, sgf_dir=args.sgf).serve()
     return 0
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
-    from dlgo.arena.report import write_report
-    from dlgo.arena.tournament import run_tournament
-
-    records = run_tournament(args.out, args.game, args.engines, args.games_per_pair, seed=args.seed,
+    records = run_tournament(engines.ENGINES, args.out, args.game, args.engines, args.games_per_pair, seed=args.seed,
                              opening_plies=args.opening_plies, workers=args.workers)
     rows = write_report(args.out, records, title=f"{args.game} round-robin")
     print_ratings(rows)
@@ -115,29 +123,17 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 
 
 def cmd_ratings(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
-    from dlgo.arena.report import write_report
-    from dlgo.arena.tournament import read_games
-
     path = Path(args.report) / "games.csv"
     records = read_games(path)
     if not records:
-        raise ValueError(f"no games in {path}")
+        raise DlgoError(f"no games in {path}")
     print_ratings(write_report(args.report, records, title=Path(args.report).name, anchor=args.anchor))
     return 0
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    import time
-    from pathlib import Path
-
-    from dlgo.console import describe_result
-
     path = Path(args.report)
     if args.list:
-        from dlgo.arena.tournament import read_games
-
         for i, r in enumerate(read_games(path / "games.csv" if path.is_dir() else path)):
             print(f"{i:4d}  {r.game_id:<48} {r.black} (B) vs {r.white} (W)  {r.result}")
         return 0
@@ -146,6 +142,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     print(game.states[0].render())
     for number, state in enumerate(game.states[1:], start=1):
         previous = game.states[number - 1]
+        assert state.last_move is not None
         opening = "  (random opening)" if number <= game.opening_plies else ""
         print(f"\nmove {number}: {previous.next_player.name} {previous.format_move(state.last_move)}{opening}")
         print(state.render())
@@ -161,30 +158,25 @@ class RecordedGame(NamedTuple):
     """A game read back from a record: its states, first to last, a one-line
     title, the recorded result and how many opening plies were random."""
 
-    states: list
+    states: list[State]
     title: str
     result: str
     opening_plies: int = 0
 
 
-def load_record(path, index: int = 0) -> RecordedGame:
+def load_record(path: Path, index: int = 0) -> RecordedGame:
     """An SGF file, or game ``index`` of a report folder's games.csv (or the file)."""
     if path.suffix.lower() == ".sgf":
-        from dlgo.sgf import read_sgf, sgf_to_state
-
         record = read_sgf(path.read_bytes())
         stones = len(record.setup[Player.black])
         return RecordedGame(list(sgf_to_state(record).history()),
                             f"{path.name}: {record.black or '?'} (black) vs {record.white or '?'} (white), "
                             f"{record.game}" + (f", {stones} handicap stones" if stones else ""), record.result)
-    from dlgo.arena.match import replay
-    from dlgo.arena.tournament import read_games
-
     records = read_games(path / "games.csv" if path.is_dir() else path)
     if not records:
-        raise ValueError(f"no games recorded in {path}")
+        raise DlgoError(f"no games recorded in {path}")
     if not 0 <= index < len(records):
-        raise ValueError(f"--index must be 0..{len(records) - 1} (dlgo replay {path} --list shows them)")
+        raise DlgoError(f"--index must be 0..{len(records) - 1} (dlgo replay {path} --list shows them)")
     r = records[index]
     return RecordedGame(replay(r.game, r.moves), f"{r.game_id}: {r.black} (black) vs {r.white} (white), "
                         f"{r.game}, seed {r.seed}", r.result, r.opening_plies)
@@ -198,11 +190,9 @@ def game_with_size(game: str, size: int | None) -> str:
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
-    from dlgo.data.generate import generate_games
-
     game = game_with_size(args.game, args.size)
     new_game(game)  # a bad game spec fails before any work
-    records = generate_games(args.out, game, args.engine, args.games, seed=args.seed,
+    records = generate_games(engines.ENGINES, args.out, game, args.engine, args.games, seed=args.seed,
                              opening_plies=args.opening_plies, workers=args.workers)
     plies = sum(r.plies - r.opening_plies for r in records)
     print(f"{len(records)} games, {plies} engine moves in {args.out}/games.csv")
@@ -212,16 +202,12 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 
 def encode_dataset_verbose(folder: str, encoder: str | None) -> None:
-    from dlgo.data.dataset import encode_dataset
-
     manifest = encode_dataset(folder, encoder)
     counts = ", ".join(f"{split} {n}" for split, n in manifest.split_sizes().items())
     print(f"encoded with {manifest.encoder}: {counts} positions -> {manifest.folder}")
 
 
 def cmd_import_sgf(args: argparse.Namespace) -> int:
-    from dlgo.data.sgf_import import import_sgf_folder
-
     imported, skipped = import_sgf_folder(args.source, args.out, size=args.size)
     print(f"imported {imported} games ({skipped} skipped) into {args.out}/games.csv")
     if args.encoder != "none":
@@ -230,12 +216,8 @@ def cmd_import_sgf(args: argparse.Namespace) -> int:
 
 
 def cmd_train_supervised(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
-    from engines.neural.accuracy import evaluate_predictor
+    from engines.neural.accuracy import evaluate_predictor  # TensorFlow's lazy import
     from engines.neural.training import train_supervised
-
-    from dlgo.plotting import plot_learning_curve
 
     history = train_supervised(args.data, args.out, model=args.model, encoder=args.encoder, epochs=args.epochs,
                                batch_size=args.batch_size, learning_rate=args.learning_rate, l2=args.l2,
@@ -250,7 +232,7 @@ def cmd_train_supervised(args: argparse.Namespace) -> int:
 
 
 def cmd_evaluate_predictor(args: argparse.Namespace) -> int:
-    from engines.neural.accuracy import evaluate_predictor
+    from engines.neural.accuracy import evaluate_predictor  # TensorFlow's lazy import
 
     print_accuracy(evaluate_predictor(args.model, args.data, split=args.split,
                                       teacher_positions=args.teacher_positions, seed=args.seed))
@@ -258,17 +240,13 @@ def cmd_evaluate_predictor(args: argparse.Namespace) -> int:
 
 
 def cmd_train_alphazero(args: argparse.Namespace) -> int:
-    import dataclasses
-    from pathlib import Path
-
-    from engines.neural.alphazero_config import AlphaZeroConfig
-    from engines.neural.alphazero_training import plot_history, saved_config, train_alphazero
+    from engines.neural.alphazero_training import plot_history, saved_config, train_alphazero  # TensorFlow
 
     values = {f.name: getattr(args, f.name) for f in dataclasses.fields(AlphaZeroConfig)
               if getattr(args, f.name, None) is not None}
     if args.resume:
         if values:
-            raise ValueError(f"--resume takes the run's saved settings; drop {', '.join(sorted(values))}")
+            raise DlgoError(f"--resume takes the run's saved settings; drop {', '.join(sorted(values))}")
         config = saved_config(args.out)
     else:
         config = AlphaZeroConfig(**values)
@@ -282,10 +260,6 @@ def cmd_train_alphazero(args: argparse.Namespace) -> int:
 
 def add_config_options(parser: argparse.ArgumentParser) -> None:
     """One option per AlphaZeroConfig field (--games, --simulations, ...), defaults from the dataclass."""
-    import dataclasses
-
-    from engines.neural.alphazero_config import AlphaZeroConfig
-
     defaults = AlphaZeroConfig()
     for f in dataclasses.fields(AlphaZeroConfig):
         default = getattr(defaults, f.name)
@@ -298,13 +272,11 @@ def add_config_options(parser: argparse.ArgumentParser) -> None:
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:
-    import numpy as np
-
-    from engines.neural.analysis import analyze, render_analysis
+    from engines.neural.analysis import analyze, render_analysis  # TensorFlow's lazy import
     from engines.neural.loading import load_network
 
     loaded = load_network(args.model)
-    state = new_game(args.game or loaded.encoder.game)
+    state = new_game(args.game or loaded.encoder.game_spec)
     for text in args.moves.split():
         state = state.apply_move(state.parse_move(text))
     result = analyze(loaded, state, args.simulations, args.c)
@@ -330,24 +302,20 @@ def cmd_analyze(args: argparse.Namespace) -> int:
 
 
 def cmd_render(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
-    from dlgo.pictures import render_game, render_position
-
     game = load_record(Path(args.record), args.index)
-    states, name = game.states, f"{game.states[-1].game_name}"
+    states, name = game.states, game.states[-1].game.name
     if args.out.lower().endswith(".gif"):
         render_game(states, args.out, seconds_per_move=args.seconds, title=name)
     else:
         move = len(states) - 1 if args.move is None else args.move
         if not 0 <= move < len(states):
-            raise ValueError(f"--move must be 0..{len(states) - 1}")
+            raise DlgoError(f"--move must be 0..{len(states) - 1}")
         render_position(states[move], args.out, title=f"{name}  move {move}")
     print(f"picture: {args.out}")
     return 0
 
 
-def print_accuracy(metrics: dict) -> None:
+def print_accuracy(metrics: dict[str, Any]) -> None:
     print(f"\n{metrics['split']} positions: {metrics['positions']}")
     for key, label in (("top1", "top-1 accuracy"), ("top5", "top-5 accuracy"),
                        ("top1_legal", "top-1, illegal moves masked"), ("uniform", "uniform guess"),
@@ -356,7 +324,7 @@ def print_accuracy(metrics: dict) -> None:
             print(f"  {label:<30} {metrics[key]:7.2%}")
 
 
-def print_ratings(rows) -> None:
+def print_ratings(rows: Sequence[EngineRow]) -> None:
     print(f"\n{'engine':<32} {'Elo':>6}  {'95% interval':>15} {'games':>6} {'score':>6} {'s/move':>8}")
     for r in rows:
         print(f"{r.engine:<32} {r.elo:6.0f}  {r.elo_low:6.0f} to {r.elo_high:5.0f} {r.games:6d} "
@@ -514,7 +482,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return 130
-    except ValueError as err:
+    except DlgoError as err:  # a user's mistake: one line; any other exception is a bug and keeps its traceback
         print(f"dlgo: error: {err}", file=sys.stderr)
         return 2
 

@@ -1,7 +1,7 @@
 """What the k-in-a-row games share: bitboards, win lines, the pie rule.
 
-Tic-tac-toe, gomoku (free placement, :mod:`dlgo.mnk`) and Connect Four (stones
-fall, :mod:`dlgo.connectn`) are all "get k of your stones in a line" games on a
+Tic-tac-toe, gomoku (free placement, :mod:`dlgo.games.mnk`) and Connect Four
+(stones fall, :mod:`dlgo.games.connectn`) are all "get k of your stones in a line" games on a
 grid. A position is two integers, one bit per cell for each player, with cell
 index ``(row - 1) * cols + (col - 1)`` (row 1 at the bottom). A win can only
 pass through the stone just played, so each cell has a precomputed list of the
@@ -18,12 +18,13 @@ import abc
 import functools
 import random
 
+import numpy as np
 
-from dlgo import zobrist
-from dlgo.game import GameStateBase
-from dlgo.goboard import Move
-from dlgo.gotypes import Player, Point
-from dlgo.rendering import render_grid
+from dlgo.core import zobrist
+from dlgo.core.errors import IllegalMoveError, SpecError
+from dlgo.core.game import Game, State, grid_plays, grid_points
+from dlgo.core.types import RESIGN, Move, Player, Point
+from dlgo.games.grid import render_grid
 
 DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))  # horizontal, vertical, two diagonals
 
@@ -33,13 +34,14 @@ class LineGeometry:
 
     def __init__(self, num_rows: int, num_cols: int, k: int):
         if not (1 <= num_rows <= zobrist.MAX_BOARD_SIZE and 1 <= num_cols <= zobrist.MAX_BOARD_SIZE):
-            raise ValueError(f"board must be 1..{zobrist.MAX_BOARD_SIZE} on each side, got {num_rows}x{num_cols}")
+            raise SpecError(f"board must be 1..{zobrist.MAX_BOARD_SIZE} on each side, got {num_rows}x{num_cols}")
         if not 1 <= k <= max(num_rows, num_cols):
-            raise ValueError(f"k={k} can never be reached on a {num_rows}x{num_cols} board")
+            raise SpecError(f"k={k} can never be reached on a {num_rows}x{num_cols} board")
         self.num_rows, self.num_cols, self.k = num_rows, num_cols, k
         self.num_cells = num_rows * num_cols
         self.full = (1 << self.num_cells) - 1
-        self.points = tuple(Point(r, c) for r in range(1, num_rows + 1) for c in range(1, num_cols + 1))
+        self.points = grid_points(num_rows, num_cols)
+        self.plays = grid_plays(num_rows, num_cols)
         self.keys = zobrist.keys_for_grid(num_rows, num_cols)
         windows: list[list[int]] = [[] for _ in range(self.num_cells)]
         self.all_windows: list[int] = []
@@ -66,7 +68,7 @@ class LineGeometry:
 
     def index_of(self, point: Point) -> int:
         if not (1 <= point[0] <= self.num_rows and 1 <= point[1] <= self.num_cols):
-            raise ValueError(f"{tuple(point)} is off the {self.num_rows}x{self.num_cols} board")
+            raise IllegalMoveError(f"{tuple(point)} is off the {self.num_rows}x{self.num_cols} board")
         return (point[0] - 1) * self.num_cols + (point[1] - 1)
 
 
@@ -113,17 +115,35 @@ class BitBoard:
         return h
 
 
-class KInARowState(GameStateBase):
+def bits_to_array(bits: int, num_cells: int) -> np.ndarray:
+    """A bitboard as a 0/1 int8 vector of ``num_cells`` entries (bit i = cell i)."""
+    raw = np.frombuffer(bits.to_bytes((num_cells + 7) // 8, "little"), dtype=np.uint8)
+    return np.unpackbits(raw, bitorder="little")[:num_cells].astype(np.int8)
+
+
+class KInARowGame(Game):
+    """A k-in-a-row variant: its line geometry and whether the pie rule is on."""
+
+    def __init__(self, num_rows: int, num_cols: int, k: int, pie_rule: bool = False):
+        self.geometry = line_geometry(num_rows, num_cols, k)
+        self.num_rows, self.num_cols, self.k = num_rows, num_cols, k
+        self.has_swap = self.pie_rule = pie_rule
+
+
+class KInARowState(State):
     """Shared state of the k-in-a-row games; subclasses say where stones may go."""
 
-    __slots__ = ("geometry", "pie_rule", "bits", "next_player", "previous_state", "last_move",
+    __slots__ = ("game", "geometry", "bits", "next_player", "previous_state", "last_move",
                  "_hash", "_winner", "_full", "_num_stones")
 
-    def __init__(self, geometry: LineGeometry, pie_rule: bool, bits: tuple[int, int, int],
+    game: KInARowGame
+    previous_state: "KInARowState | None"
+
+    def __init__(self, game: KInARowGame, bits: tuple[int, int, int],
                  next_player: Player, previous: "KInARowState | None", move: Move | None,
                  hash_: int, winner: Player | None, num_stones: int):
-        self.geometry = geometry
-        self.pie_rule = pie_rule
+        self.game = game
+        self.geometry = game.geometry
         self.bits = bits  # (unused, black bitboard, white bitboard): indexed by colour
         self.next_player = next_player
         self.previous_state = previous
@@ -131,20 +151,25 @@ class KInARowState(GameStateBase):
         self._hash = hash_
         self._winner = winner
         self._num_stones = num_stones
-        self._full = num_stones == geometry.num_cells
-
-    @classmethod
-    def _initial(cls, geometry: LineGeometry, pie_rule: bool):
-        return cls(geometry, pie_rule, (0, 0, 0), Player.black, None, None, zobrist.EMPTY_BOARD, None, 0)
+        self._full = num_stones == game.geometry.num_cells
 
     # ----------------------------------------------------------- the board
     @property
     def board(self) -> BitBoard:
         return BitBoard(self.geometry, self.bits[1], self.bits[2])
 
+    def stone_array(self) -> np.ndarray:
+        g = self.geometry
+        stones = bits_to_array(self.bits[1], g.num_cells) + 2 * bits_to_array(self.bits[2], g.num_cells)
+        return stones.reshape(g.num_rows, g.num_cols)
+
+    def stone_at(self, point: Point) -> Player | None:
+        c = self.board.color_at(self.geometry.index_of(point))
+        return Player(c) if c else None
+
     def swap_available(self) -> bool:
         """Pie rule: may the second player take over the first stone right now?"""
-        return self.pie_rule and self._num_stones == 1 and self.previous_state is not None \
+        return self.game.pie_rule and self._num_stones == 1 and self.previous_state is not None \
             and self.previous_state.previous_state is None
 
     def _first_stone_cell(self) -> int:
@@ -157,54 +182,78 @@ class KInARowState(GameStateBase):
 
     @abc.abstractmethod
     def _cell_of_play(self, move: Move) -> int:
-        """The cell a play fills; ``ValueError`` (with the reason) if it is illegal."""
+        """The cell a play fills; :class:`IllegalMoveError` (with the reason) if it is illegal."""
+
+    @abc.abstractmethod
+    def _cell_of_action(self, action: int) -> int:
+        """The cell an action (not the swap) fills; :class:`IllegalMoveError` if it is illegal."""
+
+    @abc.abstractmethod
+    def _swap_action(self) -> int:
+        """The action index of the pie rule's swap (valid only while it is on offer)."""
+
+    def _swapped(self) -> "KInARowState":
+        """The first stone changes hands; the first player (black) moves again."""
+        cell = self._first_stone_cell()
+        keys = self.geometry.keys
+        h = self._hash ^ keys[1][cell] ^ keys[2][cell] ^ zobrist.SWAP_AVAILABLE ^ zobrist.WHITE_TO_MOVE
+        return type(self)(self.game, (0, 0, 1 << cell), Player.black, self, self.geometry.plays[cell], h, None, 1)
+
+    def _placed(self, cell: int) -> "KInARowState":
+        """The player to move puts a stone on the (legal) ``cell``."""
+        player = self.next_player
+        bits = list(self.bits)
+        bits[player] |= 1 << cell
+        h = self._hash ^ self.geometry.keys[player][cell] ^ zobrist.WHITE_TO_MOVE
+        if self.swap_available():
+            h ^= zobrist.SWAP_AVAILABLE  # the offer lapses
+        elif self.game.pie_rule and self._num_stones == 0:
+            h ^= zobrist.SWAP_AVAILABLE  # the first stone opens the offer
+        winner = player if self.geometry.is_win_through(bits[player], cell) else None
+        return type(self)(self.game, (bits[0], bits[1], bits[2]), player.other, self, self.geometry.plays[cell], h,
+                          winner, self._num_stones + 1)
+
+    def apply_action(self, action: int) -> "KInARowState":
+        if self.is_over():
+            raise IllegalMoveError("the game is over")
+        if self.swap_available() and action == self._swap_action():
+            return self._swapped()
+        return self._placed(self._cell_of_action(action))
 
     def apply_move(self, move: Move) -> "KInARowState":
         if self.is_over():
-            raise ValueError("the game is over")
-        player = self.next_player
-        other = player.other
+            raise IllegalMoveError("the game is over")
         if move.is_resign:
-            return type(self)(self.geometry, self.pie_rule, self.bits, other, self, move,
-                              self._hash ^ zobrist.WHITE_TO_MOVE, other, self._num_stones)
+            return self.after_resignation()
         if move.is_pass:
-            raise ValueError(f"there is no passing in {self.game_name}")
-        keys = self.geometry.keys
+            raise IllegalMoveError(f"there is no passing in {self.game.name}")
         if self.swap_available() and move.point == self.geometry.points[self._first_stone_cell()]:
-            cell = self._first_stone_cell()
-            # The stone changes hands; the first player (black) moves again.
-            h = self._hash ^ keys[1][cell] ^ keys[2][cell] ^ zobrist.SWAP_AVAILABLE ^ zobrist.WHITE_TO_MOVE
-            return type(self)(self.geometry, self.pie_rule, (0, 0, 1 << cell), Player.black, self, move,
-                              h, None, 1)
-        cell = self._cell_of_play(move)
-        bits = list(self.bits)
-        bits[player] |= 1 << cell
-        h = self._hash ^ keys[player][cell] ^ zobrist.WHITE_TO_MOVE
-        if self.swap_available():
-            h ^= zobrist.SWAP_AVAILABLE  # the offer lapses
-        elif self.pie_rule and self._num_stones == 0:
-            h ^= zobrist.SWAP_AVAILABLE  # the first stone opens the offer
-        winner = player if self.geometry.is_win_through(bits[player], cell) else None
-        return type(self)(self.geometry, self.pie_rule, tuple(bits), other, self, move, h, winner,
-                          self._num_stones + 1)
+            return self._swapped()
+        return self._placed(self._cell_of_play(move))
 
-    def legal_moves(self) -> list[Move]:
+    def after_resignation(self) -> "KInARowState":
+        other = self.next_player.other
+        return type(self)(self.game, self.bits, other, self, RESIGN, self._hash ^ zobrist.WHITE_TO_MOVE, other,
+                          self._num_stones)
+
+    def legal_actions(self) -> list[int]:
         if self.is_over():
             return []
-        points = self.geometry.points
-        moves = [Move.play(points[c]) for c in self._legal_cells()]
+        actions = self._legal_actions_without_swap()
         if self.swap_available():
-            moves.append(Move.play(points[self._first_stone_cell()]))
-        return moves
+            actions.append(self._swap_action())
+        return actions
 
-    def random_move(self, rng: random.Random) -> Move:
-        """A uniformly random legal move (the swap included when it is on offer)."""
-        if self.is_over():
-            raise ValueError("the game is over")
-        cells = self._legal_cells()
-        if self.swap_available():
-            cells.append(self._first_stone_cell())
-        return Move.play(self.geometry.points[cells[int(rng.random() * len(cells))]])
+    def _legal_actions_without_swap(self) -> list[int]:
+        return self._legal_cells()
+
+    def legal_action_mask(self) -> np.ndarray:
+        mask = np.zeros(self.game.num_actions, dtype=bool)
+        if not self.is_over():
+            mask[self._legal_actions_without_swap()] = True
+            if self.swap_available():
+                mask[self._swap_action()] = True
+        return mask
 
     def is_valid_move(self, move: Move) -> bool:
         if self.is_over():
@@ -217,7 +266,7 @@ class KInARowState(GameStateBase):
             return True
         try:
             self._cell_of_play(move)
-        except ValueError:
+        except IllegalMoveError:
             return False
         return True
 
@@ -226,6 +275,26 @@ class KInARowState(GameStateBase):
 
     def winner(self) -> Player | None:
         return self._winner
+
+    def heuristic_value(self) -> float:
+        """Open lines and threats: every k-window that holds stones of one player
+        only is worth 10^(n-1) for its n stones (a k-1 threat double), plus for
+        the mover, minus for the opponent. Central cells lie on more windows, so
+        the count also rewards the centre."""
+        geo = self.geometry
+        me = self.bits[self.next_player]
+        opp = self.bits[self.next_player.other]
+        weights = _line_weights(geo.k)
+        score = 0
+        for w in geo.all_windows:
+            mine = me & w
+            theirs = opp & w
+            if mine:
+                if not theirs:
+                    score += weights[mine.bit_count()]
+            elif theirs:
+                score -= weights[theirs.bit_count()]
+        return score
 
     def zobrist_hash(self) -> int:
         return self._hash
@@ -236,10 +305,10 @@ class KInARowState(GameStateBase):
         if word == "resign":
             return Move.resign()
         if word == "pass":
-            raise ValueError(f"there is no passing in {self.game_name}")
+            raise IllegalMoveError(f"there is no passing in {self.game.name}")
         if word == "swap":
             if not self.swap_available():
-                raise ValueError("swap is only possible as the second player's first move, with the pie rule on")
+                raise IllegalMoveError("swap is only possible as the second player's first move, with the pie rule on")
             return Move.play(self.geometry.points[self._first_stone_cell()])
         return None
 
@@ -303,7 +372,7 @@ class KInARowState(GameStateBase):
                 candidates[i] = candidates[-1]
                 candidates.pop()
             if moves is not None:
-                moves.append(Move.play(geo.points[cell]))
+                moves.append(geo.plays[cell])
             b = bits[c] | (1 << cell)
             bits[c] = b
             for w in windows[cell]:
@@ -313,4 +382,14 @@ class KInARowState(GameStateBase):
         return None
 
     def __repr__(self) -> str:
-        return f"<{self.game_name} state, {self.next_player.name} to move>"
+        return f"<{self.game.name} state, {self.next_player.name} to move>"
+
+
+@functools.lru_cache(maxsize=None)
+def _line_weights(k: int) -> tuple[int, ...]:
+    """Weight of an open window holding n stones: 10^(n-1), and a threat (k-1 of k)
+    counts double on top."""
+    weights = [0] + [10 ** (n - 1) for n in range(1, k + 1)]
+    if k >= 2:
+        weights[k - 1] *= 2
+    return tuple(weights)

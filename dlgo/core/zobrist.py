@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import random
 
+from dlgo.core.errors import SpecError
+
 SEED = 20181129  # fixed: hashes are identical in every process and every run
 MAX_BOARD_SIZE = 25  # the largest board GTP can address
 
@@ -32,6 +34,6 @@ def keys_for_grid(num_rows: int, num_cols: int) -> tuple[list[int], list[int], l
     """Per-colour key lists in flat row-major order (index ``(row-1)*num_cols + col-1``)
     for a ``num_rows`` x ``num_cols`` grid; element 0 is empty so colour indexes it."""
     if not (1 <= num_rows <= MAX_BOARD_SIZE and 1 <= num_cols <= MAX_BOARD_SIZE):
-        raise ValueError(f"boards are limited to {MAX_BOARD_SIZE}x{MAX_BOARD_SIZE}, got {num_rows}x{num_cols}")
+        raise SpecError(f"boards are limited to {MAX_BOARD_SIZE}x{MAX_BOARD_SIZE}, got {num_rows}x{num_cols}")
     flat = [r * MAX_BOARD_SIZE + c for r in range(num_rows) for c in range(num_cols)]
     return [], [POINT_KEYS[1][i] for i in flat], [POINT_KEYS[2][i] for i in flat]

@@ -20,17 +20,18 @@ import logging
 import math
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, TextIO
+from typing import Callable, TextIO
 
-from dlgo.atomic import atomic_write
-from dlgo.game import result_text
-from dlgo.goboard import GameState, Move
-from dlgo.gotypes import Player, Point
-from dlgo.gtp.protocol import (MAX_SIZE, GtpError, fixed_handicap_points, format_response, format_vertex,
-                               max_fixed_handicap, parse_color, parse_command, parse_vertex)
-
-if TYPE_CHECKING:
-    from engines.base import Agent
+from dlgo.core.agent import Agent
+from dlgo.core.errors import DlgoError
+from dlgo.core.types import PASS, Move, Player, Point
+from dlgo.formats.atomic import atomic_write
+from dlgo.formats.sgf import game_to_sgf, read_sgf
+from dlgo.games.go.handicap import fixed_handicap_points, free_handicap_points
+from dlgo.games.go.scoring import area_score
+from dlgo.games.go.state import GameState, GoGame
+from dlgo.gtp.protocol import (MAX_SIZE, GtpError, format_response, format_vertex, parse_color, parse_command,
+                               parse_vertex)
 
 log = logging.getLogger(__name__)
 
@@ -77,7 +78,7 @@ class GtpFrontend:
     """One engine, one GTP session. ``agent`` plays the moves; ``sgf_dir``, if
     given, receives each game as an SGF file, rewritten after every move."""
 
-    def __init__(self, agent: "Agent", size: int = 19, komi: float = 7.5, sgf_dir: str | Path | None = None,
+    def __init__(self, agent: Agent, size: int = 19, komi: float = 7.5, sgf_dir: str | Path | None = None,
                  name: str = "dlgo") -> None:
         self.agent = agent
         self.name = name
@@ -111,7 +112,7 @@ class GtpFrontend:
             return format_response(command.id, "unknown command", ok=False)
         try:
             return format_response(command.id, handler(command.args))
-        except GtpError as err:
+        except DlgoError as err:  # GtpError and every bad request: a "?" with the reason
             return format_response(command.id, str(err), ok=False)
         except Exception as err:  # the engine failed: say so, keep the session
             log.exception("%s failed", command.name)
@@ -130,9 +131,10 @@ class GtpFrontend:
 
     # ---------------------------------------------------------- the game
     def _start(self) -> GameState:
+        game = GoGame(self.size, self.size, self.komi)
         if not self.handicap:
-            return GameState.new_game(self.size, komi=self.komi)
-        return GameState.with_handicap(self.size, self.handicap, self.komi)
+            return game.initial_state()
+        return GameState.with_handicap(self.size, self.handicap, self.komi, game=game)
 
     def _replay(self) -> None:
         state = self._start()
@@ -156,11 +158,11 @@ class GtpFrontend:
         if state.next_player != player:
             if state.last_move is not None and state.last_move.is_pass:
                 raise GtpError(f"{player.name} cannot move twice here: the pass put between would end the game")
-            moves.append(Move.pass_turn())
+            moves.append(PASS)
             state = state.apply_move(moves[0])
         try:
             state.apply_move(move)
-        except ValueError as err:
+        except DlgoError as err:
             raise GtpError(f"illegal move: {err}") from None
         return [*moves, move]
 
@@ -173,14 +175,13 @@ class GtpFrontend:
     def _write_sgf(self) -> None:
         if self.sgf_dir is None or not self.moves:
             return
-        from dlgo.sgf import game_to_sgf
-
         if self._sgf_path is None:
             self._game_number += 1
             stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
             self.sgf_dir.mkdir(parents=True, exist_ok=True)
             self._sgf_path = self.sgf_dir / f"gtp-{stamp}-{self._game_number}.sgf"
-        result = result_text(self.state)[0] if self.state.is_over() else ""
+        outcome = self.state.outcome()
+        result = outcome.text if outcome is not None else ""
         with atomic_write(self._sgf_path) as handle:
             handle.write(game_to_sgf(self.state, black=self.players.get(Player.black, ""),
                                      white=self.players.get(Player.white, ""), result=result))
@@ -218,8 +219,8 @@ class GtpFrontend:
         if not 2 <= size <= MAX_SIZE:
             raise GtpError("unacceptable size")
         try:
-            self.agent.check_game(GameState.new_game(size, komi=self.komi))
-        except ValueError as err:
+            self.agent.check_game(GoGame(size, size, self.komi).initial_state())
+        except DlgoError as err:
             raise GtpError(f"unacceptable size: {err}") from None
         self.size = size
         self._new_game()
@@ -243,7 +244,10 @@ class GtpFrontend:
 
     def cmd_fixed_handicap(self, args: list[str]) -> str:
         _need(args, 1, "fixed_handicap STONES")
-        points = fixed_handicap_points(self.size, _integer(args[0], "number of stones"))
+        try:
+            points = fixed_handicap_points(self.size, _integer(args[0], "number of stones"))
+        except DlgoError as err:
+            raise GtpError(str(err)) from None
         return self._place_handicap(points)
 
     def cmd_place_free_handicap(self, args: list[str]) -> str:
@@ -274,7 +278,7 @@ class GtpFrontend:
         self.handicap = list(points)
         try:
             self.state = self._start()
-        except ValueError as err:
+        except DlgoError as err:
             self.handicap = []
             self.state = self._start()
             raise GtpError(f"bad handicap: {err}") from None
@@ -338,17 +342,17 @@ class GtpFrontend:
         _need(args, 1, "genmove COLOR")
         player = parse_color(args[0])
         if self.state.is_over():
-            return Move.pass_turn()
+            return PASS
         state = self.state
         if state.next_player != player:
-            state = state.apply_move(self._moves_for(player, Move.pass_turn())[0])
+            state = state.apply_move(self._moves_for(player, PASS)[0])
         self.agent.set_time_limit(self.clock.budget(player, self._moves_left()))
         move = self.agent.select_move(state)
         self.players[player] = self.agent.spec
         if not move.is_resign:
             try:
                 state.apply_move(move)
-            except ValueError as err:
+            except DlgoError as err:
                 raise GtpError(f"the engine chose an illegal move {format_vertex(move)}: {err}") from None
         return move
 
@@ -369,18 +373,20 @@ class GtpFrontend:
 
     def cmd_final_score(self, args: list[str]) -> str:
         """Area score of the board as it stands (no stones are judged dead:
-        play the game out first, as the random and MCTS engines do)."""
-        return result_text(self.state)[0]
+        play the game out first, as the random and MCTS engines do), or ``W+R``
+        after a resignation."""
+        outcome = self.state.outcome()
+        if outcome is not None:
+            return outcome.text
+        return str(area_score(self.state.board, self.state.game.komi))
 
     def cmd_loadsgf(self, args: list[str]) -> str:
         """``loadsgf FILE [MOVE]``: the position before move MOVE (default: the end)."""
         if not args:
             raise GtpError("loadsgf FILE [MOVE_NUMBER]")
-        from dlgo.sgf import read_sgf
-
         try:
             record = read_sgf(Path(args[0]).read_bytes())
-        except (OSError, ValueError) as err:
+        except (OSError, DlgoError) as err:
             raise GtpError(f"cannot load file: {err}") from None
         if not 2 <= record.size <= MAX_SIZE or record.setup[Player.white]:
             raise GtpError("cannot load file: board size or set-up not supported")
@@ -397,23 +403,6 @@ class GtpFrontend:
         except GtpError as err:
             raise GtpError(f"cannot load file: {err}") from None
         return ""
-
-
-def free_handicap_points(size: int, stones: int) -> list[Point]:
-    """``stones`` well-spread points: the fixed handicap points as far as they
-    go, then, one at a time, the point off the edge farthest from those chosen."""
-    fixed = min(stones, max_fixed_handicap(size))
-    points = fixed_handicap_points(size, fixed) if fixed >= 2 else []
-    inner = [Point(r, c) for r in range(1, size + 1) for c in range(1, size + 1)
-             if (size < 5 or 1 < r < size and 1 < c < size)]
-    candidates = [p for p in inner if p not in points] + [Point(r, c) for r in range(1, size + 1)
-                                                           for c in range(1, size + 1) if Point(r, c) not in inner]
-    while len(points) < stones:
-        best = max(candidates, key=lambda p: min((abs(p.row - q.row) + abs(p.col - q.col) for q in points),
-                                                default=0))
-        points.append(best)
-        candidates.remove(best)
-    return points
 
 
 def _need(args: list[str], count: int, usage: str) -> None:

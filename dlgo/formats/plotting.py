@@ -1,36 +1,32 @@
-"""matplotlib without a display, figures saved atomically, and the learning curve.
+"""Figures without a display, saved atomically, and the learning curve.
 
-matplotlib is imported on first use, so importing this module costs nothing.
+Figures are built with matplotlib's object API (:class:`~matplotlib.figure.Figure`,
+no ``pyplot``): no window, no global state, nothing to close.
 """
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
-from dlgo.atomic import atomic_write
+import pandas as pd
+from matplotlib.figure import Figure
 
-if TYPE_CHECKING:
-    import pandas as pd
-
-
-def pyplot():
-    """``matplotlib.pyplot`` on the file-only Agg backend."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
+from dlgo.formats.atomic import atomic_write
 
 
-def save_figure(fig, path: str | Path) -> None:
-    """Write ``fig`` as a PNG atomically and close it."""
+def new_figure(figsize: tuple[float, float] = (6.4, 4.8), rows: int = 1, cols: int = 1) -> tuple[Figure, Any]:
+    """A figure and its axes (one ``Axes``, or an array of them for a grid)."""
+    fig = Figure(figsize=figsize)
+    return fig, fig.subplots(rows, cols)
+
+
+def save_figure(fig: Figure, path: str | Path) -> None:
+    """Write ``fig`` as a PNG atomically."""
     with atomic_write(Path(path), "wb") as handle:
         fig.savefig(handle, format="png", dpi=120, bbox_inches="tight")
-    pyplot().close(fig)
 
 
-def plot_learning_curve(history: "pd.DataFrame", path: str | Path, title: str = "",
+def plot_learning_curve(history: pd.DataFrame, path: str | Path, title: str = "",
                         baselines: Mapping[str, float] | None = None, *, x: str = "epoch",
                         losses: Sequence[str] = ("loss", "val_loss"),
                         scores: Sequence[str] = ("accuracy", "val_accuracy", "top5", "val_top5"),
@@ -39,9 +35,8 @@ def plot_learning_curve(history: "pd.DataFrame", path: str | Path, title: str = 
     point per ``x`` (epoch, iteration); columns the history lacks are skipped.
     ``baselines`` are drawn as labelled horizontal lines on the score panel; an
     ``elo`` column gets a panel of its own (right)."""
-    plt = pyplot()
     panels = 3 if elo else 2
-    fig, axes = plt.subplots(1, panels, figsize=(5 * panels, 4))
+    fig, axes = new_figure((5 * panels, 4), 1, panels)
     left, right = axes[0], axes[1]
     steps = history[x]
     for panel, columns in ((left, losses), (right, scores)):

@@ -8,12 +8,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from dlgo.goboard import Board, GameState, Move
-from dlgo.gotypes import Player, Point
+from sgfmill import sgf
+
+from dlgo.core.errors import RecordError
+from dlgo.core.game import State
+from dlgo.core.types import Move, Player, Point
+from dlgo.games.go.board import Board
+from dlgo.games.go.state import GameState
 
 
 def sgf_point(move: Move, num_rows: int) -> str:
-    if not move.is_play:
+    """``aa`` for the top-left point; an empty string for a pass."""
+    if move.point is None:
         return ""
     return chr(ord("a") + move.point.col - 1) + chr(ord("a") + num_rows - move.point.row)
 
@@ -22,14 +28,18 @@ def _escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("]", "\\]")
 
 
-def game_to_sgf(state: GameState, black: str = "", white: str = "", result: str = "") -> str:
-    """The game that led to ``state`` as an SGF string (area rules; a
+def game_to_sgf(state: State, black: str = "", white: str = "", result: str = "") -> str:
+    """The Go game that led to ``state`` as an SGF string (area rules; a
     resignation ends the record with ``RE[B+R]``/``RE[W+R]``). Stones on the
-    first position's board (handicap) become ``AB``/``AW`` set-up with ``HA``."""
+    first position's board (handicap) become ``AB``/``AW`` set-up with ``HA``.
+    :class:`RecordError` for a game that is not Go."""
+    if not isinstance(state, GameState):
+        raise RecordError(f"SGF records Go games, not {state.game.name}")
     rows, cols = state.board.num_rows, state.board.num_cols
     size = str(rows) if rows == cols else f"{cols}:{rows}"
     states = list(state.history())
-    header = (f"(;FF[4]GM[1]CA[UTF-8]AP[dlgo]SZ[{size}]KM[{state.komi:g}]RU[Chinese]"
+    assert isinstance(states[0], GameState)
+    header = (f"(;FF[4]GM[1]CA[UTF-8]AP[dlgo]SZ[{size}]KM[{state.game.komi:g}]RU[Chinese]"
               f"PB[{_escape(black)}]PW[{_escape(white)}]" + (f"RE[{_escape(result)}]" if result else ""))
     header += _setup_properties(states[0])
     nodes = []
@@ -109,18 +119,16 @@ class SgfRecord:
 
 
 def read_sgf(data: bytes | str) -> SgfRecord:
-    """Parse one SGF game (sgfmill does the parsing); ``ValueError`` if it is not
-    a readable Go game."""
-    from sgfmill import sgf
-
+    """Parse one SGF game (sgfmill does the parsing); :class:`RecordError` if it
+    is not a readable Go game."""
     raw = data.encode() if isinstance(data, str) else data
     try:
         game = sgf.Sgf_game.from_bytes(raw)
     except ValueError as err:
-        raise ValueError(f"not a readable SGF game: {err}") from None
+        raise RecordError(f"not a readable SGF game: {err}") from None
     root = game.get_root()
     if root.has_property("GM") and root.get("GM") != 1:
-        raise ValueError(f"not a Go game (GM[{root.get('GM')}])")
+        raise RecordError(f"not a Go game (GM[{root.get('GM')}])")
     size = game.get_size()
     record = SgfRecord(size=size, komi=game.get_komi(),
                        black=game.get_player_name("b") or "", white=game.get_player_name("w") or "",
@@ -142,7 +150,7 @@ def read_sgf(data: bytes | str) -> SgfRecord:
 
 
 def sgf_to_state(record: SgfRecord) -> GameState:
-    """The final position of ``record`` (``ValueError`` at an illegal move).
+    """The final position of ``record`` (:class:`RecordError` at an illegal move).
     Set-up stones are placed on the first position's board, so the history
     holds only the game's moves (a pass is put between two of one colour)."""
     board = Board(record.size, record.size)
@@ -158,5 +166,5 @@ def sgf_to_state(record: SgfRecord) -> GameState:
                 state = state.apply_move(Move.pass_turn())
             state = state.apply_move(move)
         except ValueError as err:
-            raise ValueError(f"move {ply + 1}: {err}") from None
+            raise RecordError(f"move {ply + 1}: {err}") from None
     return state

@@ -2,12 +2,10 @@
 one colour. Komi goes to white."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
-from dlgo.gotypes import Player, Point
-
-if TYPE_CHECKING:
-    from dlgo.goboard import Board, GameState
+from dlgo.core.types import Player, Point
+from dlgo.games.go.board import Board
 
 
 class Territory(NamedTuple):
@@ -22,7 +20,7 @@ class Territory(NamedTuple):
     dame_points: tuple[Point, ...]
 
 
-def evaluate_territory(board: "Board") -> Territory:
+def evaluate_territory(board: Board) -> Territory:
     """Classify every point of ``board`` (see :class:`Territory`)."""
     color = board.color
     neighbors = board.geometry.neighbors
@@ -84,18 +82,13 @@ class GameResult(NamedTuple):
         return f"{self.winner}+{self.winning_margin:.1f}"
 
 
-def area_score(board: "Board", komi: float) -> GameResult:
+def area_score(board: Board, komi: float) -> GameResult:
     """Area score of ``board`` as it stands."""
     t = evaluate_territory(board)
     return GameResult(t.num_black_stones + t.num_black_territory,
                       t.num_white_stones + t.num_white_territory, komi)
 
 
-def area_winner(board: "Board", komi: float) -> Player | None:
+def area_winner(board: Board, komi: float) -> Player | None:
     """Shortcut for playouts: the winner of ``board`` by area with ``komi``."""
     return area_score(board, komi).winner
-
-
-def compute_game_result(game_state: "GameState") -> GameResult:
-    """Area score of a game state's board with the game's komi."""
-    return area_score(game_state.board, game_state.komi)

@@ -1,0 +1,127 @@
+"""The one interface every engine implements, and the one report of its search.
+
+The arena, the console and the GTP server talk to engines only through
+:class:`Agent`; engines live in the ``engines`` package, above this one.
+"""
+from __future__ import annotations
+
+import abc
+import dataclasses
+import math
+import time
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+
+from dlgo.core.errors import IllegalMoveError
+from dlgo.core.game import State
+from dlgo.core.types import Move
+
+
+class Compute(NamedTuple):
+    """What an engine spent on one move: wall seconds and its own unit of work
+    (``"nodes"`` for alpha-beta, ``"rounds"`` for MCTS, ``"evaluations"`` for
+    neural engines)."""
+
+    seconds: float
+    amount: int
+    unit: str
+
+
+@dataclass(frozen=True)
+class SearchReport:
+    """What an engine found when it chose its last move. Every engine fills the
+    fields it has; the others stay None (or empty).
+
+    Arrays run over the game's action space (``state.num_actions``); values are
+    for the player who was to move, from -1 (a sure loss) to +1 (a sure win).
+    """
+
+    #: the expected result of the position for the player to move
+    value: float | None = None
+    #: ``value`` is the exact game-theoretic value (a solved position)
+    proven: bool = False
+    #: per action: how often the search visited it (MCTS rounds, PUCT simulations)
+    visits: np.ndarray | None = None
+    #: per action: the search's mean value of playing it, for the player to move
+    q: np.ndarray | None = None
+    #: per action: the network's (or search's prior) move probabilities
+    policy: np.ndarray | None = None
+    #: the actions the search expects from here on, the chosen one first
+    principal_variation: tuple[int, ...] = ()
+    #: a depth-limited search's score in its own heuristic points (alpha-beta)
+    score: float | None = None
+    #: what the move cost
+    compute: Compute = Compute(0.0, 0, "moves")
+
+
+class Agent(abc.ABC):
+    """An engine: given a game state, choose a move.
+
+    Subclasses implement :meth:`choose`, count the units of work done in
+    ``self._work`` and may describe their search in ``self._report`` (a
+    :class:`SearchReport` without its compute); :meth:`select_move` times the
+    call and publishes :attr:`last_report`. Engines are built from spec strings
+    by ``engines.create``, which also sets :attr:`spec`.
+    """
+
+    #: registry name, e.g. ``"mcts"``
+    name: str = "agent"
+    #: the unit of work counted in the report's compute
+    unit: str = "moves"
+
+    def __init__(self) -> None:
+        self.spec: str = self.name
+        self.last_report: SearchReport = SearchReport(compute=Compute(0.0, 0, self.unit))
+        self.time_limit: float | None = None
+        self._work = 0
+        self._report = SearchReport()
+
+    @property
+    def last_compute(self) -> Compute:
+        """What the last move cost: ``last_report.compute``."""
+        return self.last_report.compute
+
+    def select_move(self, state: State) -> Move:
+        """The engine's move in ``state`` (which must not be over); its search is
+        described in :attr:`last_report` afterwards."""
+        if state.is_over():
+            raise IllegalMoveError("the game is over: there is no move to select")
+        self._work = 0
+        self._report = SearchReport()
+        start = time.perf_counter()
+        move = self.choose(state)
+        elapsed = time.perf_counter() - start
+        self.last_report = dataclasses.replace(self._report, compute=Compute(elapsed, self._work, self.unit))
+        return move
+
+    @abc.abstractmethod
+    def choose(self, state: State) -> Move:
+        """Pick a move; count the work done in ``self._work``."""
+
+    def new_game(self) -> None:
+        """Forget anything kept from the previous game (trees, tables)."""
+
+    def check_game(self, state: State) -> None:
+        """A :class:`~dlgo.core.errors.DlgoError` if this engine cannot play the
+        game of ``state`` (a network trained for another board size, a program
+        that plays only Go)."""
+
+    def set_time_limit(self, seconds: float | None) -> None:
+        """Cap the wall time of each following move (a game clock, as in GTP's
+        ``time_left``); None lifts the cap. Searching engines stop at their own
+        budget or at the cap, whichever comes first; the others are fast anyway."""
+        self.time_limit = seconds if seconds is None else max(0.0, seconds)
+
+    def deadline(self, seconds: float = 0.0) -> float:
+        """The ``time.perf_counter()`` value at which a search that starts now must
+        stop: its own ``seconds`` budget (0 = none) or the time limit, the sooner."""
+        limits = [s for s in (seconds, self.time_limit) if s is not None and s > 0]
+        return time.perf_counter() + min(limits) if limits else math.inf
+
+    def close(self) -> None:
+        """Release what the engine holds outside Python (an external program)."""
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.spec}>"

@@ -1,0 +1,415 @@
+"""Go: the game (board size, komi, handicap) and its immutable states.
+
+The rules: stones with no liberties are captured; self-capture is illegal;
+situational superko (no play may recreate an earlier position with the same
+player to move) is enforced with the Zobrist hashes of the game's history; the
+game ends after two consecutive passes or a resignation and is scored by area.
+
+Actions are the board's points in row-major order (``(row - 1) * cols + col - 1``)
+and then pass, the last action.
+
+**Superko without copying the history.** Every state needs the set of the hashes
+of its game so far. Copying that set on every move costs O(moves) per move, the
+whole game O(moves²). Instead, all the states that grow from one start share a
+single set of every hash ever reached from it (``_reached``; a search tree adds
+its branches to it too). A hash that is not in it repeats nothing. One that is
+may come from another branch, so it is checked against this state's own history,
+gathered once per state by walking back (``history_hashes``) and kept.
+"""
+from __future__ import annotations
+
+import random
+from typing import Iterator, Sequence
+
+import numpy as np
+
+from dlgo.core import zobrist
+from dlgo.core.errors import IllegalMoveError, SpecError
+from dlgo.core.game import Ending, Game, Outcome, State
+from dlgo.core.symmetry import Symmetry, grid_symmetries
+from dlgo.core.types import PASS, RESIGN, Move, Player, Point
+from dlgo.games.go.board import BLACK, Board, side_key
+from dlgo.games.go.handicap import fixed_handicap_points
+from dlgo.games.go.scoring import GameResult, area_score, area_winner, evaluate_territory
+from dlgo.games.grid import go_column_label, parse_go_point, render_grid
+
+__all__ = ["GoGame", "GameState", "compute_game_result"]
+
+#: a shared set of reached hashes larger than this starts afresh (bounded memory
+#: when one start state seeds many games)
+MAX_REACHED = 1 << 20
+
+
+class GoGame(Game):
+    """Go on a ``num_rows x num_cols`` board with ``komi`` for white and
+    ``handicap`` black stones on GTP's fixed points (white then moves first)."""
+
+    has_pass = True
+    scored_by_area = True
+    has_sgf = True
+    board_style = "go"
+    default_encoder = "simple"
+
+    def __init__(self, num_rows: int = 9, num_cols: int | None = None, komi: float = 7.5, handicap: int = 0):
+        self.num_rows = num_rows
+        self.num_cols = num_rows if num_cols is None else num_cols
+        self.komi = float(komi)
+        self.handicap = handicap
+        self.num_actions = self.num_rows * self.num_cols + 1
+        self.name = "go"
+        size = str(num_rows) if num_rows == self.num_cols else f"{num_rows}x{self.num_cols}"
+        self.spec = f"go:size={size},komi={komi:g}" + (f",handicap={handicap}" if handicap else "")
+        if handicap:
+            if num_rows != self.num_cols:
+                raise SpecError("handicap stones need a square board")
+            self.handicap_points = fixed_handicap_points(num_rows, handicap)  # GTP's standard points
+        Board(self.num_rows, self.num_cols)  # a size the board cannot take fails here
+
+    def initial_state(self) -> "GameState":
+        if not self.handicap:
+            return GameState(Board(self.num_rows, self.num_cols), Player.black, None, None, self)
+        return GameState.with_handicap(self.num_rows, self.handicap_points, self.komi, game=self)
+
+    def with_komi(self, komi: float) -> "GoGame":
+        """The same board with another komi."""
+        return GoGame(self.num_rows, self.num_cols, komi, self.handicap)
+
+    def symmetries(self) -> list[Symmetry]:
+        return grid_symmetries(self.num_rows, self.num_cols, self.num_actions)
+
+    def outcome_text(self, winner: Player | None, ending: Ending) -> str:
+        if ending is Ending.FORFEIT:
+            return f"{winner}+F"
+        return super().outcome_text(winner, ending)
+
+
+class _History:
+    """``h in _History(state)``: would ``h`` repeat a position of ``state``'s game?"""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: "GameState"):
+        self.state = state
+
+    def __contains__(self, h: object) -> bool:
+        return h in self.state._reached and h in self.state.history_hashes()
+
+
+class GameState(State):
+    """An immutable Go position with its history: the board, the player to move,
+    the previous state and the move that led here.
+
+    >>> s = GameState.new_game(9).apply_move(Move.play(Point(3, 3)))
+    >>> s.next_player
+    <Player.white: 2>
+    """
+
+    __slots__ = ("game", "board", "next_player", "previous_state", "last_move", "_hash", "_reached", "_seen")
+
+    game: GoGame
+    previous_state: "GameState | None"
+
+    def __init__(self, board: Board, next_player: Player, previous: "GameState | None", move: Move | None,
+                 game: GoGame | None = None):
+        self.game = game if game is not None else (
+            previous.game if previous is not None else GoGame(board.num_rows, board.num_cols))
+        self.board = board
+        self.next_player = Player(next_player)
+        self.previous_state = previous
+        self.last_move = move
+        self._hash = h = board.hash ^ side_key(self.next_player)
+        self._seen: frozenset[int] | None = None  # this game's hashes, gathered on first need
+        if previous is None:
+            self._reached: set[int] = {h}
+        elif len(previous._reached) < MAX_REACHED:
+            self._reached = previous._reached
+            self._reached.add(h)
+        else:
+            self._reached = set(previous.history_hashes()) | {h}
+
+    @classmethod
+    def new_game(cls, board_size: int | tuple[int, int], komi: float = 7.5) -> "GameState":
+        """An empty board (``board_size`` an int or ``(rows, cols)``), black to move."""
+        rows, cols = (board_size, board_size) if isinstance(board_size, int) else board_size
+        return GoGame(rows, cols, komi).initial_state()
+
+    @classmethod
+    def from_board(cls, board: Board, next_player: Player = Player.black, komi: float = 7.5) -> "GameState":
+        """A game that starts from a set-up position (e.g. handicap stones)."""
+        return cls(board.copy(), next_player, None, None, GoGame(board.num_rows, board.num_cols, komi))
+
+    @classmethod
+    def with_handicap(cls, size: int, points: Sequence[Point], komi: float = 0.5,
+                      game: GoGame | None = None) -> "GameState":
+        """A handicap game: black stones on ``points``, white to move."""
+        board = Board(size, size)
+        for point in points:
+            board.place_stone(Player.black, point)
+        return cls(board, Player.white, None, None, game or GoGame(size, size, komi))
+
+    # -------------------------------------------------------------- superko
+    def history_hashes(self) -> frozenset[int]:
+        """The hashes of every state of this game so far, this one included."""
+        if self._seen is None:
+            chain: list[int] = []
+            state: GameState | None = self
+            while state is not None and state._seen is None:
+                chain.append(state._hash)
+                state = state.previous_state
+            self._seen = (state._seen if state is not None else frozenset()).union(chain)
+        return self._seen
+
+    def _repeats(self, h: int) -> bool:
+        """Would a state with hash ``h`` repeat a position of this game?"""
+        return h in self._reached and h in self.history_hashes()
+
+    # ----------------------------------------------------------------- moves
+    def _check_play(self, p: int) -> None:
+        """:class:`IllegalMoveError` naming the rule a play at flat index ``p`` breaks."""
+        board = self.board
+        c = int(self.next_player)
+        if board.color[p]:
+            raise IllegalMoveError(f"illegal move {self._name(p)}: the point is occupied")
+        h = board.hash_after_play(p, c)
+        if h < 0:
+            raise IllegalMoveError(f"illegal move {self._name(p)}: self-capture")
+        h ^= side_key(3 - c)
+        if self._repeats(h):
+            prev = self.previous_state
+            if prev is not None and prev._hash == h:
+                raise IllegalMoveError(f"illegal move {self._name(p)}: ko (retake it after a move elsewhere)")
+            raise IllegalMoveError(f"illegal move {self._name(p)}: superko (it repeats an earlier position)")
+
+    def _name(self, p: int) -> str:
+        point = self.board.geometry.points[p]
+        return f"{go_column_label(point.col)}{point.row}"
+
+    def apply_action(self, action: int) -> "GameState":
+        """The state after ``action`` (a point's index, or the pass index)."""
+        if self.is_over():
+            raise IllegalMoveError("the game is over")
+        geometry = self.board.geometry
+        if action == geometry.num_points:
+            return GameState(self.board, self.next_player.other, self, PASS, self.game)
+        if not 0 <= action < geometry.num_points:
+            raise IllegalMoveError(f"action index {action} out of range 0..{geometry.num_points}")
+        self._check_play(action)
+        board = self.board.copy()
+        board.play(action, int(self.next_player))
+        return GameState(board, self.next_player.other, self, geometry.plays[action], self.game)
+
+    def after_resignation(self) -> "GameState":
+        return GameState(self.board, self.next_player.other, self, RESIGN, self.game)
+
+    def is_valid_move(self, move: Move) -> bool:
+        if self.is_over():
+            return False
+        if not move.is_play:
+            return True
+        try:
+            self._check_play(self.board.geometry.index_of(move.point))
+        except IllegalMoveError:
+            return False
+        return True
+
+    def _legal_play_indices(self) -> Iterator[int]:
+        board = self.board
+        color = board.color
+        c = int(self.next_player)
+        side = side_key(3 - c)
+        reached = self._reached
+        hash_after_play = board.hash_after_play
+        for p in range(board.geometry.num_points):
+            if not color[p]:
+                h = hash_after_play(p, c)
+                if h >= 0:
+                    h ^= side
+                    if h not in reached or h not in self.history_hashes():
+                        yield p
+
+    def ko_points(self) -> list[int]:
+        """Flat indices of the empty points where a play is forbidden only by
+        (super)ko: it would capture or have liberties, but repeats a position."""
+        board = self.board
+        c = int(self.next_player)
+        side = side_key(3 - c)
+        color, hash_after_play = board.color, board.hash_after_play
+        return [p for p in range(board.geometry.num_points)
+                if not color[p] and (h := hash_after_play(p, c)) >= 0 and self._repeats(h ^ side)]
+
+    def legal_actions(self) -> list[int]:
+        """Every legal play, in board order, then pass. Empty once the game is over."""
+        if self.is_over():
+            return []
+        return [*self._legal_play_indices(), self.board.geometry.num_points]
+
+    def sensible_actions(self) -> list[int]:
+        """Legal plays that do not fill the mover's own eye, then pass if the
+        opponent has just passed (so a won game can be ended) or if no such play
+        is left. Search trees and the neural agents choose among these."""
+        if self.is_over():
+            return []
+        board, c = self.board, int(self.next_player)
+        is_eye = board.is_eye
+        actions = [p for p in self._legal_play_indices() if not is_eye(p, c)]
+        if not actions or (self.last_move is not None and self.last_move.is_pass):
+            actions.append(board.geometry.num_points)
+        return actions
+
+    def legal_action_mask(self) -> np.ndarray:
+        mask = np.zeros(self.game.num_actions, dtype=bool)
+        if not self.is_over():
+            mask[list(self._legal_play_indices())] = True
+            mask[-1] = True  # pass
+        return mask
+
+    def random_move(self, rng: random.Random) -> Move:
+        """The book's random bot: a uniformly random legal play that does not fill
+        the mover's own eye; pass only when no such play is left. Same policy and
+        code as the playouts (:meth:`Board.select_random_play`), on a scratch copy."""
+        if self.is_over():
+            raise IllegalMoveError("the game is over")
+        c = int(self.next_player)
+        p = self.board.copy().select_random_play(c, _History(self), side_key(3 - c), rng.random)
+        return PASS if p < 0 else self.board.geometry.plays[p]
+
+    # ----------------------------------------------------------------- result
+    def is_over(self) -> bool:
+        """Two passes in a row, or a resignation."""
+        move = self.last_move
+        if move is None or move.is_play:
+            return False
+        if move.is_resign:
+            return True
+        previous = self.previous_state
+        second_last = previous.last_move if previous is not None else None
+        return second_last is not None and second_last.is_pass
+
+    def winner(self) -> Player | None:
+        """The winner of a finished game (area scoring), None if unfinished or a draw."""
+        if not self.is_over():
+            return None
+        if self.last_move is not None and self.last_move.is_resign:
+            return self.next_player  # the other player resigned
+        return area_winner(self.board, self.game.komi)
+
+    def outcome(self) -> Outcome | None:
+        """Resignation (``W+R``), or the area count after two passes (``B+3.5``, ``0``)."""
+        if not self.is_over():
+            return None
+        if self.last_move is not None and self.last_move.is_resign:
+            return self.game.outcome(self.next_player, Ending.RESIGNATION)
+        score = compute_game_result(self)
+        return Outcome(score.winner, Ending.SCORE, str(score))
+
+    def heuristic_value(self) -> float:
+        """Capture difference plus an area estimate (stones and empty regions that
+        touch one colour only), komi included, for the player to move."""
+        board = self.board
+        t = evaluate_territory(board)
+        black = t.num_black_stones + t.num_black_territory + board.captures[Player.black]
+        white = t.num_white_stones + t.num_white_territory + board.captures[Player.white] + self.game.komi
+        return black - white if self.next_player is Player.black else white - black
+
+    def zobrist_hash(self) -> int:
+        """Hash of the stones and the player to move, updated incrementally."""
+        return self._hash
+
+    # ----------------------------------------------------------- action space
+    def move_to_index(self, move: Move) -> int:
+        if move.is_play:
+            return self.board.geometry.index_of(move.point)
+        if move.is_pass:
+            return self.board.geometry.num_points
+        raise IllegalMoveError("resign has no action index")
+
+    def index_to_move(self, index: int) -> Move:
+        geometry = self.board.geometry
+        if index == geometry.num_points:
+            return PASS
+        if not 0 <= index < geometry.num_points:
+            raise IllegalMoveError(f"action index {index} out of range 0..{geometry.num_points}")
+        return geometry.plays[index]
+
+    def action_point(self, action: int) -> Point | None:
+        geometry = self.board.geometry
+        return geometry.points[action] if action < geometry.num_points else None
+
+    def stone_array(self) -> np.ndarray:
+        return np.asarray(self.board.color, dtype=np.int8).reshape(self.board.num_rows, self.board.num_cols)
+
+    def stone_at(self, point: Point) -> Player | None:
+        return self.board.get(point)
+
+    # ------------------------------------------------------------- human I/O
+    def parse_move(self, text: str) -> Move:
+        """``C3`` (columns A-Z without I, rows from 1 at the bottom), ``pass`` or ``resign``."""
+        word = text.strip().lower()
+        if word == "pass":
+            return PASS
+        if word == "resign":
+            return RESIGN
+        return Move.play(parse_go_point(text, self.board.num_rows, self.board.num_cols))
+
+    def format_move(self, move: Move) -> str:
+        if move.is_pass:
+            return "pass"
+        if move.is_resign or move.point is None:
+            return "resign"
+        return f"{go_column_label(move.point.col)}{move.point.row}"
+
+    def render(self) -> str:
+        board = self.board
+        last = self.last_move.point if self.last_move is not None and self.last_move.is_play else None
+        color = board.color
+        cols = board.num_cols
+        return render_grid(
+            board.num_rows, cols,
+            lambda r, c: color[(r - 1) * cols + c - 1],
+            [go_column_label(c) for c in range(1, cols + 1)],
+            last,
+        )
+
+    # --------------------------------------------------------------- playouts
+    def random_playout(self, rng: random.Random, moves: list[Move] | None = None,
+                       max_moves: int | None = None) -> Player | None:
+        """Finish the game with the book's random policy (uniform over legal plays
+        that do not fill one's own eye; pass when none is left) on a private
+        mutable board, and return the winner by area scoring.
+
+        The playout follows exactly the rules of :meth:`apply_action` (same code);
+        if ``moves`` is a list, the moves played are appended to it. ``max_moves``
+        (default 10 x points) is a safety cap: the position is scored when reached."""
+        if self.is_over():
+            return self.winner()
+        board = self.board.copy()
+        seen = set(self.history_hashes())
+        c = int(self.next_player)
+        passes = 1 if self.last_move is not None and self.last_move.is_pass else 0
+        rand = rng.random
+        select = board.select_random_play
+        play = board.play
+        plays = board.geometry.plays
+        budget = 10 * board.geometry.num_points if max_moves is None else max_moves
+        while passes < 2 and budget > 0:
+            budget -= 1
+            side = zobrist.WHITE_TO_MOVE if c == BLACK else 0  # the opponent moves next
+            p = select(c, seen, side, rand)
+            if p < 0:
+                passes += 1
+            else:
+                passes = 0
+                play(p, c)
+            seen.add(board.hash ^ side)
+            if moves is not None:
+                moves.append(PASS if p < 0 else plays[p])
+            c = 3 - c
+        return area_winner(board, self.game.komi)
+
+    def __repr__(self) -> str:
+        return f"<go GameState {self.board.num_rows}x{self.board.num_cols}, {self.next_player.name} to move>"
+
+
+def compute_game_result(game_state: GameState) -> GameResult:
+    """Area score of a game state's board with the game's komi (the book's name)."""
+    return area_score(game_state.board, game_state.game.komi)
