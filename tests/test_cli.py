@@ -98,3 +98,38 @@ def test_the_command_line_starts_without_tensorflow():
             "print('tensorflow' in sys.modules, 'keras' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "False"]
+
+
+def test_classic_engines_console_gtp_and_arena_work_without_tensorflow(tmp_path):
+    """With TensorFlow and Keras unimportable, everything but the neural engines works,
+    and asking for a neural engine is a one-line error, not a traceback."""
+    code = f"""
+import io, sys
+class Blocked:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in ("tensorflow", "keras"):
+            raise ImportError("blocked: " + name)
+sys.meta_path.insert(0, Blocked())
+import engines
+from dlgo.app.cli import main
+from dlgo.app.console import ConsoleGame
+from dlgo.app.gtp_server import GtpFrontend
+from dlgo.arena.report import write_report
+from dlgo.arena.tournament import run_tournament
+from dlgo.core.types import Player
+from dlgo.games import new_game
+records = run_tournament(engines.ENGINES, {str(tmp_path)!r}, "connect4", ["random", "mcts:rounds=5", "alphabeta:depth=1"],
+                         2, workers=1, progress=False)
+write_report({str(tmp_path)!r}, records)
+out = io.StringIO()
+ConsoleGame(new_game("tictactoe"), {{Player.black: engines.create("alphabeta"), Player.white: engines.create("random:seed=1")}},
+            out=out).run()
+gtp = GtpFrontend(engines.create("mcts:rounds=5,seed=1"), size=5)
+print(gtp.handle("genmove b").startswith("= "), "result:" in out.getvalue(), len(records))
+print(main(["play", "--game", "tictactoe", "--black", "alphazero:checkpoint=tictactoe", "--white", "random"]))
+print("tensorflow" in sys.modules, "keras" in sys.modules)
+"""
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["True", "True", "6", "2", "False", "False"]
+    assert "dlgo: error: the neural engines need TensorFlow" in run.stderr and "Traceback" not in run.stderr

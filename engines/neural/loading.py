@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from dlgo.core.errors import ModelFileError
+from dlgo.core.errors import DlgoError, ModelFileError
 from dlgo.core.game import State
 from dlgo.encoders import Encoder, get_encoder_by_name
 from engines.checkpoints import resolve_model_path
@@ -23,8 +23,7 @@ class LoadedModel:
     """A model file ready to play: the compiled network, its encoder, its metadata."""
 
     def __init__(self, path: str):
-        from engines.neural.backend import compiled_call, load_model  # TensorFlow's lazy import
-
+        compiled_call, load_model = _backend()
         model, self.metadata = load_model(path, compile=False)
         encoder = self.metadata.get("encoder")
         if not encoder:
@@ -35,8 +34,7 @@ class LoadedModel:
     @classmethod
     def from_model(cls, model: Any, encoder: Encoder, metadata: dict[str, Any]) -> "LoadedModel":
         """A network in memory (a ``keras.Model`` being trained), ready to play like a loaded file."""
-        from engines.neural.backend import compiled_call  # TensorFlow's lazy import
-
+        compiled_call, _ = _backend()
         loaded = cls.__new__(cls)
         loaded.metadata, loaded.encoder, loaded.call = metadata, encoder, compiled_call(model)
         return loaded
@@ -44,6 +42,17 @@ class LoadedModel:
     def check(self, state: State) -> None:
         """:class:`ModelFileError` unless this network can play ``state``'s game."""
         self.encoder.check(state.game)
+
+
+def _backend() -> tuple[Any, Any]:
+    """``compiled_call`` and ``load_model`` from the Keras backend: TensorFlow's
+    lazy import, with a clear error where the ``[neural]`` extra is not installed."""
+    try:
+        from engines.neural.backend import compiled_call, load_model  # TensorFlow's lazy import
+    except ImportError as err:
+        raise DlgoError(f"the neural engines need TensorFlow and Keras ({err}); install them with "
+                        "pip install -e '.[neural]'") from None
+    return compiled_call, load_model
 
 
 @functools.lru_cache(maxsize=8)
