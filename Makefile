@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck bench clean system
+.PHONY: demo test lint bench clean system
 
 # GNU Go (Debian package gnugo) for the GTP tests and experiments/vs_gnugo.py.
 system:
@@ -21,12 +21,9 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(BIN)/python experiments/strength_per_compute.py --out reports/demo-connect4
 
-# The layer contract: each layer imports only the layers below it.
+# The layer contract (each layer imports only the layers below it) and the type hints.
 lint: $(STAMP)
 	$(BIN)/lint-imports
-
-# The type hints (not yet part of `make test`: the redesign is still closing its last errors).
-typecheck: $(STAMP)
 	$(BIN)/mypy
 
 # pytest exits 5 when it collects no tests: not a failure of the suite.

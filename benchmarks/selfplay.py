@@ -41,7 +41,7 @@ def main() -> None:
         save_model(build_resnet(enc.shape, enc.num_moves, blocks=args.blocks, filters=args.filters), path,
                    {"kind": "alphazero", "encoder": enc.config()})
         evaluator = NetworkEvaluator(load_network(path))
-        evaluator.evaluate([enc.start])  # trace the compiled call before timing
+        evaluator.evaluate([enc.game.initial_state()])  # trace the compiled call before timing
         evaluator.evaluations = 0
         start = time.perf_counter()
         examples = self_play(args.game, evaluator, enc, args.games, parallel=args.parallel,

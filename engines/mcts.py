@@ -67,7 +67,7 @@ class Node:
         if any(child.proven == WIN for child in children):  # the player to move here can win
             self.proven = LOSS
         elif not self.untried and all(child.proven is not None for child in children):
-            self.proven = -max(child.proven for child in children)
+            self.proven = -max(child.proven for child in children if child.proven is not None)
         return self.proven is not None
 
 
@@ -170,6 +170,7 @@ class MCTSAgent(Agent):
                 value = child.wins / n + c * math.sqrt(log_n / n)
                 if value > best_value:
                     best, best_value = child, value
+            assert best is not None  # a node whose moves all lose is proven lost, and stops the descent
             node = best
         # Expand one untried move.
         if node.proven is None:
@@ -181,15 +182,16 @@ class MCTSAgent(Agent):
             winner = None if node.proven == DRAW else node.mover if node.proven == WIN else node.mover.other
         # Backpropagate the result and any new proof.
         proving = node.proven is not None
-        while node is not None:
-            node.visits += 1
+        walker: Node | None = node
+        while walker is not None:
+            walker.visits += 1
             if winner is None:
-                node.wins += 0.5
-            elif winner == node.mover:
-                node.wins += 1.0
-            if proving and node.proven is None:
-                proving = node.update_proof()
-            node = node.parent
+                walker.wins += 0.5
+            elif winner == walker.mover:
+                walker.wins += 1.0
+            if proving and walker.proven is None:
+                proving = walker.update_proof()
+            walker = walker.parent
 
     def _expand(self, node: Node) -> Node:
         action = node.untried.pop()

@@ -35,7 +35,10 @@ from dlgo.formats.plotting import plot_learning_curve
 from dlgo.formats.records import read_games, replay
 from dlgo.formats.sgf import game_to_sgf, read_sgf, sgf_to_state
 from dlgo.games import GAMES, game_options, new_game
+from engines.neural.accuracy import evaluate_predictor
 from engines.neural.alphazero_config import AlphaZeroConfig
+from engines.neural.analysis import analyze, render_analysis
+from engines.neural.loading import load_network
 
 #: (game, black, white) for `dlgo demo`: one game each, a few seconds apiece.
 DEMO_GAMES = [
@@ -216,8 +219,7 @@ def cmd_import_sgf(args: argparse.Namespace) -> int:
 
 
 def cmd_train_supervised(args: argparse.Namespace) -> int:
-    from engines.neural.accuracy import evaluate_predictor  # TensorFlow's lazy import
-    from engines.neural.training import train_supervised
+    from engines.neural.training import train_supervised  # TensorFlow's lazy import
 
     history = train_supervised(args.data, args.out, model=args.model, encoder=args.encoder, epochs=args.epochs,
                                batch_size=args.batch_size, learning_rate=args.learning_rate, l2=args.l2,
@@ -232,7 +234,6 @@ def cmd_train_supervised(args: argparse.Namespace) -> int:
 
 
 def cmd_evaluate_predictor(args: argparse.Namespace) -> int:
-    from engines.neural.accuracy import evaluate_predictor  # TensorFlow's lazy import
 
     print_accuracy(evaluate_predictor(args.model, args.data, split=args.split,
                                       teacher_positions=args.teacher_positions, seed=args.seed))
@@ -272,8 +273,6 @@ def add_config_options(parser: argparse.ArgumentParser) -> None:
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:
-    from engines.neural.analysis import analyze, render_analysis  # TensorFlow's lazy import
-    from engines.neural.loading import load_network
 
     loaded = load_network(args.model)
     state = new_game(args.game or loaded.encoder.game_spec)
@@ -289,7 +288,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         print(f"  {state.format_move(state.index_to_move(int(index))):>6} {result.policy[index]:7.1%}{mark}")
     if args.simulations and result.value is None:
         print("\n(a policy-only network has no value head to search with: --simulations ignored)")
-    if result.visits is not None:
+    if result.visits is not None and result.q is not None:
         print(f"\nafter {args.simulations} simulations (c={args.c:g}):")
         for index in np.argsort(-result.visits)[: args.top]:
             if result.visits[index]:

@@ -263,7 +263,7 @@ class GtpFrontend:
         points = []
         for text in args:
             move = parse_vertex(text, self.size)
-            if not move.is_play:
+            if move.point is None:
                 raise GtpError("a handicap stone cannot be a pass")
             if move.point in points:
                 raise GtpError(f"{text} given twice")

@@ -55,9 +55,9 @@ def engine_rows(records: Sequence[GameRecord], anchor: str = "random", bootstrap
             unit[spec] = u
     rows = []
     for rating in fit_ratings(results, anchor=anchor, bootstrap=bootstrap, seed=seed, fixed=fixed):
-        seconds, compute, n = cost[rating.name]
+        seconds, compute, moves = cost[rating.name]
         rows.append(EngineRow(rating.name, family_of(rating.name), rating.elo, rating.lower, rating.upper,
-                              rating.games, rating.score, seconds / max(n, 1), compute / max(n, 1),
+                              rating.games, rating.score, seconds / max(moves, 1), compute / max(moves, 1),
                               unit[rating.name]))
     return rows
 

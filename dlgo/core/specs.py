@@ -22,7 +22,9 @@ def split_spec(spec: str) -> tuple[str, dict[str, str]]:
     params: dict[str, str] = {}
     if not rest.strip():
         return name.strip(), params
-    items, current, quote = [], [], None
+    items: list[str] = []
+    current: list[str] = []
+    quote: str | None = None
     for ch in rest:
         if quote:
             if ch == quote:

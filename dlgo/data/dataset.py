@@ -123,9 +123,8 @@ def positions(record: GameRecord, encoder: Encoder) -> Iterator[tuple[np.ndarray
     states = replay(record.game, record.moves)
     for ply, state in enumerate(states[:-1]):
         move = states[ply + 1].last_move
-        if ply < record.opening_plies or move.is_resign:
+        if ply < record.opening_plies or move is None or move.is_resign:
             continue
-        assert move is not None
         yield encoder.encode(state), encoder.encode_move(move, state), state.legal_action_mask()
 
 

@@ -28,8 +28,9 @@ class GoEncoder(Encoder):
         board = state.board
         color, strings, cols = board.color, board.string, self.cols
         for p, c in enumerate(color):
-            if c:
-                libs = len(strings[p].liberties)
+            s = strings[p]
+            if c and s is not None:
+                libs = len(s.liberties)
                 out[p // cols, p % cols, first_plane[c] + min(libs, max_liberties) - 1] = 1.0
 
     def _ko_plane(self, state: GameState, out: np.ndarray, plane: int) -> None:

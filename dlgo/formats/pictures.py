@@ -52,7 +52,7 @@ def _star_points(size: int) -> list[tuple[int, int]]:
     return [(r, c) for r in lines for c in lines]
 
 
-def draw_position(ax: Axes, state: State, heatmap: Sequence[float] | None = None, *,
+def draw_position(ax: Axes, state: State, heatmap: Sequence[float] | np.ndarray | None = None, *,
                   heat_label: str = "probability", mark_last: bool = True, title: str | None = None) -> None:
     """Draw ``state`` on ``ax``; ``heatmap`` has one value per action
     (``state.num_actions``; in Go the last one, pass, goes in the title)."""
@@ -155,7 +155,7 @@ def _figure(state: State) -> tuple[Figure, Axes]:
     return new_figure(figsize=(size, size * (rows + 1) / (cols + 1)))
 
 
-def render_position(state: State, path: str | Path, heatmap: Sequence[float] | None = None, *,
+def render_position(state: State, path: str | Path, heatmap: Sequence[float] | np.ndarray | None = None, *,
                     heat_label: str = "probability", title: str | None = None) -> None:
     """``state`` as a PNG file (with an optional heat map, see :func:`draw_position`)."""
     fig, ax = _figure(state)
@@ -184,7 +184,8 @@ def render_game(states: Sequence[State], path: str | Path, *, seconds_per_move: 
     handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".gif")
     os.close(handle)
     try:
-        animation.save(temp, writer=PillowWriter(fps=1.0 / seconds_per_move), dpi=80)
+        writer = PillowWriter(fps=1.0 / seconds_per_move)  # type: ignore[arg-type]  # a float fps works
+        animation.save(temp, writer=writer, dpi=80)
         os.replace(temp, path)
     finally:
         if os.path.exists(temp):

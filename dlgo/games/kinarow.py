@@ -247,6 +247,15 @@ class KInARowState(State):
     def _legal_actions_without_swap(self) -> list[int]:
         return self._legal_cells()
 
+    def random_move(self, rng: random.Random) -> Move:
+        """A uniformly random legal move (the swap included when it is on offer)."""
+        if self.is_over():
+            raise IllegalMoveError("the game is over")
+        cells = self._legal_cells()
+        if self.swap_available():
+            cells.append(self._first_stone_cell())
+        return self.geometry.plays[cells[int(rng.random() * len(cells))]]
+
     def legal_action_mask(self) -> np.ndarray:
         mask = np.zeros(self.game.num_actions, dtype=bool)
         if not self.is_over():

@@ -49,6 +49,7 @@ class MNKGameState(KInARowState):
         return [c for c in range(self.geometry.num_cells) if not occupied >> c & 1]
 
     def _cell_of_play(self, move: Move) -> int:
+        assert move.point is not None
         cell = self.geometry.index_of(move.point)
         if (self.bits[1] | self.bits[2]) >> cell & 1:
             raise IllegalMoveError(f"illegal move {self.format_move(move)}: the point is occupied")

@@ -46,14 +46,16 @@ class GtpClient:
         except OSError as err:
             self._stderr.close()
             raise GtpConnectionError(f"cannot start {self.argv[0]!r}: {err}") from None
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self._stdin, self._stdout = self.process.stdin, self.process.stdout
         self._lines: queue.Queue[str | None] = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
-        self._board: tuple | None = None  # (size, komi, set-up) the program holds
+        self._board: tuple[object, ...] | None = None  # (size, komi, set-up) the program holds
         self._sent: list[Move] = []        # the moves it has been sent since
         self._hung = False
 
     def _read(self) -> None:
-        for line in self.process.stdout:
+        for line in self._stdout:
             self._lines.put(line)
         self._lines.put(None)  # end of output: the program has exited
 
@@ -66,8 +68,8 @@ class GtpClient:
         if self.process.poll() is not None:
             raise self._died()
         try:
-            self.process.stdin.write(command.strip() + "\n")
-            self.process.stdin.flush()
+            self._stdin.write(command.strip() + "\n")
+            self._stdin.flush()
         except (BrokenPipeError, OSError):
             raise self._died() from None
         lines: list[str] = []
@@ -112,13 +114,13 @@ class GtpClient:
             self.process.wait()
         if self.process.poll() is None:
             try:
-                self.process.stdin.write("quit\n")
-                self.process.stdin.flush()
+                self._stdin.write("quit\n")
+                self._stdin.flush()
                 self.process.wait(timeout=5)
             except (OSError, subprocess.TimeoutExpired):
                 self.process.kill()
                 self.process.wait()
-        for stream in (self.process.stdin, self.process.stdout):
+        for stream in (self._stdin, self._stdout):
             try:
                 stream.close()
             except OSError:
@@ -138,13 +140,14 @@ class GtpClient:
         the moves it has not been sent yet."""
         states = list(state.history())
         start = states[0]
+        assert isinstance(start, GameState)
         board = start.board
         size = board.num_rows
         if size != board.num_cols:
             raise DlgoError("GTP programs play square boards only")
         setup = tuple((p, board.get(p)) for p in _points(size) if board.get(p) is not None)
         key = (size, state.game.komi, setup, start.next_player)
-        moves = [s.last_move for s in states[1:]]
+        moves = [move for s in states[1:] if (move := s.last_move) is not None]
         if key != self._board or moves[:len(self._sent)] != self._sent:
             self.send(f"boardsize {size}")
             self.send("clear_board")

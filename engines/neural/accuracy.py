@@ -23,7 +23,7 @@ import numpy as np
 from dlgo.core.errors import ModelFileError, RecordError
 from dlgo.data.dataset import encode_dataset, load_chunk, split_of
 from dlgo.data.generate import SOURCE_FILE
-from dlgo.formats.records import read_games, replay
+from dlgo.formats.records import GameRecord, read_games, replay
 from engines.neural.loading import load_network
 from engines.registry import create_seeded
 
@@ -72,7 +72,7 @@ def teacher_agreement(data: str | Path, split: str, positions: int, seed: int = 
     if source.get("kind") != "self-play":
         return {}
     rng = random.Random(seed)
-    candidates = []
+    candidates: list[tuple[GameRecord, int]] = []
     for record in read_games(Path(data) / "games.csv"):
         if split_of(record.game_id) == split:
             plies = range(record.opening_plies, record.plies)

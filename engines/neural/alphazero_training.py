@@ -220,9 +220,9 @@ def train_alphazero(out: str | Path, config: AlphaZeroConfig, iterations: int,
             with atomic_write(history_file) as handle:  # the iteration is complete
                 history.to_csv(handle, index=False)
             save_model(model, out / "checkpoint.keras", meta)
-            for old in out.glob("buffer-*.npz"):
-                if old.name != f"buffer-{iteration:03d}.npz":
-                    old.unlink()
+            for stale in out.glob("buffer-*.npz"):
+                if stale.name != f"buffer-{iteration:03d}.npz":
+                    stale.unlink()
             log.info("iteration %d: %s", iteration, row)
     finally:
         if pool is not None:

@@ -232,7 +232,7 @@ class Board:
         color = self.color
         if color[p]:
             return -1
-        string = self.string
+        string: list[GoString] = self.string  # type: ignore[assignment]  # a stone's point has a string
         h = self.hash ^ self.geometry.keys[c][p]
         legal = False
         captured: list[GoString] | None = None
@@ -259,7 +259,7 @@ class Board:
         """Place a stone of colour ``c`` at the empty point ``p`` and capture.
         The caller has checked legality (see :meth:`hash_after_play`)."""
         color = self.color
-        string = self.string
+        string: list[GoString] = self.string  # type: ignore[assignment]  # a stone's point has a string
         token = self._token
         key = self.geometry.keys[c][p]
         # p is no longer empty
@@ -376,7 +376,7 @@ class Board:
         return (isinstance(other, Board) and self.num_rows == other.num_rows
                 and self.num_cols == other.num_cols and self.color == other.color)
 
-    __hash__ = None  # mutable
+    __hash__ = None  # type: ignore[assignment]  # mutable
 
     def __repr__(self) -> str:
         return f"Board({self.num_rows}, {self.num_cols}, hash={self.hash:#018x})"

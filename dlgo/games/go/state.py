@@ -156,7 +156,8 @@ class GameState(State):
             while state is not None and state._seen is None:
                 chain.append(state._hash)
                 state = state.previous_state
-            self._seen = (state._seen if state is not None else frozenset()).union(chain)
+            base = state._seen if state is not None and state._seen is not None else frozenset()
+            self._seen = base.union(chain)
         return self._seen
 
     def _repeats(self, h: int) -> bool:
@@ -198,13 +199,18 @@ class GameState(State):
         board.play(action, int(self.next_player))
         return GameState(board, self.next_player.other, self, geometry.plays[action], self.game)
 
+    def apply_move(self, move: Move) -> "GameState":
+        state = super().apply_move(move)
+        assert isinstance(state, GameState)
+        return state
+
     def after_resignation(self) -> "GameState":
         return GameState(self.board, self.next_player.other, self, RESIGN, self.game)
 
     def is_valid_move(self, move: Move) -> bool:
         if self.is_over():
             return False
-        if not move.is_play:
+        if move.point is None:
             return True
         try:
             self._check_play(self.board.geometry.index_of(move.point))
@@ -317,7 +323,7 @@ class GameState(State):
 
     # ----------------------------------------------------------- action space
     def move_to_index(self, move: Move) -> int:
-        if move.is_play:
+        if move.point is not None:
             return self.board.geometry.index_of(move.point)
         if move.is_pass:
             return self.board.geometry.num_points

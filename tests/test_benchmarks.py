@@ -1,0 +1,22 @@
+"""The benchmark scripts run (tiny settings): speed figures are measured with
+`make bench`, never asserted here, but the scripts must keep up with the API."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize("script, args", [
+    ("playouts.py", ["--seconds", "0.01"]),
+    ("selfplay.py", ["--games", "2", "--parallel", "2", "--simulations", "2", "--blocks", "1", "--filters", "4"]),
+])
+def test_benchmark_scripts_run(script, args):
+    run = subprocess.run([sys.executable, str(ROOT / "benchmarks" / script), *args], capture_output=True, text=True,
+                         cwd=ROOT, timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "| " in run.stdout  # the table

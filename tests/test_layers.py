@@ -1,0 +1,60 @@
+"""The shape of the code: imports at the top of modules (but for TensorFlow's lazy
+import), no import cycles, and nothing that imports TensorFlow at start-up. The
+layer contract itself (each layer imports only the layers below it) is
+import-linter's, in pyproject.toml, run by `make test`."""
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import grimp
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+#: the modules that import TensorFlow when they load: the only ones a function may import
+TENSORFLOW_MODULES = {"tensorflow", "keras", "engines.neural.backend", "engines.neural.training",
+                      "engines.neural.alphazero_training", "engines.neural.models", "engines.neural.resnet"}
+
+
+def function_level_imports(path: Path) -> list[tuple[int, str]]:
+    """(line, module) of every import statement inside a function of ``path``."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for sub in ast.walk(node):
+                if isinstance(sub, ast.ImportFrom) and sub.module:
+                    found.append((sub.lineno, sub.module))
+                elif isinstance(sub, ast.Import):
+                    found.extend((sub.lineno, alias.name) for alias in sub.names)
+    return found
+
+
+@pytest.mark.parametrize("package", ["dlgo", "engines"])
+def test_imports_sit_at_the_top_but_for_tensorflow(package):
+    lazy = [f"{path.relative_to(ROOT)}:{line}: {module}"
+            for path in sorted((ROOT / package).rglob("*.py"))
+            for line, module in function_level_imports(path) if module not in TENSORFLOW_MODULES]
+    assert lazy == []
+
+
+def test_the_tensorflow_modules_really_import_tensorflow():
+    """The exception above is only for modules that do pull TensorFlow in."""
+    for module in TENSORFLOW_MODULES - {"tensorflow", "keras"}:
+        source = (ROOT / (module.replace(".", "/") + ".py")).read_text()
+        assert "import tensorflow" in source or "engines.neural.backend import" in source, module
+
+
+def test_no_import_cycles():
+    graph = grimp.build_graph("dlgo", "engines")
+    cycles = [(a, b) for a in graph.modules for b in graph.find_modules_directly_imported_by(a)
+              if graph.chain_exists(importer=b, imported=a)]
+    assert cycles == []
+
+
+def test_the_library_and_the_cli_start_without_tensorflow():
+    code = ("import sys, dlgo.app.cli, dlgo.arena.tournament, dlgo.data.dataset, engines.mcts, engines.alphazero, "
+            "engines.neural.analysis; print('tensorflow' in sys.modules or 'keras' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"
