@@ -14,7 +14,10 @@ whole game O(moves²). Instead, all the states that grow from one start share a
 single set of every hash ever reached from it (``_reached``; a search tree adds
 its branches to it too). A hash that is not in it repeats nothing. One that is
 may come from another branch, so it is checked against this state's own history,
-gathered once per state by walking back (``history_hashes``) and kept.
+gathered once per state by walking back (``history_hashes``) and kept. Superko
+makes every hash of one game distinct, so while the shared set holds exactly as
+many hashes as the game has states (a game being played, not a search tree), it
+*is* this state's history and serves as it is.
 """
 from __future__ import annotations
 
@@ -104,7 +107,8 @@ class GameState(State):
     <Player.white: 2>
     """
 
-    __slots__ = ("game", "board", "next_player", "previous_state", "last_move", "_hash", "_reached", "_seen")
+    __slots__ = ("game", "board", "next_player", "previous_state", "last_move", "_hash", "_reached", "_seen",
+                 "_ply")
 
     game: GoGame
     previous_state: "GameState | None"
@@ -119,6 +123,7 @@ class GameState(State):
         self.last_move = move
         self._hash = h = board.hash ^ side_key(self.next_player)
         self._seen: frozenset[int] | None = None  # this game's hashes, gathered on first need
+        self._ply: int = 0 if previous is None else previous._ply + 1
         if previous is None:
             self._reached: set[int] = {h}
         elif len(previous._reached) < MAX_REACHED:
@@ -160,6 +165,12 @@ class GameState(State):
             self._seen = base.union(chain)
         return self._seen
 
+    def _forbidden(self) -> "set[int] | _History":
+        """The hashes this game may not repeat, as a container: the shared set
+        itself when it holds only this game's history (see the module's docstring)."""
+        reached = self._reached
+        return reached if len(reached) == self._ply + 1 else _History(self)
+
     def _repeats(self, h: int) -> bool:
         """Would a state with hash ``h`` repeat a position of this game?"""
         return h in self._reached and h in self.history_hashes()
@@ -200,9 +211,11 @@ class GameState(State):
         return GameState(board, self.next_player.other, self, geometry.plays[action], self.game)
 
     def apply_move(self, move: Move) -> "GameState":
-        state = super().apply_move(move)
-        assert isinstance(state, GameState)
-        return state
+        if move.point is not None:
+            return self.apply_action(self.board.geometry.index_of(move.point))
+        if self.is_over():
+            raise IllegalMoveError("the game is over")
+        return self.after_resignation() if move.is_resign else self.apply_action(self.board.geometry.num_points)
 
     def after_resignation(self) -> "GameState":
         return GameState(self.board, self.next_player.other, self, RESIGN, self.game)
@@ -276,7 +289,7 @@ class GameState(State):
         if self.is_over():
             raise IllegalMoveError("the game is over")
         c = int(self.next_player)
-        p = self.board.copy().select_random_play(c, _History(self), side_key(3 - c), rng.random)
+        p = self.board.copy().select_random_play(c, self._forbidden(), side_key(3 - c), rng.random)
         return PASS if p < 0 else self.board.geometry.plays[p]
 
     # ----------------------------------------------------------------- result
@@ -389,7 +402,8 @@ class GameState(State):
         if self.is_over():
             return self.winner()
         board = self.board.copy()
-        seen = set(self.history_hashes())
+        forbidden = self._forbidden()
+        seen = set(forbidden) if isinstance(forbidden, set) else set(self.history_hashes())
         c = int(self.next_player)
         passes = 1 if self.last_move is not None and self.last_move.is_pass else 0
         rand = rng.random
