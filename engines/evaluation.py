@@ -1,8 +1,8 @@
 """Scores for depth-limited search, from the side to move's view.
 
 A finished game has an exact score, ``WIN`` less the plies it took (shorter wins
-are better); an unfinished one at the search's horizon is the game's own
-estimate, ``state.heuristic_value()``, in heuristic "points" far below
+are better). An unfinished one at the search's horizon is scored by the game's
+own estimate, ``state.heuristic_value()``, in heuristic "points" far below
 :data:`WIN`, so a proven result always outranks any estimate.
 """
 from __future__ import annotations
@@ -18,11 +18,6 @@ PROVEN = WIN - 10_000
 def terminal_score(state: State, ply: int) -> int:
     """Exact score of a finished game for the side to move (shorter wins are better)."""
     return int(value_for(state.winner(), state.next_player)) * (WIN - ply)
-
-
-def evaluate(state: State) -> float:
-    """Heuristic value of an unfinished position for ``state.next_player``."""
-    return state.heuristic_value()
 
 
 def game_value(score: float) -> int | None:

@@ -17,7 +17,7 @@ from typing import NamedTuple
 from dlgo.core.agent import Agent, SearchReport
 from dlgo.core.game import State
 from dlgo.core.types import Move, Point
-from engines.evaluation import PROVEN, evaluate, game_value, terminal_score
+from engines.evaluation import PROVEN, game_value, terminal_score
 
 MAX_DEPTH = 200  # "no depth limit" still needs a bound for iterative deepening
 
@@ -79,7 +79,7 @@ class MinimaxAgent(Agent):
             return terminal_score(state, ply)
         if depth <= 0:
             self._estimated = True
-            return evaluate(state)
+            return state.heuristic_value()
         best = -math.inf
         for action in state.legal_actions():
             score = -self._negamax(state.apply_action(action), depth - 1, ply + 1, -beta, -alpha)
@@ -203,7 +203,7 @@ class AlphaBetaAgent(Agent):
                     return score
         if depth <= 0:
             self._estimates += 1
-            return evaluate(state)
+            return state.heuristic_value()
 
         estimates_before = self._estimates
         alpha_before = alpha

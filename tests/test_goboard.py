@@ -149,6 +149,28 @@ def test_superko_cycle_is_refused():
     assert Move.play(P("A1")) not in s.legal_moves()
 
 
+def test_a_position_reached_in_another_branch_is_no_repeat():
+    # States grown from one start share a set of every hash reached; a position
+    # reached only in a sibling branch (a transposition) must stay legal here.
+    start = GameState.new_game(5)
+    a = play(start, "C3", "D3", "D4", "E4")
+    b = play(start, "D4", "E4", "C3")
+    after = b.apply_move(Move.play(P("D3")))
+    assert after.zobrist_hash() == a.zobrist_hash() and after.board == a.board
+    assert b.is_valid_move(Move.play(P("D3"))) and Move.play(P("D3")) in b.legal_moves()
+    assert a.zobrist_hash() not in b.history_hashes() and a.zobrist_hash() in b._reached
+
+
+def test_superko_holds_when_the_shared_set_starts_afresh(monkeypatch):
+    from dlgo.games.go import state as go_state
+
+    monkeypatch.setattr(go_state, "MAX_REACHED", 3)  # every few moves, a new set from the history
+    s = play(GameState.new_game(2, komi=0), "A1", "B1", "A2", "B2", "A1", "A2")
+    with pytest.raises(ValueError, match="superko"):
+        s.apply_move(Move.play(P("A1")))
+    assert Move.play(P("A1")) not in s.legal_moves()
+
+
 def test_superko_is_situational_not_positional():
     # This play recreates the board after move 2, but with the other side to move.
     s = play(GameState.new_game(2, komi=0), "A1", "B1", "A2", "pass", "B2", "B1")

@@ -265,11 +265,6 @@ class State(abc.ABC):
         """The board as an int8 ``(rows, cols)`` array: 0 empty, 1 black, 2 white;
         entry ``[r - 1, c - 1]`` is ``Point(r, c)`` (row 1 at the bottom)."""
 
-    def stone_at(self, point: Point) -> Player | None:
-        """The owner of the stone at ``point``, or None if it is empty."""
-        colour = int(self.stone_array()[point.row - 1, point.col - 1])
-        return Player(colour) if colour else None
-
     # ------------------------------------------------------------ human I/O
     @abc.abstractmethod
     def parse_move(self, text: str) -> Move:

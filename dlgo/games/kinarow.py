@@ -163,10 +163,6 @@ class KInARowState(State):
         stones = bits_to_array(self.bits[1], g.num_cells) + 2 * bits_to_array(self.bits[2], g.num_cells)
         return stones.reshape(g.num_rows, g.num_cols)
 
-    def stone_at(self, point: Point) -> Player | None:
-        c = self.board.color_at(self.geometry.index_of(point))
-        return Player(c) if c else None
-
     def swap_available(self) -> bool:
         """Pie rule: may the second player take over the first stone right now?"""
         return self.game.pie_rule and self._num_stones == 1 and self.previous_state is not None \

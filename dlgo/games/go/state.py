@@ -357,9 +357,6 @@ class GameState(State):
     def stone_array(self) -> np.ndarray:
         return np.asarray(self.board.color, dtype=np.int8).reshape(self.board.num_rows, self.board.num_cols)
 
-    def stone_at(self, point: Point) -> Player | None:
-        return self.board.get(point)
-
     # ------------------------------------------------------------- human I/O
     def parse_move(self, text: str) -> Move:
         """``C3`` (columns A-Z without I, rows from 1 at the bottom), ``pass`` or ``resign``."""
