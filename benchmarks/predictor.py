@@ -23,6 +23,7 @@ import numpy as np
 
 from dlgo.encoders import get_encoder_by_name
 from dlgo.games import new_game
+from engines.registry import create
 
 
 def rate(fn: Callable[[], object], seconds: float) -> float:
@@ -51,7 +52,6 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0, help="seconds per row (default 3)")
     args = parser.parse_args()
 
-    import engines
     from engines.neural.backend import compiled_call, keras, save_model
     from engines.neural.models import build_model
 
@@ -71,7 +71,7 @@ def main() -> None:
             rows = network_rates(model, compiled_call(model), one, batch, args.seconds)
             path = Path(tmp) / f"{encoder}.keras"
             save_model(model, path, {"kind": "predictor", "encoder": enc.config()})
-            agent = engines.create(f"predictor:model={path}")
+            agent = create(f"predictor:model={path}")
             positions = [state]
             while not positions[-1].is_over() and len(positions) < 40:
                 positions.append(positions[-1].apply_move(agent.select_move(positions[-1])))

@@ -17,6 +17,9 @@ import time
 from pathlib import Path
 
 from dlgo.encoders import get_encoder_by_name
+from engines.alphazero import NetworkEvaluator
+from engines.neural.loading import load_network
+from engines.selfplay import self_play
 
 
 def main() -> None:
@@ -29,11 +32,8 @@ def main() -> None:
     parser.add_argument("--filters", type=int, default=64)
     args = parser.parse_args()
 
-    from engines.alphazero import NetworkEvaluator
-    from engines.neural.backend import save_model
-    from engines.neural.loading import load_network
+    from engines.neural.backend import save_model  # loads TensorFlow
     from engines.neural.resnet import build_resnet
-    from engines.selfplay import self_play
 
     enc = get_encoder_by_name(None, args.game)
     with tempfile.TemporaryDirectory() as tmp:

@@ -21,28 +21,13 @@ from __future__ import annotations
 
 import sys
 
-from engines.neural.alphazero_config import AlphaZeroConfig
-from experiments.alphazero import Experiment, run
+from experiments import common
 
-
-def config(seed: int = 0) -> AlphaZeroConfig:
-    """The run's settings."""
-    return AlphaZeroConfig(game="connect4", blocks=5, filters=64, learning_rate=1e-3, l2=1e-4,
-                           learning_rate_drops=[58, 69], learning_rate_drop=0.3,
-                           games=128, parallel=128, simulations=100, c=1.5, dirichlet_alpha=1.0,
-                           dirichlet_epsilon=0.25, temperature_moves=8, buffer_games=2500, batch_size=256,
-                           train_steps=150, eval_games=10, eval_simulations=50, previous_games=20,
-                           baselines=["random", "mcts:rounds=1000"], baseline_every=10, search_value_weight=0.5,
-                           seed=seed)
-
-
-EXPERIMENT = Experiment(name="connect4", game="connect4",
-                        title="AlphaZero on Connect Four", config=config, iterations=73,
-                        opponent="mcts:rounds=1000", match_games=200, match_simulations=200, target=0.9)
+EXPERIMENT = common.ALPHAZERO_CONNECT4
 
 
 def main(argv: list[str] | None = None) -> int:
-    return run(EXPERIMENT, argv, __doc__)
+    return common.run_alphazero(EXPERIMENT, argv, __doc__)
 
 
 if __name__ == "__main__":

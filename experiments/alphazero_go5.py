@@ -18,7 +18,7 @@ from __future__ import annotations
 import sys
 
 from engines.neural.alphazero_config import AlphaZeroConfig
-from experiments.alphazero import Experiment, run
+from experiments import common
 
 
 def config(seed: int = 0) -> AlphaZeroConfig:
@@ -30,12 +30,12 @@ def config(seed: int = 0) -> AlphaZeroConfig:
                            baselines=["random", "mcts:rounds=100"], seed=seed)
 
 
-EXPERIMENT = Experiment(name="go5", game="go:size=5", title="AlphaZero on 5x5 Go", config=config, iterations=30,
+EXPERIMENT = common.Experiment(name="go5", game="go:size=5", title="AlphaZero on 5x5 Go", config=config, iterations=30,
                         opponent="mcts:rounds=1000", match_games=40, match_simulations=200)
 
 
 def main(argv: list[str] | None = None) -> int:
-    return run(EXPERIMENT, argv, __doc__)
+    return common.run_alphazero(EXPERIMENT, argv, __doc__)
 
 
 if __name__ == "__main__":

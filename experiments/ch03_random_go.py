@@ -13,15 +13,18 @@ whole game) and ``summary.md`` to --out.
 """
 from __future__ import annotations
 
+import random
 import statistics
 import sys
+import time
 from pathlib import Path
 
-from dlgo.formats.records import GameRecord
 from dlgo.arena.tournament import Task, play_games, task_seed
 from dlgo.formats.plotting import new_figure, save_figure
+from dlgo.formats.records import GameRecord
+from dlgo.games import new_game
 from engines.registry import ENGINES
-from experiments import chapter
+from experiments import common
 
 
 def margin(record: GameRecord) -> float | None:
@@ -35,11 +38,6 @@ def margin(record: GameRecord) -> float | None:
 
 def playout_speed(game: str, seed: int, playouts: int) -> tuple[int, float]:
     """(playouts, seconds): random games to the end from the empty board, as MCTS plays them."""
-    import random
-    import time
-
-    from dlgo.games import new_game
-
     rng, state = random.Random(seed), new_game(game)
     start = time.perf_counter()
     for _ in range(playouts):
@@ -61,7 +59,7 @@ def plot_results(records: list[GameRecord], path: Path, title: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = chapter.parser(__file__, __doc__)
+    p = common.parser(__file__, __doc__)
     p.add_argument("--size", type=int, default=9, help="board size (default 9)")
     p.add_argument("--komi", type=float, default=7.5, help="White's compensation for moving second (default 7.5)")
     p.add_argument("--games", type=int, default=1000, help="games to play (default 1000)")
@@ -91,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
             "",
             "![game lengths and margins](results.png)", "",
             "The first game's final position:", "",
-            *chapter.draw_game(records[0], out, "game", f"random vs random: {records[0].result}")]
+            *common.draw_game(records[0], out, "game", f"random vs random: {records[0].result}")]
     points = args.size * args.size
     wipe_outs = sum(m in (points - args.komi, -points - args.komi) for m in margins)
     look_for = f"""\
@@ -107,8 +105,8 @@ Black's share of the wins is the komi talking: with {args.komi:g} points for
 White, Black wins {black_wins / len(records):.0%}. Try `--komi 0`, then a
 smaller board (`--size 5`): who wins more, and why? The playouts-per-second
 figure is the budget that Monte Carlo tree search (chapter 4) spends on rollouts."""
-    summary = chapter.write_summary(out, "Chapter 3: random players on the Go board",
-                                    chapter.command(__file__, argv), body, look_for)
+    summary = common.write_summary(out, "Chapter 3: random players on the Go board",
+                                    common.command(__file__, argv), body, look_for)
     print(f"Black wins {black_wins}/{len(records)}; report: {summary}")
     return 0
 

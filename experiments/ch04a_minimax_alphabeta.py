@@ -18,12 +18,17 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
-from dlgo.formats.atomic import atomic_write
 from dlgo.core.agent import SearchReport
+from dlgo.formats.atomic import atomic_write
+from dlgo.formats.pictures import draw_position
 from dlgo.formats.plotting import new_figure, save_figure
-from experiments import chapter
+from dlgo.formats.records import replay
+from dlgo.games.solver import exact_value
+from engines.registry import create
+from experiments import common
 
 # Positions as moves from the empty board; the quick run skips the first two (the big trees).
 POSITIONS = ["", "b2", "a1", "b2 a1", "a1 b2 c3", "b2 a1 c3 a3", "a1 b2 c3 a2 b1"]
@@ -38,18 +43,12 @@ def proven_value(report: SearchReport) -> str:
 
 def search_table(positions: list[str], depth: int) -> pd.DataFrame:
     """One row per (position, search): the move chosen, its value for the mover, nodes and seconds."""
-    import engines
-    from dlgo.games import new_game
-    from dlgo.games.solver import exact_value
-
     rows = []
     for moves in positions:
-        state = new_game("tictactoe")
-        for text in moves.split():
-            state = state.apply_move(state.parse_move(text))
+        state = replay("tictactoe", moves)[-1]
         exact = exact_value(state)
         for spec in SEARCHES:
-            agent = engines.create(spec, **({"depth": depth} if depth else {}))
+            agent = create(spec, **({"depth": depth} if depth else {}))
             move = agent.select_move(state)
             rows.append({"position": moves or "(empty)", "to_move": "X" if state.next_player.name == "black" else "O",
                          "search": spec, "move": state.format_move(move),
@@ -61,8 +60,6 @@ def search_table(positions: list[str], depth: int) -> pd.DataFrame:
 
 def plot_nodes(table: pd.DataFrame, path: Path, title: str) -> None:
     """Grouped bars: nodes visited by each search in each position (log scale)."""
-    import numpy as np
-
     positions = list(dict.fromkeys(table["position"]))
     fig, ax = new_figure((max(6.0, 1.3 * len(positions)), 4))
     width = 0.8 / len(SEARCHES)
@@ -78,20 +75,15 @@ def plot_nodes(table: pd.DataFrame, path: Path, title: str) -> None:
 
 def plot_positions(positions: list[str], values: dict[str, str], path: Path) -> None:
     """The positions side by side, each titled with its exact value."""
-    from dlgo.games import new_game
-    from dlgo.formats.pictures import draw_position
-
     fig, axes = new_figure((2.9 * len(positions), 3.0), 1, len(positions))
     for ax, moves in zip(axes if len(positions) > 1 else [axes], positions):
-        state = new_game("tictactoe")
-        for text in moves.split():
-            state = state.apply_move(state.parse_move(text))
+        state = replay("tictactoe", moves)[-1]
         draw_position(ax, state, title=f"{moves or '(empty)'}: {values[moves or '(empty)']}\n")
     save_figure(fig, path)
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = chapter.parser(__file__, __doc__)
+    p = common.parser(__file__, __doc__)
     p.add_argument("--depth", type=int, default=0, help="plies each search looks ahead (default 0: to the end)")
     args = p.parse_args(argv)
     out = Path(args.out)
@@ -136,8 +128,8 @@ its iterative deepening (depth 1, then 2, then 3...) can cost more than it
 saves. The deeper the position, the
 smaller the tree and the smaller the saving. Try `--depth 2`: the searches
 now stop early and rely on a heuristic, and the values become estimates."""
-    summary = chapter.write_summary(out, "Chapter 4, part 1: minimax and alpha-beta on tic-tac-toe",
-                                    chapter.command(__file__, argv), body, look_for)
+    summary = common.write_summary(out, "Chapter 4, part 1: minimax and alpha-beta on tic-tac-toe",
+                                    common.command(__file__, argv), body, look_for)
     print(wide.to_string())
     print(f"report: {summary}")
     return 0

@@ -18,26 +18,20 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from dlgo.formats.records import GameRecord, replay
 from dlgo.arena.report import write_report
 from dlgo.arena.tournament import run_tournament
-from engines.registry import ENGINES
-from experiments import chapter
-from experiments.strength_per_compute import mcts_ladder
-from experiments.supervised import score_against
+from dlgo.formats.pictures import render_position
+from dlgo.formats.records import GameRecord, replay
+from engines.registry import ENGINES, create_seeded
+from experiments import common
 
 
 def visit_picture(record: GameRecord, spec: str, ply: int, seed: int, path: Path) -> str:
     """Run ``spec`` (an MCTS) on the position after ``ply`` moves of ``record`` and draw
     the share of its rounds that went to each move; returns the move it chose."""
-    import numpy as np
-
-    import engines
-    from dlgo.formats.pictures import render_position
-
     states = replay(record.game, record.moves)
     state = states[min(ply, len(states) - 2)]
-    agent = engines.create_seeded(spec, seed)
+    agent = create_seeded(spec, seed)
     move = agent.select_move(state)
     visits = agent.last_report.visits
     assert visits is not None
@@ -47,7 +41,7 @@ def visit_picture(record: GameRecord, spec: str, ply: int, seed: int, path: Path
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = chapter.parser(__file__, __doc__)
+    p = common.parser(__file__, __doc__)
     p.add_argument("--game", default="connect4", help="game spec (default connect4)")
     p.add_argument("--rounds-max", type=int, default=1000, help="most MCTS rounds on the ladder (default 1000)")
     p.add_argument("--c", type=float, default=1.4, help="UCT exploration constant (default 1.4)")
@@ -59,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
         args.rounds_max, args.games_per_pair, args.workers = 32, 2, 1
     out = Path(args.out)
     suffix = "" if args.c == 1.4 else f",c={args.c:g}"
-    ladder = [f"mcts:rounds={r}{suffix}" for r in mcts_ladder(args.rounds_max)]
+    ladder = [f"mcts:rounds={r}{suffix}" for r in common.mcts_ladder(args.rounds_max)]
 
     records = run_tournament(ENGINES, out / "tournament", args.game, ["random", *ladder], args.games_per_pair,
                              seed=args.seed, opening_plies=args.opening_plies, workers=args.workers)
@@ -71,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
             "| engine | score against random | Elo | 95% interval | seconds per move |",
             "|---|---:|---:|---|---:|"]
     for spec in ladder:
-        row, (score, games) = by_engine[spec], score_against(records, spec, "random")
+        row, (score, games) = by_engine[spec], common.score_against(records, spec, "random")
         body.append(f"| `{spec}` | {score:.0%} of {games} | {row.elo:+.0f} | [{row.elo_low:+.0f}, {row.elo_high:+.0f}] "
                     f"| {row.seconds_per_move:.4f} |")
     top = ladder[-1]
@@ -92,8 +86,8 @@ rounds pile onto a few moves: UCT spends on what looks good, and the
 exploration constant c decides how much it still spends on the rest. Predict,
 then measure: with `--c 0.5` the search trusts its first impressions more;
 with `--c 3` it spreads its rounds wider. Which is stronger at 100 rounds?"""
-    summary = chapter.write_summary(out, f"Chapter 4, part 2: Monte Carlo tree search on {args.game}",
-                                    chapter.command(__file__, argv), body, look_for)
+    summary = common.write_summary(out, f"Chapter 4, part 2: Monte Carlo tree search on {args.game}",
+                                    common.command(__file__, argv), body, look_for)
     print(f"report: {summary}")
     return 0
 

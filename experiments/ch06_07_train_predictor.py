@@ -18,40 +18,26 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from experiments import chapter
-from experiments.supervised import Preset, generate_and_train, parse_args, quick_args
-
-PRESET = Preset(name="ch06_07_train_predictor", game="connect4", teacher="mcts:rounds=300", games=300,
-                runs=[("small", "planes")], opponents=[], games_per_pair=0, epochs=10, teacher_positions=100)
-
-
-def model_path(work: str | Path) -> Path:
-    """Where the default run's model lands under ``work`` (``ch08_play_predictor.py`` reads it there)."""
-    model, encoder = PRESET.runs[-1]
-    return Path(work) / "runs" / f"{model}-{encoder}" / "model.keras"
+from dlgo.formats.records import read_games, replay
+from experiments import common
+from experiments.common import CHAPTER_PREDICTOR as PRESET
 
 
 def policy_picture(model: Path, games_csv: Path, ply: int, path: Path) -> str:
     """The network's move probabilities after ``ply`` moves of the first recorded
     game, drawn on the board; returns the teacher's move there."""
-    from dlgo.formats.records import replay
-    from dlgo.formats.records import read_games
-    from engines.neural.analysis import analyze, render_analysis
-    from engines.neural.loading import load_network
-
     record = read_games(games_csv)[0]
     states = replay(record.game, record.moves)
     ply = min(ply, len(states) - 2)
-    render_analysis(states[ply], analyze(load_network(str(model)), states[ply]), path,
-                    title=f"the predictor after {ply} moves")
+    common.predictor_picture(model, states[ply], path, title=f"the predictor after {ply} moves")
     return record.moves.split()[ply]
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parse_args(PRESET, argv, __doc__, script=__file__)
-    preset = quick_args(PRESET, args) if args.quick else PRESET
+    args = common.supervised_args(PRESET, argv, __doc__, script=__file__)
+    preset = common.quick_preset(PRESET, args) if args.quick else PRESET
     out, work = Path(args.out), Path(args.work)
-    table, teacher = generate_and_train(preset, args, out, work)
+    table, teacher = common.generate_and_train(preset, args, out, work)
     row = table.iloc[0]
     model = Path(row["path"])
     teacher_move = policy_picture(model, work / "games" / "games.csv", 8, out / "policy.png")
@@ -79,8 +65,8 @@ training stops at the best validation epoch. The policy picture shows what the
 network has learnt: most of its probability on a few columns, the centre first.
 Predict, then measure: twice the games (`--games 600`) or a stronger teacher
 (`--teacher mcts:rounds=1000`): which helps accuracy more?"""
-    summary = chapter.write_summary(out, "Chapters 6-7: games from a teacher, and a network that imitates it",
-                                    chapter.command(__file__, argv), body, look_for)
+    summary = common.write_summary(out, "Chapters 6-7: games from a teacher, and a network that imitates it",
+                                    common.command(__file__, argv), body, look_for)
     print(f"report: {summary}")
     return 0
 

@@ -19,16 +19,16 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from experiments import chapter
-from experiments.ch06_07_train_predictor import PRESET, model_path
-from experiments.supervised import play_predictor, score_against
+from dlgo.formats.records import GameRecord, replay
+from experiments import common
+from experiments.common import CHAPTER_PREDICTOR as PRESET
 
 OPPONENTS = ["random", "mcts:rounds=10", "mcts:rounds=32", "mcts:rounds=100", "mcts:rounds=300"]
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = chapter.parser(__file__, __doc__)
-    default = model_path(f"data/{PRESET.name}")
+    p = common.parser(__file__, __doc__)
+    default = common.predictor_model_path(f"data/{PRESET.name}")
     p.add_argument("--model", default=str(default), help=f"the predictor's .keras file (default {default})")
     p.add_argument("--games-per-pair", type=int, default=10, help="games per pair (default 10)")
     p.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
@@ -40,21 +40,21 @@ def main(argv: list[str] | None = None) -> int:
     games_per_pair, workers = (2, 1) if args.quick else (args.games_per_pair, args.workers)
     out = Path(args.out)
 
-    predictor, records = play_predictor(PRESET.game, args.model, opponents, out / "tournament",
+    predictor, records = common.play_predictor(PRESET.game, args.model, opponents, out / "tournament",
                                         games_per_pair=games_per_pair, seed=args.seed,
                                         opening_plies=PRESET.opening_plies, workers=workers)
     body = [f"`{predictor}` (no search) against {len(opponents)} engines, {games_per_pair} games each, "
             "colours alternating after two random opening plies.", "",
             "| opponent | the predictor's score | games |", "|---|---:|---:|"]
     for opponent in opponents:
-        score, games = score_against(records, predictor, opponent)
+        score, games = common.score_against(records, predictor, opponent)
         body.append(f"| `{opponent}` | {score:.0%} | {games} |")
     strongest = opponents[-1]
     game = next(r for r in records if strongest in (r.black, r.white))
     body += ["", "![ratings](tournament/strength_vs_compute.png)", "",
              "Ratings, cross-table and every game: [tournament/summary.md](tournament/summary.md).", "",
              f"One game against `{strongest}`:", "",
-             *chapter.draw_game(game, out, "game", f"predictor vs {strongest}: {game.result}"),
+             *common.draw_game(game, out, "game", f"predictor vs {strongest}: {game.result}"),
              *policy_lines(args.model, game, out / "policy.png"),
              "Play it yourself:", "", f"    dlgo play --game {PRESET.game} --black human --white {predictor}"]
     look_for = """\
@@ -67,23 +67,18 @@ confident and wrong. That gap, a fast intuition with no checking, is what
 chapter 14 closes: AlphaZero uses a network like this one to guide a search
 instead of replacing it. Predict, then measure: how does a predictor trained on
 twice the games (chapter 6-7, `--games 600`) do against `mcts:rounds=100`?"""
-    summary = chapter.write_summary(out, "Chapter 8: the move predictor plays", chapter.command(__file__, argv),
+    summary = common.write_summary(out, "Chapter 8: the move predictor plays", common.command(__file__, argv),
                                     body, look_for)
     print(f"report: {summary}")
     return 0
 
 
-def policy_lines(model: str, record, path: Path) -> list[str]:
+def policy_lines(model: str, record: GameRecord, path: Path) -> list[str]:
     """The predictor's probabilities at its own move in the middle of ``record``, drawn to ``path``."""
-    from dlgo.formats.records import replay
-    from engines.neural.analysis import analyze, render_analysis
-    from engines.neural.loading import load_network
-
     states = replay(record.game, record.moves)
     own = 0 if record.black.startswith("predictor") else 1
     ply = next((k for k in range(len(states) // 2, len(states) - 1) if k % 2 == own), 0)
-    render_analysis(states[ply], analyze(load_network(model), states[ply]), path,
-                    title=f"the predictor at move {ply + 1}")
+    common.predictor_picture(model, states[ply], path, title=f"the predictor at move {ply + 1}")
     played = record.moves.split()[ply]
     return [f"Its probabilities at move {ply + 1} of that game (it played {played}):", "", "![policy](policy.png)", ""]
 

@@ -18,9 +18,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from experiments import chapter
-from experiments.alphazero import run
-from experiments.alphazero_tictactoe import EXPERIMENT as FULL_RUN
+from experiments import common
 
 NAME = Path(__file__).stem
 
@@ -28,10 +26,10 @@ NAME = Path(__file__).stem
 def pictures(checkpoint: Path, out: Path, args: argparse.Namespace) -> list[str]:
     # X threatens a1-a2-a3: O must block at a2
     return ["## What the network sees", "",
-            *chapter.network_pictures(checkpoint, "tictactoe", "a1 b2 a3", out, "block", max(args.simulations, 8))]
+            *common.network_pictures(checkpoint, "tictactoe", "a1 b2 a3", out, "block", max(args.simulations, 8))]
 
 
-EXPERIMENT = replace(FULL_RUN, title="Chapter 14, part 1: AlphaZero on tic-tac-toe", script=NAME, folder=NAME,
+EXPERIMENT = replace(common.ALPHAZERO_TICTACTOE, title="Chapter 14, part 1: AlphaZero on tic-tac-toe", script=NAME, folder=NAME,
                      extra=pictures, look_for="""\
 The network starts from random weights and sees nothing but the rules and its
 own games. Watch the losses fall in the learning curve: the policy loss as the
@@ -47,7 +45,7 @@ never lose?""")
 
 
 def main(argv: list[str] | None = None) -> int:
-    return run(EXPERIMENT, argv, __doc__)
+    return common.run_alphazero(EXPERIMENT, argv, __doc__)
 
 
 if __name__ == "__main__":

@@ -24,10 +24,7 @@ from pathlib import Path
 from dlgo.arena.tournament import play_games, schedule
 from engines.neural.alphazero_config import AlphaZeroConfig
 from engines.registry import ENGINES
-from experiments import chapter
-from experiments.alphazero import run
-from experiments.alphazero_connect4 import EXPERIMENT as FULL_RUN
-from experiments.supervised import score_against
+from experiments import common
 
 NAME = Path(__file__).stem
 POSITION = "4 4 3 5"  # four moves in: the centre contested
@@ -40,25 +37,25 @@ def against_the_shipped_network(checkpoint: Path, out: Path, args: argparse.Name
     games = 2 if args.quick else 10
     records = play_games(ENGINES, out / "vs-shipped", "connect4", schedule([ours, shipped], games, args.seed),
                          opening_plies=2, workers=args.workers)
-    score, played = score_against(records, ours, shipped)
+    score, played = common.score_against(records, ours, shipped)
     lines = ["## Against the shipped network", "",
              f"This run's network against `checkpoints/connect4.keras` (the full two-hour run), both with "
              f"{args.simulations} simulations per move, {played} games with two random opening plies "
              f"(games in `vs-shipped/`): this run scores **{score:.0%}**.", "", "## What the networks see", ""]
     simulations = max(args.simulations, 8)
-    lines += chapter.network_pictures(checkpoint, "connect4", POSITION, out, "ours", simulations,
+    lines += common.network_pictures(checkpoint, "connect4", POSITION, out, "ours", simulations,
                                       f"this run's network (iteration {args.iterations})")
-    lines += chapter.network_pictures("connect4", "connect4", POSITION, out, "shipped", simulations,
+    lines += common.network_pictures("connect4", "connect4", POSITION, out, "shipped", simulations,
                                       "the shipped network")
     return lines
 
 
 def config(seed: int = 0) -> AlphaZeroConfig:
     """The full run's settings, with the baselines played every fourth iteration."""
-    return replace(FULL_RUN.config(seed), baseline_every=4)
+    return replace(common.connect4_config(seed), baseline_every=4)
 
 
-EXPERIMENT = replace(FULL_RUN, title="Chapter 14, part 2: AlphaZero on Connect Four", iterations=16, config=config,
+EXPERIMENT = replace(common.ALPHAZERO_CONNECT4, title="Chapter 14, part 2: AlphaZero on Connect Four", iterations=16, config=config,
                      opponent="mcts:rounds=300", match_games=20, target=None, script=NAME, folder=NAME,
                      extra=against_the_shipped_network, look_for="""\
 Connect Four is where AlphaZero's learning shows as a climbing Elo curve: each
@@ -75,7 +72,7 @@ how far does the score against the shipped network move, and the Elo curve?""")
 
 
 def main(argv: list[str] | None = None) -> int:
-    return run(EXPERIMENT, argv, __doc__)
+    return common.run_alphazero(EXPERIMENT, argv, __doc__)
 
 
 if __name__ == "__main__":

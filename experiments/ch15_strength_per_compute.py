@@ -17,9 +17,8 @@ from __future__ import annotations
 
 import sys
 
-from experiments import chapter
-from experiments.ch06_07_train_predictor import PRESET, model_path
-from experiments.strength_per_compute import add_options, run
+from experiments import common
+from experiments.common import CHAPTER_PREDICTOR as PRESET
 
 LOOK_FOR = """## What to look for
 
@@ -39,16 +38,16 @@ would you pick at 0.01 s per move?"""
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = chapter.parser(__file__, __doc__)
-    add_options(p, mcts_max=1000, depth_max=4, seed_and_out=False)
+    p = common.parser(__file__, __doc__)
+    common.add_ladder_options(p, mcts_max=1000, depth_max=4, seed_and_out=False)
     args = p.parse_args(argv)
     if args.quick:
         args.game, args.mcts_max, args.depth_max, args.games_per_pair, args.workers = "tictactoe", 10, 1, 2, 1
         args.alphazero_simulations = [0]
-    trained = model_path(f"data/{PRESET.name}")
+    trained = common.predictor_model_path(f"data/{PRESET.name}")
     if args.predictor is None and args.game == PRESET.game and trained.exists():  # step 4's network
         args.predictor = str(trained)
-    run(args, intro=f"Reproduce: `{chapter.command(__file__, argv)}`", outro=LOOK_FOR)
+    common.run_ladder(args, intro=f"Reproduce: `{common.command(__file__, argv)}`", outro=LOOK_FOR)
     return 0
 
 

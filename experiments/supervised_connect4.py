@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import sys
 
-from experiments.supervised import Preset, run
+from experiments import common
 
-PRESET = Preset(
+PRESET = common.Preset(
     name="supervised-connect4",
     game="connect4",
     teacher="mcts:rounds=1000",
@@ -27,7 +27,7 @@ PRESET = Preset(
 
 
 def main(argv: list[str] | None = None) -> int:
-    return run(PRESET, argv, __doc__)
+    return common.run_supervised(PRESET, argv, __doc__)
 
 
 if __name__ == "__main__":

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import sys
 
-from experiments.supervised import Preset, run
+from experiments import common
 
-PRESET = Preset(
+PRESET = common.Preset(
     name="supervised-go9",
     game="go:size=9",
     teacher="mcts:rounds=500",
@@ -36,7 +36,7 @@ PRESET = Preset(
 
 
 def main(argv: list[str] | None = None) -> int:
-    return run(PRESET, argv, __doc__)
+    return common.run_supervised(PRESET, argv, __doc__)
 
 
 if __name__ == "__main__":

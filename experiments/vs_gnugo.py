@@ -28,6 +28,8 @@ import os
 import sys
 from pathlib import Path
 
+import pandas as pd
+
 from dlgo.formats.records import GameRecord
 from dlgo.arena.ratings import GameResult, fit_ratings
 from dlgo.arena.report import write_report
@@ -67,10 +69,8 @@ def anchor_ratings(records: list[GameRecord], levels: list[str]) -> dict[str, fl
     return {r.name: r.elo for r in fit_ratings(results, anchor=ANCHOR, anchor_elo=ANCHOR_ELO, bootstrap=0)}
 
 
-def handicap_table(records: list[GameRecord], ours: list[str], stones: list[int]):
+def handicap_table(records: list[GameRecord], ours: list[str], stones: list[int]) -> pd.DataFrame:
     """Score of each engine (black, taking the stones) at each handicap."""
-    import pandas as pd
-
     rows = []
     for engine in ours:
         for n in stones:
@@ -81,7 +81,7 @@ def handicap_table(records: list[GameRecord], ours: list[str], stones: list[int]
     return pd.DataFrame(rows, columns=["engine", "handicap", "games", "score"])
 
 
-def plot_handicap(table, path: Path, opponent: str) -> None:
+def plot_handicap(table: pd.DataFrame, path: Path, opponent: str) -> None:
     fig, ax = new_figure((6.5, 4.2))
     for engine, rows in table.groupby("engine", sort=False):
         ax.plot(rows["handicap"], rows["score"], marker="o", label=engine)

@@ -1,20 +1,21 @@
 """The experiment scripts run end to end on tiny settings."""
 import pytest
 
+from experiments import common
 from experiments import strength_per_compute as spc
 
 
 def test_mcts_ladder_steps_by_root_ten():
-    assert spc.mcts_ladder(1000) == [10, 32, 100, 316, 1000]
-    assert spc.ladder_specs(32, 2) == ["random", "mcts:rounds=10", "mcts:rounds=32",
+    assert common.mcts_ladder(1000) == [10, 32, 100, 316, 1000]
+    assert common.ladder_specs(32, 2) == ["random", "mcts:rounds=10", "mcts:rounds=32",
                                        "alphabeta:depth=1,nodes=0", "alphabeta:depth=2,nodes=0"]
 
 
 def test_the_shipped_alphazero_networks_join_their_own_game_only():
-    assert spc.alphazero_specs("tictactoe", [0, 50]) == ["alphazero:checkpoint=tictactoe,simulations=0",
+    assert common.alphazero_specs("tictactoe", [0, 50]) == ["alphazero:checkpoint=tictactoe,simulations=0",
                                                           "alphazero:checkpoint=tictactoe,simulations=50"]
-    assert spc.alphazero_specs("tictactoe", []) == []
-    assert spc.alphazero_specs("go:size=9", [50]) == []  # no shipped 9x9 network
+    assert common.alphazero_specs("tictactoe", []) == []
+    assert common.alphazero_specs("go:size=9", [50]) == []  # no shipped 9x9 network
 
 
 def test_strength_per_compute_writes_its_report_and_resumes(tmp_path, capsys):
@@ -78,23 +79,20 @@ def test_alphazero_experiments_run_quick_and_play_their_final_match(tmp_path, na
 def test_alphazero_summaries_name_the_self_play_processes_per_stretch():
     import pandas as pd
 
-    from experiments.alphazero import _processes
-
     old = pd.DataFrame({"iteration": [1, 2, 3]})  # rows from before the workers column: in-process
-    assert _processes(old) == "the training process"
+    assert common.self_play_processes(old) == "the training process"
     mixed = pd.DataFrame({"iteration": [1, 2, 3, 4], "workers": [None, 1, 2, 2]})
-    assert _processes(mixed) == "the training process (iterations 1-2), 2 worker processes (iterations 3-4)"
+    assert common.self_play_processes(mixed) == "the training process (iterations 1-2), 2 worker processes (iterations 3-4)"
 
 
 def test_alphazero_summaries_describe_playout_cap_randomisation_only_when_used():
     from engines.neural.alphazero_config import AlphaZeroConfig
-    from experiments.alphazero import _search_budget
 
-    assert _search_budget(AlphaZeroConfig(simulations=100)) == "100 simulations per move"
-    capped = _search_budget(AlphaZeroConfig(simulations=100, fast_simulations=20, full_fraction=0.25))
+    assert common.search_budget(AlphaZeroConfig(simulations=100)) == "100 simulations per move"
+    capped = common.search_budget(AlphaZeroConfig(simulations=100, fast_simulations=20, full_fraction=0.25))
     assert capped.startswith("25% of the moves searched with 100 simulations")
     assert "after 20 simulations" in capped
-    mixed = _search_budget(AlphaZeroConfig(simulations=100, search_value_weight=0.5))
+    mixed = common.search_budget(AlphaZeroConfig(simulations=100, search_value_weight=0.5))
     assert mixed.startswith("100 simulations per move; value targets 0.5 x the game's result")
 
 

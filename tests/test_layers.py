@@ -31,12 +31,42 @@ def function_level_imports(path: Path) -> list[tuple[int, str]]:
     return found
 
 
-@pytest.mark.parametrize("package", ["dlgo", "engines"])
+@pytest.mark.parametrize("package", ["dlgo", "engines", "experiments", "benchmarks"])
 def test_imports_sit_at_the_top_but_for_tensorflow(package):
     lazy = [f"{path.relative_to(ROOT)}:{line}: {module}"
             for path in sorted((ROOT / package).rglob("*.py"))
             for line, module in function_level_imports(path) if module not in TENSORFLOW_MODULES]
     assert lazy == []
+
+
+def imported_modules(path: Path) -> set[str]:
+    """Every module that ``path`` imports, at any level."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+    return found
+
+
+def test_experiments_share_code_through_common_only():
+    """A script imports the library and ``experiments.common``, never another script;
+    ``common`` imports no script."""
+    scripts = {f"experiments.{p.stem}" for p in (ROOT / "experiments").glob("*.py")} - {"experiments.__init__"}
+    assert "experiments.common" in scripts
+    reached = {f"{path.stem}": sorted(imported_modules(path) & (scripts - {"experiments.common"}))
+               for path in sorted((ROOT / "experiments").glob("*.py"))}
+    assert {name: modules for name, modules in reached.items() if modules} == {}
+
+
+def test_the_experiments_start_without_tensorflow():
+    """Only training pulls TensorFlow in: a chapter's --help and the classic chapters start at once."""
+    code = ("import sys, experiments.common, experiments.ch04b_mcts, experiments.ch14b_alphazero_connect4; "
+            "print('tensorflow' in sys.modules or 'keras' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT).stdout
+    assert out.strip() == "False"
 
 
 def test_the_tensorflow_modules_really_import_tensorflow():

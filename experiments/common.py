@@ -1,0 +1,663 @@
+"""What the experiment scripts share. Scripts import this module and the library,
+never one another.
+
+Four parts, one per kind of experiment:
+
+1. **Chapter scripts** (``experiments/chNN_*.py``): the shared command line
+   (``--seed``, ``--quick``, ``--out``), the reproducing command, game pictures,
+   network pictures and ``summary.md``. Each chapter writes to
+   ``reports/<script>/`` its CSV files, its pictures and a summary that starts
+   with the command that reproduces it and ends with what to look for;
+   ``docs/course.md`` strings them together.
+2. **Engine ladders** (``strength_per_compute.py``, chapters 4 and 15): MCTS and
+   alpha-beta at growing budgets, the shipped AlphaZero networks, one round-robin.
+3. **Supervised move prediction** (chapters 6-8, ``supervised_*.py``): the
+   teacher's games, the networks trained on them, their accuracy, and the best
+   one playing a round-robin.
+4. **AlphaZero** (chapter 14, ``alphazero_*.py``): a resumable training run, its
+   report and a final match, with the tic-tac-toe and Connect Four runs that the
+   chapter scripts repeat.
+
+TensorFlow loads only inside the functions that train (``engines.neural.training``
+and ``engines.neural.alphazero_training``), so a script's ``--help`` and the
+classic chapters start at once.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import shlex
+import shutil
+import sys
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Callable, Sequence
+
+import pandas as pd
+
+from dlgo.arena.report import EngineRow, write_report
+from dlgo.arena.tournament import play_games, run_tournament, schedule
+from dlgo.core.agent import Agent
+from dlgo.core.game import State
+from dlgo.data.dataset import encode_dataset
+from dlgo.data.generate import generate_games
+from dlgo.formats.atomic import atomic_write
+from dlgo.formats.pictures import render_game, render_position
+from dlgo.formats.plotting import plot_learning_curve
+from dlgo.formats.records import GameRecord, replay
+from dlgo.games import new_game
+from dlgo.games.solver import perfect_moves
+from engines.checkpoints import shipped_network
+from engines.neural.accuracy import evaluate_predictor, teacher_agreement
+from engines.neural.alphazero_config import AlphaZeroConfig
+from engines.neural.analysis import analyze, render_analysis
+from engines.neural.loading import load_network
+from engines.registry import ENGINES, create
+
+
+# 1. Chapter scripts ---------------------------------------------------------------------------------------------
+
+
+def parser(script: str, doc: str, out: str | None = None) -> argparse.ArgumentParser:
+    """The chapter's command line with the shared options (``script`` is its
+    ``__file__``; ``out``: the report folder, default ``reports/<script>``)."""
+    name = Path(script).stem
+    out = out or f"reports/{name}"
+    p = argparse.ArgumentParser(prog=f"python experiments/{name}.py", description=doc.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter, epilog=doc)
+    p.add_argument("--seed", type=int, default=0, help="seed for every random choice (default 0)")
+    p.add_argument("--quick", action="store_true", help="tiny settings: runs in seconds (for tests and a first look)")
+    p.add_argument("--out", default=out, help=f"report folder (default {out})")
+    return p
+
+
+def command(script: str, argv: Sequence[str] | None) -> str:
+    """The command line that reproduces a run, for the summary."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    return " ".join(["python", f"experiments/{Path(script).name}", *map(shlex.quote, args)])
+
+
+def draw_game(record: GameRecord, out: Path, stem: str, title: str = "") -> list[str]:
+    """``stem.png`` (the final position) and ``stem.gif`` (the whole game) of a
+    recorded game in ``out``; returns the Markdown that shows them."""
+    states = replay(record.game, record.moves)
+    title = title or f"{record.black} (first) vs {record.white}: {record.result}"
+    render_position(states[-1], out / f"{stem}.png", title=title)
+    render_game(states, out / f"{stem}.gif", title=title if len(title) < 40 else "")
+    return [f"![{title}]({stem}.png)", "", f"The whole game, move by move: [{stem}.gif]({stem}.gif).", ""]
+
+
+def write_summary(out: Path, title: str, command_line: str, body: Sequence[str], look_for: str) -> Path:
+    """``out/summary.md``: the title, the command, the chapter's results and
+    what to look for in them. Returns its path."""
+    lines = [f"# {title}", "", f"Reproduce: `{command_line}`", "", *body, "", "## What to look for", "",
+             look_for.strip(), ""]
+    path = out / "summary.md"
+    with atomic_write(path) as handle:
+        handle.write("\n".join(lines))
+    return path
+
+
+def network_pictures(checkpoint: str | Path, game: str, moves: str, out: Path, stem: str,
+                     simulations: int, label: str = "the network") -> list[str]:
+    """``stem-policy.png`` (a network's raw policy and value) and
+    ``stem-search.png`` (where ``simulations`` PUCT simulations go) for the
+    position after ``moves``; returns the Markdown that shows them."""
+    loaded = load_network(str(checkpoint))
+    state = replay(game, moves)[-1]
+    searched = analyze(loaded, state, simulations)
+    raw = searched._replace(visits=None, q=None)  # the same network call, drawn without the search
+    render_analysis(state, raw, out / f"{stem}-policy.png", title=f"{label}: policy")
+    render_analysis(state, searched, out / f"{stem}-search.png", title=f"{label}: search")
+    assert searched.visits is not None  # a search's report has its visits
+    best = state.format_move(state.index_to_move(int(searched.visits.argmax())))
+    return [f"{label.capitalize()} after `{moves}` ({state.next_player.name} to move): its raw policy and "
+            f"value, then where {simulations} simulations of search go (it plays {best}).", "",
+            f"![policy]({stem}-policy.png) ![search]({stem}-search.png)", ""]
+
+
+def predictor_picture(model: str | Path, state: State, path: Path, title: str) -> None:
+    """A move predictor's probabilities in ``state``, drawn on the board."""
+    render_analysis(state, analyze(load_network(str(model)), state), path, title=title)
+
+
+def score_against(records: list[GameRecord], spec: str, opponent: str) -> tuple[float, int]:
+    """(score of ``spec`` against ``opponent``, games) over their games."""
+    games = [r for r in records if {r.black, r.white} == {spec, opponent}]
+    return (sum(r.score_for(spec) for r in games) / len(games) if games else float("nan")), len(games)
+
+
+# 2. Engine ladders ----------------------------------------------------------------------------------------------
+
+
+def mcts_ladder(maximum: int, start: int = 10) -> list[int]:
+    """10, 32, 100, 316, 1000, ... (x sqrt(10) per step) up to ``maximum``."""
+    rounds, k = [], 0
+    while (r := round(start * math.sqrt(10) ** k)) <= maximum:
+        rounds.append(r)
+        k += 1
+    return rounds
+
+
+def ladder_specs(mcts_max: int, depth_max: int) -> list[str]:
+    """Random, MCTS up to ``mcts_max`` rounds and alpha-beta to ``depth_max`` plies (no node cap)."""
+    return (["random"] + [f"mcts:rounds={r}" for r in mcts_ladder(mcts_max)]
+            + [f"alphabeta:depth={d},nodes=0" for d in range(1, depth_max + 1)])
+
+
+def alphazero_specs(game: str, simulations: list[int]) -> list[str]:
+    """The shipped AlphaZero network of ``game`` at each simulation count (none
+    if the suite ships no network for exactly this game)."""
+    if not simulations or shipped_network(game) is None:
+        return []
+    return [f"alphazero:checkpoint={game},simulations={n}" for n in simulations]
+
+
+def add_ladder_options(parser: argparse.ArgumentParser, mcts_max: int = 3200, depth_max: int = 5,
+                       seed_and_out: bool = True) -> None:
+    """The ladder tournament's options (a chapter's parser already has --seed and --out)."""
+    parser.add_argument("--game", default="connect4", help="game spec (default connect4)")
+    parser.add_argument("--mcts-max", type=int, default=mcts_max,
+                        help=f"largest MCTS rounds on the ladder (default {mcts_max})")
+    parser.add_argument("--depth-max", type=int, default=depth_max,
+                        help=f"deepest alpha-beta on the ladder (default {depth_max})")
+    parser.add_argument("--alphazero-simulations", type=int, nargs="*", default=[0, 50],
+                        help="the shipped AlphaZero network at these simulations per move (default 0 50; "
+                             "none: leave it out)")
+    parser.add_argument("--predictor", default=None,
+                        help="a supervised move predictor (.keras) to add to the round-robin")
+    parser.add_argument("--games-per-pair", type=int, default=10, help="games per pair (default 10)")
+    parser.add_argument("--opening-plies", type=int, default=2, help="random opening plies (default 2)")
+    parser.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
+    if seed_and_out:
+        parser.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
+        parser.add_argument("--out", default="reports/strength-per-compute", help="report folder")
+
+
+def run_ladder(args: argparse.Namespace, intro: str = "", outro: str = "") -> list[EngineRow]:
+    """Play (or finish) the ladder round-robin and write its report; returns the rating rows."""
+    specs = ladder_specs(args.mcts_max, args.depth_max) + alphazero_specs(args.game, args.alphazero_simulations)
+    if args.predictor:
+        specs.append(f"predictor:model={args.predictor}")
+    print(f"{len(specs)} engines, {len(specs) * (len(specs) - 1) // 2 * args.games_per_pair} games: "
+          + ", ".join(specs), flush=True)
+    records = run_tournament(ENGINES, args.out, args.game, specs, args.games_per_pair, seed=args.seed,
+                             opening_plies=args.opening_plies, workers=args.workers)
+    rows = write_report(args.out, records, title=f"Strength against compute: {args.game}", intro=intro, outro=outro)
+    for r in rows:
+        print(f"{r.engine:<28} Elo {r.elo:6.0f} [{r.elo_low:5.0f}, {r.elo_high:5.0f}]  {r.seconds_per_move:.4f} s/move")
+    print(f"\nreport: {args.out}/summary.md")
+    return rows
+
+
+# 3. Supervised move prediction ----------------------------------------------------------------------------------
+#
+# Steps, each resumable (rerun the same command after a kill and it goes on):
+#   1. generate: the teacher engine plays itself (``dlgo generate``);
+#   2. train: each (model, encoder) of the preset on the same games (``dlgo train-supervised``);
+#   3. evaluate: top-1/top-5 accuracy on held-out games, the uniform baselines and
+#      the teacher's agreement with itself;
+#   4. play: the best predictor (by test accuracy) in a round-robin against random
+#      and an MCTS ladder.
+# Reports go to --out (accuracy.csv, learning curves, tournament/, summary.md);
+# games and models to --work.
+
+
+@dataclass
+class Preset:
+    """One supervised experiment's settings (the defaults of its script)."""
+
+    name: str
+    game: str
+    teacher: str
+    games: int
+    runs: list[tuple[str, str]]  # (model, encoder)
+    opponents: list[str]
+    games_per_pair: int
+    epochs: int = 15
+    batch_size: int = 128
+    opening_plies: int = 2
+    teacher_positions: int = 200
+    book: list[str] = field(default_factory=list)  # lines of the book comparison
+    book_accuracy: float | None = None  # the book's test accuracy, to compare with
+
+
+#: Chapters 6-7's predictor (Connect Four, imitating MCTS at 300 rounds); chapters 8 and 15 play it.
+CHAPTER_PREDICTOR = Preset(name="ch06_07_train_predictor", game="connect4", teacher="mcts:rounds=300", games=300,
+                           runs=[("small", "planes")], opponents=[], games_per_pair=0, epochs=10,
+                           teacher_positions=100)
+
+
+def predictor_model_path(work: str | Path, preset: Preset = CHAPTER_PREDICTOR) -> Path:
+    """Where the preset's last run leaves its model under ``work``."""
+    model, encoder = preset.runs[-1]
+    return Path(work) / "runs" / f"{model}-{encoder}" / "model.keras"
+
+
+def supervised_args(preset: Preset, argv: list[str] | None, doc: str, script: str | None = None
+                    ) -> argparse.Namespace:
+    """The experiment's command line (``script``: the chapter script's ``__file__``, for its name in --help)."""
+    p = parser(script or f"{preset.name.replace('-', '_')}.py", doc, out=f"reports/{preset.name}")
+    p.add_argument("--games", type=int, default=preset.games, help=f"self-play games (default {preset.games})")
+    p.add_argument("--teacher", default=preset.teacher, help=f"engine making the games (default {preset.teacher})")
+    p.add_argument("--epochs", type=int, default=preset.epochs, help=f"most epochs (default {preset.epochs})")
+    if preset.opponents:
+        p.add_argument("--games-per-pair", type=int, default=preset.games_per_pair,
+                       help=f"tournament games per pair (default {preset.games_per_pair})")
+    p.add_argument("--teacher-positions", type=int, default=preset.teacher_positions,
+                   help=f"positions to measure the teacher's self-agreement on (default {preset.teacher_positions})")
+    p.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
+    p.add_argument("--work", default=f"data/{preset.name}", help="folder for the games and the models")
+    return p.parse_args(argv)
+
+
+def quick_preset(preset: Preset, args: argparse.Namespace) -> Preset:
+    """Seconds instead of an hour (``--quick``: tests and a first look): the tiny
+    preset, with ``args`` set to its settings."""
+    preset = replace(preset, teacher=preset.teacher.split(":")[0] + ":rounds=20", games=6,
+                     runs=[("tiny", preset.runs[-1][1])], opponents=["random"], games_per_pair=2, epochs=1,
+                     teacher_positions=3)
+    args.games, args.teacher, args.epochs = preset.games, preset.teacher, preset.epochs
+    args.games_per_pair, args.teacher_positions = preset.games_per_pair, preset.teacher_positions
+    return preset
+
+
+def run_supervised(preset: Preset, argv: list[str] | None, doc: str) -> int:
+    """All four steps of a supervised experiment, and its summary; returns the exit status."""
+    args = supervised_args(preset, argv, doc)
+    if args.quick:
+        preset = quick_preset(preset, args)
+    out, work = Path(args.out), Path(args.work)
+    table, teacher = generate_and_train(preset, args, out, work)
+    best = table.loc[table["top1"].idxmax()]
+    predictor, records = play_predictor(preset.game, best["path"], preset.opponents, out / "tournament",
+                                        games_per_pair=args.games_per_pair, seed=args.seed,
+                                        opening_plies=preset.opening_plies, workers=args.workers)
+    scores = {opp: score_against(records, predictor, opp) for opp in preset.opponents}
+    write_supervised_summary(out / "summary.md", preset, args, table, teacher, predictor, scores)
+    print(f"\nreport: {out}/summary.md")
+    return 0
+
+
+def generate_and_train(preset: Preset, args: argparse.Namespace, out: Path, work: Path
+                       ) -> tuple[pd.DataFrame, dict]:
+    """Steps 1-3: the teacher's games in ``work/games``, each run of the preset
+    trained in ``work/runs/<model>-<encoder>`` and evaluated on held-out games.
+    Writes ``accuracy.csv``, the learning curves and their histories to ``out``;
+    returns the accuracy table (one row per run, with the model's ``path``) and
+    the teacher's self-agreement."""
+    from engines.neural.training import best_epoch, train_supervised  # loads TensorFlow
+
+    out.mkdir(parents=True, exist_ok=True)
+    data = work / "games"
+    print(f"1. generate: {args.games} games of {args.teacher} against itself -> {data}", flush=True)
+    generate_games(ENGINES, data, preset.game, args.teacher, args.games, seed=args.seed,
+                   opening_plies=preset.opening_plies, workers=args.workers)
+
+    rows = []
+    for model, encoder in preset.runs:
+        manifest = encode_dataset(data, encoder)
+        run_dir = work / "runs" / f"{model}-{encoder}"
+        print(f"2. train: {model} net, {encoder} encoder, {manifest.split_sizes()} positions -> {run_dir}",
+              flush=True)
+        history = train_supervised(data, run_dir, model=model, encoder=encoder, epochs=args.epochs,
+                                   batch_size=preset.batch_size, seed=args.seed)
+        metrics = evaluate_predictor(run_dir / "model.keras", data)
+        plot_learning_curve(history, out / f"learning_curve-{model}-{encoder}.png",
+                            title=f"{model} net, {encoder} encoder, {preset.game}",
+                            baselines={"uniform over legal moves": metrics["uniform_legal"]})
+        with atomic_write(out / f"history-{model}-{encoder}.csv") as handle:
+            history.to_csv(handle, index=False)
+        rows.append({"model": model, "encoder": encoder, "epochs": len(history), "best_epoch": best_epoch(history),
+                     "train_positions": manifest.split_sizes()["train"], **metrics,
+                     "path": str(run_dir / "model.keras")})
+        print(f"   test top-1 {metrics['top1']:.1%}, top-5 {metrics['top5']:.1%}", flush=True)
+    table = pd.DataFrame(rows)
+    print(f"3. evaluate: the teacher's agreement with itself on {args.teacher_positions} test positions", flush=True)
+    teacher = teacher_agreement(data, "test", args.teacher_positions, seed=args.seed) \
+        if args.teacher_positions else {}
+    table["teacher"] = teacher.get("teacher", float("nan"))
+    with atomic_write(out / "accuracy.csv") as handle:
+        table.drop(columns=["path"]).to_csv(handle, index=False)
+    best = table.loc[table["top1"].idxmax()]
+    shutil.copyfile(out / f"learning_curve-{best['model']}-{best['encoder']}.png", out / "learning_curve.png")
+    return table, teacher
+
+
+def play_predictor(game: str, model: str | Path, opponents: list[str], arena: Path, *, games_per_pair: int,
+                   seed: int, opening_plies: int, workers: int | None) -> tuple[str, list[GameRecord]]:
+    """Step 4: the predictor in ``model`` in a round-robin with ``opponents``
+    (resumable; its games are played again if the model changed). Writes the tournament's
+    report to ``arena``; returns the predictor's spec and every game."""
+    predictor = f"predictor:model={model}"
+    specs = [predictor, *opponents]
+    print(f"4. play: {predictor} against {', '.join(opponents)}", flush=True)
+    records = run_tournament(ENGINES, arena, game, specs, games_per_pair, seed=seed, opening_plies=opening_plies,
+                             workers=workers)
+    write_report(arena, records, title=f"{game}: the move predictor against {', '.join(opponents)}")
+    return predictor, records
+
+
+def write_supervised_summary(path: Path, preset: Preset, args: argparse.Namespace, table: pd.DataFrame,
+                             teacher: dict, predictor: str, scores: dict[str, tuple[float, int]]) -> None:
+    """A supervised experiment's ``summary.md``: accuracy, baselines, the book's figure, playing strength."""
+    pct = "{:.1%}".format
+    lines = [f"# Supervised move prediction: {preset.game}", "",
+             f"Reproduce: `python experiments/{preset.name.replace('-', '_')}.py"
+             + (" --quick" if args.quick else "") + f" --games {args.games} --seed {args.seed}`", "",
+             f"Teacher: `{args.teacher}` playing itself, {args.games} games "
+             f"({preset.opening_plies} random opening plies each, not used as labels). "
+             "Games are split whole into train/validation/test (about 80/10/10).", "",
+             "## Accuracy on held-out test games", "",
+             "| network | encoder | epochs (best) | train positions | test positions | top-1 | top-5 | top-1 (legal only) |",
+             "|---|---|---:|---:|---:|---:|---:|---:|"]
+    for _, r in table.iterrows():
+        lines.append(f"| {r['model']} | {r['encoder']} | {r['epochs']} ({r['best_epoch']}) | {r['train_positions']:,} | "
+                     f"{r['positions']:,} | {pct(r['top1'])} | {pct(r['top5'])} | {pct(r['top1_legal'])} |")
+    first = table.iloc[0]
+    lines += ["", "| baseline | accuracy |", "|---|---:|",
+              f"| uniform over the action space (1/points in Go) | {pct(first['uniform'])} |",
+              f"| uniform over the legal moves | {pct(first['uniform_legal'])} |"]
+    if teacher:
+        lines.append(f"| the teacher again with a new seed ({teacher['teacher_positions']} positions) | "
+                     f"{pct(teacher['teacher'])} |")
+        lines += ["", "The teacher chose its moves in the games with the tree kept from the move before; asked "
+                  "again from scratch it has only its own rounds, so its self-agreement is an approximate ceiling."]
+    lines += ["", *preset.book]
+    best = table.loc[table["top1"].idxmax()]
+    if preset.book_accuracy:
+        lines += ["", f"**Ours:** {pct(best['top1'])} with the {best['model']} network on the {best['encoder']} "
+                  f"encoder, {best['top1'] / preset.book_accuracy:.2f} times the book's {preset.book_accuracy:.2%}."]
+        if teacher and teacher["teacher"] > 0:
+            lines[-1] += (f" The teacher repeats its own move {pct(teacher['teacher'])} of the time, so the network "
+                          f"reaches {best['top1'] / teacher['teacher']:.0%} of what imitating this teacher allows.")
+            if teacher["teacher"] < 2 * preset.book_accuracy:
+                lines[-1] += (f" Twice the book ({2 * preset.book_accuracy:.2%}) is beyond even that ceiling: it "
+                              "would take a more consistent teacher (more rounds per move), not a better network.")
+    lines += ["", "![learning curve](learning_curve.png)", "",
+              "## Playing strength", "", f"The best network by test accuracy plays as `{predictor}` "
+              "(its most likely sensible move, no search; in Go never into its own eye).", "",
+              "| opponent | predictor's score | games |", "|---|---:|---:|"]
+    for opponent, (score, n) in scores.items():
+        lines.append(f"| {opponent} | {pct(score)} | {n} |")
+    lines += ["", "The whole round-robin (ratings, cross-table, every game): "
+              "[tournament/summary.md](tournament/summary.md).", ""]
+    with atomic_write(path) as handle:
+        handle.write("\n".join(lines))
+
+
+# 4. AlphaZero ---------------------------------------------------------------------------------------------------
+#
+# Each ``experiments/alphazero_<game>.py`` describes its run as an Experiment (the
+# game, its AlphaZeroConfig, how many iterations, the opponent of the final
+# match, an optional extra check) and calls run_alphazero, which parses the
+# common options, trains in --work (a killed run continues where it stopped),
+# plays the final match in worker processes (its games.csv also resumes), and
+# writes history.csv, learning_curve.png and summary.md to --out.
+
+
+@dataclass
+class Experiment:
+    """One game's AlphaZero run and how it is judged."""
+
+    name: str                       # experiments/alphazero_<name>.py, reports/alphazero-<name>
+    game: str                       # the game spec, e.g. go:size=5
+    title: str
+    config: Callable[[int], AlphaZeroConfig]  # seed -> the run's settings
+    iterations: int
+    opponent: str | None = None     # final match: the network against this engine
+    match_games: int = 100
+    match_simulations: int = 200
+    target: float | None = None     # the final match score the run aims for
+    # extra check on the trained agent: (agent spec, simulations) -> (summary lines, console lines)
+    check: Callable[[str, int], tuple[list[str], list[str]]] | None = None
+    note: str = ""                  # a paragraph for the summary's training section
+    # more results after the match: (final checkpoint, --out, the parsed options) -> summary lines
+    extra: Callable[[Path, Path, argparse.Namespace], list[str]] | None = None
+    look_for: str = ""              # the summary's closing "What to look for" paragraph (chapter scripts)
+    script: str = ""                # the script's name, if not alphazero_<name> (the chapter scripts)
+    folder: str = ""                # reports/<folder> and data/<folder>, if not alphazero-<name>
+
+    @property
+    def slug(self) -> str:
+        return self.folder or f"alphazero-{self.name}"
+
+    @property
+    def script_name(self) -> str:
+        return self.script or f"alphazero_{self.name}"
+
+
+def quick_config(game: str, seed: int) -> AlphaZeroConfig:
+    """Tiny settings that run any game's pipeline in seconds (``--quick``, tests)."""
+    return AlphaZeroConfig(game=game, blocks=1, filters=8, games=4, parallel=4, simulations=8, train_steps=3,
+                           batch_size=32, eval_games=2, eval_simulations=4, previous_games=2, baselines=["random"],
+                           seed=seed)
+
+
+def alphazero_parser(experiment: Experiment, doc: str) -> argparse.ArgumentParser:
+    """An AlphaZero script's command line, its defaults taken from ``experiment``."""
+    slug = experiment.slug
+    p = argparse.ArgumentParser(prog=f"python experiments/{experiment.script_name}.py",
+                                description=doc.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter, epilog=doc)
+    p.add_argument("--iterations", type=int, default=experiment.iterations,
+                   help=f"training iterations (default {experiment.iterations}); more continues a finished run")
+    p.add_argument("--simulations", type=int, default=experiment.match_simulations,
+                   help=f"network simulations per move after training (default {experiment.match_simulations})")
+    p.add_argument("--games", type=int, default=experiment.match_games,
+                   help=f"games of the final match (default {experiment.match_games})")
+    p.add_argument("--workers", type=int, default=None,
+                   help="processes for self-play and the final match (default: one per core)")
+    p.add_argument("--seed", type=int, default=0, help="seed (default 0)")
+    p.add_argument("--out", default=f"reports/{slug}", help=f"report folder (default reports/{slug})")
+    p.add_argument("--work", default=f"data/{slug}", help=f"run folder, resumable (default data/{slug})")
+    p.add_argument("--ship", default=None,
+                   help=f"copy the final network here, e.g. checkpoints/{experiment.name}.keras")
+    p.add_argument("--quick", action="store_true", help="tiny settings: runs in seconds")
+    return p
+
+
+def search_budget(config: AlphaZeroConfig) -> str:
+    """The self-play search in words, with playout-cap randomisation and mixed value targets if the run uses them."""
+    if not config.fast_simulations:
+        words = f"{config.simulations} simulations per move"
+    else:
+        words = (f"{config.full_fraction:.0%} of the moves searched with {config.simulations} simulations and kept "
+                 f"as examples, the rest played after {config.fast_simulations} simulations: playout-cap "
+                 "randomisation")
+    if config.search_value_weight:
+        words += (f"; value targets {1 - config.search_value_weight:g} x the game's result + "
+                  f"{config.search_value_weight:g} x the root's search value")
+    return words
+
+
+def run_alphazero(experiment: Experiment, argv: list[str] | None, doc: str) -> int:
+    """Train, evaluate and report one experiment; returns the exit status."""
+    args = alphazero_parser(experiment, doc).parse_args(argv)
+    from engines.neural.alphazero_training import plot_history, train_alphazero  # loads TensorFlow
+
+    config = quick_config(experiment.game, args.seed) if args.quick else experiment.config(args.seed)
+    if args.quick:
+        args.iterations, args.simulations, args.games = 2, 4, 2
+    out, work = Path(args.out), Path(args.work)
+    out.mkdir(parents=True, exist_ok=True)
+    workers = args.workers or os.cpu_count() or 1
+    history = train_alphazero(work, config, args.iterations, workers=workers)
+    history = history[history["iteration"] <= args.iterations]
+    checkpoint = work / "checkpoints" / f"iter-{args.iterations:03d}.keras"
+    if args.ship:
+        Path(args.ship).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(checkpoint, args.ship)
+    with atomic_write(out / "history.csv") as handle:
+        history.to_csv(handle, index=False)
+    scores = [c for c in history.columns if c.startswith("score_vs_")]
+    plot_history(history, out / "learning_curve.png", experiment.title)
+    agent = f"alphazero:checkpoint={checkpoint},simulations={args.simulations}"
+    command_line = (f"python experiments/{experiment.script_name}.py{' --quick' if args.quick else ''} "
+                    f"--iterations {args.iterations} --seed {args.seed} --workers {workers}")
+    seconds = history["seconds"].sum()  # over all iterations, resumed runs included
+    last = history.iloc[-1]
+    lines = [f"# {experiment.title}", "", f"Reproduce: `{command_line}`", "",
+             f"{len(history)} iterations of {config.games} self-play games ({search_budget(config)}), "
+             f"a {config.blocks}-block, {config.filters}-filter ResNet, {config.train_steps} batches of "
+             f"{config.batch_size} per iteration from a replay buffer of the last {config.buffer_games} games: "
+             f"**{seconds / 60:.1f} minutes** of training (self-play, learning and the per-iteration scores) on "
+             f"this machine, with self-play in {self_play_processes(history)}.", ""]
+    console = []
+    if experiment.opponent:
+        match_lines, score = final_match(experiment, agent, args, out / "match")
+        lines += match_lines
+        if experiment.target is not None:
+            verdict = "met" if score >= experiment.target else "**not met**"
+            lines += [f"Target: a score of at least {experiment.target:.0%}: {verdict}.", ""]
+        console.append(f"network ({args.simulations} simulations) against {experiment.opponent}: {score:.1%}")
+    if experiment.check:
+        check_lines, check_console = experiment.check(f"{agent},reuse=false", args.simulations)
+        lines += check_lines
+        console += check_console
+    if experiment.extra:
+        lines += experiment.extra(checkpoint, out, args)
+    lines += ["## Training", "",
+              f"Last iteration: loss {last['loss']:.3f} (policy {last['policy_loss']:.3f}, value "
+              f"{last['value_loss']:.3f}); Elo {last['elo']:+.0f} over the untrained network (each iteration "
+              f"plays the one before it {config.previous_games} times with {config.eval_simulations} simulations "
+              "per move; the Elo differences add up).", "",
+              *([experiment.note, ""] if experiment.note else []),
+              f"Scores by iteration, against the previous network ({config.previous_games} games) and the "
+              f"baselines ({config.eval_games} games each), {config.eval_simulations} simulations per move:", "",
+              "| iteration | elo | " + " | ".join(c.removeprefix("score_vs_") for c in scores) + " | minutes |",
+              "|---:|---:|" + "---:|" * len(scores) + "---:|"]
+    played = history.dropna(subset=scores)  # iterations that played the baselines
+    step = max(1, len(played) // 10)
+    for _, row in played.iloc[::-1][::step][::-1].iterrows():
+        lines.append(f"| {int(row['iteration'])} | {row['elo']:+.0f} | "
+                     + " | ".join(f"{row[c]:.0%}" for c in scores) + f" | {row['seconds'] / 60:.1f} |")
+    lines += ["", "![learning curve](learning_curve.png)", ""]
+    if experiment.look_for:
+        lines += ["## What to look for", "", experiment.look_for.strip(), ""]
+    with atomic_write(out / "summary.md") as handle:
+        handle.write("\n".join(lines))
+    for line in console:
+        print(line)
+    print(f"report: {out}/summary.md")
+    return 0
+
+
+def self_play_processes(history: pd.DataFrame) -> str:
+    """How many self-play processes each stretch of iterations used (rows from
+    before the ``workers`` column ran in the training process)."""
+    used = history["workers"].fillna(1) if "workers" in history else history["iteration"] * 0 + 1
+    stretches: list[list[int]] = []  # [workers, first, last]
+    for iteration, n in zip(history["iteration"], used.astype(int)):
+        if stretches and stretches[-1][0] == n:
+            stretches[-1][2] = iteration
+        else:
+            stretches.append([n, iteration, iteration])
+
+    def name(n: int) -> str:
+        return "the training process" if n == 1 else f"{n} worker processes"
+
+    if len(stretches) == 1:
+        return name(stretches[0][0])
+    return ", ".join(f"{name(n)} (iterations {a}-{b})" for n, a, b in stretches)
+
+
+def final_match(experiment: Experiment, agent: str, args: argparse.Namespace, folder: Path
+                ) -> tuple[list[str], float]:
+    """The trained network against the experiment's opponent, colours alternating."""
+    assert experiment.opponent is not None
+    tasks = schedule([agent, experiment.opponent], args.games, args.seed)
+    records = play_games(ENGINES, folder, experiment.game, tasks, opening_plies=0, workers=args.workers)
+    records = [r for r in records if {r.black, r.white} == {agent, experiment.opponent}]
+    lines = [f"## Against {experiment.opponent}", "",
+             f"The final network with {args.simulations} simulations per move against `{experiment.opponent}`, "
+             f"{len(records)} games, colours alternating (games in `match/games.csv`):", "",
+             "| the network plays | games | won | drawn | lost | score |", "|---|---:|---:|---:|---:|---:|"]
+    score = 0.0
+    for side, games in (("black (first)", [r for r in records if r.black == agent]),
+                        ("white", [r for r in records if r.white == agent]), ("both", records)):
+        wins = sum(r.score_for(agent) == 1 for r in games)
+        draws = sum(r.score_for(agent) == 0.5 for r in games)
+        score = sum(r.score_for(agent) for r in games) / max(1, len(games))
+        bold = "**" if side == "both" else ""
+        lines.append(f"| {side} | {len(games)} | {wins} | {draws} | {len(games) - wins - draws} | "
+                     f"{bold}{score:.1%}{bold} |")
+    return lines + [""], score
+
+
+# AlphaZero on tic-tac-toe (alphazero_tictactoe.py; chapter 14a repeats it) ----------------------------------------
+
+
+def losses_against_perfect_play(agent: Agent, agent_side: str) -> tuple[int, int]:
+    """(games lost, games played) by ``agent`` against every perfect opponent line of tic-tac-toe."""
+    lost = played = 0
+
+    def walk(state: State) -> None:
+        nonlocal lost, played
+        if state.is_over():
+            played += 1
+            winner = state.winner()
+            lost += winner is not None and winner.name != agent_side
+            return
+        if state.next_player.name == agent_side:
+            agent.new_game()  # no tree carried between branches
+            walk(state.apply_move(agent.select_move(state)))
+        else:
+            for move in perfect_moves(state):
+                walk(state.apply_move(move))
+
+    walk(new_game("tictactoe"))
+    return lost, played
+
+
+def check_perfect_play(agent_spec: str, simulations: int) -> tuple[list[str], list[str]]:
+    """The agent against every perfect opponent line, from both sides."""
+    agent = create(agent_spec)
+    results = {side: losses_against_perfect_play(agent, side) for side in ("black", "white")}
+    lines = ["## Against perfect play", "",
+             f"With {simulations} simulations per move, against "
+             "every line a perfect opponent can choose:", "",
+             "| the network plays | games (perfect lines) | lost |", "|---|---:|---:|"]
+    lines += [f"| {side} | {played} | {lost} |" for side, (lost, played) in results.items()]
+    verdict = "never loses" if all(lost == 0 for lost, _ in results.values()) else "does lose"
+    lines += ["", f"The trained network **{verdict}** to perfect play.", ""]
+    console = [f"network as {side}: lost {lost} of {played} games against perfect play"
+               for side, (lost, played) in results.items()]
+    return lines, console
+
+
+def tictactoe_config(seed: int = 0) -> AlphaZeroConfig:
+    """The tic-tac-toe run's settings."""
+    return AlphaZeroConfig(game="tictactoe", blocks=2, filters=32, games=64, parallel=64, simulations=50,
+                           buffer_games=1000, batch_size=128, train_steps=100, eval_games=10,
+                           eval_simulations=50, baselines=["random", "alphabeta"], learning_rate=2e-3, seed=seed)
+
+
+ALPHAZERO_TICTACTOE = Experiment(
+    name="tictactoe", game="tictactoe", title="AlphaZero on tic-tac-toe", config=tictactoe_config, iterations=20,
+    match_simulations=50, check=check_perfect_play,
+    note="With 50 simulations per move even the untrained network finds tic-tac-toe's "
+         "forced wins and blocks, so from the first iterations nearly every game against the "
+         "previous network and against alpha-beta is a draw: the Elo curve is noise around 0 "
+         "(each step adds the error of a 20-game score), and the progress shows in the losses "
+         "and in the perfect-play check above. Connect Four and 5x5 Go are where Elo climbs.")
+
+
+# AlphaZero on Connect Four (alphazero_connect4.py; chapter 14b repeats its first iterations) ---------------------
+
+
+def connect4_config(seed: int = 0) -> AlphaZeroConfig:
+    """The Connect Four run's settings (the shipped network's)."""
+    return AlphaZeroConfig(game="connect4", blocks=5, filters=64, learning_rate=1e-3, l2=1e-4,
+                           learning_rate_drops=[58, 69], learning_rate_drop=0.3,
+                           games=128, parallel=128, simulations=100, c=1.5, dirichlet_alpha=1.0,
+                           dirichlet_epsilon=0.25, temperature_moves=8, buffer_games=2500, batch_size=256,
+                           train_steps=150, eval_games=10, eval_simulations=50, previous_games=20,
+                           baselines=["random", "mcts:rounds=1000"], baseline_every=10, search_value_weight=0.5,
+                           seed=seed)
+
+
+ALPHAZERO_CONNECT4 = Experiment(name="connect4", game="connect4", title="AlphaZero on Connect Four",
+                                config=connect4_config, iterations=73, opponent="mcts:rounds=1000",
+                                match_games=200, match_simulations=200, target=0.9)
