@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test lint bench clean system
+.PHONY: demo test lint bench docs clean system
 
 # GNU Go (Debian package gnugo) for the GTP tests and experiments/vs_gnugo.py.
 system:
@@ -30,11 +30,17 @@ lint: $(STAMP)
 test: $(STAMP) system lint
 	$(BIN)/python -m pytest || [ $$? -eq 5 ]
 
+# The benchmarks save their tables in reports/benchmarks/; `make docs` copies them
+# (and every other measured figure) from reports/ into the README and docs/.
 bench: $(STAMP)
-	$(BIN)/python benchmarks/playouts.py
+	$(BIN)/python benchmarks/playouts.py --seconds 5
 	$(BIN)/python benchmarks/search.py
 	$(BIN)/python benchmarks/predictor.py
 	$(BIN)/python benchmarks/selfplay.py
+	$(BIN)/python scripts/docs_figures.py
+
+docs: $(STAMP)
+	$(BIN)/python scripts/docs_figures.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis .mypy_cache .import_linter_cache

@@ -16,11 +16,11 @@ and passes only when nothing else is left (the book's random bot).
 from __future__ import annotations
 
 import argparse
-import platform
 import random
 import time
 
 from dlgo.games import new_game
+from markdown import DEFAULT_FOLDER, Table
 
 # Targets from the foundation issue, measured on the 2-core reference machine.
 TARGETS = {("go 9x9", "playout"): 700, ("go 19x19", "playout"): 60, ("connect4", "playout"): 15000}
@@ -66,18 +66,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="timing per row (default 2)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", default=f"{DEFAULT_FOLDER}/playouts.md", help="where the table is saved")
     args = parser.parse_args()
 
-    print(f"Python {platform.python_version()} on {platform.machine()}, {args.seconds:g} s per row\n")
-    print("| game | path | games/s | moves/game | moves/s | target |")
-    print("|---|---|---:|---:|---:|---|")
+    table = Table(["game", "path", "games/s", "moves/game", "moves/s", "target"],
+                  [False, False, True, True, True, False], f"one core, {args.seconds:g} s per row")
     for label, name, options in CASES:
         start = new_game(name, **options)
         for path, timer in (("playout", time_playouts), ("GameState", time_gamestate)):
             rate, length = timer(start, random.Random(args.seed), args.seconds)
             target = TARGETS.get((label, path))
             verdict = "" if target is None else f"≥ {target:,} {'met' if rate >= target else 'MISSED'}"
-            print(f"| {label} | {path} | {rate:,.0f} | {length:.0f} | {rate * length:,.0f} | {verdict} |", flush=True)
+            table.row(label, path, f"{rate:,.0f}", f"{length:.0f}", f"{rate * length:,.0f}", verdict)
+    table.save(args.out)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,6 @@ mask, choose) in self-play.
 from __future__ import annotations
 
 import argparse
-import platform
 import random
 import tempfile
 import time
@@ -24,6 +23,7 @@ import numpy as np
 from dlgo.encoders import get_encoder_by_name
 from dlgo.games import new_game
 from engines.registry import create
+from markdown import DEFAULT_FOLDER, Table
 
 
 def rate(fn: Callable[[], object], seconds: float) -> float:
@@ -50,14 +50,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", default="small", help="network (default small)")
     parser.add_argument("--seconds", type=float, default=3.0, help="seconds per row (default 3)")
+    parser.add_argument("--out", default=f"{DEFAULT_FOLDER}/predictor.md", help="where the table is saved")
     args = parser.parse_args()
 
     from engines.neural.backend import compiled_call, keras, save_model
     from engines.neural.models import build_model
 
-    print(f"Python {platform.python_version()}, Keras {keras.__version__}, the {args.model!r} network\n")
-    print("| game | how | positions/s |")
-    print("|---|---|---:|")
+    table = Table(["game", "how", "positions/s"], [False, False, True],
+                  f"Keras {keras.__version__}, the untrained {args.model!r} network, one process")
     with tempfile.TemporaryDirectory() as tmp:
         for game, encoder in (("go:size=9", "simple"), ("connect4", "planes")):
             enc = get_encoder_by_name(encoder, game)
@@ -81,7 +81,8 @@ def main() -> None:
             rows.append(("predictor agent moves (encode + call + choose)",
                          (len(positions) - 1) / (time.perf_counter() - start)))
             for how, value in rows:
-                print(f"| {game} | {how} | {value:,.0f} |", flush=True)
+                table.row(game, how, f"{value:,.0f}")
+    table.save(args.out)
 
 
 if __name__ == "__main__":

@@ -10,10 +10,10 @@ reuse off, so every move is a full search) and divides the work it reports
 from __future__ import annotations
 
 import argparse
-import platform
 
-import engines
 from dlgo.games import new_game
+from engines.registry import create
+from markdown import DEFAULT_FOLDER, Table
 
 # Targets from the engines issue, on the 2-core reference machine.
 TARGETS = {("mcts", "connect4"): 4000, ("mcts", "go 9x9"): 400}
@@ -32,7 +32,7 @@ CASES = [
 
 def measure(spec: str, game: str, moves: int) -> tuple[float, str, int]:
     """(work per second, unit, moves measured) over the first ``moves`` moves."""
-    agent = engines.create(spec)
+    agent = create(spec)
     state = new_game(game)
     work = seconds = 0.0
     played = 0
@@ -48,16 +48,17 @@ def measure(spec: str, game: str, moves: int) -> tuple[float, str, int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--moves", type=int, default=6, help="moves measured per row (default 6)")
+    parser.add_argument("--out", default=f"{DEFAULT_FOLDER}/search.md", help="where the table is saved")
     args = parser.parse_args()
-    print(f"Python {platform.python_version()} on {platform.machine()}, first {args.moves} moves of self-play\n")
-    print("| engine | game | spec | speed | target |")
-    print("|---|---|---|---:|---|")
+    table = Table(["engine", "game", "spec", "speed", "target"], [False, False, False, True, False],
+                  f"one core, the first {args.moves} moves of self-play")
     for family, label, game, spec in CASES:
         moves = 1 if family == "minimax" else args.moves  # minimax: the empty board alone is 549,945 nodes
         rate, unit, played = measure(spec, game, moves)
         target = TARGETS.get((family, label))
         verdict = "" if target is None else f"≥ {target:,} {'met' if rate >= target else 'MISSED'}"
-        print(f"| {family} | {label} | `{spec}` | {rate:,.0f} {unit}/s | {verdict} |", flush=True)
+        table.row(family, label, f"`{spec}`", f"{rate:,.0f} {unit}/s", verdict)
+    table.save(args.out)
 
 
 if __name__ == "__main__":

@@ -20,6 +20,10 @@ from dlgo.encoders import get_encoder_by_name
 from engines.alphazero import NetworkEvaluator
 from engines.neural.loading import load_network
 from engines.selfplay import self_play
+from markdown import DEFAULT_FOLDER, Table
+
+
+TARGET = 3000  # network evaluations/s on the 2-core reference machine
 
 
 def main() -> None:
@@ -30,6 +34,7 @@ def main() -> None:
     parser.add_argument("--simulations", type=int, default=50, help="simulations per move (default 50)")
     parser.add_argument("--blocks", type=int, default=5)
     parser.add_argument("--filters", type=int, default=64)
+    parser.add_argument("--out", default=f"{DEFAULT_FOLDER}/selfplay.md", help="where the table is saved")
     args = parser.parse_args()
 
     from engines.neural.backend import save_model  # loads TensorFlow
@@ -48,12 +53,14 @@ def main() -> None:
                              simulations=args.simulations, seed=0, progress=True)
         seconds = time.perf_counter() - start
     moves = len(examples.values)
-    print(f"\n{args.game}, ResNet {args.blocks} blocks x {args.filters} filters, {args.parallel} games in parallel, "
-          f"{args.simulations} simulations per move")
-    print("| games | moves | seconds | network evaluations/s | simulations/s | moves/s |")
-    print("|---:|---:|---:|---:|---:|---:|")
-    print(f"| {args.games} | {moves} | {seconds:.1f} | {evaluator.evaluations / seconds:,.0f} | "
-          f"{moves * args.simulations / seconds:,.0f} | {moves / seconds:,.1f} |")
+    rate = evaluator.evaluations / seconds
+    table = Table(["games", "moves", "seconds", "network evaluations/s", "simulations/s", "moves/s", "target"],
+                  [True] * 6 + [False],
+                  f"{args.game}, an untrained ResNet of {args.blocks} blocks x {args.filters} filters, "
+                  f"{args.parallel} games in parallel, {args.simulations} simulations per move")
+    table.row(f"{args.games}", f"{moves:,}", f"{seconds:.1f}", f"{rate:,.0f}", f"{moves * args.simulations / seconds:,.0f}",
+              f"{moves / seconds:,.1f}", f"≥ {TARGET:,} {'met' if rate >= TARGET else 'MISSED'}")
+    table.save(args.out)
 
 
 if __name__ == "__main__":

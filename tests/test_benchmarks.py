@@ -13,10 +13,15 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.mark.parametrize("script, args", [
     ("playouts.py", ["--seconds", "0.01"]),
+    ("search.py", ["--moves", "1"]),
+    ("predictor.py", ["--seconds", "0.01", "--model", "tiny"]),
     ("selfplay.py", ["--games", "2", "--parallel", "2", "--simulations", "2", "--blocks", "1", "--filters", "4"]),
 ])
-def test_benchmark_scripts_run(script, args):
-    run = subprocess.run([sys.executable, str(ROOT / "benchmarks" / script), *args], capture_output=True, text=True,
-                         cwd=ROOT, timeout=300)
+def test_benchmark_scripts_run_and_save_their_table(script, args, tmp_path):
+    out = tmp_path / "table.md"
+    run = subprocess.run([sys.executable, str(ROOT / "benchmarks" / script), *args, "--out", str(out)],
+                         capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert run.returncode == 0, run.stderr[-2000:]
-    assert "| " in run.stdout  # the table
+    saved = out.read_text()
+    assert saved.startswith(f"Measured by `python benchmarks/{script} ")
+    assert saved.count("\n| ") >= 2 and saved.splitlines()[-1] in run.stdout  # the table, as printed

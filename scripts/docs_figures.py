@@ -1,0 +1,269 @@
+"""The figures in README.md and docs/*.md, written from the committed reports.
+
+    python scripts/docs_figures.py           # rewrite every generated block
+    python scripts/docs_figures.py --check   # exit 1 and name the stale blocks (a test runs this)
+
+A generated block sits between ``<!-- figures:NAME -->`` and
+``<!-- /figures:NAME -->``; ``NAME`` picks a function below, which builds the
+block's Markdown from ``reports/`` (results, ratings, benchmark tables) or from
+the engine registry. Nobody types a measured figure into the documentation: rerun
+an experiment or a benchmark, then this script. The script only reads reports.
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+from typing import Callable
+
+import pandas as pd
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # run as a script from any folder
+
+from dlgo.formats.atomic import atomic_write  # noqa: E402
+from engines.registry import engine_description, engine_names, engine_parameters  # noqa: E402
+
+REPORTS = ROOT / "reports"
+DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+BLOCK = re.compile(r"(<!-- figures:(?P<name>[\w-]+) -->\n)(?P<body>.*?)(<!-- /figures:(?P=name) -->)", re.S)
+
+
+def games(folder: str) -> pd.DataFrame:
+    """A report's ``games.csv`` (read only: never repaired here)."""
+    return pd.read_csv(REPORTS / folder / "games.csv", keep_default_na=False)
+
+
+def score(table: pd.DataFrame, spec: str, opponent: str | None = None) -> tuple[float, int]:
+    """(score of ``spec``, games) over its games in ``table`` (against ``opponent`` only, if given)."""
+    mine = table[(table.black == spec) | (table.white == spec)]
+    if opponent is not None:
+        mine = mine[(mine.black == opponent) | (mine.white == opponent)]
+    points = [0.5 if w == "draw" else float((b if w == "black" else wh) == spec)
+              for b, wh, w in zip(mine.black, mine.white, mine.winner)]
+    return (sum(points) / len(points) if points else float("nan")), len(points)
+
+
+def ratings(folder: str) -> pd.DataFrame:
+    return pd.read_csv(REPORTS / folder / "ratings.csv").set_index("engine")
+
+
+def summary_table(folder: str, heading: str) -> list[list[str]]:
+    """The rows (cells as text) of the first Markdown table after ``heading`` in a report's summary."""
+    lines = (REPORTS / folder / "summary.md").read_text().splitlines()
+    start = lines.index(heading)
+    rows, inside = [], False
+    for line in lines[start + 1:]:
+        if line.startswith("|"):
+            inside = True
+            cells = [c.strip() for c in line.strip("|").split("|")]
+            if not set("".join(cells)) <= set("-:"):
+                rows.append(cells)
+        elif inside:
+            break
+    return rows[1:]  # without the header
+
+
+def final_match(folder: str) -> tuple[str, str, float, int, dict[str, float]]:
+    """(network spec, opponent, score, games, score by colour) of an AlphaZero run's final match."""
+    table = games(f"{folder}/match")
+    network = next(s for s in table.black if s.startswith("alphazero:"))
+    opponent = next(s for s in table.black if s != network)
+    total, played = score(table, network)
+    by_colour = {"black": score(table[table.black == network], network)[0],
+                 "white": score(table[table.white == network], network)[0]}
+    return network, opponent, total, played, by_colour
+
+
+def history(folder: str) -> pd.DataFrame:
+    return pd.read_csv(REPORTS / folder / "history.csv")
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
+# The blocks ---------------------------------------------------------------------------------------------------
+
+
+def demo() -> str:
+    """The demo's headline from its committed sample (reports/sample-connect4)."""
+    rated = ratings("sample-connect4")
+    best, second = rated.index[0], rated.index[1]
+    mcts = max((e for e in rated.index if e.startswith("mcts:")), key=lambda e: int(e.split("=")[1]))
+    played = len(games("sample-connect4"))
+    return (f"{plural(played, 'game')} in all. `{best}` comes out on top (Elo {rated.loc[best, 'elo']:,.0f}, at "
+            f"{rated.loc[best, 'seconds_per_move']:.2f} s a move), then `{second}` "
+            f"({rated.loc[second, 'elo']:,.0f}); the strongest MCTS, `{mcts}`, rates "
+            f"{rated.loc[mcts, 'elo']:,.0f} at {rated.loc[mcts, 'seconds_per_move']:.2f} s a move.\n")
+
+
+def answers() -> str:
+    """What the suite answers, each with its figure and its report."""
+    rated = ratings("sample-connect4")
+    best = rated.index[0]
+    network, opponent, c4, c4_games, _ = final_match("alphazero-connect4")
+    perfect = summary_table("alphazero-tictactoe", "## Against perfect play")
+    lines, lost = sum(int(r[1]) for r in perfect), sum(int(r[2]) for r in perfect)
+    go5 = history("alphazero-go5")
+    _, go5_opponent, go5_score, go5_games, _ = final_match("alphazero-go5")
+    accuracy = pd.read_csv(REPORTS / "supervised-go9" / "accuracy.csv")
+    top = accuracy.loc[accuracy.top1.idxmax()]
+    gnugo = games("vs-gnugo")
+    ours = [e for e in ratings("vs-gnugo").index if not e.startswith("gnugo:")]
+    even = gnugo[gnugo.game == "go:size=9,komi=7.5"]
+    won = sum(score(even, e)[0] * score(even, e)[1] for e in ours)
+    even_games = sum(score(even, e)[1] for e in ours)
+    handicap = pd.read_csv(REPORTS / "vs-gnugo" / "handicap.csv")
+    enough = handicap[handicap.score >= 0.5].sort_values("handicap")
+    stones = (f"; the fewest stones that win half the games against level 0: {enough.handicap.iloc[0]}, for "
+              f"`{enough.engine.iloc[0]}`") if len(enough) else "; no handicap tried was enough"
+    c4_minutes = history("alphazero-connect4").seconds.sum() / 60
+    rows = [
+        ("Which engine is strongest on Connect Four, and at what cost?",
+         f"`{best}`, first of {len(rated)} engines: Elo {rated.loc[best, 'elo']:,.0f} over random at "
+         f"{rated.loc[best, 'seconds_per_move']:.2f} s a move", "sample-connect4"),
+        ("Can AlphaZero learn Connect Four on 2 cores?",
+         f"after {c4_minutes / 60:.1f} hours of self-play and training, {c4:.1%} against `{opponent}` "
+         f"({c4_games} games, {network.rsplit('simulations=', 1)[1]} simulations a move)", "alphazero-connect4"),
+        ("And tic-tac-toe?", f"lost {lost} of the {lines} lines a perfect opponent can choose",
+         "alphazero-tictactoe"),
+        ("And 5x5 Go?", f"Elo {go5.elo.iloc[-1]:+,.0f} over its untrained self in {len(go5)} iterations; "
+         f"{go5_score:.0%} against `{go5_opponent}` ({go5_games} games)", "alphazero-go5"),
+        ("How well does a network imitate MCTS on 9x9 Go?",
+         f"{top.top1:.1%} top-1 ({top.model} net, {top.encoder} encoder), where the book reports 8.35% "
+         f"and the teacher repeats itself {top.teacher:.1%} of the time", "supervised-go9"),
+        ("How far from GNU Go are we on 9x9?",
+         f"we won {won:.0f} of {even_games} even games against levels 0, 5 and 10{stones}", "vs-gnugo"),
+    ]
+    out = ["| question | answer | report |", "|---|---|---|"]
+    out += [f"| {q} | {a} | [{folder}](reports/{folder}/summary.md) |" for q, a, folder in rows]
+    return "\n".join(out) + "\n"
+
+
+def engines_table() -> str:
+    """Every registered engine with its parameters and defaults, from the registry itself."""
+    def default(value: object) -> str:
+        if isinstance(value, bool):
+            return str(value).lower()
+        return "none" if value in ("", None) else str(value)
+
+    out = ["| engine | what it does | parameters (defaults) |", "|---|---|---|"]
+    for name in engine_names():
+        params = ", ".join(f"`{p.name}={default(p.default)}`" for p in engine_parameters(name))
+        out.append(f"| `{name}` | {engine_description(name).replace('``', '`')} | {params} |")
+    return "\n".join(out) + "\n"
+
+
+def benchmark(name: str) -> Callable[[], str]:
+    """The table a benchmark last wrote (``reports/benchmarks/NAME.md``), with the command that made it."""
+    def block() -> str:
+        text = (REPORTS / "benchmarks" / f"{name}.md").read_text()
+        return text if text.endswith("\n") else text + "\n"
+    block.__doc__ = f"reports/benchmarks/{name}.md"
+    return block
+
+
+def supervised() -> str:
+    """Test accuracy and playing strength of the supervised runs."""
+    out = ["| game | network, encoder | test top-1 | top-5 | uniform over legal moves | teacher's self-agreement "
+           "| score vs random | vs MCTS 100 rounds |", "|---|---|---:|---:|---:|---:|---:|---:|"]
+    for folder, game in (("supervised-go9", "Go 9x9"), ("supervised-connect4", "Connect Four")):
+        accuracy = pd.read_csv(REPORTS / folder / "accuracy.csv")
+        best = accuracy.top1.idxmax()
+        played = games(f"{folder}/tournament")
+        predictor = next(s for s in played.black if s.startswith("predictor:"))
+        for k, row in accuracy.iterrows():
+            cells = ["", ""]
+            if k == best:
+                cells = [f"{s:.0%} ({n} games)" for s, n in (score(played, predictor, "random"),
+                                                            score(played, predictor, "mcts:rounds=100"))]
+            out.append(f"| {game} | `{row.model}`, `{row.encoder}` | {row.top1:.1%} | {row.top5:.1%} | "
+                       f"{row.uniform_legal:.1%} | {row.teacher:.1%} | {cells[0]} | {cells[1]} |")
+    return "\n".join(out) + "\n"
+
+
+def alphazero() -> str:
+    """What each AlphaZero run reached, from its history and its final match."""
+    out = ["| game | training (2 cores) | result | report |", "|---|---|---|---|"]
+    ttt = history("alphazero-tictactoe")
+    perfect = summary_table("alphazero-tictactoe", "## Against perfect play")
+    out.append(f"| tic-tac-toe | {len(ttt)} iterations, {ttt.seconds.sum() / 60:.1f} minutes | never loses to "
+               "perfect play: every line a perfect opponent can choose, "
+               + " and ".join(f"{r[1]} as {r[0]}" for r in perfect)
+               + f", {sum(int(r[2]) for r in perfect)} lost | [summary](reports/alphazero-tictactoe/summary.md) |")
+    for folder, game in (("alphazero-connect4", "Connect Four"), ("alphazero-go5", "5x5 Go")):
+        run = history(folder)
+        network, opponent, total, played, by_colour = final_match(folder)
+        simulations = network.rsplit("simulations=", 1)[1]
+        out.append(f"| {game} | {len(run)} iterations, {run.seconds.sum() / 60:.1f} minutes | **{total:.1%}** "
+                   f"against `{opponent}` with {simulations} simulations a move ({played} games: "
+                   f"{by_colour['black']:.1%} as black, {by_colour['white']:.1%} as white); Elo "
+                   f"{run.elo.iloc[-1]:+,.0f} over the untrained network | [summary](reports/{folder}/summary.md) |")
+    return "\n".join(out) + "\n"
+
+
+def vs_gnugo() -> str:
+    """Ratings against GNU Go's levels and the handicap table."""
+    rated = ratings("vs-gnugo")
+    handicap = pd.read_csv(REPORTS / "vs-gnugo" / "handicap.csv")
+    played = games("vs-gnugo")
+    even = played[played.game == "go:size=9,komi=7.5"]
+    out = ["| engine | even games (komi 7.5) | score | Elo (GNU Go level 10 = 1800) |", "|---|---:|---:|---:|"]
+    for engine, row in rated.iterrows():
+        s, n = score(even, str(engine))
+        out.append(f"| `{engine}` | {n} | {s:.0%} | {row.elo:,.0f} |")
+    pivot = handicap.pivot(index="engine", columns="handicap", values="score")
+    out += ["", "Handicap against `gnugo:level=0` (our engine takes black and the stones, komi 0.5; "
+            f"{handicap.games.iloc[0]} games each):", "",
+            "| engine | " + " | ".join(f"{n} stones" for n in pivot.columns) + " |",
+            "|---|" + "---:|" * len(pivot.columns)]
+    out += [f"| `{engine}` | " + " | ".join(f"{v:.0%}" for v in row) + " |" for engine, row in pivot.iterrows()]
+    return "\n".join(out) + "\n"
+
+
+BLOCKS: dict[str, Callable[[], str]] = {
+    "demo": demo, "answers": answers, "engines": engines_table, "supervised": supervised,
+    "alphazero": alphazero, "vs-gnugo": vs_gnugo,
+    **{f"bench-{name}": benchmark(name) for name in ("playouts", "search", "predictor", "selfplay")},
+}
+
+
+def render(text: str) -> str:
+    """``text`` with every generated block rebuilt (an unknown block name is an error)."""
+    def rebuild(match: re.Match[str]) -> str:
+        name = match["name"]
+        if name not in BLOCKS:
+            raise SystemExit(f"docs_figures: unknown block {name!r}; the blocks are: {', '.join(BLOCKS)}")
+        return f"{match.group(1)}{BLOCKS[name]()}{match.group(4)}"
+
+    return BLOCK.sub(rebuild, text)
+
+
+def stale() -> list[str]:
+    """The documents whose generated blocks differ from what the reports say now."""
+    return [str(path.relative_to(ROOT)) for path in DOCUMENTS if render(path.read_text()) != path.read_text()]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--check", action="store_true", help="change nothing; exit 1 if a block is stale")
+    args = parser.parse_args(argv)
+    if args.check:
+        old = stale()
+        for path in old:
+            print(f"{path}: generated figures are stale; run python scripts/docs_figures.py", file=sys.stderr)
+        return 1 if old else 0
+    for path in DOCUMENTS:
+        text = path.read_text()
+        new = render(text)
+        if new != text:
+            with atomic_write(path) as handle:
+                handle.write(new)
+            print(f"updated {path.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
