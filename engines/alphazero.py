@@ -7,6 +7,7 @@ tree is kept between moves (our move and the reply) when ``reuse`` is on.
 """
 from __future__ import annotations
 
+import math
 import random
 from typing import Sequence
 
@@ -15,6 +16,7 @@ import numpy as np
 from dlgo.core.agent import Agent, SearchReport
 from dlgo.core.errors import ModelFileError, SpecError
 from dlgo.core.game import State
+from dlgo.core.specs import require
 from dlgo.core.types import Move
 from engines.neural.loading import LoadedModel, load_network
 from engines.predictor import choose_from_policy
@@ -69,8 +71,11 @@ class AlphaZeroAgent(Agent):
         super().__init__()
         if not checkpoint:
             raise SpecError("alphazero needs checkpoint=PATH (a .keras file from AlphaZero training)")
-        if simulations < 0:
-            raise SpecError(f"simulations must be >= 0, got {simulations}")
+        require(simulations >= 0, f"alphazero: simulations must be at least 0 (0 = the raw policy), got {simulations}")
+        require(0 < c < math.inf, f"alphazero: c must be a finite number above 0, got {c}")
+        require(0 <= temperature < math.inf, f"alphazero: temperature must be a finite number, at least 0, "
+                                             f"got {temperature}")
+        require(fpu is None or 0 <= fpu < math.inf, f"alphazero: fpu must be a finite number, at least 0, got {fpu}")
         self.evaluator = NetworkEvaluator(load_network(checkpoint), symmetries=symmetries)
         self.simulations = simulations
         self.temperature = temperature

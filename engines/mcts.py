@@ -24,6 +24,7 @@ import numpy as np
 from dlgo.core.agent import Agent, SearchReport
 from dlgo.core.errors import SpecError
 from dlgo.core.game import State
+from dlgo.core.specs import require
 from dlgo.core.types import RESIGN, Move, Player
 
 WIN, DRAW, LOSS = 1, 0, -1  # proven values, for the player who moved into a node
@@ -84,6 +85,10 @@ class MCTSAgent(Agent):
         ``reuse``: keep the subtree of the moves played; ``resign``: resign when the
         best move's win rate falls below this (0 = never; meant for Go)."""
         super().__init__()
+        require(rounds is None or rounds >= 0, f"mcts: rounds must be at least 0, got {rounds}")
+        require(0 <= seconds < math.inf, f"mcts: seconds must be a finite number, at least 0, got {seconds}")
+        require(0 <= c < math.inf, f"mcts: c must be a finite number, at least 0, got {c}")
+        require(0 <= resign < 1, f"mcts: resign is a win rate in [0, 1), got {resign}")
         if rounds is None:
             rounds = 0 if seconds > 0 else 1000
         if rounds <= 0 and seconds <= 0:

@@ -16,6 +16,7 @@ from typing import NamedTuple
 
 from dlgo.core.agent import Agent, SearchReport
 from dlgo.core.game import State
+from dlgo.core.specs import require
 from dlgo.core.types import Move, Point
 from engines.evaluation import PROVEN, game_value, terminal_score
 
@@ -55,6 +56,7 @@ class MinimaxAgent(Agent):
         """``depth``: plies to look ahead (0 searches to the end of the game);
         ``pruning``: cut off branches that cannot change the result (alpha-beta)."""
         super().__init__()
+        require(depth >= 0, f"minimax: depth must be at least 0 (0 = to the end), got {depth}")
         self.depth = depth or MAX_DEPTH
         self.pruning = pruning
         self._estimated = False
@@ -119,6 +121,10 @@ class AlphaBetaAgent(Agent):
         """``depth``: deepest iteration (0 = no limit); ``nodes``/``seconds``: budget
         per move (0 = none); ``table_size``: transposition-table entries kept."""
         super().__init__()
+        require(depth >= 0, f"alphabeta: depth must be at least 0 (0 = no limit), got {depth}")
+        require(nodes >= 0, f"alphabeta: nodes must be at least 0 (0 = no limit), got {nodes}")
+        require(0 <= seconds < math.inf, f"alphabeta: seconds must be a finite number, at least 0, got {seconds}")
+        require(table_size >= 1, f"alphabeta: table_size must be at least 1, got {table_size}")
         self.max_depth = depth or MAX_DEPTH
         self.max_nodes = nodes
         self.seconds = seconds

@@ -12,6 +12,7 @@ and play through a graph-compiled call, never ``model.predict``.
 """
 from __future__ import annotations
 
+import math
 import random
 
 import numpy as np
@@ -19,6 +20,7 @@ import numpy as np
 from dlgo.core.agent import Agent, SearchReport
 from dlgo.core.errors import SpecError
 from dlgo.core.game import State
+from dlgo.core.specs import require
 from dlgo.core.types import Move
 from engines.neural.loading import load_network
 
@@ -55,6 +57,8 @@ class PredictorAgent(Agent):
         super().__init__()
         if not model:
             raise SpecError("predictor needs model=PATH (a .keras file from `dlgo train-supervised`)")
+        require(0 <= temperature < math.inf, f"predictor: temperature must be a finite number, at least 0, "
+                                             f"got {temperature}")
         self.model_path = model
         self.loaded = load_network(model)
         self.temperature = temperature

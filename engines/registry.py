@@ -68,6 +68,15 @@ def engine_description(name: str) -> str:
     return " ".join(doc.split("\n\n")[0].split())
 
 
+def check_spec(spec: str) -> str:
+    """Check an engine spec without building the engine (no process started, no
+    network loaded): its name, parameter names and their types; returns it.
+    Ranges are checked when the engine is built."""
+    name, params = split_spec(spec)
+    bind(engine_class(name).__init__, params, f"engine {name!r}")
+    return spec
+
+
 def create(spec: str, **overrides: Any) -> Agent:
     """Build an engine: ``create("mcts:rounds=800,c=1.4")`` or ``create("mcts", rounds=800)``."""
     name, params = split_spec(spec)

@@ -230,20 +230,29 @@ BLOCKS: dict[str, Callable[[], str]] = {
 }
 
 
-def render(text: str) -> str:
-    """``text`` with every generated block rebuilt (an unknown block name is an error)."""
+def render(text: str, root: str = "") -> str:
+    """``text`` with every generated block rebuilt (an unknown block name is an
+    error); ``root`` leads from the document's folder to the repository's, so
+    that the blocks' links to reports resolve from README.md and docs/ alike."""
     def rebuild(match: re.Match[str]) -> str:
         name = match["name"]
         if name not in BLOCKS:
             raise SystemExit(f"docs_figures: unknown block {name!r}; the blocks are: {', '.join(BLOCKS)}")
-        return f"{match.group(1)}{BLOCKS[name]()}{match.group(4)}"
+        body = BLOCKS[name]().replace("](reports/", f"]({root}reports/")
+        return f"{match.group(1)}{body}{match.group(4)}"
 
     return BLOCK.sub(rebuild, text)
 
 
+def root_of(path: Path) -> str:
+    """The relative way from ``path``'s folder back to the repository root."""
+    return "../" * len(path.parent.relative_to(ROOT).parts)
+
+
 def stale() -> list[str]:
     """The documents whose generated blocks differ from what the reports say now."""
-    return [str(path.relative_to(ROOT)) for path in DOCUMENTS if render(path.read_text()) != path.read_text()]
+    return [str(path.relative_to(ROOT)) for path in DOCUMENTS
+            if render(path.read_text(), root_of(path)) != path.read_text()]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -257,7 +266,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1 if old else 0
     for path in DOCUMENTS:
         text = path.read_text()
-        new = render(text)
+        new = render(text, root_of(path))
         if new != text:
             with atomic_write(path) as handle:
                 handle.write(new)

@@ -40,14 +40,14 @@ def test_generate_is_resumable_and_extendable(ttt_data, tmp_path):
     again = generate_games(ENGINES, ttt_data, "tictactoe", "mcts:rounds=30", 24, seed=1, opening_plies=1, workers=1,
                            progress=False)
     assert len(again) == 24 and (ttt_data / "games.csv").read_text() == before  # nothing replayed
-    with pytest.raises(ValueError, match="made differently"):
+    with pytest.raises(ValueError, match="holds a generate run with engine 'mcts:rounds=30'"):
         generate_games(ENGINES, ttt_data, "tictactoe", "mcts:rounds=31", 25, seed=1, opening_plies=1, workers=1,
                        progress=False)
     # Asking for more games later plays only the new ones, with the same ids and seeds.
     copy = tmp_path / "copy"
     copy.mkdir()
     (copy / "games.csv").write_text(before)
-    (copy / "source.json").write_text((ttt_data / "source.json").read_text())
+    (copy / "run.json").write_text((ttt_data / "run.json").read_text())
     more = generate_games(ENGINES, copy, "tictactoe", "mcts:rounds=30", 26, seed=1, opening_plies=1, workers=1,
                           progress=False)
     assert len(more) == 26 and (copy / "games.csv").read_text().startswith(before)
@@ -95,7 +95,7 @@ def test_training_lowers_the_loss_and_resumes(ttt_data, ttt_run):
                               patience=10, seed=0, progress=False)
     assert list(longer["epoch"]) == [1, 2, 3, 4]
     assert longer["loss"].iloc[:3].tolist() == pytest.approx(history["loss"].tolist())
-    with pytest.raises(ValueError, match="other settings"):
+    with pytest.raises(ValueError, match="holds a train-supervised run with model .tiny., not .small."):
         train_supervised(ttt_data, out, model="small", epochs=5, progress=False)
 
 

@@ -6,9 +6,9 @@ import pytest
 
 from dlgo.arena import tournament
 from dlgo.arena.match import play_match
-from dlgo.formats.records import GameRecord, replay
 from dlgo.arena.tournament import run_tournament, schedule
-from dlgo.formats.records import read_games, write_games
+from dlgo.core.errors import RecordError
+from dlgo.formats.records import GameRecord, read_games, replay, write_games
 from engines import ENGINES
 
 SPECS = ["random", "alphabeta:depth=1", "mcts:rounds=20"]
@@ -108,9 +108,18 @@ def test_games_of_a_retrained_network_are_played_again(tmp_path, monkeypatch):
     monkeypatch.setattr(tournament, "play_match", stand_in)
     out = tmp_path / "arena"
 
+    class StandInFactory:
+        """The registry's network files, with random engines (the file is no real network)."""
+
+        def create(self, spec, seed=None):
+            return ENGINES.create("random", seed)
+
+        def network_files(self, spec):
+            return ENGINES.network_files(spec)
+
     def rerun() -> list[str]:
         played.clear()
-        games = run_tournament(ENGINES, out, "tictactoe", specs, 2, seed=3, workers=1, progress=False)
+        games = run_tournament(StandInFactory(), out, "tictactoe", specs, 2, seed=3, workers=1, progress=False)
         assert sorted(g.game_id for g in games) == sorted(t.game_id for t in schedule(specs, 2, seed=3))
         return sorted(played)
 
@@ -144,7 +153,8 @@ def test_a_row_cut_inside_its_last_field_is_dropped(tmp_path):
     text = path.read_text()
     path.write_text(text[:-3])  # the last row loses its newline and two characters of moves
     kept = read_games(path)
-    assert len(kept) == 5 and path.read_text().endswith("\n")
+    assert len(kept) == 5 and path.read_text() == text[:-3]  # a reader leaves the file as it is
+    # the writer cuts the torn line and plays that game again
     games = run_tournament(ENGINES, out, "tictactoe", SPECS, 2, seed=5, workers=1, progress=False)
     assert len(games) == 6 and sorted(g.moves for g in games) == sorted(
         g.moves for g in read_games(tmp_path / "cut" / "games.csv"))
@@ -174,8 +184,11 @@ def test_games_written_before_the_note_column_still_load(tmp_path):
     path.write_text(header.removesuffix(",note") + "\n" + row.removesuffix(",") + "\n")  # an older file
     assert read_games(path) == [record]
     assert path.read_text().splitlines()[0] == header.removesuffix(",note")  # read as it is, not rewritten
-    path.write_text(header.replace("plies,", "") + "\n" + row + "\n")  # a required column missing
-    assert read_games(path) == []
+    broken = header.replace("plies,", "") + "\n" + row + "\n"  # a required column missing
+    path.write_text(broken)
+    with pytest.raises(RecordError, match="does not start with the games.csv header"):
+        read_games(path)
+    assert path.read_text() == broken  # kept as it is
 
 
 def test_moves_text_is_what_replay_reads_back():

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import errno
 import logging
+import math
 import sys
 import time
 from pathlib import Path
-from typing import Any, NamedTuple, Sequence
+from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
 
@@ -30,6 +32,7 @@ from dlgo.data.dataset import encode_dataset
 from dlgo.data.generate import generate_games
 from dlgo.data.sgf_import import import_sgf_folder
 from dlgo.formats.atomic import atomic_write
+from dlgo.formats.folders import check_output_file, check_output_folder
 from dlgo.formats.pictures import render_game, render_position
 from dlgo.formats.plotting import plot_learning_curve
 from dlgo.formats.records import read_games, replay
@@ -52,7 +55,9 @@ def make_player(spec: str, seed: int | None) -> Agent | None:
     """None for a human, else the engine built from ``spec``."""
     if spec.strip().lower() == "human":
         return None
-    return engines.create_seeded(spec, seed)
+    agent = engines.create_seeded(spec, seed)
+    agent.start()  # a program that cannot start is an error now, not at its first move
+    return agent
 
 
 def cmd_games(args: argparse.Namespace) -> int:
@@ -80,6 +85,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     state = new_game(args.game)
     if args.sgf and not state.game.has_sgf:
         raise DlgoError(f"--sgf records Go games; {state.game.name} games are kept as move lists (games.csv)")
+    if args.sgf:
+        check_output_file(args.sgf, (".sgf",))  # before the game, not after it
     players = {Player.black: make_player(args.black, seed_for(args.seed, 0)),
                Player.white: make_player(args.white, seed_for(args.seed, 1))}
     hint_spec = args.hint or next((p.spec for p in players.values() if p is not None), "mcts:rounds=1000")
@@ -109,6 +116,8 @@ def save_sgf(path: str, state: State, black: str, white: str) -> None:
 
 def cmd_gtp(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)  # stdout carries the protocol
+    if args.sgf:
+        check_output_folder(args.sgf)
     agent = make_player(args.engine, args.seed)
     if agent is None:
         raise DlgoError("--engine must be an engine spec, not human")
@@ -130,14 +139,21 @@ def cmd_ratings(args: argparse.Namespace) -> int:
     records = read_games(path)
     if not records:
         raise DlgoError(f"no games in {path}")
-    print_ratings(write_report(args.report, records, title=Path(args.report).name, anchor=args.anchor))
+    played = sorted({r.black for r in records} | {r.white for r in records})
+    if args.anchor is not None and args.anchor not in played:
+        raise DlgoError(f"--anchor {args.anchor!r} played no game here; the engines are: {', '.join(played)}")
+    print_ratings(write_report(args.report, records, title=Path(args.report).name, anchor=args.anchor or "random"))
     return 0
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
     path = Path(args.report)
     if args.list:
-        for i, r in enumerate(read_games(path / "games.csv" if path.is_dir() else path)):
+        games_file = path / "games.csv" if path.is_dir() else path
+        records = read_games(games_file)
+        if not records:
+            raise DlgoError(f"no games in {games_file}")
+        for i, r in enumerate(records):
             print(f"{i:4d}  {r.game_id:<48} {r.black} (B) vs {r.white} (W)  {r.result}")
         return 0
     game = load_record(path, args.index)
@@ -273,7 +289,8 @@ def add_config_options(parser: argparse.ArgumentParser) -> None:
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:
-
+    if args.plot:
+        check_output_file(args.plot, (".png",))
     loaded = load_network(args.model)
     state = new_game(args.game or loaded.encoder.game_spec)
     for text in args.moves.split():
@@ -301,6 +318,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
 
 
 def cmd_render(args: argparse.Namespace) -> int:
+    check_output_file(args.out, (".png", ".gif"))
     game = load_record(Path(args.record), args.index)
     states, name = game.states, game.states[-1].game.name
     if args.out.lower().endswith(".gif"):
@@ -341,6 +359,36 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def whole(least: int) -> Callable[[str], int]:
+    """An argparse type: a whole number of at least ``least``."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        if value < least:
+            raise argparse.ArgumentTypeError(f"must be at least {least}, got {value}")
+        return value
+    return parse
+
+
+def number(least: float | None = None, above: float | None = None) -> Callable[[str], float]:
+    """An argparse type: a finite number, at least ``least`` or above ``above``."""
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+        if not math.isfinite(value):
+            raise argparse.ArgumentTypeError(f"must be a finite number, got {text!r}")
+        if least is not None and value < least:
+            raise argparse.ArgumentTypeError(f"must be at least {least:g}, got {value:g}")
+        if above is not None and value <= above:
+            raise argparse.ArgumentTypeError(f"must be above {above:g}, got {value:g}")
+        return value
+    return parse
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="dlgo", description="The dlgo game-AI comparison suite.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -357,15 +405,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--black", default="human", help="'human' or an engine spec (default human)")
     p.add_argument("--white", default="mcts", help="'human' or an engine spec (default mcts)")
     p.add_argument("--hint", default=None, help="engine spec that answers 'hint' (default: the opponent's)")
-    p.add_argument("--delay", type=float, default=0.0, help="seconds to pause after each engine move")
+    p.add_argument("--delay", type=number(least=0), default=0.0, help="seconds to pause after each engine move")
     p.add_argument("--seed", type=int, default=None, help="seed for the engines (black: seed, white: seed+1)")
     p.add_argument("--sgf", default=None, help="write the Go game's record to this SGF file")
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("gtp", help="speak GTP on stdin/stdout for GoGui, Sabaki, gtp2ogs or a controller")
     p.add_argument("--engine", default="mcts:rounds=1000", help="engine spec (default mcts:rounds=1000)")
-    p.add_argument("--size", type=int, default=19, help="board size until the controller sets one (default 19)")
-    p.add_argument("--komi", type=float, default=7.5, help="komi until the controller sets it (default 7.5)")
+    p.add_argument("--size", type=whole(2), default=19, help="board size until the controller sets one (default 19)")
+    p.add_argument("--komi", type=number(), default=7.5, help="komi until the controller sets it (default 7.5)")
     p.add_argument("--sgf", default=None, help="folder for each game's SGF record, rewritten after every move")
     p.add_argument("--seed", type=int, default=None, help="seed for the engine")
     p.set_defaults(func=cmd_gtp)
@@ -373,34 +421,34 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("tournament", help="round-robin between engines; resumable; writes a report")
     p.add_argument("--game", default="connect4", help="game spec (default connect4)")
     p.add_argument("--engines", nargs="+", required=True, help="engine specs, e.g. random mcts:rounds=100")
-    p.add_argument("--games-per-pair", type=int, default=10, help="games per pair, colours alternating (default 10)")
+    p.add_argument("--games-per-pair", type=whole(1), default=10, help="games per pair, colours alternating (default 10)")
     p.add_argument("--out", required=True, help="report folder, e.g. reports/c4-demo (rerun to resume)")
     p.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
-    p.add_argument("--opening-plies", type=int, default=2, help="random opening plies per game (default 2)")
-    p.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
+    p.add_argument("--opening-plies", type=whole(0), default=2, help="random opening plies per game (default 2)")
+    p.add_argument("--workers", type=whole(1), default=None, help="worker processes (default: all cores)")
     p.set_defaults(func=cmd_tournament)
 
     p = sub.add_parser("ratings", help="recompute ratings and the report from a folder's games.csv")
     p.add_argument("report", help="report folder holding games.csv")
-    p.add_argument("--anchor", default="random", help="engine pinned at Elo 0 (default random)")
+    p.add_argument("--anchor", default=None, help="engine pinned at Elo 0 (default random, if it played)")
     p.set_defaults(func=cmd_ratings)
 
     p = sub.add_parser("replay", help="show a recorded game move by move")
     p.add_argument("report", help="report folder (or its games.csv), or an .sgf file")
-    p.add_argument("--index", type=int, default=0, help="which game (see --list; default 0)")
+    p.add_argument("--index", type=whole(0), default=0, help="which game (see --list; default 0)")
     p.add_argument("--list", action="store_true", help="list the recorded games")
-    p.add_argument("--delay", type=float, default=0.0, help="seconds to pause after each move")
+    p.add_argument("--delay", type=number(least=0), default=0.0, help="seconds to pause after each move")
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("generate", help="training data: an engine plays itself; resumable; encoded chunks")
     p.add_argument("--game", default="go", help="game spec (default go)")
-    p.add_argument("--size", type=int, default=None, help="board size, added to the game spec (e.g. 9)")
+    p.add_argument("--size", type=whole(2), default=None, help="board size, added to the game spec (e.g. 9)")
     p.add_argument("--engine", default="mcts:rounds=1000", help="the engine that plays (default mcts:rounds=1000)")
-    p.add_argument("--games", type=int, required=True, help="number of self-play games")
+    p.add_argument("--games", type=whole(1), required=True, help="number of self-play games")
     p.add_argument("--out", required=True, help="dataset folder, e.g. data/go9-mcts (rerun to resume or extend)")
     p.add_argument("--seed", type=int, default=0, help="seed for the games (default 0)")
-    p.add_argument("--opening-plies", type=int, default=2, help="random opening plies, not used as labels (default 2)")
-    p.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
+    p.add_argument("--opening-plies", type=whole(0), default=2, help="random opening plies, not used as labels (default 2)")
+    p.add_argument("--workers", type=whole(1), default=None, help="worker processes (default: all cores)")
     p.add_argument("--encoder", default=None,
                    help="encode the games with this encoder (default: the game's default; 'none' to skip)")
     p.set_defaults(func=cmd_generate)
@@ -408,7 +456,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("import-sgf", help="turn a folder of SGF game records into a dataset")
     p.add_argument("source", help="folder of .sgf files (searched recursively), or one file")
     p.add_argument("--out", required=True, help="dataset folder, e.g. data/kgs-19 (rerun to add new files)")
-    p.add_argument("--size", type=int, default=None, help="board size to keep (default: the first game's)")
+    p.add_argument("--size", type=whole(2), default=None, help="board size to keep (default: the first game's)")
     p.add_argument("--encoder", default=None, help="encoder (default: the game's default; 'none' to skip)")
     p.set_defaults(func=cmd_import_sgf)
 
@@ -417,11 +465,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", required=True, help="run folder, e.g. runs/go9-small (rerun to resume)")
     p.add_argument("--model", default="small", help="ch6, small, medium, large or tiny (default small)")
     p.add_argument("--encoder", default=None, help="oneplane, sevenplane, simple (Go) or planes (default: per game)")
-    p.add_argument("--epochs", type=int, default=20, help="most epochs (default 20)")
-    p.add_argument("--batch-size", type=int, default=128, help="batch size (default 128)")
-    p.add_argument("--learning-rate", type=float, default=1e-3, help="Adam learning rate (default 0.001)")
-    p.add_argument("--l2", type=float, default=0.0, help="L2 weight decay (default 0)")
-    p.add_argument("--patience", type=int, default=4, help="stop after this many epochs without a better val loss")
+    p.add_argument("--epochs", type=whole(1), default=20, help="most epochs (default 20)")
+    p.add_argument("--batch-size", type=whole(1), default=128, help="batch size (default 128)")
+    p.add_argument("--learning-rate", type=number(above=0), default=1e-3, help="Adam learning rate (default 0.001)")
+    p.add_argument("--l2", type=number(least=0), default=0.0, help="L2 weight decay (default 0)")
+    p.add_argument("--patience", type=whole(1), default=4, help="stop after this many epochs without a better val loss")
     p.add_argument("--no-augment", action="store_true", help="do not train on rotated and mirrored boards")
     p.add_argument("--seed", type=int, default=0, help="seed for weights and shuffling (default 0)")
     p.set_defaults(func=cmd_train_supervised)
@@ -430,17 +478,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--model", required=True, help="a .keras file from `dlgo train-supervised`")
     p.add_argument("--data", required=True, help="dataset folder")
     p.add_argument("--split", default="test", choices=["train", "val", "test"], help="which games (default test)")
-    p.add_argument("--teacher-positions", type=int, default=0,
+    p.add_argument("--teacher-positions", type=whole(0), default=0,
                    help="also ask the generating engine again on this many positions (default 0)")
     p.add_argument("--seed", type=int, default=0, help="seed for the teacher sample (default 0)")
     p.set_defaults(func=cmd_evaluate_predictor)
 
     p = sub.add_parser("train-alphazero", help="AlphaZero self-play training; resumable")
     p.add_argument("--out", required=True, help="run folder, e.g. runs/az-ttt (rerun to resume or extend)")
-    p.add_argument("--iterations", type=int, default=10, help="train until this many iterations (default 10)")
+    p.add_argument("--iterations", type=whole(1), default=10, help="train until this many iterations (default 10)")
     p.add_argument("--resume", action="store_true",
                    help="continue the run in --out with its saved settings (no need to repeat them)")
-    p.add_argument("--workers", type=int, default=1,
+    p.add_argument("--workers", type=whole(1), default=1,
                    help="self-play processes, each with its own copy of the network (default 1)")
     p.add_argument("--sgf", action="store_true", help="keep Go self-play games as SGF in OUT/selfplay-sgf/")
     add_config_options(p)
@@ -451,27 +499,32 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a .keras file (predictor or AlphaZero network) or a shipped network's name (connect4)")
     p.add_argument("--game", default=None, help="game spec (default: the network's own game)")
     p.add_argument("--moves", default="", help='moves from the start, e.g. "b2 a1"')
-    p.add_argument("--top", type=int, default=5, help="how many moves to list (default 5)")
+    p.add_argument("--top", type=whole(1), default=5, help="how many moves to list (default 5)")
     p.add_argument("--plot", default=None, help="also draw the policy (or the visits) on the board, to this PNG")
-    p.add_argument("--simulations", type=int, default=0,
+    p.add_argument("--simulations", type=whole(0), default=0,
                    help="also search this many PUCT simulations and show the visit counts (AlphaZero networks)")
-    p.add_argument("--c", type=float, default=1.5, help="PUCT exploration for --simulations (default 1.5)")
+    p.add_argument("--c", type=number(above=0), default=1.5, help="PUCT exploration for --simulations (default 1.5)")
     p.set_defaults(func=cmd_analyze)
 
     p = sub.add_parser("render", help="draw a recorded game: a PNG of one position or an animated GIF")
     p.add_argument("record", help="an .sgf file, or a report folder (or its games.csv)")
     p.add_argument("--out", required=True, help="picture file: .png for one position, .gif for the whole game")
-    p.add_argument("--index", type=int, default=0, help="which game of games.csv (default 0; dlgo replay --list)")
-    p.add_argument("--move", type=int, default=None, help="PNG: the position after this many moves (default: the end)")
-    p.add_argument("--seconds", type=float, default=0.7, help="GIF: seconds per move (default 0.7)")
+    p.add_argument("--index", type=whole(0), default=0, help="which game of games.csv (default 0; dlgo replay --list)")
+    p.add_argument("--move", type=whole(0), default=None, help="PNG: the position after this many moves (default: the end)")
+    p.add_argument("--seconds", type=number(above=0), default=0.7, help="GIF: seconds per move (default 0.7)")
     p.set_defaults(func=cmd_render)
 
     p = sub.add_parser("demo", help="a bot-vs-bot game of each game in the console")
     p.add_argument("--games", nargs="+", choices=["tictactoe", "connect4", "go"], help="only these games")
     p.add_argument("--seed", type=int, default=1, help="seed for the engines (default 1)")
-    p.add_argument("--delay", type=float, default=0.0, help="seconds to pause after each move")
+    p.add_argument("--delay", type=number(least=0), default=0.0, help="seconds to pause after each move")
     p.set_defaults(func=cmd_demo)
     return parser
+
+
+#: operating-system errors a user causes (a path, a permission, a full disk): one line, like DlgoError
+USER_OS_ERRORS = (PermissionError, FileNotFoundError, FileExistsError, IsADirectoryError, NotADirectoryError)
+USER_ERRNOS = (errno.ENOSPC, errno.EROFS, errno.ENAMETOOLONG, errno.EDQUOT, errno.ELOOP)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -482,7 +535,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("\ninterrupted", file=sys.stderr)
         return 130
     except DlgoError as err:  # a user's mistake: one line; any other exception is a bug and keeps its traceback
-        print(f"dlgo: error: {err}", file=sys.stderr)
+        print(f"dlgo: error: {err or type(err).__name__}", file=sys.stderr)
+        return 2
+    except OSError as err:
+        if not isinstance(err, USER_OS_ERRORS) and err.errno not in USER_ERRNOS:
+            raise  # not the user's environment: a bug, with its traceback
+        where = f": {err.filename}" if err.filename else ""
+        print(f"dlgo: error: {err.strerror or err}{where}", file=sys.stderr)
         return 2
 
 

@@ -22,14 +22,15 @@ import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from tqdm import tqdm
 
 from dlgo.arena.match import AgentFactory, play_match
-from dlgo.core.errors import SpecError
+from dlgo.core.errors import RecordError, SpecError
 from dlgo.formats.atomic import atomic_write
-from dlgo.formats.records import GameRecord, append_game, read_games, replay, write_games
+from dlgo.formats.folders import hold_folder
+from dlgo.formats.records import GameRecord, append_game, open_games_file, replay, write_games
 from dlgo.formats.sgf import game_to_sgf
 from dlgo.games import get_game
 
@@ -48,6 +49,10 @@ def schedule(specs: list[str], games_per_pair: int, seed: int) -> list[Task]:
     black in even-numbered games, white in odd ones."""
     if len(set(specs)) != len(specs):
         raise SpecError("each engine spec may appear only once in a tournament")
+    if len(specs) < 2:
+        raise SpecError(f"a tournament needs at least two engines, got {len(specs)}")
+    if games_per_pair < 1:
+        raise SpecError(f"games per pair must be at least 1, got {games_per_pair}")
     tasks = []
     for a, b in itertools.combinations(specs, 2):
         for k in range(games_per_pair):
@@ -118,17 +123,46 @@ def run_tournament(factory: AgentFactory, out_dir: str | Path, game: str, specs:
                       workers=workers, progress=progress)
 
 
+def check_schedule(path: Path, done: list[GameRecord], game: str, tasks: list[Task], opening_plies: int) -> None:
+    """Stop (keeping the file) if a game of ``tasks`` is already in ``done`` as
+    another game: another game variant, other players, seed or random opening
+    under the same id, so resuming would mix two runs."""
+    by_id = {r.game_id: r for r in done}
+    for task in tasks:
+        old = by_id.get(task.game_id)
+        if old is None:
+            continue
+        for what, was, now in (("game", old.game, game), ("black", old.black, task.black),
+                               ("white", old.white, task.white), ("seed", old.seed, task.seed),
+                               ("random opening plies", old.opening_plies, opening_plies)):
+            if was != now:
+                raise RecordError(f"{path} already holds {task.game_id!r} with {what} {was!r}, where this run "
+                                  f"has {now!r}; rerun with the settings that made it, or use another folder")
+
+
 def play_games(factory: AgentFactory, out_dir: str | Path, game: str, tasks: list[Task], *,
-               opening_plies: int = 0, workers: int | None = None, progress: bool = True) -> list[GameRecord]:
+               opening_plies: int = 0, workers: int | None = None, progress: bool = True,
+               kind: str = "tournament", facts: dict[str, Any] | None = None) -> list[GameRecord]:
     """Play every task not yet in ``out_dir/games.csv`` (in worker processes
     when ``workers`` > 1, default all cores), appending each game as it ends;
-    returns every game in the file. Tournaments and data generation share it."""
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    returns every game in the file. Tournaments and data generation share it;
+    ``kind`` and ``facts`` go to the folder's manifest, which holds one kind of
+    run with one set of facts (see :func:`~dlgo.formats.folders.hold_folder`)."""
+    get_game(game)  # every spec checked before the folder is touched
+    for spec in sorted({t.black for t in tasks} | {t.white for t in tasks}):
+        factory.create(spec).close()
+    with hold_folder(out_dir, kind, **(facts or {})) as held:
+        return _play_games(factory, Path(out_dir), held, game, tasks, opening_plies, workers, progress)
+
+
+def _play_games(factory: AgentFactory, out: Path, held: Path, game: str, tasks: list[Task], opening_plies: int,
+                workers: int | None, progress: bool) -> list[GameRecord]:
     path = out / "games.csv"
     experiment = out.name
-    done = _drop_games_of_changed_networks(factory, out, read_games(path), tasks)
-    finished = {r.game_id for r in done if r.game == game}
+    done = open_games_file(path)
+    check_schedule(path, done, game, tasks, opening_plies)
+    done = _drop_games_of_changed_networks(factory, out, done, tasks)
+    finished = {r.game_id for r in done}
     todo = [t for t in tasks if t.game_id not in finished]
     if todo:
         bar = tqdm(total=len(tasks), initial=len(tasks) - len(todo), unit="game",

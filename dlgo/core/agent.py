@@ -123,6 +123,10 @@ class Agent(abc.ABC):
         limits = [s for s in (seconds, self.time_limit) if s is not None and s > 0]
         return time.perf_counter() + min(limits) if limits else math.inf
 
+    def start(self) -> None:
+        """Acquire now what the engine would otherwise acquire at its first move
+        (an external program), so that a failure is an error before play begins."""
+
     def close(self) -> None:
         """Release what the engine holds outside Python (an external program)."""
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import math
 import types
 import typing
 from typing import Any, Callable
@@ -45,6 +46,8 @@ def split_spec(spec: str) -> tuple[str, dict[str, str]]:
         key, eq, value = item.partition("=")
         if not eq or not key.strip():
             raise SpecError(f"parameters look like key=value, got {item!r} in {spec!r}")
+        if key.strip() in params:
+            raise SpecError(f"parameter {key.strip()!r} is given twice in {spec!r}")
         params[key.strip()] = value.strip()
     return name.strip(), params
 
@@ -66,9 +69,12 @@ def coerce(value: Any, kind: Any, where: str) -> Any:
                 return False
         elif option in (int, float):
             try:
-                return option(value)
+                number = option(value)
             except ValueError:
                 continue
+            if not math.isfinite(number):
+                raise SpecError(f"{where} must be a finite number, got {value!r}")
+            return number
         elif option is str:
             return value
         elif typing.get_origin(option) is tuple:
@@ -80,6 +86,13 @@ def coerce(value: Any, kind: Any, where: str) -> Any:
                 return parsed
     names = " or ".join(getattr(o, "__name__", str(o)) for o in options if o is not type(None))
     raise SpecError(f"{where} must be {names}, got {value!r}")
+
+
+def require(condition: bool, message: str) -> None:
+    """A :class:`SpecError` with ``message`` unless ``condition``: how engines and
+    games check the range of a parameter (write ``0 <= x < inf``: NaN fails it)."""
+    if not condition:
+        raise SpecError(message)
 
 
 def bind(func: Callable, params: dict[str, Any], what: str) -> dict[str, Any]:

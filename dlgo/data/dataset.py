@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
+import zipfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Iterator, NamedTuple
@@ -114,8 +115,13 @@ class Arrays(NamedTuple):
 
 
 def load_chunk(path: Path) -> Arrays:
-    with np.load(path) as data:
-        return Arrays(data["features"], data["labels"], data["games"], data["legal"])
+    """The arrays of one encoded chunk; a :class:`RecordError` if the file is damaged."""
+    try:
+        with np.load(path) as data:
+            return Arrays(data["features"], data["labels"], data["games"], data["legal"])
+    except (OSError, EOFError, KeyError, ValueError, zipfile.BadZipFile) as err:
+        raise RecordError(f"{path} is damaged ({err or type(err).__name__}); delete the folder "
+                          f"{path.parent} and the games are encoded again") from None
 
 
 def positions(record: GameRecord, encoder: Encoder) -> Iterator[tuple[np.ndarray, int, np.ndarray]]:

@@ -16,8 +16,8 @@ from pathlib import Path
 from tqdm import tqdm
 
 from dlgo.core.errors import IllegalMoveError, RecordError
-from dlgo.data.generate import check_source
-from dlgo.formats.records import GameRecord, append_game, read_games
+from dlgo.formats.folders import hold_folder
+from dlgo.formats.records import GameRecord, append_game, open_games_file
 from dlgo.formats.sgf import SgfRecord, read_sgf
 from dlgo.games.go.state import GameState
 
@@ -58,9 +58,13 @@ def import_sgf_folder(source: str | Path, out_dir: str | Path, *, size: int | No
     files = sorted(source.rglob("*.sgf")) if source.is_dir() else [source]
     if not files:
         raise RecordError(f"no .sgf files in {source}")
-    check_source(out, {"kind": "sgf", "source": str(source.resolve())})
+    with hold_folder(out, "import-sgf", source=str(source.resolve())):
+        return _import_files(files, source, out, size, progress)
+
+
+def _import_files(files: list[Path], source: Path, out: Path, size: int | None, progress: bool) -> tuple[int, int]:
     path = out / "games.csv"
-    known = {r.game_id for r in read_games(path)}
+    known = {r.game_id for r in open_games_file(path)}
     imported = skipped = 0
     for file in tqdm(files, desc="import", unit="file", disable=not progress):
         game_id = str(file.relative_to(source)) if source.is_dir() else file.name

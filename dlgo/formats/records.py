@@ -80,32 +80,82 @@ def replay(record_game: str, moves: str) -> list[State]:
     return states
 
 
+#: the header of games.csv, and the ones older files may have (before the ``note`` column)
+HEADER = ",".join(GameRecord.columns())
+OLD_HEADERS = (",".join(GameRecord.columns()[:-1]),)
+BOM = "\ufeff"
+
+
 def read_games(path: Path) -> list[GameRecord]:
-    """The finished games in ``games.csv``. A row counts only if it ends with a
-    newline: a kill in mid-write leaves a torn last row (even one that would
-    parse), which is dropped and the file repaired atomically."""
-    if not path.exists():
-        return []
-    text = path.read_text()
-    complete = text[: text.rfind("\n") + 1]
-    torn = complete != text
-    columns = GameRecord.columns()
-    kinds = {f.name: f.type for f in fields(GameRecord)}
-    records = []
-    for row in csv.DictReader(io.StringIO(complete)):
-        if None in row or None in row.values():  # too many or too few fields
-            torn = True
-            continue
-        try:
-            # a column added since the file was written (``note``) takes its default;
-            # a missing column without one is a TypeError: the row is dropped
-            records.append(GameRecord(**{c: _parse(row[c], str(kinds[c])) for c in columns if c in row}))
-        except (KeyError, TypeError, ValueError):
-            torn = True
+    """The finished games in ``games.csv``, each game id once. A reader never
+    writes: a torn last line (a run killed in mid-write) is left out, for the next
+    writer to repair; a file that is not a ``games.csv`` or holds a damaged row is
+    a :class:`RecordError` that says where. Duplicated game ids (two writers at
+    once, before folders were locked) count once, with a warning."""
+    records, torn = _load(path)
     if torn:
-        log.warning("dropping a torn line from %s", path)
-        write_games(path, records)
-    return records
+        log.warning("%s: leaving out an unfinished last line (a run was killed while writing it)", path)
+    seen: dict[str, GameRecord] = {}
+    for record in records:
+        seen.setdefault(record.game_id, record)
+    if len(seen) < len(records):
+        log.warning("%s holds %d rows with a game id seen before; each game counts once",
+                    path, len(records) - len(seen))
+    return list(seen.values())
+
+
+def _load(path: Path) -> tuple[list[GameRecord], bool]:
+    """(every complete row of ``path``, whether a torn last line follows them)."""
+    if not path.exists() or path.stat().st_size == 0:
+        return [], False
+    if path.is_dir():
+        raise RecordError(f"{path} is a folder, not a games.csv file")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as err:
+        raise RecordError(f"{path} is not a games.csv file (not UTF-8 text: {err.reason})") from None
+    text = text.removeprefix(BOM)
+    complete = text[: text.rfind("\n") + 1]
+    lines = complete.splitlines()
+    header = lines[0].strip() if lines else text.strip()
+    if header != HEADER and header not in OLD_HEADERS:
+        raise RecordError(f"{path} does not start with the games.csv header (found {header[:80]!r}); "
+                          "it is kept as it is: move it away or use another folder")
+    columns = GameRecord.columns()
+    kinds = {f.name: str(f.type) for f in fields(GameRecord)}
+    records = []
+    for number, row in enumerate(csv.DictReader(io.StringIO(complete)), start=2):
+        try:
+            if None in row or None in row.values():
+                raise ValueError("too many or too few fields")
+            # a column added since the file was written (``note``) takes its default
+            records.append(GameRecord(**{c: _parse(row[c], kinds[c]) for c in columns if c in row}))
+        except (TypeError, ValueError) as err:
+            raise RecordError(f"{path}, row {number}: cannot be read ({err}); it is kept as it is: "
+                              "mend or delete that row") from None
+    return records, complete != text
+
+
+def open_games_file(path: Path) -> list[GameRecord]:
+    """For the one writer of a folder (see :mod:`dlgo.formats.folders`): check
+    ``path`` before appending to it, cut a torn last line, give a new or empty
+    file its header, and return the games it holds (each id once). A file the
+    writer cannot trust stops the run with a :class:`RecordError` and is kept."""
+    raw = path.read_bytes() if path.exists() and path.is_file() else b""
+    if raw.startswith(BOM.encode()):
+        raise RecordError(f"{path} starts with a byte-order mark (as spreadsheet programs save CSV); it is kept "
+                          "as it is: save it as plain UTF-8 or use another folder")
+    if not raw.strip():  # new, empty or blank: a fresh file with its header
+        write_games(path, [])
+        return []
+    records, torn = _load(path)
+    if torn:
+        keep = raw.rfind(b"\n") + 1
+        log.warning("%s: cutting an unfinished last line (%d bytes) left by a killed run", path, len(raw) - keep)
+        with path.open("r+b") as handle:
+            handle.truncate(keep)
+            os.fsync(handle.fileno())
+    return read_games(path) if len({r.game_id for r in records}) < len(records) else records
 
 
 def _parse(text: str, kind: str) -> Any:
@@ -122,8 +172,9 @@ def write_games(path: Path, records: Iterable[GameRecord]) -> None:
 
 
 def append_game(path: Path, record: GameRecord) -> None:
-    """Append one finished game and make it durable before returning."""
-    new_file = not path.exists()
+    """Append one finished game and make it durable before returning (a new or
+    empty file gets its header first)."""
+    new_file = not path.exists() or path.stat().st_size == 0
     with path.open("a", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=GameRecord.columns())
         if new_file:

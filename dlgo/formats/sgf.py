@@ -127,25 +127,32 @@ def read_sgf(data: bytes | str) -> SgfRecord:
     except ValueError as err:
         raise RecordError(f"not a readable SGF game: {err}") from None
     root = game.get_root()
-    if root.has_property("GM") and root.get("GM") != 1:
-        raise RecordError(f"not a Go game (GM[{root.get('GM')}])")
-    size = game.get_size()
-    record = SgfRecord(size=size, komi=game.get_komi(),
-                       black=game.get_player_name("b") or "", white=game.get_player_name("w") or "",
-                       result=root.get("RE") if root.has_property("RE") else "")
+    where = "its header"
+    try:  # sgfmill reads each property when asked, and says only ValueError if one is bad
+        if root.has_property("GM") and root.get("GM") != 1:
+            raise RecordError(f"not a Go game (GM[{root.get('GM')}])")
+        size = game.get_size()
+        record = SgfRecord(size=size, komi=game.get_komi(),
+                           black=game.get_player_name("b") or "", white=game.get_player_name("w") or "",
+                           result=root.get("RE") if root.has_property("RE") else "")
 
-    def point(rc: tuple[int, int]) -> Point:
-        return Point(rc[0] + 1, rc[1] + 1)  # sgfmill counts rows from the bottom, from 0
+        def point(rc: tuple[int, int]) -> Point:
+            return Point(rc[0] + 1, rc[1] + 1)  # sgfmill counts rows from the bottom, from 0
 
-    black, white, _ = root.get_setup_stones()
-    record.setup[Player.black] = sorted(point(rc) for rc in black)
-    record.setup[Player.white] = sorted(point(rc) for rc in white)
-    for node in game.get_main_sequence()[1:]:
-        colour, rc = node.get_move()
-        if colour is None:
-            continue
-        player = Player.black if colour == "b" else Player.white
-        record.moves.append((player, Move.pass_turn() if rc is None else Move.play(point(rc))))
+        where = "its setup stones"
+        black, white, _ = root.get_setup_stones()
+        record.setup[Player.black] = sorted(point(rc) for rc in black)
+        record.setup[Player.white] = sorted(point(rc) for rc in white)
+        for number, node in enumerate(game.get_main_sequence()[1:], start=1):
+            where = f"node {number}"
+            colour, rc = node.get_move()
+            if colour is None:
+                continue
+            player = Player.black if colour == "b" else Player.white
+            record.moves.append((player, Move.pass_turn() if rc is None else Move.play(point(rc))))
+    except ValueError as err:
+        raise RecordError(f"not a readable SGF game: {where}: {err or 'a value out of range (a point off the board?)'}"
+                          ) from None
     return record
 
 

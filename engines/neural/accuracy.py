@@ -13,7 +13,6 @@ trained on:
 """
 from __future__ import annotations
 
-import json
 import random
 from pathlib import Path
 from typing import Any
@@ -22,7 +21,7 @@ import numpy as np
 
 from dlgo.core.errors import ModelFileError, RecordError
 from dlgo.data.dataset import encode_dataset, load_chunk, split_of
-from dlgo.data.generate import SOURCE_FILE
+from dlgo.formats.folders import read_manifest
 from dlgo.formats.records import GameRecord, read_games, replay
 from engines.neural.loading import load_network
 from engines.registry import create_seeded
@@ -67,9 +66,8 @@ def evaluate_predictor(model: str | Path, data: str | Path, *, split: str = "tes
 def teacher_agreement(data: str | Path, split: str, positions: int, seed: int = 0) -> dict[str, Any]:
     """How often the generating engine, with a fresh seed, repeats its own moves
     on ``positions`` random positions of ``split`` (self-play datasets only)."""
-    source_file = Path(data) / SOURCE_FILE
-    source = json.loads(source_file.read_text()) if source_file.exists() else {}
-    if source.get("kind") != "self-play":
+    source = read_manifest(data)
+    if source.get("kind") != "generate":
         return {}
     rng = random.Random(seed)
     candidates: list[tuple[GameRecord, int]] = []

@@ -2,9 +2,18 @@
 build its options)."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import math
+from dataclasses import dataclass, field, fields
 
 from dlgo.core.errors import SpecError
+from dlgo.games import get_game
+from engines.registry import check_spec
+
+#: the least value of each count (every other number: finite, and >= 0 unless listed in POSITIVE)
+AT_LEAST_ONE = ("blocks", "filters", "games", "parallel", "simulations", "buffer_games", "batch_size", "train_steps",
+                "previous_games", "eval_simulations", "baseline_every")
+POSITIVE = ("learning_rate", "learning_rate_drop", "c", "dirichlet_alpha")
+FRACTIONS = ("full_fraction", "search_value_weight", "dirichlet_epsilon")
 
 
 @dataclass
@@ -39,10 +48,25 @@ class AlphaZeroConfig:
     seed: int = 0
 
     def __post_init__(self) -> None:
-        # caught here, before a run folder records them, rather than at the first self-play
-        for name in ("full_fraction", "search_value_weight", "dirichlet_epsilon"):
+        """Every setting checked here, before a run folder records them, rather
+        than at the first self-play or the first evaluation."""
+        get_game(self.game)
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                if not math.isfinite(value):
+                    raise SpecError(f"{f.name} must be a finite number, got {value}")
+                least = 1 if f.name in AT_LEAST_ONE else 0
+                if value < least or (f.name in POSITIVE and value <= 0):
+                    raise SpecError(f"{f.name} must be {'above 0' if f.name in POSITIVE else f'at least {least}'}, "
+                                    f"got {value}")
+        for name in FRACTIONS:
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise SpecError(f"{name} must lie in [0, 1], got {getattr(self, name)}")
+        if any(not isinstance(k, int) or k < 1 for k in self.learning_rate_drops):
+            raise SpecError(f"learning_rate_drops are iterations (1 or more), got {self.learning_rate_drops}")
+        for spec in self.baselines:
+            check_spec(spec)
 
     def learning_rate_at(self, iteration: int) -> float:
         """The step schedule: ``learning_rate`` times ``learning_rate_drop`` once

@@ -36,16 +36,17 @@ import pandas as pd
 from tqdm import tqdm
 
 from dlgo.arena.match import play_match
-from dlgo.core.errors import RecordError
+from dlgo.core.errors import RecordError, SpecError
 from dlgo.encoders import get_encoder_by_name
 from dlgo.formats.atomic import atomic_write
+from dlgo.formats.folders import hold_folder
 from dlgo.formats.plotting import plot_learning_curve
 from dlgo.formats.records import replay
 from dlgo.formats.sgf import game_to_sgf
 from dlgo.games import get_game
 from engines.alphazero import NetworkEvaluator
 from engines.neural.alphazero_config import AlphaZeroConfig
-from engines.neural.backend import keras, load_model, save_model
+from engines.neural.backend import keras, load_model, read_metadata, save_model
 from engines.neural.loading import LoadedModel
 from engines.neural.resnet import build_resnet
 from engines.replay import ReplayBuffer
@@ -137,16 +138,51 @@ def saved_config(out: str | Path) -> AlphaZeroConfig:
     path = Path(out) / "config.json"
     if not path.exists():
         raise RecordError(f"{out} holds no AlphaZero run to resume (no config.json)")
-    return AlphaZeroConfig(**json.loads(path.read_text()))
+    try:
+        return AlphaZeroConfig(**json.loads(path.read_text()))
+    except (TypeError, ValueError) as err:  # SpecError is a ValueError: it says which setting
+        raise RecordError(f"{path} does not hold AlphaZero settings ({err}); it is kept as it is") from None
 
 
 def train_alphazero(out: str | Path, config: AlphaZeroConfig, iterations: int,
                     progress: bool = True, workers: int = 1, sgf: bool = False) -> pd.DataFrame:
     """Run (or continue) training until ``iterations`` iterations are done;
     ``workers`` > 1 plays the self-play games in that many processes; ``sgf``
-    keeps Go self-play games as SGF in ``out/selfplay-sgf/iter-NNN/``."""
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
+    keeps Go self-play games as SGF in ``out/selfplay-sgf/iter-NNN/``. The
+    folder is held by this run alone (:func:`~dlgo.formats.folders.hold_folder`)."""
+    if iterations < 1 or workers < 1:
+        raise SpecError(f"iterations and workers must be at least 1, got {iterations} and {workers}")
+    with hold_folder(out, "train-alphazero", game=config.game):
+        return _train_alphazero(Path(out), config, iterations, progress, workers, sgf)
+
+
+def _resume_point(out: Path, history: pd.DataFrame) -> int:
+    """The last finished iteration, with its published network made consistent:
+    ``history.csv`` is written last, so every iteration it lists has its
+    checkpoint and buffer; ``checkpoint.keras`` is copied after it, so a kill in
+    between leaves the previous network there, which is put right here."""
+    done = 0 if history.empty else int(history["iteration"].iloc[-1])
+    if not done:
+        return 0
+    checkpoint, buffer = out / "checkpoints" / f"iter-{done:03d}.keras", out / f"buffer-{done:03d}.npz"
+    for needed in (checkpoint, buffer):
+        if not needed.exists():
+            raise RecordError(f"{out}: history.csv lists iteration {done} but {needed.name} is missing; "
+                              "the run cannot resume: use another folder")
+    published = out / "checkpoint.keras"
+    if not published.exists() or read_metadata(published).get("iteration") != done:
+        log.warning("%s: checkpoint.keras did not hold iteration %d (a kill after history.csv); copying it",
+                    out, done)
+        with atomic_write(published, "wb") as handle:
+            handle.write(checkpoint.read_bytes())
+    for stale in out.glob("buffer-*.npz"):
+        if stale != buffer:
+            stale.unlink()
+    return done
+
+
+def _train_alphazero(out: Path, config: AlphaZeroConfig, iterations: int, progress: bool, workers: int,
+                     sgf: bool) -> pd.DataFrame:
     config_file = out / "config.json"
     if config_file.exists():
         old = {**asdict(AlphaZeroConfig()), **json.loads(config_file.read_text())}  # fields added later: defaults
@@ -161,7 +197,7 @@ def train_alphazero(out: str | Path, config: AlphaZeroConfig, iterations: int,
     syms = encoder.game.symmetries()
     history_file = out / "history.csv"
     history = pd.read_csv(history_file) if history_file.exists() else pd.DataFrame()
-    done = 0 if history.empty else int(history["iteration"].iloc[-1])
+    done = _resume_point(out, history)
     metadata = {"kind": "alphazero", "encoder": encoder.config(), "config": asdict(config)}
     if done:
         model, _ = load_model(out / "checkpoints" / f"iter-{done:03d}.keras")

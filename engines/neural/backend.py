@@ -17,6 +17,7 @@ from typing import Any, Callable
 import numpy as np
 
 from dlgo.core.errors import ModelFileError
+from dlgo.formats.atomic import temporary_path
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")  # no C++ info/warning chatter
 os.environ.setdefault("KERAS_BACKEND", "tensorflow")
@@ -35,7 +36,7 @@ def save_model(model: "keras.Model", path: str | Path, metadata: dict[str, Any])
     if path.suffix != ".keras":
         raise ModelFileError(f"model files end in .keras, got {path}")
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.stem}.{os.getpid()}.tmp.keras")
+    tmp = temporary_path(path).with_suffix(".tmp.keras")  # Keras insists on the suffix
     try:
         model.save(tmp)
         with zipfile.ZipFile(tmp, "a") as archive:

@@ -15,7 +15,6 @@ again. Training stops early when the validation loss has not improved for
 """
 from __future__ import annotations
 
-import json
 import logging
 import math
 from pathlib import Path
@@ -24,13 +23,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from dlgo.core.errors import RecordError
+from dlgo.core.errors import RecordError, SpecError
 from dlgo.core.symmetry import Symmetry
 from dlgo.data.dataset import Manifest, encode_dataset, load_chunk
 from dlgo.encoders.symmetry import augment_batch
 from dlgo.formats.atomic import atomic_write
-from engines.neural.backend import keras, load_model, save_model
-from engines.neural.models import build_model
+from dlgo.formats.folders import hold_folder
+from engines.neural.backend import keras, load_model, read_metadata, save_model
+from engines.neural.models import MODELS, build_model
 
 log = logging.getLogger(__name__)
 
@@ -101,15 +101,30 @@ class EpochRecorder(keras.callbacks.Callback):
         metadata = {**self.metadata, "epoch": epoch + 1, "metrics": row}
         checkpoints = self.out / "checkpoints"
         save_model(self.model, checkpoints / f"epoch-{epoch + 1:03d}.keras", metadata)
-        for old in sorted(checkpoints.glob("epoch-*.keras"))[:-self.keep]:
-            old.unlink()
-        if best_epoch(self.history) == epoch + 1:
-            save_model(self.model, self.out / "model.keras", metadata)
-        with atomic_write(self.out / "history.csv") as handle:  # last: it says the epoch is done
+        with atomic_write(self.out / "history.csv") as handle:  # after its checkpoint: the epoch is done
             self.history.to_csv(handle, index=False)
+        publish_best(self.out, self.history)
+        for old in sorted(checkpoints.glob("epoch-*.keras"))[:-self.keep]:
+            if old.name != f"epoch-{best_epoch(self.history):03d}.keras":
+                old.unlink()
         if epochs_without_improvement(self.history) >= self.patience:
             log.info("validation loss has not improved for %d epochs: stopping", self.patience)
             self.model.stop_training = True
+
+
+def publish_best(out: Path, history: pd.DataFrame) -> None:
+    """Make ``model.keras`` the best epoch of ``history`` (a copy of its
+    checkpoint), unless it is already: after every epoch, and on resuming a run
+    killed between ``history.csv`` and the copy."""
+    if history.empty:
+        return
+    best = best_epoch(history)
+    published = out / "model.keras"
+    if published.exists() and read_metadata(published).get("epoch") == best:
+        return
+    checkpoint = out / "checkpoints" / f"epoch-{best:03d}.keras"
+    with atomic_write(published, "wb") as handle:
+        handle.write(checkpoint.read_bytes())
 
 
 def best_epoch(history: pd.DataFrame) -> int:
@@ -135,27 +150,32 @@ def train_supervised(data: str | Path, out: str | Path, *, model: str = "small",
                      patience: int = 4, augment: bool = True, seed: int = 0,
                      progress: bool = True) -> pd.DataFrame:
     """Train (or finish training) a move predictor on the dataset folder ``data``;
-    returns the history, one row per epoch. See the module docstring for ``out``."""
-    out = Path(out)
+    returns the history, one row per epoch. See the module docstring for ``out``.
+    The folder is held by this run alone (:func:`~dlgo.formats.folders.hold_folder`)."""
+    for name, value, least in (("epochs", epochs, 1), ("batch_size", batch_size, 1), ("patience", patience, 1)):
+        if value < least:
+            raise SpecError(f"{name} must be at least {least}, got {value}")
+    if not (math.isfinite(learning_rate) and learning_rate > 0 and math.isfinite(l2) and l2 >= 0):
+        raise SpecError(f"learning_rate must be above 0 and l2 at least 0, got {learning_rate} and {l2}")
+    if model not in MODELS:
+        raise SpecError(f"unknown model {model!r}; the models are: {', '.join(MODELS)}")
     manifest = encode_dataset(data, encoder, progress=progress)
     settings = {"data": str(data), "model": model, "encoder": manifest.encoder, "game": manifest.game,
                 "batch_size": batch_size, "learning_rate": learning_rate, "l2": l2,
                 "augment": augment, "seed": seed}
-    out.mkdir(parents=True, exist_ok=True)
-    run_file = out / "run.json"
-    if run_file.exists():
-        old = json.loads(run_file.read_text())
-        changed = {k: (old.get(k), v) for k, v in settings.items() if old.get(k) != v}
-        if changed:
-            raise RecordError(f"{out} holds a run with other settings {changed}; use another --out folder")
-    else:
-        with atomic_write(run_file) as handle:
-            json.dump(settings, handle, indent=2)
+    with hold_folder(out, "train-supervised", **settings):
+        return _train(Path(data), Path(out), manifest, model, epochs, batch_size, learning_rate, l2, patience,
+                      augment, seed, progress)
 
+
+def _train(data: Path, out: Path, manifest: Manifest, model: str, epochs: int, batch_size: int,
+           learning_rate: float, l2: float, patience: int, augment: bool, seed: int,
+           progress: bool) -> pd.DataFrame:
     keras.utils.set_random_seed(seed)
     history_file = out / "history.csv"
     history = pd.read_csv(history_file) if history_file.exists() else pd.DataFrame()
     done = 0 if history.empty else int(history["epoch"].iloc[-1])
+    publish_best(out, history)
     if done:
         net, _ = load_model(out / "checkpoints" / f"epoch-{done:03d}.keras")
         log.info("resuming %s after epoch %d", out, done)

@@ -1,0 +1,145 @@
+"""One writer per run folder, and a folder that says what it holds.
+
+Every command that writes results into a folder (a tournament, ``dlgo
+generate``, a training run) holds it with :func:`hold_folder`:
+
+* **a lock**: ``.lock`` in the folder, locked with ``flock`` for as long as the
+  run lasts. The kernel drops the lock when the process dies, however it dies,
+  so a stale lock cannot block a folder; a second run on the folder stops at once
+  with a message naming the process that holds it.
+* **no leftovers**: temporary files of atomic writes whose process died are
+  removed when a writer takes the folder.
+* **a manifest**: ``run.json`` records the kind of run (``tournament``,
+  ``generate``, ``train-alphazero``, ...) and the facts it must keep (a game, a
+  model). A run of another kind, or with other facts, stops before writing
+  anything. A folder from before manifests is adopted by its first writer.
+
+Readers (ratings, replays, renders, reports) take no lock and write nothing.
+"""
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import sys
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator
+
+from dlgo.core.errors import RecordError
+from dlgo.formats.atomic import atomic_write, remove_orphaned_temporary_files
+
+LOCK = ".lock"
+MANIFEST = "run.json"
+
+_held: dict[Path, int] = {}  # folders this process holds: nested holds are free
+
+
+def check_output_folder(folder: str | Path) -> Path:
+    """``folder`` as a path a run can write to, created if missing; a
+    :class:`RecordError` if it names a file or cannot be created or written."""
+    path = Path(folder)
+    if path.exists() and not path.is_dir():
+        raise RecordError(f"{path} is a file, not a folder: choose another output folder")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise RecordError(f"cannot create the folder {path}: {err.strerror}") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise RecordError(f"cannot write in the folder {path}: permission denied")
+    return path
+
+
+def check_output_file(file: str | Path, suffixes: tuple[str, ...]) -> Path:
+    """``file`` as a path a command can write when its work is done, checked
+    before the work starts: its suffix one of ``suffixes``, its folder existing
+    and writable, and not itself a folder. A :class:`RecordError` otherwise."""
+    path = Path(file)
+    if path.suffix.lower() not in suffixes:
+        raise RecordError(f"{path}: the file name must end in {' or '.join(suffixes)}")
+    if path.is_dir():
+        raise RecordError(f"{path} is a folder; name a file")
+    folder = path.parent
+    if not folder.is_dir():
+        raise RecordError(f"cannot write {path}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise RecordError(f"cannot write {path}: permission denied")
+    return path
+
+
+def read_manifest(folder: str | Path) -> dict[str, Any]:
+    """What a run folder says it holds (empty if it says nothing)."""
+    path = Path(folder) / MANIFEST
+    if not path.exists():
+        return {}
+    try:
+        manifest = json.loads(path.read_text())
+    except (OSError, ValueError) as err:
+        raise RecordError(f"{path} cannot be read ({err}); it is kept as it is: move it away") from None
+    if not isinstance(manifest, dict):
+        raise RecordError(f"{path} is not a run manifest; it is kept as it is: move it away")
+    return manifest
+
+
+@contextmanager
+def hold_folder(folder: str | Path, kind: str, **facts: Any) -> Iterator[Path]:
+    """Hold ``folder`` for one run of ``kind`` (created if missing): lock it
+    against other writers and check (or write) its manifest. Facts set to None
+    are not recorded. Nested holds of one folder in one process are free."""
+    if Path(folder).is_dir():  # a run of another kind stops here, before the lock file is touched
+        _check_manifest(Path(folder), str(folder), kind, facts, record=False)
+    path = check_output_folder(folder).resolve()
+    if path in _held:
+        _check_manifest(path, str(folder), kind, facts)
+        _held[path] += 1
+        try:
+            yield path
+        finally:
+            _held[path] -= 1
+        return
+    handle = (path / LOCK).open("a+")
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        handle.seek(0)
+        holder = handle.read().strip() or "another process"
+        handle.close()
+        raise RecordError(f"{folder} is in use by {holder}; wait for it to finish, or use another folder") from None
+    try:
+        handle.seek(0)
+        handle.truncate()
+        handle.write(f"process {os.getpid()} ({' '.join(Path(a).name for a in sys.argv[:2])}) since "
+                     f"{time.strftime('%Y-%m-%d %H:%M:%S')}\n")
+        handle.flush()
+        _check_manifest(path, str(folder), kind, facts)
+        remove_orphaned_temporary_files(path)
+        _held[path] = 1
+        try:
+            yield path
+        finally:
+            del _held[path]
+    finally:
+        handle.close()  # releases the lock
+
+
+def _check_manifest(path: Path, name: str, kind: str, facts: dict[str, Any], record: bool = True) -> None:
+    """A :class:`RecordError` if ``path`` holds another kind of run or other
+    facts; with ``record``, write what the manifest lacks."""
+    facts = {k: v for k, v in facts.items() if v is not None}
+    manifest = read_manifest(path)
+    if not manifest:
+        if not record:
+            return
+        with atomic_write(path / MANIFEST) as handle:
+            json.dump({"kind": kind, **facts}, handle, indent=1, sort_keys=True)
+        return
+    if manifest.get("kind", kind) != kind:  # a manifest from before kinds: adopted
+        raise RecordError(f"{name} holds a {manifest.get('kind')} run, not a {kind}; use another folder")
+    for key, value in facts.items():
+        if key in manifest and manifest[key] != value:
+            raise RecordError(f"{name} holds a {kind} run with {key} {manifest[key]!r}, not {value!r}; "
+                              "use another folder")
+    if record and ("kind" not in manifest or any(key not in manifest for key in facts)):
+        with atomic_write(path / MANIFEST) as handle:
+            json.dump({"kind": kind, **facts, **manifest}, handle, indent=1, sort_keys=True)

@@ -1,0 +1,113 @@
+"""Every bad command line gets a clear error and a non-zero exit, and writes nothing."""
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+
+from dlgo.app import cli
+from dlgo.core.errors import SpecError
+from engines import create
+
+GO9 = ["--game", "go:size=9"]
+
+#: (why it is wrong, the command line); DIR is a finished tournament folder, FILE a plain file
+BAD_COMMAND_LINES = [
+    ("a tournament of one engine", ["tournament", "--engines", "random", "--out", "t"]),
+    ("no games per pair", ["tournament", "--engines", "random", "mcts", "--games-per-pair", "0", "--out", "t"]),
+    ("komi not a number", ["tournament", "--game", "go:size=9,komi=nan", "--engines", "random", "mcts",
+                           "--out", "t"]),
+    ("a game option twice", ["tournament", "--game", "go:size=9,size=13", "--engines", "random", "mcts",
+                             "--out", "t"]),
+    ("an infinite exploration constant", ["tournament", "--engines", "random", "mcts:c=inf", "--out", "t"]),
+    ("NaN exploration", ["tournament", "--engines", "random", "mcts:c=nan", "--out", "t"]),
+    ("an infinite budget", ["tournament", "--engines", "random", "mcts:seconds=inf", "--out", "t"]),
+    ("a negative budget", ["tournament", "--engines", "random", "mcts:rounds=-5", "--out", "t"]),
+    ("a resign threshold above 1", ["tournament", "--engines", "random", "mcts:resign=2", "--out", "t"]),
+    ("a negative depth", ["tournament", "--engines", "random", "alphabeta:depth=-1", "--out", "t"]),
+    ("no workers", ["tournament", "--engines", "random", "mcts", "--workers", "0", "--out", "t"]),
+    ("an unknown engine", ["tournament", "--engines", "random", "nobody", "--out", "t"]),
+    ("an output folder that is a file", ["tournament", "--engines", "random", "mcts", "--out", "FILE"]),
+    ("generate into a tournament's folder", ["generate", "--game", "tictactoe", "--engine", "random",
+                                             "--games", "2", "--out", "DIR", "--encoder", "none"]),
+    ("no games to generate", ["generate", "--game", "tictactoe", "--games", "0", "--out", "d"]),
+    ("an anchor that never played", ["ratings", "DIR", "--anchor", "nobody"]),
+    ("ratings of a folder with no games", ["ratings", "EMPTY"]),
+    ("a picture that is not PNG or GIF", ["render", "DIR", "--out", "game.txt"]),
+    ("a GIF with no time per move", ["render", "DIR", "--out", "game.gif", "--seconds", "0"]),
+    ("a move past the end", ["render", "DIR", "--out", "game.png", "--move", "99"]),
+    ("a game index past the end", ["replay", "DIR", "--index", "99"]),
+    ("an SGF file in a missing folder", ["play", *GO9, "--black", "random", "--white", "random",
+                                         "--sgf", "missing/x.sgf"]),
+    ("a GTP program that cannot start", ["play", *GO9, "--black", "gtp:cmd=/nonexistent/prog", "--white", "random"]),
+    ("a GTP engine that cannot start", ["gtp", "--engine", "gtp:cmd=/nonexistent/prog"]),
+    ("a batch size of 0", ["train-supervised", "--data", "DIR", "--out", "r", "--batch-size", "0"]),
+    ("no iterations", ["train-alphazero", "--out", "r", "--iterations", "0"]),
+    ("an unknown game", ["train-alphazero", "--out", "r", "--game", "bogus"]),
+    ("an unknown baseline", ["train-alphazero", "--out", "r", "--baselines", "random", "nobody"]),
+    ("a NaN learning rate", ["train-alphazero", "--out", "r", "--learning-rate", "nan"]),
+    ("a missing model file", ["analyze", "--model", "missing.keras"]),
+    ("a plot that is not PNG", ["analyze", "--model", "tictactoe", "--plot", "x.jpg"]),
+    ("an SGF with a move off the board", ["replay", "OFFBOARD"]),
+    ("a model file that is not one", ["analyze", "--model", "FILE"]),
+]
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("finished") / "DIR"
+    assert cli.main(["tournament", "--game", "tictactoe", "--engines", "random", "alphabeta:depth=1",
+                     "--games-per-pair", "2", "--workers", "1", "--out", str(folder)]) == 0
+    return folder
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.parametrize("why, line", BAD_COMMAND_LINES, ids=[why for why, _ in BAD_COMMAND_LINES])
+def test_a_bad_command_line_is_one_clear_error_and_writes_nothing(why, line, finished, tmp_path, monkeypatch,
+                                                                  capsys):
+    monkeypatch.chdir(tmp_path)
+    Path("FILE").write_text("not a folder, not a model\n")
+    Path("EMPTY").mkdir()
+    Path("OFFBOARD.sgf").write_text("(;GM[1]FF[4]SZ[9];B[zz])")
+    places = {"DIR": str(finished), "FILE": "FILE", "EMPTY": "EMPTY", "OFFBOARD": "OFFBOARD.sgf"}
+    args = [places.get(a, a) for a in line]
+    before, finished_before = snapshot(tmp_path), snapshot(finished)
+    try:
+        code = cli.main(args)
+    except SystemExit as exit:  # argparse's own errors: usage and one error line
+        code = exit.code
+    err = capsys.readouterr().err
+    assert code not in (0, None), why
+    last = err.strip().splitlines()[-1]
+    assert "error: " in last and len(last.split("error: ", 1)[1]) > 3, (why, err)
+    assert "Traceback" not in err
+    assert snapshot(tmp_path) == before, why
+    assert snapshot(finished) == finished_before, why
+
+
+@pytest.mark.parametrize("spec", ["mcts:rounds=-1", "mcts:seconds=-1", "mcts:c=-1", "mcts:resign=1",
+                                  "alphabeta:nodes=-1", "alphabeta:table_size=0", "alphabeta:seconds=inf",
+                                  "minimax:depth=-2", "gtp:cmd=x,timeout=0", "gnugo:level=11",
+                                  "alphazero:checkpoint=tictactoe,simulations=-1",
+                                  "alphazero:checkpoint=tictactoe,c=0",
+                                  "alphazero:checkpoint=tictactoe,temperature=-1",
+                                  "alphazero:checkpoint=tictactoe,fpu=-0.5",
+                                  "random:seed=1,seed=2"])
+def test_engines_refuse_parameters_out_of_range(spec):
+    with pytest.raises(SpecError):
+        create(spec)
+
+
+def test_engines_built_in_python_refuse_nan_and_infinite_budgets():
+    from engines.mcts import MCTSAgent
+    from engines.minimax import AlphaBetaAgent
+
+    for bad in (math.nan, math.inf, -1.0):
+        with pytest.raises(SpecError):
+            MCTSAgent(seconds=bad)
+        with pytest.raises(SpecError):
+            AlphaBetaAgent(seconds=bad)

@@ -1,0 +1,300 @@
+"""Nothing lost: readers never rewrite a results file, a writer stops at a file it
+cannot trust and keeps it, one writer holds a folder at a time, a folder holds one
+kind of run, and training resumes to a consistent state after a kill at any step."""
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from dlgo.app import cli
+from dlgo.arena.report import engine_rows
+from dlgo.arena.tournament import run_tournament
+from dlgo.core.errors import RecordError
+from dlgo.data.generate import generate_games
+from dlgo.formats.atomic import remove_orphaned_temporary_files
+from dlgo.formats.folders import hold_folder, read_manifest
+from dlgo.formats.records import BOM, HEADER, read_games
+from engines import ENGINES
+
+SPECS = ["random", "alphabeta:depth=1"]
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory) -> Path:
+    """A finished little tournament: 4 games of tic-tac-toe."""
+    out = tmp_path_factory.mktemp("played")
+    run_tournament(ENGINES, out, "tictactoe", SPECS, 4, seed=3, workers=1, progress=False)
+    return out
+
+
+def copy_of(played: Path, tmp_path: Path, text: str | None = None) -> Path:
+    """A fresh folder holding ``played``'s games.csv (or ``text`` in its place)."""
+    folder = tmp_path / "copy"
+    folder.mkdir()
+    (folder / "games.csv").write_text((played / "games.csv").read_text() if text is None else text)
+    return folder
+
+
+def games_played(folder: Path) -> list[tuple[str, str, str]]:
+    """(id, moves, result) of every game in ``folder``: what a replay must reproduce."""
+    return sorted((r.game_id, r.moves, r.result) for r in read_games(folder / "games.csv"))
+
+
+def dead_pid() -> int:
+    """The id of a process that has just exited."""
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    return child.pid
+
+
+def damaged(played: Path) -> dict[str, str]:
+    """games.csv files a writer must not trust, by what is wrong with them."""
+    text = (played / "games.csv").read_text()
+    header, *rows = text.splitlines(keepends=True)
+    return {"renamed header": header.replace("game_id", "id") + "".join(rows),
+            "no header": "".join(rows),
+            "byte-order mark": BOM + text,
+            "damaged middle row": header + rows[0] + "x,y\n" + "".join(rows[1:])}
+
+
+def run_cli(args: list[str], capsys) -> tuple[int, str]:
+    code = cli.main(args)
+    return code, capsys.readouterr().err
+
+
+@pytest.mark.parametrize("problem", ["renamed header", "no header", "damaged middle row", "torn last line",
+                                     "byte-order mark", "empty"])
+def test_reading_commands_never_rewrite_a_games_file(played, tmp_path, problem, capsys):
+    text = (played / "games.csv").read_text()
+    versions = {**damaged(played), "torn last line": text[:-5], "empty": ""}
+    folder = copy_of(played, tmp_path, versions[problem])
+    before = (folder / "games.csv").read_bytes()
+    for args in (["ratings", str(folder)], ["replay", str(folder), "--list"],
+                 ["render", str(folder), "--out", str(tmp_path / "game.png")]):
+        code, err = run_cli(args, capsys)
+        assert (folder / "games.csv").read_bytes() == before, (problem, args)
+        if problem in ("renamed header", "no header", "damaged middle row", "empty"):
+            assert code == 2 and err.startswith("dlgo: error: ") and err.count("\n") == 1, (problem, args, err)
+
+
+@pytest.mark.parametrize("problem", ["renamed header", "no header", "byte-order mark", "damaged middle row"])
+def test_a_writer_stops_at_a_file_it_cannot_trust_and_keeps_it(played, tmp_path, problem):
+    folder = copy_of(played, tmp_path, damaged(played)[problem])
+    before = (folder / "games.csv").read_bytes()
+    with pytest.raises(RecordError, match="kept as it is"):
+        run_tournament(ENGINES, folder, "tictactoe", SPECS, 6, seed=3, workers=1, progress=False)
+    assert (folder / "games.csv").read_bytes() == before
+
+
+def test_a_writer_cuts_a_torn_line_and_fills_an_empty_file(played, tmp_path):
+    text = (played / "games.csv").read_text()
+    torn = copy_of(played, tmp_path, text[:-5])
+    run_tournament(ENGINES, torn, "tictactoe", SPECS, 4, seed=3, workers=1, progress=False)
+    assert games_played(torn) == games_played(played)  # the cut game played again, the same
+    assert (torn / "games.csv").read_text().startswith(text[:text.rfind("\n", 0, -1) + 1])  # the others kept
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    (empty / "games.csv").write_text("")
+    run_tournament(ENGINES, empty, "tictactoe", SPECS, 4, seed=3, workers=1, progress=False)
+    assert (empty / "games.csv").read_text().startswith(HEADER + "\n") and games_played(empty) == games_played(played)
+
+
+def test_duplicated_game_ids_count_once(played, tmp_path, caplog):
+    text = (played / "games.csv").read_text()
+    header, *rows = text.splitlines(keepends=True)
+    folder = copy_of(played, tmp_path, header + "".join(rows) + "".join(rows[:2]))  # two writers, long ago
+    records = read_games(folder / "games.csv")
+    assert len(records) == 4 and "2 rows with a game id seen before" in caplog.text
+    assert sum(row.games for row in engine_rows(records, bootstrap=0)) == 2 * 4
+
+
+HOLDER = """
+import sys, time
+from dlgo.formats.folders import hold_folder
+with hold_folder(sys.argv[1], "tournament"):
+    print("held", flush=True)
+    time.sleep(60)
+"""
+
+
+def test_one_writer_per_folder_and_a_dead_writer_leaves_no_lock(played, tmp_path):
+    folder = copy_of(played, tmp_path)
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(folder)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        with pytest.raises(RecordError, match=f"in use by process {holder.pid}"):
+            run_tournament(ENGINES, folder, "tictactoe", SPECS, 6, seed=3, workers=1, progress=False)
+        assert len(read_games(folder / "games.csv")) == 4  # nothing played, nothing written
+    finally:
+        holder.send_signal(signal.SIGKILL)
+        holder.wait()
+    games = run_tournament(ENGINES, folder, "tictactoe", SPECS, 6, seed=3, workers=1, progress=False)
+    assert len(games) == 6 and len({g.game_id for g in games}) == 6
+
+
+def test_nested_holds_in_one_process_are_free(tmp_path):
+    with hold_folder(tmp_path / "run", "tournament"):
+        with hold_folder(tmp_path / "run", "tournament"):
+            pass
+        with pytest.raises(RecordError, match="holds a tournament run, not a generate"):
+            with hold_folder(tmp_path / "run", "generate"):
+                pass
+
+
+def test_a_folder_holds_one_kind_of_run_with_one_set_of_facts(played, tmp_path):
+    folder = copy_of(played, tmp_path)
+    run_tournament(ENGINES, folder, "tictactoe", SPECS, 4, seed=3, workers=1, progress=False)
+    assert read_manifest(folder) == {"kind": "tournament"}
+    before = (folder / "games.csv").read_bytes()
+    with pytest.raises(RecordError, match="holds a tournament run, not a generate"):
+        generate_games(ENGINES, folder, "tictactoe", "random", 2, workers=1, progress=False)
+    with pytest.raises(RecordError, match="with game 'tictactoe', where this run has 'connect4'"):
+        run_tournament(ENGINES, folder, "connect4", SPECS, 4, seed=3, workers=1, progress=False)
+    with pytest.raises(RecordError, match="with seed"):
+        run_tournament(ENGINES, folder, "tictactoe", SPECS, 4, seed=4, workers=1, progress=False)
+    assert (folder / "games.csv").read_bytes() == before
+    data = tmp_path / "data"
+    generate_games(ENGINES, data, "tictactoe", "random", 2, workers=1, progress=False)
+    with pytest.raises(RecordError, match="holds a generate run with engine 'random', not 'mcts"):
+        generate_games(ENGINES, data, "tictactoe", "mcts:rounds=5", 2, workers=1, progress=False)
+
+
+def test_a_writer_removes_temporary_files_of_dead_writers_only(tmp_path):
+    folder = tmp_path / "run"
+    (folder / "sub").mkdir(parents=True)
+    orphan = folder / "sub" / f".games.csv.{dead_pid()}.tmp"
+    model = folder / f".model.keras.{dead_pid()}.tmp.keras"
+    live = folder / f".games.csv.{os.getppid()}.tmp"  # a live process's write in progress
+    for path in (orphan, model, live):
+        path.write_text("partial")
+    with hold_folder(folder, "tournament"):
+        pass
+    assert not orphan.exists() and not model.exists() and live.exists()
+    assert remove_orphaned_temporary_files(folder) == []
+
+
+def test_the_header_is_the_records_columns():
+    assert HEADER.split(",")[:3] == ["experiment", "game_id", "game"] and HEADER.endswith(",note")
+
+
+# Training after a kill at every step ---------------------------------------------------------------------------
+
+
+class Killed(BaseException):
+    """A kill, as a test can make one: nothing after it runs."""
+
+
+def tiny_config(**changes):
+    from engines.neural.alphazero_config import AlphaZeroConfig
+
+    return AlphaZeroConfig(**{**dict(game="tictactoe", blocks=1, filters=4, games=2, parallel=2, simulations=4,
+                                     buffer_games=4, batch_size=8, train_steps=1, eval_games=1, previous_games=1,
+                                     eval_simulations=2), **changes})
+
+
+def test_alphazero_training_resumes_consistently_after_a_kill_at_every_write(tmp_path, monkeypatch):
+    """Each file a run writes (settings, untrained network; then per iteration:
+    checkpoint, buffer, history, published network), the run killed just before
+    it and then resumed: the history is whole, the published network is the last
+    recorded iteration, and nothing temporary or stale is left. The kills of the
+    second iteration start from a copy of a run that finished the first."""
+    from engines.neural import alphazero_training as training
+    from engines.neural.backend import read_metadata
+    from engines.replay import ReplayBuffer
+
+    writes = {"save_model": training.save_model, "atomic_write": training.atomic_write, "buffer": ReplayBuffer.save}
+    steps, kill_at = 0, 0
+
+    def counted(name):
+        def write(*args, **kwargs):
+            nonlocal steps
+            steps += 1
+            if steps == kill_at:
+                raise Killed(name)
+            return writes[name](*args, **kwargs)
+        return write
+
+    monkeypatch.setattr(training, "save_model", counted("save_model"))
+    monkeypatch.setattr(training, "atomic_write", counted("atomic_write"))
+    monkeypatch.setattr(ReplayBuffer, "save", counted("buffer"))
+    config = tiny_config()
+    first = tmp_path / "first"
+    training.train_alphazero(first, config, 1, progress=False)
+    first_writes, steps = steps, 0
+    training.train_alphazero(tmp_path / "second", config, 1, progress=False)
+    shutil.copytree(tmp_path / "second", tmp_path / "base")
+    steps = 0
+    training.train_alphazero(tmp_path / "second", config, 2, progress=False)
+    second_writes = steps
+    assert first_writes >= 6 and second_writes >= 4  # settings, iter-000; checkpoint, buffer, history, published
+    # the first iteration's own writes are its settings and the untrained network; the rest repeat in the second
+    cases = [(1, 1), (1, 2)] + [(2, k) for k in range(1, second_writes + 1)]
+    for iterations, k in cases:
+        out = tmp_path / f"killed-{iterations}-{k}"
+        if iterations == 2:
+            shutil.copytree(tmp_path / "base", out)
+        steps, kill_at = 0, k
+        with pytest.raises(Killed):
+            training.train_alphazero(out, config, iterations, progress=False)
+        steps, kill_at = 0, 0
+        history = training.train_alphazero(out, config, iterations, progress=False)
+        case = f"killed at write {k} of iteration {iterations}"
+        assert list(history["iteration"]) == list(range(1, iterations + 1)), case
+        assert read_metadata(out / "checkpoint.keras")["iteration"] == iterations, case
+        assert [p.name for p in out.glob("buffer-*.npz")] == [f"buffer-{iterations:03d}.npz"], case
+        assert not list(out.rglob(".*.tmp*")), case
+
+
+def test_a_published_network_behind_its_history_is_put_right_on_resume(tmp_path):
+    from engines.neural.alphazero_training import train_alphazero
+    from engines.neural.backend import read_metadata
+
+    config = tiny_config()
+    train_alphazero(tmp_path, config, 1, progress=False)
+    (tmp_path / "checkpoint.keras").write_bytes((tmp_path / "checkpoints" / "iter-000.keras").read_bytes())
+    orphan = tmp_path / f".history.csv.{dead_pid()}.tmp"
+    orphan.write_text("partial")
+    train_alphazero(tmp_path, config, 1, progress=False)  # nothing to train: only put right
+    assert read_metadata(tmp_path / "checkpoint.keras")["iteration"] == 1 and not orphan.exists()
+
+
+def test_alphazero_settings_are_checked_before_a_folder_is_made(tmp_path):
+    from dlgo.core.errors import SpecError
+    from engines.neural.alphazero_training import train_alphazero
+
+    for bad in (dict(game="bogus"), dict(baselines=["random", "mcts:c=nan"]), dict(baselines=["nobody"]),
+                dict(simulations=0), dict(learning_rate=float("nan")), dict(games=-1)):
+        with pytest.raises(SpecError):
+            train_alphazero(tmp_path / "run", tiny_config(**bad), 1, progress=False)
+    with pytest.raises(SpecError, match="iterations"):
+        train_alphazero(tmp_path / "run", tiny_config(), 0, progress=False)
+    assert not (tmp_path / "run").exists()
+
+
+def test_a_supervised_run_publishes_its_best_epoch_on_resume(tmp_path):
+    """Killed between history.csv and the copy to model.keras: the resume puts
+    the best recorded epoch in model.keras."""
+    import pandas as pd
+
+    from engines.neural.backend import read_metadata
+    from engines.neural.training import best_epoch, train_supervised
+
+    data = tmp_path / "data"
+    generate_games(ENGINES, data, "tictactoe", "random", 12, workers=1, progress=False)
+    out = tmp_path / "run"
+    history = train_supervised(data, out, model="tiny", epochs=2, batch_size=16, progress=False)
+    best = best_epoch(history)
+    other = 1 if best == 2 else 2
+    if (out / "checkpoints" / f"epoch-{other:03d}.keras").exists():
+        (out / "model.keras").write_bytes((out / "checkpoints" / f"epoch-{other:03d}.keras").read_bytes())
+    else:
+        (out / "model.keras").unlink()
+    train_supervised(data, out, model="tiny", epochs=2, batch_size=16, progress=False)
+    assert read_metadata(out / "model.keras")["epoch"] == best_epoch(pd.read_csv(out / "history.csv")) == best
+
