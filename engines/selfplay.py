@@ -30,8 +30,7 @@ own tree, and each step's leaves go to each side's network in one call.
 """
 from __future__ import annotations
 
-import multiprocessing
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -39,6 +38,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 from tqdm import tqdm
 
+from dlgo.arena.workers import stop_pool, worker_pool
 from dlgo.core.errors import SpecError
 from dlgo.core.game import State, value_for
 from dlgo.core.types import Player
@@ -247,8 +247,7 @@ class SelfPlayPool:
 
     def __init__(self, workers: int):
         self.workers = workers
-        self.pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-                                        initializer=_init_worker)
+        self.pool = worker_pool(workers, initializer=_init_worker)
 
     def __enter__(self) -> "SelfPlayPool":
         return self
@@ -257,8 +256,8 @@ class SelfPlayPool:
         self.close()
 
     def close(self) -> None:
-        """Stop the worker processes."""
-        self.pool.shutdown(cancel_futures=True)
+        """Stop the worker processes (at once: a batch still playing is given up)."""
+        stop_pool(self.pool)
 
     def self_play(self, game: str, checkpoint: str | Path, num_games: int, *, parallel: int = 32,
                   seed: int | None = None, progress: bool = False, **options: Any) -> Examples:

@@ -313,3 +313,62 @@ def test_console_games_are_written_as_sgf_and_replayed(tmp_path, capsys):
     assert "result: " in out and f"(recorded: {record.result})" in out
     assert main(["play", "--game", "tictactoe", "--black", "random", "--white", "random",
                  "--sgf", str(tmp_path / "x.sgf")]) == 2  # SGF is for Go
+
+
+# ------------------------------------------------------------ hostile input
+@pytest.mark.parametrize("line", ["\u00b2 name", "\u0663 name", "1" * 5000 + " name", "1234567890 name"])
+def test_an_id_that_is_not_a_few_ascii_digits_is_a_malformed_command(line):
+    frontend = GtpFrontend(engines.create("random", seed=1), size=9)
+    assert frontend.handle(line) == "? malformed command id: ids are up to 9 digits 0-9\n\n"
+    assert frontend.handle("7 name") == "=7 dlgo\n\n"  # the session goes on
+
+
+def test_loadsgf_reads_only_regular_files_of_a_sane_size(tmp_path):
+    import os
+
+    frontend = GtpFrontend(engines.create("random", seed=1), size=9)
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)  # opening it would block until a writer came
+    big = tmp_path / "big.sgf"
+    big.write_bytes(b"(;GM[1]SZ[9]" + b" " * 3_000_000 + b")")
+    for path, reason in (("/dev/zero", "not a regular file"), (str(fifo), "not a regular file"),
+                         (str(tmp_path), "not a regular file"), (str(big), "an SGF game is read up to"),
+                         (str(tmp_path / "missing.sgf"), "No such file")):
+        response = frontend.handle(f"loadsgf {path}")
+        assert response.startswith("? cannot load file: ") and reason in response, (path, response)
+    good = tmp_path / "game.sgf"
+    good.write_text("(;GM[1]FF[4]SZ[9]KM[7.5];B[ee];W[cc])")
+    assert frontend.handle(f"loadsgf {good}") == "=\n\n"
+
+
+def test_random_lines_always_get_a_well_formed_answer_and_the_session_goes_on():
+    """A fuzz of GTP: printable and control characters, real command names with
+    wrong arguments, ids of every shape. Every line gets "=..." or "?..." ended by
+    an empty line (or nothing, for a blank or comment line), and the engine still
+    answers afterwards."""
+    import random
+    import re
+
+    rng = random.Random(2026)
+    frontend = GtpFrontend(engines.create("random", seed=1), size=9)
+    names = frontend.handle("list_commands")[2:].split()
+    alphabet = "abcdefghjABCDEFGHJ0123456789 -+.#\t\x00\x7f\u00e9\u0663\u00b2=?pass"
+    words = ["b", "w", "black", "pass", "D4", "Z99", "-1", "1e400", "nan", "9", "19", "0", "resign", "\u0663"]
+    well_formed = re.compile(r"^[=?](\d+)?( [^\n]*)?(\n[^\n]+)*\n\n$")
+    for _ in range(1500):
+        kind = rng.random()
+        if kind < 0.5:
+            line = " ".join([rng.choice(names)] + [rng.choice(words) for _ in range(rng.randint(0, 3))])
+        elif kind < 0.7:
+            line = f"{rng.choice(['', str(rng.randint(0, 10**12)), '01', '-5'])} {rng.choice(names)}"
+        else:
+            line = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 40)))
+        if line.split() and line.split()[0].lower() == "quit" or "quit" in line.split()[:2]:
+            continue
+        response = frontend.handle(line)
+        if response is None:
+            assert not parse_command(line.split("#")[0] if "#" in line else line)
+            continue
+        assert well_formed.match(response), (line, response)
+    assert frontend.handle("clear_board") == "=\n\n"
+    assert frontend.handle("genmove b").startswith("= ")

@@ -36,7 +36,7 @@ from dlgo.formats.folders import check_output_file, check_output_folder
 from dlgo.formats.pictures import render_game, render_position
 from dlgo.formats.plotting import plot_learning_curve
 from dlgo.formats.records import read_games, replay
-from dlgo.formats.sgf import game_to_sgf, read_sgf, sgf_to_state
+from dlgo.formats.sgf import game_to_sgf, read_sgf_file, sgf_to_state
 from dlgo.games import GAMES, game_options, new_game
 from engines.neural.accuracy import evaluate_predictor
 from engines.neural.alphazero_config import AlphaZeroConfig
@@ -186,7 +186,7 @@ class RecordedGame(NamedTuple):
 def load_record(path: Path, index: int = 0) -> RecordedGame:
     """An SGF file, or game ``index`` of a report folder's games.csv (or the file)."""
     if path.suffix.lower() == ".sgf":
-        record = read_sgf(path.read_bytes())
+        record = read_sgf_file(path)
         stones = len(record.setup[Player.black])
         return RecordedGame(list(sgf_to_state(record).history()),
                             f"{path.name}: {record.black or '?'} (black) vs {record.white or '?'} (white), "
@@ -531,8 +531,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
-    except KeyboardInterrupt:
-        print("\ninterrupted", file=sys.stderr)
+    except KeyboardInterrupt as interrupt:  # Ctrl-C: quietly, saying what was kept
+        print(f"\ninterrupted{': ' + str(interrupt) if str(interrupt) else ''}", file=sys.stderr)
         return 130
     except DlgoError as err:  # a user's mistake: one line; any other exception is a bug and keeps its traceback
         print(f"dlgo: error: {err or type(err).__name__}", file=sys.stderr)

@@ -26,7 +26,7 @@ from dlgo.core.agent import Agent
 from dlgo.core.errors import DlgoError
 from dlgo.core.types import PASS, Move, Player, Point
 from dlgo.formats.atomic import atomic_write
-from dlgo.formats.sgf import game_to_sgf, read_sgf
+from dlgo.formats.sgf import game_to_sgf, read_sgf_file
 from dlgo.games.go.handicap import fixed_handicap_points, free_handicap_points
 from dlgo.games.go.scoring import area_score
 from dlgo.games.go.state import GameState, GoGame
@@ -385,7 +385,7 @@ class GtpFrontend:
         if not args:
             raise GtpError("loadsgf FILE [MOVE_NUMBER]")
         try:
-            record = read_sgf(Path(args[0]).read_bytes())
+            record = read_sgf_file(args[0])
         except (OSError, DlgoError) as err:
             raise GtpError(f"cannot load file: {err}") from None
         if not 2 <= record.size <= MAX_SIZE or record.setup[Player.white]:

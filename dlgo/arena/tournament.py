@@ -18,15 +18,15 @@ import hashlib
 import itertools
 import json
 import logging
-import multiprocessing
 import os
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from tqdm import tqdm
 
 from dlgo.arena.match import AgentFactory, play_match
+from dlgo.arena.workers import stop_pool, worker_pool
 from dlgo.core.errors import RecordError, SpecError
 from dlgo.formats.atomic import atomic_write
 from dlgo.formats.folders import hold_folder
@@ -181,16 +181,17 @@ def _play_games(factory: AgentFactory, out: Path, held: Path, game: str, tasks: 
                 for job in jobs:
                     finished_game(_play(job))
             else:
-                # "spawn": fresh workers, safe even when this process already runs TensorFlow
-                with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+                with worker_pool(workers) as pool:
                     futures = [pool.submit(_play, job) for job in jobs]
                     try:
                         for future in as_completed(futures):
                             finished_game(future.result())
                     except BaseException:
-                        for f in futures:
-                            f.cancel()
+                        stop_pool(pool, futures)
                         raise
+        except KeyboardInterrupt:
+            raise KeyboardInterrupt(f"{len(done)} of {len(tasks)} games kept in {path}; "
+                                    "the same command finishes the run") from None
         finally:
             bar.close()
     return done

@@ -18,7 +18,7 @@ from tqdm import tqdm
 from dlgo.core.errors import IllegalMoveError, RecordError
 from dlgo.formats.folders import hold_folder
 from dlgo.formats.records import GameRecord, append_game, open_games_file
-from dlgo.formats.sgf import SgfRecord, read_sgf
+from dlgo.formats.sgf import SgfRecord, read_sgf_file
 from dlgo.games.go.state import GameState
 
 log = logging.getLogger(__name__)
@@ -71,8 +71,8 @@ def _import_files(files: list[Path], source: Path, out: Path, size: int | None, 
         if game_id in known:
             continue
         try:
-            record = read_sgf(file.read_bytes())
-        except RecordError as err:
+            record = read_sgf_file(file)
+        except (RecordError, OSError) as err:
             log.warning("%s: skipped: %s", file, err)
             skipped += 1
             continue

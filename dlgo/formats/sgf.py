@@ -6,7 +6,10 @@ SGF points are two letters, column then row, counted from the top-left corner
 """
 from __future__ import annotations
 
+import os
+import stat
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from sgfmill import sgf
 
@@ -154,6 +157,24 @@ def read_sgf(data: bytes | str) -> SgfRecord:
         raise RecordError(f"not a readable SGF game: {where}: {err or 'a value out of range (a point off the board?)'}"
                           ) from None
     return record
+
+
+#: the largest SGF file read: a game record is a few kilobytes, and a reader must never
+#: be handed a device or a pipe that does not end
+MAX_SGF_BYTES = 2_000_000
+
+
+def read_sgf_file(path: str | Path) -> SgfRecord:
+    """The game in the SGF file ``path``: a regular file of at most
+    :data:`MAX_SGF_BYTES` (never a device, a pipe or a folder, which could block
+    or never end); :class:`RecordError` otherwise, ``OSError`` if it cannot be read."""
+    info = os.stat(path)
+    if not stat.S_ISREG(info.st_mode):
+        raise RecordError(f"{path} is not a regular file")
+    if info.st_size > MAX_SGF_BYTES:
+        raise RecordError(f"{path} has {info.st_size:,} bytes; an SGF game is read up to {MAX_SGF_BYTES:,}")
+    with open(path, "rb") as handle:
+        return read_sgf(handle.read(MAX_SGF_BYTES + 1))
 
 
 def sgf_to_state(record: SgfRecord) -> GameState:

@@ -14,6 +14,7 @@ from dlgo.core.types import PASS, Move, Player
 from dlgo.games.grid import go_column_label, parse_go_point
 
 MAX_SIZE = 25  # the letters A..Z without I
+MAX_ID_DIGITS = 9  # a command id: ASCII digits, at most this many
 
 
 class GtpError(DlgoError):
@@ -41,7 +42,9 @@ def parse_command(line: str) -> Command | None:
     if not words:
         return None
     command_id = None
-    if words[0].isdigit():
+    if words[0].isdigit():  # meant as an id (str.isdigit also takes other scripts' digits)
+        if not (words[0].isascii() and len(words[0]) <= MAX_ID_DIGITS):
+            raise GtpError(f"malformed command id: ids are up to {MAX_ID_DIGITS} digits 0-9")
         command_id = int(words[0])
         words = words[1:]
         if not words:

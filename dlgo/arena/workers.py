@@ -1,0 +1,75 @@
+"""Worker processes that never outlive their run.
+
+Tournaments, data generation and AlphaZero self-play run in a pool of "spawn"
+worker processes (fresh interpreters: safe even when the parent already runs
+TensorFlow). Two habits keep them tidy:
+
+* **they die with their parent.** On Linux the kernel sends each worker SIGKILL
+  when the process that started it dies (``PR_SET_PDEATHSIG``), however it dies,
+  ``kill -9`` included; elsewhere, and as a second guard, a watchdog thread
+  ends the worker when its parent is gone.
+* **Ctrl-C is the parent's.** A terminal's Ctrl-C reaches the whole process
+  group; workers ignore it, so only the parent reacts: it stops the pool
+  (:func:`stop_pool`), keeps the games already finished and says so in one line.
+"""
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+import time
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Any, Callable, Iterable
+
+PR_SET_PDEATHSIG = 1  # from <sys/prctl.h>
+
+
+def die_with_parent(parent: int) -> None:
+    """Make this process end when its parent, process ``parent``, does (called in
+    each worker, with the pid its parent passed it: a parent that died before
+    this runs has already been replaced as the worker's parent)."""
+    if sys.platform.startswith("linux"):
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:  # the parent died before the request took hold
+        os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="parent-watchdog", daemon=True).start()
+
+
+def _start_worker(parent: int, initializer: Callable[..., Any] | None, initargs: tuple[Any, ...]) -> None:
+    die_with_parent(parent)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the parent
+    if initializer is not None:
+        initializer(*initargs)
+
+
+def worker_pool(workers: int, initializer: Callable[..., Any] | None = None,
+                initargs: tuple[Any, ...] = ()) -> ProcessPoolExecutor:
+    """A pool of ``workers`` fresh ("spawn") processes that die with this one and
+    leave Ctrl-C to it; ``initializer(*initargs)`` runs in each as it starts."""
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=_start_worker, initargs=(os.getpid(), initializer, initargs))
+
+
+def stop_pool(pool: ProcessPoolExecutor, futures: Iterable[Future] = ()) -> None:
+    """Stop at once: cancel what has not started, end the workers mid-task (the
+    results they would have sent are lost; finished ones were already kept)."""
+    for future in futures:
+        future.cancel()
+    processes = list(getattr(pool, "_processes", {}).values())  # the executor has no public handle on them
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+    for process in processes:
+        process.join(timeout=5)
