@@ -9,6 +9,7 @@ a tournament records the game as lost by forfeit instead of hanging.
 from __future__ import annotations
 
 import math
+import sys
 
 from dlgo.core.agent import Agent
 from dlgo.core.errors import EngineError, SpecError
@@ -90,6 +91,8 @@ class GTPAgent(Agent):
             self._client = None
 
     def __del__(self) -> None:
+        if sys.is_finalizing():  # the interpreter is going: the program goes with it
+            return
         try:
             self.close()
         except Exception:

@@ -120,6 +120,8 @@ def answers() -> str:
     stones = (f"; the fewest stones that win half the games against level 0: {enough.handicap.iloc[0]}, for "
               f"`{enough.engine.iloc[0]}`") if len(enough) else "; no handicap tried was enough"
     c4_minutes = history("alphazero-connect4").seconds.sum() / 60
+    counted = pd.read_csv(REPORTS / "dead-stones" / "scores.csv")
+    ours_vs = counted[counted.set == "ours against GNU Go"]
     rows = [
         ("Which engine is strongest on Connect Four, and at what cost?",
          f"`{best}`, first of {len(rated)} engines: Elo {rated.loc[best, 'elo']:,.0f} over random at "
@@ -136,6 +138,10 @@ def answers() -> str:
          f"and the teacher repeats itself {top.teacher:.1%} of the time", "supervised-go9"),
         ("How far from GNU Go are we on 9x9?",
          f"we won {won:.0f} of {even_games} even games against levels 0, 5 and 10{stones}", "vs-gnugo"),
+        ("Do we count a finished game as GNU Go does?",
+         f"with dead stones estimated, the same winner in {ours_vs.dead_stones_winner.sum()} and the same margin "
+         f"in {ours_vs.dead_stones_margin.sum()} of {len(ours_vs)} games against it (the board as it stands: "
+         f"{ours_vs.plain_winner.sum()} and {ours_vs.plain_margin.sum()})", "dead-stones"),
     ]
     out = ["| question | answer | report |", "|---|---|---|"]
     out += [f"| {q} | {a} | [{folder}](reports/{folder}/summary.md) |" for q, a, folder in rows]
@@ -204,6 +210,12 @@ def alphazero() -> str:
     return "\n".join(out) + "\n"
 
 
+def dead_stones() -> str:
+    """How often each of our counts agrees with GNU Go's final score."""
+    return "\n".join(line for line in (REPORTS / "dead-stones" / "summary.md").read_text().splitlines()
+                     if line.startswith("|")) + "\n"
+
+
 def vs_gnugo() -> str:
     """Ratings against GNU Go's levels and the handicap table."""
     rated = ratings("vs-gnugo")
@@ -225,7 +237,7 @@ def vs_gnugo() -> str:
 
 BLOCKS: dict[str, Callable[[], str]] = {
     "demo": demo, "answers": answers, "engines": engines_table, "supervised": supervised,
-    "alphazero": alphazero, "vs-gnugo": vs_gnugo,
+    "alphazero": alphazero, "vs-gnugo": vs_gnugo, "dead-stones": dead_stones,
     **{f"bench-{name}": benchmark(name) for name in ("playouts", "search", "predictor", "selfplay")},
 }
 

@@ -24,11 +24,12 @@ from typing import Callable, TextIO
 
 from dlgo.core.agent import Agent
 from dlgo.core.errors import DlgoError
+from dlgo.core.game import Ending
 from dlgo.core.types import PASS, Move, Player, Point
 from dlgo.formats.atomic import atomic_write
 from dlgo.formats.sgf import game_to_sgf, read_sgf_file
 from dlgo.games.go.handicap import fixed_handicap_points, free_handicap_points
-from dlgo.games.go.scoring import area_score
+from dlgo.games.go.deadstones import StoneStatus, score_with_dead_stones, status_of, stone_status
 from dlgo.games.go.state import GameState, GoGame
 from dlgo.gtp.protocol import (MAX_SIZE, GtpError, format_response, format_vertex, parse_color, parse_command,
                                parse_vertex)
@@ -91,6 +92,8 @@ class GtpFrontend:
         self.moves: list[list[Move]] = []   # per play/genmove: the moves it added (a pass, then the move)
         self.state = self._start()
         self.quit = False
+        self._status_of: int | None = None  # the position whose stone status is kept
+        self._stone_status: StoneStatus | None = None
         self._game_number = 0
         self._sgf_path: Path | None = None
         self.commands: dict[str, Callable[[list[str]], str]] = {
@@ -372,13 +375,35 @@ class GtpFrontend:
                 f"{len(self.moves)} moves played")
 
     def cmd_final_score(self, args: list[str]) -> str:
-        """Area score of the board as it stands (no stones are judged dead:
-        play the game out first, as the random and MCTS engines do), or ``W+R``
+        """Area score with the dead stones removed (estimated from ownership, as
+        GNU Go and the servers do: :mod:`dlgo.games.go.deadstones`), or ``W+R``
         after a resignation."""
         outcome = self.state.outcome()
-        if outcome is not None:
+        if outcome is not None and outcome.ending is not Ending.SCORE:
             return outcome.text
-        return str(area_score(self.state.board, self.state.game.komi))
+        return str(score_with_dead_stones(self.state, status=self._status()))
+
+    def cmd_final_status_list(self, args: list[str]) -> str:
+        """``final_status_list alive|dead|seki``: the strings of that status, one
+        string a line, as GNU Go answers."""
+        _need(args, 1, "final_status_list alive|dead|seki")
+        wanted = args[0].lower()
+        if wanted not in ("alive", "dead", "seki"):
+            raise GtpError("final_status_list alive|dead|seki")
+        status = self._status()
+        board = self.state.board
+        strings = {board.get_go_string(p) for p in board.geometry.points if board.get(p) is not None}
+        lines = sorted(" ".join(format_vertex(Move.play(p)) for p in sorted(s.stones))
+                       for s in strings if s is not None and status_of(min(s.stones), status) == wanted)
+        return "\n" + "\n".join(lines) if lines else ""
+
+    def _status(self) -> StoneStatus:
+        """The stone status of the current position, estimated once per position
+        (seeded by it: the same answer every time)."""
+        if self._stone_status is None or self._status_of != self.state.zobrist_hash():
+            self._stone_status = stone_status(self.state, seed=self.state.zobrist_hash())
+            self._status_of = self.state.zobrist_hash()
+        return self._stone_status
 
     def cmd_loadsgf(self, args: list[str]) -> str:
         """``loadsgf FILE [MOVE]``: the position before move MOVE (default: the end)."""

@@ -28,9 +28,9 @@ class GameSpec(NamedTuple):
     factory: Callable[..., Game]
 
 
-def _go(size: int | tuple[int, int] = 9, komi: float = 7.5, handicap: int = 0) -> Game:
+def _go(size: int | tuple[int, int] = 9, komi: float = 7.5, handicap: int = 0, dead_stones: bool = False) -> Game:
     rows, cols = (size, size) if isinstance(size, int) else size
-    return GoGame(rows, cols, komi, handicap)
+    return GoGame(rows, cols, komi, handicap, dead_stones)
 
 
 def _mnk(m: int = 3, n: int = 3, k: int = 3, pie_rule: bool = False) -> Game:

@@ -344,10 +344,28 @@ class Board:
                         t = self._own(t)
                     t.liberties.add(p)
 
+    def is_self_atari(self, p: int, c: int) -> bool:
+        """Would colour ``c`` playing at empty ``p`` leave its own string with one
+        liberty, capturing nothing?"""
+        color = self.color
+        string: list[GoString] = self.string  # type: ignore[assignment]  # a stone's point has a string
+        liberties: set[int] = set()
+        for q in self.geometry.neighbors[p]:
+            cq = color[q]
+            if cq == EMPTY:
+                liberties.add(q)
+            elif cq == c:
+                liberties |= string[q].liberties
+            elif len(string[q].liberties) == 1:
+                return False  # it captures
+        liberties.discard(p)
+        return len(liberties) <= 1
+
     def select_random_play(self, c: int, forbidden: Container[int], side_key: int,
-                           rand: Callable[[], float]) -> int:
+                           rand: Callable[[], float], careful: bool = False) -> int:
         """The book's random policy, fast: a uniformly random legal play for ``c``
         that does not fill ``c``'s own eye, or -1 if there is none (pass).
+        ``careful`` also refuses self-atari (see :meth:`is_self_atari`).
 
         ``forbidden`` holds the state hashes that may not recur (superko) and
         ``side_key`` is the side-to-move part of the hash after this play;
@@ -358,7 +376,7 @@ class Board:
         while n:
             i = int(rand() * n)
             p = empties[i]
-            if not self.is_eye(p, c):
+            if not self.is_eye(p, c) and not (careful and self.is_self_atari(p, c)):
                 h = self.hash_after_play(p, c)
                 if h >= 0 and (h ^ side_key) not in forbidden:
                     return p

@@ -2,7 +2,7 @@
 one colour. Komi goes to white."""
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Iterator, NamedTuple, Sequence
 
 from dlgo.core.types import Player, Point
 from dlgo.games.go.board import Board
@@ -20,39 +20,50 @@ class Territory(NamedTuple):
     dame_points: tuple[Point, ...]
 
 
-def evaluate_territory(board: Board) -> Territory:
-    """Classify every point of ``board`` (see :class:`Territory`)."""
-    color = board.color
-    neighbors = board.geometry.neighbors
-    counts = [0, 0, 0]  # stones by colour
-    territory = [0, 0, 0, 0]  # indexed by the bitmask of bordering colours (1, 2; 0 or 3 = dame)
-    dame: list[int] = []
+def empty_regions(color: Sequence[int], neighbors: Sequence[Sequence[int]]) -> Iterator[tuple[list[int], int]]:
+    """Every empty region of a board's colour array (0 empty, 1 black, 2 white)
+    with the colours that border it as a bitmask: 1 black only, 2 white only,
+    3 both, 0 none (an empty board)."""
     seen = [False] * len(color)
     for start, c in enumerate(color):
-        if c:
-            counts[c] += 1
+        if c or seen[start]:
             continue
-        if seen[start]:
-            continue
-        # Flood-fill the empty region through `start`, noting which colours border it.
         seen[start] = True
         region = [start]
         border = 0
-        i = 0
-        while i < len(region):
-            for q in neighbors[region[i]]:
+        for p in region:  # the list grows as the flood fill finds more of the region
+            for q in neighbors[p]:
                 cq = color[q]
                 if cq:
                     border |= cq
                 elif not seen[q]:
                     seen[q] = True
                     region.append(q)
-            i += 1
+        yield region, border
+
+
+def point_owners(color: Sequence[int], neighbors: Sequence[Sequence[int]]) -> list[int]:
+    """Who owns each point by area: its stone's colour, or the one colour that
+    borders its empty region (1 black, 2 white); 0 for dame."""
+    owners = list(color)
+    for region, border in empty_regions(color, neighbors):
+        if border in (1, 2):
+            for p in region:
+                owners[p] = border
+    return owners
+
+
+def evaluate_territory(board: Board) -> Territory:
+    """Classify every point of ``board`` (see :class:`Territory`)."""
+    color = board.color
+    territory = [0, 0, 0, 0]  # indexed by the bitmask of bordering colours (1, 2; 0 or 3 = dame)
+    dame: list[int] = []
+    for region, border in empty_regions(color, board.geometry.neighbors):
         territory[border] += len(region)
         if border not in (1, 2):
             dame.extend(region)
     points = board.geometry.points
-    return Territory(counts[1], counts[2], territory[1], territory[2], territory[0] + territory[3],
+    return Territory(color.count(1), color.count(2), territory[1], territory[2], territory[0] + territory[3],
                      tuple(points[p] for p in sorted(dame)))
 
 

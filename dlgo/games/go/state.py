@@ -32,6 +32,7 @@ from dlgo.core.game import Ending, Game, Outcome, State
 from dlgo.core.symmetry import Symmetry, grid_symmetries
 from dlgo.core.types import PASS, RESIGN, Move, Player, Point
 from dlgo.games.go.board import BLACK, Board, side_key
+from dlgo.games.go.deadstones import score_with_dead_stones
 from dlgo.games.go.handicap import fixed_handicap_points
 from dlgo.games.go.scoring import GameResult, area_score, area_winner, evaluate_territory
 from dlgo.games.grid import go_column_label, parse_go_point, render_grid
@@ -45,7 +46,10 @@ MAX_REACHED = 1 << 20
 
 class GoGame(Game):
     """Go on a ``num_rows x num_cols`` board with ``komi`` for white and
-    ``handicap`` black stones on GTP's fixed points (white then moves first)."""
+    ``handicap`` black stones on GTP's fixed points (white then moves first).
+    With ``dead_stones`` a finished game is counted with its dead stones removed
+    (estimated by :mod:`dlgo.games.go.deadstones`, as Go servers do) instead of
+    the board as it stands."""
 
     has_pass = True
     scored_by_area = True
@@ -53,15 +57,18 @@ class GoGame(Game):
     board_style = "go"
     default_encoder = "simple"
 
-    def __init__(self, num_rows: int = 9, num_cols: int | None = None, komi: float = 7.5, handicap: int = 0):
+    def __init__(self, num_rows: int = 9, num_cols: int | None = None, komi: float = 7.5, handicap: int = 0,
+                 dead_stones: bool = False):
         self.num_rows = num_rows
         self.num_cols = num_rows if num_cols is None else num_cols
         self.komi = float(komi)
         self.handicap = handicap
+        self.dead_stones = dead_stones
         self.num_actions = self.num_rows * self.num_cols + 1
         self.name = "go"
         size = str(num_rows) if num_rows == self.num_cols else f"{num_rows}x{self.num_cols}"
-        self.spec = f"go:size={size},komi={komi:g}" + (f",handicap={handicap}" if handicap else "")
+        self.spec = (f"go:size={size},komi={komi:g}" + (f",handicap={handicap}" if handicap else "")
+                     + (",dead_stones=true" if dead_stones else ""))
         if handicap:
             if num_rows != self.num_cols:
                 raise SpecError("handicap stones need a square board")
@@ -75,7 +82,7 @@ class GoGame(Game):
 
     def with_komi(self, komi: float) -> "GoGame":
         """The same board with another komi."""
-        return GoGame(self.num_rows, self.num_cols, komi, self.handicap)
+        return GoGame(self.num_rows, self.num_cols, komi, self.handicap, self.dead_stones)
 
     def symmetries(self) -> list[Symmetry]:
         return grid_symmetries(self.num_rows, self.num_cols, self.num_actions)
@@ -318,7 +325,7 @@ class GameState(State):
             return None
         if self.last_move is not None and self.last_move.is_resign:
             return self.game.outcome(self.next_player, Ending.RESIGNATION)
-        score = compute_game_result(self)
+        score = score_with_dead_stones(self, seed=self._hash) if self.game.dead_stones else compute_game_result(self)
         return Outcome(score.winner, Ending.SCORE, str(score))
 
     def heuristic_value(self) -> float:
@@ -398,11 +405,23 @@ class GameState(State):
         (default 10 x points) is a safety cap: the position is scored when reached."""
         if self.is_over():
             return self.winner()
+        passes = 1 if self.last_move is not None and self.last_move.is_pass else 0
+        board = self._play_on(rng, self.next_player, passes, moves, max_moves)
+        return area_winner(board, self.game.komi)
+
+    def continued_board(self, rng: random.Random, first: Player) -> Board:
+        """The board after both players play on from here, ``first`` moving
+        first, until two passes in a row, even if the game is over: the random
+        policy of :meth:`random_playout` that also never plays a self-atari (a
+        light policy, as Go programs use to judge life and death at the end)."""
+        return self._play_on(rng, first, 0, None, None, careful=True)
+
+    def _play_on(self, rng: random.Random, first: Player, passes: int, moves: list[Move] | None,
+                 max_moves: int | None, careful: bool = False) -> Board:
         board = self.board.copy()
         forbidden = self._forbidden()
         seen = set(forbidden) if isinstance(forbidden, set) else set(self.history_hashes())
-        c = int(self.next_player)
-        passes = 1 if self.last_move is not None and self.last_move.is_pass else 0
+        c = int(first)
         rand = rng.random
         select = board.select_random_play
         play = board.play
@@ -411,7 +430,7 @@ class GameState(State):
         while passes < 2 and budget > 0:
             budget -= 1
             side = zobrist.WHITE_TO_MOVE if c == BLACK else 0  # the opponent moves next
-            p = select(c, seen, side, rand)
+            p = select(c, seen, side, rand, careful)
             if p < 0:
                 passes += 1
             else:
@@ -421,7 +440,7 @@ class GameState(State):
             if moves is not None:
                 moves.append(PASS if p < 0 else plays[p])
             c = 3 - c
-        return area_winner(board, self.game.komi)
+        return board
 
     def __repr__(self) -> str:
         return f"<go GameState {self.board.num_rows}x{self.board.num_cols}, {self.next_player.name} to move>"

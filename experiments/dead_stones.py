@@ -1,0 +1,121 @@
+"""Do we count a finished Go game as GNU Go does? Dead stones, estimated.
+
+    python experiments/dead_stones.py             # 50 + 50 9x9 games, a few minutes on 2 cores
+    python experiments/dead_stones.py --quick     # seconds: 4 + 4 games
+
+GNU Go plays without ``--capture-all-dead`` here, so it passes as people do,
+with dead stones still on the board. Two sets of 9x9 games (komi 7.5, area
+scoring, two random opening plies, colours alternating): our engine against GNU
+Go, and GNU Go against itself at two levels (close games with dead stones on
+both sides). Each final position is scored three ways: by GNU Go's
+``final_score`` (Chinese rules), by our plain area count (the board as it stands)
+and by our count with the dead stones removed (``dlgo.games.go.deadstones``:
+ownership from random playouts to the end). Writes ``games.csv`` (resumable),
+``scores.csv`` and ``summary.md`` to ``--out``.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+from dlgo.arena.tournament import Task, play_games, schedule
+from dlgo.formats.atomic import atomic_write
+from dlgo.formats.records import GameRecord, replay
+from dlgo.games.go.deadstones import score_with_dead_stones
+from dlgo.games.go.scoring import area_score
+from dlgo.games.go.state import GameState
+from dlgo.gtp.client import GNUGO
+from engines.gtpbot import GTPAgent
+from engines.registry import ENGINES
+
+GAME = "go:size=9,komi=7.5"
+
+
+def gnugo(level: int) -> str:
+    """GNU Go as people play it: it passes with dead stones left on the board."""
+    return f'gtp:cmd="{GNUGO} --mode gtp --chinese-rules --level {level}"'
+
+
+def score_games(records: list[GameRecord], level: int = 1) -> pd.DataFrame:
+    """GNU Go's final score, our plain count and our count without dead stones, per finished game."""
+    judge = GTPAgent(cmd=f"{GNUGO} --mode gtp --chinese-rules --level {level}")
+    rows = []
+    try:
+        for record in records:
+            if record.result[-1] in "RF":  # a resignation or a forfeit: nothing to count
+                continue
+            final = replay(record.game, record.moves)[-1]
+            assert isinstance(final, GameState)  # a Go game: the schedule plays go:size=9
+            theirs = judge.send("final_score", final).strip()
+            rows.append({"game_id": record.game_id, "plies": record.plies, "gnugo": theirs,
+                         "plain": str(area_score(final.board, final.game.komi)),
+                         "dead_stones": str(score_with_dead_stones(final, seed=final.zobrist_hash()))})
+    finally:
+        judge.close()
+    table = pd.DataFrame(rows, columns=["game_id", "plies", "gnugo", "plain", "dead_stones"])
+    for ours in ("plain", "dead_stones"):
+        table[f"{ours}_winner"] = table[ours].str[0] == table["gnugo"].str[0]
+        table[f"{ours}_margin"] = table[ours] == table["gnugo"]
+    return table
+
+
+def play_and_score(out: Path, tasks: list[Task], workers: int | None) -> pd.DataFrame:
+    """Play (or finish) ``tasks`` in ``out`` and score their final positions three ways."""
+    records = play_games(ENGINES, out, GAME, tasks, opening_plies=2, workers=workers)
+    ids = {t.game_id for t in tasks}
+    return score_games([r for r in records if r.game_id in ids])
+
+
+def agreement(table: pd.DataFrame) -> dict[str, int]:
+    """How many games each count agrees with GNU Go's on, by winner and by margin."""
+    return {column: int(table[column].sum()) for column in
+            ("plain_winner", "plain_margin", "dead_stones_winner", "dead_stones_margin")} | {"games": len(table)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
+    parser.add_argument("--engine", default="mcts:rounds=100", help="our engine (default mcts:rounds=100)")
+    parser.add_argument("--games", type=int, default=50, help="games in each set (default 50)")
+    parser.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
+    parser.add_argument("--seed", type=int, default=0, help="seed (default 0)")
+    parser.add_argument("--out", default="reports/dead-stones", help="report folder (default reports/dead-stones)")
+    parser.add_argument("--quick", action="store_true", help="seconds: 4 games in each set, mcts:rounds=20")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.games, args.engine = 4, "mcts:rounds=20"
+    out = Path(args.out)
+    sets = {"ours against GNU Go": schedule([args.engine, gnugo(1)], args.games, args.seed),
+            "GNU Go against itself": schedule([gnugo(0), gnugo(1)], args.games, args.seed)}
+    tables = [play_and_score(out, tasks, args.workers).assign(set=label) for label, tasks in sets.items()]
+    scores = pd.concat(tables, ignore_index=True)
+    with atomic_write(out / "scores.csv", newline="") as handle:
+        scores.to_csv(handle, index=False)
+    lines = ["# Counting finished 9x9 games as GNU Go does", "",
+             f"Reproduce: `python experiments/dead_stones.py{' --quick' if args.quick else ''} --engine "
+             f"{args.engine} --games {args.games} --seed {args.seed}`", "",
+             "GNU Go 3.8 plays without `--capture-all-dead` (it passes with dead stones on the board). Each final "
+             "position is scored by GNU Go's `final_score` (Chinese rules), by our plain area count and by our count "
+             "with the dead stones removed (ownership from 200 random playouts to the end). Games ended by "
+             "resignation are left out.", "",
+             "| games | finished | our plain count: same winner | same margin | with dead stones: same winner "
+             "| same margin |", "|---|---:|---:|---:|---:|---:|"]
+    for table in tables:
+        a = agreement(table)
+        lines.append(f"| {table['set'].iloc[0] if len(table) else ''} | {a['games']} | {a['plain_winner']} | "
+                     f"{a['plain_margin']} | **{a['dead_stones_winner']}** | **{a['dead_stones_margin']}** |")
+    lines += ["", f"Our engine: `{args.engine}`; GNU Go at level 1 (and level 0 against level 1). Every score "
+              "is in `scores.csv`, every game in `games.csv`.", ""]
+    with atomic_write(out / "summary.md") as handle:
+        handle.write("\n".join(lines))
+    for table in tables:
+        print(table["set"].iloc[0] if len(table) else "", agreement(table))
+    print(f"report: {out}/summary.md")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
