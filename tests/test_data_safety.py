@@ -117,10 +117,39 @@ def test_duplicated_game_ids_count_once(played, tmp_path, caplog):
 HOLDER = """
 import sys, time
 from dlgo.formats.folders import hold_folder
-with hold_folder(sys.argv[1], "tournament"):
+with hold_folder(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else "tournament"):
     print("held", flush=True)
     time.sleep(60)
 """
+
+
+def second_writers(tmp_path: Path) -> dict[str, object]:
+    """Per kind of results folder, a run that writes into it."""
+    from engines.neural.alphazero_training import train_alphazero
+    from engines.neural.training import train_supervised
+
+    data = tmp_path / "data"
+    generate_games(ENGINES, data, "tictactoe", "random", 6, workers=1, progress=False)
+    return {
+        "tournament": lambda out: run_tournament(ENGINES, out, "tictactoe", SPECS, 2, workers=1, progress=False),
+        "generate": lambda out: generate_games(ENGINES, out, "tictactoe", "random", 2, workers=1, progress=False),
+        "train-supervised": lambda out: train_supervised(data, out, model="tiny", epochs=1, progress=False),
+        "train-alphazero": lambda out: train_alphazero(out, tiny_config(), 1, progress=False),
+    }
+
+
+def test_every_kind_of_results_folder_has_one_writer_at_a_time(tmp_path):
+    for kind, write in second_writers(tmp_path).items():
+        folder = tmp_path / kind
+        holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(folder), kind], stdout=subprocess.PIPE, text=True)
+        try:
+            assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+            with pytest.raises(RecordError, match=f"in use by process {holder.pid}"):
+                write(folder)
+            assert sorted(p.name for p in folder.iterdir()) == [".lock", "run.json"], kind  # nothing written
+        finally:
+            holder.send_signal(signal.SIGKILL)
+            holder.wait()
 
 
 def test_one_writer_per_folder_and_a_dead_writer_leaves_no_lock(played, tmp_path):
