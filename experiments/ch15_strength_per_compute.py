@@ -45,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
         args.game, args.mcts_max, args.depth_max, args.games_per_pair, args.workers = "tictactoe", 10, 1, 2, 1
         args.alphazero_simulations = [0]
     trained = common.predictor_model_path(f"data/{PRESET.name}")
-    if args.predictor is None and args.game == PRESET.game and trained.exists():  # step 4's network
+    if args.predictor is None and args.game == PRESET.game and trained.exists():  # step 5's network
         args.predictor = str(trained)
     common.run_ladder(args, intro=f"Reproduce: `{common.command(__file__, argv)}`", outro=LOOK_FOR)
     return 0

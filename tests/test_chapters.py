@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 PNG = b"\x89PNG\r\n\x1a\n"
-CHAPTERS = ["ch03_random_go", "ch04a_minimax_alphabeta", "ch04b_mcts", "ch06_07_train_predictor",
+CHAPTERS = ["ch03_random_go", "ch04a_minimax_alphabeta", "ch04b_mcts", "ch05_numpy_network", "ch06_07_train_predictor",
             "ch08_play_predictor", "ch14a_alphazero_tictactoe", "ch14b_alphazero_connect4",
             "ch15_strength_per_compute"]
 
@@ -47,6 +47,19 @@ def test_ch03_margins_come_from_counted_results():
     record = GameRecord("", "", "go", "random", "random", "W+7.5", "white", 100, 0, 0, 0, 0, "", "", 0, 0, "")
     assert ch03.margin(record) == -7.5
     assert ch03.margin(GameRecord(**{**record.as_row(), "result": "B+R"})) is None
+
+
+def test_ch05_the_numpy_network_learns_and_keras_follows_it(tmp_path):
+    ch05 = chapter("ch05_numpy_network")
+    assert len(ch05.positions()) == 4520  # tic-tac-toe positions play can reach, not over
+    assert ch05.main(["--quick", "--out", str(tmp_path), "--activation", "relu"]) == 0
+    history = pd.read_csv(tmp_path / "history.csv")
+    assert list(history["epoch"]) == [1, 2, 3] and history["loss"].iloc[-1] < history["loss"].iloc[0]
+    assert (history["loss"] - history["keras_loss"]).abs().max() < 1e-4
+    assert history["val_accuracy"].iloc[-1] > 0.5
+    assert_pictures(tmp_path, "learning_curve.png")
+    summary = (tmp_path / "summary.md").read_text()
+    assert summary.startswith("# Chapter 5") and "| a random legal move |" in summary
 
 
 def test_ch04a_counts_nodes_and_every_search_finds_the_exact_value(tmp_path):
