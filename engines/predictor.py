@@ -50,14 +50,15 @@ class PredictorAgent(Agent):
 
     name = "predictor"
     unit = "evaluations"
+    trained_by = "train-supervised"  # the command that makes its model files
 
     def __init__(self, model: str = "", temperature: float = 0.0, seed: int | None = None):
         """``model``: a .keras file from ``dlgo train-supervised``; ``temperature``:
         0 plays the most likely move, 1 samples from the network's probabilities."""
         super().__init__()
         if not model:
-            raise SpecError("predictor needs model=PATH (a .keras file from `dlgo train-supervised`)")
-        require(0 <= temperature < math.inf, f"predictor: temperature must be a finite number, at least 0, "
+            raise SpecError(f"{self.name} needs model=PATH (a .keras file from `dlgo {self.trained_by}`)")
+        require(0 <= temperature < math.inf, f"{self.name}: temperature must be a finite number, at least 0, "
                                              f"got {temperature}")
         self.model_path = model
         self.loaded = load_network(model)
@@ -67,16 +68,31 @@ class PredictorAgent(Agent):
     def check_game(self, state: State) -> None:
         self.loaded.check(state)
 
-    def policy(self, state: State) -> np.ndarray:
-        """The network's move probabilities for ``state`` (one compiled call)."""
+    def outputs(self, state: State) -> list[np.ndarray]:
+        """The network's outputs for ``state`` alone (one compiled call), batch axis dropped."""
         self.loaded.check(state)
         planes = self.loaded.encoder.encode(state)[np.newaxis]
         self._work += 1
-        probabilities: np.ndarray = self.loaded.call(planes)[0][0]
+        return [output[0] for output in self.loaded.call(planes)]
+
+    def policy(self, state: State) -> np.ndarray:
+        """The network's move probabilities for ``state``."""
+        probabilities: np.ndarray = self.outputs(state)[0]
         return probabilities
 
     def choose(self, state: State) -> Move:
-        probabilities = self.policy(state)
+        outputs = self.outputs(state)
+        action = self.pick(state, outputs[0])
+        self._report = SearchReport(value=self.value_of(outputs), policy=outputs[0], principal_variation=(action,))
+        return state.index_to_move(action)
+
+    def value_of(self, outputs: list[np.ndarray]) -> float | None:
+        """The position's value for the mover, if the network has a value head (a predictor has none)."""
+        return None
+
+    def pick(self, state: State, probabilities: np.ndarray) -> int:
+        """The action to play: pass when passing wins (Go), else the most likely
+        sensible play (or one sampled with ``temperature``)."""
         candidates = state.sensible_actions()
         pass_action = state.game.pass_action
         if pass_wins(state):
@@ -85,5 +101,4 @@ class PredictorAgent(Agent):
         else:
             plays = [a for a in candidates if a != pass_action]
             action = choose_from_policy(probabilities, plays or candidates, self.temperature, self.rng)
-        self._report = SearchReport(policy=probabilities, principal_variation=(action,))
-        return state.index_to_move(action)
+        return action

@@ -27,6 +27,9 @@ _ENGINES: dict[str, str] = {
     "mcts": "engines.mcts:MCTSAgent",
     "predictor": "engines.predictor:PredictorAgent",
     "alphazero": "engines.alphazero:AlphaZeroAgent",
+    "pg": "engines.rl:PolicyAgent",
+    "q": "engines.rl:QAgent",
+    "ac": "engines.rl:ActorCriticAgent",
     "gtp": "engines.gtpbot:GTPAgent",
     "gnugo": "engines.gtpbot:GnuGoAgent",
 }

@@ -38,9 +38,19 @@ MODELS: dict[str, ConvNet] = {
 }
 
 
-def build_model(name: str, input_shape: tuple[int, int, int], num_moves: int, l2: float = 0.0) -> "keras.Model":
+#: what a network answers: move probabilities (a predictor, a policy-gradient
+#: network), action values in [-1, 1] (Q-learning), or both probabilities and a
+#: position value in [-1, 1] (actor-critic)
+HEADS = ("policy", "q", "policy-value")
+
+
+def build_model(name: str, input_shape: tuple[int, int, int], num_moves: int, l2: float = 0.0,
+                head: str = "policy") -> "keras.Model":
     """The network ``name`` for boards of ``input_shape`` (rows, cols, planes),
-    with a softmax over ``num_moves`` moves; ``l2`` weight decay on every kernel."""
+    with ``head`` on top (see :data:`HEADS`; by default a softmax over
+    ``num_moves`` moves); ``l2`` weight decay on every kernel."""
+    if head not in HEADS:
+        raise SpecError(f"unknown head {head!r}; the heads are: {', '.join(HEADS)}")
     try:
         net = MODELS[name]
     except KeyError:
@@ -59,5 +69,10 @@ def build_model(name: str, input_shape: tuple[int, int, int], num_moves: int, l2
     x = keras.layers.Dense(net.dense, activation="relu", kernel_regularizer=regularizer, name="dense")(x)
     if net.dropout:
         x = keras.layers.Dropout(net.dropout)(x)
-    outputs = keras.layers.Dense(num_moves, activation="softmax", name="policy")(x)
-    return keras.Model(inputs, outputs, name=name)
+    if head == "q":
+        return keras.Model(inputs, keras.layers.Dense(num_moves, activation="tanh", name="q")(x), name=name)
+    policy = keras.layers.Dense(num_moves, activation="softmax", name="policy")(x)
+    if head == "policy":
+        return keras.Model(inputs, policy, name=name)
+    value = keras.layers.Dense(1, activation="tanh", name="value")(x)
+    return keras.Model(inputs, [policy, value], name=name)

@@ -1,0 +1,99 @@
+"""Engines that learned by playing (the book's chapters 10-12): a network, no search.
+
+* ``pg``: a **policy network** improved by policy gradients. It plays like the
+  supervised predictor it may have started from: the most likely sensible move,
+  or (``temperature`` > 0) one sampled from its softmax, as in self-play.
+* ``q``: an **action-value network**: for every action, the expected result of
+  playing it, in [-1, 1]. It plays the best sensible action; with probability
+  ``epsilon`` a random one instead (exploration, in self-play).
+* ``ac``: an **actor-critic network**: a policy head that plays like ``pg`` and a
+  value head, the expected result of the position for the mover, shown in its
+  search report (an AlphaZero network has the same two heads and plays here too,
+  without its search).
+
+Each loads a ``.keras`` file by path (``model=``), once per process and file,
+and calls it through the same graph-compiled call as every network of the
+suite. ``dlgo train-rl`` makes these files.
+"""
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from dlgo.core.agent import Agent, SearchReport
+from dlgo.core.errors import ModelFileError, SpecError
+from dlgo.core.game import State
+from dlgo.core.specs import require
+from dlgo.core.types import Move
+from engines.neural.loading import load_network
+from engines.predictor import PredictorAgent, pass_wins
+
+
+class PolicyAgent(PredictorAgent):
+    """A policy network trained by policy gradients: its most likely sensible
+    move, or one sampled with ``temperature``."""
+
+    name = "pg"
+    trained_by = "train-rl --method pg"
+
+
+class ActorCriticAgent(PredictorAgent):
+    """An actor-critic network: plays by its policy head (``temperature`` as
+    pg) and reports its value head."""
+
+    name = "ac"
+    trained_by = "train-rl --method ac"
+
+    def value_of(self, outputs: list[np.ndarray]) -> float | None:
+        if len(outputs) != 2:
+            raise ModelFileError(f"{self.model_path} has no value head: an ac engine needs policy and value heads")
+        return float(np.ravel(outputs[1])[0])
+
+
+class QAgent(Agent):
+    """An action-value network: the sensible action it values most, or a random
+    one with probability ``epsilon``."""
+
+    name = "q"
+    unit = "evaluations"
+
+    def __init__(self, model: str = "", epsilon: float = 0.0, seed: int | None = None):
+        """``model``: a .keras file from ``dlgo train-rl --method q``; ``epsilon``:
+        the chance of a uniformly random sensible action instead of the best."""
+        super().__init__()
+        if not model:
+            raise SpecError("q needs model=PATH (a .keras file from `dlgo train-rl --method q`)")
+        require(0 <= epsilon <= 1, f"q: epsilon is a probability in [0, 1], got {epsilon}")
+        self.model_path = model
+        self.loaded = load_network(model)
+        self.epsilon = epsilon
+        self.rng = random.Random(seed)
+
+    def check_game(self, state: State) -> None:
+        self.loaded.check(state)
+
+    def values(self, state: State) -> np.ndarray:
+        """The network's value of every action in ``state``, for the mover (one compiled call)."""
+        self.loaded.check(state)
+        outputs = self.loaded.call(self.loaded.encoder.encode(state)[np.newaxis])
+        if len(outputs) != 1:
+            raise ModelFileError(f"{self.model_path} is not an action-value network (it has {len(outputs)} heads)")
+        self._work += 1
+        values: np.ndarray = outputs[0][0]
+        return values
+
+    def choose(self, state: State) -> Move:
+        values = self.values(state)
+        candidates = state.sensible_actions()
+        pass_action = state.game.pass_action
+        plays = [a for a in candidates if a != pass_action] or candidates
+        if pass_wins(state):
+            assert pass_action is not None
+            action = pass_action
+        elif self.rng.random() < self.epsilon:
+            action = self.rng.choice(plays)
+        else:
+            action = max(plays, key=lambda a: values[a])
+        self._report = SearchReport(value=float(values[action]), q=values, principal_variation=(action,))
+        return state.index_to_move(action)

@@ -1,0 +1,92 @@
+"""The reinforcement-learning engines: pg, q and ac load their networks by path,
+play every game of the shared API, explore when told to and report what they know."""
+from __future__ import annotations
+
+import pytest
+
+import engines
+from dlgo.arena.tournament import run_tournament
+from dlgo.core.errors import ModelFileError, SpecError
+from dlgo.encoders import get_encoder_by_name
+from dlgo.games import new_game
+from engines import ENGINES
+
+HEADS = {"pg": "policy", "q": "q", "ac": "policy-value"}
+
+
+@pytest.fixture(scope="module")
+def networks(tmp_path_factory):
+    """An untrained tiny network of each head, for tic-tac-toe, Connect Four and 5x5 Go."""
+    from engines.neural.backend import save_model
+    from engines.neural.models import build_model
+
+    folder = tmp_path_factory.mktemp("rl-networks")
+    paths = {}
+    for game in ("tictactoe", "connect4", "go:size=5"):
+        encoder = get_encoder_by_name(None, game)
+        for kind, head in HEADS.items():
+            path = folder / f"{kind}-{game.replace(':', '-').replace('=', '')}.keras"
+            save_model(build_model("tiny", encoder.shape, encoder.num_moves, head=head), path,
+                       {"kind": kind, "encoder": encoder.config()})
+            paths[kind, game] = path
+    return paths
+
+
+@pytest.mark.parametrize("game", ["tictactoe", "connect4", "go:size=5"])
+@pytest.mark.parametrize("kind", ["pg", "q", "ac"])
+def test_each_engine_plays_a_whole_game_of_every_kind(networks, kind, game):
+    agent = engines.create(f"{kind}:model={networks[kind, game]},seed=1")
+    state = new_game(game)
+    while not state.is_over() and len(state.move_history()) < 60:
+        move = agent.select_move(state)
+        assert state.is_valid_move(move)
+        state = state.apply_move(move)
+        report = agent.last_report
+        assert report.principal_variation and agent.last_compute.amount == 1
+        if kind == "q":
+            assert report.q is not None and -1 <= report.value <= 1
+            before = state.previous_state
+            if not move.is_pass:  # the best sensible play (a pass is played when passing wins)
+                plays = [a for a in before.sensible_actions() if a != before.game.pass_action]
+                assert report.value == pytest.approx(max(float(report.q[a]) for a in plays))
+        elif kind == "ac":
+            assert report.policy is not None and -1 <= report.value <= 1
+        else:
+            assert report.policy is not None and report.value is None
+
+
+def test_q_explores_with_epsilon_and_is_greedy_without(networks):
+    path = networks["q", "connect4"]
+    state = new_game("connect4")
+    greedy = {engines.create(f"q:model={path},seed={s}").select_move(state) for s in range(8)}
+    exploring = {engines.create(f"q:model={path},epsilon=1,seed={s}").select_move(state) for s in range(20)}
+    assert len(greedy) == 1 and len(exploring) > 3
+
+
+def test_pg_samples_with_temperature(networks):
+    path = networks["pg", "connect4"]
+    state = new_game("connect4")
+    sampled = {engines.create(f"pg:model={path},temperature=1,seed={s}").select_move(state) for s in range(20)}
+    assert len(sampled) > 2
+
+
+def test_a_network_with_the_wrong_heads_is_refused(networks):
+    state = new_game("tictactoe")
+    with pytest.raises(ModelFileError, match="not an action-value network"):
+        engines.create(f"q:model={networks['ac', 'tictactoe']}").select_move(state)
+    with pytest.raises(ModelFileError, match="no value head"):
+        engines.create(f"ac:model={networks['pg', 'tictactoe']}").select_move(state)
+    with pytest.raises(ModelFileError):
+        engines.create(f"pg:model={networks['pg', 'tictactoe']}").select_move(new_game("connect4"))
+
+
+@pytest.mark.parametrize("spec", ["pg", "q", "ac", "q:model=x.keras,epsilon=2", "pg:model=x.keras,temperature=-1"])
+def test_bad_specs_are_refused(spec):
+    with pytest.raises((SpecError, ModelFileError)):
+        engines.create(spec)
+
+
+def test_the_rl_engines_meet_in_a_tournament(networks, tmp_path):
+    specs = [f"{kind}:model={networks[kind, 'tictactoe']}" for kind in HEADS] + ["random"]
+    games = run_tournament(ENGINES, tmp_path, "tictactoe", specs, 2, workers=1, progress=False)
+    assert len(games) == 6 * 2 and {g.black for g in games} | {g.white for g in games} == set(specs)
