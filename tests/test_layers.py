@@ -15,7 +15,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 #: the modules that import TensorFlow when they load: the only ones a function may import
 TENSORFLOW_MODULES = {"tensorflow", "keras", "engines.neural.backend", "engines.neural.training",
-                      "engines.neural.alphazero_training", "engines.neural.models", "engines.neural.resnet"}
+                      "engines.neural.alphazero_training", "engines.neural.rl_training", "engines.neural.models",
+                      "engines.neural.resnet"}
 
 
 def function_level_imports(path: Path) -> list[tuple[int, str]]:

@@ -40,6 +40,7 @@ from dlgo.formats.sgf import game_to_sgf, read_sgf_file, sgf_to_state
 from dlgo.games import GAMES, game_options, new_game
 from engines.neural.accuracy import evaluate_predictor
 from engines.neural.alphazero_config import AlphaZeroConfig
+from engines.neural.rl_config import RLConfig
 from engines.neural.analysis import analyze, render_analysis
 from engines.neural.loading import load_network
 
@@ -259,14 +260,7 @@ def cmd_evaluate_predictor(args: argparse.Namespace) -> int:
 def cmd_train_alphazero(args: argparse.Namespace) -> int:
     from engines.neural.alphazero_training import plot_history, saved_config, train_alphazero  # TensorFlow
 
-    values = {f.name: getattr(args, f.name) for f in dataclasses.fields(AlphaZeroConfig)
-              if getattr(args, f.name, None) is not None}
-    if args.resume:
-        if values:
-            raise DlgoError(f"--resume takes the run's saved settings; drop {', '.join(sorted(values))}")
-        config = saved_config(args.out)
-    else:
-        config = AlphaZeroConfig(**values)
+    config = config_from_args(args, AlphaZeroConfig, saved_config)
     history = train_alphazero(args.out, config, args.iterations, workers=args.workers, sgf=args.sgf)
     plot_history(history, Path(args.out) / "learning_curve.png", f"AlphaZero on {config.game}")
     print(history.tail(5).to_string(index=False))
@@ -275,10 +269,34 @@ def cmd_train_alphazero(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_config_options(parser: argparse.ArgumentParser) -> None:
-    """One option per AlphaZeroConfig field (--games, --simulations, ...), defaults from the dataclass."""
-    defaults = AlphaZeroConfig()
-    for f in dataclasses.fields(AlphaZeroConfig):
+def cmd_train_rl(args: argparse.Namespace) -> int:
+    from engines.neural.rl_training import saved_config, train_rl  # TensorFlow
+
+    config = config_from_args(args, RLConfig, saved_config)
+    history = train_rl(args.out, config, args.generations, workers=args.workers)
+    columns = [c for c in ("generation", "examples", "loss", "score_vs_previous", "p_value") if c in history]
+    columns += [c for c in history.columns if c.startswith("score_vs_") and c not in columns]
+    print(history[columns].tail(5).to_string(index=False))
+    print(f"\nlatest network: {args.out}/current.keras   learning curve: {args.out}/learning_curve.png\n"
+          f"play it: dlgo play --game {config.game} --white {config.method}:model={args.out}/current.keras")
+    return 0
+
+
+def config_from_args(args: argparse.Namespace, cls: Any, saved: Callable[[str], Any]) -> Any:
+    """A run's settings: the options given (the dataclass ``cls`` fills the rest),
+    or with ``--resume`` the run's saved ones (and no options)."""
+    values = {f.name: getattr(args, f.name) for f in dataclasses.fields(cls) if getattr(args, f.name, None) is not None}
+    if args.resume:
+        if values:
+            raise DlgoError(f"--resume takes the run's saved settings; drop {', '.join(sorted(values))}")
+        return saved(args.out)
+    return cls(**values)
+
+
+def add_config_options(parser: argparse.ArgumentParser, cls: Any) -> None:
+    """One option per field of the settings dataclass ``cls`` (--games, ...), defaults from it."""
+    defaults = cls()
+    for f in dataclasses.fields(cls):
         default = getattr(defaults, f.name)
         flag = "--" + f.name.replace("_", "-")
         if isinstance(default, list):
@@ -491,8 +509,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=whole(1), default=1,
                    help="self-play processes, each with its own copy of the network (default 1)")
     p.add_argument("--sgf", action="store_true", help="keep Go self-play games as SGF in OUT/selfplay-sgf/")
-    add_config_options(p)
+    add_config_options(p, AlphaZeroConfig)
     p.set_defaults(func=cmd_train_alphazero)
+
+    p = sub.add_parser("train-rl", help="reinforcement learning by generations (pg, q or ac); resumable")
+    p.add_argument("--out", required=True, help="run folder, e.g. runs/pg-c4 (rerun to resume or extend)")
+    p.add_argument("--generations", type=whole(1), default=10, help="train until this many generations (default 10)")
+    p.add_argument("--resume", action="store_true",
+                   help="continue the run in --out with its saved settings (no need to repeat them)")
+    p.add_argument("--workers", type=whole(1), default=1, help="self-play processes (default 1)")
+    add_config_options(p, RLConfig)
+    p.set_defaults(func=cmd_train_rl)
 
     p = sub.add_parser("analyze", help="a network's policy (and value) for a position, printed and plotted")
     p.add_argument("--model", required=True,

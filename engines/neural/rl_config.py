@@ -1,0 +1,65 @@
+"""Reinforcement learning's settings, in a module without TensorFlow (the CLI reads
+them to build its options): see :mod:`engines.neural.rl_training`."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+
+from dlgo.core.errors import SpecError
+from dlgo.games import get_game
+from engines.registry import check_spec
+
+#: the networks' bodies (engines.neural.models.MODELS, named here without loading TensorFlow)
+MODEL_NAMES = ("ch6", "small", "medium", "large", "tiny")
+
+#: the network head each method trains (see engines.neural.models.HEADS)
+HEADS = {"pg": "policy", "q": "q", "ac": "policy-value"}
+
+
+@dataclass
+class RLConfig:
+    """Everything a run depends on; a resumed run must use the same values."""
+
+    method: str = "pg"             # pg, q or ac
+    game: str = "connect4"
+    model: str = "small"           # the network's body (engines.neural.models): ch6, small, medium, large, tiny
+    init: str = ""                 # start from this network file (a supervised predictor, for pg) instead of fresh
+    games: int = 200               # self-play games per generation
+    temperature: float = 1.0       # pg and ac: self-play samples the policy with this temperature
+    epsilon: float = 0.1           # q: self-play plays a random action this often
+    learning_rate: float = 1e-4
+    batch_size: int = 256
+    epochs: int = 1                # passes over each generation's experience
+    eval_games: int = 100          # the new network against the previous one
+    baseline_games: int = 20       # against each baseline
+    baselines: list[str] = field(default_factory=lambda: ["random", "mcts:rounds=100"], metadata={"item": str})
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        """Every setting checked here, before a run folder records them."""
+        if self.method not in HEADS:
+            raise SpecError(f"method must be one of {', '.join(HEADS)}, got {self.method!r}")
+        if self.model not in MODEL_NAMES:
+            raise SpecError(f"unknown model {self.model!r}; the models are: {', '.join(MODEL_NAMES)}")
+        get_game(self.game)
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                least = 0 if f.name in ("temperature", "epsilon", "seed", "baseline_games", "learning_rate") else 1
+                if not math.isfinite(value) or value < least:
+                    raise SpecError(f"{f.name} must be a finite number of at least {least}, got {value}")
+        if not 0 <= self.epsilon <= 1:
+            raise SpecError(f"epsilon is a probability in [0, 1], got {self.epsilon}")
+        if not 0 < self.learning_rate < math.inf:
+            raise SpecError(f"learning_rate must be above 0, got {self.learning_rate}")
+        if self.init and not Path(self.init).is_file():
+            raise SpecError(f"--init {self.init}: no such network file")
+        for spec in self.baselines:
+            check_spec(spec)
+
+    def player(self, network: Path, exploring: bool) -> str:
+        """The engine spec of ``network``: exploring for self-play, greedy for the checks."""
+        if self.method == "q":
+            return f"q:model={network},epsilon={self.epsilon if exploring else 0:g}"
+        return f"{self.method}:model={network},temperature={self.temperature if exploring else 0:g}"

@@ -1,0 +1,244 @@
+"""Reinforcement learning by generations (the book's chapters 10-12): play, learn
+from the results, check the new network against the old.
+
+Each generation:
+
+1. **self-play**: the current network plays ``games`` games against itself,
+   exploring (``pg`` and ``ac`` sample their policy with ``temperature``, ``q``
+   plays a random action with probability ``epsilon``); the moves become
+   experience (:mod:`dlgo.data.experience`): position, action, and the mover's
+   reward, +1 for a win, -1 for a loss, 0 for a draw;
+2. **learning**, by the method:
+
+   * ``pg``, REINFORCE with a baseline: raise the log-probability of each move
+     in proportion to its advantage, the reward minus the generation's mean
+     reward (the policy's cross-entropy against ``one_hot(action) * advantage``);
+   * ``q``, Q-learning on outcomes: move the value of the action played towards
+     the reward (squared error on that action only);
+   * ``ac``, actor-critic: the value head learns the reward (squared error), and
+     the policy learns as in ``pg`` with the advantage ``reward - value``, the
+     value being what the network thought of the position before this
+     generation's learning;
+3. **checking**: the new network against the one it came from (greedy play,
+   two random opening plies per game), with the book's significance test, the
+   chance of winning at least that many games if the two were equal (a
+   one-sided binomial test; the new network is *significantly* better below
+   ``0.05``), and against fixed baselines (``random``, ``mcts:rounds=100``).
+
+``out/`` holds ``config.json``, ``checkpoints/gen-NNN.keras`` (``gen-000`` is
+the start: a fresh network, or a copy of ``--init``), ``experience/gen-NNN/``
+(each generation's games and experience), ``history.csv``, ``learning_curve.png``
+and ``current.keras``, the latest network. ``history.csv`` is written after the
+generation's network, and ``current.keras`` after it (and put right on resume),
+so a killed run resumes at its last finished generation.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import math
+import time
+from dataclasses import asdict
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from dlgo.arena.match import play_match
+from dlgo.core.errors import RecordError, SpecError
+from dlgo.data.experience import Experience, collect_experience, load_experience
+from dlgo.encoders import get_encoder_by_name
+from dlgo.formats.atomic import atomic_write
+from dlgo.formats.folders import hold_folder
+from dlgo.formats.plotting import new_figure, save_figure
+from engines.neural.backend import keras, load_model, read_metadata, save_model
+from engines.neural.models import build_model
+from engines.neural.rl_config import HEADS, RLConfig
+from engines.registry import ENGINES
+
+log = logging.getLogger(__name__)
+
+def binomial_p_value(wins: int, games: int) -> float:
+    """The chance of at least ``wins`` wins in ``games`` fair coin flips: how
+    surprising the score would be if the two networks were equally strong."""
+    if games <= 0:
+        return float("nan")
+    return sum(math.comb(games, k) for k in range(wins, games + 1)) / 2 ** games
+
+
+def wilson_interval(score: float, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson interval of a win rate measured over ``games`` games."""
+    if games <= 0 or math.isnan(score):
+        return float("nan"), float("nan")
+    centre = (score + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(score * (1 - score) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return centre - half, centre + half
+
+
+def training_targets(method: str, experience: Experience, model: "keras.Model", num_moves: int
+                     ) -> tuple[np.ndarray, list[np.ndarray] | np.ndarray, dict[str, float]]:
+    """(inputs, targets, facts) that make ``method``'s loss out of the standard
+    Keras losses: cross-entropy against ``one_hot(action) * advantage`` is minus
+    the advantage times the log-probability of the action (REINFORCE)."""
+    x = experience.states.astype(np.float32)
+    rewards = experience.rewards.astype(np.float32)
+    one_hot = np.eye(num_moves, dtype=np.float32)[experience.actions]
+    if method == "pg":
+        baseline = float(rewards.mean())
+        return x, one_hot * (rewards - baseline)[:, None], {"baseline": baseline}
+    predictions = model.predict(x, batch_size=1024, verbose=0)  # the network before this generation's learning
+    if method == "q":
+        q = np.asarray(predictions, np.float32)
+        targets = np.where(one_hot > 0, rewards[:, None], q)  # only the action played moves
+        return x, targets, {"mean_q_played": float((q * one_hot).sum(axis=1).mean())}
+    values = np.asarray(predictions[1], np.float32).reshape(-1)
+    advantages = rewards - values
+    return x, [one_hot * advantages[:, None], rewards[:, None]], {"mean_abs_advantage": float(np.abs(advantages).mean())}
+
+
+def compile_for(method: str, model: "keras.Model", learning_rate: float) -> None:
+    """The optimizer and the losses of ``method`` (see :func:`training_targets`)."""
+    optimizer = keras.optimizers.Adam(learning_rate=learning_rate, clipnorm=1.0)  # as the book: clipped steps
+    if method == "pg":
+        model.compile(optimizer=optimizer, loss=keras.losses.CategoricalCrossentropy())
+    elif method == "q":
+        model.compile(optimizer=optimizer, loss=keras.losses.MeanSquaredError())
+    else:
+        model.compile(optimizer=optimizer,
+                      loss=[keras.losses.CategoricalCrossentropy(), keras.losses.MeanSquaredError()])
+
+
+def score_against(spec: str, opponent: str, game: str, games: int, seed: int) -> tuple[float, int]:
+    """(score of ``spec`` against ``opponent`` over ``games`` games, colours
+    alternating, two seeded random opening plies each; wins)."""
+    total, wins = 0.0, 0
+    for k in range(games):
+        black, white = (spec, opponent) if k % 2 == 0 else (opponent, spec)
+        points = play_match(ENGINES, game, black, white, seed=seed + k, opening_plies=2).score_for(spec)
+        total += points
+        wins += points == 1.0
+    return total / max(1, games), wins
+
+
+def saved_config(out: str | Path) -> RLConfig:
+    """The settings of the run in ``out`` (to resume it without repeating them)."""
+    path = Path(out) / "config.json"
+    if not path.exists():
+        raise RecordError(f"{out} holds no reinforcement-learning run to resume (no config.json)")
+    try:
+        return RLConfig(**json.loads(path.read_text()))
+    except (TypeError, ValueError) as err:
+        raise RecordError(f"{path} does not hold reinforcement-learning settings ({err}); it is kept") from None
+
+
+def train_rl(out: str | Path, config: RLConfig, generations: int, *, workers: int = 1,
+             progress: bool = True) -> pd.DataFrame:
+    """Run (or continue) until ``generations`` generations are done; returns the
+    history, one row per generation. The folder is held by this run alone."""
+    if generations < 1 or workers < 1:
+        raise SpecError(f"generations and workers must be at least 1, got {generations} and {workers}")
+    with hold_folder(out, "train-rl", method=config.method, game=config.game):
+        return _train_rl(Path(out), config, generations, workers, progress)
+
+
+def _start(out: Path, config: RLConfig) -> None:
+    """Record the settings and the starting network (generation 0), or check them."""
+    config_file = out / "config.json"
+    if config_file.exists():
+        old = json.loads(config_file.read_text())
+        changed = {k: (old.get(k), v) for k, v in asdict(config).items() if old.get(k) != v}
+        if changed:
+            raise RecordError(f"{out} holds a run with other settings {changed}; use another folder")
+        return
+    encoder = get_encoder_by_name(None, config.game)
+    metadata = {"kind": config.method, "encoder": encoder.config(), "config": asdict(config), "generation": 0}
+    if config.init:
+        model, source = load_model(config.init, compile=False)
+        if source.get("encoder", {}).get("game") != encoder.game_spec:
+            raise SpecError(f"--init {config.init} plays {source.get('encoder', {}).get('game')}, not {config.game}")
+        heads = len(model.outputs)
+        if (heads == 2) != (config.method == "ac") or (config.method == "q" and source.get("kind") != "q"):
+            raise SpecError(f"--init {config.init} has the wrong heads for {config.method} "
+                            f"({heads} output{'s' if heads > 1 else ''}, a {source.get('kind')} network)")
+        metadata["encoder"] = source["encoder"]
+    else:
+        keras.utils.set_random_seed(config.seed)
+        model = build_model(config.model, encoder.shape, encoder.num_moves, head=HEADS[config.method])
+    save_model(model, out / "checkpoints" / "gen-000.keras", metadata)
+    with atomic_write(config_file) as handle:  # last: a run exists once its start network does
+        json.dump(asdict(config), handle, indent=2)
+
+
+def _publish(out: Path, generation: int) -> None:
+    """``current.keras``: a copy of the last finished generation's network (put right if a kill left it behind)."""
+    current, checkpoint = out / "current.keras", out / "checkpoints" / f"gen-{generation:03d}.keras"
+    if current.exists() and read_metadata(current).get("generation") == generation:
+        return
+    with atomic_write(current, "wb") as handle:
+        handle.write(checkpoint.read_bytes())
+
+
+def _train_rl(out: Path, config: RLConfig, generations: int, workers: int, progress: bool) -> pd.DataFrame:
+    _start(out, config)
+    history_file = out / "history.csv"
+    history = pd.read_csv(history_file) if history_file.exists() else pd.DataFrame()
+    done = 0 if history.empty else int(history["generation"].iloc[-1])
+    _publish(out, done)
+    for generation in range(done + 1, generations + 1):
+        started = time.perf_counter()
+        previous = out / "checkpoints" / f"gen-{generation - 1:03d}.keras"
+        explorer = config.player(previous, exploring=True)
+        folder = out / "experience" / f"gen-{generation:03d}"
+        collect_experience(ENGINES, folder, config.game, explorer, explorer, config.games,
+                           seed=config.seed * 1_000_003 + generation, workers=workers, progress=progress)
+        experience = load_experience(folder)
+        model, metadata = load_model(previous, compile=False)
+        compile_for(config.method, model, config.learning_rate)
+        x, targets, facts = training_targets(config.method, experience, model, int(experience.legal.shape[1]))
+        fitted = model.fit(x, targets, batch_size=config.batch_size, epochs=config.epochs, shuffle=True,
+                           verbose=1 if progress else 0)
+        checkpoint = out / "checkpoints" / f"gen-{generation:03d}.keras"
+        save_model(model, checkpoint, {**metadata, "generation": generation})
+        new, old = config.player(checkpoint, exploring=False), config.player(previous, exploring=False)
+        score, wins = score_against(new, old, config.game, config.eval_games, seed=config.seed * 7919 + generation)
+        row: dict[str, float] = {"generation": generation, "examples": len(experience.actions),
+                                 "mean_reward": float(experience.rewards.mean()),
+                                 "loss": float(fitted.history["loss"][-1]), **facts,
+                                 "score_vs_previous": score, "games_vs_previous": config.eval_games,
+                                 "p_value": binomial_p_value(wins, config.eval_games)}
+        for baseline in config.baselines:
+            row[f"score_vs_{baseline}"] = score_against(new, baseline, config.game, config.baseline_games,
+                                                        seed=config.seed * 104_729 + generation)[0]
+        row["seconds"] = time.perf_counter() - started
+        history = pd.concat([history, pd.DataFrame([row])], ignore_index=True)
+        with atomic_write(history_file) as handle:  # the generation is done
+            history.to_csv(handle, index=False)
+        _publish(out, generation)
+        plot_rl_history(history, out / "learning_curve.png", f"{config.method} on {config.game}",
+                        config.baseline_games)
+        log.info("generation %d: %s", generation, row)
+    return history
+
+
+def plot_rl_history(history: pd.DataFrame, path: str | Path, title: str, baseline_games: int) -> None:
+    """Win rates per generation with their 95% intervals: against the previous
+    generation (left) and the baselines (right)."""
+    fig, (left, right) = new_figure((11, 4), 1, 2)
+    generations = history["generation"]
+    for axis, columns in ((left, ["score_vs_previous"]),
+                          (right, [c for c in history.columns if c.startswith("score_vs_") and c != "score_vs_previous"])):
+        for column in columns:
+            games = history["games_vs_previous"] if column == "score_vs_previous" else \
+                pd.Series([baseline_games] * len(history))
+            low, high = zip(*(wilson_interval(s, int(n)) for s, n in zip(history[column], games)))
+            axis.errorbar(generations, history[column],
+                          yerr=[history[column] - np.array(low), np.array(high) - history[column]],
+                          marker="o", capsize=3, label=column.removeprefix("score_vs_"))
+        axis.axhline(0.5, color="grey", linestyle=":")
+        axis.set(xlabel="generation", ylabel="score", ylim=(-0.05, 1.05))
+        axis.legend(fontsize="small")
+        axis.grid(alpha=0.3)
+    left.set_title("against the generation before")
+    right.set_title("against the baselines")
+    fig.suptitle(title)
+    save_figure(fig, path)

@@ -1,0 +1,116 @@
+"""Reinforcement learning by generations, on tiny settings: each method trains,
+checks itself against the generation before, keeps its history and resumes."""
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import pytest
+
+from dlgo.core.errors import RecordError, SpecError
+from engines.neural.rl_training import RLConfig, binomial_p_value, train_rl, wilson_interval
+
+
+def tiny(method: str = "pg", **changes) -> RLConfig:
+    return RLConfig(**{**dict(method=method, game="tictactoe", model="tiny", games=6, batch_size=16, eval_games=4,
+                              baseline_games=2, baselines=["random"], seed=1), **changes})
+
+
+def test_the_significance_test_and_intervals():
+    assert binomial_p_value(0, 10) == 1.0 and binomial_p_value(10, 10) == 1 / 1024
+    assert binomial_p_value(60, 100) == pytest.approx(0.0284, abs=1e-4)  # 60 of 100: significant at 5%
+    low, high = wilson_interval(0.5, 100)
+    assert 0.40 < low < 0.41 and 0.59 < high < 0.60
+    assert all(math.isnan(v) for v in wilson_interval(0.5, 0))
+
+
+@pytest.mark.parametrize("method", ["pg", "q", "ac"])
+def test_each_method_runs_generations_and_resumes(method, tmp_path):
+    from engines.neural.backend import read_metadata
+
+    history = train_rl(tmp_path, tiny(method), 1, progress=False)
+    assert list(history["generation"]) == [1]
+    assert {"loss", "score_vs_previous", "p_value", "score_vs_random", "examples"} <= set(history.columns)
+    assert (tmp_path / "learning_curve.png").exists() and (tmp_path / "checkpoints" / "gen-001.keras").exists()
+    assert read_metadata(tmp_path / "current.keras")["generation"] == 1
+    history = train_rl(tmp_path, tiny(method), 2, progress=False)  # continues from generation 1
+    assert list(history["generation"]) == [1, 2]
+    assert pd.read_csv(tmp_path / "history.csv")["generation"].tolist() == [1, 2]
+    with pytest.raises(RecordError, match="other settings"):
+        train_rl(tmp_path, tiny(method, games=7), 3, progress=False)
+
+
+def test_a_network_behind_its_history_is_put_right_on_resume(tmp_path):
+    from engines.neural.backend import read_metadata
+
+    train_rl(tmp_path, tiny("pg"), 1, progress=False)
+    (tmp_path / "current.keras").write_bytes((tmp_path / "checkpoints" / "gen-000.keras").read_bytes())
+    train_rl(tmp_path, tiny("pg"), 1, progress=False)
+    assert read_metadata(tmp_path / "current.keras")["generation"] == 1
+
+
+def test_policy_gradients_start_from_a_supervised_predictor(tmp_path):
+    from dlgo.encoders import get_encoder_by_name
+    from engines.neural.backend import save_model
+    from engines.neural.models import build_model
+
+    encoder = get_encoder_by_name(None, "tictactoe")
+    predictor = tmp_path / "predictor.keras"
+    save_model(build_model("tiny", encoder.shape, encoder.num_moves), predictor,
+               {"kind": "predictor", "encoder": encoder.config()})
+    history = train_rl(tmp_path / "run", tiny("pg", init=str(predictor)), 1, progress=False)
+    assert len(history) == 1
+    with pytest.raises(SpecError, match="wrong heads"):
+        train_rl(tmp_path / "q", tiny("q", init=str(predictor)), 1, progress=False)
+
+
+@pytest.mark.parametrize("bad", [dict(method="sarsa"), dict(games=0), dict(epsilon=1.5), dict(learning_rate=0.0),
+                                 dict(temperature=float("nan")), dict(model="huge"), dict(game="chess"),
+                                 dict(baselines=["nobody"]), dict(init="missing.keras")])
+def test_bad_settings_are_refused_before_a_folder_is_made(bad):
+    with pytest.raises(SpecError):
+        tiny(**{"method": "pg", **bad})
+
+
+def test_the_settings_name_every_model_without_loading_tensorflow():
+    from engines.neural.models import MODELS
+    from engines.neural.rl_config import MODEL_NAMES
+
+    assert MODEL_NAMES == tuple(MODELS)
+
+
+def test_the_learning_targets_of_each_method():
+    import numpy as np
+
+    from dlgo.data.experience import Experience
+    from engines.neural.models import build_model
+    from engines.neural.rl_training import training_targets
+
+    states = np.zeros((4, 3, 3, 3), np.int8)
+    experience = Experience(states, np.array([0, 1, 2, 3]), np.array([1.0, -1.0, 1.0, 1.0], np.float32),
+                            np.ones((4, 9), bool), np.zeros(4, np.int32))
+    _, pg, facts = training_targets("pg", experience, build_model("tiny", (3, 3, 3), 9), 9)
+    assert facts["baseline"] == 0.5 and pg[1, 1] == -1.5 and pg[0, 0] == 0.5 and pg[0, 1:].sum() == 0
+    q_model = build_model("tiny", (3, 3, 3), 9, head="q")
+    _, q, _ = training_targets("q", experience, q_model, 9)
+    before = q_model.predict(states.astype(np.float32), verbose=0)
+    assert q[1, 1] == -1.0 and np.allclose(np.delete(q[1], 1), np.delete(before[1], 1))  # only the action played
+    ac_model = build_model("tiny", (3, 3, 3), 9, head="policy-value")
+    _, (policy, value), _ = training_targets("ac", experience, ac_model, 9)
+    values = ac_model.predict(states.astype(np.float32), verbose=0)[1].reshape(-1)
+    assert np.allclose(value.reshape(-1), experience.rewards)
+    assert np.allclose(policy[np.arange(4), experience.actions], experience.rewards - values)
+
+
+def test_train_rl_from_the_command_line_and_resume(tmp_path, capsys):
+    from dlgo.app import cli
+
+    out = tmp_path / "run"
+    args = ["train-rl", "--out", str(out), "--method", "q", "--game", "tictactoe", "--model", "tiny",
+            "--games", "4", "--eval-games", "2", "--baseline-games", "0", "--generations", "1"]
+    assert cli.main(args) == 0
+    assert "play it: dlgo play --game tictactoe --white q:model=" in capsys.readouterr().out
+    assert cli.main(["train-rl", "--out", str(out), "--resume", "--generations", "2"]) == 0
+    assert cli.main(["train-rl", "--out", str(out), "--resume", "--games", "9"]) == 2
+    assert cli.main(["train-rl", "--out", str(tmp_path / "bad"), "--method", "sarsa"]) == 2
+    assert not (tmp_path / "bad").exists()
