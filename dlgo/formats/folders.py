@@ -25,10 +25,12 @@ import sys
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator, TypeVar
 
 from dlgo.core.errors import RecordError
 from dlgo.formats.atomic import atomic_write, remove_orphaned_temporary_files
+
+T = TypeVar("T")
 
 LOCK = ".lock"
 MANIFEST = "run.json"
@@ -66,6 +68,19 @@ def check_output_file(file: str | Path, suffixes: tuple[str, ...]) -> Path:
     if not os.access(folder, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
         raise RecordError(f"cannot write {path}: permission denied")
     return path
+
+
+def read_settings(folder: str | Path, cls: Callable[..., T], what: str) -> T:
+    """The settings a training run saved in ``folder/config.json``, rebuilt as
+    ``cls(**saved)`` (which checks them); a :class:`RecordError` naming ``what``
+    if there are none or they cannot be read."""
+    path = Path(folder) / "config.json"
+    if not path.exists():
+        raise RecordError(f"{folder} holds no {what} run to resume (no config.json)")
+    try:
+        return cls(**json.loads(path.read_text()))
+    except (TypeError, ValueError) as err:  # a SpecError is a ValueError: it names the setting
+        raise RecordError(f"{path} does not hold {what} settings ({err}); it is kept as it is") from None
 
 
 def read_manifest(folder: str | Path) -> dict[str, Any]:

@@ -39,7 +39,7 @@ from dlgo.arena.match import play_match
 from dlgo.core.errors import RecordError, SpecError
 from dlgo.encoders import get_encoder_by_name
 from dlgo.formats.atomic import atomic_write
-from dlgo.formats.folders import hold_folder
+from dlgo.formats.folders import hold_folder, read_settings
 from dlgo.formats.plotting import plot_learning_curve
 from dlgo.formats.records import replay
 from dlgo.formats.sgf import game_to_sgf
@@ -135,13 +135,7 @@ def plot_history(history: pd.DataFrame, path: str | Path, title: str) -> None:
 
 def saved_config(out: str | Path) -> AlphaZeroConfig:
     """The settings of the run in ``out`` (to resume it without repeating them)."""
-    path = Path(out) / "config.json"
-    if not path.exists():
-        raise RecordError(f"{out} holds no AlphaZero run to resume (no config.json)")
-    try:
-        return AlphaZeroConfig(**json.loads(path.read_text()))
-    except (TypeError, ValueError) as err:  # SpecError is a ValueError: it says which setting
-        raise RecordError(f"{path} does not hold AlphaZero settings ({err}); it is kept as it is") from None
+    return read_settings(out, AlphaZeroConfig, "AlphaZero")
 
 
 def train_alphazero(out: str | Path, config: AlphaZeroConfig, iterations: int,

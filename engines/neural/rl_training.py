@@ -49,7 +49,7 @@ from dlgo.core.errors import RecordError, SpecError
 from dlgo.data.experience import Experience, collect_experience, load_experience
 from dlgo.encoders import get_encoder_by_name
 from dlgo.formats.atomic import atomic_write
-from dlgo.formats.folders import hold_folder
+from dlgo.formats.folders import hold_folder, read_settings
 from dlgo.formats.plotting import new_figure, save_figure
 from engines.neural.backend import keras, load_model, read_metadata, save_model
 from engines.neural.models import build_model
@@ -122,13 +122,7 @@ def score_against(spec: str, opponent: str, game: str, games: int, seed: int) ->
 
 def saved_config(out: str | Path) -> RLConfig:
     """The settings of the run in ``out`` (to resume it without repeating them)."""
-    path = Path(out) / "config.json"
-    if not path.exists():
-        raise RecordError(f"{out} holds no reinforcement-learning run to resume (no config.json)")
-    try:
-        return RLConfig(**json.loads(path.read_text()))
-    except (TypeError, ValueError) as err:
-        raise RecordError(f"{path} does not hold reinforcement-learning settings ({err}); it is kept") from None
+    return read_settings(out, RLConfig, "reinforcement-learning")
 
 
 def train_rl(out: str | Path, config: RLConfig, generations: int, *, workers: int = 1,
