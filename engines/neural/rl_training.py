@@ -51,7 +51,7 @@ from dlgo.encoders import get_encoder_by_name
 from dlgo.formats.atomic import atomic_write
 from dlgo.formats.folders import hold_folder, read_settings
 from dlgo.formats.plotting import new_figure, save_figure
-from engines.neural.backend import keras, load_model, read_metadata, save_model
+from engines.neural.backend import compiled_call, keras, load_model, read_metadata, save_model
 from engines.neural.models import build_model
 from engines.neural.rl_config import HEADS, RLConfig
 from engines.registry import ENGINES
@@ -86,9 +86,10 @@ def training_targets(method: str, experience: Experience, model: "keras.Model", 
     if method == "pg":
         baseline = float(rewards.mean())
         return x, one_hot * (rewards - baseline)[:, None], {"baseline": baseline}
-    predictions = model.predict(x, batch_size=1024, verbose=0)  # the network before this generation's learning
+    call = compiled_call(model)  # the network before this generation's learning, in batches
+    predictions = [np.concatenate(parts) for parts in zip(*(call(x[k:k + 1024]) for k in range(0, len(x), 1024)))]
     if method == "q":
-        q = np.asarray(predictions, np.float32)
+        q = np.asarray(predictions[0], np.float32)
         targets = np.where(one_hot > 0, rewards[:, None], q)  # only the action played moves
         return x, targets, {"mean_q_played": float((q * one_hot).sum(axis=1).mean())}
     values = np.asarray(predictions[1], np.float32).reshape(-1)
