@@ -114,3 +114,22 @@ def test_train_rl_from_the_command_line_and_resume(tmp_path, capsys):
     assert cli.main(["train-rl", "--out", str(out), "--resume", "--games", "9"]) == 2
     assert cli.main(["train-rl", "--out", str(tmp_path / "bad"), "--method", "sarsa"]) == 2
     assert not (tmp_path / "bad").exists()
+
+
+def test_the_policy_gradient_loss_is_reinforce_with_an_entropy_bonus(tmp_path):
+    import numpy as np
+
+    from engines.neural.backend import load_model, save_model
+    from engines.neural.models import build_model
+    from engines.neural.rl_training import PolicyGradientLoss, compile_for
+
+    p = np.array([[0.7, 0.2, 0.1]], np.float32)
+    targets = np.array([[0.0, -0.5, 0.0]], np.float32)  # the second move lost: push it down
+    entropy = -(p * np.log(p)).sum()
+    loss = float(PolicyGradientLoss(0.1)(targets, p))
+    assert loss == pytest.approx(0.5 * np.log(0.2) - 0.1 * entropy, rel=1e-5)
+    model = build_model("tiny", (3, 3, 3), 9, head="policy-value")
+    compile_for("ac", model, 1e-3, entropy=0.05)
+    save_model(model, tmp_path / "ac.keras", {"kind": "ac"})
+    reloaded, _ = load_model(tmp_path / "ac.keras", compile=True)  # the loss travels with the file
+    assert reloaded.loss[0].entropy == 0.05

@@ -29,6 +29,7 @@ class RLConfig:
     temperature: float = 1.0       # pg and ac: self-play samples the policy with this temperature
     epsilon: float = 0.1           # q: self-play plays a random action this often
     learning_rate: float = 1e-4
+    entropy: float = 0.01          # pg and ac: weight of the policy's entropy bonus (keeps it exploring)
     batch_size: int = 256
     epochs: int = 1                # passes over each generation's experience
     eval_games: int = 100          # the new network against the previous one
@@ -46,7 +47,8 @@ class RLConfig:
         for f in fields(self):
             value = getattr(self, f.name)
             if isinstance(value, (int, float)) and not isinstance(value, bool):
-                least = 0 if f.name in ("temperature", "epsilon", "seed", "baseline_games", "learning_rate") else 1
+                least = 0 if f.name in ("temperature", "epsilon", "seed", "baseline_games", "learning_rate",
+                                         "entropy") else 1
                 if not math.isfinite(value) or value < least:
                     raise SpecError(f"{f.name} must be a finite number of at least {least}, got {value}")
         if not 0 <= self.epsilon <= 1:

@@ -40,6 +40,7 @@ import math
 import time
 from dataclasses import asdict
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -97,16 +98,35 @@ def training_targets(method: str, experience: Experience, model: "keras.Model", 
     return x, [one_hot * advantages[:, None], rewards[:, None]], {"mean_abs_advantage": float(np.abs(advantages).mean())}
 
 
-def compile_for(method: str, model: "keras.Model", learning_rate: float) -> None:
+@keras.saving.register_keras_serializable(package="dlgo")
+class PolicyGradientLoss(keras.losses.Loss):
+    """REINFORCE's loss with an entropy bonus: ``-sum(targets * log p) -
+    entropy * H(p)``, the targets being ``one_hot(action) * advantage``. Without
+    the bonus a policy pushed away from its losing moves grows ever more certain
+    of the rest and stops exploring (its loss runs off to thousands)."""
+
+    def __init__(self, entropy: float = 0.01, name: str = "policy_gradient", **kwargs: Any):
+        super().__init__(name=name, **kwargs)
+        self.entropy = entropy
+
+    def call(self, y_true: Any, y_pred: Any) -> Any:
+        p = keras.ops.clip(y_pred, 1e-7, 1.0)
+        log_p = keras.ops.log(p)
+        return -keras.ops.sum(y_true * log_p, axis=-1) + self.entropy * keras.ops.sum(p * log_p, axis=-1)
+
+    def get_config(self) -> dict[str, Any]:
+        return {**super().get_config(), "entropy": self.entropy}
+
+
+def compile_for(method: str, model: "keras.Model", learning_rate: float, entropy: float = 0.01) -> None:
     """The optimizer and the losses of ``method`` (see :func:`training_targets`)."""
     optimizer = keras.optimizers.Adam(learning_rate=learning_rate, clipnorm=1.0)  # as the book: clipped steps
     if method == "pg":
-        model.compile(optimizer=optimizer, loss=keras.losses.CategoricalCrossentropy())
+        model.compile(optimizer=optimizer, loss=PolicyGradientLoss(entropy))
     elif method == "q":
         model.compile(optimizer=optimizer, loss=keras.losses.MeanSquaredError())
     else:
-        model.compile(optimizer=optimizer,
-                      loss=[keras.losses.CategoricalCrossentropy(), keras.losses.MeanSquaredError()])
+        model.compile(optimizer=optimizer, loss=[PolicyGradientLoss(entropy), keras.losses.MeanSquaredError()])
 
 
 def score_against(spec: str, opponent: str, game: str, games: int, seed: int) -> tuple[float, int]:
@@ -188,7 +208,7 @@ def _train_rl(out: Path, config: RLConfig, generations: int, workers: int, progr
                            seed=config.seed * 1_000_003 + generation, workers=workers, progress=progress)
         experience = load_experience(folder)
         model, metadata = load_model(previous, compile=False)
-        compile_for(config.method, model, config.learning_rate)
+        compile_for(config.method, model, config.learning_rate, config.entropy)
         x, targets, facts = training_targets(config.method, experience, model, int(experience.legal.shape[1]))
         fitted = model.fit(x, targets, batch_size=config.batch_size, epochs=config.epochs, shuffle=True,
                            verbose=1 if progress else 0)
