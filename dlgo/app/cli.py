@@ -294,7 +294,10 @@ def config_from_args(args: argparse.Namespace, cls: Any, saved: Callable[[str], 
 
 
 def add_config_options(parser: argparse.ArgumentParser, cls: Any) -> None:
-    """One option per field of the settings dataclass ``cls`` (--games, ...), defaults from it."""
+    """``--resume``, and one option per field of the settings dataclass ``cls``
+    (--games, ...), defaults from it (see :func:`config_from_args`)."""
+    parser.add_argument("--resume", action="store_true",
+                        help="continue the run in --out with its saved settings (no need to repeat them)")
     defaults = cls()
     for f in dataclasses.fields(cls):
         default = getattr(defaults, f.name)
@@ -504,8 +507,6 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("train-alphazero", help="AlphaZero self-play training; resumable")
     p.add_argument("--out", required=True, help="run folder, e.g. runs/az-ttt (rerun to resume or extend)")
     p.add_argument("--iterations", type=whole(1), default=10, help="train until this many iterations (default 10)")
-    p.add_argument("--resume", action="store_true",
-                   help="continue the run in --out with its saved settings (no need to repeat them)")
     p.add_argument("--workers", type=whole(1), default=1,
                    help="self-play processes, each with its own copy of the network (default 1)")
     p.add_argument("--sgf", action="store_true", help="keep Go self-play games as SGF in OUT/selfplay-sgf/")
@@ -515,8 +516,6 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("train-rl", help="reinforcement learning by generations (pg, q or ac); resumable")
     p.add_argument("--out", required=True, help="run folder, e.g. runs/pg-c4 (rerun to resume or extend)")
     p.add_argument("--generations", type=whole(1), default=10, help="train until this many generations (default 10)")
-    p.add_argument("--resume", action="store_true",
-                   help="continue the run in --out with its saved settings (no need to repeat them)")
     p.add_argument("--workers", type=whole(1), default=1, help="self-play processes (default 1)")
     add_config_options(p, RLConfig)
     p.set_defaults(func=cmd_train_rl)
