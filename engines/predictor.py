@@ -45,24 +45,27 @@ def pass_wins(state: State) -> bool:
     return state.apply_action(pass_action).winner() == state.next_player
 
 
-class PredictorAgent(Agent):
-    """A supervised move predictor: plays the network's most likely sensible move."""
+def candidate_plays(state: State) -> list[int]:
+    """The sensible actions a network engine chooses among: the plays (no pass)
+    while there are any, else what is left (a pass)."""
+    pass_action = state.game.pass_action
+    candidates = state.sensible_actions()
+    return [a for a in candidates if a != pass_action] or candidates
 
-    name = "predictor"
+
+class NetworkAgent(Agent):
+    """An engine that plays from one network call per move, no search: the
+    model file, its seeded random choices, the call. Subclasses choose the move."""
+
     unit = "evaluations"
     trained_by = "train-supervised"  # the command that makes its model files
 
-    def __init__(self, model: str = "", temperature: float = 0.0, seed: int | None = None):
-        """``model``: a .keras file from ``dlgo train-supervised``; ``temperature``:
-        0 plays the most likely move, 1 samples from the network's probabilities."""
+    def __init__(self, model: str, seed: int | None):
         super().__init__()
         if not model:
             raise SpecError(f"{self.name} needs model=PATH (a .keras file from `dlgo {self.trained_by}`)")
-        require(0 <= temperature < math.inf, f"{self.name}: temperature must be a finite number, at least 0, "
-                                             f"got {temperature}")
         self.model_path = model
         self.loaded = load_network(model)
-        self.temperature = temperature
         self.rng = random.Random(seed)
 
     def check_game(self, state: State) -> None:
@@ -74,6 +77,20 @@ class PredictorAgent(Agent):
         planes = self.loaded.encoder.encode(state)[np.newaxis]
         self._work += 1
         return [output[0] for output in self.loaded.call(planes)]
+
+
+class PredictorAgent(NetworkAgent):
+    """A supervised move predictor: plays the network's most likely sensible move."""
+
+    name = "predictor"
+
+    def __init__(self, model: str = "", temperature: float = 0.0, seed: int | None = None):
+        """``model``: a .keras file from ``dlgo train-supervised``; ``temperature``:
+        0 plays the most likely move, 1 samples from the network's probabilities."""
+        require(0 <= temperature < math.inf, f"{self.name}: temperature must be a finite number, at least 0, "
+                                             f"got {temperature}")
+        super().__init__(model, seed)
+        self.temperature = temperature
 
     def policy(self, state: State) -> np.ndarray:
         """The network's move probabilities for ``state``."""
@@ -93,12 +110,7 @@ class PredictorAgent(Agent):
     def pick(self, state: State, probabilities: np.ndarray) -> int:
         """The action to play: pass when passing wins (Go), else the most likely
         sensible play (or one sampled with ``temperature``)."""
-        candidates = state.sensible_actions()
-        pass_action = state.game.pass_action
         if pass_wins(state):
-            assert pass_action is not None
-            action = pass_action
-        else:
-            plays = [a for a in candidates if a != pass_action]
-            action = choose_from_policy(probabilities, plays or candidates, self.temperature, self.rng)
-        return action
+            assert state.game.pass_action is not None
+            return state.game.pass_action
+        return choose_from_policy(probabilities, candidate_plays(state), self.temperature, self.rng)

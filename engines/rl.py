@@ -17,17 +17,14 @@ suite. ``dlgo train-rl`` makes these files.
 """
 from __future__ import annotations
 
-import random
-
 import numpy as np
 
-from dlgo.core.agent import Agent, SearchReport
-from dlgo.core.errors import ModelFileError, SpecError
+from dlgo.core.agent import SearchReport
+from dlgo.core.errors import ModelFileError
 from dlgo.core.game import State
 from dlgo.core.specs import require
 from dlgo.core.types import Move
-from engines.neural.loading import load_network
-from engines.predictor import PredictorAgent, pass_wins
+from engines.predictor import NetworkAgent, PredictorAgent, candidate_plays, pass_wins
 
 
 class PolicyAgent(PredictorAgent):
@@ -51,46 +48,33 @@ class ActorCriticAgent(PredictorAgent):
         return float(np.ravel(outputs[1])[0])
 
 
-class QAgent(Agent):
+class QAgent(NetworkAgent):
     """An action-value network: the sensible action it values most, or a random
     one with probability ``epsilon``."""
 
     name = "q"
-    unit = "evaluations"
+    trained_by = "train-rl --method q"
 
     def __init__(self, model: str = "", epsilon: float = 0.0, seed: int | None = None):
         """``model``: a .keras file from ``dlgo train-rl --method q``; ``epsilon``:
         the chance of a uniformly random sensible action instead of the best."""
-        super().__init__()
-        if not model:
-            raise SpecError("q needs model=PATH (a .keras file from `dlgo train-rl --method q`)")
         require(0 <= epsilon <= 1, f"q: epsilon is a probability in [0, 1], got {epsilon}")
-        self.model_path = model
-        self.loaded = load_network(model)
+        super().__init__(model, seed)
         self.epsilon = epsilon
-        self.rng = random.Random(seed)
-
-    def check_game(self, state: State) -> None:
-        self.loaded.check(state)
 
     def values(self, state: State) -> np.ndarray:
-        """The network's value of every action in ``state``, for the mover (one compiled call)."""
-        self.loaded.check(state)
-        outputs = self.loaded.call(self.loaded.encoder.encode(state)[np.newaxis])
+        """The network's value of every action in ``state``, for the mover."""
+        outputs = self.outputs(state)
         if len(outputs) != 1:
             raise ModelFileError(f"{self.model_path} is not an action-value network (it has {len(outputs)} heads)")
-        self._work += 1
-        values: np.ndarray = outputs[0][0]
-        return values
+        return outputs[0]
 
     def choose(self, state: State) -> Move:
         values = self.values(state)
-        candidates = state.sensible_actions()
-        pass_action = state.game.pass_action
-        plays = [a for a in candidates if a != pass_action] or candidates
+        plays = candidate_plays(state)
         if pass_wins(state):
-            assert pass_action is not None
-            action = pass_action
+            assert state.game.pass_action is not None
+            action = state.game.pass_action
         elif self.rng.random() < self.epsilon:
             action = self.rng.choice(plays)
         else:
