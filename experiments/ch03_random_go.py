@@ -19,7 +19,8 @@ import sys
 import time
 from pathlib import Path
 
-from dlgo.arena.tournament import Task, play_games, task_seed
+from dlgo.arena.match import Task
+from dlgo.arena.tournament import play_games, task_seed
 from dlgo.formats.plotting import new_figure, save_figure
 from dlgo.formats.records import GameRecord
 from dlgo.games import new_game

@@ -7,8 +7,9 @@
 The engines of chapters 3 to 14 on one Elo scale (random = 0): MCTS at 10 to
 1,000 rounds (chapter 4), alpha-beta at depth 1 to 4 (chapter 4), the move
 predictor of chapters 6-8 (if ``ch06_07_train_predictor.py`` has trained it, or
---predictor PATH), and the shipped AlphaZero network (chapter 14) with its raw
-policy and with 50 simulations. Every pair plays --games-per-pair games,
+--predictor PATH), the networks that learnt by playing in chapters 10-12 (``pg``,
+``q`` and ``ac``, where their runs exist) and the shipped AlphaZero network
+(chapter 14) with its raw policy and with 50 simulations. Every pair plays --games-per-pair games,
 colours alternating after two seeded random opening plies; rerunning resumes.
 Writes ``games.csv``, ``ratings.csv``, ``crosstable.csv``,
 ``strength_vs_compute.png``, ``crosstable.png`` and ``summary.md`` to --out.
@@ -16,9 +17,13 @@ Writes ``games.csv``, ``ratings.csv``, ``crosstable.csv``,
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 from experiments import common
 from experiments.common import CHAPTER_PREDICTOR as PRESET
+
+#: the chapters whose networks learnt by playing (chapters 10-12), by method
+LEARNERS = [("pg", "ch10_policy_gradient"), ("q", "ch11_q_learning"), ("ac", "ch12_actor_critic")]
 
 LOOK_FOR = """## What to look for
 
@@ -32,7 +37,9 @@ alpha-beta gets the most Elo per second on Connect Four, because its threat-coun
 evaluation (``engines/evaluation.py``) knows what matters in this game. Odd and
 even depths alternate in strength: the horizon falls after one side's move or
 the other's. The move predictor sits low. It imitated a 300-round teacher
-without any search, so the first blunder it cannot see loses the game.
+without any search, so the first blunder it cannot see loses the game. The
+networks of chapters 10-12 cost the same single call per move; where they
+land against the predictor says what self-play taught them that imitation did not.
 Predict, then measure: where would `--mcts-max 3162` land, and which engine
 would you pick at 0.01 s per move?"""
 
@@ -47,6 +54,11 @@ def main(argv: list[str] | None = None) -> int:
     trained = common.predictor_model_path(f"data/{PRESET.name}")
     if args.predictor is None and args.game == PRESET.game and trained.exists():  # step 5's network
         args.predictor = str(trained)
+    if args.game == "connect4" and not args.quick:  # the networks of chapters 10-12, where their runs exist
+        for method, script in LEARNERS:
+            network = Path("data") / script / "run" / "current.keras"
+            if network.exists():
+                args.engines.append(f"{method}:model={network}")
     common.run_ladder(args, intro=f"Reproduce: `{common.command(__file__, argv)}`", outro=LOOK_FOR)
     return 0
 

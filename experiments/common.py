@@ -32,12 +32,14 @@ import shutil
 import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 import pandas as pd
 
 from dlgo.arena.report import EngineRow, write_report
-from dlgo.arena.tournament import play_games, run_tournament, schedule
+from dlgo.arena.match import Task
+from dlgo.arena.ratings import wilson_interval
+from dlgo.arena.tournament import play_games, run_tournament, schedule, task_seed
 from dlgo.core.agent import Agent
 from dlgo.core.game import State
 from dlgo.data.dataset import encode_dataset
@@ -53,7 +55,9 @@ from engines.neural.accuracy import evaluate_predictor, teacher_agreement
 from engines.neural.alphazero_config import AlphaZeroConfig
 from engines.neural.analysis import analyze, render_analysis
 from engines.neural.loading import load_network
+from engines.neural.rl_config import RLConfig
 from engines.registry import ENGINES, create
+from dlgo.app.cli import whole
 
 
 # 1. Chapter scripts ---------------------------------------------------------------------------------------------
@@ -167,6 +171,8 @@ def add_ladder_options(parser: argparse.ArgumentParser, mcts_max: int = 3200, de
                              "none: leave it out)")
     parser.add_argument("--predictor", default=None,
                         help="a supervised move predictor (.keras) to add to the round-robin")
+    parser.add_argument("--engines", nargs="*", default=[],
+                        help="more engine specs to add to the round-robin (e.g. pg:model=PATH)")
     parser.add_argument("--games-per-pair", type=int, default=10, help="games per pair (default 10)")
     parser.add_argument("--opening-plies", type=int, default=2, help="random opening plies (default 2)")
     parser.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
@@ -180,6 +186,7 @@ def run_ladder(args: argparse.Namespace, intro: str = "", outro: str = "") -> li
     specs = ladder_specs(args.mcts_max, args.depth_max) + alphazero_specs(args.game, args.alphazero_simulations)
     if args.predictor:
         specs.append(f"predictor:model={args.predictor}")
+    specs += [spec for spec in args.engines if spec not in specs]
     print(f"{len(specs)} engines, {len(specs) * (len(specs) - 1) // 2 * args.games_per_pair} games: "
           + ", ".join(specs), flush=True)
     records = run_tournament(ENGINES, args.out, args.game, specs, args.games_per_pair, seed=args.seed,
@@ -661,3 +668,139 @@ def connect4_config(seed: int = 0) -> AlphaZeroConfig:
 ALPHAZERO_CONNECT4 = Experiment(name="connect4", game="connect4", title="AlphaZero on Connect Four",
                                 config=connect4_config, iterations=73, opponent="mcts:rounds=1000",
                                 match_games=200, match_simulations=200, target=0.9)
+
+
+# 5. Learning by playing (chapters 9-12) -------------------------------------------------------------------------
+#
+# A chapter's run trains in --work/run by generations (resumable: rerun the same
+# command), then the last network plays --final-games games against each
+# opponent and against its own starting network, in --out/final/ (resumable too),
+# and the chapter writes history.csv, learning_curve.png, final.csv, a game and
+# summary.md to --out.
+
+
+@dataclass
+class RLChapter:
+    """One chapter's reinforcement-learning run and how it is judged."""
+
+    script: str                     # experiments/<script>.py, reports/<script>, data/<script>
+    title: str
+    method: str                     # pg, q or ac
+    generations: int
+    settings: dict[str, Any]        # RLConfig settings beyond method, game and seed
+    look_for: str
+    about: str                      # a paragraph on the method, for the summary
+    opponents: tuple[str, ...] = ("random", "mcts:rounds=100")
+    final_games: int = 200
+
+
+def rl_parser(chapter: RLChapter, doc: str) -> argparse.ArgumentParser:
+    """A learning-by-playing chapter's command line."""
+    p = parser(f"{chapter.script}.py", doc)
+    p.add_argument("--game", default="connect4", help="the game (default connect4; try go:size=9)")
+    p.add_argument("--generations", type=whole(1), default=chapter.generations,
+                   help=f"generations of self-play and learning (default {chapter.generations}); more continues "
+                        "a finished run")
+    p.add_argument("--final-games", type=whole(1), default=chapter.final_games,
+                   help=f"games against each opponent at the end (default {chapter.final_games})")
+    p.add_argument("--opponents", default=",".join(chapter.opponents),
+                   help=f"engines the last network plays at the end, comma separated (default "
+                        f"{','.join(chapter.opponents)})")
+    p.add_argument("--work", default=f"data/{chapter.script}", help=f"run folder (default data/{chapter.script})")
+    for name, value in {"games": RLConfig.games, **chapter.settings}.items():  # the run's settings, as train-rl's
+        p.add_argument(f"--{name.replace('_', '-')}", type=type(value), default=value,
+                       help=f"train-rl's --{name.replace('_', '-')} (default {value})")
+    return p
+
+
+def final_scores(agent: str, opponents: Sequence[str], game: str, games: int, folder: Path, seed: int
+                 ) -> tuple[pd.DataFrame, list[GameRecord]]:
+    """``agent`` against each opponent, ``games`` games each (colours
+    alternating, two random opening plies), played in ``folder`` (resumable),
+    network calls batched across games. Returns (one row per opponent with
+    the score and its 95% interval, the games)."""
+    tasks = []
+    for opponent in opponents:
+        for k in range(games):
+            game_id = f"{opponent} #{k:03d}"
+            black, white = (agent, opponent) if k % 2 == 0 else (opponent, agent)
+            tasks.append(Task(game_id, black, white, task_seed(seed, game_id)))
+    records = play_games(ENGINES, folder, game, tasks, opening_plies=2, batch=games, progress=True)
+    rows = []
+    for opponent in opponents:
+        score, played = score_against(records, agent, opponent)
+        low, high = wilson_interval(score, played)
+        rows.append({"opponent": opponent, "score": score, "games": played, "low": low, "high": high})
+    return pd.DataFrame(rows), records
+
+
+def rl_quick_settings() -> dict[str, Any]:
+    """Tiny settings that run a chapter in seconds (``--quick``, tests)."""
+    return {"model": "tiny", "games": 8, "eval_games": 4, "baseline_games": 2, "baselines": ["random"]}
+
+
+def run_rl_chapter(chapter: RLChapter, args: argparse.Namespace, argv: list[str] | None,
+                   extra: Callable[[argparse.Namespace, Path], list[str]] | None = None) -> int:
+    """Train, judge and report one chapter with the options ``args`` (from
+    :func:`rl_parser`; ``argv`` for the reproducing command); ``extra(args, out)``
+    adds a section to the summary (chapter 10's fine-tuning). Returns the exit status."""
+    from engines.neural.rl_training import plot_rl_history, train_rl  # loads TensorFlow
+
+    settings = {name: getattr(args, name) for name in ("games", *chapter.settings)}
+    if args.quick:
+        settings = rl_quick_settings()
+        args.generations, args.final_games = 2, 4
+    config = RLConfig(**settings, method=chapter.method, game=args.game, seed=args.seed)
+    opponents = [o for o in args.opponents.split(",") if o]
+    if args.quick:
+        opponents = opponents[:1]
+    out, run = Path(args.out), Path(args.work) / "run"
+    out.mkdir(parents=True, exist_ok=True)
+    print(f"1. learn: {args.generations} generations of {config.games} self-play games -> {run}", flush=True)
+    history = train_rl(run, config, args.generations)
+    with atomic_write(out / "history.csv") as handle:
+        history.to_csv(handle, index=False)
+    plot_rl_history(history, out / "learning_curve.png", f"{chapter.method} on {args.game}", config.baseline_games)
+
+    agent = config.player(run / "current.keras", exploring=False)
+    start = config.player(run / "checkpoints" / "gen-000.keras", exploring=False)
+    print(f"2. judge: {agent} against {', '.join(opponents)} and its start, {args.final_games} games each",
+          flush=True)
+    table, records = final_scores(agent, [*opponents, start], args.game, args.final_games, Path(args.work) / "final",
+                                  seed=args.seed)
+    table["opponent"] = [*opponents, "its starting network"]
+    with atomic_write(out / "final.csv") as handle:
+        table.to_csv(handle, index=False)
+
+    minutes = history["seconds"].sum() / 60
+    body = [chapter.about, "",
+            f"**Training**: {len(history)} generations of {config.games} self-play games each "
+            f"({int(history['examples'].sum()):,} moves learned from), {minutes:.0f} minutes on this machine. "
+            f"Settings: `{_settings_text(config)}`.", "",
+            "![learning curve](learning_curve.png)", "",
+            f"**The last network** (`{chapter.method}`, greedy, no search) against each opponent, "
+            f"{args.final_games} games, colours alternating after two random opening plies:", "",
+            "| opponent | score | 95% interval | games |", "|---|---:|---:|---:|"]
+    for row in table.itertuples():
+        body.append(f"| {row.opponent if row.opponent.startswith('its') else f'`{row.opponent}`'} | "
+                    f"{row.score:.1%} | {row.low:.0%} to {row.high:.0%} | {row.games} |")
+    strongest = opponents[-1]
+    games = sorted((r for r in records if strongest in (r.black, r.white)), key=lambda r: -r.score_for(agent))
+    game = games[0]  # a win if it has one
+    body += ["", f"One game against `{strongest}`:", "",
+             *draw_game(game, out, "game", f"{chapter.method} vs {strongest}: {game.result}")]
+    if extra is not None:
+        body += extra(args, out)
+    body += ["Play it yourself:", "", f"    dlgo play --game {args.game} --black human --white {agent}"]
+    summary = write_summary(out, chapter.title, command(f"{chapter.script}.py", argv), body, chapter.look_for)
+    print(table.to_string(index=False))
+    print(f"report: {summary}")
+    return 0
+
+
+def _settings_text(config: RLConfig) -> str:
+    """The run's settings that differ from RLConfig's defaults, as train-rl options."""
+    default = RLConfig()
+    changed = [f"--{name.replace('_', '-')} {value if not isinstance(value, list) else ','.join(value)}"
+               for name, value in vars(config).items() if value != getattr(default, name) and name != "seed"]
+    return " ".join(changed) or "the defaults"

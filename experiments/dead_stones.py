@@ -21,7 +21,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from dlgo.arena.tournament import Task, play_games, schedule
+from dlgo.arena.match import Task
+from dlgo.arena.tournament import play_games, schedule
 from dlgo.formats.atomic import atomic_write
 from dlgo.formats.records import GameRecord, replay
 from dlgo.games.go.deadstones import score_with_dead_stones

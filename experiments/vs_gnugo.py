@@ -33,7 +33,8 @@ import pandas as pd
 from dlgo.formats.records import GameRecord
 from dlgo.arena.ratings import GameResult, fit_ratings
 from dlgo.arena.report import write_report
-from dlgo.arena.tournament import Task, play_games, schedule, task_seed
+from dlgo.arena.match import Task
+from dlgo.arena.tournament import play_games, schedule, task_seed
 from dlgo.formats.atomic import atomic_write
 from dlgo.formats.plotting import new_figure, save_figure
 from dlgo.gtp.client import GNUGO

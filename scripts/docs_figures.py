@@ -210,6 +210,24 @@ def alphazero() -> str:
     return "\n".join(out) + "\n"
 
 
+def reinforcement() -> str:
+    """What each learning-by-playing chapter (10-12) reached on Connect Four, and chapter 10's fine-tuning."""
+    out = ["| method | training (2 cores) | vs `random` | vs its start | vs `mcts:rounds=100` | report |",
+           "|---|---|---:|---:|---:|---|"]
+    for folder, method in (("ch10_policy_gradient", "`pg`, policy gradients"), ("ch11_q_learning", "`q`, Q-learning"),
+                           ("ch12_actor_critic", "`ac`, actor-critic")):
+        run = pd.read_csv(REPORTS / folder / "history.csv")
+        final = pd.read_csv(REPORTS / folder / "final.csv").set_index("opponent")
+        cells = [f"{final.score[o]:.1%}" for o in ("random", "its starting network", "mcts:rounds=100")]
+        out.append(f"| {method} | {len(run)} generations, {run.seconds.sum() / 60:.0f} minutes | "
+                   + " | ".join(cells) + f" | [summary](reports/{folder}/summary.md) |")
+    tuned = pd.read_csv(REPORTS / "ch10_policy_gradient" / "finetune.csv").iloc[0]
+    out += ["", f"Policy gradients from chapter 6-7's supervised predictor: the fine-tuned network scores "
+            f"**{tuned.score:.1%}** against the predictor it started from ({int(tuned.games)} games, 95% interval "
+            f"{tuned.low:.0%} to {tuned.high:.0%})."]
+    return "\n".join(out) + "\n"
+
+
 def dead_stones() -> str:
     """How often each of our counts agrees with GNU Go's final score."""
     return "\n".join(line for line in (REPORTS / "dead-stones" / "summary.md").read_text().splitlines()
@@ -237,7 +255,7 @@ def vs_gnugo() -> str:
 
 BLOCKS: dict[str, Callable[[], str]] = {
     "demo": demo, "answers": answers, "engines": engines_table, "supervised": supervised,
-    "alphazero": alphazero, "vs-gnugo": vs_gnugo, "dead-stones": dead_stones,
+    "alphazero": alphazero, "vs-gnugo": vs_gnugo, "dead-stones": dead_stones, "reinforcement": reinforcement,
     **{f"bench-{name}": benchmark(name) for name in ("playouts", "search", "predictor", "selfplay")},
 }
 

@@ -6,8 +6,8 @@ import pytest
 
 PNG = b"\x89PNG\r\n\x1a\n"
 CHAPTERS = ["ch03_random_go", "ch04a_minimax_alphabeta", "ch04b_mcts", "ch05_numpy_network", "ch06_07_train_predictor",
-            "ch08_play_predictor", "ch14a_alphazero_tictactoe", "ch14b_alphazero_connect4",
-            "ch15_strength_per_compute"]
+            "ch08_play_predictor", "ch09_experience", "ch10_policy_gradient", "ch11_q_learning", "ch12_actor_critic",
+            "ch14a_alphazero_tictactoe", "ch14b_alphazero_connect4", "ch15_strength_per_compute"]
 
 
 def chapter(name):
@@ -109,6 +109,14 @@ def test_ch06_07_trains_a_predictor_that_ch08_and_ch15_then_play(tmp_path, capsy
     assert_pictures(play, "game.png", "game.gif", "policy.png")
     assert "dlgo play --game connect4 --black human --white predictor:model=" in (play / "summary.md").read_text()
 
+    tuned = tmp_path / "ch10"  # policy gradients from scratch, then from this predictor
+    assert chapter("ch10_policy_gradient").main(["--quick", "--out", str(tuned), "--work", str(tmp_path / "ch10w"),
+                                                 "--predictor", str(model)]) == 0
+    finetune = pd.read_csv(tuned / "finetune.csv")
+    assert finetune["opponent"].tolist() == [f"predictor:model={model}"] and finetune["games"].tolist() == [4]
+    assert "## Fine-tuning the supervised predictor" in (tuned / "summary.md").read_text()
+    assert_pictures(tuned, "learning_curve.png", "finetune_curve.png", "game.png")
+
     everyone = tmp_path / "ch15"
     assert chapter("ch15_strength_per_compute").main(["--quick", "--out", str(everyone)]) == 0
     ratings = pd.read_csv(everyone / "ratings.csv")
@@ -153,3 +161,35 @@ def test_the_course_guide_covers_every_chapter_and_its_links_resolve():
     missing = [link for link in links if not (root / "docs" / link).resolve().exists()]
     assert not missing, missing
     assert not re.search(r"CH\d+\w*_[A-Z]+", guide), "a placeholder is left in docs/course.md"
+
+
+def test_ch09_collects_experience_in_two_chunks(tmp_path):
+    out, work = tmp_path / "out", tmp_path / "work"
+    assert chapter("ch09_experience").main(["--quick", "--out", str(out), "--work", str(work), "--workers", "1"]) == 0
+    table = pd.read_csv(out / "buffer.csv")
+    assert table["engine"].tolist() == ["mcts:rounds=5", "random"] and (table["moves"] > 0).all()
+    assert sorted(p.name for p in (work / "experience").glob("*.npz")) == ["chunk-00000.npz", "chunk-00001.npz"]
+    assert_pictures(out, "rewards.png")
+    assert "## What to look for" in (out / "summary.md").read_text()
+
+
+@pytest.mark.parametrize("name", ["ch11_q_learning", "ch12_actor_critic"])
+def test_rl_chapters_train_judge_and_resume(tmp_path, name):
+    out, work = tmp_path / "out", tmp_path / "work"
+    assert chapter(name).main(["--quick", "--out", str(out), "--work", str(work)]) == 0
+    final = pd.read_csv(out / "final.csv")
+    assert final["opponent"].tolist() == ["random", "its starting network"] and final["games"].tolist() == [4, 4]
+    assert pd.read_csv(out / "history.csv")["generation"].tolist() == [1, 2]
+    assert_pictures(out, "learning_curve.png", "game.png", "game.gif")
+    summary = (out / "summary.md").read_text()
+    assert f"python experiments/{name}.py --quick" in summary and "## What to look for" in summary
+    played = (work / "final" / "games.csv").read_text()
+    assert chapter(name).main(["--quick", "--out", str(out), "--work", str(work)]) == 0  # nothing left to do
+    assert (work / "final" / "games.csv").read_text() == played
+
+
+def test_ch10_without_a_predictor_says_what_to_run(tmp_path, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        chapter("ch10_policy_gradient").main(["--quick", "--predictor", str(tmp_path / "missing.keras")])
+    assert exit_.value.code == 2
+    assert "ch06_07_train_predictor.py" in capsys.readouterr().err

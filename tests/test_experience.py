@@ -90,3 +90,14 @@ def test_a_buffer_refuses_other_players_and_bad_settings(tmp_path):
     with pytest.raises(RecordError, match="holds no experience"):
         load_experience(tmp_path / "nowhere")
     assert np.isfinite(load_experience(tmp_path).rewards).all()
+
+
+def test_discounted_rewards_credit_the_last_moves_most():
+    from dlgo.data.experience import Experience, discounted_rewards, moves_to_end
+
+    games = np.array([0, 0, 0, 1, 1], np.int32)
+    assert moves_to_end(games).tolist() == [2, 1, 0, 1, 0]
+    experience = Experience(np.zeros((5, 1)), np.zeros(5, np.int32), np.array([1, -1, 1, 0, 1], np.float32),
+                            np.ones((5, 1), bool), games)
+    assert discounted_rewards(experience, 0.5).tolist() == [0.25, -0.5, 1.0, 0.0, 1.0]
+    assert discounted_rewards(experience, 1.0).tolist() == experience.rewards.tolist()

@@ -90,3 +90,33 @@ def test_the_rl_engines_meet_in_a_tournament(networks, tmp_path):
     specs = [f"{kind}:model={networks[kind, 'tictactoe']}" for kind in HEADS] + ["random"]
     games = run_tournament(ENGINES, tmp_path, "tictactoe", specs, 2, workers=1, progress=False)
     assert len(games) == 6 * 2 and {g.black for g in games} | {g.white for g in games} == set(specs)
+
+
+@pytest.mark.parametrize("kind", ["pg", "q", "ac"])
+def test_games_played_together_are_the_games_played_alone(networks, kind):
+    """play_matches hands each network all its positions in one call
+    (prepare_batch); every game is the one play_match plays with its seed."""
+    from dlgo.arena.match import Task, play_match, play_matches
+
+    spec = f"{kind}:model={networks[kind, 'connect4']}," + ("epsilon=0.3" if kind == "q" else "temperature=1")
+    tasks = [Task(f"#{k}", *((spec, "random") if k % 2 else ("random", spec)), 100 + k) for k in range(6)]
+    tasks += [Task("self", spec, spec, 7)]
+    together = play_matches(ENGINES, "connect4", tasks, opening_plies=1, parallel=4)
+    alone = [play_match(ENGINES, "connect4", t.black, t.white, t.seed, 1, "", t.game_id) for t in tasks]
+    assert [r.moves for r in together] == [r.moves for r in alone]
+    assert [r.game_id for r in together] == [t.game_id for t in tasks]
+
+
+def test_prepared_outputs_serve_their_own_position_once(networks):
+    import numpy as np
+
+    from engines.predictor import NetworkAgent
+
+    agents = [engines.create(f"pg:model={networks['pg', 'tictactoe']}") for _ in range(2)]
+    start = new_game("tictactoe")
+    states = [start, start.apply_action(4)]
+    NetworkAgent.prepare_batch(agents, states)
+    for agent, state in zip(agents, states):
+        assert np.allclose(agent.policy(state), agent.loaded.call(agent.loaded.encoder.encode(state)[None])[0][0],
+                           atol=1e-6)
+    assert agents[0]._prepared is None  # used once: a later call asks the network again

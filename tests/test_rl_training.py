@@ -8,7 +8,8 @@ import pandas as pd
 import pytest
 
 from dlgo.core.errors import RecordError, SpecError
-from engines.neural.rl_training import RLConfig, binomial_p_value, train_rl, wilson_interval
+from dlgo.arena.ratings import binomial_p_value, wilson_interval
+from engines.neural.rl_training import RLConfig, train_rl
 
 
 def tiny(method: str = "pg", **changes) -> RLConfig:
@@ -64,7 +65,20 @@ def test_policy_gradients_start_from_a_supervised_predictor(tmp_path):
         train_rl(tmp_path / "q", tiny("q", init=str(predictor)), 1, progress=False)
 
 
+def test_a_resumed_run_keeps_its_optimizer_state(tmp_path):
+    from engines.neural.backend import load_model
+
+    train_rl(tmp_path, tiny("ac"), 1, progress=False)
+    first, _ = load_model(tmp_path / "checkpoints" / "gen-001.keras")
+    steps = int(first.optimizer.iterations.numpy())
+    assert steps > 0
+    train_rl(tmp_path, tiny("ac"), 2, progress=False)  # a new process would load the same file
+    second, _ = load_model(tmp_path / "checkpoints" / "gen-002.keras")
+    assert int(second.optimizer.iterations.numpy()) > steps  # Adam's step count went on from the first
+
+
 @pytest.mark.parametrize("bad", [dict(method="sarsa"), dict(games=0), dict(epsilon=1.5), dict(learning_rate=0.0),
+                                 dict(discount=0.0), dict(discount=1.5),
                                  dict(temperature=float("nan")), dict(model="huge"), dict(game="chess"),
                                  dict(baselines=["nobody"]), dict(init="missing.keras")])
 def test_bad_settings_are_refused_before_a_folder_is_made(bad):
@@ -84,19 +98,20 @@ def test_the_learning_targets_of_each_method():
 
     from dlgo.data.experience import Experience
     from engines.neural.models import build_model
+    from engines.neural.backend import compiled_call
     from engines.neural.rl_training import training_targets
 
     states = np.zeros((4, 3, 3, 3), np.int8)
     experience = Experience(states, np.array([0, 1, 2, 3]), np.array([1.0, -1.0, 1.0, 1.0], np.float32),
                             np.ones((4, 9), bool), np.zeros(4, np.int32))
-    _, pg, facts = training_targets("pg", experience, build_model("tiny", (3, 3, 3), 9), 9)
+    _, pg, facts = training_targets("pg", experience, compiled_call(build_model("tiny", (3, 3, 3), 9)), 9)
     assert facts["baseline"] == 0.5 and pg[1, 1] == -1.5 and pg[0, 0] == 0.5 and pg[0, 1:].sum() == 0
     q_model = build_model("tiny", (3, 3, 3), 9, head="q")
-    _, q, _ = training_targets("q", experience, q_model, 9)
+    _, q, _ = training_targets("q", experience, compiled_call(q_model), 9)
     before = q_model.predict(states.astype(np.float32), verbose=0)
     assert q[1, 1] == -1.0 and np.allclose(np.delete(q[1], 1), np.delete(before[1], 1))  # only the action played
     ac_model = build_model("tiny", (3, 3, 3), 9, head="policy-value")
-    _, (policy, value), _ = training_targets("ac", experience, ac_model, 9)
+    _, (policy, value), _ = training_targets("ac", experience, compiled_call(ac_model), 9)
     values = ac_model.predict(states.astype(np.float32), verbose=0)[1].reshape(-1)
     assert np.allclose(value.reshape(-1), experience.rewards)
     assert np.allclose(policy[np.arange(4), experience.actions], experience.rewards - values)

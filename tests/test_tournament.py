@@ -6,7 +6,7 @@ import pytest
 
 from dlgo.arena import tournament
 from dlgo.arena.match import play_match
-from dlgo.arena.tournament import run_tournament, schedule
+from dlgo.arena.tournament import play_games, run_tournament, schedule
 from dlgo.core.errors import RecordError
 from dlgo.formats.records import GameRecord, read_games, replay, write_games
 from engines import ENGINES
@@ -142,6 +142,17 @@ def test_parallel_workers_give_the_same_games(tmp_path):
     parallel = run_tournament(ENGINES, tmp_path / "b", "tictactoe", SPECS, 2, seed=4, workers=2, progress=False)
     key = lambda g: (g.game_id, g.moves, g.result)  # noqa: E731
     assert sorted(map(key, serial)) == sorted(map(key, parallel))
+
+
+def test_batched_play_gives_the_same_games_and_resumes(tmp_path):
+    serial = run_tournament(ENGINES, tmp_path / "a", "tictactoe", SPECS, 2, seed=4, workers=1, progress=False)
+    tasks = schedule(SPECS, 2, seed=4)
+    key = lambda g: (g.game_id, g.moves, g.result)  # noqa: E731
+    first = play_games(ENGINES, tmp_path / "b", "tictactoe", tasks[:3], batch=2, progress=False)
+    assert len(first) == 3
+    batched = play_games(ENGINES, tmp_path / "b", "tictactoe", tasks, batch=4, progress=False)  # plays the rest
+    assert sorted(map(key, serial)) == sorted(map(key, batched))
+    assert len(read_games(tmp_path / "b" / "games.csv")) == len(tasks)
 
 
 def test_a_row_cut_inside_its_last_field_is_dropped(tmp_path):

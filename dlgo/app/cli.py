@@ -273,7 +273,7 @@ def cmd_train_rl(args: argparse.Namespace) -> int:
     from engines.neural.rl_training import saved_config, train_rl  # TensorFlow
 
     config = config_from_args(args, RLConfig, saved_config)
-    history = train_rl(args.out, config, args.generations, workers=args.workers)
+    history = train_rl(args.out, config, args.generations)
     columns = [c for c in ("generation", "examples", "loss", "score_vs_previous", "p_value") if c in history]
     columns += [c for c in history.columns if c.startswith("score_vs_") and c not in columns]
     print(history[columns].tail(5).to_string(index=False))
@@ -516,7 +516,6 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("train-rl", help="reinforcement learning by generations (pg, q or ac); resumable")
     p.add_argument("--out", required=True, help="run folder, e.g. runs/pg-c4 (rerun to resume or extend)")
     p.add_argument("--generations", type=whole(1), default=10, help="train until this many generations (default 10)")
-    p.add_argument("--workers", type=whole(1), default=1, help="self-play processes (default 1)")
     add_config_options(p, RLConfig)
     p.set_defaults(func=cmd_train_rl)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Protocol
+from typing import Callable, NamedTuple, Protocol, Sequence
 
 from dlgo.core.agent import Agent
 from dlgo.core.errors import EngineError
@@ -32,56 +32,135 @@ class AgentFactory(Protocol):
         ...
 
 
+class Task(NamedTuple):
+    """One game to play: its id, who has black and white, and its seed."""
+
+    game_id: str
+    black: str
+    white: str
+    seed: int
+
+
+class _Match:
+    """One game under way: its state, its two agents, the moves so far and
+    what each side spent."""
+
+    def __init__(self, factory: AgentFactory, game: str, task: Task, opening_plies: int, experiment: str):
+        self.task, self.game, self.opening_plies, self.experiment = task, game, opening_plies, experiment
+        rng = random.Random(task.seed)
+        self.state = new_game(game)
+        self.moves: list[str] = []
+        for _ in range(opening_plies):
+            if self.state.is_over():
+                break
+            move = self.state.random_move(rng)
+            self.moves.append(self.state.format_move(move))
+            self.state = self.state.apply_move(move)
+        self.spent = {p: [0.0, 0.0, 0] for p in Player}  # seconds, compute, moves
+        self.outcome: Outcome | None = None
+        self.note = ""
+        self.agents = {Player.black: factory.create(task.black, task.seed)}
+        try:
+            self.agents[Player.white] = factory.create(task.white, task.seed + 1)
+        except BaseException:
+            self.close()
+            raise
+
+    @property
+    def over(self) -> bool:
+        return self.outcome is not None or self.state.is_over()
+
+    @property
+    def mover(self) -> Agent:
+        """The agent to move."""
+        return self.agents[self.state.next_player]
+
+    def step(self) -> None:
+        """The side to move plays one move (or forfeits, when its engine fails)."""
+        player = self.state.next_player
+        agent = self.agents[player]
+        try:
+            move = agent.select_move(self.state)
+        except EngineError as err:  # the side that failed loses by forfeit
+            self.note = f"{player.name} forfeits: {err}"
+            self.outcome = self.state.game.outcome(player.other, Ending.FORFEIT)
+            return
+        compute = agent.last_compute
+        self.spent[player][0] += compute.seconds
+        self.spent[player][1] += compute.amount
+        self.spent[player][2] += 1
+        self.moves.append(self.state.format_move(move))
+        self.state = self.state.apply_move(move)
+
+    def close(self) -> None:
+        for agent in self.agents.values():
+            agent.close()
+
+    def record(self) -> GameRecord:
+        outcome = self.outcome or self.state.outcome()
+        assert outcome is not None
+
+        def mean(player: Player, i: int) -> float:
+            return self.spent[player][i] / self.spent[player][2] if self.spent[player][2] else 0.0
+
+        task = self.task
+        return GameRecord(
+            experiment=self.experiment, game_id=task.game_id, game=self.game, black=task.black, white=task.white,
+            result=outcome.text, winner=outcome.winner_name, plies=len(self.moves),
+            black_seconds=mean(Player.black, 0), white_seconds=mean(Player.white, 0),
+            black_compute=mean(Player.black, 1), white_compute=mean(Player.white, 1),
+            black_unit=self.agents[Player.black].unit, white_unit=self.agents[Player.white].unit,
+            seed=task.seed, opening_plies=self.opening_plies, moves=" ".join(self.moves), note=self.note,
+        )
+
+
 def play_match(factory: AgentFactory, game: str, black: str, white: str, seed: int, opening_plies: int = 0,
                experiment: str = "", game_id: str = "") -> GameRecord:
     """Play one game of ``game`` between engine specs ``black`` and ``white``.
 
     ``seed`` fixes the random opening and seeds both engines (black ``seed``,
     white ``seed + 1``, unless their specs set a seed), so a game is reproducible."""
-    rng = random.Random(seed)
-    state = new_game(game)
-    moves: list[str] = []
-    for _ in range(opening_plies):
-        if state.is_over():
-            break
-        move = state.random_move(rng)
-        moves.append(state.format_move(move))
-        state = state.apply_move(move)
-    agents = {Player.black: factory.create(black, seed)}
-    spent = {p: [0.0, 0.0, 0] for p in Player}  # seconds, compute, moves
-    outcome: Outcome | None = None
-    note = ""
+    return play_matches(factory, game, [Task(game_id, black, white, seed)], opening_plies, experiment)[0]
+
+
+def play_matches(factory: AgentFactory, game: str, tasks: Sequence[Task], opening_plies: int = 0,
+                 experiment: str = "", parallel: int = 256,
+                 finished: Callable[[GameRecord], None] | None = None) -> list[GameRecord]:
+    """Play the games of ``tasks`` in this process, up to ``parallel`` at a time,
+    advancing them together: at each step the agents to move are handed all
+    their positions at once (:meth:`~dlgo.core.agent.Agent.prepare_batch`), so
+    network engines make one call for many games. Each game is the one
+    :func:`play_match` would play with its task (the same seeds). Records come
+    back in the order of ``tasks``. (Per-move seconds leave out a shared batched
+    call: compare engines' speed in games played one at a time.) ``finished``
+    is called with each record as its game ends."""
+    records: dict[int, GameRecord] = {}
+    waiting = list(enumerate(tasks))[::-1]
+    active: list[tuple[int, _Match]] = []
     try:
-        agents[Player.white] = factory.create(white, seed + 1)
-        while not state.is_over():
-            player = state.next_player
-            agent = agents[player]
-            try:
-                move = agent.select_move(state)
-            except EngineError as err:  # the side that failed loses by forfeit
-                note = f"{player.name} forfeits: {err}"
-                outcome = state.game.outcome(player.other, Ending.FORFEIT)
-                break
-            compute = agent.last_compute
-            spent[player][0] += compute.seconds
-            spent[player][1] += compute.amount
-            spent[player][2] += 1
-            moves.append(state.format_move(move))
-            state = state.apply_move(move)
+        while waiting or active:
+            while waiting and len(active) < parallel:
+                index, task = waiting.pop()
+                active.append((index, _Match(factory, game, task, opening_plies, experiment)))
+            playing = [(i, m) for i, m in active if not m.over]
+            by_kind: dict[type[Agent], list[_Match]] = {}
+            for _, match in playing:
+                by_kind.setdefault(type(match.mover), []).append(match)
+            for kind, matches in by_kind.items():
+                kind.prepare_batch([m.mover for m in matches], [m.state for m in matches])
+            for _, match in playing:
+                match.step()
+            still = []
+            for index, match in active:
+                if match.over:
+                    match.close()
+                    records[index] = match.record()
+                    if finished is not None:
+                        finished(records[index])
+                else:
+                    still.append((index, match))
+            active = still
     finally:
-        for agent in agents.values():
-            agent.close()
-    outcome = outcome or state.outcome()
-    assert outcome is not None
-
-    def mean(player: Player, i: int) -> float:
-        return spent[player][i] / spent[player][2] if spent[player][2] else 0.0
-
-    return GameRecord(
-        experiment=experiment, game_id=game_id, game=game, black=black, white=white,
-        result=outcome.text, winner=outcome.winner_name, plies=len(moves),
-        black_seconds=mean(Player.black, 0), white_seconds=mean(Player.white, 0),
-        black_compute=mean(Player.black, 1), white_compute=mean(Player.white, 1),
-        black_unit=agents[Player.black].unit, white_unit=agents[Player.white].unit,
-        seed=seed, opening_plies=opening_plies, moves=" ".join(moves), note=note,
-    )
+        for _, match in active:
+            match.close()
+    return [records[i] for i in range(len(tasks))]

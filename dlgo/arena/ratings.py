@@ -170,3 +170,20 @@ def cross_table(results: Sequence[GameResult]) -> list[CrossTableRow]:
             row = tally.setdefault((me, them), [0, 0, 0])
             row[0 if s == 1 else 1 if s == 0.5 else 2] += 1
     return [CrossTableRow(me, them, *counts) for (me, them), counts in sorted(tally.items())]
+
+
+def binomial_p_value(wins: int, games: int) -> float:
+    """The chance of at least ``wins`` wins in ``games`` fair coin flips: how
+    surprising the score would be if the two networks were equally strong."""
+    if games <= 0:
+        return float("nan")
+    return sum(math.comb(games, k) for k in range(wins, games + 1)) / 2 ** games
+
+
+def wilson_interval(score: float, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson interval of a win rate measured over ``games`` games."""
+    if games <= 0 or math.isnan(score):
+        return float("nan"), float("nan")
+    centre = (score + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(score * (1 - score) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return centre - half, centre + half

@@ -21,11 +21,11 @@ import logging
 import os
 from concurrent.futures import as_completed
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from tqdm import tqdm
 
-from dlgo.arena.match import AgentFactory, play_match
+from dlgo.arena.match import AgentFactory, Task, play_match, play_matches
 from dlgo.arena.workers import stop_pool, worker_pool
 from dlgo.core.errors import RecordError, SpecError
 from dlgo.formats.atomic import atomic_write
@@ -35,13 +35,6 @@ from dlgo.formats.sgf import game_to_sgf
 from dlgo.games import get_game
 
 log = logging.getLogger(__name__)
-
-
-class Task(NamedTuple):
-    game_id: str
-    black: str
-    white: str
-    seed: int
 
 
 def schedule(specs: list[str], games_per_pair: int, seed: int) -> list[Task]:
@@ -142,21 +135,23 @@ def check_schedule(path: Path, done: list[GameRecord], game: str, tasks: list[Ta
 
 def play_games(factory: AgentFactory, out_dir: str | Path, game: str, tasks: list[Task], *,
                opening_plies: int = 0, workers: int | None = None, progress: bool = True,
-               kind: str = "tournament", facts: dict[str, Any] | None = None) -> list[GameRecord]:
+               kind: str = "tournament", facts: dict[str, Any] | None = None, batch: int = 0) -> list[GameRecord]:
     """Play every task not yet in ``out_dir/games.csv`` (in worker processes
-    when ``workers`` > 1, default all cores), appending each game as it ends;
-    returns every game in the file. Tournaments and data generation share it;
+    when ``workers`` > 1, default all cores; or with ``batch`` > 0, in this
+    process, ``batch`` games advancing together so that network engines make one
+    call for all of them: :func:`~dlgo.arena.match.play_matches`), appending
+    each game as it ends; returns every game in the file. Tournaments and data generation share it;
     ``kind`` and ``facts`` go to the folder's manifest, which holds one kind of
     run with one set of facts (see :func:`~dlgo.formats.folders.hold_folder`)."""
     get_game(game)  # every spec checked before the folder is touched
     for spec in sorted({t.black for t in tasks} | {t.white for t in tasks}):
         factory.create(spec).close()
     with hold_folder(out_dir, kind, **(facts or {})) as held:
-        return _play_games(factory, Path(out_dir), held, game, tasks, opening_plies, workers, progress)
+        return _play_games(factory, Path(out_dir), held, game, tasks, opening_plies, workers, progress, batch)
 
 
 def _play_games(factory: AgentFactory, out: Path, held: Path, game: str, tasks: list[Task], opening_plies: int,
-                workers: int | None, progress: bool) -> list[GameRecord]:
+                workers: int | None, progress: bool, batch: int) -> list[GameRecord]:
     path = out / "games.csv"
     experiment = out.name
     done = open_games_file(path)
@@ -177,7 +172,9 @@ def _play_games(factory: AgentFactory, out: Path, held: Path, game: str, tasks: 
             bar.update()
 
         try:
-            if workers == 1:
+            if batch > 0:
+                play_matches(factory, game, todo, opening_plies, experiment, parallel=batch, finished=finished_game)
+            elif workers == 1:
                 for job in jobs:
                     finished_game(_play(job))
             else:

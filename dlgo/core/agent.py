@@ -8,7 +8,7 @@ from __future__ import annotations
 import abc
 import math
 import time
-from typing import NamedTuple
+from typing import NamedTuple, Sequence
 
 import numpy as np
 
@@ -105,6 +105,13 @@ class Agent(abc.ABC):
 
     def new_game(self) -> None:
         """Forget anything kept from the previous game (trees, tables)."""
+
+    @classmethod
+    def prepare_batch(cls, agents: Sequence["Agent"], states: Sequence[State]) -> None:
+        """Get ready for the next moves of many games at once, agent ``k`` to move in
+        ``states[k]`` (all agents of this class): engines whose work batches well
+        (one network call for many positions) do it here, and their next
+        :meth:`select_move` on that state uses it. Engines that gain nothing ignore it."""
 
     def check_game(self, state: State) -> None:
         """A :class:`~dlgo.core.errors.DlgoError` if this engine cannot play the

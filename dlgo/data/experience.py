@@ -24,6 +24,8 @@ adds chunks; the games already in the buffer are never encoded twice.
 (4, True)
 >>> set(experience.rewards.tolist()) <= {-1.0, 0.0, 1.0}
 True
+>>> moves_to_end(np.array([0, 0, 0, 1, 1])).tolist()
+[2, 1, 0, 1, 0]
 """
 from __future__ import annotations
 
@@ -34,8 +36,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from dlgo.arena.match import AgentFactory
-from dlgo.arena.tournament import Task, play_games, task_seed
+from dlgo.arena.match import AgentFactory, Task
+from dlgo.arena.tournament import play_games, task_seed
 from dlgo.core.errors import RecordError, SpecError
 from dlgo.core.game import value_for
 from dlgo.core.types import Player
@@ -90,6 +92,23 @@ class Experience(NamedTuple):
     games: np.ndarray    # int32: the game, as an index into ExperienceManifest.game_ids
 
 
+def moves_to_end(games: np.ndarray) -> np.ndarray:
+    """For each recorded move, how many more moves of its game the buffer holds
+    after it (0 for a game's last recorded move); a game's moves lie together, in order."""
+    last = np.zeros(len(games), dtype=np.int64)
+    if len(games):
+        ends = np.flatnonzero(np.append(games[1:] != games[:-1], True))  # the last row of each game
+        last = np.repeat(ends, np.diff(np.append(-1, ends)))
+    return last - np.arange(len(games))
+
+
+def discounted_rewards(experience: Experience, discount: float) -> np.ndarray:
+    """Each move's reward discounted by ``discount`` per later move of its game:
+    a move just before the end gets the whole result, an opening move little of
+    it (``discount`` 1: every move the game's result, as the book's chapter 10)."""
+    return (experience.rewards * discount ** moves_to_end(experience.games)).astype(np.float32)
+
+
 def experience_tasks(black: str, white: str, num_games: int, seed: int) -> list[Task]:
     """Game ``k`` of ``black`` against ``white``; colours alternate when the specs differ."""
     tasks = []
@@ -122,10 +141,13 @@ def game_experience(record: GameRecord, encoder: Encoder, learners: set[str]
 def collect_experience(factory: AgentFactory, out_dir: str | Path, game: str, black: str, white: str,
                        num_games: int, *, learners: list[str] | None = None, encoder: str | None = None,
                        seed: int = 0, opening_plies: int = 0, workers: int | None = None,
-                       progress: bool = True) -> ExperienceManifest:
+                       progress: bool = True, batch: int = 0) -> ExperienceManifest:
     """Play (or finish) ``num_games`` games and add the new ones to the buffer in
     ``out_dir``; ``learners`` are the specs whose moves are recorded (default:
-    both). Returns the buffer's manifest."""
+    both). ``workers`` processes play a game each at a time, or (``batch`` > 0)
+    this process plays ``batch`` games together, one network call for all of
+    their positions at each step (:func:`~dlgo.arena.tournament.play_games`).
+    Returns the buffer's manifest."""
     if num_games < 1:
         raise SpecError(f"experience needs at least 1 game, got {num_games}")
     enc = get_encoder_by_name(encoder, game)
@@ -139,7 +161,7 @@ def collect_experience(factory: AgentFactory, out_dir: str | Path, game: str, bl
     with hold_folder(out, "experience", **facts):  # the games and their experience, one writer
         records = play_games(factory, out, game, experience_tasks(black, white, num_games, seed),
                              opening_plies=opening_plies, workers=workers, progress=progress, kind="experience",
-                             facts=facts)
+                             facts=facts, batch=batch)
         return append_experience(out, records, enc, learning)
 
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dlgo.arena.match import AgentFactory
-from dlgo.arena.tournament import Task, play_games, task_seed
+from dlgo.arena.match import AgentFactory, Task
+from dlgo.arena.tournament import play_games, task_seed
 from dlgo.formats.records import GameRecord
 
 

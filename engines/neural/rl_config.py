@@ -30,6 +30,7 @@ class RLConfig:
     epsilon: float = 0.1           # q: self-play plays a random action this often
     learning_rate: float = 1e-4
     entropy: float = 0.01          # pg and ac: weight of the policy's entropy bonus (keeps it exploring)
+    discount: float = 1.0          # a move's reward is the result times discount ** (the game's later moves)
     batch_size: int = 256
     epochs: int = 1                # passes over each generation's experience
     eval_games: int = 100          # the new network against the previous one
@@ -48,9 +49,11 @@ class RLConfig:
             value = getattr(self, f.name)
             if isinstance(value, (int, float)) and not isinstance(value, bool):
                 least = 0 if f.name in ("temperature", "epsilon", "seed", "baseline_games", "learning_rate",
-                                         "entropy") else 1
+                                         "entropy", "discount") else 1
                 if not math.isfinite(value) or value < least:
                     raise SpecError(f"{f.name} must be a finite number of at least {least}, got {value}")
+        if not 0 < self.discount <= 1:
+            raise SpecError(f"discount must be in (0, 1], got {self.discount}")
         if not 0 <= self.epsilon <= 1:
             raise SpecError(f"epsilon is a probability in [0, 1], got {self.epsilon}")
         if not 0 < self.learning_rate < math.inf:

@@ -37,17 +37,19 @@ from __future__ import annotations
 import json
 import logging
 import math
+import shutil
 import time
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 import pandas as pd
 
-from dlgo.arena.match import play_match
+from dlgo.arena.match import Task, play_matches
+from dlgo.arena.ratings import binomial_p_value, wilson_interval
 from dlgo.core.errors import RecordError, SpecError
-from dlgo.data.experience import Experience, collect_experience, load_experience
+from dlgo.data.experience import Experience, collect_experience, discounted_rewards, load_experience
 from dlgo.encoders import get_encoder_by_name
 from dlgo.formats.atomic import atomic_write
 from dlgo.formats.folders import hold_folder, read_settings
@@ -59,35 +61,20 @@ from engines.registry import ENGINES
 
 log = logging.getLogger(__name__)
 
-def binomial_p_value(wins: int, games: int) -> float:
-    """The chance of at least ``wins`` wins in ``games`` fair coin flips: how
-    surprising the score would be if the two networks were equally strong."""
-    if games <= 0:
-        return float("nan")
-    return sum(math.comb(games, k) for k in range(wins, games + 1)) / 2 ** games
-
-
-def wilson_interval(score: float, games: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson interval of a win rate measured over ``games`` games."""
-    if games <= 0 or math.isnan(score):
-        return float("nan"), float("nan")
-    centre = (score + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(score * (1 - score) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return centre - half, centre + half
-
-
-def training_targets(method: str, experience: Experience, model: "keras.Model", num_moves: int
+def training_targets(method: str, experience: Experience, call: Callable[[np.ndarray], list[np.ndarray]],
+                     num_moves: int, discount: float = 1.0
                      ) -> tuple[np.ndarray, list[np.ndarray] | np.ndarray, dict[str, float]]:
-    """(inputs, targets, facts) that make ``method``'s loss out of the standard
-    Keras losses: cross-entropy against ``one_hot(action) * advantage`` is minus
-    the advantage times the log-probability of the action (REINFORCE)."""
+    """(inputs, targets, facts) that make ``method``'s loss: for ``pg`` and
+    ``ac``, :class:`PolicyGradientLoss` against ``one_hot(action) * advantage``,
+    minus the advantage times the log-probability of the action (REINFORCE);
+    ``call`` is the network before this generation's learning (its compiled call);
+    each move's reward is the game's result discounted by ``discount`` per later move."""
     x = experience.states.astype(np.float32)
-    rewards = experience.rewards.astype(np.float32)
+    rewards = discounted_rewards(experience, discount)
     one_hot = np.eye(num_moves, dtype=np.float32)[experience.actions]
     if method == "pg":
         baseline = float(rewards.mean())
         return x, one_hot * (rewards - baseline)[:, None], {"baseline": baseline}
-    call = compiled_call(model)  # the network before this generation's learning, in batches
     predictions = [np.concatenate(parts) for parts in zip(*(call(x[k:k + 1024]) for k in range(0, len(x), 1024)))]
     if method == "q":
         q = np.asarray(predictions[0], np.float32)
@@ -131,14 +118,11 @@ def compile_for(method: str, model: "keras.Model", learning_rate: float, entropy
 
 def score_against(spec: str, opponent: str, game: str, games: int, seed: int) -> tuple[float, int]:
     """(score of ``spec`` against ``opponent`` over ``games`` games, colours
-    alternating, two seeded random opening plies each; wins)."""
-    total, wins = 0.0, 0
-    for k in range(games):
-        black, white = (spec, opponent) if k % 2 == 0 else (opponent, spec)
-        points = play_match(ENGINES, game, black, white, seed=seed + k, opening_plies=2).score_for(spec)
-        total += points
-        wins += points == 1.0
-    return total / max(1, games), wins
+    alternating, two seeded random opening plies each; wins). The games advance
+    together, the networks called once for all of them at each step."""
+    tasks = [Task(f"#{k}", *((spec, opponent) if k % 2 == 0 else (opponent, spec)), seed + k) for k in range(games)]
+    points = [record.score_for(spec) for record in play_matches(ENGINES, game, tasks, opening_plies=2)]
+    return sum(points) / max(1, games), sum(p == 1.0 for p in points)
 
 
 def saved_config(out: str | Path) -> RLConfig:
@@ -146,14 +130,13 @@ def saved_config(out: str | Path) -> RLConfig:
     return read_settings(out, RLConfig, "reinforcement-learning")
 
 
-def train_rl(out: str | Path, config: RLConfig, generations: int, *, workers: int = 1,
-             progress: bool = True) -> pd.DataFrame:
+def train_rl(out: str | Path, config: RLConfig, generations: int, *, progress: bool = True) -> pd.DataFrame:
     """Run (or continue) until ``generations`` generations are done; returns the
     history, one row per generation. The folder is held by this run alone."""
-    if generations < 1 or workers < 1:
-        raise SpecError(f"generations and workers must be at least 1, got {generations} and {workers}")
+    if generations < 1:
+        raise SpecError(f"generations must be at least 1, got {generations}")
     with hold_folder(out, "train-rl", method=config.method, game=config.game):
-        return _train_rl(Path(out), config, generations, workers, progress)
+        return _train_rl(Path(out), config, generations, progress)
 
 
 def _start(out: Path, config: RLConfig) -> None:
@@ -193,23 +176,40 @@ def _publish(out: Path, generation: int) -> None:
         handle.write(checkpoint.read_bytes())
 
 
-def _train_rl(out: Path, config: RLConfig, generations: int, workers: int, progress: bool) -> pd.DataFrame:
+def _resume_model(out: Path, config: RLConfig, generation: int) -> tuple["keras.Model", dict[str, Any]]:
+    """The network of ``generation``, compiled for ``config.method``: a trained
+    generation's checkpoint keeps its optimizer's state (Adam's moments), so a
+    resumed run goes on exactly as if it had not stopped."""
+    path = out / "checkpoints" / f"gen-{generation:03d}.keras"
+    if generation > 0:
+        return load_model(path, compile=True)
+    model, metadata = load_model(path, compile=False)  # the start: a fresh network or another run's (--init)
+    compile_for(config.method, model, config.learning_rate, config.entropy)
+    return model, metadata
+
+
+def _train_rl(out: Path, config: RLConfig, generations: int, progress: bool) -> pd.DataFrame:
     _start(out, config)
     history_file = out / "history.csv"
     history = pd.read_csv(history_file) if history_file.exists() else pd.DataFrame()
     done = 0 if history.empty else int(history["generation"].iloc[-1])
     _publish(out, done)
+    if done >= generations:
+        return history
+    model, metadata = _resume_model(out, config, done)
+    call = compiled_call(model)  # one trace for the whole run: it reads the weights as they change
     for generation in range(done + 1, generations + 1):
         started = time.perf_counter()
         previous = out / "checkpoints" / f"gen-{generation - 1:03d}.keras"
         explorer = config.player(previous, exploring=True)
         folder = out / "experience" / f"gen-{generation:03d}"
+        if folder.exists():  # a killed generation: its games are played again, the same seeds making the same games
+            shutil.rmtree(folder)
         collect_experience(ENGINES, folder, config.game, explorer, explorer, config.games,
-                           seed=config.seed * 1_000_003 + generation, workers=workers, progress=progress)
+                           seed=config.seed * 1_000_003 + generation, progress=progress, batch=config.games)
         experience = load_experience(folder)
-        model, metadata = load_model(previous, compile=False)
-        compile_for(config.method, model, config.learning_rate, config.entropy)
-        x, targets, facts = training_targets(config.method, experience, model, int(experience.legal.shape[1]))
+        x, targets, facts = training_targets(config.method, experience, call, int(experience.legal.shape[1]),
+                                              config.discount)
         fitted = model.fit(x, targets, batch_size=config.batch_size, epochs=config.epochs, shuffle=True,
                            verbose=1 if progress else 0)
         checkpoint = out / "checkpoints" / f"gen-{generation:03d}.keras"

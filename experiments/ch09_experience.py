@@ -1,0 +1,144 @@
+"""Chapter 9: experience. What does a game teach each of its moves?
+
+    python experiments/ch09_experience.py                 # about a minute
+    python experiments/ch09_experience.py --game go:size=9 --games 200
+    python experiments/ch09_experience.py --quick
+
+Reinforcement learning learns from its own games. Here ``mcts:rounds=50`` plays
+``random`` (--black and --white; colours alternate) and every move is recorded
+as **experience**: the position the mover saw (encoded for a network), the
+action they chose and their **reward**, +1 if they went on to win, -1 if they
+lost, 0 for a draw (``dlgo/data/experience.py``). The buffer is a folder of
+compressed ``.npz`` chunks with a ``manifest.json``: a second batch of games
+(half of --games, then the rest) is appended as a new chunk, never by rewriting
+the first, and a killed collection resumes with no game lost or played twice.
+
+Writes ``buffer.csv`` (what the buffer holds, per engine), ``rewards.png``
+(one game's rewards, move by move, as the game's result and discounted) and
+``summary.md`` to --out; the buffer itself goes to --work.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from dlgo.data.experience import ExperienceManifest, collect_experience, discounted_rewards, load_experience
+from dlgo.formats.atomic import atomic_write
+from dlgo.formats.plotting import new_figure, save_figure
+from dlgo.formats.records import GameRecord, read_games
+from engines.registry import ENGINES
+from experiments import common
+
+
+def plot_rewards(rewards: np.ndarray, discount: float, path: Path, title: str) -> None:
+    """One game's rewards, one bar per recorded move: the result each move is
+    credited with, and the same discounted by ``discount`` per later move."""
+    fig, axis = new_figure((9, 3.5))
+    moves = np.arange(1, len(rewards) + 1)
+    later = len(rewards) - moves
+    axis.bar(moves - 0.2, rewards, width=0.4, label="the game's result (chapter 10)")
+    axis.bar(moves + 0.2, rewards * discount ** later, width=0.4, label=f"discounted by {discount:g} per later move")
+    axis.axhline(0, color="grey", linewidth=0.8)
+    axis.set(xlabel="move of the game", ylabel="reward for the mover", ylim=(-1.1, 1.1), title=title)
+    axis.legend(fontsize="small", loc="lower left")
+    save_figure(fig, path)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = common.parser(__file__, __doc__)
+    p.add_argument("--game", default="connect4", help="the game (default connect4)")
+    p.add_argument("--games", type=int, default=400, help="games to collect (default 400)")
+    p.add_argument("--black", default="mcts:rounds=50", help="one engine (default mcts:rounds=50)")
+    p.add_argument("--white", default="random", help="the other engine (default random)")
+    p.add_argument("--discount", type=float, default=0.95, help="the discount drawn in rewards.png (default 0.95)")
+    p.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
+    p.add_argument("--work", default="data/ch09_experience", help="the buffer's folder (default data/ch09_experience)")
+    args = p.parse_args(argv)
+    if args.quick:
+        args.games, args.black = 6, "mcts:rounds=5"
+    if args.games < 2 or not 0 < args.discount <= 1:
+        p.error("--games must be at least 2 and --discount in (0, 1]")
+    out, work = Path(args.out), Path(args.work)
+    out.mkdir(parents=True, exist_ok=True)
+
+    first = args.games // 2
+    for total in (first, args.games):  # two batches: the second is appended as a new chunk
+        print(f"collect: {args.black} against {args.white}, {total} games in all -> {work}", flush=True)
+        manifest = collect_experience(ENGINES, work, args.game, args.black, args.white, total, seed=args.seed,
+                                      workers=args.workers)
+    experience = load_experience(work)
+    records = {r.game_id: r for r in read_games(work / "games.csv")}
+    movers = np.array([_mover_spec(records[manifest.game_ids[g]], k)
+                       for g, k in zip(experience.games, _move_numbers(experience.games))])
+    rows = []
+    for spec in (args.black, args.white):
+        mine = movers == spec
+        rewards = experience.rewards[mine]
+        rows.append({"engine": spec, "moves": int(mine.sum()), "won": float((rewards > 0).mean()),
+                     "lost": float((rewards < 0).mean()), "drawn": float((rewards == 0).mean()),
+                     "mean_reward": float(rewards.mean())})
+    table = pd.DataFrame(rows)
+    with atomic_write(out / "buffer.csv") as handle:
+        table.to_csv(handle, index=False)
+
+    game = int(experience.games[np.argmax(experience.games == 0)])  # the buffer's first game
+    in_game = experience.games == game
+    record = records[manifest.game_ids[game]]
+    plot_rewards(experience.rewards[in_game], args.discount, out / "rewards.png",
+                 f"{record.black} (first) vs {record.white}: {record.result}")
+    discounted = discounted_rewards(experience, args.discount)
+    body = _summary_body(args, manifest, experience.states.shape, table, discounted, work)
+    look_for = """\
+Every move of a won game gets +1 and every move of a lost one -1, the good
+moves of a loser and the blunders of a winner alike: the reward says how the
+game ended, not which move decided it. That is the **credit assignment
+problem**, and the reason the next chapters need many games: over thousands of
+games a move that tends to win collects more +1 than -1. MCTS wins most of its
+games, so its moves are mostly +1 and random's mostly -1; a learner trained
+on this buffer would learn to play like the winner. Discounting (the second
+bars) credits the last moves most: they decided the game more surely than
+the opening did. Predict, then measure: against `--white mcts:rounds=50`,
+what share of each side's moves is +1?"""
+    summary = common.write_summary(out, "Chapter 9: experience from self-play", common.command(__file__, argv),
+                                   body, look_for)
+    print(table.to_string(index=False))
+    print(f"report: {summary}")
+    return 0
+
+
+def _move_numbers(games: np.ndarray) -> np.ndarray:
+    """Each recorded move's number within its game (0, 1, 2, ...)."""
+    starts = np.flatnonzero(np.append(True, games[1:] != games[:-1]))
+    return np.arange(len(games)) - np.repeat(starts, np.diff(np.append(starts, len(games))))
+
+
+def _mover_spec(record: GameRecord, move: int) -> str:
+    """The engine that made recorded move ``move`` of ``record`` (every move recorded, no random opening)."""
+    return record.black if move % 2 == 0 else record.white
+
+
+def _summary_body(args: argparse.Namespace, manifest: ExperienceManifest, shape: tuple[int, ...],
+                  table: pd.DataFrame, discounted: np.ndarray, work: Path) -> list[str]:
+    chunks = ", ".join(f"`{name}` ({n:,} moves)" for name, n in zip(manifest.chunks, manifest.positions))
+    lines = [f"{len(manifest.game_ids)} games of {args.game}, `{args.black}` against `{args.white}`, colours "
+             f"alternating; every move recorded as (position, action, reward). The positions are encoded as "
+             f"`{manifest.encoder}` planes of shape {tuple(shape[1:])}, the actions as indices of "
+             f"{manifest.num_moves} moves.", "",
+             f"The buffer in `{work}/experience/`: {chunks}, listed in `manifest.json`. The second chunk was "
+             "appended by a second collection; the first was never rewritten.", "",
+             "| engine | moves | rewarded +1 | -1 | 0 | mean reward |", "|---|---:|---:|---:|---:|---:|"]
+    for row in table.itertuples():
+        lines.append(f"| `{row.engine}` | {row.moves:,} | {row.won:.0%} | {row.lost:.0%} | {row.drawn:.0%} | "
+                     f"{row.mean_reward:+.2f} |")
+    lines += ["", f"One game's rewards, move by move (discounting by {args.discount:g} per later move, the mean "
+              f"absolute reward over the buffer falls from 1 to {np.abs(discounted).mean():.2f}):", "",
+              "![rewards](rewards.png)"]
+    return lines
+
+
+if __name__ == "__main__":
+    sys.exit(main())

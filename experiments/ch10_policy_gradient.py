@@ -1,0 +1,107 @@
+"""Chapter 10: policy gradients. Can a network learn Connect Four by playing itself, and improve a supervised one?
+
+    python experiments/ch10_policy_gradient.py             # about 20 minutes, after ch06_07
+    python experiments/ch10_policy_gradient.py --generations 400   # continues the run
+    python experiments/ch10_policy_gradient.py --game go:size=9 --predictor none
+    python experiments/ch10_policy_gradient.py --quick
+
+A ``pg`` policy network starts from random weights. Each generation it plays
+games against itself, sampling its softmax; then it learns by REINFORCE: the
+log-probability of each move it played rises in proportion to its advantage,
+the result that followed (discounted by ``discount`` per later move) minus the
+generation's mean, with an entropy bonus that keeps it exploring. After every
+generation the new network plays the one before (the book's binomial test) and
+the baselines; at the end the last network plays ``random``,
+``mcts:rounds=100`` and its starting network, --final-games games each.
+
+Then the same training starts from chapter 6-7's supervised predictor
+(--predictor; ``none`` skips it) for --finetune-generations generations, and
+the fine-tuned network plays the predictor it came from. Writes
+``history.csv``, ``learning_curve.png``, ``final.csv``, ``finetune.csv``, a game
+and ``summary.md`` to --out; the runs (resumable) to --work.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from dlgo.app.cli import whole
+from dlgo.formats.atomic import atomic_write
+from engines.neural.rl_config import RLConfig
+from experiments import common
+
+SETTINGS = {"learning_rate": 3e-4, "discount": 0.95, "entropy": 0.05}
+
+CHAPTER = common.RLChapter(
+    script="ch10_policy_gradient", title="Chapter 10: policy gradients", method="pg", generations=300,
+    settings=SETTINGS,
+    about="The `pg` network is a policy: a softmax over the moves, like chapter 6-7's predictor, but nobody "
+          "tells it the right move. It plays itself, sampling its policy, and learns by REINFORCE: each move's "
+          "log-probability is pushed up by its advantage, the result that followed (discounted per later move) "
+          "minus the generation's mean result, so moves of won games become likelier and moves of lost games "
+          "rarer. An entropy bonus keeps it from growing certain before it has learnt anything.",
+    look_for="""\
+The curve against `random` climbs first: wins come from completing four, and
+every won game pushes those moves up. The curve against the generation before
+stays near 50% with wide intervals: one generation changes the policy a
+little, and most steps are not significant by the book's binomial test.
+Policy gradients learn slowly because each game's result is shared by all its
+moves (chapter 9's credit assignment problem); the fine-tuning run shows the
+other use of the method: starting from a network that already plays, the
+same updates sharpen it against itself. Predict, then measure: with
+`--entropy 0` the policy grows certain quickly; does it grow stronger?""")
+
+FINETUNE_GENERATIONS = 100
+
+
+def finetune(args: argparse.Namespace, out: Path) -> list[str]:
+    """Chapter 10 on a supervised start: REINFORCE from the predictor, then the
+    fine-tuned network against the predictor. Returns the summary's section."""
+    from engines.neural.rl_training import plot_rl_history, train_rl  # loads TensorFlow
+
+    if args.predictor == "none":
+        return []
+    predictor = Path(args.predictor)
+    settings = {name: getattr(args, name) for name in ("games", *SETTINGS)}
+    if args.quick:
+        settings = {k: v for k, v in common.rl_quick_settings().items() if k != "model"}
+    config = RLConfig(**settings, method="pg", game=args.game, init=str(predictor), seed=args.seed)
+    generations = 2 if args.quick else args.finetune_generations
+    run = Path(args.work) / "finetune"
+    print(f"3. fine-tune: {generations} generations from {predictor} -> {run}", flush=True)
+    history = train_rl(run, config, generations)
+    plot_rl_history(history, out / "finetune_curve.png", f"pg from the predictor on {args.game}",
+                    config.baseline_games)
+    tuned = config.player(run / "current.keras", exploring=False)
+    original = f"predictor:model={predictor}"
+    table, _ = common.final_scores(tuned, [original], args.game, args.final_games, Path(args.work) / "finetune-final",
+                                   seed=args.seed)
+    with atomic_write(out / "finetune.csv") as handle:
+        table.to_csv(handle, index=False)
+    row = table.iloc[0]
+    return ["## Fine-tuning the supervised predictor", "",
+            f"The same training from chapter 6-7's predictor (`{predictor}`): {len(history)} generations of "
+            f"{config.games} games, {history['seconds'].sum() / 60:.0f} minutes. The fine-tuned network, greedy, "
+            f"against the predictor it started from (greedy too), {int(row['games'])} games: "
+            f"**{row['score']:.1%}** (95% interval {row['low']:.0%} to {row['high']:.0%}).", "",
+            "![fine-tuning](finetune_curve.png)", ""]
+
+
+def main(argv: list[str] | None = None) -> int:
+    default = common.predictor_model_path(f"data/{common.CHAPTER_PREDICTOR.name}")
+
+    p = common.rl_parser(CHAPTER, __doc__)
+    p.add_argument("--predictor", default=str(default),
+                   help=f"the supervised predictor to fine-tune (default {default}; none: skip)")
+    p.add_argument("--finetune-generations", type=whole(1), default=FINETUNE_GENERATIONS,
+                   help=f"generations of fine-tuning (default {FINETUNE_GENERATIONS})")
+    args = p.parse_args(argv)
+    if args.predictor != "none" and not Path(args.predictor).exists():
+        p.error(f"no predictor at {args.predictor}: run `python experiments/ch06_07_train_predictor.py` first, "
+                "or pass --predictor PATH (or none)")
+    return common.run_rl_chapter(CHAPTER, args, argv, extra=finetune)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
