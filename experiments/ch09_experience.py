@@ -40,11 +40,11 @@ def plot_rewards(rewards: np.ndarray, discount: float, path: Path, title: str) -
     fig, axis = new_figure((9, 3.5))
     moves = np.arange(1, len(rewards) + 1)
     later = len(rewards) - moves
-    axis.bar(moves - 0.2, rewards, width=0.4, label="the game's result (chapter 10)")
+    axis.bar(moves - 0.2, rewards, width=0.4, label="the game's result (as the book)")
     axis.bar(moves + 0.2, rewards * discount ** later, width=0.4, label=f"discounted by {discount:g} per later move")
     axis.axhline(0, color="grey", linewidth=0.8)
     axis.set(xlabel="move of the game", ylabel="reward for the mover", ylim=(-1.1, 1.1), title=title)
-    axis.legend(fontsize="small", loc="lower left")
+    axis.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=2)
     save_figure(fig, path)
 
 
@@ -85,7 +85,8 @@ def main(argv: list[str] | None = None) -> int:
     with atomic_write(out / "buffer.csv") as handle:
         table.to_csv(handle, index=False)
 
-    game = int(experience.games[np.argmax(experience.games == 0)])  # the buffer's first game
+    lengths = np.bincount(experience.games)
+    game = int(np.argsort(lengths, kind="stable")[len(lengths) // 2])  # a game of median length
     in_game = experience.games == game
     record = records[manifest.game_ids[game]]
     plot_rewards(experience.rewards[in_game], args.discount, out / "rewards.png",

@@ -105,7 +105,11 @@ def test_the_learning_targets_of_each_method():
     experience = Experience(states, np.array([0, 1, 2, 3]), np.array([1.0, -1.0, 1.0, 1.0], np.float32),
                             np.ones((4, 9), bool), np.zeros(4, np.int32))
     _, pg, facts = training_targets("pg", experience, compiled_call(build_model("tiny", (3, 3, 3), 9)), 9)
-    assert facts["baseline"] == 0.5 and pg[1, 1] == -1.5 and pg[0, 0] == 0.5 and pg[0, 1:].sum() == 0
+    assert facts["baseline"] == 0.5 and pg[1, 1] == -1.5 and pg[0, 0] == 0.5 and pg[0, 1:9].sum() == 0
+    assert (pg[:, 9:] == 1).all()  # the legal moves, beside the advantages
+    _, discounted, _ = training_targets("pg", experience, compiled_call(build_model("tiny", (3, 3, 3), 9)), 9, 0.5)
+    rewards = np.array([0.125, -0.25, 0.5, 1.0])  # one game: the last move gets the whole result
+    assert np.allclose(discounted[np.arange(4), experience.actions], rewards - rewards.mean())
     q_model = build_model("tiny", (3, 3, 3), 9, head="q")
     _, q, _ = training_targets("q", experience, compiled_call(q_model), 9)
     before = q_model.predict(states.astype(np.float32), verbose=0)
@@ -115,6 +119,7 @@ def test_the_learning_targets_of_each_method():
     values = ac_model.predict(states.astype(np.float32), verbose=0)[1].reshape(-1)
     assert np.allclose(value.reshape(-1), experience.rewards)
     assert np.allclose(policy[np.arange(4), experience.actions], experience.rewards - values)
+    assert policy.shape == (4, 18)
 
 
 def test_train_rl_from_the_command_line_and_resume(tmp_path, capsys):
@@ -144,6 +149,11 @@ def test_the_policy_gradient_loss_is_reinforce_with_an_entropy_bonus(tmp_path):
     entropy = -(p * np.log(p)).sum()
     loss = float(PolicyGradientLoss(0.1)(targets, p))
     assert loss == pytest.approx(0.5 * np.log(0.2) - 0.1 * entropy, rel=1e-5)
+    # with the legal moves beside the advantages: the policy renormalised over them (the first is illegal)
+    legal = np.array([[0.0, 1.0, 1.0]], np.float32)
+    q = np.array([2 / 3, 1 / 3])
+    masked = float(PolicyGradientLoss(0.1)(np.hstack([targets, legal]), p))
+    assert masked == pytest.approx(0.5 * np.log(2 / 3) + 0.1 * (q * np.log(q)).sum(), rel=1e-5)
     model = build_model("tiny", (3, 3, 3), 9, head="policy-value")
     compile_for("ac", model, 1e-3, entropy=0.05)
     save_model(model, tmp_path / "ac.keras", {"kind": "ac"})

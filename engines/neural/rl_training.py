@@ -65,16 +65,18 @@ def training_targets(method: str, experience: Experience, call: Callable[[np.nda
                      num_moves: int, discount: float = 1.0
                      ) -> tuple[np.ndarray, list[np.ndarray] | np.ndarray, dict[str, float]]:
     """(inputs, targets, facts) that make ``method``'s loss: for ``pg`` and
-    ``ac``, :class:`PolicyGradientLoss` against ``one_hot(action) * advantage``,
-    minus the advantage times the log-probability of the action (REINFORCE);
+    ``ac``, :class:`PolicyGradientLoss` against ``one_hot(action) * advantage``
+    (and the legal moves), minus the advantage times the log-probability of the
+    action among the legal moves (REINFORCE);
     ``call`` is the network before this generation's learning (its compiled call);
     each move's reward is the game's result discounted by ``discount`` per later move."""
     x = experience.states.astype(np.float32)
     rewards = discounted_rewards(experience, discount)
     one_hot = np.eye(num_moves, dtype=np.float32)[experience.actions]
+    legal = experience.legal.astype(np.float32)
     if method == "pg":
         baseline = float(rewards.mean())
-        return x, one_hot * (rewards - baseline)[:, None], {"baseline": baseline}
+        return x, np.hstack([one_hot * (rewards - baseline)[:, None], legal]), {"baseline": baseline}
     predictions = [np.concatenate(parts) for parts in zip(*(call(x[k:k + 1024]) for k in range(0, len(x), 1024)))]
     if method == "q":
         q = np.asarray(predictions[0], np.float32)
@@ -82,24 +84,37 @@ def training_targets(method: str, experience: Experience, call: Callable[[np.nda
         return x, targets, {"mean_q_played": float((q * one_hot).sum(axis=1).mean())}
     values = np.asarray(predictions[1], np.float32).reshape(-1)
     advantages = rewards - values
-    return x, [one_hot * advantages[:, None], rewards[:, None]], {"mean_abs_advantage": float(np.abs(advantages).mean())}
+    return x, [np.hstack([one_hot * advantages[:, None], legal]), rewards[:, None]], \
+        {"mean_abs_advantage": float(np.abs(advantages).mean())}
 
 
 @keras.saving.register_keras_serializable(package="dlgo")
 class PolicyGradientLoss(keras.losses.Loss):
-    """REINFORCE's loss with an entropy bonus: ``-sum(targets * log p) -
-    entropy * H(p)``, the targets being ``one_hot(action) * advantage``. Without
-    the bonus a policy pushed away from its losing moves grows ever more certain
-    of the rest and stops exploring (its loss runs off to thousands)."""
+    """REINFORCE's loss with an entropy bonus, over the legal moves only:
+    ``-sum(advantages * log q) - entropy * H(q)``, where ``q`` is the network's
+    policy renormalised over the legal moves (the policy the engine plays from).
+
+    The targets are ``[one_hot(action) * advantage, legal mask]`` side by side
+    (twice the policy's width); without the mask every move counts as legal.
+    The mask matters: pushed away from a losing move, an unmasked policy can
+    shift its probability onto illegal moves, where no game ever corrects it,
+    until the legal moves it must still play have probabilities near zero and
+    their log-probabilities (and the loss) run off. The entropy bonus keeps a
+    policy from growing certain before it has learnt anything."""
 
     def __init__(self, entropy: float = 0.01, name: str = "policy_gradient", **kwargs: Any):
         super().__init__(name=name, **kwargs)
         self.entropy = entropy
 
     def call(self, y_true: Any, y_pred: Any) -> Any:
-        p = keras.ops.clip(y_pred, 1e-7, 1.0)
-        log_p = keras.ops.log(p)
-        return -keras.ops.sum(y_true * log_p, axis=-1) + self.entropy * keras.ops.sum(p * log_p, axis=-1)
+        ops = keras.ops
+        moves = y_pred.shape[-1]
+        advantages, legal = (y_true[..., :moves], y_true[..., moves:]) if y_true.shape[-1] == 2 * moves \
+            else (y_true, ops.ones_like(y_pred))
+        q = ops.clip(y_pred * legal, 1e-7, 1.0) * legal
+        q = q / ops.sum(q, axis=-1, keepdims=True)
+        log_q = ops.log(ops.clip(q, 1e-7, 1.0))
+        return -ops.sum(advantages * log_q, axis=-1) + self.entropy * ops.sum(q * log_q, axis=-1)
 
     def get_config(self) -> dict[str, Any]:
         return {**super().get_config(), "entropy": self.entropy}
