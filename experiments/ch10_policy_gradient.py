@@ -14,9 +14,10 @@ generation the new network plays the one before (the book's binomial test) and
 the baselines; at the end the last network plays ``random``,
 ``mcts:rounds=100`` and its starting network, --final-games games each.
 
-Then the same training starts from chapter 6-7's supervised predictor
-(--predictor; ``none`` skips it) for --finetune-generations generations, and
-the fine-tuned network plays the predictor it came from. Writes
+Then the same training, with smaller steps, starts from chapter 6-7's
+supervised predictor (--predictor; ``none`` skips it) for
+--finetune-generations generations, and the fine-tuned network plays the
+predictor it came from. Writes
 ``history.csv``, ``learning_curve.png``, ``final.csv``, ``finetune.csv``, a game
 and ``summary.md`` to --out; the runs (resumable) to --work.
 """
@@ -25,13 +26,17 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 from dlgo.app.cli import whole
 from dlgo.formats.atomic import atomic_write
 from engines.neural.rl_config import RLConfig
 from experiments import common
 
-SETTINGS = {"learning_rate": 3e-4, "discount": 0.95, "entropy": 0.05}
+SETTINGS: dict[str, Any] = {"learning_rate": 1e-4, "discount": 0.95, "entropy": 0.1}
+#: fine-tuning takes smaller steps: the predictor already plays, and a policy pushed hard grows certain of its
+#: moves, after which policy gradients can no longer move it (the gradient of log p vanishes as p nears 1)
+FINETUNE_SETTINGS: dict[str, Any] = {"learning_rate": 5e-5, "discount": 0.95, "entropy": 0.05}
 
 CHAPTER = common.RLChapter(
     script="ch10_policy_gradient", title="Chapter 10: policy gradients", method="pg", generations=300,
@@ -63,7 +68,7 @@ def finetune(args: argparse.Namespace, out: Path) -> list[str]:
     if args.predictor == "none":
         return []
     predictor = Path(args.predictor)
-    settings = {name: getattr(args, name) for name in ("games", *SETTINGS)}
+    settings = dict(FINETUNE_SETTINGS)
     if args.quick:
         settings = {k: v for k, v in common.rl_quick_settings().items() if k != "model"}
     config = RLConfig(**settings, method="pg", game=args.game, init=str(predictor), seed=args.seed)
@@ -81,8 +86,9 @@ def finetune(args: argparse.Namespace, out: Path) -> list[str]:
         table.to_csv(handle, index=False)
     row = table.iloc[0]
     return ["## Fine-tuning the supervised predictor", "",
-            f"The same training from chapter 6-7's predictor (`{predictor}`): {len(history)} generations of "
-            f"{config.games} games, {history['seconds'].sum() / 60:.0f} minutes. The fine-tuned network, greedy, "
+            f"The same training from chapter 6-7's predictor (`{predictor}`), with smaller steps "
+            f"(`{common.settings_text(config)}`): {len(history)} generations of {config.games} games, "
+            f"{history['seconds'].sum() / 60:.0f} minutes. The fine-tuned network, greedy, "
             f"against the predictor it started from (greedy too), {int(row['games'])} games: "
             f"**{row['score']:.1%}** (95% interval {row['low']:.0%} to {row['high']:.0%}).", "",
             "![fine-tuning](finetune_curve.png)", ""]

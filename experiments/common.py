@@ -707,9 +707,14 @@ def rl_parser(chapter: RLChapter, doc: str) -> argparse.ArgumentParser:
                    help=f"engines the last network plays at the end, comma separated (default "
                         f"{','.join(chapter.opponents)})")
     p.add_argument("--work", default=f"data/{chapter.script}", help=f"run folder (default data/{chapter.script})")
-    for name, value in {"games": RLConfig.games, **chapter.settings}.items():  # the run's settings, as train-rl's
+    defaults = {"games": RLConfig.games, "eval_games": RLConfig.eval_games,
+                "baseline_games": RLConfig.baseline_games, **chapter.settings}
+    for name, value in defaults.items():  # the run's settings, as train-rl's
         p.add_argument(f"--{name.replace('_', '-')}", type=type(value), default=value,
                        help=f"train-rl's --{name.replace('_', '-')} (default {value})")
+    baselines = ",".join(RLConfig().baselines)
+    p.add_argument("--baselines", default=baselines,
+                   help=f"engines each generation plays, comma separated (default {baselines})")
     return p
 
 
@@ -746,7 +751,8 @@ def run_rl_chapter(chapter: RLChapter, args: argparse.Namespace, argv: list[str]
     adds a section to the summary (chapter 10's fine-tuning). Returns the exit status."""
     from engines.neural.rl_training import plot_rl_history, train_rl  # loads TensorFlow
 
-    settings = {name: getattr(args, name) for name in ("games", *chapter.settings)}
+    settings = {name: getattr(args, name) for name in ("games", "eval_games", "baseline_games", *chapter.settings)}
+    settings["baselines"] = [b for b in args.baselines.split(",") if b]
     if args.quick:
         settings = rl_quick_settings()
         args.generations, args.final_games = 2, 4
@@ -776,7 +782,7 @@ def run_rl_chapter(chapter: RLChapter, args: argparse.Namespace, argv: list[str]
     body = [chapter.about, "",
             f"**Training**: {len(history)} generations of {config.games} self-play games each "
             f"({int(history['examples'].sum()):,} moves learned from), {minutes:.0f} minutes on this machine. "
-            f"Settings: `{_settings_text(config)}`.", "",
+            f"Settings: `{settings_text(config)}`.", "",
             "![learning curve](learning_curve.png)", "",
             f"**The last network** (`{chapter.method}`, greedy, no search) against each opponent, "
             f"{args.final_games} games, colours alternating after two random opening plies:", "",
@@ -798,9 +804,9 @@ def run_rl_chapter(chapter: RLChapter, args: argparse.Namespace, argv: list[str]
     return 0
 
 
-def _settings_text(config: RLConfig) -> str:
+def settings_text(config: RLConfig) -> str:
     """The run's settings that differ from RLConfig's defaults, as train-rl options."""
     default = RLConfig()
     changed = [f"--{name.replace('_', '-')} {value if not isinstance(value, list) else ','.join(value)}"
-               for name, value in vars(config).items() if value != getattr(default, name) and name != "seed"]
+               for name, value in vars(config).items() if value != getattr(default, name) and name not in ("seed", "init")]
     return " ".join(changed) or "the defaults"

@@ -228,6 +228,35 @@ def reinforcement() -> str:
     return "\n".join(out) + "\n"
 
 
+def course_scale() -> str:
+    """The course's engines on one Connect Four scale (chapter 15's sample), family by family."""
+    rated = ratings("ch15_strength_per_compute")
+    network = [str(e) for e in rated.index]
+    learnt = {family: [e for e in network if e.startswith(f"{family}:")] for family in ("predictor", "pg", "q", "ac")}
+    families = [("random", "", ["random"], "nothing"),
+                ("mcts", "10 / 100 / 1,000 rounds", [f"mcts:rounds={n}" for n in (10, 100, 1000)],
+                 "nothing: rollouts need only the rules"),
+                ("alphabeta", "depth 1 / 2 / 4", [f"alphabeta:depth={d},nodes=0" for d in (1, 2, 4)],
+                 "a hand-written evaluation function"),
+                ("predictor", "one network call", learnt["predictor"],
+                 "a teacher's games and a training run (step 5: 3 minutes)"),
+                ("pg", "one network call", learnt["pg"], "self-play by policy gradients (step 8)"),
+                ("q", "one network call", learnt["q"], "self-play by Q-learning (step 9)"),
+                ("ac", "one network call", learnt["ac"], "self-play by actor-critic (step 10)"),
+                ("alphazero", "raw policy / 50 simulations",
+                 [f"alphazero:checkpoint=connect4,simulations={n}" for n in (0, 50)],
+                 "self-play with search (two hours for the shipped network)")]
+    out = ["| engine | budget | Elo | seconds per move | before the first move |", "|---|---|---:|---:|---|"]
+    for family, budget, specs, before in families:
+        specs = [e for e in specs if e in rated.index]
+        if not specs:
+            continue
+        rows = rated.loc[specs]
+        out.append(f"| `{family}` | {budget} | " + " / ".join(f"{e:,.0f}" for e in rows.elo) + " | "
+                   + " / ".join(f"{t:.2g}" for t in rows.seconds_per_move) + f" | {before} |")
+    return "\n".join(out) + "\n"
+
+
 def dead_stones() -> str:
     """How often each of our counts agrees with GNU Go's final score."""
     return "\n".join(line for line in (REPORTS / "dead-stones" / "summary.md").read_text().splitlines()
@@ -256,6 +285,7 @@ def vs_gnugo() -> str:
 BLOCKS: dict[str, Callable[[], str]] = {
     "demo": demo, "answers": answers, "engines": engines_table, "supervised": supervised,
     "alphazero": alphazero, "vs-gnugo": vs_gnugo, "dead-stones": dead_stones, "reinforcement": reinforcement,
+    "course-scale": course_scale,
     **{f"bench-{name}": benchmark(name) for name in ("playouts", "search", "predictor", "selfplay")},
 }
 
