@@ -25,7 +25,7 @@ from experiments import common
 
 CHAPTER = common.RLChapter(
     script="ch12_actor_critic", title="Chapter 12: actor-critic", method="ac", generations=300,
-    settings={"learning_rate": 5e-4, "discount": 0.95, "entropy": 0.03},
+    settings={"learning_rate": 1e-4, "discount": 0.95, "entropy": 0.1},
     about="The `ac` network's policy head (the actor) chooses the moves; its value head (the critic) says how "
           "the position stands for the player to move, and its search report shows it. The actor learns from "
           "the **advantage**, the result minus what the critic expected: a move in a position the critic "

@@ -122,6 +122,9 @@ def answers() -> str:
     c4_minutes = history("alphazero-connect4").seconds.sum() / 60
     counted = pd.read_csv(REPORTS / "dead-stones" / "scores.csv")
     ours_vs = counted[counted.set == "ours against GNU Go"]
+    learnt = {folder: pd.read_csv(REPORTS / folder / "final.csv").set_index("opponent").score
+              for folder in ("ch10_policy_gradient", "ch11_q_learning", "ch12_actor_critic")}
+    best_rl = max(learnt, key=lambda folder: learnt[folder]["mcts:rounds=100"])
     rows = [
         ("Which engine is strongest on Connect Four, and at what cost?",
          f"`{best}`, first of {len(rated)} engines: Elo {rated.loc[best, 'elo']:,.0f} over random at "
@@ -131,6 +134,10 @@ def answers() -> str:
          f"({c4_games} games, {network.rsplit('simulations=', 1)[1]} simulations a move)", "alphazero-connect4"),
         ("And tic-tac-toe?", f"lost {lost} of the {lines} lines a perfect opponent can choose",
          "alphazero-tictactoe"),
+        ("Can a network learn Connect Four by playing itself, without search?",
+         "against `random`: " + ", ".join(f"{learnt[f]['random']:.0%} ({m})" for f, m in
+                                          zip(learnt, ("policy gradients", "Q-learning", "actor-critic")))
+         + f"; against `mcts:rounds=100` the best scores {learnt[best_rl]['mcts:rounds=100']:.0%}", best_rl),
         ("And 5x5 Go?", f"Elo {go5.elo.iloc[-1]:+,.0f} over its untrained self in {len(go5)} iterations; "
          f"{go5_score:.0%} against `{go5_opponent}` ({go5_games} games)", "alphazero-go5"),
         ("How well does a network imitate MCTS on 9x9 Go?",

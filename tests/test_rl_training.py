@@ -65,6 +65,19 @@ def test_policy_gradients_start_from_a_supervised_predictor(tmp_path):
         train_rl(tmp_path / "q", tiny("q", init=str(predictor)), 1, progress=False)
 
 
+def test_a_run_stopped_and_resumed_learns_exactly_what_an_unbroken_run_learns(tmp_path):
+    import numpy as np
+
+    from engines.neural.backend import load_model
+
+    train_rl(tmp_path / "unbroken", tiny("pg"), 2, progress=False)
+    train_rl(tmp_path / "resumed", tiny("pg"), 1, progress=False)
+    train_rl(tmp_path / "resumed", tiny("pg"), 2, progress=False)
+    weights = [load_model(tmp_path / run / "checkpoints" / "gen-002.keras")[0].get_weights()
+               for run in ("unbroken", "resumed")]
+    assert all(np.array_equal(a, b) for a, b in zip(*weights))
+
+
 def test_a_resumed_run_keeps_its_optimizer_state(tmp_path):
     from engines.neural.backend import load_model
 

@@ -225,6 +225,7 @@ def _train_rl(out: Path, config: RLConfig, generations: int, progress: bool) -> 
         experience = load_experience(folder)
         x, targets, facts = training_targets(config.method, experience, call, int(experience.legal.shape[1]),
                                               config.discount)
+        keras.utils.set_random_seed(config.seed * 1_000_003 + generation)  # the same shuffle, resumed or not
         fitted = model.fit(x, targets, batch_size=config.batch_size, epochs=config.epochs, shuffle=True,
                            verbose=1 if progress else 0)
         checkpoint = out / "checkpoints" / f"gen-{generation:03d}.keras"
