@@ -7,7 +7,8 @@ For the 9x9 Go and Connect Four "small" networks (untrained: speed does not
 depend on the weights) it times one position through ``model.predict``,
 an eager call and the graph-compiled call the agent uses, a batch of 256
 through the compiled call, and finally whole predictor moves (encode, network,
-mask, choose) in self-play.
+mask, choose) in self-play, one game at a time and --games games advancing
+together (one network call per step for all of them).
 """
 from __future__ import annotations
 
@@ -20,9 +21,10 @@ from typing import Callable
 
 import numpy as np
 
+from dlgo.arena.match import Task, play_matches
 from dlgo.encoders import get_encoder_by_name
 from dlgo.games import new_game
-from engines.registry import create
+from engines.registry import ENGINES, create
 from markdown import DEFAULT_FOLDER, Table
 
 
@@ -50,6 +52,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", default="small", help="network (default small)")
     parser.add_argument("--seconds", type=float, default=3.0, help="seconds per row (default 3)")
+    parser.add_argument("--games", type=int, default=256, help="games played together (default 256)")
     parser.add_argument("--out", default=f"{DEFAULT_FOLDER}/predictor.md", help="where the table is saved")
     args = parser.parse_args()
 
@@ -80,6 +83,13 @@ def main() -> None:
                 agent.select_move(s)
             rows.append(("predictor agent moves (encode + call + choose)",
                          (len(positions) - 1) / (time.perf_counter() - start)))
+            spec = f"predictor:model={path},temperature=1"
+            tasks = [Task(f"#{k}", spec, spec, k) for k in range(args.games)]
+            start = time.perf_counter()
+            records = play_matches(ENGINES, game, tasks, opening_plies=2)
+            moves = sum(r.plies - r.opening_plies for r in records)
+            rows.append((f"predictor agent moves, {args.games} games together (play_matches)",
+                         moves / (time.perf_counter() - start)))
             for how, value in rows:
                 table.row(game, how, f"{value:,.0f}")
     table.save(args.out)

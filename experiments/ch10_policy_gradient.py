@@ -39,7 +39,7 @@ SETTINGS: dict[str, Any] = {"learning_rate": 1e-4, "discount": 0.95, "entropy": 
 FINETUNE_SETTINGS: dict[str, Any] = {"learning_rate": 5e-5, "discount": 0.95, "entropy": 0.05}
 
 CHAPTER = common.RLChapter(
-    script="ch10_policy_gradient", title="Chapter 10: policy gradients", method="pg", generations=300,
+    script="ch10_policy_gradient", title="Chapter 10: policy gradients", method="pg", generations=481,
     settings=SETTINGS,
     about="The `pg` network is a policy: a softmax over the moves, like chapter 6-7's predictor, but nobody "
           "tells it the right move. It plays itself, sampling its policy, and learns by REINFORCE: each move's "

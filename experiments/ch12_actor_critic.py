@@ -24,7 +24,7 @@ import sys
 from experiments import common
 
 CHAPTER = common.RLChapter(
-    script="ch12_actor_critic", title="Chapter 12: actor-critic", method="ac", generations=300,
+    script="ch12_actor_critic", title="Chapter 12: actor-critic", method="ac", generations=347,
     settings={"learning_rate": 1e-4, "discount": 0.95, "entropy": 0.1},
     about="The `ac` network's policy head (the actor) chooses the moves; its value head (the critic) says how "
           "the position stands for the player to move, and its search report shows it. The actor learns from "
@@ -33,8 +33,9 @@ CHAPTER = common.RLChapter(
           "bonus keeps the policy from growing certain before it has learnt anything.",
     look_for="""\
 Compare the learning curve with chapter 10's: the policy learns from
-advantages instead of raw results, so the same games give it a cleaner signal,
-and the critic's loss falls as it learns to read positions. The value head is
+advantages instead of raw results, so a move in a position the critic already
+knew was won teaches it little; the critic has to learn to read positions
+first, and the policy's signal is only as clean as the critic is right. The value head is
 worth a look on its own: `dlgo analyze --model PATH` after a few moves shows
 how sure the network is of the position. Against `mcts:rounds=100`, a network
 without search loses most games: it plays by reflex, MCTS reads ahead.

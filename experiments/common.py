@@ -781,7 +781,8 @@ def run_rl_chapter(chapter: RLChapter, args: argparse.Namespace, argv: list[str]
     minutes = history["seconds"].sum() / 60
     body = [chapter.about, "",
             f"**Training**: {len(history)} generations of {config.games} self-play games each "
-            f"({int(history['examples'].sum()):,} moves learned from), {minutes:.0f} minutes on this machine. "
+            f"({int(history['examples'].sum()):,} moves learned from), {minutes:.0f} minutes of wall time on "
+            "this 2-core machine. "
             f"Settings: `{settings_text(config)}`.", "",
             "![learning curve](learning_curve.png)", "",
             f"**The last network** (`{chapter.method}`, greedy, no search) against each opponent, "

@@ -219,7 +219,8 @@ def alphazero() -> str:
 
 def reinforcement() -> str:
     """What each learning-by-playing chapter (10-12) reached on Connect Four, and chapter 10's fine-tuning."""
-    out = ["| method | training (2 cores) | vs `random` | vs its start | vs `mcts:rounds=100` | report |",
+    out = ["| method | training (wall time; the three runs shared 2 cores) | vs `random` | vs its start "
+           "| vs `mcts:rounds=100` | report |",
            "|---|---|---:|---:|---:|---|"]
     for folder, method in (("ch10_policy_gradient", "`pg`, policy gradients"), ("ch11_q_learning", "`q`, Q-learning"),
                            ("ch12_actor_critic", "`ac`, actor-critic")):

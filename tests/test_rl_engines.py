@@ -105,6 +105,8 @@ def test_games_played_together_are_the_games_played_alone(networks, kind):
     alone = [play_match(ENGINES, "connect4", t.black, t.white, t.seed, 1, "", t.game_id) for t in tasks]
     assert [r.moves for r in together] == [r.moves for r in alone]
     assert [r.game_id for r in together] == [t.game_id for t in tasks]
+    for record in together + alone:  # a network's moves cost time, its share of a batched call included
+        assert (record.black_seconds if record.black == spec else record.white_seconds) > 0
 
 
 def test_prepared_outputs_serve_their_own_position_once(networks):

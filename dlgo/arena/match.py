@@ -8,6 +8,7 @@ from replaying one game over and over.
 from __future__ import annotations
 
 import random
+import time
 from pathlib import Path
 from typing import Callable, NamedTuple, Protocol, Sequence
 
@@ -75,8 +76,9 @@ class _Match:
         """The agent to move."""
         return self.agents[self.state.next_player]
 
-    def step(self) -> None:
-        """The side to move plays one move (or forfeits, when its engine fails)."""
+    def step(self, shared_seconds: float = 0.0) -> None:
+        """The side to move plays one move (or forfeits, when its engine fails);
+        ``shared_seconds``: its share of a batched call made for it beforehand."""
         player = self.state.next_player
         agent = self.agents[player]
         try:
@@ -86,7 +88,7 @@ class _Match:
             self.outcome = self.state.game.outcome(player.other, Ending.FORFEIT)
             return
         compute = agent.last_compute
-        self.spent[player][0] += compute.seconds
+        self.spent[player][0] += compute.seconds + shared_seconds
         self.spent[player][1] += compute.amount
         self.spent[player][2] += 1
         self.moves.append(self.state.format_move(move))
@@ -131,9 +133,8 @@ def play_matches(factory: AgentFactory, game: str, tasks: Sequence[Task], openin
     their positions at once (:meth:`~dlgo.core.agent.Agent.prepare_batch`), so
     network engines make one call for many games. Each game is the one
     :func:`play_match` would play with its task (the same seeds). Records come
-    back in the order of ``tasks``. (Per-move seconds leave out a shared batched
-    call: compare engines' speed in games played one at a time.) ``finished``
-    is called with each record as its game ends."""
+    back in the order of ``tasks``; a move's seconds include its share of the
+    batched call. ``finished`` is called with each record as its game ends."""
     records: dict[int, GameRecord] = {}
     waiting = list(enumerate(tasks))[::-1]
     active: list[tuple[int, _Match]] = []
@@ -146,10 +147,15 @@ def play_matches(factory: AgentFactory, game: str, tasks: Sequence[Task], openin
             by_kind: dict[type[Agent], list[_Match]] = {}
             for _, match in playing:
                 by_kind.setdefault(type(match.mover), []).append(match)
+            shared: dict[int, float] = {}  # each game's share of the batched calls' seconds
             for kind, matches in by_kind.items():
-                kind.prepare_batch([m.mover for m in matches], [m.state for m in matches])
+                if len(matches) > 1:
+                    start = time.perf_counter()
+                    kind.prepare_batch([m.mover for m in matches], [m.state for m in matches])
+                    share = (time.perf_counter() - start) / len(matches)
+                    shared.update((id(m), share) for m in matches)
             for _, match in playing:
-                match.step()
+                match.step(shared.get(id(match), 0.0))
             still = []
             for index, match in active:
                 if match.over:
