@@ -1,4 +1,6 @@
-"""One game between two engine specs, and its record.
+"""Games between engine specs, and their records: one at a time
+(:func:`play_match`), or many advancing together so that network engines make
+one call for all their positions at each step (:func:`play_matches`).
 
 The arena never imports the engines: it is handed an :class:`AgentFactory`
 (``engines.ENGINES`` in the suite) that builds agents from spec strings. An
