@@ -41,6 +41,7 @@ from dlgo.arena.match import Task
 from dlgo.arena.ratings import wilson_interval
 from dlgo.arena.tournament import play_games, run_tournament, schedule, task_seed
 from dlgo.core.agent import Agent
+from dlgo.core.errors import DlgoError
 from dlgo.core.game import State
 from dlgo.data.dataset import encode_dataset
 from dlgo.data.generate import generate_games
@@ -674,7 +675,7 @@ ALPHAZERO_CONNECT4 = Experiment(name="connect4", game="connect4", title="AlphaZe
 #
 # A chapter's run trains in --work/run by generations (resumable: rerun the same
 # command), then the last network plays --final-games games against each
-# opponent and against its own starting network, in --out/final/ (resumable too),
+# opponent and against its own starting network, in --work/final/ (resumable too),
 # and the chapter writes history.csv, learning_curve.png, final.csv, a game and
 # summary.md to --out.
 
@@ -748,7 +749,18 @@ def run_rl_chapter(chapter: RLChapter, args: argparse.Namespace, argv: list[str]
                    extra: Callable[[argparse.Namespace, Path], list[str]] | None = None) -> int:
     """Train, judge and report one chapter with the options ``args`` (from
     :func:`rl_parser`; ``argv`` for the reproducing command); ``extra(args, out)``
-    adds a section to the summary (chapter 10's fine-tuning). Returns the exit status."""
+    adds a section to the summary (chapter 10's fine-tuning). Returns the exit
+    status: 2, with a one-line message, for bad settings or a run folder that
+    holds another run."""
+    try:
+        return _run_rl_chapter(chapter, args, argv, extra)
+    except DlgoError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+
+
+def _run_rl_chapter(chapter: RLChapter, args: argparse.Namespace, argv: list[str] | None,
+                    extra: Callable[[argparse.Namespace, Path], list[str]] | None) -> int:
     from engines.neural.rl_training import plot_rl_history, train_rl  # loads TensorFlow
 
     settings = {name: getattr(args, name) for name in ("games", "eval_games", "baseline_games", *chapter.settings)}

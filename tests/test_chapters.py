@@ -188,6 +188,13 @@ def test_rl_chapters_train_judge_and_resume(tmp_path, name):
     assert (work / "final" / "games.csv").read_text() == played
 
 
+def test_rl_chapters_refuse_bad_settings_in_one_line(tmp_path, capsys):
+    assert chapter("ch11_q_learning").main(["--learning-rate", "0", "--out", str(tmp_path / "out"),
+                                            "--work", str(tmp_path / "work")]) == 2
+    assert capsys.readouterr().err.strip() == "error: learning_rate must be above 0, got 0.0"
+    assert not (tmp_path / "work").exists()
+
+
 def test_ch10_without_a_predictor_says_what_to_run(tmp_path, capsys):
     with pytest.raises(SystemExit) as exit_:
         chapter("ch10_policy_gradient").main(["--quick", "--predictor", str(tmp_path / "missing.keras")])
