@@ -26,7 +26,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from dlgo.data.experience import ExperienceManifest, collect_experience, discounted_rewards, load_experience
+from dlgo.data.experience import (ExperienceManifest, collect_experience, discounted_rewards, load_experience,
+                                  move_numbers)
 from dlgo.formats.atomic import atomic_write
 from dlgo.formats.plotting import new_figure, save_figure
 from dlgo.formats.records import GameRecord, read_games
@@ -73,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     experience = load_experience(work)
     records = {r.game_id: r for r in read_games(work / "games.csv")}
     movers = np.array([_mover_spec(records[manifest.game_ids[g]], k)
-                       for g, k in zip(experience.games, _move_numbers(experience.games))])
+                       for g, k in zip(experience.games, move_numbers(experience.games))])
     rows = []
     for spec in (args.black, args.white):
         mine = movers == spec
@@ -109,12 +110,6 @@ what share of each side's moves is +1?"""
     print(table.to_string(index=False))
     print(f"report: {summary}")
     return 0
-
-
-def _move_numbers(games: np.ndarray) -> np.ndarray:
-    """Each recorded move's number within its game (0, 1, 2, ...)."""
-    starts = np.flatnonzero(np.append(True, games[1:] != games[:-1]))
-    return np.arange(len(games)) - np.repeat(starts, np.diff(np.append(starts, len(games))))
 
 
 def _mover_spec(record: GameRecord, move: int) -> str:

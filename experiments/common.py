@@ -680,6 +680,10 @@ ALPHAZERO_CONNECT4 = Experiment(name="connect4", game="connect4", title="AlphaZe
 # summary.md to --out.
 
 
+#: how final.csv names the run's own starting network among the opponents
+START = "its starting network"
+
+
 @dataclass
 class RLChapter:
     """One chapter's reinforcement-learning run and how it is judged."""
@@ -786,7 +790,7 @@ def _run_rl_chapter(chapter: RLChapter, args: argparse.Namespace, argv: list[str
           flush=True)
     table, records = final_scores(agent, [*opponents, start], args.game, args.final_games, Path(args.work) / "final",
                                   seed=args.seed)
-    table["opponent"] = [*opponents, "its starting network"]
+    table["opponent"] = [*opponents, START]
     with atomic_write(out / "final.csv") as handle:
         table.to_csv(handle, index=False)
 
@@ -801,7 +805,7 @@ def _run_rl_chapter(chapter: RLChapter, args: argparse.Namespace, argv: list[str
             f"{args.final_games} games, colours alternating after two random opening plies:", "",
             "| opponent | score | 95% interval | games |", "|---|---:|---:|---:|"]
     for row in table.itertuples():
-        body.append(f"| {row.opponent if row.opponent.startswith('its') else f'`{row.opponent}`'} | "
+        body.append(f"| {row.opponent if row.opponent == START else f'`{row.opponent}`'} | "
                     f"{row.score:.1%} | {row.low:.0%} to {row.high:.0%} | {row.games} |")
     strongest = opponents[-1]
     games = sorted((r for r in records if strongest in (r.black, r.white)), key=lambda r: -r.score_for(agent))

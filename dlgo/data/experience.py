@@ -24,8 +24,8 @@ adds chunks; the games already in the buffer are never encoded twice.
 (4, True)
 >>> set(experience.rewards.tolist()) <= {-1.0, 0.0, 1.0}
 True
->>> moves_to_end(np.array([0, 0, 0, 1, 1])).tolist()
-[2, 1, 0, 1, 0]
+>>> moves_to_end(np.array([0, 0, 0, 1, 1])).tolist(), move_numbers(np.array([0, 0, 0, 1, 1])).tolist()
+([2, 1, 0, 1, 0], [0, 1, 2, 0, 1])
 """
 from __future__ import annotations
 
@@ -92,13 +92,24 @@ class Experience(NamedTuple):
     games: np.ndarray    # int32: the game, as an index into ExperienceManifest.game_ids
 
 
+def _game_rows(games: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For each recorded move, the rows of its game's first and last moves (a
+    game's moves lie together, in order)."""
+    starts = np.flatnonzero(np.append(True, games[1:] != games[:-1]))
+    sizes = np.diff(np.append(starts, len(games)))
+    return np.repeat(starts, sizes), np.repeat(starts + sizes - 1, sizes)
+
+
+def move_numbers(games: np.ndarray) -> np.ndarray:
+    """For each recorded move, its number among its game's recorded moves (0, 1, 2, ...)."""
+    first, _ = _game_rows(games)
+    return np.arange(len(games)) - first
+
+
 def moves_to_end(games: np.ndarray) -> np.ndarray:
     """For each recorded move, how many more moves of its game the buffer holds
-    after it (0 for a game's last recorded move); a game's moves lie together, in order."""
-    last = np.zeros(len(games), dtype=np.int64)
-    if len(games):
-        ends = np.flatnonzero(np.append(games[1:] != games[:-1], True))  # the last row of each game
-        last = np.repeat(ends, np.diff(np.append(-1, ends)))
+    after it (0 for a game's last recorded move)."""
+    _, last = _game_rows(games)
     return last - np.arange(len(games))
 
 

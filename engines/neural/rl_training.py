@@ -4,15 +4,17 @@ from the results, check the new network against the old.
 Each generation:
 
 1. **self-play**: the current network plays ``games`` games against itself,
+   all at once with one network call per step (:func:`~dlgo.arena.match.play_matches`),
    exploring (``pg`` and ``ac`` sample their policy with ``temperature``, ``q``
    plays a random action with probability ``epsilon``); the moves become
-   experience (:mod:`dlgo.data.experience`): position, action, and the mover's
-   reward, +1 for a win, -1 for a loss, 0 for a draw;
+   experience (:mod:`dlgo.data.experience`): position, legal moves, action, and
+   the mover's reward, the result (+1 a win, -1 a loss, 0 a draw) times
+   ``discount`` for each later move of the game;
 2. **learning**, by the method:
 
-   * ``pg``, REINFORCE with a baseline: raise the log-probability of each move
-     in proportion to its advantage, the reward minus the generation's mean
-     reward (the policy's cross-entropy against ``one_hot(action) * advantage``);
+   * ``pg``, REINFORCE with a baseline: raise the log-probability of each move,
+     among the legal moves, in proportion to its advantage, the reward minus
+     the generation's mean reward, with an entropy bonus (:class:`PolicyGradientLoss`);
    * ``q``, Q-learning on outcomes: move the value of the action played towards
      the reward (squared error on that action only);
    * ``ac``, actor-critic: the value head learns the reward (squared error), and
@@ -30,13 +32,14 @@ the start: a fresh network, or a copy of ``--init``), ``experience/gen-NNN/``
 (each generation's games and experience), ``history.csv``, ``learning_curve.png``
 and ``current.keras``, the latest network. ``history.csv`` is written after the
 generation's network, and ``current.keras`` after it (and put right on resume),
-so a killed run resumes at its last finished generation.
+so a killed run resumes at its last finished generation. The network and its
+optimizer's state stay in memory from one generation to the next, and every
+checkpoint keeps both, so a resumed run goes on as if it had not stopped.
 """
 from __future__ import annotations
 
 import json
 import logging
-import math
 import shutil
 import time
 from dataclasses import asdict
