@@ -49,7 +49,7 @@ from dlgo.formats.atomic import atomic_write
 from dlgo.formats.pictures import render_game, render_position
 from dlgo.formats.plotting import plot_learning_curve
 from dlgo.formats.records import GameRecord, replay
-from dlgo.games import new_game
+from dlgo.games import get_game, new_game
 from dlgo.games.solver import perfect_moves
 from engines.checkpoints import shipped_network
 from engines.neural.accuracy import evaluate_predictor, teacher_agreement
@@ -712,15 +712,47 @@ def rl_parser(chapter: RLChapter, doc: str) -> argparse.ArgumentParser:
                    help=f"engines the last network plays at the end, comma separated (default "
                         f"{','.join(chapter.opponents)})")
     p.add_argument("--work", default=f"data/{chapter.script}", help=f"run folder (default data/{chapter.script})")
-    defaults = {"games": RLConfig.games, "eval_games": RLConfig.eval_games,
-                "baseline_games": RLConfig.baseline_games, **chapter.settings}
+    defaults = {**rl_settings(RLConfig()), **chapter.settings}
     for name, value in defaults.items():  # the run's settings, as train-rl's
-        p.add_argument(f"--{name.replace('_', '-')}", type=type(value), default=value,
-                       help=f"train-rl's --{name.replace('_', '-')} (default {value})")
-    baselines = ",".join(RLConfig().baselines)
-    p.add_argument("--baselines", default=baselines,
-                   help=f"engines each generation plays, comma separated (default {baselines})")
+        flag = f"--{name.replace('_', '-')}"
+        if isinstance(value, bool):
+            p.add_argument(flag, action=argparse.BooleanOptionalAction, default=value,
+                           help=f"train-rl's {flag} (default {'on' if value else 'off'})")
+        elif isinstance(value, list):
+            p.add_argument(flag, type=comma_list, default=value,
+                           help=f"train-rl's {flag}, comma separated (default {','.join(value) or 'none'})")
+        else:
+            p.add_argument(flag, type=type(value), default=value, help=f"train-rl's {flag} (default {value})")
     return p
+
+
+def run_description(config: RLConfig) -> str:
+    """What a run's settings make of its chapter's method, in a sentence or two
+    (so a summary never describes settings its run did not use)."""
+    games = f"{config.games} self-play games a generation"
+    if config.sparring:
+        games += (f" and {config.sparring_games} against each of {', '.join(f'`{e}`' for e in config.sparring)}, "
+                  "learning from its own moves there too")
+    result = "the game's result" + (f" discounted by {config.discount:g} per later move" if config.discount < 1 else "")
+    if config.bootstrap == 0:
+        target = f"{result} (a Monte Carlo target, as in the book)"
+    elif config.bootstrap == 1:
+        target = "the value of the next position (the one-step target, `--bootstrap 1`)"
+    else:
+        target = f"{1 - config.bootstrap:g} times {result} plus {config.bootstrap:g} times the next position's value"
+    mirror = "; every position learnt under each of the board's symmetries too" if config.symmetries else ""
+    return f"**This run**: {games}; targets: {target}{mirror}."
+
+
+def rl_settings(config: RLConfig) -> dict[str, Any]:
+    """The settings a chapter's command line offers: all of train-rl's but the
+    method, the game, the seed (options of their own) and ``init``."""
+    return {name: value for name, value in vars(config).items() if name not in ("method", "game", "seed", "init")}
+
+
+def comma_list(text: str) -> list[str]:
+    """``a,b`` as ``["a", "b"]`` (an empty text: no items)."""
+    return [item for item in text.split(",") if item]
 
 
 def final_scores(agent: str, opponents: Sequence[str], game: str, games: int, folder: Path, seed: int
@@ -767,8 +799,7 @@ def _run_rl_chapter(chapter: RLChapter, args: argparse.Namespace, argv: list[str
                     extra: Callable[[argparse.Namespace, Path], list[str]] | None) -> int:
     from engines.neural.rl_training import plot_rl_history, train_rl  # loads TensorFlow
 
-    settings = {name: getattr(args, name) for name in ("games", "eval_games", "baseline_games", *chapter.settings)}
-    settings["baselines"] = [b for b in args.baselines.split(",") if b]
+    settings = {name: getattr(args, name) for name in rl_settings(RLConfig())}
     if args.quick:
         settings = rl_quick_settings()
         args.generations, args.final_games = 2, 4
@@ -778,7 +809,8 @@ def _run_rl_chapter(chapter: RLChapter, args: argparse.Namespace, argv: list[str
         opponents = opponents[:1]
     out, run = Path(args.out), Path(args.work) / "run"
     out.mkdir(parents=True, exist_ok=True)
-    print(f"1. learn: {args.generations} generations of {config.games} self-play games -> {run}", flush=True)
+    print(f"1. learn: {args.generations} generations of {config.games} self-play games"
+          f"{f' and {config.sparring_games} sparring games' if config.sparring else ''} -> {run}", flush=True)
     history = train_rl(run, config, args.generations)
     with atomic_write(out / "history.csv") as handle:
         history.to_csv(handle, index=False)
@@ -795,9 +827,12 @@ def _run_rl_chapter(chapter: RLChapter, args: argparse.Namespace, argv: list[str
         table.to_csv(handle, index=False)
 
     minutes = history["seconds"].sum() / 60
-    body = [chapter.about, "",
-            f"**Training**: {len(history)} generations of {config.games} self-play games each "
-            f"({int(history['examples'].sum()):,} moves learned from), {minutes:.0f} minutes of wall time on "
+    mirrored = ", each also under the board's symmetries" if config.symmetries else ""
+    sparring = f" and {config.sparring_games} against each of {', '.join(f'`{e}`' for e in config.sparring)}" \
+        if config.sparring else ""
+    body = [chapter.about, "", run_description(config), "",
+            f"**Training**: {len(history)} generations of {config.games} self-play games each{sparring} "
+            f"({learnt_moves(history, config):,} moves learned from{mirrored}), {minutes:.0f} minutes of wall time on "
             "this 2-core machine. "
             f"Settings: `{settings_text(config)}`.", "",
             "![learning curve](learning_curve.png)", "",
@@ -821,9 +856,23 @@ def _run_rl_chapter(chapter: RLChapter, args: argparse.Namespace, argv: list[str
     return 0
 
 
+def learnt_moves(history: pd.DataFrame, config: RLConfig) -> int:
+    """The moves a run learnt from (its ``examples`` count each symmetric copy too)."""
+    copies = len(get_game(config.game).symmetries()) if config.symmetries else 1
+    return int(history["examples"].sum()) // copies
+
+
+def option(name: str, value: Any) -> str:
+    """A setting as a train-rl option: ``--discount 0.95``, ``--symmetries``, ``--baselines random alphabeta``."""
+    flag = f"--{name.replace('_', '-')}"
+    if isinstance(value, bool):
+        return flag if value else f"--no-{flag[2:]}"
+    return f"{flag} {' '.join(value) if isinstance(value, list) else value}"
+
+
 def settings_text(config: RLConfig) -> str:
     """The run's settings that differ from RLConfig's defaults, as train-rl options."""
     default = RLConfig()
-    changed = [f"--{name.replace('_', '-')} {value if not isinstance(value, list) else ','.join(value)}"
-               for name, value in vars(config).items() if value != getattr(default, name) and name not in ("seed", "init")]
+    changed = [option(name, value) for name, value in vars(config).items()
+               if value != getattr(default, name) and name not in ("seed", "init")]
     return " ".join(changed) or "the defaults"

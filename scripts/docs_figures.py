@@ -134,10 +134,11 @@ def answers() -> str:
          f"({c4_games} games, {network.rsplit('simulations=', 1)[1]} simulations a move)", "alphazero-connect4"),
         ("And tic-tac-toe?", f"lost {lost} of the {lines} lines a perfect opponent can choose",
          "alphazero-tictactoe"),
-        ("Can a network learn Connect Four by playing itself, without search?",
+        ("Can a network learn Connect Four by playing, with no search of its own?",
          "against `random`: " + ", ".join(f"{learnt[f]['random']:.0%} ({m})" for f, m in
                                           zip(learnt, ("policy gradients", "Q-learning", "actor-critic")))
-         + f"; against `mcts:rounds=100` the best scores {learnt[best_rl]['mcts:rounds=100']:.0%}", best_rl),
+         + f"; against `mcts:rounds=100` the best scores {learnt[best_rl]['mcts:rounds=100']:.0%}"
+         + (" (it sparred with that engine as it learnt)" if "--sparring" in (REPORTS / best_rl / "summary.md").read_text() else ""), best_rl),
         ("And 5x5 Go?", f"Elo {go5.elo.iloc[-1]:+,.0f} over its untrained self in {len(go5)} iterations; "
          f"{go5_score:.0%} against `{go5_opponent}` ({go5_games} games)", "alphazero-go5"),
         ("How well does a network imitate MCTS on 9x9 Go?",
@@ -219,7 +220,7 @@ def alphazero() -> str:
 
 def reinforcement() -> str:
     """What each learning-by-playing chapter (10-12) reached on Connect Four, and chapter 10's fine-tuning."""
-    out = ["| method | training (wall time; the three runs shared 2 cores) | vs `random` | vs its start "
+    out = ["| method | training (wall time; each run shared 2 cores with others) | vs `random` | vs its start "
            "| vs `mcts:rounds=100` | report |",
            "|---|---|---:|---:|---:|---|"]
     for folder, method in (("ch10_policy_gradient", "`pg`, policy gradients"), ("ch11_q_learning", "`q`, Q-learning"),
@@ -258,7 +259,7 @@ def course_scale() -> str:
                 ("predictor", "one network call", learnt["predictor"],
                  "a teacher's games and a training run (step 5: 3 minutes)"),
                 ("pg", "one network call", learnt["pg"], "self-play by policy gradients (step 8)"),
-                ("q", "one network call", learnt["q"], "self-play by Q-learning (step 9)"),
+                ("q", "one network call", learnt["q"], "self-play and sparring with `mcts:rounds=100`, by Q-learning (step 9)"),
                 ("ac", "one network call", learnt["ac"], "self-play by actor-critic (step 10)"),
                 ("alphazero", "raw policy / 50 simulations",
                  [f"alphazero:checkpoint=connect4,simulations={n}" for n in (0, 50)],

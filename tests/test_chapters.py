@@ -192,6 +192,9 @@ def test_rl_chapters_refuse_bad_settings_in_one_line(tmp_path, capsys):
     assert chapter("ch11_q_learning").main(["--learning-rate", "0", "--out", str(tmp_path / "out"),
                                             "--work", str(tmp_path / "work")]) == 2
     assert capsys.readouterr().err.strip() == "error: learning_rate must be above 0, got 0.0"
+    assert chapter("ch11_q_learning").main(["--sparring", "random,nobody", "--no-symmetries", "--out",
+                                            str(tmp_path / "out"), "--work", str(tmp_path / "work")]) == 2
+    assert capsys.readouterr().err.strip().startswith("error: unknown engine 'nobody'")
     assert not (tmp_path / "work").exists()
 
 

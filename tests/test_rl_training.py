@@ -41,6 +41,34 @@ def test_each_method_runs_generations_and_resumes(method, tmp_path):
         train_rl(tmp_path, tiny(method, games=7), 3, progress=False)
 
 
+def test_sparring_games_teach_the_network_its_own_moves_only(tmp_path):
+    import json
+
+    from dlgo.data.experience import load_experience
+
+    config = tiny("ac", sparring=["random", "mcts:rounds=4"], sparring_games=4)
+    history = train_rl(tmp_path, config, 1, progress=False)
+    folders = sorted(p.name for p in (tmp_path / "experience").iterdir())
+    assert folders == ["gen-001", "gen-001-sparring-1", "gen-001-sparring-2"]
+    sizes = [len(load_experience(tmp_path / "experience" / name).actions) for name in folders]
+    assert history["examples"].iloc[0] == sum(sizes)
+    for name, size in zip(folders[1:], sizes[1:]):  # the network's moves: half of each game, rounded by colour
+        games = pd.read_csv(tmp_path / "experience" / name / "games.csv")
+        network = json.loads((tmp_path / "experience" / name / "run.json").read_text())["learners"]
+        assert len(games) == 4 and network[0] in set(games["black"]) & set(games["white"])
+        mover = [(plies + (black == network[0])) // 2 for plies, black in zip(games["plies"], games["black"])]
+        assert size == sum(mover)
+    # a run from before the sparring settings existed resumes: its missing settings are the defaults
+    saved = json.loads((tmp_path / "config.json").read_text())
+    plain = tmp_path / "plain"
+    train_rl(plain, tiny("ac"), 1, progress=False)
+    old = json.loads((plain / "config.json").read_text())
+    del old["sparring"], old["sparring_games"]
+    (plain / "config.json").write_text(json.dumps(old))
+    assert list(train_rl(plain, tiny("ac"), 2, progress=False)["generation"]) == [1, 2]
+    assert saved["sparring"] == ["random", "mcts:rounds=4"]
+
+
 def test_a_network_behind_its_history_is_put_right_on_resume(tmp_path):
     from engines.neural.backend import read_metadata
 
@@ -93,7 +121,9 @@ def test_a_resumed_run_keeps_its_optimizer_state(tmp_path):
 @pytest.mark.parametrize("bad", [dict(method="sarsa"), dict(games=0), dict(epsilon=1.5), dict(learning_rate=0.0),
                                  dict(discount=0.0), dict(discount=1.5),
                                  dict(temperature=float("nan")), dict(model="huge"), dict(game="chess"),
-                                 dict(baselines=["nobody"]), dict(init="missing.keras")])
+                                 dict(baselines=["nobody"]), dict(sparring=["mcts:rounds=x"]),
+                                 dict(sparring_games=0), dict(bootstrap=1.5),
+                                 dict(method="pg", bootstrap=0.5), dict(init="missing.keras")])
 def test_bad_settings_are_refused_before_a_folder_is_made(bad):
     with pytest.raises(SpecError):
         tiny(**{"method": "pg", **bad})
@@ -135,6 +165,50 @@ def test_the_learning_targets_of_each_method():
     assert policy.shape == (4, 18)
 
 
+def test_one_step_targets_look_at_the_next_position_from_the_movers_side():
+    import numpy as np
+
+    from dlgo.data.experience import Experience
+    from engines.neural.rl_training import one_step_targets
+
+    # two games: three moves won by the first mover (rows 0-2), then two moves ending in a draw (rows 3-4)
+    experience = Experience(np.zeros((5, 1)), np.zeros(5, np.int32), np.array([1.0, -1.0, 1.0, 0.0, 0.0], np.float32),
+                            np.ones((5, 1), bool), np.array([0, 0, 0, 1, 1], np.int32))
+    values = np.array([0.1, 0.2, 0.3, 0.4, 0.5], np.float32)
+    self_play = one_step_targets(experience, values, 0.5, alternating=True)
+    assert np.allclose(self_play, [-0.1, -0.15, 1.0, -0.25, 0.0])  # the next position is the opponent's
+    sparring = one_step_targets(experience, values, 1.0, alternating=False)
+    assert np.allclose(sparring, [0.2, 0.3, 1.0, 0.5, 0.0])  # the next recorded position is the mover's again
+
+
+def test_bootstrapped_targets_of_q_and_ac():
+    import numpy as np
+
+    from dlgo.data.experience import Experience
+    from engines.neural.backend import compiled_call
+    from engines.neural.models import build_model
+    from engines.neural.rl_training import training_targets
+
+    rng = np.random.default_rng(0)
+    states = rng.integers(0, 2, (3, 3, 3, 3)).astype(np.int8)
+    legal = np.ones((3, 9), bool)
+    legal[1, 4] = False  # the max runs over the legal moves only
+    experience = Experience(states, np.array([0, 1, 2]), np.array([1.0, -1.0, 1.0], np.float32), legal,
+                            np.zeros(3, np.int32))
+    q_model = build_model("tiny", (3, 3, 3), 9, head="q")
+    q = q_model.predict(states.astype(np.float32), verbose=0)
+    best = np.where(legal, q, -np.inf).max(axis=1)
+    _, targets, _ = training_targets("q", experience, compiled_call(q_model), 9, 1.0, bootstrap=1.0)
+    assert np.allclose(targets[[0, 1, 2], [0, 1, 2]], [-best[1], -best[2], 1.0], atol=1e-5)
+    _, half, _ = training_targets("q", experience, compiled_call(q_model), 9, 1.0, bootstrap=0.5)
+    assert np.allclose(half[0, 0], 0.5 * 1.0 - 0.5 * best[1], atol=1e-5)
+    ac_model = build_model("tiny", (3, 3, 3), 9, head="policy-value")
+    values = ac_model.predict(states.astype(np.float32), verbose=0)[1].reshape(-1)
+    _, (policy, value), _ = training_targets("ac", experience, compiled_call(ac_model), 9, 1.0, bootstrap=1.0)
+    assert np.allclose(value.reshape(-1), [-values[1], -values[2], 1.0], atol=1e-5)
+    assert np.allclose(policy[[0, 1, 2], [0, 1, 2]], value.reshape(-1) - values, atol=1e-5)
+
+
 def test_train_rl_from_the_command_line_and_resume(tmp_path, capsys):
     from dlgo.app import cli
 
@@ -172,3 +246,27 @@ def test_the_policy_gradient_loss_is_reinforce_with_an_entropy_bonus(tmp_path):
     save_model(model, tmp_path / "ac.keras", {"kind": "ac"})
     reloaded, _ = load_model(tmp_path / "ac.keras", compile=True)  # the loss travels with the file
     assert reloaded.loss[0].entropy == 0.05
+
+
+def test_learning_under_the_boards_symmetries_moves_the_targets_with_the_board():
+    import numpy as np
+
+    from dlgo.games import get_game
+    from engines.neural.rl_training import with_symmetries
+
+    mirror = get_game("connect4").symmetries()
+    x = np.zeros((1, 6, 7, 2), np.float32)
+    x[0, 5, 0, 0] = 1  # a stone in the left column
+    policy = np.zeros((1, 14), np.float32)
+    policy[0, 1], policy[0, 7 + 2] = 0.5, 1  # an advantage on column 1, column 2 legal
+    value = np.array([[0.25]], np.float32)
+    xs, (policies, values) = with_symmetries(x, [policy, value], mirror)
+    assert xs.shape == (2, 6, 7, 2) and xs[1, 5, 6, 0] == 1 and xs[1].sum() == 1
+    assert policies[1, 5] == 0.5 and policies[1, 7 + 4] == 1 and policies[1].sum() == 1.5
+    assert np.array_equal(values, [[0.25], [0.25]])
+    q = np.arange(7, dtype=np.float32)[None]
+    _, qs = with_symmetries(x, q, mirror)
+    assert np.array_equal(qs[1], q[0, ::-1])
+    go = get_game("go:size=5").symmetries()  # 8 on a square board; the pass stays the pass
+    xs, qs = with_symmetries(np.zeros((3, 5, 5, 1), np.float32), np.tile(np.arange(26.0), (3, 1)), go)
+    assert xs.shape[0] == 24 and (qs[:, 25] == 25).all() and all(sorted(row) == list(range(26)) for row in qs)

@@ -305,6 +305,9 @@ def add_config_options(parser: argparse.ArgumentParser, cls: Any) -> None:
         if isinstance(default, list):
             parser.add_argument(flag, nargs="+", type=f.metadata.get("item", str), default=None,
                                 help=f"(default {' '.join(map(str, default)) or 'none'})")
+        elif isinstance(default, bool):  # --flag / --no-flag
+            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=None,
+                                help=f"(default {'on' if default else 'off'})")
         else:
             parser.add_argument(flag, type=type(default), default=None, help=f"(default {default})")
 

@@ -26,11 +26,15 @@ class RLConfig:
     model: str = "small"           # the network's body (engines.neural.models): ch6, small, medium, large, tiny
     init: str = ""                 # start from this network file (a supervised predictor, for pg) instead of fresh
     games: int = 200               # self-play games per generation
+    sparring: list[str] = field(default_factory=list, metadata={"item": str})  # engines it also learns against
+    sparring_games: int = 100      # games against each sparring engine per generation (its own moves learnt)
     temperature: float = 1.0       # pg and ac: self-play samples the policy with this temperature
     epsilon: float = 0.1           # q: self-play plays a random action this often
     learning_rate: float = 1e-4
     entropy: float = 0.01          # pg and ac: weight of the policy's entropy bonus (keeps it exploring)
     discount: float = 1.0          # a move's reward is the result times discount ** (the game's later moves)
+    bootstrap: float = 0.0         # q and ac: weight of the one-step target (the next position's value) against the result
+    symmetries: bool = False       # learn every position under each symmetry of the board too (2 in Connect Four, 8 in Go)
     batch_size: int = 256
     epochs: int = 1                # passes over each generation's experience
     eval_games: int = 100          # the new network against the previous one
@@ -49,18 +53,22 @@ class RLConfig:
             value = getattr(self, f.name)
             if isinstance(value, (int, float)) and not isinstance(value, bool):
                 least = 0 if f.name in ("temperature", "epsilon", "seed", "baseline_games", "learning_rate",
-                                         "entropy", "discount") else 1
+                                         "entropy", "discount", "bootstrap") else 1
                 if not math.isfinite(value) or value < least:
                     raise SpecError(f"{f.name} must be a finite number of at least {least}, got {value}")
         if not 0 < self.discount <= 1:
             raise SpecError(f"discount must be in (0, 1], got {self.discount}")
+        if not 0 <= self.bootstrap <= 1:
+            raise SpecError(f"bootstrap is a weight in [0, 1], got {self.bootstrap}")
+        if self.bootstrap and self.method == "pg":
+            raise SpecError("bootstrap needs a value to bootstrap from: use --method q or ac, not pg")
         if not 0 <= self.epsilon <= 1:
             raise SpecError(f"epsilon is a probability in [0, 1], got {self.epsilon}")
         if not 0 < self.learning_rate < math.inf:
             raise SpecError(f"learning_rate must be above 0, got {self.learning_rate}")
         if self.init and not Path(self.init).is_file():
             raise SpecError(f"--init {self.init}: no such network file")
-        for spec in self.baselines:
+        for spec in (*self.baselines, *self.sparring):
             check_spec(spec)
 
     def player(self, network: Path, exploring: bool) -> str:

@@ -52,7 +52,8 @@ import pandas as pd
 from dlgo.arena.match import Task, play_matches
 from dlgo.arena.ratings import binomial_p_value, wilson_interval
 from dlgo.core.errors import RecordError, SpecError
-from dlgo.data.experience import Experience, collect_experience, discounted_rewards, load_experience
+from dlgo.core.symmetry import Symmetry
+from dlgo.data.experience import Experience, collect_experience, discounted_rewards, load_experience, moves_to_end
 from dlgo.encoders import get_encoder_by_name
 from dlgo.formats.atomic import atomic_write
 from dlgo.formats.folders import hold_folder, read_settings
@@ -65,30 +66,53 @@ from engines.registry import ENGINES
 log = logging.getLogger(__name__)
 
 def training_targets(method: str, experience: Experience, call: Callable[[np.ndarray], list[np.ndarray]],
-                     num_moves: int, discount: float = 1.0
+                     num_moves: int, discount: float = 1.0, bootstrap: float = 0.0, alternating: bool = True
                      ) -> tuple[np.ndarray, list[np.ndarray] | np.ndarray, dict[str, float]]:
     """(inputs, targets, facts) that make ``method``'s loss: for ``pg`` and
     ``ac``, :class:`PolicyGradientLoss` against ``one_hot(action) * advantage``
     (and the legal moves), minus the advantage times the log-probability of the
     action among the legal moves (REINFORCE);
     ``call`` is the network before this generation's learning (its compiled call);
-    each move's reward is the game's result discounted by ``discount`` per later move."""
+    each move's return is the game's result discounted by ``discount`` per later
+    move, mixed by ``bootstrap`` with the one-step target (:func:`one_step_targets`;
+    ``alternating``: the recorded moves of a game alternate between the players)."""
     x = experience.states.astype(np.float32)
-    rewards = discounted_rewards(experience, discount)
+    returns = discounted_rewards(experience, discount)
     one_hot = np.eye(num_moves, dtype=np.float32)[experience.actions]
     legal = experience.legal.astype(np.float32)
     if method == "pg":
-        baseline = float(rewards.mean())
-        return x, np.hstack([one_hot * (rewards - baseline)[:, None], legal]), {"baseline": baseline}
+        baseline = float(returns.mean())
+        return x, np.hstack([one_hot * (returns - baseline)[:, None], legal]), {"baseline": baseline}
     predictions = [np.concatenate(parts) for parts in zip(*(call(x[k:k + 1024]) for k in range(0, len(x), 1024)))]
     if method == "q":
         q = np.asarray(predictions[0], np.float32)
-        targets = np.where(one_hot > 0, rewards[:, None], q)  # only the action played moves
+        best = np.where(experience.legal, q, -np.inf).max(axis=1)  # Q-learning's max over the next legal actions
+        if bootstrap:
+            returns = (1 - bootstrap) * returns + bootstrap * one_step_targets(experience, best, discount, alternating)
+        targets = np.where(one_hot > 0, returns[:, None], q)  # only the action played moves
         return x, targets, {"mean_q_played": float((q * one_hot).sum(axis=1).mean())}
     values = np.asarray(predictions[1], np.float32).reshape(-1)
-    advantages = rewards - values
-    return x, [np.hstack([one_hot * advantages[:, None], legal]), rewards[:, None]], \
+    if bootstrap:
+        returns = (1 - bootstrap) * returns + bootstrap * one_step_targets(experience, values, discount, alternating)
+    advantages = returns - values
+    return x, [np.hstack([one_hot * advantages[:, None], legal]), returns[:, None]], \
         {"mean_abs_advantage": float(np.abs(advantages).mean())}
+
+
+def one_step_targets(experience: Experience, values: np.ndarray, discount: float, alternating: bool) -> np.ndarray:
+    """Temporal-difference targets: each move's target is the value of the
+    game's next recorded position (``values``, one per row: ``max Q`` for
+    Q-learning, the value head's estimate for actor-critic) times ``discount``,
+    seen from the mover's side: negated when that position is the opponent's
+    (``alternating``, self-play records both players), as it is when it is the
+    mover's again (only one player recorded, against a sparring engine). A
+    game's last move has its result. Values learnt this way spread back one
+    move per generation from the results, and a move that lets the opponent
+    win at once is marked at once, whoever the opponent is."""
+    later = moves_to_end(experience.games) > 0
+    following = np.append(values[1:], 0.0).astype(np.float32)
+    sign = -1.0 if alternating else 1.0
+    return np.where(later, sign * discount * following, experience.rewards).astype(np.float32)
 
 
 @keras.saving.register_keras_serializable(package="dlgo")
@@ -162,7 +186,8 @@ def _start(out: Path, config: RLConfig) -> None:
     config_file = out / "config.json"
     if config_file.exists():
         old = json.loads(config_file.read_text())
-        changed = {k: (old.get(k), v) for k, v in asdict(config).items() if old.get(k) != v}
+        default = asdict(RLConfig())  # a setting added since the run started has its default there
+        changed = {k: (old.get(k, default[k]), v) for k, v in asdict(config).items() if old.get(k, default[k]) != v}
         if changed:
             raise RecordError(f"{out} holds a run with other settings {changed}; use another folder")
         return
@@ -220,14 +245,8 @@ def _train_rl(out: Path, config: RLConfig, generations: int, progress: bool) -> 
         started = time.perf_counter()
         previous = out / "checkpoints" / f"gen-{generation - 1:03d}.keras"
         explorer = config.player(previous, exploring=True)
-        folder = out / "experience" / f"gen-{generation:03d}"
-        if folder.exists():  # a killed generation: its games are played again, the same seeds making the same games
-            shutil.rmtree(folder)
-        collect_experience(ENGINES, folder, config.game, explorer, explorer, config.games,
-                           seed=config.seed * 1_000_003 + generation, progress=progress, batch=config.games)
-        experience = load_experience(folder)
-        x, targets, facts = training_targets(config.method, experience, call, int(experience.legal.shape[1]),
-                                              config.discount)
+        experiences = _play_generation(out, config, generation, explorer, progress)
+        x, targets, facts = _learning_batch(config, experiences, call)
         keras.utils.set_random_seed(config.seed * 1_000_003 + generation)  # the same shuffle, resumed or not
         fitted = model.fit(x, targets, batch_size=config.batch_size, epochs=config.epochs, shuffle=True,
                            verbose=1 if progress else 0)
@@ -235,8 +254,8 @@ def _train_rl(out: Path, config: RLConfig, generations: int, progress: bool) -> 
         save_model(model, checkpoint, {**metadata, "generation": generation})
         new, old = config.player(checkpoint, exploring=False), config.player(previous, exploring=False)
         score, wins = score_against(new, old, config.game, config.eval_games, seed=config.seed * 7919 + generation)
-        row: dict[str, float] = {"generation": generation, "examples": len(experience.actions),
-                                 "mean_reward": float(experience.rewards.mean()),
+        row: dict[str, float] = {"generation": generation, "examples": len(x),  # symmetric copies included
+                                 "mean_reward": float(experiences[0].rewards.mean()),
                                  "loss": float(fitted.history["loss"][-1]), **facts,
                                  "score_vs_previous": score, "games_vs_previous": config.eval_games,
                                  "p_value": binomial_p_value(wins, config.eval_games)}
@@ -252,6 +271,72 @@ def _train_rl(out: Path, config: RLConfig, generations: int, progress: bool) -> 
                         config.baseline_games)
         log.info("generation %d: %s", generation, row)
     return history
+
+
+def _play_generation(out: Path, config: RLConfig, generation: int, explorer: str, progress: bool
+                     ) -> list[Experience]:
+    """A generation's experience: its self-play games, then its games against
+    each sparring engine (``experience/gen-NNN`` and ``gen-NNN-sparring-K``,
+    the network's own moves only), each played in one batch."""
+    stem = out / "experience" / f"gen-{generation:03d}"
+    for folder in stem.parent.glob(f"{stem.name}*"):  # a killed generation: played again, the same seeds
+        shutil.rmtree(folder)  # making the same games
+    seed = config.seed * 1_000_003 + generation
+    collect_experience(ENGINES, stem, config.game, explorer, explorer, config.games, seed=seed,
+                       progress=progress, batch=config.games)
+    folders = [stem]
+    for k, opponent in enumerate(config.sparring, start=1):
+        folder = stem.with_name(f"{stem.name}-sparring-{k}")
+        collect_experience(ENGINES, folder, config.game, explorer, opponent, config.sparring_games,
+                           learners=[explorer], seed=seed + 500_000 * k, progress=progress,
+                           batch=config.sparring_games)
+        folders.append(folder)
+    return [load_experience(folder) for folder in folders]
+
+
+def _learning_batch(config: RLConfig, experiences: list[Experience], call: Callable[[np.ndarray], list[np.ndarray]]
+                    ) -> tuple[np.ndarray, list[np.ndarray] | np.ndarray, dict[str, float]]:
+    """:func:`training_targets` of each opponent's games (so ``pg``'s baseline
+    is the mean result against that opponent), stacked; the facts are averaged
+    over the moves."""
+    parts = [training_targets(config.method, experience, call, int(experience.legal.shape[1]), config.discount,
+                              config.bootstrap, alternating=k == 0)  # self-play first, then sparring (one side)
+             for k, experience in enumerate(experiences)]
+    x = np.concatenate([part[0] for part in parts])
+    first = parts[0][1]
+    targets: list[np.ndarray] | np.ndarray = \
+        [np.concatenate(column) for column in zip(*(part[1] for part in parts))] if isinstance(first, list) \
+        else np.concatenate([part[1] for part in parts])
+    sizes = np.array([len(part[0]) for part in parts], float)
+    facts = {name: float(np.dot(sizes, [part[2][name] for part in parts]) / sizes.sum()) for name in parts[0][2]}
+    if config.symmetries:
+        x, targets = with_symmetries(x, targets, get_encoder_by_name(None, config.game).game.symmetries())
+    return x, targets, facts
+
+
+def with_symmetries(x: np.ndarray, targets: list[np.ndarray] | np.ndarray, symmetries: list[Symmetry]
+                    ) -> tuple[np.ndarray, list[np.ndarray] | np.ndarray]:
+    """Every example once more under each symmetry of the board (identity
+    first, as ``Game.symmetries`` lists them): the planes transformed and every
+    per-action column of the targets moved along (a policy target's advantages
+    and legal mask alike); a value target stays as it is."""
+    num_moves = len(symmetries[0].actions)
+
+    def moved(columns: np.ndarray, symmetry: Symmetry) -> np.ndarray:
+        if columns.shape[1] % num_moves or columns.shape[1] == 1:
+            return columns  # a value
+        out = np.empty_like(columns)
+        for start in range(0, columns.shape[1], num_moves):  # action i goes to symmetry.actions[i]
+            out[:, start + symmetry.actions] = columns[:, start:start + num_moves]
+        return out
+
+    xs = [x] + [symmetry.planes(x) for symmetry in symmetries[1:]]
+    if isinstance(targets, list):
+        stacked: list[np.ndarray] | np.ndarray = [
+            np.concatenate([column] + [moved(column, symmetry) for symmetry in symmetries[1:]]) for column in targets]
+    else:
+        stacked = np.concatenate([targets] + [moved(targets, symmetry) for symmetry in symmetries[1:]])
+    return np.concatenate(xs), stacked
 
 
 def plot_rl_history(history: pd.DataFrame, path: str | Path, title: str, baseline_games: int) -> None:
