@@ -12,26 +12,51 @@ from pathlib import Path
 from dlgo.core.errors import ModelFileError
 from dlgo.core.specs import split_spec
 
-#: The trained networks that ship with the suite (``checkpoints/<name>.keras``).
+#: The trained networks that ship with the suite (``checkpoints/<name>.keras``, and
+#: Go rollout policies, ``checkpoints/<name>.npz``).
 SHIPPED = Path(__file__).resolve().parents[1] / "checkpoints"
 
-#: the spec parameters that name a network file
-NETWORK_PARAMETERS = ("checkpoint", "model")
+#: the spec parameters that name a network (or rollout policy) file
+NETWORK_PARAMETERS = ("checkpoint", "model", "policy", "value", "rollout")
 
 
-def resolve_model_path(path: str | Path) -> Path:
-    """``path`` itself if it exists, else the shipped network of that name:
+def resolve_model_path(path: str | Path, suffix: str = ".keras") -> Path:
+    """``path`` itself if it exists, else the shipped file of that name:
     ``connect4``, ``connect4.keras`` or ``checkpoints/connect4.keras`` (from any
-    folder) -> the suite's ``checkpoints/connect4.keras``. Longer paths are
-    never redirected."""
+    folder) -> the suite's ``checkpoints/connect4.keras`` (``suffix`` names the
+    kind of file: ``.npz`` for rollout policies). Longer paths are never redirected."""
     path = Path(path)
     if path.exists():
         return path
-    shipped = SHIPPED / (path.name if path.suffix == ".keras" else f"{path.name}.keras")
+    shipped = SHIPPED / (path.name if path.suffix == suffix else f"{path.name}{suffix}")
     if len(path.parts) <= 2 and shipped.exists():
         return shipped
-    names = ", ".join(sorted(p.stem for p in SHIPPED.glob("*.keras"))) or "none"
-    raise ModelFileError(f"no model file {path} (shipped networks: {names})")
+    names = ", ".join(sorted(p.stem for p in SHIPPED.glob(f"*{suffix}"))) or "none"
+    kind = "model file" if suffix == ".keras" else "rollout policy file"
+    raise ModelFileError(f"no {kind} {path} (shipped {kind}s: {names})")
+
+
+#: the files of a set named by a prefix (``alphago:checkpoint=go9``): role -> the end of its file name
+SET_FILES = {"policy": "-policy.keras", "value": "-value.keras", "rollout": "-rollout.npz"}
+
+
+def checkpoint_set(prefix: str) -> dict[str, str]:
+    """The files of the set ``prefix`` that exist, by role: ``go9`` -> the shipped
+    ``checkpoints/go9-policy.keras``, ``go9-value.keras`` and ``go9-rollout.npz``;
+    ``runs/ag/go9`` -> ``runs/ag/go9-policy.keras``, ... A :class:`ModelFileError`
+    if it has no policy file."""
+    found = {}
+    short = len(Path(prefix).parts) <= 2  # as for single files: longer paths are never redirected
+    for role, ending in SET_FILES.items():
+        candidates = [Path(prefix + ending)] + ([SHIPPED / (Path(prefix).name + ending)] if short else [])
+        existing = [c for c in candidates if c.exists()]
+        if existing:
+            found[role] = str(existing[0])
+    if "policy" not in found:
+        sets = sorted(p.name[:-len(SET_FILES["policy"])] for p in SHIPPED.glob(f"*{SET_FILES['policy']}"))
+        raise ModelFileError(f"no checkpoint set {prefix} (no {prefix}{SET_FILES['policy']}; shipped sets: "
+                             f"{', '.join(sets) or 'none'})")
+    return found
 
 
 def shipped_network(game: str) -> Path | None:
@@ -41,13 +66,19 @@ def shipped_network(game: str) -> Path | None:
 
 
 def network_files(spec: str) -> list[Path]:
-    """The network files an engine spec plays with (its ``checkpoint=`` or ``model=``)."""
+    """The network files an engine spec plays with (its ``checkpoint=``, ``model=``,
+    ``policy=``, ``value=`` or ``rollout=``, and the files of a checkpoint set)."""
     _, params = split_spec(spec)
-    files = []
+    files: list[Path] = []
+    if params.get("checkpoint"):
+        try:
+            files.extend(Path(f) for f in checkpoint_set(params["checkpoint"]).values())
+        except ModelFileError:
+            pass  # not a set: a single file
     for key in NETWORK_PARAMETERS:
         if params.get(key):
             try:
-                files.append(resolve_model_path(params[key]))
+                files.append(resolve_model_path(params[key], ".npz" if key == "rollout" else ".keras"))
             except ModelFileError:
                 pass  # a missing file fails with its own message when the engine is built
     return files

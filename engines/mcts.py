@@ -3,8 +3,9 @@
 One round: **select** a path down the tree by the UCT formula, **expand** one
 untried action (among ``state.sensible_actions()``: in Go, no filling of one's own
 eyes and no pass until the opponent passes), **simulate** the rest of the game with random moves
-(``state.random_playout``: in Go it never fills its own eyes), and
-**backpropagate** the winner up the path.
+(``state.random_playout``: in Go it never fills its own eyes; with ``rollout=`` a
+fast rollout policy's moves, :mod:`engines.rollouts`), and **backpropagate** the
+winner up the path.
 
 MCTS-Solver (Winands, Björnsson & Saito, 2008): a finished game inside the tree
 has an exact value, and exact values propagate upward: a position with a move
@@ -26,6 +27,7 @@ from dlgo.core.errors import SpecError
 from dlgo.core.game import State
 from dlgo.core.specs import require
 from dlgo.core.types import RESIGN, Move, Player
+from engines.rollouts import load_rollout_policy
 
 WIN, DRAW, LOSS = 1, 0, -1  # proven values, for the player who moved into a node
 
@@ -73,17 +75,19 @@ class Node:
 
 
 class MCTSAgent(Agent):
-    """UCT with random rollouts, MCTS-Solver and tree reuse; budget in rounds or seconds."""
+    """UCT with random rollouts (or a fast rollout policy's, Go), MCTS-Solver and tree reuse; budget in rounds or seconds."""
 
     name = "mcts"
     unit = "rounds"
 
     def __init__(self, rounds: int | None = None, seconds: float = 0.0, c: float = 1.4,
-                 seed: int | None = None, reuse: bool = True, resign: float = 0.0):
+                 seed: int | None = None, reuse: bool = True, resign: float = 0.0, rollout: str = ""):
         """``rounds``: rounds per move (default 1000, or none when ``seconds`` is set);
         ``seconds``: time per move (0 = none); ``c``: UCT exploration constant;
         ``reuse``: keep the subtree of the moves played; ``resign``: resign when the
-        best move's win rate falls below this (0 = never; meant for Go)."""
+        best move's win rate falls below this (0 = never; meant for Go);
+        ``rollout``: a fast rollout policy file (Go, ``dlgo train-rollout``) that
+        plays the simulations instead of uniformly random moves."""
         super().__init__()
         require(rounds is None or rounds >= 0, f"mcts: rounds must be at least 0, got {rounds}")
         require(0 <= seconds < math.inf, f"mcts: seconds must be a finite number, at least 0, got {seconds}")
@@ -99,7 +103,11 @@ class MCTSAgent(Agent):
         self.reuse = reuse
         self.resign = resign
         self.rng = random.Random(seed)
+        self.rollout = load_rollout_policy(rollout)
         self.root: Node | None = None
+
+    def check_game(self, state: State) -> None:
+        self.rollout.check(state)
 
     def new_game(self) -> None:
         self.root = None
@@ -182,7 +190,7 @@ class MCTSAgent(Agent):
             node = self._expand(node)
         # Simulate, or take the exact result of a proven node.
         if node.proven is None:
-            winner = node.state.random_playout(self.rng)
+            winner = self.rollout.playout(node.state, self.rng)
         else:
             winner = None if node.proven == DRAW else node.mover if node.proven == WIN else node.mover.other
         # Backpropagate the result and any new proof.

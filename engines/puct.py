@@ -31,12 +31,17 @@ from typing import Sequence
 
 import numpy as np
 
-from dlgo.core.agent import SearchReport
+from dlgo.core.agent import Agent, SearchReport
 from dlgo.core.game import State, value_for
+from dlgo.core.specs import require
+from dlgo.core.types import Move
 
 
 class Evaluator(abc.ABC):
-    """Priors over the action space and a value for the player to move, per state."""
+    """Priors over the action space and a value for the player to move, per state;
+    ``evaluations`` counts the states it has evaluated."""
+
+    evaluations: int = 0
 
     @abc.abstractmethod
     def evaluate(self, states: Sequence[State]) -> tuple[np.ndarray, np.ndarray]:
@@ -52,6 +57,7 @@ class RolloutEvaluator(Evaluator):
         self.rng = random.Random(seed)
 
     def evaluate(self, states: Sequence[State]) -> tuple[np.ndarray, np.ndarray]:
+        self.evaluations += len(states)
         priors = np.ones((len(states), states[0].num_actions), dtype=np.float32)
         values = np.zeros(len(states), dtype=np.float32)
         for i, state in enumerate(states):
@@ -218,3 +224,68 @@ def select_action(root: Node, temperature: float, rng: np.random.Generator) -> i
     if weights.sum() <= 0:
         weights = np.ones_like(weights)
     return int(root.actions[rng.choice(len(weights), p=weights / weights.sum())])
+
+
+class PUCTAgent(Agent):
+    """An engine that searches with :class:`PUCTSearch` over an evaluator: the
+    tree kept between moves (our move and the reply) when ``reuse`` is on, the
+    game clock respected, the search in its report; ``simulations=0`` plays the
+    evaluator's raw policy (:meth:`raw_move`). AlphaZero and AlphaGo are two
+    evaluators on this one agent."""
+
+    unit = "evaluations"
+
+    def __init__(self, evaluator: Evaluator, *, simulations: int, c: float = 1.5, temperature: float = 0.0,
+                 seed: int | None = None, reuse: bool = True, fpu: float | None = None, seconds: float = 0.0):
+        super().__init__()
+        self.evaluator = evaluator
+        self.simulations = simulations
+        self.seconds = seconds
+        self.temperature = temperature
+        self.reuse = reuse
+        self.rng = random.Random(seed)
+        self.search = PUCTSearch(evaluator, c=c, seed=seed, fpu=fpu)
+        self.np_rng = np.random.default_rng(seed)
+        self.root: Node | None = None
+
+    def check_settings(self, simulations: int, c: float, temperature: float, fpu: float | None,
+                       seconds: float = 0.0) -> None:
+        """A :class:`SpecError` naming the engine for a setting out of range."""
+        name = self.name
+        require(simulations >= 0, f"{name}: simulations must be at least 0 (0 = the raw policy), got {simulations}")
+        require(0 < c < math.inf, f"{name}: c must be a finite number above 0, got {c}")
+        require(0 <= temperature < math.inf, f"{name}: temperature must be a finite number, at least 0, "
+                                             f"got {temperature}")
+        require(fpu is None or 0 <= fpu < math.inf, f"{name}: fpu must be a finite number, at least 0, got {fpu}")
+        require(0 <= seconds < math.inf, f"{name}: seconds must be a finite number, at least 0, got {seconds}")
+
+    def new_game(self) -> None:
+        self.root = None
+
+    @abc.abstractmethod
+    def raw_move(self, state: State) -> tuple[int, SearchReport]:
+        """The action the evaluator's policy plays without search, and its report."""
+
+    def choose(self, state: State) -> Move:
+        before = self.evaluator.evaluations
+        if self.simulations == 0:
+            action, self._report = self.raw_move(state)
+        else:
+            root = self._reusable_node(state) or Node(state)
+            self.search.run(root, self.simulations, deadline=self.deadline(self.seconds))
+            action = select_action(root, self.temperature, self.np_rng)
+            self._report = root.report(action)
+            self.root = root.children.get(int(np.flatnonzero(root.actions == action)[0])) if self.reuse else None
+        self._work = self.evaluator.evaluations - before
+        return state.index_to_move(action)
+
+    def _reusable_node(self, state: State) -> Node | None:
+        """The kept node after our last move, one step on by the opponent's reply."""
+        node, last = self.root, state.last_move
+        if node is None or last is None or not node.expanded or last.is_resign:
+            return None
+        matches = np.flatnonzero(node.actions == state.move_to_index(last))
+        child = node.children.get(int(matches[0])) if len(matches) else None
+        if child is None or child.state.zobrist_hash() != state.zobrist_hash():
+            return None
+        return child

@@ -27,6 +27,7 @@ _ENGINES: dict[str, str] = {
     "mcts": "engines.mcts:MCTSAgent",
     "predictor": "engines.predictor:PredictorAgent",
     "alphazero": "engines.alphazero:AlphaZeroAgent",
+    "alphago": "engines.alphago:AlphaGoAgent",
     "pg": "engines.rl:PolicyAgent",
     "q": "engines.rl:QAgent",
     "ac": "engines.rl:ActorCriticAgent",

@@ -236,7 +236,7 @@ def test_shipped_networks_load_by_name_from_anywhere(tmp_path, monkeypatch):
     agent = engines.create("alphazero:checkpoint=tictactoe,simulations=8")
     from dlgo.games import new_game
     assert new_game("tictactoe").is_valid_move(agent.select_move(new_game("tictactoe")))
-    with pytest.raises(ValueError, match="shipped networks: .*tictactoe"):
+    with pytest.raises(ValueError, match="shipped model files: .*tictactoe"):
         resolve_model_path("chess")
 
 

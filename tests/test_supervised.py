@@ -99,6 +99,71 @@ def test_training_lowers_the_loss_and_resumes(ttt_data, ttt_run):
         train_supervised(ttt_data, out, model="small", epochs=5, progress=False)
 
 
+def test_chunks_carry_each_positions_result_for_the_player_to_move(ttt_data):
+    manifest = encode_dataset(ttt_data, progress=False)
+    records = {r.game_id: r for r in read_games(ttt_data / "games.csv")}
+    arrays = manifest.load("train")
+    for g in set(arrays.games.tolist()):
+        record, values = records[manifest.game_ids[g]], arrays.values[arrays.games == g].tolist()
+        if record.winner == "draw":
+            assert set(values) == {0}
+        else:  # the players alternate, and the first position's mover is black after an odd opening
+            assert values == [(-1) ** k * values[0] for k in range(len(values))] and values[0] in (1, -1)
+            mover = "black" if record.opening_plies % 2 == 0 else "white"
+            assert values[0] == (1 if record.winner == mover else -1)
+
+
+def test_an_encoding_from_before_values_is_made_again(ttt_data, tmp_path):
+    import json
+    import shutil
+
+    copy = tmp_path / "old"
+    shutil.copytree(ttt_data, copy)
+    manifest = encode_dataset(copy, progress=False)
+    path = copy / "encoded" / manifest.encoder / "manifest.json"
+    old = json.loads(path.read_text())
+    del old["version"]
+    path.write_text(json.dumps(old))
+    assert encode_dataset(copy, progress=False).version == manifest.version == 2
+
+
+def test_per_game_selection_keeps_the_same_few_positions_of_each_game():
+    from engines.neural.training import per_game_selection
+
+    games = np.array([0, 0, 0, 0, 1, 1, 2, 3, 3, 3])
+    rows = per_game_selection(games, 2, seed=5)
+    assert sorted(np.bincount(games[rows]).tolist()) == [1, 2, 2, 2]
+    assert rows.tolist() == per_game_selection(games, 2, seed=5).tolist() == sorted(rows.tolist())
+    assert len(per_game_selection(games, 1, seed=5)) == 4
+
+
+def test_a_value_network_learns_results_from_one_position_per_game(ttt_data, tmp_path):
+    from engines.neural.accuracy import evaluate_value
+    from engines.neural.backend import read_metadata
+    from engines.neural.loading import load_network
+    from engines.neural.training import split_sequence, train_supervised
+
+    manifest = encode_dataset(ttt_data, progress=False)
+    seq = split_sequence(manifest, "train", 4, target="value", per_game=1, selection_seed=0)
+    games_in_train = len(set(manifest.load("train").games.tolist()))
+    values = np.concatenate([seq[i][1] for i in range(len(seq))])
+    assert len(values) == games_in_train and set(values.tolist()) <= {-1.0, 0.0, 1.0}
+    out = tmp_path / "value"
+    history = train_supervised(ttt_data, out, model="tiny", epochs=2, batch_size=8, target="value",
+                               positions_per_game=1, progress=False)
+    assert "winner_accuracy" in history and read_metadata(out / "model.keras")["kind"] == "value"
+    again = train_supervised(ttt_data, out, model="tiny", epochs=3, batch_size=8, target="value",
+                             positions_per_game=1, progress=False)  # resumes, custom metric and all
+    assert list(again["epoch"]) == [1, 2, 3]
+    with pytest.raises(ValueError, match="positions_per_game"):
+        train_supervised(ttt_data, out, model="tiny", epochs=4, batch_size=8, target="value", positions_per_game=2,
+                         progress=False)
+    value = load_network(out / "model.keras").call(np.zeros((2, 3, 3, 3), np.float32))
+    assert value[0].shape == (2, 1) and np.all(np.abs(value[0]) <= 1)
+    metrics = evaluate_value(out / "model.keras", ttt_data)
+    assert metrics["positions"] > 0 and 0 <= metrics["winner"] <= 1 and metrics["mse"] >= 0
+
+
 def test_save_and_load_give_identical_predictions(tmp_path):
     from engines.neural.backend import compiled_call, load_model, read_metadata, save_model
     from engines.neural.models import build_model

@@ -38,11 +38,12 @@ from dlgo.formats.plotting import plot_learning_curve
 from dlgo.formats.records import read_games, replay
 from dlgo.formats.sgf import game_to_sgf, read_sgf_file, sgf_to_state
 from dlgo.games import GAMES, game_options, new_game
-from engines.neural.accuracy import evaluate_predictor
+from engines.neural.accuracy import evaluate_predictor, evaluate_value
 from engines.neural.alphazero_config import AlphaZeroConfig
 from engines.neural.rl_config import RLConfig
 from engines.neural.analysis import analyze, render_analysis
 from engines.neural.loading import load_network
+from engines.rollout_training import train_rollout
 
 #: (game, black, white) for `dlgo demo`: one game each, a few seconds apiece.
 DEMO_GAMES = [
@@ -235,13 +236,31 @@ def cmd_import_sgf(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_train_rollout(args: argparse.Namespace) -> int:
+    metrics = train_rollout(args.data, args.out, epochs=args.epochs, seed=args.seed)
+    print(f"{metrics['train_positions']:,} training positions; on {metrics['test_positions']:,} test positions "
+          f"the move played has probability {metrics['likelihood']:.1%} on average (uniform: "
+          f"{metrics['uniform']:.1%}), top-1 {metrics['top1']:.1%}, and {metrics['responses']:.0%} of the moves "
+          f"answer the last one\nrollout policy: {args.out}   play with it: --engine mcts:rollout={args.out}")
+    return 0
+
+
 def cmd_train_supervised(args: argparse.Namespace) -> int:
     from engines.neural.training import train_supervised  # TensorFlow's lazy import
 
     history = train_supervised(args.data, args.out, model=args.model, encoder=args.encoder, epochs=args.epochs,
                                batch_size=args.batch_size, learning_rate=args.learning_rate, l2=args.l2,
-                               patience=args.patience, augment=not args.no_augment, seed=args.seed)
+                               patience=args.patience, augment=not args.no_augment, seed=args.seed,
+                               target=args.target, positions_per_game=args.positions_per_game)
     model = Path(args.out) / "model.keras"
+    if args.target == "value":
+        value = evaluate_value(model, args.data)
+        print(f"\n{value['split']} positions: {value['positions']}\n"
+              f"  mean squared error              {value['mse']:.3f} (always 0: {value['baseline_mse']:.3f})\n"
+              f"  the sign names the winner       {value['winner']:7.2%}\n"
+              f"  the same, second half of games  {value['late_winner']:7.2%}\n\n"
+              f"value network: {model}   search with it: alphago:policy=...,value={model}")
+        return 0
     metrics = evaluate_predictor(model, args.data)
     plot_learning_curve(history, Path(args.out) / "learning_curve.png", title=f"{args.model} on {args.data}",
                         baselines={"uniform over legal moves": metrics["uniform_legal"]})
@@ -484,7 +503,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--encoder", default=None, help="encoder (default: the game's default; 'none' to skip)")
     p.set_defaults(func=cmd_import_sgf)
 
-    p = sub.add_parser("train-supervised", help="train a move predictor on a dataset; resumable")
+    p = sub.add_parser("train-supervised", help="train a move predictor (or a value network) on a dataset; resumable")
     p.add_argument("--data", required=True, help="dataset folder from `dlgo generate` or `dlgo import-sgf`")
     p.add_argument("--out", required=True, help="run folder, e.g. runs/go9-small (rerun to resume)")
     p.add_argument("--model", default="small", help="ch6, small, medium, large or tiny (default small)")
@@ -496,6 +515,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--patience", type=whole(1), default=4, help="stop after this many epochs without a better val loss")
     p.add_argument("--no-augment", action="store_true", help="do not train on rotated and mirrored boards")
     p.add_argument("--seed", type=int, default=0, help="seed for weights and shuffling (default 0)")
+    p.add_argument("--target", default="move", choices=["move", "value"],
+                   help="learn the move played (a predictor, a policy) or the game's result (a value network)")
+    p.add_argument("--positions-per-game", type=whole(0), default=0,
+                   help="learn from this many positions of each game, always the same ones (AlphaGo's value "
+                        "network: 1; default 0: all)")
     p.set_defaults(func=cmd_train_supervised)
 
     p = sub.add_parser("evaluate-predictor", help="a move predictor's accuracy on held-out games")
@@ -506,6 +530,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also ask the generating engine again on this many positions (default 0)")
     p.add_argument("--seed", type=int, default=0, help="seed for the teacher sample (default 0)")
     p.set_defaults(func=cmd_evaluate_predictor)
+
+    p = sub.add_parser("train-rollout", help="fit a fast Go rollout policy to a dataset's moves (minutes)")
+    p.add_argument("--data", required=True, help="dataset folder of Go games (`dlgo generate`, `dlgo import-sgf`)")
+    p.add_argument("--out", required=True, help="the policy file, e.g. runs/rollout-go9.npz (play it: mcts:rollout=...)")
+    p.add_argument("--epochs", type=whole(1), default=20, help="passes over the training games (default 20)")
+    p.add_argument("--seed", type=int, default=0, help="seed for the order of the examples (default 0)")
+    p.set_defaults(func=cmd_train_rollout)
 
     p = sub.add_parser("train-alphazero", help="AlphaZero self-play training; resumable")
     p.add_argument("--out", required=True, help="run folder, e.g. runs/az-ttt (rerun to resume or extend)")

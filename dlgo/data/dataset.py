@@ -4,7 +4,8 @@ A dataset folder holds ``games.csv`` (the games, from self-play or SGF import)
 and, per encoder, ``encoded/<encoder>/``::
 
     manifest.json            encoder, game, shape, and every chunk with its size
-    train-00000.npz ...      features int8 (n, rows, cols, planes), labels int32, games int32, legal bool (n, moves)
+    train-00000.npz ...      features int8 (n, rows, cols, planes), labels int32, games int32, legal bool (n, moves),
+                             values int8 (the game's result for the player to move: 1 won, -1 lost, 0 drawn)
     val-00000.npz ...
     test-00000.npz ...
 
@@ -38,6 +39,8 @@ from dlgo.formats.records import GameRecord, read_games, replay
 
 SPLITS = ("train", "val", "test")
 MANIFEST = "manifest.json"
+#: the chunk format: 2 added ``values``; an encoding of another version is made again
+FORMAT_VERSION = 2
 
 
 def split_of(game_id: str) -> str:
@@ -74,6 +77,7 @@ class Manifest:
     chunks: list[Chunk] = field(default_factory=list)
     game_ids: list[str] = field(default_factory=list)  # index = the chunks' game numbers
     folder: str = ""
+    version: int = 1  # FORMAT_VERSION when written (manifests from before versions were 1)
 
     def split_sizes(self) -> dict[str, int]:
         return {s: sum(c.positions for c in self.chunks if c.split == s) for s in SPLITS}
@@ -86,7 +90,7 @@ class Manifest:
         parts = [load_chunk(p) for p in self.chunk_paths(split)]
         if not parts:
             return Arrays(np.zeros((0,) + tuple(self.shape), np.int8), np.zeros(0, np.int32),
-                          np.zeros(0, np.int32), np.zeros((0, self.num_moves), bool))
+                          np.zeros(0, np.int32), np.zeros((0, self.num_moves), bool), np.zeros(0, np.int8))
         return Arrays(*(np.concatenate(arrays) for arrays in zip(*parts)))
 
     def make_encoder(self) -> Encoder:
@@ -112,26 +116,29 @@ class Arrays(NamedTuple):
     labels: np.ndarray    # int32 action index of the move played
     games: np.ndarray     # int32 game number (index into Manifest.game_ids)
     legal: np.ndarray     # bool (n, num_moves): the legal moves
+    values: np.ndarray    # int8: the game's result for the player to move (1 won, -1 lost, 0 drawn)
 
 
 def load_chunk(path: Path) -> Arrays:
     """The arrays of one encoded chunk; a :class:`RecordError` if the file is damaged."""
     try:
         with np.load(path) as data:
-            return Arrays(data["features"], data["labels"], data["games"], data["legal"])
+            return Arrays(data["features"], data["labels"], data["games"], data["legal"], data["values"])
     except (OSError, EOFError, KeyError, ValueError, zipfile.BadZipFile) as err:
         raise RecordError(f"{path} is damaged ({err or type(err).__name__}); delete the folder "
                           f"{path.parent} and the games are encoded again") from None
 
 
-def positions(record: GameRecord, encoder: Encoder) -> Iterator[tuple[np.ndarray, int, np.ndarray]]:
-    """(planes, label, legal-move mask) for each move chosen by a player in ``record``."""
+def positions(record: GameRecord, encoder: Encoder) -> Iterator[tuple[np.ndarray, int, np.ndarray, int]]:
+    """(planes, label, legal-move mask, the result for the player to move) for
+    each move chosen by a player in ``record``."""
     states = replay(record.game, record.moves)
     for ply, state in enumerate(states[:-1]):
         move = states[ply + 1].last_move
         if ply < record.opening_plies or move is None or move.is_resign:
             continue
-        yield encoder.encode(state), encoder.encode_move(move, state), state.legal_action_mask()
+        value = 0 if record.winner == "draw" else 1 if record.winner == state.next_player.name else -1
+        yield encoder.encode(state), encoder.encode_move(move, state), state.legal_action_mask(), value
 
 
 def encode_dataset(folder: str | Path, encoder_name: str | None = None, *, chunk_size: int = 8192,
@@ -150,37 +157,38 @@ def encode_dataset(folder: str | Path, encoder_name: str | None = None, *, chunk
     digest = games_digest(records)
     if (out / MANIFEST).exists():
         manifest = Manifest.read(out)
-        if manifest.digest == digest:
+        if manifest.digest == digest and manifest.version == FORMAT_VERSION:
             return manifest
     if out.exists():
         shutil.rmtree(out)  # stale: the games changed
     out.mkdir(parents=True)
 
     manifest = Manifest(encoder.name, game, encoder.shape, encoder.num_moves, len(records), digest,
-                        game_ids=[r.game_id for r in records], folder=str(out))
-    buffers: dict[str, tuple[list, list, list, list]] = {s: ([], [], [], []) for s in SPLITS}
+                        game_ids=[r.game_id for r in records], folder=str(out), version=FORMAT_VERSION)
+    buffers: dict[str, tuple[list, list, list, list, list]] = {s: ([], [], [], [], []) for s in SPLITS}
 
     def flush(split: str) -> None:
-        features, labels, game_numbers, legal = buffers[split]
+        features, labels, game_numbers, legal, values = buffers[split]
         if not labels:
             return
         name = f"{split}-{sum(c.split == split for c in manifest.chunks):05d}.npz"
         with atomic_write(out / name, "wb") as handle:
             np.savez_compressed(handle, features=np.stack(features).astype(np.int8),
                                 labels=np.asarray(labels, np.int32), games=np.asarray(game_numbers, np.int32),
-                                legal=np.stack(legal))
+                                legal=np.stack(legal), values=np.asarray(values, np.int8))
         manifest.chunks.append(Chunk(name, split, len(labels)))
-        buffers[split] = ([], [], [], [])
+        buffers[split] = ([], [], [], [], [])
 
     for number, record in enumerate(tqdm(records, desc=f"encode ({encoder.name})", unit="game",
                                          disable=not progress)):
         split = split_of(record.game_id)
-        for planes, label, mask in positions(record, encoder):
-            features, labels, game_numbers, legal = buffers[split]
+        for planes, label, mask, value in positions(record, encoder):
+            features, labels, game_numbers, legal, values = buffers[split]
             features.append(planes)
             labels.append(label)
             game_numbers.append(number)
             legal.append(mask)
+            values.append(value)
             if len(labels) >= chunk_size:
                 flush(split)
     for split in SPLITS:

@@ -11,8 +11,10 @@ from dlgo.core.symmetry import Symmetry
 
 
 def augment_batch(features: np.ndarray, labels: np.ndarray, syms: list[Symmetry],
-                  rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """Each example under a random symmetry of ``syms`` (labels are action indices)."""
+                  rng: np.random.Generator, actions: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """Each example under a random symmetry of ``syms``. ``labels`` are action
+    indices, moved along with the board, or with ``actions=False`` values that
+    no symmetry changes (a position's result)."""
     choice = rng.integers(len(syms), size=len(labels))
     features, labels = features.copy(), labels.copy()
     for k, sym in enumerate(syms):
@@ -21,5 +23,6 @@ def augment_batch(features: np.ndarray, labels: np.ndarray, syms: list[Symmetry]
         picked = choice == k
         if picked.any():
             features[picked] = sym.planes(features[picked])
-            labels[picked] = sym.actions[labels[picked]]
+            if actions:
+                labels[picked] = sym.actions[labels[picked]]
     return features, labels

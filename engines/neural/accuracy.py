@@ -63,6 +63,43 @@ def evaluate_predictor(model: str | Path, data: str | Path, *, split: str = "tes
     return result
 
 
+def evaluate_value(model: str | Path, data: str | Path, *, split: str = "test",
+                   batch_size: int = 1024) -> dict[str, Any]:
+    """How well the value network ``model`` foresees the results of the games of
+    ``split``, over all their positions: ``mse`` (against the result for the
+    player to move, 1 or -1), ``winner`` (the share of positions where the sign
+    of the value names the winner), ``baseline_mse`` (always answering 0) and
+    ``late_winner`` (``winner`` over the second half of each game's positions)."""
+    loaded = load_network(model)
+    manifest = encode_dataset(data, loaded.encoder.name)
+    if tuple(manifest.shape) != loaded.encoder.shape:
+        raise ModelFileError(f"{model} plays {loaded.encoder.game_spec}, the data is {manifest.game}")
+    errors, hits, baseline, late_hits, late = 0.0, 0, 0.0, 0, 0
+    n = 0
+    for path in manifest.chunk_paths(split):
+        chunk = load_chunk(path)
+        outputs = [loaded.call(chunk.features[i:i + batch_size].astype(np.float32))[-1][:, 0]
+                   for i in range(0, len(chunk.values), batch_size)]
+        if not outputs:
+            continue
+        v, y = np.concatenate(outputs), chunk.values.astype(np.float64)
+        errors += float(((v - y) ** 2).sum())
+        baseline += float((y ** 2).sum())
+        right = np.sign(v) == np.sign(y)
+        hits += int(right.sum())
+        # the second half of each game's positions (a game's rows are consecutive in a chunk)
+        for g in np.unique(chunk.games):
+            rows = np.flatnonzero(chunk.games == g)
+            second = rows[len(rows) // 2:]
+            late_hits += int(right[second].sum())
+            late += len(second)
+        n += len(y)
+    if n == 0:
+        raise RecordError(f"no {split} positions in {data}")
+    return {"split": split, "positions": n, "mse": errors / n, "baseline_mse": baseline / n, "winner": hits / n,
+            "late_winner": late_hits / max(1, late)}
+
+
 def teacher_agreement(data: str | Path, split: str, positions: int, seed: int = 0) -> dict[str, Any]:
     """How often the generating engine, with a fresh seed, repeats its own moves
     on ``positions`` random positions of ``split`` (self-play datasets only)."""

@@ -39,9 +39,9 @@ MODELS: dict[str, ConvNet] = {
 
 
 #: what a network answers: move probabilities (a predictor, a policy-gradient
-#: network), action values in [-1, 1] (Q-learning), or both probabilities and a
-#: position value in [-1, 1] (actor-critic)
-HEADS = ("policy", "q", "policy-value")
+#: network), action values in [-1, 1] (Q-learning), both probabilities and a
+#: position value in [-1, 1] (actor-critic), or the value alone (AlphaGo's value network)
+HEADS = ("policy", "q", "policy-value", "value")
 
 
 def build_model(name: str, input_shape: tuple[int, int, int], num_moves: int, l2: float = 0.0,
@@ -71,6 +71,8 @@ def build_model(name: str, input_shape: tuple[int, int, int], num_moves: int, l2
         x = keras.layers.Dropout(net.dropout)(x)
     if head == "q":
         return keras.Model(inputs, keras.layers.Dense(num_moves, activation="tanh", name="q")(x), name=name)
+    if head == "value":
+        return keras.Model(inputs, keras.layers.Dense(1, activation="tanh", name="value")(x), name=name)
     policy = keras.layers.Dense(num_moves, activation="softmax", name="policy")(x)
     if head == "policy":
         return keras.Model(inputs, policy, name=name)

@@ -1,8 +1,13 @@
-"""Supervised training of a move predictor, resumable, streaming from chunks.
+"""Supervised training of a move predictor or a value network, resumable, streaming from chunks.
 
 ``train_supervised(data, out)`` encodes the dataset if needed, builds (or, on a
 rerun, reloads) the network and fits it on the training split, validating on
-the validation split after every epoch. ``out/`` receives::
+the validation split after every epoch. With ``target="value"`` the network
+learns each position's result for the player to move instead of the move
+played (AlphaGo's value network: a tanh output and the mean squared error), on
+``positions_per_game`` positions of each game, chosen once (AlphaGo took one
+per game, so that the positions it learns are not near copies sharing one
+result). ``out/`` receives::
 
     run.json                 the settings (a rerun must use the same ones)
     history.csv              loss, accuracy and top-5 accuracy per epoch (train and val)
@@ -40,15 +45,22 @@ class ChunkSequence(keras.utils.PyDataset):
 
     Every epoch visits the chunks in a new random order and each chunk's
     positions in a new random order; with ``syms`` every example is seen under a
-    random board symmetry."""
+    random board symmetry. ``target`` is ``"move"`` (labels: the moves played)
+    or ``"value"`` (the results for the player to move); ``per_game`` > 0 keeps
+    only that many positions of each game, the same ones every epoch and after
+    a restart (chosen by ``selection_seed``)."""
 
     def __init__(self, paths: list[Path], sizes: list[int], batch_size: int, *, shuffle: bool = True,
-                 syms: list[Symmetry] | None = None, seed: int = 0):
+                 syms: list[Symmetry] | None = None, seed: int = 0, target: str = "move", per_game: int = 0,
+                 selection_seed: int = 0):
         super().__init__(workers=1, use_multiprocessing=False)
-        self.paths, self.sizes, self.batch_size = paths, sizes, batch_size
-        self.shuffle, self.syms = shuffle, syms
+        self.paths, self.batch_size = paths, batch_size
+        self.shuffle, self.syms, self.target = shuffle, syms, target
         self.rng = np.random.default_rng(seed)
-        self.chunk_batches = [math.ceil(n / batch_size) for n in sizes]
+        self.keep = [per_game_selection(load_chunk(path).games, per_game, selection_seed + c)
+                     for c, path in enumerate(paths)] if per_game else None
+        self.sizes = [len(k) for k in self.keep] if self.keep is not None else sizes
+        self.chunk_batches = [math.ceil(n / batch_size) for n in self.sizes]
         self._loaded: tuple[int, Any] | None = None
         self._plan()
 
@@ -62,8 +74,10 @@ class ChunkSequence(keras.utils.PyDataset):
     def _chunk(self, c: int):
         if self._loaded is None or self._loaded[0] != c:
             data = load_chunk(self.paths[c])
-            perm = self.rng.permutation(len(data.labels)) if self.shuffle else np.arange(len(data.labels))
-            self._loaded = (c, (data.features[perm], data.labels[perm]))
+            rows = self.keep[c] if self.keep is not None else np.arange(len(data.labels))
+            perm = rows[self.rng.permutation(len(rows))] if self.shuffle else rows
+            labels = data.values.astype(np.float32) if self.target == "value" else data.labels
+            self._loaded = (c, (data.features[perm], labels[perm]))
         return self._loaded[1]
 
     def __getitem__(self, index: int) -> tuple[np.ndarray, np.ndarray]:
@@ -72,7 +86,7 @@ class ChunkSequence(keras.utils.PyDataset):
         x = features[b * self.batch_size:(b + 1) * self.batch_size]
         y = labels[b * self.batch_size:(b + 1) * self.batch_size]
         if self.syms:
-            x, y = augment_batch(x, y, self.syms, self.rng)
+            x, y = augment_batch(x, y, self.syms, self.rng, actions=self.target == "move")
         return x.astype(np.float32), y
 
     def on_epoch_end(self) -> None:
@@ -136,7 +150,33 @@ def epochs_without_improvement(history: pd.DataFrame) -> int:
     return 0 if history.empty else int(history["epoch"].iloc[-1]) - best_epoch(history)
 
 
-def compile_model(model: "keras.Model", learning_rate: float) -> None:
+def per_game_selection(games: np.ndarray, per_game: int, seed: int) -> np.ndarray:
+    """Sorted row indices keeping ``per_game`` random rows (or all, if fewer) of each game number in ``games``."""
+    rng = np.random.default_rng(seed)
+    order = rng.permutation(len(games))
+    by_game = order[np.argsort(games[order], kind="stable")]  # grouped by game, random within each
+    starts = np.r_[0, np.flatnonzero(np.diff(games[by_game])) + 1]
+    rank = np.arange(len(games)) - np.repeat(starts, np.diff(np.r_[starts, len(games)]))
+    return np.sort(by_game[rank < per_game])
+
+
+@keras.saving.register_keras_serializable(package="dlgo")
+def winner_accuracy(y_true, y_pred):
+    """How often the sign of the predicted value names the winner (a drawn position counts as a miss)."""
+    y_true, y_pred = keras.ops.reshape(y_true, (-1,)), keras.ops.reshape(y_pred, (-1,))
+    return keras.ops.mean(keras.ops.cast(keras.ops.equal(keras.ops.sign(y_true), keras.ops.sign(y_pred)),
+                                         "float32"))
+
+
+#: what a supervised network learns: the move played, or the result for the player to move
+TARGETS = ("move", "value")
+
+
+def compile_model(model: "keras.Model", learning_rate: float, target: str = "move") -> None:
+    if target == "value":
+        model.compile(optimizer=keras.optimizers.Adam(learning_rate=learning_rate),
+                      loss=keras.losses.MeanSquaredError(), metrics=[winner_accuracy])
+        return
     model.compile(
         optimizer=keras.optimizers.Adam(learning_rate=learning_rate),
         loss=keras.losses.SparseCategoricalCrossentropy(),
@@ -147,14 +187,19 @@ def compile_model(model: "keras.Model", learning_rate: float) -> None:
 
 def train_supervised(data: str | Path, out: str | Path, *, model: str = "small", encoder: str | None = None,
                      epochs: int = 20, batch_size: int = 128, learning_rate: float = 1e-3, l2: float = 0.0,
-                     patience: int = 4, augment: bool = True, seed: int = 0,
-                     progress: bool = True) -> pd.DataFrame:
-    """Train (or finish training) a move predictor on the dataset folder ``data``;
-    returns the history, one row per epoch. See the module docstring for ``out``.
-    The folder is held by this run alone (:func:`~dlgo.formats.folders.hold_folder`)."""
-    for name, value, least in (("epochs", epochs, 1), ("batch_size", batch_size, 1), ("patience", patience, 1)):
+                     patience: int = 4, augment: bool = True, seed: int = 0, target: str = "move",
+                     positions_per_game: int = 0, progress: bool = True) -> pd.DataFrame:
+    """Train (or finish training) a move predictor (``target="move"``) or a value
+    network (``"value"``) on the dataset folder ``data``, from ``positions_per_game``
+    positions of each game (0: all); returns the history, one row per epoch. See
+    the module docstring for ``out``. The folder is held by this run alone
+    (:func:`~dlgo.formats.folders.hold_folder`)."""
+    for name, value, least in (("epochs", epochs, 1), ("batch_size", batch_size, 1), ("patience", patience, 1),
+                               ("positions_per_game", positions_per_game, 0)):
         if value < least:
             raise SpecError(f"{name} must be at least {least}, got {value}")
+    if target not in TARGETS:
+        raise SpecError(f"target is one of {', '.join(TARGETS)}, got {target!r}")
     if not (math.isfinite(learning_rate) and learning_rate > 0 and math.isfinite(l2) and l2 >= 0):
         raise SpecError(f"learning_rate must be above 0 and l2 at least 0, got {learning_rate} and {l2}")
     if model not in MODELS:
@@ -163,14 +208,16 @@ def train_supervised(data: str | Path, out: str | Path, *, model: str = "small",
     settings = {"data": str(data), "model": model, "encoder": manifest.encoder, "game": manifest.game,
                 "batch_size": batch_size, "learning_rate": learning_rate, "l2": l2,
                 "augment": augment, "seed": seed}
+    if target != "move" or positions_per_game:  # runs from before these settings hold without them
+        settings.update(target=target, positions_per_game=positions_per_game)
     with hold_folder(out, "train-supervised", **settings):
         return _train(Path(data), Path(out), manifest, model, epochs, batch_size, learning_rate, l2, patience,
-                      augment, seed, progress)
+                      augment, seed, progress, target, positions_per_game)
 
 
 def _train(data: Path, out: Path, manifest: Manifest, model: str, epochs: int, batch_size: int,
            learning_rate: float, l2: float, patience: int, augment: bool, seed: int,
-           progress: bool) -> pd.DataFrame:
+           progress: bool, target: str, per_game: int) -> pd.DataFrame:
     keras.utils.set_random_seed(seed)
     history_file = out / "history.csv"
     history = pd.read_csv(history_file) if history_file.exists() else pd.DataFrame()
@@ -180,19 +227,22 @@ def _train(data: Path, out: Path, manifest: Manifest, model: str, epochs: int, b
         net, _ = load_model(out / "checkpoints" / f"epoch-{done:03d}.keras")
         log.info("resuming %s after epoch %d", out, done)
     else:
-        net = build_model(model, manifest.shape, manifest.num_moves, l2=l2)
-        compile_model(net, learning_rate)
+        net = build_model(model, manifest.shape, manifest.num_moves, l2=l2,
+                          head="value" if target == "value" else "policy")
+        compile_model(net, learning_rate, target)
     if done >= epochs or epochs_without_improvement(history) >= patience:
         return history
 
     encoder_obj = manifest.make_encoder()
     syms = encoder_obj.game.symmetries() if augment else None
-    train = split_sequence(manifest, "train", batch_size, syms=syms, seed=seed + done)
+    selection = {"target": target, "per_game": per_game, "selection_seed": seed}
+    train = split_sequence(manifest, "train", batch_size, syms=syms, seed=seed + done, **selection)
     if train is None:
         raise RecordError(f"{data} has no training positions")
-    val = split_sequence(manifest, "val", 1024, shuffle=False)
-    metadata = {"kind": "predictor", "encoder": encoder_obj.config(), "model": model,
-                "trained_on": str(data), "positions": manifest.split_sizes()}
+    val = split_sequence(manifest, "val", 1024, shuffle=False, **selection)
+    metadata = {"kind": "predictor" if target == "move" else "value", "encoder": encoder_obj.config(),
+                "model": model, "trained_on": str(data), "positions": manifest.split_sizes(),
+                "positions_per_game": per_game}
     recorder = EpochRecorder(out, history, metadata, patience)
     net.fit(train, validation_data=val, epochs=epochs, initial_epoch=done, callbacks=[recorder],
             verbose=1 if progress else 0)

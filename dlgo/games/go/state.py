@@ -22,7 +22,7 @@ many hashes as the game has states (a game being played, not a search tree), it
 from __future__ import annotations
 
 import random
-from typing import Iterator, Sequence
+from typing import Callable, Container, Iterator, Protocol, Sequence
 
 import numpy as np
 
@@ -38,6 +38,14 @@ from dlgo.games.go.scoring import GameResult, area_score, area_winner, evaluate_
 from dlgo.games.grid import go_column_label, parse_go_point, render_grid
 
 __all__ = ["GoGame", "GameState", "compute_game_result"]
+
+class PlayoutPolicy(Protocol):
+    """Chooses the plays of a playout (a fast rollout policy, :mod:`dlgo.games.go.patterns`)."""
+
+    def select(self, board: Board, c: int, last: int, forbidden: Container[int], side_key: int,
+               rand: Callable[[], float]) -> int:
+        """A play for colour ``c`` after a play at ``last`` (-1: none), or -1 to pass."""
+
 
 #: a shared set of reached hashes larger than this starts afresh (bounded memory
 #: when one start state seeds many games)
@@ -395,10 +403,12 @@ class GameState(State):
 
     # --------------------------------------------------------------- playouts
     def random_playout(self, rng: random.Random, moves: list[Move] | None = None,
-                       max_moves: int | None = None) -> Player | None:
+                       max_moves: int | None = None, policy: "PlayoutPolicy | None" = None) -> Player | None:
         """Finish the game with the book's random policy (uniform over legal plays
         that do not fill one's own eye; pass when none is left) on a private
-        mutable board, and return the winner by area scoring.
+        mutable board, and return the winner by area scoring. With ``policy``
+        (a fast rollout policy, :mod:`dlgo.games.go.patterns`) the moves are drawn
+        from it instead.
 
         The playout follows exactly the rules of :meth:`apply_action` (same code);
         if ``moves`` is a list, the moves played are appended to it. ``max_moves``
@@ -406,7 +416,7 @@ class GameState(State):
         if self.is_over():
             return self.winner()
         passes = 1 if self.last_move is not None and self.last_move.is_pass else 0
-        board = self._play_on(rng, self.next_player, passes, moves, max_moves)
+        board = self._play_on(rng, self.next_player, passes, moves, max_moves, policy=policy)
         return area_winner(board, self.game.komi)
 
     def continued_board(self, rng: random.Random, first: Player) -> Board:
@@ -417,7 +427,7 @@ class GameState(State):
         return self._play_on(rng, first, 0, None, None, careful=True)
 
     def _play_on(self, rng: random.Random, first: Player, passes: int, moves: list[Move] | None,
-                 max_moves: int | None, careful: bool = False) -> Board:
+                 max_moves: int | None, careful: bool = False, policy: "PlayoutPolicy | None" = None) -> Board:
         board = self.board.copy()
         forbidden = self._forbidden()
         seen = set(forbidden) if isinstance(forbidden, set) else set(self.history_hashes())
@@ -427,10 +437,12 @@ class GameState(State):
         play = board.play
         plays = board.geometry.plays
         budget = 10 * board.geometry.num_points if max_moves is None else max_moves
+        p = -1 if self.last_move is None or self.last_move.point is None else self.board.geometry.index_of(
+            self.last_move.point)
         while passes < 2 and budget > 0:
             budget -= 1
             side = zobrist.WHITE_TO_MOVE if c == BLACK else 0  # the opponent moves next
-            p = select(c, seen, side, rand, careful)
+            p = select(c, seen, side, rand, careful) if policy is None else policy.select(board, c, p, seen, side, rand)
             if p < 0:
                 passes += 1
             else:

@@ -1,0 +1,135 @@
+"""The alphago engine: PUCT with a policy network's priors, leaves valued by a
+value network and fast rollouts mixed by lam; tiny networks on 5x5 Go."""
+import numpy as np
+import pytest
+
+from dlgo.core.errors import ModelFileError, SpecError
+from dlgo.core.types import Player
+from dlgo.games import new_game
+from dlgo.games.go.patterns import NUM_FEATURES, PatternPolicy
+from engines import registry
+from engines.rollouts import save_rollout_policy
+from engines.checkpoints import checkpoint_set, network_files
+from helpers import go_position
+
+pytest.importorskip("engines.neural.backend")
+
+
+@pytest.fixture(scope="module")
+def go5_set(tmp_path_factory):
+    """``PREFIX-policy.keras``, ``PREFIX-value.keras`` and ``PREFIX-rollout.npz`` for 5x5 Go."""
+    from dlgo.encoders import get_encoder_by_name
+    from engines.neural.backend import keras, save_model
+    from engines.neural.models import build_model
+
+    folder = tmp_path_factory.mktemp("alphago")
+    encoder = get_encoder_by_name("simple", "go:size=5")
+    keras.utils.set_random_seed(0)
+    for role, head in (("policy", "policy"), ("value", "value")):
+        save_model(build_model("tiny", encoder.shape, encoder.num_moves, head=head), folder / f"go5-{role}.keras",
+                   {"kind": "predictor" if head == "policy" else "value", "encoder": encoder.config()})
+    save_rollout_policy(PatternPolicy(np.zeros(NUM_FEATURES)), folder / "go5-rollout.npz")
+    return str(folder / "go5")
+
+
+class FakeNetwork:
+    """Answers every position with the same outputs (a LoadedModel's interface)."""
+
+    def __init__(self, outputs):
+        self.outputs = outputs
+        self.encoder = self
+
+    def encode_batch(self, states):
+        return np.zeros((len(states), 1))
+
+    def call(self, batch):
+        return [np.repeat(o[None], len(batch), axis=0) for o in self.outputs]
+
+
+class MoverWins:
+    def check(self, state):
+        pass
+
+    def playout(self, state, rng):
+        return state.next_player
+
+
+def test_a_leaf_is_valued_by_the_network_and_the_rollout_mixed_by_lam():
+    from engines.alphago import AlphaGoEvaluator
+
+    state = new_game("go:size=5")
+    policy = FakeNetwork([np.full(26, 1 / 26)])
+    value = FakeNetwork([np.array([0.8])])
+    evaluator = AlphaGoEvaluator(policy, value, MoverWins(), lam=0.25)
+    priors, values = evaluator.evaluate([state, state])
+    assert priors.shape == (2, 26) and values.tolist() == pytest.approx([0.85, 0.85])  # 0.75 * 0.8 + 0.25 * 1
+    assert evaluator.evaluations == 2 and evaluator.rollouts_played == 2
+    alone = AlphaGoEvaluator(policy, None, MoverWins(), lam=0.25)  # no value network: rollouts alone
+    assert alone.evaluate([state])[1].tolist() == [1.0]
+    network_only = AlphaGoEvaluator(policy, value, MoverWins(), lam=0.0)
+    assert network_only.evaluate([state])[1].tolist() == pytest.approx([0.8]) and network_only.rollouts_played == 0
+
+
+def test_alphago_plays_legal_moves_from_a_checkpoint_set(go5_set):
+    agent = registry.create(f"alphago:checkpoint={go5_set},simulations=40", seed=1)
+    state = new_game("go:size=5")
+    agent.check_game(state)
+    for _ in range(6):
+        move = agent.select_move(state)
+        assert state.is_valid_move(move)
+        state = state.apply_move(move)
+    report = agent.last_report
+    assert report.visits is not None and report.visits.sum() >= 40  # 40 new simulations, and the kept tree's
+    assert 30 <= agent.last_compute.amount <= 41  # one evaluation a simulation (none at a finished game)
+
+
+def test_alphago_finds_the_capture_that_wins(go5_set):
+    state = go_position("""
+        . . . . .
+        . X X X .
+        . O O O X
+        . X X X .
+        . . . . .
+    """)  # black A3 takes three stones; elsewhere, white A3 escapes
+    for lam in (1, 0.5):
+        agent = registry.create(f"alphago:checkpoint={go5_set},simulations=300,lam={lam}", seed=3)
+        assert state.format_move(agent.select_move(state)) == "A3"
+
+
+def test_without_search_it_plays_the_policy_networks_move(go5_set):
+    from engines.neural.loading import load_network
+
+    state = new_game("go:size=5")
+    agent = registry.create(f"alphago:checkpoint={go5_set},simulations=0")
+    predictor = registry.create(f"predictor:model={go5_set}-policy.keras")
+    assert agent.select_move(state) == predictor.select_move(state)
+    report = agent.last_report
+    assert report.value is not None and -1 <= report.value <= 1
+    assert report.policy is not None and np.allclose(report.policy, load_network(f"{go5_set}-policy.keras").call(
+        load_network(f"{go5_set}-policy.keras").encoder.encode_batch([state]))[0][0])
+
+
+def test_a_time_budget_stops_the_search(go5_set):
+    agent = registry.create(f"alphago:checkpoint={go5_set},simulations=100000,seconds=0.05", seed=0)
+    agent.select_move(new_game("go:size=5"))
+    assert 1 <= agent.last_compute.amount < 100000
+
+
+def test_bad_settings_get_one_clear_error(go5_set):
+    with pytest.raises(SpecError, match="needs policy=PATH"):
+        registry.create("alphago")
+    with pytest.raises(SpecError, match="there is none"):
+        registry.create(f"alphago:policy={go5_set}-policy.keras,lam=0.5")
+    registry.create(f"alphago:policy={go5_set}-policy.keras,lam=1")  # rollouts alone need no value network
+    with pytest.raises(SpecError, match="lam"):
+        registry.create(f"alphago:checkpoint={go5_set},lam=1.5")
+    with pytest.raises(ModelFileError, match="no checkpoint set"):
+        registry.create("alphago:checkpoint=nowhere/none")
+    with pytest.raises(ModelFileError, match="plays go:size=5"):
+        registry.create(f"alphago:checkpoint={go5_set}").check_game(new_game("connect4"))
+
+
+def test_a_checkpoint_set_is_fingerprinted_file_by_file(go5_set):
+    files = checkpoint_set(go5_set)
+    assert set(files) == {"policy", "value", "rollout"}
+    assert sorted(map(str, network_files(f"alphago:checkpoint={go5_set}"))) == sorted(files.values())
