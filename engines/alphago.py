@@ -76,7 +76,8 @@ class AlphaGoAgent(PUCTAgent):
 
     def __init__(self, checkpoint: str = "", policy: str = "", value: str = "", rollout: str = "",
                  simulations: int = 400, lam: float = 0.5, c: float = 2.0, seconds: float = 0.0,
-                 temperature: float = 0.0, seed: int | None = None, reuse: bool = True, fpu: float | None = None):
+                 temperature: float = 0.0, seed: int | None = None, reuse: bool = True, fpu: float | None = None,
+                 batch: int = 8):
         """``checkpoint``: the prefix of a set of three files (``NAME-policy.keras``,
         ``NAME-value.keras``, ``NAME-rollout.npz``; a shipped name such as ``go9``);
         ``policy``/``value``/``rollout``: the files one by one (they override the
@@ -84,8 +85,9 @@ class AlphaGoAgent(PUCTAgent):
         move); ``lam``: the rollouts' share of a leaf's value (1 = rollouts only,
         0 = the value network only); ``c``: PUCT exploration; ``seconds``: time
         per move (0 = none; the game clock also caps it); ``temperature``: 0 plays
-        the most visited move; ``reuse``: keep the tree; ``fpu``: first-play urgency."""
-        self.check_settings(simulations, c, temperature, fpu, seconds)
+        the most visited move; ``reuse``: keep the tree; ``fpu``: first-play urgency;
+        ``batch``: leaves evaluated per network call (kept apart by virtual losses)."""
+        self.check_settings(simulations, c, temperature, fpu, seconds, batch)
         require(0 <= lam <= 1, f"alphago: lam is the rollouts' share in [0, 1], got {lam}")
         files = checkpoint_set(checkpoint) if checkpoint else {}
         policy, value, rollout = policy or files.get("policy", ""), value or files.get("value", ""), \
@@ -104,7 +106,7 @@ class AlphaGoAgent(PUCTAgent):
         self.evaluator: AlphaGoEvaluator = AlphaGoEvaluator(policy_net, value_net, load_rollout_policy(rollout),
                                                             lam, seed)
         super().__init__(self.evaluator, simulations=simulations, c=c, temperature=temperature, seed=seed,
-                         reuse=reuse, fpu=fpu, seconds=seconds)
+                         reuse=reuse, fpu=fpu, seconds=seconds, batch=batch)
 
     def check_game(self, state: State) -> None:
         self.evaluator.policy.check(state)

@@ -56,19 +56,21 @@ class AlphaZeroAgent(PUCTAgent):
     name = "alphazero"
 
     def __init__(self, checkpoint: str = "", simulations: int = 200, c: float = 1.5, temperature: float = 0.0,
-                 seed: int | None = None, reuse: bool = True, fpu: float | None = None, symmetries: bool = False):
+                 seed: int | None = None, reuse: bool = True, fpu: float | None = None, symmetries: bool = False,
+                 batch: int = 1):
         """``checkpoint``: a .keras policy-value network; ``simulations``: searches per
         move (0 = play the raw policy); ``c``: PUCT exploration; ``temperature``:
         0 plays the most visited move, 1 samples by visits; ``reuse``: keep the tree;
         ``fpu``: first-play urgency (an unvisited move counts as the position's
         mean value so far minus ``fpu``; None: it counts 0); ``symmetries``:
-        average the network over the board's symmetries (see :class:`NetworkEvaluator`)."""
+        average the network over the board's symmetries (see :class:`NetworkEvaluator`);
+        ``batch``: leaves per network call (kept apart by virtual losses; 1 = one at a time)."""
         if not checkpoint:
             raise SpecError("alphazero needs checkpoint=PATH (a .keras file from AlphaZero training)")
-        self.check_settings(simulations, c, temperature, fpu)
+        self.check_settings(simulations, c, temperature, fpu, batch=batch)
         self.evaluator: NetworkEvaluator = NetworkEvaluator(load_network(checkpoint), symmetries=symmetries)
         super().__init__(self.evaluator, simulations=simulations, c=c, temperature=temperature, seed=seed,
-                         reuse=reuse, fpu=fpu)
+                         reuse=reuse, fpu=fpu, batch=batch)
 
     def check_game(self, state: State) -> None:
         self.evaluator.loaded.check(state)

@@ -148,13 +148,17 @@ _NO_ACTIONS = np.zeros(0, dtype=np.int64)  # an unexpanded node's actions
 
 class PUCTSearch:
     """PUCT over any evaluator. ``dirichlet_alpha``/``epsilon`` set the root noise;
-    ``fpu`` (None: off) the first-play-urgency reduction for unvisited actions."""
+    ``fpu`` (None: off) the first-play-urgency reduction for unvisited actions;
+    ``batch`` > 1 evaluates that many leaves per call, kept apart by virtual losses
+    (:meth:`simulate_batch`)."""
 
     def __init__(self, evaluator: Evaluator, c: float = 1.5, dirichlet_alpha: float = 0.3,
-                 dirichlet_epsilon: float = 0.25, seed: int | None = None, fpu: float | None = None):
+                 dirichlet_epsilon: float = 0.25, seed: int | None = None, fpu: float | None = None,
+                 batch: int = 1):
         self.evaluator = evaluator
         self.c = c
         self.fpu = fpu
+        self.batch = batch
         self.dirichlet_alpha = dirichlet_alpha
         self.dirichlet_epsilon = dirichlet_epsilon
         self.np_rng = np.random.default_rng(seed)
@@ -172,10 +176,15 @@ class PUCTSearch:
             root.expand(priors[0])
         if noise:
             self.add_noise(root)
-        for done in range(simulations):
+        done = 0
+        while done < simulations:
             if done and deadline != math.inf and time.perf_counter() >= deadline:
                 break
-            self.simulate(root)
+            if self.batch > 1:
+                done += self.simulate_batch(root, min(self.batch, simulations - done))
+            else:
+                self.simulate(root)
+                done += 1
         return root
 
     def add_noise(self, root: Node) -> None:
@@ -193,6 +202,37 @@ class PUCTSearch:
             leaf.expand(priors[0])
             value = float(values[0])
         backup(path, leaf, value)
+
+    def simulate_batch(self, root: Node, size: int) -> int:
+        """Up to ``size`` descents whose leaves the evaluator sees in one call;
+        returns how many simulations were done. Each descent puts a *virtual
+        loss* on its path (a visit that counts as a loss until the real value
+        comes back), so the next one goes elsewhere; a descent that reaches a
+        leaf already waiting ends the batch."""
+        pending: list[tuple[list[tuple[Node, int]], Node]] = []
+        done = 0
+        while done < size:
+            path, leaf = self.descend(root)
+            if leaf.terminal is not None:
+                backup(path, leaf, leaf.terminal)
+                done += 1
+                continue
+            if any(leaf is waiting for _, waiting in pending):
+                break
+            for parent, i in path:
+                parent.N[i] += 1
+                parent.W[i] -= 1.0
+            pending.append((path, leaf))
+            done += 1
+        if pending:
+            priors, values = self.evaluator.evaluate([leaf.state for _, leaf in pending])
+            for (path, leaf), prior, value in zip(pending, priors, values):
+                for parent, i in path:
+                    parent.N[i] -= 1
+                    parent.W[i] += 1.0
+                leaf.expand(prior)
+                backup(path, leaf, float(value))
+        return max(done, 1)
 
     def descend(self, root: Node) -> tuple[list[tuple[Node, int]], Node]:
         """Follow the best PUCT score down to an unexpanded or finished node;
@@ -236,7 +276,8 @@ class PUCTAgent(Agent):
     unit = "evaluations"
 
     def __init__(self, evaluator: Evaluator, *, simulations: int, c: float = 1.5, temperature: float = 0.0,
-                 seed: int | None = None, reuse: bool = True, fpu: float | None = None, seconds: float = 0.0):
+                 seed: int | None = None, reuse: bool = True, fpu: float | None = None, seconds: float = 0.0,
+                 batch: int = 1):
         super().__init__()
         self.evaluator = evaluator
         self.simulations = simulations
@@ -244,12 +285,12 @@ class PUCTAgent(Agent):
         self.temperature = temperature
         self.reuse = reuse
         self.rng = random.Random(seed)
-        self.search = PUCTSearch(evaluator, c=c, seed=seed, fpu=fpu)
+        self.search = PUCTSearch(evaluator, c=c, seed=seed, fpu=fpu, batch=batch)
         self.np_rng = np.random.default_rng(seed)
         self.root: Node | None = None
 
     def check_settings(self, simulations: int, c: float, temperature: float, fpu: float | None,
-                       seconds: float = 0.0) -> None:
+                       seconds: float = 0.0, batch: int = 1) -> None:
         """A :class:`SpecError` naming the engine for a setting out of range."""
         name = self.name
         require(simulations >= 0, f"{name}: simulations must be at least 0 (0 = the raw policy), got {simulations}")
@@ -258,6 +299,7 @@ class PUCTAgent(Agent):
                                              f"got {temperature}")
         require(fpu is None or 0 <= fpu < math.inf, f"{name}: fpu must be a finite number, at least 0, got {fpu}")
         require(0 <= seconds < math.inf, f"{name}: seconds must be a finite number, at least 0, got {seconds}")
+        require(batch >= 1, f"{name}: batch is the leaves per network call, at least 1, got {batch}")
 
     def new_game(self) -> None:
         self.root = None

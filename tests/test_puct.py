@@ -69,13 +69,14 @@ def test_terminal_values_are_exact_and_draws_are_zero():
     assert root.terminal == 0 and not root.expanded
 
 
+@pytest.mark.parametrize("batch", [1, 8])
 @pytest.mark.parametrize("evaluator", [UniformZero(), RolloutEvaluator(seed=3)])
-def test_finds_the_forced_win_and_blocks_the_forced_loss(evaluator):
+def test_finds_the_forced_win_and_blocks_the_forced_loss(evaluator, batch):
     win = play(new_game("tictactoe"), "a1", "a2", "b1", "b2")  # X: a1 b1, O: a2 b2; X wins at c1
-    root = PUCTSearch(evaluator, seed=1).run(win, 200)
+    root = PUCTSearch(evaluator, seed=1, batch=batch).run(win, 200)
     assert win.index_to_move(select_action(root, 0, np.random.default_rng(0))) == win.parse_move("c1")
     block = play(new_game("tictactoe"), "a1", "a2", "c3", "b2")  # O threatens c2; X has no win
-    root = PUCTSearch(evaluator, seed=1).run(block, 400)
+    root = PUCTSearch(evaluator, seed=1, batch=batch).run(block, 400)
     assert block.index_to_move(select_action(root, 0, np.random.default_rng(0))) == block.parse_move("c2")
 
 
@@ -105,3 +106,30 @@ def test_visits_add_up_and_temperature_sampling():
     rng = np.random.default_rng(6)
     picks = {select_action(root, 1.0, rng) for _ in range(200)}
     assert len(picks) > 1 and picks <= set(root.actions.tolist())
+
+
+class CountingRollouts(RolloutEvaluator):
+    """Rollout values, and the size of every call."""
+
+    def __init__(self, seed):
+        super().__init__(seed=seed)
+        self.calls = []
+
+    def evaluate(self, states):
+        self.calls.append(len(states))
+        return super().evaluate(states)
+
+
+def test_batched_leaves_share_calls_and_leave_no_virtual_loss_behind():
+    evaluator = CountingRollouts(seed=7)
+    root = PUCTSearch(evaluator, seed=7, batch=8).run(new_game("connect4"), 300)
+    assert root.N.sum() == 300  # every simulation counted once, the virtual visits taken back
+    assert max(evaluator.calls) == 8 and len(evaluator.calls) < 300 / 4
+    stack = [root]
+    while stack:  # a node's visits are its children's visits plus the one that expanded it
+        node = stack.pop()
+        for i, child in node.children.items():
+            if child.expanded:
+                assert node.N[i] == child.N.sum() + 1 or child.terminal is not None
+                assert abs(node.W[i]) <= node.N[i]
+                stack.append(child)
