@@ -246,6 +246,11 @@ def predictor_model_path(work: str | Path, preset: Preset = CHAPTER_PREDICTOR) -
 def supervised_args(preset: Preset, argv: list[str] | None, doc: str, script: str | None = None
                     ) -> argparse.Namespace:
     """The experiment's command line (``script``: the chapter script's ``__file__``, for its name in --help)."""
+    return supervised_parser(preset, doc, script).parse_args(argv)
+
+
+def supervised_parser(preset: Preset, doc: str, script: str | None = None) -> argparse.ArgumentParser:
+    """The options of a supervised experiment, for scripts that add their own."""
     p = parser(script or f"{preset.name.replace('-', '_')}.py", doc, out=f"reports/{preset.name}")
     p.add_argument("--games", type=int, default=preset.games, help=f"self-play games (default {preset.games})")
     p.add_argument("--teacher", default=preset.teacher, help=f"engine making the games (default {preset.teacher})")
@@ -257,7 +262,7 @@ def supervised_args(preset: Preset, argv: list[str] | None, doc: str, script: st
                    help=f"positions to measure the teacher's self-agreement on (default {preset.teacher_positions})")
     p.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
     p.add_argument("--work", default=f"data/{preset.name}", help="folder for the games and the models")
-    return p.parse_args(argv)
+    return p
 
 
 def quick_preset(preset: Preset, args: argparse.Namespace) -> Preset:

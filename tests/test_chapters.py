@@ -1,13 +1,17 @@
 """Every chapter script runs with --quick, writes its report files and valid pictures."""
 import importlib
+import os
 
 import pandas as pd
 import pytest
 
+from dlgo.gtp.client import GNUGO
+from engines.checkpoints import checkpoint_set
+
 PNG = b"\x89PNG\r\n\x1a\n"
 CHAPTERS = ["ch03_random_go", "ch04a_minimax_alphabeta", "ch04b_mcts", "ch05_numpy_network", "ch06_07_train_predictor",
             "ch08_play_predictor", "ch09_experience", "ch10_policy_gradient", "ch11_q_learning", "ch12_actor_critic",
-            "ch14a_alphazero_tictactoe", "ch14b_alphazero_connect4", "ch15_strength_per_compute"]
+            "ch13_alphago", "ch14a_alphazero_tictactoe", "ch14b_alphazero_connect4", "ch15_strength_per_compute"]
 
 
 def chapter(name):
@@ -186,6 +190,23 @@ def test_rl_chapters_train_judge_and_resume(tmp_path, name):
     played = (work / "final" / "games.csv").read_text()
     assert chapter(name).main(["--quick", "--out", str(out), "--work", str(work)]) == 0  # nothing left to do
     assert (work / "final" / "games.csv").read_text() == played
+
+
+@pytest.mark.skipif(not os.access(GNUGO, os.X_OK), reason=f"GNU Go is not installed at {GNUGO}")
+def test_ch13_learns_from_gnu_go_and_plays_it_with_alphago(tmp_path):
+    out, work = tmp_path / "out", tmp_path / "work"
+    assert chapter("ch13_alphago").main(["--quick", "--out", str(out), "--work", str(work)]) == 0
+    match = pd.read_csv(out / "match.csv")
+    assert match["engine"].tolist() == ["SL policy alone", "RL policy alone", "alphago"]
+    assert match["games"].tolist() == [2, 2, 2] and match["score"].between(0, 1).all()
+    assert {"policy", "value", "rollout"} <= set(checkpoint_set(str(work / "go9")))
+    assert pd.read_csv(out / "value.csv")["positions"].iloc[0] > 0
+    assert_pictures(out, "learning_curve.png", "rl_curve.png", "game.png")
+    summary = (out / "summary.md").read_text()
+    assert "python experiments/ch13_alphago.py --quick" in summary and "## What to look for" in summary
+    played = (work / "match" / "games.csv").read_text()
+    assert chapter("ch13_alphago").main(["--quick", "--out", str(out), "--work", str(work)]) == 0  # resumes
+    assert (work / "match" / "games.csv").read_text() == played
 
 
 def test_rl_chapters_refuse_bad_settings_in_one_line(tmp_path, capsys):

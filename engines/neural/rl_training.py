@@ -355,7 +355,8 @@ def plot_rl_history(history: pd.DataFrame, path: str | Path, title: str, baselin
                           marker="o", capsize=3, label=column.removeprefix("score_vs_"))
         axis.axhline(0.5, color="grey", linestyle=":")
         axis.set(xlabel="generation", ylabel="score", ylim=(-0.05, 1.05))
-        axis.legend(fontsize="small")
+        if axis.get_legend_handles_labels()[0]:  # a run without baselines draws none on the right
+            axis.legend(fontsize="small")
         axis.grid(alpha=0.3)
     left.set_title("against the generation before")
     right.set_title("against the baselines")

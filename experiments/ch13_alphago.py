@@ -1,0 +1,269 @@
+"""Chapter 13: AlphaGo on 9x9 Go, learnt from GNU Go, searching with policy, value and fast rollouts.
+
+    python experiments/ch13_alphago.py            # hours on 2 cores; resumable step by step
+    python experiments/ch13_alphago.py --quick    # a minute: tiny settings
+
+Needs GNU Go (Debian package ``gnugo``; ``make test`` installs it). The steps,
+each resumable in ``--work``:
+
+1. **Teacher.** GNU Go plays itself (``--teacher``, level 1 by default: a whole
+   9x9 game in under a second, and GNU Go's levels rate within about 70 Elo of
+   each other on 9x9), two random opening plies so no two games repeat.
+2. **Policy.** Chapter 7's network learns GNU Go's moves (AlphaGo's "SL policy").
+   Its accuracy on held-out games is shown next to the teacher's agreement with
+   itself: GNU Go asked again, with another seed, on the same positions.
+3. **Rollout policy.** The fast linear softmax over local features learns the
+   same moves (``dlgo train-rollout``).
+4. **Self-play.** Policy gradients improve the policy by playing its earlier
+   selves (AlphaGo's "RL policy", ``dlgo train-rl --method pg --init``).
+5. **Value.** The RL policy plays itself (temperature 1) and a value network
+   learns the result of each game from one position of it, as AlphaGo did, so
+   that no two of its positions are near copies with one result
+   (``--value-data teacher``: GNU Go's games instead, the first step).
+6. **The match.** The SL policy alone, the RL policy alone, and ``alphago``
+   (SL policy priors, value network and rollouts mixed by ``lam``, at most
+   ``--seconds`` a move) each play ``--opponent`` (GNU Go level 10), colours
+   alternating, komi 7.5. Ratings are on GNU Go's scale: level 10 = 1800, as
+   the Computer Go Server rated it.
+
+Writes to ``--out``: ``accuracy.csv``, ``learning_curve.png`` (the policy),
+``rollout.csv``, ``rl_curve.png``, ``value.csv``, ``match.csv``, one game and
+``summary.md``. ``--ship`` copies the three networks to
+``checkpoints/go9-policy.keras``, ``go9-value.keras`` and ``go9-rollout.npz``,
+which ``alphago:checkpoint=go9`` plays from any folder.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import shutil
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pandas as pd
+
+from dlgo.app.cli import whole
+from dlgo.arena.match import Task
+from dlgo.arena.ratings import wilson_interval
+from dlgo.arena.tournament import play_games, task_seed
+from dlgo.core.errors import DlgoError
+from dlgo.data.generate import generate_games
+from dlgo.formats.atomic import atomic_write
+from dlgo.formats.records import read_games
+from engines.checkpoints import SET_FILES, SHIPPED
+from engines.neural.accuracy import evaluate_value
+from engines.neural.rl_config import RLConfig
+from engines.registry import ENGINES
+from engines.rollout_training import train_rollout
+from engines.rollouts import read_rollout_policy
+from experiments import common
+
+GAME = "go:size=9,komi=7.5"
+ANCHOR, ANCHOR_ELO = "gnugo:level=10", 1800.0  # GNU Go's rating on CGOS's 9x9 ladder
+
+PRESET = common.Preset(name="ch13_alphago", game=GAME, teacher="gnugo:level=1", games=20000,
+                       runs=[("small", "simple")], opponents=[], games_per_pair=0, epochs=10, batch_size=256)
+
+LOOK_FOR = """
+- **The policy against its teacher's ceiling.** GNU Go is a deterministic
+  program with a little randomness, so it repeats its own move far more often
+  than MCTS does (chapter 6's teacher: 12.5%). A network that imitates a
+  consistent teacher can come close to it.
+- **Search on top of the same network.** The SL policy alone, then the same
+  policy as priors of a search whose leaves are judged by a value network and
+  rollouts: how much of the difference against GNU Go is the search's?
+- **The RL policy.** AlphaGo's RL policy beat its SL policy 80% of the time,
+  yet AlphaGo searched with the SL policy's priors: a broader policy leaves the
+  search more to choose from. Here, compare the two networks alone against GNU Go.
+- **The value network's accuracy** rises through a game: early positions are
+  uncertain even for a perfect judge.
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = common.supervised_parser(PRESET, __doc__, script=__file__)
+    p.add_argument("--rollout-epochs", type=whole(1), default=20,
+                   help="passes of the rollout policy's fit (default 20)")
+    p.add_argument("--rl-generations", type=whole(0), default=40,
+                   help="policy-gradient generations from the SL policy (default 40; 0 skips self-play)")
+    p.add_argument("--rl-games", type=whole(1), default=100, help="self-play games per generation (default 100)")
+    p.add_argument("--value-data", choices=["selfplay", "teacher"], default="selfplay",
+                   help="the value network's games: the RL policy's self-play (default) or the teacher's")
+    p.add_argument("--value-games", type=whole(1), default=10000,
+                   help="self-play games for the value network (default 10000)")
+    p.add_argument("--value-positions", type=whole(1), default=1,
+                   help="positions learnt from each of those games (default 1, as AlphaGo)")
+    p.add_argument("--opponent", default=ANCHOR, help=f"the match's opponent (default {ANCHOR})")
+    p.add_argument("--match-games", type=whole(1), default=40, help="games per engine (default 40)")
+    p.add_argument("--seconds", type=float, default=2.0, help="alphago's time per move (default 2)")
+    p.add_argument("--lam", type=float, default=0.5, help="the rollouts' share of a leaf's value (default 0.5)")
+    p.add_argument("--ship", action="store_true", help="copy the networks to checkpoints/go9-*")
+    return p
+
+
+def quick(args: argparse.Namespace) -> None:
+    """Tiny settings: a minute on 2 cores (tests and a first look)."""
+    args.games, args.teacher, args.epochs, args.teacher_positions = 8, "gnugo:level=0", 1, 3
+    args.rollout_epochs, args.rl_generations, args.rl_games = 2, 1, 4
+    args.value_games, args.match_games, args.seconds = 6, 2, 0.2
+    args.opponent = "gnugo:level=0"
+
+
+def elo_against(score: float, games: int, anchor: float = ANCHOR_ELO) -> float:
+    """The Elo of a player scoring ``score`` against a player rated ``anchor``
+    (a sweep or a wipe-out counted as half a game short of it)."""
+    score = min(max(score, 0.5 / games), 1 - 0.5 / games)
+    return anchor + 400 * math.log10(score / (1 - score))
+
+
+def run(args: argparse.Namespace, argv: list[str] | None) -> int:
+    from engines.neural.rl_training import plot_rl_history, train_rl  # loads TensorFlow
+    from engines.neural.training import train_supervised
+
+    if args.quick:
+        quick(args)
+    out, work = Path(args.out), Path(args.work)
+    workers = args.workers
+
+    # 1-2: the teacher's games, the SL policy and its accuracy next to the teacher's own
+    preset = replace(PRESET, teacher=args.teacher, games=args.games, epochs=args.epochs,
+                            runs=[("tiny", "simple")] if args.quick else PRESET.runs)
+    table, teacher = common.generate_and_train(preset, args, out, work)
+    teacher_games = work / "games"
+    sl_policy = Path(table["path"].iloc[0])
+
+    # 3: the rollout policy (refitted when the teacher's games have changed)
+    rollout = work / "rollout.npz"
+    n_games = len(read_games(teacher_games / "games.csv"))
+    if not rollout.exists() or read_rollout_policy(rollout).info.get("games") != n_games:
+        print(f"3. rollout policy: fit to {n_games} games -> {rollout}", flush=True)
+        train_rollout(teacher_games, rollout, epochs=args.rollout_epochs, seed=args.seed)
+    rollout_info = read_rollout_policy(rollout).info
+    with atomic_write(out / "rollout.csv") as handle:
+        pd.DataFrame([rollout_info]).to_csv(handle, index=False)
+
+    # 4: policy gradients from the SL policy
+    rl_policy = sl_policy
+    rl_minutes = 0.0
+    if args.rl_generations:
+        config = RLConfig(method="pg", game=GAME, model="tiny" if args.quick else "small", init=str(sl_policy),
+                          games=args.rl_games, learning_rate=5e-5, eval_games=4 if args.quick else 40,
+                          baseline_games=0, baselines=[], seed=args.seed)
+        print(f"4. self-play: {args.rl_generations} generations of {args.rl_games} games from the SL policy",
+              flush=True)
+        history = train_rl(work / "rl", config, args.rl_generations)
+        plot_rl_history(history, out / "rl_curve.png", "policy gradients from the SL policy", 0)
+        rl_policy = work / "rl" / "current.keras"
+        rl_minutes = float(history["seconds"].sum()) / 60
+
+    # 5: the value network
+    if args.value_data == "selfplay":
+        value_games = work / "value-games"
+        print(f"5. value: {args.value_games} self-play games of the RL policy -> {value_games}", flush=True)
+        generate_games(ENGINES, value_games, GAME, f"pg:model={rl_policy},temperature=1", args.value_games,
+                       seed=args.seed, opening_plies=2, workers=workers)
+    else:
+        value_games = teacher_games
+    value_run = work / "value"
+    train_supervised(value_games, value_run, model="tiny" if args.quick else "small", encoder="simple",
+                     epochs=max(1, args.epochs), batch_size=256, patience=3, seed=args.seed, target="value",
+                     positions_per_game=args.value_positions)
+    value = evaluate_value(value_run / "model.keras", value_games)
+    with atomic_write(out / "value.csv") as handle:
+        pd.DataFrame([value]).to_csv(handle, index=False)
+
+    # the set alphago plays from
+    prefix = work / "go9"
+    for role, source in (("policy", sl_policy), ("value", value_run / "model.keras"), ("rollout", rollout)):
+        shutil.copyfile(source, f"{prefix}{SET_FILES[role]}")
+
+    # 6: the match
+    alphago = f"alphago:checkpoint={prefix},simulations=100000,seconds={args.seconds:g},lam={args.lam:g}"
+    engines = [f"predictor:model={sl_policy}", f"pg:model={rl_policy}", alphago]
+    tasks = []
+    for engine in engines:
+        for k in range(args.match_games):
+            game_id = f"{engine} vs {args.opponent} #{k}"
+            black, white = (engine, args.opponent) if k % 2 == 0 else (args.opponent, engine)
+            tasks.append(Task(game_id, black, white, task_seed(args.seed, game_id)))
+    print(f"6. match: {', '.join(engines)} against {args.opponent}, {args.match_games} games each", flush=True)
+    # one game at a time: alphago's seconds a move are on both cores, as the target reads
+    records = play_games(ENGINES, work / "match", GAME, tasks, opening_plies=2, workers=1)
+    rows = []
+    for engine, label in zip(engines, ["SL policy alone", "RL policy alone", "alphago"]):
+        score, games = common.score_against(records, engine, args.opponent)
+        low, high = wilson_interval(score, games)
+        seconds = [r.black_seconds if r.black == engine else r.white_seconds
+                   for r in records if engine in (r.black, r.white)]  # each game's mean seconds a move
+        rows.append({"engine": label, "spec": engine, "score": score, "low": low, "high": high, "games": games,
+                     "seconds_per_move": sum(seconds) / max(1, len(seconds)),
+                     "elo": elo_against(score, games) if args.opponent == ANCHOR else float("nan")})
+    match = pd.DataFrame(rows)
+    with atomic_write(out / "match.csv") as handle:
+        match.to_csv(handle, index=False)
+
+    if args.ship:
+        for role, ending in SET_FILES.items():
+            shutil.copyfile(f"{prefix}{ending}", SHIPPED / f"go9{ending}")
+        print(f"shipped: {SHIPPED}/go9-*", flush=True)
+
+    summary = write(out, args, argv, table, teacher, rollout_info, rl_minutes, value, match, records, alphago)
+    print(match.drop(columns=["spec"]).to_string(index=False))
+    print(f"report: {summary}")
+    return 0
+
+
+def write(out: Path, args: argparse.Namespace, argv: list[str] | None, table: pd.DataFrame, teacher: dict,
+          rollout: dict, rl_minutes: float, value: dict, match: pd.DataFrame, records: list, alphago: str) -> Path:
+    """The summary: every step's figures, the match, one game."""
+    policy = table.iloc[0]
+    body = [f"**Teacher**: `{args.teacher}` playing itself, {args.games:,} games of 9x9 (komi 7.5, area scoring, "
+            "two random opening plies).", "",
+            f"**SL policy** (chapter 7's `{policy.model}` network, `simple` encoder), on held-out games:", "",
+            "| top-1 | top-5 | top-1, legal moves only | the teacher again, another seed | positions |",
+            "|---:|---:|---:|---:|---:|",
+            f"| {policy.top1:.1%} | {policy.top5:.1%} | {policy.top1_legal:.1%} | "
+            f"{teacher.get('teacher', float('nan')):.1%} ({teacher.get('teacher_positions', 0)} positions) | "
+            f"{policy.positions:,} |", "",
+            "![learning curve](learning_curve.png)", "",
+            f"**Rollout policy**: the move played has probability {rollout['likelihood']:.1%} on average "
+            f"(uniform over the empty points: {rollout['uniform']:.1%}); its most likely move is the teacher's "
+            f"{rollout['top1']:.1%} of the time; {rollout['responses']:.0%} of the teacher's moves answer the last "
+            f"move ({rollout['test_positions']:,} test positions).", ""]
+    if args.rl_generations:
+        body += [f"**RL policy**: {args.rl_generations} generations of {args.rl_games} self-play games from the SL "
+                 f"policy, {rl_minutes:.0f} minutes.", "", "![self-play](rl_curve.png)", ""]
+    source = "the RL policy's self-play" if args.value_data == "selfplay" else "the teacher's"
+    body += [f"**Value network** ({args.value_positions} position(s) of each of {source} games): on the held-out "
+             f"games' positions its sign names the winner {value['winner']:.1%} of the time "
+             f"({value['late_winner']:.1%} in the second half of each game); mean squared error "
+             f"{value['mse']:.3f}, against {value['baseline_mse']:.3f} for always answering 0.", "",
+             f"**The match** against `{args.opponent}`, colours alternating, komi 7.5:", "",
+             "| engine | score | 95% interval | games | seconds a move | Elo (GNU Go 10 = 1800) |",
+             "|---|---:|---:|---:|---:|---:|"]
+    for row in match.itertuples():
+        elo = f"{row.elo:,.0f}" if math.isfinite(row.elo) else "-"
+        body.append(f"| {row.engine} | {row.score:.1%} | {row.low:.0%} to {row.high:.0%} | {row.games} | "
+                    f"{row.seconds_per_move:.2f} | {elo} |")
+    games = sorted((r for r in records if alphago in (r.black, r.white)), key=lambda r: -r.score_for(alphago))
+    if games:
+        body += ["", "One game of `alphago` (a win if it has one):", "",
+                 *common.draw_game(games[0], out, "game", f"alphago vs {args.opponent}: {games[0].result}")]
+    body += ["Play it yourself (`--ship` puts the networks in `checkpoints/`):", "",
+             f"    dlgo play --game {GAME} --black human --white {alphago.split(',simulations')[0]}"]
+    return common.write_summary(out, "Chapter 13: AlphaGo on 9x9 Go", common.command(__file__, argv), body,
+                                LOOK_FOR)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return run(args, argv)
+    except DlgoError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
