@@ -164,6 +164,37 @@ def test_a_value_network_learns_results_from_one_position_per_game(ttt_data, tmp
     assert metrics["positions"] > 0 and 0 <= metrics["winner"] <= 1 and metrics["mse"] >= 0
 
 
+def test_one_network_learns_moves_and_results_and_alphazero_starts_from_it(ttt_data, tmp_path):
+    from engines.neural.accuracy import evaluate_predictor
+    from engines.neural.alphazero_config import AlphaZeroConfig
+    from engines.neural.alphazero_training import train_alphazero
+    from engines.neural.backend import compiled_call, load_model
+    from engines.neural.training import train_supervised
+
+    out = tmp_path / "both"
+    history = train_supervised(ttt_data, out, model="tiny", epochs=2, batch_size=8, target="both", progress=False)
+    assert {"policy_accuracy", "value_winner_accuracy", "val_loss"} <= set(history.columns)
+    assert evaluate_predictor(out / "model.keras", ttt_data)["positions"] > 0
+    config = dict(game="tictactoe", blocks=1, filters=4, games=2, parallel=2, simulations=4, buffer_games=4,
+                  batch_size=8, train_steps=1, eval_games=1, previous_games=1, eval_simulations=2)
+    run = tmp_path / "az"
+    train_alphazero(run, AlphaZeroConfig(**config, init=str(out / "model.keras")), iterations=1, progress=False)
+    x = np.random.default_rng(0).integers(0, 2, size=(3, 3, 3, 3)).astype(np.float32)
+    start, _ = load_model(run / "checkpoints" / "iter-000.keras", compile=False)
+    given, _ = load_model(out / "model.keras", compile=False)
+    for a, b in zip(compiled_call(start)(x), compiled_call(given)(x)):  # it starts from the given weights
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+    predictor = tmp_path / "predictor"
+    train_supervised(ttt_data, predictor, model="tiny", epochs=1, batch_size=8, progress=False)
+    with pytest.raises(ValueError, match="a policy and a value is needed"):
+        train_alphazero(tmp_path / "az2", AlphaZeroConfig(**config, init=str(predictor / "model.keras")),
+                        iterations=1, progress=False)
+    with pytest.raises(ValueError, match="no such network file"):
+        AlphaZeroConfig(**config, init=str(tmp_path / "missing.keras"))
+    with pytest.raises(ValueError, match="--target both"):
+        train_supervised(ttt_data, tmp_path / "resnet", model="resnet", epochs=1, progress=False)
+
+
 def test_save_and_load_give_identical_predictions(tmp_path):
     from engines.neural.backend import compiled_call, load_model, read_metadata, save_model
     from engines.neural.models import build_model

@@ -253,19 +253,25 @@ def cmd_train_supervised(args: argparse.Namespace) -> int:
                                patience=args.patience, augment=not args.no_augment, seed=args.seed,
                                target=args.target, positions_per_game=args.positions_per_game)
     model = Path(args.out) / "model.keras"
-    if args.target == "value":
+    if args.target != "move":
         value = evaluate_value(model, args.data)
         print(f"\n{value['split']} positions: {value['positions']}\n"
               f"  mean squared error              {value['mse']:.3f} (always 0: {value['baseline_mse']:.3f})\n"
               f"  the sign names the winner       {value['winner']:7.2%}\n"
               f"  the same, second half of games  {value['late_winner']:7.2%}\n\n"
               f"value network: {model}   search with it: alphago:policy=...,value={model}")
-        return 0
+        if args.target == "value":
+            return 0
     metrics = evaluate_predictor(model, args.data)
+    prefix = "" if args.target == "move" else "policy_"  # a two-headed network's metrics are named by head
     plot_learning_curve(history, Path(args.out) / "learning_curve.png", title=f"{args.model} on {args.data}",
-                        baselines={"uniform over legal moves": metrics["uniform_legal"]})
+                        baselines={"uniform over legal moves": metrics["uniform_legal"]},
+                        scores=[f"{v}{prefix}{m}" for m in ("accuracy", "top5") for v in ("", "val_")])
     print_accuracy(metrics)
-    print(f"\nmodel: {model}   play it: dlgo play --black human --white predictor:model={model} --game ...")
+    if args.target == "both":
+        print(f"\nnetwork: {model}   start AlphaZero from it: dlgo train-alphazero --init {model} --game ...")
+    else:
+        print(f"\nmodel: {model}   play it: dlgo play --black human --white predictor:model={model} --game ...")
     return 0
 
 
@@ -506,7 +512,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("train-supervised", help="train a move predictor (or a value network) on a dataset; resumable")
     p.add_argument("--data", required=True, help="dataset folder from `dlgo generate` or `dlgo import-sgf`")
     p.add_argument("--out", required=True, help="run folder, e.g. runs/go9-small (rerun to resume)")
-    p.add_argument("--model", default="small", help="ch6, small, medium, large or tiny (default small)")
+    p.add_argument("--model", default="small",
+                   help="ch6, small, medium, large, tiny, or resnet (AlphaZero's; --target both) (default small)")
     p.add_argument("--encoder", default=None, help="oneplane, sevenplane, simple (Go) or planes (default: per game)")
     p.add_argument("--epochs", type=whole(1), default=20, help="most epochs (default 20)")
     p.add_argument("--batch-size", type=whole(1), default=128, help="batch size (default 128)")
@@ -515,8 +522,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--patience", type=whole(1), default=4, help="stop after this many epochs without a better val loss")
     p.add_argument("--no-augment", action="store_true", help="do not train on rotated and mirrored boards")
     p.add_argument("--seed", type=int, default=0, help="seed for weights and shuffling (default 0)")
-    p.add_argument("--target", default="move", choices=["move", "value"],
-                   help="learn the move played (a predictor, a policy) or the game's result (a value network)")
+    p.add_argument("--target", default="move", choices=["move", "value", "both"],
+                   help="learn the move played (a predictor, a policy), the game's result (a value network), or "
+                        "both on one network (a start for train-alphazero --init)")
     p.add_argument("--positions-per-game", type=whole(0), default=0,
                    help="learn from this many positions of each game, always the same ones (AlphaGo's value "
                         "network: 1; default 0: all)")

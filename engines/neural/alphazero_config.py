@@ -3,6 +3,7 @@ build its options)."""
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from dataclasses import dataclass, field, fields
 
 from dlgo.core.errors import SpecError
@@ -46,6 +47,7 @@ class AlphaZeroConfig:
     baselines: list[str] = field(default_factory=lambda: ["random"], metadata={"item": str})
     baseline_every: int = 1        # play the baselines every k iterations (and at the last)
     seed: int = 0
+    init: str = ""                 # start from this policy-value network (train-supervised --target both), not fresh
 
     def __post_init__(self) -> None:
         """Every setting checked here, before a run folder records them, rather
@@ -67,6 +69,8 @@ class AlphaZeroConfig:
             raise SpecError(f"learning_rate_drops are iterations (1 or more), got {self.learning_rate_drops}")
         for spec in self.baselines:
             check_spec(spec)
+        if self.init and not Path(self.init).is_file():
+            raise SpecError(f"--init {self.init}: no such network file")
 
     def learning_rate_at(self, iteration: int) -> float:
         """The step schedule: ``learning_rate`` times ``learning_rate_drop`` once

@@ -36,8 +36,8 @@ import pandas as pd
 from tqdm import tqdm
 
 from dlgo.arena.match import play_match
-from dlgo.core.errors import RecordError, SpecError
-from dlgo.encoders import get_encoder_by_name
+from dlgo.core.errors import ModelFileError, RecordError, SpecError
+from dlgo.encoders import Encoder, get_encoder_by_name
 from dlgo.formats.atomic import atomic_write
 from dlgo.formats.folders import hold_folder, read_settings
 from dlgo.formats.plotting import plot_learning_curve
@@ -59,6 +59,22 @@ log = logging.getLogger(__name__)
 def _compile(model: "keras.Model", learning_rate: float) -> None:
     model.compile(optimizer=keras.optimizers.Adam(learning_rate=learning_rate),
                   loss=[keras.losses.CategoricalCrossentropy(), keras.losses.MeanSquaredError()])
+
+
+def starting_network(path: str, encoder: Encoder) -> "keras.Model":
+    """The policy-value network in ``path`` (``dlgo train-supervised --target
+    both``, or another run's checkpoint) as the start of a run with ``encoder``:
+    a :class:`ModelFileError` unless it reads the same planes and answers a
+    policy over the same moves and a value. Its own architecture is kept."""
+    model, metadata = load_model(path, compile=False)
+    recorded = metadata.get("encoder", {})
+    shapes = [tuple(output.shape[1:]) for output in model.outputs]
+    if recorded.get("name") != encoder.name or tuple(model.inputs[0].shape[1:]) != encoder.shape \
+            or shapes != [(encoder.num_moves,), (1,)]:
+        raise ModelFileError(f"--init {path}: a network for {encoder.game_spec} with the {encoder.name} encoder, a "
+                             f"policy and a value is needed; this one reads {recorded.get('name', 'unknown')} "
+                             f"planes and answers outputs of shapes {shapes}")
+    return model
 
 
 def elo_difference(score: float, games: int) -> float:
@@ -199,8 +215,11 @@ def _train_alphazero(out: Path, config: AlphaZeroConfig, iterations: int, progre
         log.info("resuming %s after iteration %d (%d examples in the buffer)", out, done, len(buffer))
     else:
         keras.utils.set_random_seed(config.seed)
-        model = build_resnet(encoder.shape, encoder.num_moves, blocks=config.blocks, filters=config.filters,
-                             l2=config.l2)
+        if config.init:
+            model = starting_network(config.init, encoder)
+        else:
+            model = build_resnet(encoder.shape, encoder.num_moves, blocks=config.blocks, filters=config.filters,
+                                 l2=config.l2)
         _compile(model, config.learning_rate)
         buffer = ReplayBuffer(config.buffer_games, syms)
         save_model(model, out / "checkpoints" / "iter-000.keras", {**metadata, "iteration": 0})

@@ -7,7 +7,11 @@ learns each position's result for the player to move instead of the move
 played (AlphaGo's value network: a tanh output and the mean squared error), on
 ``positions_per_game`` positions of each game, chosen once (AlphaGo took one
 per game, so that the positions it learns are not near copies sharing one
-result). ``out/`` receives::
+result). ``target="both"`` trains a policy head and a value head on one body,
+the value's loss weighted by :data:`VALUE_WEIGHT` (AlphaGo Zero's supervised
+network): a start for ``dlgo train-alphazero --init``. ``model="resnet"`` is
+AlphaZero's residual tower (:func:`engines.neural.resnet.build_resnet`).
+``out/`` receives::
 
     run.json                 the settings (a rerun must use the same ones)
     history.csv              loss, accuracy and top-5 accuracy per epoch (train and val)
@@ -36,6 +40,7 @@ from dlgo.formats.atomic import atomic_write
 from dlgo.formats.folders import hold_folder
 from engines.neural.backend import keras, load_model, read_metadata, save_model
 from engines.neural.models import MODELS, build_model
+from engines.neural.resnet import build_resnet
 
 log = logging.getLogger(__name__)
 
@@ -45,8 +50,8 @@ class ChunkSequence(keras.utils.PyDataset):
 
     Every epoch visits the chunks in a new random order and each chunk's
     positions in a new random order; with ``syms`` every example is seen under a
-    random board symmetry. ``target`` is ``"move"`` (labels: the moves played)
-    or ``"value"`` (the results for the player to move); ``per_game`` > 0 keeps
+    random board symmetry. ``target`` is ``"move"`` (labels: the moves played),
+    ``"value"`` (the results for the player to move) or ``"both"``; ``per_game`` > 0 keeps
     only that many positions of each game, the same ones every epoch and after
     a restart (chosen by ``selection_seed``)."""
 
@@ -77,16 +82,18 @@ class ChunkSequence(keras.utils.PyDataset):
             rows = self.keep[c] if self.keep is not None else np.arange(len(data.labels))
             perm = rows[self.rng.permutation(len(rows))] if self.shuffle else rows
             labels = data.values.astype(np.float32) if self.target == "value" else data.labels
-            self._loaded = (c, (data.features[perm], labels[perm]))
+            self._loaded = (c, (data.features[perm], labels[perm], data.values[perm].astype(np.float32)))
         return self._loaded[1]
 
-    def __getitem__(self, index: int) -> tuple[np.ndarray, np.ndarray]:
+    def __getitem__(self, index: int) -> tuple[np.ndarray, Any]:
         c, b = self.batches[index]
-        features, labels = self._chunk(c)
-        x = features[b * self.batch_size:(b + 1) * self.batch_size]
-        y = labels[b * self.batch_size:(b + 1) * self.batch_size]
+        features, labels, values = self._chunk(c)
+        rows = slice(b * self.batch_size, (b + 1) * self.batch_size)
+        x, y = features[rows], labels[rows]
         if self.syms:
-            x, y = augment_batch(x, y, self.syms, self.rng, actions=self.target == "move")
+            x, y = augment_batch(x, y, self.syms, self.rng, actions=self.target != "value")
+        if self.target == "both":
+            return x.astype(np.float32), (y, values[rows])
         return x.astype(np.float32), y
 
     def on_epoch_end(self) -> None:
@@ -168,21 +175,42 @@ def winner_accuracy(y_true, y_pred):
                                          "float32"))
 
 
-#: what a supervised network learns: the move played, or the result for the player to move
-TARGETS = ("move", "value")
+#: what a supervised network learns: the move played, the result for the player to move, or both
+TARGETS = ("move", "value", "both")
+
+#: the value loss's weight when one network learns both (AlphaGo Zero's supervised
+#: run used 0.01: every position of a game shares its result, and a larger weight overfits)
+VALUE_WEIGHT = 0.01
 
 
 def compile_model(model: "keras.Model", learning_rate: float, target: str = "move") -> None:
+    optimizer = keras.optimizers.Adam(learning_rate=learning_rate)
+    move_metrics = [keras.metrics.SparseCategoricalAccuracy(name="accuracy"),
+                    keras.metrics.SparseTopKCategoricalAccuracy(k=5, name="top5")]
     if target == "value":
-        model.compile(optimizer=keras.optimizers.Adam(learning_rate=learning_rate),
-                      loss=keras.losses.MeanSquaredError(), metrics=[winner_accuracy])
-        return
-    model.compile(
-        optimizer=keras.optimizers.Adam(learning_rate=learning_rate),
-        loss=keras.losses.SparseCategoricalCrossentropy(),
-        metrics=[keras.metrics.SparseCategoricalAccuracy(name="accuracy"),
-                 keras.metrics.SparseTopKCategoricalAccuracy(k=5, name="top5")],
-    )
+        model.compile(optimizer=optimizer, loss=keras.losses.MeanSquaredError(), metrics=[winner_accuracy])
+    elif target == "both":
+        model.compile(optimizer=optimizer,
+                      loss=[keras.losses.SparseCategoricalCrossentropy(), keras.losses.MeanSquaredError()],
+                      loss_weights=[1.0, VALUE_WEIGHT], metrics=[move_metrics, [winner_accuracy]])
+    else:
+        model.compile(optimizer=optimizer, loss=keras.losses.SparseCategoricalCrossentropy(), metrics=move_metrics)
+
+
+#: the size of ``model="resnet"``: AlphaZero's tower at the suite's Go size
+RESNET_BLOCKS, RESNET_FILTERS = 4, 64
+
+
+def build_network(model: str, shape: tuple[int, int, int], num_moves: int, l2: float, target: str) -> "keras.Model":
+    """The network ``model`` (a book network, or ``resnet``: AlphaZero's tower) with the heads ``target`` needs."""
+    if model == "resnet":
+        if target != "both":
+            raise SpecError("the resnet has a policy head and a value head: train it with --target both")
+        return build_resnet(shape, num_moves, blocks=RESNET_BLOCKS, filters=RESNET_FILTERS, l2=l2 or 1e-4,
+                            name="resnet")
+    head = {"move": "policy", "value": "value", "both": "policy-value"}[target]
+    return build_model(model, shape, num_moves, l2=l2, head=head)
+
 
 
 def train_supervised(data: str | Path, out: str | Path, *, model: str = "small", encoder: str | None = None,
@@ -202,8 +230,8 @@ def train_supervised(data: str | Path, out: str | Path, *, model: str = "small",
         raise SpecError(f"target is one of {', '.join(TARGETS)}, got {target!r}")
     if not (math.isfinite(learning_rate) and learning_rate > 0 and math.isfinite(l2) and l2 >= 0):
         raise SpecError(f"learning_rate must be above 0 and l2 at least 0, got {learning_rate} and {l2}")
-    if model not in MODELS:
-        raise SpecError(f"unknown model {model!r}; the models are: {', '.join(MODELS)}")
+    if model not in MODELS and model != "resnet":
+        raise SpecError(f"unknown model {model!r}; the models are: {', '.join([*MODELS, 'resnet'])}")
     manifest = encode_dataset(data, encoder, progress=progress)
     settings = {"data": str(data), "model": model, "encoder": manifest.encoder, "game": manifest.game,
                 "batch_size": batch_size, "learning_rate": learning_rate, "l2": l2,
@@ -227,8 +255,7 @@ def _train(data: Path, out: Path, manifest: Manifest, model: str, epochs: int, b
         net, _ = load_model(out / "checkpoints" / f"epoch-{done:03d}.keras")
         log.info("resuming %s after epoch %d", out, done)
     else:
-        net = build_model(model, manifest.shape, manifest.num_moves, l2=l2,
-                          head="value" if target == "value" else "policy")
+        net = build_network(model, manifest.shape, manifest.num_moves, l2, target)
         compile_model(net, learning_rate, target)
     if done >= epochs or epochs_without_improvement(history) >= patience:
         return history
@@ -240,7 +267,8 @@ def _train(data: Path, out: Path, manifest: Manifest, model: str, epochs: int, b
     if train is None:
         raise RecordError(f"{data} has no training positions")
     val = split_sequence(manifest, "val", 1024, shuffle=False, **selection)
-    metadata = {"kind": "predictor" if target == "move" else "value", "encoder": encoder_obj.config(),
+    kind = {"move": "predictor", "value": "value", "both": "policy-value"}[target]
+    metadata = {"kind": kind, "encoder": encoder_obj.config(),
                 "model": model, "trained_on": str(data), "positions": manifest.split_sizes(),
                 "positions_per_game": per_game}
     recorder = EpochRecorder(out, history, metadata, patience)
