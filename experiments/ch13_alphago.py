@@ -204,9 +204,15 @@ def run(args: argparse.Namespace, argv: list[str] | None) -> int:
         match.to_csv(handle, index=False)
 
     if args.ship:
+        from engines.neural.backend import export_model
+
         for role, ending in SET_FILES.items():
-            shutil.copyfile(f"{prefix}{ending}", SHIPPED / f"go9{ending}")
-        print(f"shipped: {SHIPPED}/go9-*", flush=True)
+            if ending.endswith(".keras"):
+                export_model(f"{prefix}{ending}", SHIPPED / f"go9{ending}")  # without the optimizer's state
+            else:
+                shutil.copyfile(f"{prefix}{ending}", SHIPPED / f"go9{ending}")
+        sizes = ", ".join(f"{p.name} {p.stat().st_size / 1e6:.1f} MB" for p in sorted(SHIPPED.glob("go9-*")))
+        print(f"shipped: {sizes}", flush=True)
 
     summary = write(out, args, argv, table, teacher, rollout_info, rl_minutes, value, match, records, alphago)
     print(match.drop(columns=["spec"]).to_string(index=False))

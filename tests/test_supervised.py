@@ -209,6 +209,16 @@ def test_save_and_load_give_identical_predictions(tmp_path):
     assert read_metadata(tmp_path / "m.keras") == metadata
     with pytest.raises(ValueError, match="end in .keras"):
         save_model(model, tmp_path / "m.h5", {})
+    from engines.neural.backend import export_model
+
+    model.compile(optimizer="adam", loss="sparse_categorical_crossentropy")
+    model.fit(x, np.zeros(4), epochs=1, verbose=0)  # an optimizer with state, as a trained network has
+    save_model(model, tmp_path / "trained.keras", {"encoder": enc.config()})
+    export_model(tmp_path / "trained.keras", tmp_path / "shipped.keras")
+    assert (tmp_path / "shipped.keras").stat().st_size < (tmp_path / "trained.keras").stat().st_size
+    shipped, metadata = load_model(tmp_path / "shipped.keras", compile=False)
+    np.testing.assert_allclose(compiled_call(shipped)(x)[0], compiled_call(model)(x)[0], rtol=1e-6, atol=1e-7)
+    assert metadata == {"encoder": {"name": "sevenplane", "game": "go:size=5"}}
     assert not list(tmp_path.glob(".*tmp*"))  # no temporary files left behind
 
 

@@ -27,7 +27,7 @@ import tensorflow as tf  # noqa: E402
 
 METADATA = "dlgo.json"
 
-__all__ = ["keras", "tf", "save_model", "load_model", "read_metadata", "compiled_call"]
+__all__ = ["keras", "tf", "save_model", "load_model", "read_metadata", "compiled_call", "export_model"]
 
 
 def save_model(model: "keras.Model", path: str | Path, metadata: dict[str, Any]) -> None:
@@ -69,6 +69,13 @@ def load_model(path: str | Path, compile: bool = True) -> tuple["keras.Model", d
     except (OSError, KeyError, ValueError, TypeError) as err:  # a damaged or foreign archive
         raise ModelFileError(f"cannot load {path}: {err}") from None
     return model, metadata
+
+
+def export_model(source: str | Path, dest: str | Path) -> None:
+    """Copy the network in ``source`` to ``dest`` without its optimizer state
+    (a third of the size: what ships in ``checkpoints/``), metadata kept."""
+    model, metadata = load_model(source, compile=False)
+    save_model(model, dest, metadata)
 
 
 def compiled_call(model: "keras.Model") -> Callable[[np.ndarray], list[np.ndarray]]:
