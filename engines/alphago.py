@@ -48,20 +48,23 @@ class AlphaGoEvaluator(Evaluator):
         self.evaluations = 0
         self.rollouts_played = 0
 
-    def priors(self, states: Sequence[State]) -> np.ndarray:
-        """The policy network's move probabilities, one row per state."""
-        return self.policy.call(self.policy.encoder.encode_batch(list(states)))[0]
+    def priors(self, states: Sequence[State], planes: np.ndarray | None = None) -> np.ndarray:
+        """The policy network's move probabilities, one row per state (``planes``: the states already encoded)."""
+        return self.policy.call(self.policy.encoder.encode_batch(list(states)) if planes is None else planes)[0]
 
-    def network_values(self, states: Sequence[State]) -> np.ndarray:
+    def network_values(self, states: Sequence[State], planes: np.ndarray | None = None) -> np.ndarray:
         """The value network's estimates for the player to move (zeros without one)."""
         if self.value is None:
             return np.zeros(len(states))
-        return self.value.call(self.value.encoder.encode_batch(list(states)))[-1][:, 0]
+        return self.value.call(self.value.encoder.encode_batch(list(states)) if planes is None else planes)[-1][:, 0]
 
     def evaluate(self, states: Sequence[State]) -> tuple[np.ndarray, np.ndarray]:
         self.evaluations += len(states)
-        priors = self.priors(states)
-        values = (1.0 - self.lam) * self.network_values(states) if self.lam < 1.0 else np.zeros(len(states))
+        planes = self.policy.encoder.encode_batch(list(states))
+        shared = self.value is not None and self.value.encoder.config() == self.policy.encoder.config()
+        priors = self.priors(states, planes)
+        values = (1.0 - self.lam) * self.network_values(states, planes if shared else None) if self.lam < 1.0 \
+            else np.zeros(len(states))
         if self.lam > 0.0:
             results = [value_for(self.rollouts.playout(s, self.rng), s.next_player) for s in states]
             self.rollouts_played += len(states)

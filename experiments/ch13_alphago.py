@@ -50,6 +50,7 @@ from dlgo.arena.tournament import play_games, task_seed
 from dlgo.core.errors import DlgoError
 from dlgo.data.generate import generate_games
 from dlgo.formats.atomic import atomic_write
+from dlgo.formats.plotting import new_figure, save_figure
 from dlgo.formats.records import read_games
 from engines.checkpoints import SET_FILES, SHIPPED
 from engines.neural.accuracy import evaluate_value
@@ -117,6 +118,31 @@ def elo_against(score: float, games: int, anchor: float = ANCHOR_ELO) -> float:
     return anchor + 400 * math.log10(score / (1 - score))
 
 
+def engine_minutes(records: list) -> float:
+    """The engines' own thinking time in ``records``, in minutes (each side's mean seconds a move times its moves)."""
+    return sum((r.black_seconds + r.white_seconds) * (r.plies - r.opening_plies) / 2 for r in records) / 60
+
+
+def epoch_minutes(run: Path) -> float:
+    """A supervised run's training time in minutes, from its history (NaN for a history without times)."""
+    history = pd.read_csv(run / "history.csv")
+    return float(history["seconds"].sum()) / 60 if "seconds" in history else float("nan")
+
+
+def plot_strength(match: pd.DataFrame, opponent: str, path: Path) -> None:
+    """Score against the opponent (95% intervals) against the training time each engine needed."""
+    fig, axis = new_figure((6.4, 4.2))
+    for k, row in enumerate(match.itertuples()):
+        axis.errorbar([row.training_minutes / 60], [row.score], yerr=[[row.score - row.low], [row.high - row.score]],
+                      marker="o", capsize=4, color=f"C{k}", label=row.engine)
+    axis.axhline(0.5, color="grey", linestyle=":")
+    axis.set(xlabel="hours of computing before it plays (teacher's games, training, self-play)",
+             ylabel=f"score against {opponent}", ylim=(-0.05, 1.05), title="strength against training time")
+    axis.legend(fontsize="small")
+    axis.grid(alpha=0.3)
+    save_figure(fig, path)
+
+
 def run(args: argparse.Namespace, argv: list[str] | None) -> int:
     from engines.neural.rl_training import plot_rl_history, train_rl  # loads TensorFlow
     from engines.neural.training import train_supervised
@@ -132,6 +158,8 @@ def run(args: argparse.Namespace, argv: list[str] | None) -> int:
     table, teacher = common.generate_and_train(preset, args, out, work)
     teacher_games = work / "games"
     sl_policy = Path(table["path"].iloc[0])
+    minutes = {"teacher's games": engine_minutes(read_games(teacher_games / "games.csv")),
+               "SL policy": epoch_minutes(sl_policy.parent)}
 
     # 3: the rollout policy (refitted when the teacher's games have changed)
     rollout = work / "rollout.npz"
@@ -156,6 +184,7 @@ def run(args: argparse.Namespace, argv: list[str] | None) -> int:
         plot_rl_history(history, out / "rl_curve.png", "policy gradients from the SL policy", 0)
         rl_policy = work / "rl" / "current.keras"
         rl_minutes = float(history["seconds"].sum()) / 60
+    minutes["RL policy"] = rl_minutes
 
     # 5: the value network
     if args.value_data == "selfplay":
@@ -169,6 +198,9 @@ def run(args: argparse.Namespace, argv: list[str] | None) -> int:
     train_supervised(value_games, value_run, model="tiny" if args.quick else "small", encoder="simple",
                      epochs=max(1, args.epochs), batch_size=256, patience=3, seed=args.seed, target="value",
                      positions_per_game=args.value_positions)
+    if args.value_data == "selfplay":
+        minutes["value network's games"] = engine_minutes(read_games(value_games / "games.csv"))
+    minutes["value network"] = epoch_minutes(value_run)
     value = evaluate_value(value_run / "model.keras", value_games)
     with atomic_write(out / "value.csv") as handle:
         pd.DataFrame([value]).to_csv(handle, index=False)
@@ -200,8 +232,11 @@ def run(args: argparse.Namespace, argv: list[str] | None) -> int:
                      "seconds_per_move": sum(seconds) / max(1, len(seconds)),
                      "elo": elo_against(score, games) if args.opponent == ANCHOR else float("nan")})
     match = pd.DataFrame(rows)
+    steps = list(minutes.values())
+    match["training_minutes"] = [sum(steps[:2]), sum(steps[:3]), sum(steps)]  # what each engine needed before it
     with atomic_write(out / "match.csv") as handle:
         match.to_csv(handle, index=False)
+    plot_strength(match, args.opponent, out / "strength_vs_training.png")
 
     if args.ship:
         from engines.neural.backend import export_model
@@ -252,6 +287,9 @@ def write(out: Path, args: argparse.Namespace, argv: list[str] | None, table: pd
         elo = f"{row.elo:,.0f}" if math.isfinite(row.elo) else "-"
         body.append(f"| {row.engine} | {row.score:.1%} | {row.low:.0%} to {row.high:.0%} | {row.games} | "
                     f"{row.seconds_per_move:.2f} | {elo} |")
+    body += ["", "Each engine after the computing it needed (on this 2-core machine; GNU Go's thinking time for "
+             "the games it played, then the training):", "", "![strength against training time]"
+             "(strength_vs_training.png)"]
     games = sorted((r for r in records if alphago in (r.black, r.white)), key=lambda r: -r.score_for(alphago))
     if games:
         body += ["", "One game of `alphago` (a win if it has one):", "",

@@ -42,6 +42,9 @@ class FakeNetwork:
     def encode_batch(self, states):
         return np.zeros((len(states), 1))
 
+    def config(self):
+        return {"name": "fake"}
+
     def call(self, batch):
         return [np.repeat(o[None], len(batch), axis=0) for o in self.outputs]
 

@@ -201,7 +201,8 @@ def test_ch13_learns_from_gnu_go_and_plays_it_with_alphago(tmp_path):
     assert match["games"].tolist() == [2, 2, 2] and match["score"].between(0, 1).all()
     assert {"policy", "value", "rollout"} <= set(checkpoint_set(str(work / "go9")))
     assert pd.read_csv(out / "value.csv")["positions"].iloc[0] > 0
-    assert_pictures(out, "learning_curve.png", "rl_curve.png", "game.png")
+    assert_pictures(out, "learning_curve.png", "rl_curve.png", "game.png", "strength_vs_training.png")
+    assert match["training_minutes"].is_monotonic_increasing and (match["training_minutes"] > 0).all()
     summary = (out / "summary.md").read_text()
     assert "python experiments/ch13_alphago.py --quick" in summary and "## What to look for" in summary
     played = (work / "match" / "games.csv").read_text()

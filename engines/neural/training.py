@@ -14,7 +14,7 @@ AlphaZero's residual tower (:func:`engines.neural.resnet.build_resnet`).
 ``out/`` receives::
 
     run.json                 the settings (a rerun must use the same ones)
-    history.csv              loss, accuracy and top-5 accuracy per epoch (train and val)
+    history.csv              loss, accuracy and top-5 accuracy per epoch (train and val), its seconds
     checkpoints/epoch-NNN.keras   the model with its optimizer state, each epoch
     model.keras              the best epoch by validation loss: what agents load
 
@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import logging
 import math
+import time
 from pathlib import Path
 from typing import Any
 
@@ -115,9 +116,14 @@ class EpochRecorder(keras.callbacks.Callback):
         super().__init__()
         self.out, self.history, self.metadata = out, history, metadata
         self.patience, self.keep = patience, keep
+        self.started = time.perf_counter()
+
+    def on_epoch_begin(self, epoch: int, logs: dict | None = None) -> None:
+        self.started = time.perf_counter()
 
     def on_epoch_end(self, epoch: int, logs: dict | None = None) -> None:
-        row = {"epoch": epoch + 1, **{k: float(v) for k, v in (logs or {}).items()}}
+        row = {"epoch": epoch + 1, **{k: float(v) for k, v in (logs or {}).items()},
+               "seconds": time.perf_counter() - self.started}  # the epoch's wall time, validation included
         self.history = pd.concat([self.history, pd.DataFrame([row])], ignore_index=True)
         metadata = {**self.metadata, "epoch": epoch + 1, "metrics": row}
         checkpoints = self.out / "checkpoints"
