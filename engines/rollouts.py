@@ -2,7 +2,7 @@
 
 ``rollout=""`` (the default of the engines that roll out) plays the game's own
 random playout (``state.random_playout``: in Go, never into one's own eye);
-``rollout=PATH`` or a shipped name (``rollout=go9``) loads a Go rollout policy
+``rollout=PATH`` or a shipped name (``rollout=go9-rollout``) loads a Go rollout policy
 fitted by ``dlgo train-rollout`` (:mod:`dlgo.games.go.patterns`).
 """
 from __future__ import annotations
