@@ -136,3 +136,17 @@ def test_a_checkpoint_set_is_fingerprinted_file_by_file(go5_set):
     files = checkpoint_set(go5_set)
     assert set(files) == {"policy", "value", "rollout"}
     assert sorted(map(str, network_files(f"alphago:checkpoint={go5_set}"))) == sorted(files.values())
+
+
+def test_alphago_speaks_gtp_and_keeps_to_the_clock(go5_set):
+    from dlgo.app.gtp_server import GtpFrontend
+    from dlgo.gtp.protocol import parse_vertex
+
+    frontend = GtpFrontend(registry.create(f"alphago:checkpoint={go5_set},simulations=100000", seed=0), size=5)
+    assert frontend.handle("time_settings 60 0 0") == "=\n\n"  # a minute each, no byo-yomi
+    assert frontend.handle("time_left b 1 0") == "=\n\n"  # one second left for the whole game
+    reply = frontend.handle("genmove b")
+    assert reply.startswith("= ") and frontend.state.last_move == parse_vertex(reply[2:].strip(), 5)
+    assert frontend.agent.last_compute.amount < 100000  # the clock, not the simulations, ended the search
+    with pytest.raises(ValueError, match="plays go:size=5"):
+        GtpFrontend(registry.create(f"alphago:checkpoint={go5_set}"), size=9)
