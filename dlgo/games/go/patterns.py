@@ -77,6 +77,9 @@ NUM_FEATURES = NUM_PATTERNS + 7
 FEATURE_NAMES = ("rest", *(f"pattern {k}" for k in range(NUM_PATTERNS)),
                  "capture 1", "capture 2", "capture 3+", "escape", "atari", "self-atari")
 
+#: draws of "another point" that may land on a response before one is chosen among the responses instead
+RETRIES = 8
+
 _RINGS: dict[int, list[tuple[int, ...]]] = {}
 
 
@@ -205,10 +208,11 @@ class PatternPolicy:
             total = sum(weights) + rest
             u = rand() * total
             if u >= total - rest or not points:
-                p = board.select_random_play(c, forbidden, side_key, rand)
-                if p < 0 or p not in points:
-                    return p
-                u = rand() * (total - rest)  # the draw hit a response: choose among them
+                for _ in range(RETRIES):  # another point, uniformly: draw again while the draw hits a response
+                    p = board.select_random_play(c, forbidden, side_key, rand)
+                    if p < 0 or p not in points:
+                        return p
+                u = rand() * (total - rest)  # (nearly) every sensible point answers the last move
             for i, x in enumerate(weights):
                 u -= x
                 if u < 0 or i == len(weights) - 1:
