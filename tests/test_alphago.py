@@ -86,6 +86,16 @@ def test_alphago_plays_legal_moves_from_a_checkpoint_set(go5_set):
     assert 30 <= agent.last_compute.amount <= 41  # one evaluation a simulation (none at a finished game)
 
 
+class WhiteCenterLives:
+    """A stand-in rollout with a known answer: white wins while it has a stone on C3."""
+
+    def check(self, state):
+        pass
+
+    def playout(self, state, rng):
+        return Player.white if state.board.get(state.parse_move("C3").point) == Player.white else Player.black
+
+
 def test_alphago_finds_the_capture_that_wins(go5_set):
     state = go_position("""
         . . . . .
@@ -93,9 +103,10 @@ def test_alphago_finds_the_capture_that_wins(go5_set):
         . O O O X
         . X X X .
         . . . . .
-    """)  # black A3 takes three stones; elsewhere, white A3 escapes
-    for lam in (1, 0.5):  # one leaf at a time: batches of 8 spread 300 simulations too thin to tell the moves apart
-        agent = registry.create(f"alphago:checkpoint={go5_set},simulations=300,lam={lam},batch=1", seed=3)
+    """)  # black A3 takes the three white stones; any other move lets white A3 save them
+    for batch in (1, 8):
+        agent = registry.create(f"alphago:checkpoint={go5_set},simulations=300,lam=1,batch={batch}", seed=3)
+        agent.evaluator.rollouts = WhiteCenterLives()
         assert state.format_move(agent.select_move(state)) == "A3"
 
 
