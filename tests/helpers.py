@@ -7,6 +7,7 @@ from dlgo.core.game import State
 from dlgo.goboard import Board, GameState
 from dlgo.gotypes import Player, Point
 from dlgo.games.solver import exact_value  # noqa: F401  (the brute-force oracle, for the tests)
+from engines.puct import RolloutEvaluator
 
 SYMBOLS = {"X": Player.black, "O": Player.white}
 
@@ -32,3 +33,15 @@ def play(state: State, *moves: str) -> State:
     for text in moves:
         state = state.apply_move(state.parse_move(text))
     return state
+
+
+class CountingRollouts(RolloutEvaluator):
+    """Rollout values, and the size of every evaluator call in ``batches``."""
+
+    def __init__(self, seed):
+        super().__init__(seed=seed)
+        self.batches = []
+
+    def evaluate(self, states):
+        self.batches.append(len(states))
+        return super().evaluate(states)

@@ -7,7 +7,7 @@ import pytest
 
 from dlgo.games import new_game
 from engines.puct import Node, PUCTSearch, RolloutEvaluator, select_action, terminal_value
-from helpers import play
+from helpers import CountingRollouts, play
 
 
 class UniformZero:
@@ -108,23 +108,12 @@ def test_visits_add_up_and_temperature_sampling():
     assert len(picks) > 1 and picks <= set(root.actions.tolist())
 
 
-class CountingRollouts(RolloutEvaluator):
-    """Rollout values, and the size of every call."""
-
-    def __init__(self, seed):
-        super().__init__(seed=seed)
-        self.calls = []
-
-    def evaluate(self, states):
-        self.calls.append(len(states))
-        return super().evaluate(states)
-
 
 def test_batched_leaves_share_calls_and_leave_no_virtual_loss_behind():
     evaluator = CountingRollouts(seed=7)
     root = PUCTSearch(evaluator, seed=7, batch=8).run(new_game("connect4"), 300)
     assert root.N.sum() == 300  # every simulation counted once, the virtual visits taken back
-    assert max(evaluator.calls) == 8 and len(evaluator.calls) < 300 / 4
+    assert max(evaluator.batches) == 8 and len(evaluator.batches) < 300 / 4
     stack = [root]
     while stack:  # a node's visits are its children's visits plus the one that expanded it
         node = stack.pop()

@@ -6,16 +6,7 @@ import numpy as np
 from dlgo.encoders import get_encoder_by_name
 from engines.puct import RolloutEvaluator
 from engines.selfplay import self_play
-
-
-class CountingRollouts(RolloutEvaluator):
-    def __init__(self, seed):
-        super().__init__(seed=seed)
-        self.batches = []
-
-    def evaluate(self, states):
-        self.batches.append(len(states))
-        return super().evaluate(states)
+from helpers import CountingRollouts
 
 
 def test_examples_are_consistent_with_the_games():

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import math
 import random
-from pathlib import Path
 from typing import Callable, Container
 
 import numpy as np
