@@ -30,7 +30,8 @@ each resumable in ``--work``:
    alternating, komi 7.5. Ratings are on GNU Go's scale: level 10 = 1800, as
    the Computer Go Server rated it.
 
-Writes to ``--out``: ``accuracy.csv``, ``learning_curve.png`` (the policy),
+Writes to ``--out``: ``teacher-games.csv.gz`` (another run starts from it with
+``--teacher-games``, without GNU Go's two hours), ``accuracy.csv``, ``learning_curve.png`` (the policy),
 ``rollout.csv``, ``rl_curve.png``, ``value.csv``, ``match.csv``, one game and
 ``summary.md``. ``--ship`` copies the three networks to
 ``checkpoints/go9-policy.keras``, ``go9-value.keras`` and ``go9-rollout.npz``,
@@ -69,7 +70,7 @@ ANCHOR, ANCHOR_ELO = "gnugo:level=10", 1800.0  # GNU Go's rating on CGOS's 9x9 l
 
 PRESET = common.Preset(name="ch13_alphago", game=GAME, teacher="gnugo:level=1", games=20000,
                        runs=[("small", "simple")], opponents=[], games_per_pair=0, epochs=10, batch_size=256,
-                       opening_plies=4)
+                       opening_plies=4, games_file="teacher-games.csv.gz")
 
 LOOK_FOR = """
 - **The policy against its teacher's ceiling.** GNU Go is a deterministic
@@ -196,7 +197,7 @@ def run(args: argparse.Namespace, argv: list[str] | None) -> int:
         value_games = work / "value-games"
         print(f"5. value: {args.value_games} self-play games of the RL policy -> {value_games}", flush=True)
         generate_games(ENGINES, value_games, GAME, f"pg:model={rl_policy},temperature=1", args.value_games,
-                       seed=args.seed, opening_plies=2, workers=workers)
+                       seed=args.seed, opening_plies=2, batch=256)  # one network call for 256 games
     else:
         value_games = teacher_games
     value_run = work / "value"

@@ -41,14 +41,15 @@ from dlgo.arena.match import Task
 from dlgo.arena.ratings import wilson_interval
 from dlgo.arena.tournament import play_games, run_tournament, schedule, task_seed
 from dlgo.core.agent import Agent
-from dlgo.core.errors import DlgoError
+from dlgo.core.errors import DlgoError, RecordError
 from dlgo.core.game import State
 from dlgo.data.dataset import encode_dataset
 from dlgo.data.generate import generate_games
 from dlgo.formats.atomic import atomic_write
 from dlgo.formats.pictures import render_game, render_position
 from dlgo.formats.plotting import plot_learning_curve
-from dlgo.formats.records import GameRecord, replay
+from dlgo.formats.folders import hold_folder
+from dlgo.formats.records import GameRecord, read_games, replay, write_games
 from dlgo.games import get_game, new_game
 from dlgo.games.solver import perfect_moves
 from engines.checkpoints import shipped_network
@@ -229,6 +230,9 @@ class Preset:
     teacher_positions: int = 200
     book: list[str] = field(default_factory=list)  # lines of the book comparison
     book_accuracy: float | None = None  # the book's test accuracy, to compare with
+    #: a compressed copy of the teacher's games in the report (``--teacher-games`` starts
+    #: another run from it), for a teacher whose games take hours
+    games_file: str | None = None
 
 
 #: Chapters 6-7's predictor (Connect Four, imitating MCTS at 300 rounds); chapters 8 and 15 play it.
@@ -254,6 +258,9 @@ def supervised_parser(preset: Preset, doc: str, script: str | None = None) -> ar
     p = parser(script or f"{preset.name.replace('-', '_')}.py", doc, out=f"reports/{preset.name}")
     p.add_argument("--games", type=int, default=preset.games, help=f"self-play games (default {preset.games})")
     p.add_argument("--teacher", default=preset.teacher, help=f"engine making the games (default {preset.teacher})")
+    p.add_argument("--teacher-games", metavar="FILE",
+                   help="start from the games in FILE (a games.csv, or .csv.gz, of an earlier run with the same "
+                        "settings): only the games it lacks are played")
     p.add_argument("--epochs", type=int, default=preset.epochs, help=f"most epochs (default {preset.epochs})")
     if preset.opponents:
         p.add_argument("--games-per-pair", type=int, default=preset.games_per_pair,
@@ -293,6 +300,18 @@ def run_supervised(preset: Preset, argv: list[str] | None, doc: str) -> int:
     return 0
 
 
+def start_from_games(data: Path, source: Path) -> None:
+    """Copy the games in ``source`` into the generation folder ``data`` if it holds
+    none yet (the generation that follows checks they were made with its settings)."""
+    if not source.is_file():
+        raise RecordError(f"{source}: no such games file")
+    with hold_folder(data, "generate"):
+        if not read_games(data / "games.csv"):
+            games = read_games(source)
+            write_games(data / "games.csv", games)
+            print(f"   {len(games)} games from {source}", flush=True)
+
+
 def generate_and_train(preset: Preset, args: argparse.Namespace, out: Path, work: Path
                        ) -> tuple[pd.DataFrame, dict]:
     """Steps 1-3: the teacher's games in ``work/games``, each run of the preset
@@ -304,9 +323,13 @@ def generate_and_train(preset: Preset, args: argparse.Namespace, out: Path, work
 
     out.mkdir(parents=True, exist_ok=True)
     data = work / "games"
+    if args.teacher_games:
+        start_from_games(data, Path(args.teacher_games))
     print(f"1. generate: {args.games} games of {args.teacher} against itself -> {data}", flush=True)
     generate_games(ENGINES, data, preset.game, args.teacher, args.games, seed=args.seed,
                    opening_plies=preset.opening_plies, workers=args.workers)
+    if preset.games_file:
+        write_games(out / preset.games_file, read_games(data / "games.csv"))
 
     rows = []
     for model, encoder in preset.runs:

@@ -19,7 +19,7 @@ from dlgo.core.errors import RecordError
 from dlgo.data.generate import generate_games
 from dlgo.formats.atomic import remove_orphaned_temporary_files
 from dlgo.formats.folders import hold_folder, read_manifest
-from dlgo.formats.records import BOM, HEADER, read_games
+from dlgo.formats.records import BOM, HEADER, read_games, write_games
 from engines import ENGINES
 
 SPECS = ["random", "alphabeta:depth=1"]
@@ -327,3 +327,32 @@ def test_a_supervised_run_publishes_its_best_epoch_on_resume(tmp_path):
     train_supervised(data, out, model="tiny", epochs=2, batch_size=16, progress=False)
     assert read_metadata(out / "model.keras")["epoch"] == best_epoch(pd.read_csv(out / "history.csv")) == best
 
+
+
+def test_a_compressed_games_file_starts_another_run_that_plays_only_what_it_lacks(tmp_path):
+    from experiments.common import start_from_games
+
+    first = tmp_path / "first"
+    made = generate_games(ENGINES, first, "tictactoe", "random", 6, seed=5, workers=1, progress=False)
+    archive = tmp_path / "teacher-games.csv.gz"
+    write_games(archive, made[:4])
+    assert archive.read_bytes()[:2] == b"\x1f\x8b"  # gzip
+    write_games(tmp_path / "again.csv.gz", made[:4])
+    assert (tmp_path / "again.csv.gz").read_bytes() == archive.read_bytes()  # the same games, the same bytes
+    assert read_games(archive) == made[:4]
+
+    second = tmp_path / "second"
+    start_from_games(second, archive)
+    again = generate_games(ENGINES, second, "tictactoe", "random", 6, seed=5, batch=2, progress=False)
+    assert again[:4] == made[:4]  # kept as they were, to their timings: not played again
+    assert games_played(second) == games_played(first)  # the two it lacked, played together, are the same games
+
+    other = tmp_path / "other"
+    start_from_games(other, archive)
+    with pytest.raises(RecordError, match="with seed"):  # games made with other settings stop the run
+        generate_games(ENGINES, other, "tictactoe", "random", 6, seed=6, workers=1, progress=False)
+    with pytest.raises(RecordError, match="no such games file"):
+        start_from_games(tmp_path / "third", tmp_path / "missing.csv.gz")
+    (tmp_path / "broken.csv.gz").write_bytes(b"\x1f\x8b not gzip")
+    with pytest.raises(RecordError, match="not a games.csv.gz file"):
+        start_from_games(tmp_path / "third", tmp_path / "broken.csv.gz")

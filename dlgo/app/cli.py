@@ -214,7 +214,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     game = game_with_size(args.game, args.size)
     new_game(game)  # a bad game spec fails before any work
     records = generate_games(engines.ENGINES, args.out, game, args.engine, args.games, seed=args.seed,
-                             opening_plies=args.opening_plies, workers=args.workers)
+                             opening_plies=args.opening_plies, workers=args.workers, batch=args.batch)
     plies = sum(r.plies - r.opening_plies for r in records)
     print(f"{len(records)} games, {plies} engine moves in {args.out}/games.csv")
     if args.encoder != "none":
@@ -498,6 +498,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="seed for the games (default 0)")
     p.add_argument("--opening-plies", type=whole(0), default=2, help="random opening plies, not used as labels (default 2)")
     p.add_argument("--workers", type=whole(1), default=None, help="worker processes (default: all cores)")
+    p.add_argument("--batch", type=whole(0), default=0,
+                   help="play this many games at once in one process, one network call for all of them "
+                        "(network engines; default 0: a game per worker)")
     p.add_argument("--encoder", default=None,
                    help="encode the games with this encoder (default: the game's default; 'none' to skip)")
     p.set_defaults(func=cmd_generate)

@@ -8,6 +8,7 @@ imported SGF games all use it.
 from __future__ import annotations
 
 import csv
+import gzip
 import io
 import logging
 import os
@@ -111,7 +112,10 @@ def _load(path: Path) -> tuple[list[GameRecord], bool]:
     if path.is_dir():
         raise RecordError(f"{path} is a folder, not a games.csv file")
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
+        text = (gzip.decompress(raw) if path.suffix == ".gz" else raw).decode("utf-8")
+    except (OSError, EOFError) as err:  # gzip's own errors (BadGzipFile is an OSError)
+        raise RecordError(f"{path} is not a games.csv.gz file ({err})") from None
     except UnicodeDecodeError as err:
         raise RecordError(f"{path} is not a games.csv file (not UTF-8 text: {err.reason})") from None
     text = text.removeprefix(BOM)
@@ -163,12 +167,16 @@ def _parse(text: str, kind: str) -> Any:
 
 
 def write_games(path: Path, records: Iterable[GameRecord]) -> None:
-    """Write all records at once, atomically (temp file, then ``os.replace``)."""
-    with atomic_write(path, newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=GameRecord.columns())
-        writer.writeheader()
-        for record in records:
-            writer.writerow(record.as_row())
+    """Write all records at once, atomically (temp file, then ``os.replace``);
+    a path ending in ``.gz`` is compressed, the same games giving the same bytes."""
+    text = io.StringIO(newline="")
+    writer = csv.DictWriter(text, fieldnames=GameRecord.columns())
+    writer.writeheader()
+    for record in records:
+        writer.writerow(record.as_row())
+    data = text.getvalue().encode("utf-8")
+    with atomic_write(path, "wb") as handle:
+        handle.write(gzip.compress(data, mtime=0) if path.suffix == ".gz" else data)
 
 
 def append_game(path: Path, record: GameRecord) -> None:

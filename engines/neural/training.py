@@ -257,14 +257,14 @@ def _train(data: Path, out: Path, manifest: Manifest, model: str, epochs: int, b
     history = pd.read_csv(history_file) if history_file.exists() else pd.DataFrame()
     done = 0 if history.empty else int(history["epoch"].iloc[-1])
     publish_best(out, history)
+    if done >= epochs or epochs_without_improvement(history) >= patience:
+        return history  # finished: its network is model.keras
     if done:
         net, _ = load_model(out / "checkpoints" / f"epoch-{done:03d}.keras")
         log.info("resuming %s after epoch %d", out, done)
     else:
         net = build_network(model, manifest.shape, manifest.num_moves, l2, target)
         compile_model(net, learning_rate, target)
-    if done >= epochs or epochs_without_improvement(history) >= patience:
-        return history
 
     encoder_obj = manifest.make_encoder()
     syms = encoder_obj.game.symmetries() if augment else None
