@@ -133,3 +133,16 @@ print("tensorflow" in sys.modules, "keras" in sys.modules)
     assert run.returncode == 0, run.stderr
     assert run.stdout.split() == ["True", "True", "6", "2", "False", "False"]
     assert "dlgo: error: the neural engines need TensorFlow" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_tensorflow_starts_without_a_line_of_log_above_the_board():
+    import os
+
+    network_call = ("import numpy as np; from engines.neural.models import build_model; "
+                    "build_model('tiny', (3, 3, 2), 10)(np.zeros((1, 3, 3, 2), 'float32'))")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TF_CPP")}
+    quiet = subprocess.run([sys.executable, "-c", network_call], capture_output=True, text=True, env=env)
+    assert quiet.returncode == 0 and quiet.stderr == ""
+    failing = subprocess.run([sys.executable, "-c", "from engines.neural import backend; import nosuchmodule"],
+                             capture_output=True, text=True, env=env)
+    assert failing.returncode == 1 and failing.stderr.strip().endswith("No module named 'nosuchmodule'")

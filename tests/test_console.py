@@ -36,7 +36,7 @@ def run(game, black, white, *lines, hint=None):
 def test_bad_input_reprompts_without_losing_the_turn():
     final, out, prompts = run("connect4", None, None, "hello", "9", "pass", "", "4", "quit")
     assert "can't read 'hello'" in out and "columns are 1-7" in out and "no passing in connect4" in out
-    assert "type a move, pass, resign" in out  # the empty line shows help
+    assert "  resign  give up the game" in out  # the empty line shows help
     assert final.move_history() == [Move.play(Point(1, 4))]
     assert final.next_player is Player.white and "game abandoned" in out
     assert len(prompts) == 6
@@ -63,9 +63,29 @@ def test_hint_suggests_without_playing():
 
 
 def test_resign_ends_the_game_for_the_opponent():
-    final, out, _ = run("connect4", None, engines.create("random:seed=2"), "4", "resign")
+    final, out, prompts = run("connect4", None, engines.create("random:seed=2"), "4", "resign", "n", "resign", "y")
     assert final.is_over() and final.winner() is Player.white
     assert "result: white wins by resignation" in out
+    assert "not played; your move" in out and sum("Sure?" in p for p in prompts) == 2  # asked each time
+
+
+def test_help_lists_every_command_with_an_example_move_and_offers_pass_only_where_there_is_one():
+    _, out, prompts = run("connect4", None, None, "help", "quit")
+    assert "pass" not in prompts[0] and "a move such as 4," in prompts[0]
+    assert "4       play a move: a column number, 1 (left) to 7" in out and "pass" not in out
+    for command in ("resign", "undo", "hint", "help", "quit"):
+        assert f"  {command} " in out
+    _, out, prompts = run("go:size=9", None, None, "?", "quit")
+    assert "a move such as E5, pass," in prompts[0]
+    assert "column A-J without I, row 1-9" in out and "  pass    pass your turn" in out
+
+
+def test_a_pass_that_ends_a_go_game_asks_first():
+    final, out, prompts = run("go:size=5", None, None, "pass", "pass", "n", "C3", "pass", "pass", "y")
+    assert "Sure?" not in prompts[1]  # the first pass ends nothing
+    assert "this ends the game" in prompts[2] and "not played; your move" in out
+    assert final.is_over() and [final.format_move(m) for m in final.move_history()] == ["pass", "C3", "pass",
+                                                                                       "pass"]
 
 
 def test_end_of_input_quits_cleanly():

@@ -1,9 +1,10 @@
 """Playing in the terminal: humans and engines, any game.
 
-A human types a move (``C3``, ``b2``, a column number...), or ``pass``,
-``resign``, ``undo`` (take back your last move and the reply), ``hint`` (ask an
-engine), ``help`` or ``quit``. Bad input gets a message and the same prompt
-again: a typo never costs a turn.
+A human types a move (``C3``, ``b2``, a column number...), or ``pass`` (in
+games that have one), ``resign``, ``undo`` (take back your last move and the
+reply), ``hint`` (ask an engine), ``help`` or ``quit``. Bad input gets a message
+and the same prompt again: a typo never costs a turn, and a pass that ends the
+game or a resignation is played only after a ``y``.
 """
 from __future__ import annotations
 
@@ -16,7 +17,6 @@ from dlgo.core.errors import DlgoError
 from dlgo.core.game import Ending, State
 from dlgo.core.types import Move, Player
 
-COMMANDS = "a move, pass, resign, undo, hint, help or quit"
 SYMBOLS = {Player.black: "X", Player.white: "O"}
 
 
@@ -103,19 +103,35 @@ class ConsoleGame:
         self.say(f"\nmove {number}: {self.label(state.next_player)} {state.format_move(move)}{suffix}")
         self.say(self.state.render())
 
+    def has_pass(self) -> bool:
+        """Whether the game lets a player pass (Go does; Connect Four does not)."""
+        return any(m.is_pass for m in self.state.legal_moves())
+
+    def commands(self) -> str:
+        """The prompt's list: ``a move such as C3, pass, resign, undo, hint, help or quit``."""
+        passing = "pass, " if self.has_pass() else ""
+        return f"a move such as {self.example_move()}, {passing}resign, undo, hint, help or quit"
+
+    def help_text(self) -> str:
+        """Every command, one line each, with an example move for this game."""
+        hint = f"ask {self.hint.spec} for a move" if self.hint else "ask an engine for a move (start with --hint SPEC)"
+        lines = [f"{self.example_move():<8}play a move: {self.state.move_help()}"]
+        if self.has_pass():
+            lines.append("pass    pass your turn (two passes in a row end the game)")
+        lines += ["resign  give up the game (asks first)", "undo    take back your last move and the reply",
+                  f"hint    {hint}", "help    this list", "quit    leave the game"]
+        return "\n".join("  " + line for line in lines)
+
     def human_turn(self) -> None:
         """Prompt until the human makes a legal move (or undoes, or quits)."""
         state = self.state
         while True:
-            try:
-                text = self.read(f"{self.label(state.next_player)} to move [{COMMANDS}]: ")
-            except EOFError:
-                raise QuitGame from None
+            text = self.ask(f"{self.label(state.next_player)} to move [{self.commands()}]: ")
             command = text.strip().lower()
             if command in ("quit", "exit", "q"):
                 raise QuitGame
             if command in ("", "help", "?"):
-                self.say(f"  type {COMMANDS}; moves look like {self.example_move()}")
+                self.say(self.help_text())
                 continue
             if command == "undo":
                 if self.undo():
@@ -126,12 +142,31 @@ class ConsoleGame:
                 continue
             try:
                 move = state.parse_move(text)
-                state.apply_move(move)  # check legality before announcing it
+                after = state.apply_move(move)  # check legality before announcing it
             except DlgoError as err:
                 self.say(f"  {err}; try again")
                 continue
+            if not move.is_play and after.is_over() and not self.confirmed(move):
+                continue
             self.play(move)
             return
+
+    def ask(self, prompt: str) -> str:
+        """One line from the human (end of input quits the game)."""
+        try:
+            return self.read(prompt)
+        except EOFError:
+            raise QuitGame from None
+
+    def confirmed(self, move: Move) -> bool:
+        """Ask before a pass that ends the game, or a resignation; True on ``y``."""
+        what = "resign and lose the game" if move.is_resign else \
+            "pass: your opponent passed too, so this ends the game and the board is scored as it stands"
+        answer = self.ask(f"  {what}. Sure? [y/N]: ").strip().lower()
+        if answer in ("y", "yes"):
+            return True
+        self.say("  not played; your move")
+        return False
 
     def example_move(self) -> str:
         legal = [m for m in self.state.legal_moves() if m.is_play]

@@ -275,6 +275,10 @@ class State(abc.ABC):
     def format_move(self, move: Move) -> str:
         """The text :meth:`parse_move` reads back as ``move``."""
 
+    def move_help(self) -> str:
+        """How a human types a move here, in a few words (for a help screen)."""
+        return "a move in the game's notation"
+
     @abc.abstractmethod
     def render(self) -> str:
         """The board as text with coordinates, the last move in parentheses."""

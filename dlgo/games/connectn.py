@@ -144,6 +144,9 @@ class ConnectNGameState(KInARowState):
             raise IllegalMoveError(f"can't read {text!r}: type a column number 1-{self.geometry.num_cols}")
         return Move.play(self.landing_point(int(word)))
 
+    def move_help(self) -> str:
+        return f"a column number, 1 (left) to {self.geometry.num_cols}{self._swap_help()}"
+
     def format_move(self, move: Move) -> str:
         word = self._format_common(move)
         if word is not None or move.point is None:

@@ -305,6 +305,9 @@ class KInARowState(State):
         return self._hash
 
     # ------------------------------------------------------------- human I/O
+    def _swap_help(self) -> str:
+        return "; swap takes the first stone as your own (pie rule)" if self.swap_available() else ""
+
     def _parse_common(self, text: str) -> Move | None:
         word = text.strip().lower()
         if word == "resign":

@@ -83,6 +83,10 @@ class MNKGameState(KInARowState):
             return move
         return Move.play(parse_letter_point(text, self.geometry.num_rows, self.geometry.num_cols))
 
+    def move_help(self) -> str:
+        last = letter_column_label(self.geometry.num_cols)
+        return f"a point, column a-{last}, row 1-{self.geometry.num_rows} from the bottom{self._swap_help()}"
+
     def format_move(self, move: Move) -> str:
         word = self._format_common(move)
         if word is not None or move.point is None:

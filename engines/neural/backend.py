@@ -8,22 +8,54 @@ written to a temporary name and moved into place, never left half written.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import sys
+import tempfile
 import zipfile
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import numpy as np
 
 from dlgo.core.errors import ModelFileError
 from dlgo.formats.atomic import temporary_path
 
-os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")  # no C++ info/warning chatter
+# No C++ log lines above the board (a CPU-only machine gets "failed call to cuInit"
+# as an error); a Python exception still says what went wrong. Set
+# TF_CPP_MIN_LOG_LEVEL=0 to see them all.
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 os.environ.setdefault("KERAS_BACKEND", "tensorflow")
 
-import keras  # noqa: E402
-import tensorflow as tf  # noqa: E402
+
+@contextlib.contextmanager
+def quiet_native_stderr() -> Iterator[None]:
+    """Hide what native code writes to the process's stderr (file descriptor 2)
+    inside the block: TensorFlow's start-up lines come before its logging reads
+    TF_CPP_MIN_LOG_LEVEL. If the block raises, what was hidden is shown."""
+    if os.environ["TF_CPP_MIN_LOG_LEVEL"] == "0":
+        yield
+        return
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile() as hidden:
+        os.dup2(hidden.fileno(), 2)
+        try:
+            yield
+        except BaseException:
+            os.dup2(saved, 2)
+            hidden.seek(0)
+            sys.stderr.write(hidden.read().decode("utf-8", "replace"))
+            raise
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+
+
+with quiet_native_stderr():
+    import keras  # noqa: E402
+    import tensorflow as tf  # noqa: E402
 
 METADATA = "dlgo.json"
 

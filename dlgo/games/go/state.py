@@ -382,6 +382,10 @@ class GameState(State):
             return RESIGN
         return Move.play(parse_go_point(text, self.board.num_rows, self.board.num_cols))
 
+    def move_help(self) -> str:
+        last = go_column_label(self.board.num_cols)
+        return f"a point, column A-{last} without I, row 1-{self.board.num_rows} from the bottom"
+
     def format_move(self, move: Move) -> str:
         if move.is_pass:
             return "pass"
