@@ -43,6 +43,7 @@ from dlgo.arena.tournament import play_games, run_tournament, schedule, task_see
 from dlgo.core.agent import Agent
 from dlgo.core.errors import DlgoError, RecordError
 from dlgo.core.game import State
+from dlgo.core.types import Player
 from dlgo.data.dataset import encode_dataset
 from dlgo.data.generate import generate_games
 from dlgo.formats.atomic import atomic_write
@@ -89,8 +90,9 @@ def draw_game(record: GameRecord, out: Path, stem: str, title: str = "") -> list
     recorded game in ``out``; returns the Markdown that shows them."""
     states = replay(record.game, record.moves)
     title = title or f"{record.black} (first) vs {record.white}: {record.result}"
-    render_position(states[-1], out / f"{stem}.png", title=title)
-    render_game(states, out / f"{stem}.gif", title=title if len(title) < 40 else "")
+    players = {Player.black: record.black, Player.white: record.white}
+    render_position(states[-1], out / f"{stem}.png", title=title, players=players)
+    render_game(states, out / f"{stem}.gif", title=title if len(title) < 40 else "", players=players)
     return [f"![{title}]({stem}.png)", "", f"The whole game, move by move: [{stem}.gif]({stem}.gif).", ""]
 
 

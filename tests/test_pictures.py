@@ -74,3 +74,41 @@ def test_heat_labels_are_counts_for_visits_and_percentages_for_probabilities():
     assert _short(1.0, counts=True) == "1" and _short(47.0, counts=True) == "47"
     assert _short(1.0, counts=False) == "100%" and _short(0.37, counts=False) == "37%"
     assert _short(0.004, counts=False) == "0.4%"
+
+
+def test_a_finished_game_is_drawn_with_its_result_and_a_key_naming_who_played_each_colour():
+    import matplotlib.pyplot as plt
+
+    from dlgo.formats.pictures import draw_position
+    from dlgo.gotypes import Player
+    from helpers import play
+
+    for game, moves, result in [("go:size=5", ["C3", "D3", "pass", "pass"], "result: W+7.5 (white wins)"),
+                                ("connect4", list("1212121"), "result: black wins"),
+                                ("tictactoe", ["a1", "b1", "a2", "b2", "a3"], "result: black wins")]:
+        fig, ax = plt.subplots()
+        draw_position(ax, play(new_game(game), *moves), title="final",
+                      players={Player.black: "alphago", Player.white: "gnugo:level=10"})
+        assert ax.get_title() == f"final   {result}"
+        assert [t.get_text() for t in ax.get_legend().get_texts()] == ["black: alphago", "white: gnugo:level=10"]
+        plt.close(fig)
+    fig, ax = plt.subplots()
+    draw_position(ax, new_game("connect4"))
+    assert ax.get_title() == "black to move"
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["black", "white"]
+    plt.close(fig)
+
+
+def test_pictures_are_written_readable_by_everyone_the_umask_allows(tmp_path):
+    import os
+
+    mask = os.umask(0o022)
+    try:
+        state = new_game("tictactoe")
+        render_game([state, state.apply_move(state.legal_moves()[0])], tmp_path / "game.gif")
+        render_position(state, tmp_path / "position.png")
+    finally:
+        os.umask(mask)
+    for name in ("game.gif", "position.png"):
+        assert (tmp_path / name).stat().st_mode & 0o777 == 0o644, name
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.gif", "position.png"]  # no temporary file left

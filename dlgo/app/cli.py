@@ -177,12 +177,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 class RecordedGame(NamedTuple):
     """A game read back from a record: its states, first to last, a one-line
-    title, the recorded result and how many opening plies were random."""
+    title, the recorded result, how many opening plies were random and who
+    played each colour (as the record names them)."""
 
     states: list[State]
     title: str
     result: str
     opening_plies: int = 0
+    players: dict[Player, str] = {}
 
 
 def load_record(path: Path, index: int = 0) -> RecordedGame:
@@ -192,7 +194,9 @@ def load_record(path: Path, index: int = 0) -> RecordedGame:
         stones = len(record.setup[Player.black])
         return RecordedGame(list(sgf_to_state(record).history()),
                             f"{path.name}: {record.black or '?'} (black) vs {record.white or '?'} (white), "
-                            f"{record.game}" + (f", {stones} handicap stones" if stones else ""), record.result)
+                            f"{record.game}" + (f", {stones} handicap stones" if stones else ""), record.result,
+                            players={p: name for p, name in ((Player.black, record.black),
+                                                             (Player.white, record.white)) if name})
     records = read_games(path / "games.csv" if path.is_dir() else path)
     if not records:
         raise DlgoError(f"no games recorded in {path}")
@@ -200,7 +204,7 @@ def load_record(path: Path, index: int = 0) -> RecordedGame:
         raise DlgoError(f"--index must be 0..{len(records) - 1} (dlgo replay {path} --list shows them)")
     r = records[index]
     return RecordedGame(replay(r.game, r.moves), f"{r.game_id}: {r.black} (black) vs {r.white} (white), "
-                        f"{r.game}, seed {r.seed}", r.result, r.opening_plies)
+                        f"{r.game}, seed {r.seed}", r.result, r.opening_plies, {Player.black: r.black, Player.white: r.white})
 
 
 def game_with_size(game: str, size: int | None) -> str:
@@ -371,12 +375,12 @@ def cmd_render(args: argparse.Namespace) -> int:
     game = load_record(Path(args.record), args.index)
     states, name = game.states, game.states[-1].game.name
     if args.out.lower().endswith(".gif"):
-        render_game(states, args.out, seconds_per_move=args.seconds, title=name)
+        render_game(states, args.out, seconds_per_move=args.seconds, title=name, players=game.players)
     else:
         move = len(states) - 1 if args.move is None else args.move
         if not 0 <= move < len(states):
             raise DlgoError(f"--move must be 0..{len(states) - 1}")
-        render_position(states[move], args.out, title=f"{name}  move {move}")
+        render_position(states[move], args.out, title=f"{name}  move {move}", players=game.players)
     print(f"picture: {args.out}")
     return 0
 

@@ -14,7 +14,7 @@ from typing import Callable, TextIO
 
 from dlgo.core.agent import Agent
 from dlgo.core.errors import DlgoError
-from dlgo.core.game import Ending, State
+from dlgo.core.game import State
 from dlgo.core.types import Move, Player
 
 SYMBOLS = {Player.black: "X", Player.white: "O"}
@@ -27,13 +27,7 @@ class QuitGame(Exception):
 def describe_result(state: State) -> str:
     """``B+3.5 (black wins)``, ``white wins``, ``draw``, ``black wins by resignation``."""
     outcome = state.outcome()
-    if outcome is None:
-        return "unfinished"
-    winner = outcome.winner_name
-    if outcome.ending is Ending.RESIGNATION:
-        return f"{winner} wins by resignation"
-    verdict = "draw" if outcome.winner is None else f"{winner} wins"
-    return f"{outcome.text} ({verdict})" if outcome.ending is Ending.SCORE else verdict
+    return "unfinished" if outcome is None else outcome.describe()
 
 
 def describe_compute(agent: Agent) -> str:

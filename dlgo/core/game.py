@@ -70,6 +70,13 @@ class Outcome:
         """``"black"``, ``"white"`` or ``"draw"`` (the ``winner`` column of games.csv)."""
         return "draw" if self.winner is None else self.winner.name
 
+    def describe(self) -> str:
+        """In words: ``B+3.5 (black wins)``, ``white wins``, ``draw``, ``black wins by resignation``."""
+        if self.ending is Ending.RESIGNATION:
+            return f"{self.winner_name} wins by resignation"
+        verdict = "draw" if self.winner is None else f"{self.winner_name} wins"
+        return f"{self.text} ({verdict})" if self.ending is Ending.SCORE else verdict
+
 
 class Game(abc.ABC):
     """A game variant: everything about it that no move changes.

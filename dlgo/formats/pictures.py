@@ -16,20 +16,22 @@ without changes here. Files are written atomically.
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 import matplotlib
 import numpy as np
 from matplotlib.animation import FuncAnimation, PillowWriter
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.transforms import ScaledTranslation
 from matplotlib.patches import Circle, Rectangle
 
 from dlgo.core.errors import DlgoError
 from dlgo.core.game import State
 from dlgo.core.types import Move, Player, Point
+from dlgo.formats.atomic import temporary_path
 from dlgo.formats.plotting import new_figure, save_figure
 
 WOOD = "#dcb35c"
@@ -53,9 +55,12 @@ def _star_points(size: int) -> list[tuple[int, int]]:
 
 
 def draw_position(ax: Axes, state: State, heatmap: Sequence[float] | np.ndarray | None = None, *,
-                  heat_label: str = "probability", mark_last: bool = True, title: str | None = None) -> None:
-    """Draw ``state`` on ``ax``; ``heatmap`` has one value per action
-    (``state.num_actions``; in Go the last one, pass, goes in the title)."""
+                  heat_label: str = "probability", mark_last: bool = True, title: str | None = None,
+                  players: Mapping[Player, str] | None = None) -> None:
+    """Draw ``state`` on ``ax``, with the result once the game is over and a key
+    to the colours under the board (naming ``players``, who played each colour,
+    when given); ``heatmap`` has one value per action (``state.num_actions``; in
+    Go the last one, pass, goes in the title)."""
     rows, cols = state.game.num_rows, state.game.num_cols
     kind = state.game.board_style
     stones = state.stone_array()
@@ -133,13 +138,33 @@ def draw_position(ax: Axes, state: State, heatmap: Sequence[float] | np.ndarray 
                 ax.add_patch(Circle((c, r), 0.15 if kind != "grid" else 0.42, zorder=5, fill=kind != "grid",
                                         color=marker, linewidth=1.5))
     words = [title] if title else []
-    if not state.is_over():
-        words.append(f"{state.next_player.name} to move")
+    outcome = state.outcome()
+    words.append(f"{state.next_player.name} to move" if outcome is None else f"result: {outcome.describe()}")
     if heat is not None:
         if len(heat) > rows * cols and kind != "columns":
             words.append(f"pass {_short(heat[rows * cols:].sum(), counts)}")
         words.append(f"shading: {heat_label}")
     ax.set_title("   ".join(words), fontsize=9)
+    _colour_key(ax, kind, players or {})
+
+
+def _colour_key(ax: Axes, kind: str, players: Mapping[Player, str]) -> None:
+    """A legend under the board: each colour's stone (or disc, or letter) and its player."""
+    handles = []
+    for player in (Player.black, Player.white):
+        if kind == "go":
+            marker, face, edge = "o", player.name, "black"
+        elif kind == "columns":
+            marker, face, edge = "o", DISC_COLOURS[player], "#163a85"
+        else:
+            letter, face = ("X", "#222222") if player == Player.black else ("O", "#c0392b")
+            marker, edge = f"${letter}$", face
+        label = player.name + (f": {players[player]}" if player in players else "")
+        handles.append(Line2D([], [], linestyle="", marker=marker, markersize=9, markerfacecolor=face,
+                              markeredgecolor=edge, label=label))
+    below_labels = ax.transAxes + ScaledTranslation(0, -16 / 72, ax.figure.dpi_scale_trans)  # 16 points down
+    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, 0), bbox_transform=below_labels, ncol=2,
+              frameon=False, fontsize=8, handletextpad=0.3, columnspacing=1.5)
 
 
 def _short(value: float, counts: bool) -> str:
@@ -156,17 +181,18 @@ def _figure(state: State) -> tuple[Figure, Axes]:
 
 
 def render_position(state: State, path: str | Path, heatmap: Sequence[float] | np.ndarray | None = None, *,
-                    heat_label: str = "probability", title: str | None = None) -> None:
+                    heat_label: str = "probability", title: str | None = None,
+                    players: Mapping[Player, str] | None = None) -> None:
     """``state`` as a PNG file (with an optional heat map, see :func:`draw_position`)."""
     fig, ax = _figure(state)
-    draw_position(ax, state, heatmap, heat_label=heat_label, title=title)
+    draw_position(ax, state, heatmap, heat_label=heat_label, title=title, players=players)
     save_figure(fig, path)
 
 
 def render_game(states: Sequence[State], path: str | Path, *, seconds_per_move: float = 0.7,
-                title: str = "") -> None:
+                title: str = "", players: Mapping[Player, str] | None = None) -> None:
     """A whole game (its states, first to last) as an animated GIF, one frame a
-    move; the last frame stays up three times as long."""
+    move; the last frame, with the result, stays up three times as long."""
     if not states:
         raise DlgoError("no positions to draw")
     fig, ax = _figure(states[-1])
@@ -175,14 +201,13 @@ def render_game(states: Sequence[State], path: str | Path, *, seconds_per_move: 
     def frame(i: int) -> list[Any]:
         ax.clear()
         move = f"move {i}" if i else "start"
-        draw_position(ax, states[i], title=f"{title}  {move}".strip())
+        draw_position(ax, states[i], title=f"{title}  {move}".strip(), players=players)
         return []
 
     animation = FuncAnimation(fig, frame, frames=frames, blit=False)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".gif")
-    os.close(handle)
+    temp = temporary_path(path).with_suffix(".tmp.gif")  # Pillow reads the format from the suffix
     try:
         writer = PillowWriter(fps=1.0 / seconds_per_move)  # type: ignore[arg-type]  # a float fps works
         animation.save(temp, writer=writer, dpi=80)
