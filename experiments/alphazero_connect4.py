@@ -26,6 +26,7 @@ from experiments import common
 EXPERIMENT = common.ALPHAZERO_CONNECT4
 
 
+@common.script
 def main(argv: list[str] | None = None) -> int:
     return common.run_alphazero(EXPERIMENT, argv, __doc__)
 

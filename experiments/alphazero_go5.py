@@ -34,6 +34,7 @@ EXPERIMENT = common.Experiment(name="go5", game="go:size=5", title="AlphaZero on
                         opponent="mcts:rounds=1000", match_games=40, match_simulations=200)
 
 
+@common.script
 def main(argv: list[str] | None = None) -> int:
     return common.run_alphazero(EXPERIMENT, argv, __doc__)
 

@@ -21,6 +21,7 @@ from experiments import common
 EXPERIMENT = common.ALPHAZERO_TICTACTOE
 
 
+@common.script
 def main(argv: list[str] | None = None) -> int:
     return common.run_alphazero(EXPERIMENT, argv, __doc__)
 

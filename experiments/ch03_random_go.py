@@ -59,6 +59,7 @@ def plot_results(records: list[GameRecord], path: Path, title: str) -> None:
     save_figure(fig, path)
 
 
+@common.script
 def main(argv: list[str] | None = None) -> int:
     p = common.parser(__file__, __doc__)
     p.add_argument("--size", type=int, default=9, help="board size (default 9)")

@@ -82,6 +82,7 @@ def plot_positions(positions: list[str], values: dict[str, str], path: Path) -> 
     save_figure(fig, path)
 
 
+@common.script
 def main(argv: list[str] | None = None) -> int:
     p = common.parser(__file__, __doc__)
     p.add_argument("--depth", type=int, default=0, help="plies each search looks ahead (default 0: to the end)")

@@ -40,6 +40,7 @@ def visit_picture(record: GameRecord, spec: str, ply: int, seed: int, path: Path
     return state.format_move(move)
 
 
+@common.script
 def main(argv: list[str] | None = None) -> int:
     p = common.parser(__file__, __doc__)
     p.add_argument("--game", default="connect4", help="game spec (default connect4)")

@@ -83,6 +83,7 @@ def keras_losses(weights: list[np.ndarray], x: np.ndarray, targets: np.ndarray, 
     return model.fit(x, targets, epochs=epochs, batch_size=batch_size, shuffle=False, verbose=0).history["loss"]
 
 
+@common.script
 def main(argv: list[str] | None = None) -> int:
     p = common.parser(__file__, __doc__)
     p.add_argument("--hidden", type=int, default=64, help="hidden units (default 64)")

@@ -33,6 +33,7 @@ def policy_picture(model: Path, games_csv: Path, ply: int, path: Path) -> str:
     return record.moves.split()[ply]
 
 
+@common.script
 def main(argv: list[str] | None = None) -> int:
     args = common.supervised_args(PRESET, argv, __doc__, script=__file__)
     preset = common.quick_preset(PRESET, args) if args.quick else PRESET

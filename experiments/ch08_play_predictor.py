@@ -26,13 +26,16 @@ from experiments.common import CHAPTER_PREDICTOR as PRESET
 OPPONENTS = ["random", "mcts:rounds=10", "mcts:rounds=32", "mcts:rounds=100", "mcts:rounds=300"]
 
 
+@common.script
 def main(argv: list[str] | None = None) -> int:
     p = common.parser(__file__, __doc__)
-    default = common.predictor_model_path(f"data/{PRESET.name}")
-    p.add_argument("--model", default=str(default), help=f"the predictor's .keras file (default {default})")
+    default, quick = common.predictor_model_path(), common.predictor_model_path(quick=True)
+    p.add_argument("--model", default=None,
+                   help=f"the predictor's .keras file (default {default}; with --quick {quick})")
     p.add_argument("--games-per-pair", type=int, default=10, help="games per pair (default 10)")
     p.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
     args = p.parse_args(argv)
+    args.model = args.model or str(common.predictor_model_path(args.quick))
     if not Path(args.model).exists():
         p.error(f"no model at {args.model}: run `python experiments/ch06_07_train_predictor.py` first, "
                 "or pass --model")

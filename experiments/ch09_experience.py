@@ -49,15 +49,15 @@ def plot_rewards(rewards: np.ndarray, discount: float, path: Path, title: str) -
     save_figure(fig, path)
 
 
+@common.script
 def main(argv: list[str] | None = None) -> int:
-    p = common.parser(__file__, __doc__)
+    p = common.parser(__file__, __doc__, work="the buffer's folder")
     p.add_argument("--game", default="connect4", help="the game (default connect4)")
     p.add_argument("--games", type=int, default=400, help="games to collect (default 400)")
     p.add_argument("--black", default="mcts:rounds=50", help="one engine (default mcts:rounds=50)")
     p.add_argument("--white", default="random", help="the other engine (default random)")
     p.add_argument("--discount", type=float, default=0.95, help="the discount drawn in rewards.png (default 0.95)")
     p.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
-    p.add_argument("--work", default="data/ch09_experience", help="the buffer's folder (default data/ch09_experience)")
     args = p.parse_args(argv)
     if args.quick:
         args.games, args.black = 6, "mcts:rounds=5"

@@ -94,15 +94,17 @@ def finetune(args: argparse.Namespace, out: Path) -> list[str]:
             "![fine-tuning](finetune_curve.png)", ""]
 
 
+@common.script
 def main(argv: list[str] | None = None) -> int:
-    default = common.predictor_model_path(f"data/{common.CHAPTER_PREDICTOR.name}")
-
+    default = common.predictor_model_path()
     p = common.rl_parser(CHAPTER, __doc__)
-    p.add_argument("--predictor", default=str(default),
-                   help=f"the supervised predictor to fine-tune (default {default}; none: skip)")
+    p.add_argument("--predictor", default=None,
+                   help=f"the supervised predictor to fine-tune (default {default}, or chapters 6-7's --quick "
+                        "network with --quick; none: skip)")
     p.add_argument("--finetune-generations", type=whole(1), default=FINETUNE_GENERATIONS,
                    help=f"generations of fine-tuning (default {FINETUNE_GENERATIONS})")
     args = p.parse_args(argv)
+    args.predictor = args.predictor or str(common.predictor_model_path(args.quick))
     if args.predictor != "none" and not Path(args.predictor).exists():
         p.error(f"no predictor at {args.predictor}: run `python experiments/ch06_07_train_predictor.py` first, "
                 "or pass --predictor PATH (or none)")

@@ -58,6 +58,7 @@ get against `mcts:rounds=100`? And with `--bootstrap 0` (the book's target,
 the game's result)?""")
 
 
+@common.script
 def main(argv: list[str] | None = None) -> int:
     args = common.rl_parser(CHAPTER, __doc__).parse_args(argv)
     return common.run_rl_chapter(CHAPTER, args, argv)

@@ -43,6 +43,7 @@ Predict, then measure: does `--discount 1` (every move credited with the
 game's result, as the book) learn faster or slower?""")
 
 
+@common.script
 def main(argv: list[str] | None = None) -> int:
     args = common.rl_parser(CHAPTER, __doc__).parse_args(argv)
     return common.run_rl_chapter(CHAPTER, args, argv)

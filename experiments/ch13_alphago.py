@@ -306,6 +306,7 @@ def write(out: Path, args: argparse.Namespace, argv: list[str] | None, table: pd
                                 LOOK_FOR)
 
 
+@common.script
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:

@@ -44,6 +44,7 @@ measure: with `--simulations 4` (a tiny search) does the trained network still
 never lose?""")
 
 
+@common.script
 def main(argv: list[str] | None = None) -> int:
     return common.run_alphazero(EXPERIMENT, argv, __doc__)
 

@@ -71,6 +71,7 @@ more decided. Predict, then measure: run `--iterations 24` (the run resumes):
 how far does the score against the shipped network move, and the Elo curve?""")
 
 
+@common.script
 def main(argv: list[str] | None = None) -> int:
     return common.run_alphazero(EXPERIMENT, argv, __doc__)
 

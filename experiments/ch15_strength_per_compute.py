@@ -44,19 +44,20 @@ Predict, then measure: where would `--mcts-max 3162` land, and which engine
 would you pick at 0.01 s per move?"""
 
 
+@common.script
 def main(argv: list[str] | None = None) -> int:
     p = common.parser(__file__, __doc__)
-    common.add_ladder_options(p, mcts_max=1000, depth_max=4, seed_and_out=False)
+    common.add_ladder_options(p, mcts_max=1000, depth_max=4)
     args = p.parse_args(argv)
     if args.quick:
-        args.game, args.mcts_max, args.depth_max, args.games_per_pair, args.workers = "tictactoe", 10, 1, 2, 1
+        args.mcts_max, args.depth_max, args.games_per_pair, args.workers = 10, 1, 2, 1
         args.alphazero_simulations = [0]
-    trained = common.predictor_model_path(f"data/{PRESET.name}")
-    if args.predictor is None and args.game == PRESET.game and trained.exists():  # step 5's network
+    trained = common.predictor_model_path(args.quick)  # step 5's network (its --quick one with --quick)
+    if args.predictor is None and args.game == PRESET.game and trained.exists():
         args.predictor = str(trained)
-    if args.game == "connect4" and not args.quick:  # the networks of chapters 10-12, where their runs exist
+    if args.game == "connect4":  # the networks of chapters 10-12, where their runs exist
         for method, script in LEARNERS:
-            network = Path("data") / script / "run" / "current.keras"
+            network = Path(common.run_folders(script, args.quick)[1]) / "run" / "current.keras"
             if network.exists():
                 args.engines.append(f"{method}:model={network}")
     common.run_ladder(args, intro=f"Reproduce: `{common.command(__file__, argv)}`", outro=LOOK_FOR)

@@ -4,9 +4,11 @@ never one another.
 Four parts, one per kind of experiment:
 
 1. **Chapter scripts** (``experiments/chNN_*.py``): the shared command line
-   (``--seed``, ``--quick``, ``--out``), the reproducing command, game pictures,
-   network pictures and ``summary.md``. Each chapter writes to
-   ``reports/<script>/`` its CSV files, its pictures and a summary that starts
+   (``--seed``, ``--quick``, ``--out``, ``--fresh``, ``--work``: see
+   :class:`ExperimentParser`), errors in one line (:func:`script`), the
+   reproducing command, game pictures, network pictures and ``summary.md``.
+   Each chapter writes to ``runs/<script>/`` (its committed sample:
+   ``reports/<script>/``) its CSV files, its pictures and a summary that starts
    with the command that reproduces it and ends with what to look for;
    ``docs/course.md`` strings them together.
 2. **Engine ladders** (``strength_per_compute.py``, chapters 4 and 15): MCTS and
@@ -25,6 +27,7 @@ classic chapters start at once.
 from __future__ import annotations
 
 import argparse
+import functools
 import math
 import os
 import shlex
@@ -32,7 +35,7 @@ import shutil
 import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Protocol, Sequence
 
 import pandas as pd
 
@@ -41,7 +44,7 @@ from dlgo.arena.match import Task
 from dlgo.arena.ratings import wilson_interval
 from dlgo.arena.tournament import play_games, run_tournament, schedule, task_seed
 from dlgo.core.agent import Agent
-from dlgo.core.errors import DlgoError, RecordError
+from dlgo.core.errors import DlgoError, RecordError, SettingsMismatchError
 from dlgo.core.game import State
 from dlgo.core.types import Player
 from dlgo.data.dataset import encode_dataset
@@ -49,7 +52,7 @@ from dlgo.data.generate import generate_games
 from dlgo.formats.atomic import atomic_write
 from dlgo.formats.pictures import render_game, render_position
 from dlgo.formats.plotting import plot_learning_curve
-from dlgo.formats.folders import hold_folder
+from dlgo.formats.folders import hold_folder, remove_run_folder
 from dlgo.formats.records import GameRecord, read_games, replay, write_games
 from dlgo.games import get_game, new_game
 from dlgo.games.solver import perfect_moves
@@ -66,17 +69,93 @@ from dlgo.app.cli import whole
 # 1. Chapter scripts ---------------------------------------------------------------------------------------------
 
 
-def parser(script: str, doc: str, out: str | None = None) -> argparse.ArgumentParser:
-    """The chapter's command line with the shared options (``script`` is its
-    ``__file__``; ``out``: the report folder, default ``reports/<script>``)."""
-    name = Path(script).stem
-    out = out or f"reports/{name}"
-    p = argparse.ArgumentParser(prog=f"python experiments/{name}.py", description=doc.split("\n\n")[0],
-                                formatter_class=argparse.RawDescriptionHelpFormatter, epilog=doc)
-    p.add_argument("--seed", type=int, default=0, help="seed for every random choice (default 0)")
-    p.add_argument("--quick", action="store_true", help="tiny settings: runs in seconds (for tests and a first look)")
-    p.add_argument("--out", default=out, help=f"report folder (default {out})")
-    return p
+#: the network of a supervised ``--quick`` run
+QUICK_MODEL = "tiny"
+
+#: what a run does when its folder holds a run with other settings
+START_OVER = "rerun with the settings that made it, start over with --fresh, or use another --out"
+
+
+def run_folders(name: str, quick: bool = False) -> tuple[str, str]:
+    """A run's default report and work folders: ``runs/NAME`` and ``data/NAME``
+    (``runs/NAME-quick`` and ``data/NAME-quick`` for a ``--quick`` run); git ignores both."""
+    suffix = "-quick" if quick else ""
+    return f"runs/{name}{suffix}", f"data/{name}{suffix}"
+
+
+class ExperimentParser(argparse.ArgumentParser):
+    """A script's command line with the shared options: ``--seed``, ``--quick``,
+    ``--out``, ``--fresh`` and, where the script keeps games or networks, ``--work``.
+
+    Runs write to git-ignored folders, ``runs/NAME`` (the report) and
+    ``data/NAME`` (the work), ``runs/NAME-quick`` and ``data/NAME-quick`` with
+    ``--quick``, so no run touches the committed sample ``reports/NAME`` unless
+    asked to (``--out reports/NAME``). ``--fresh`` deletes the run's folders first."""
+
+    def __init__(self, name: str, script: str, doc: str, work: str | None = None):
+        super().__init__(prog=f"python experiments/{script}.py", description=doc.split("\n\n")[0],
+                         formatter_class=argparse.RawDescriptionHelpFormatter, epilog=doc)
+        self.name = name
+        self.add_argument("--seed", type=int, default=0, help="seed for every random choice (default 0)")
+        self.add_argument("--quick", action="store_true",
+                          help="tiny settings: runs in seconds (for tests and a first look), in folders of its own")
+        self.add_argument("--out", default=None,
+                          help=f"report folder (default runs/{name}, or runs/{name}-quick with --quick; "
+                               f"--out reports/{name} updates the committed sample)")
+        if work:
+            self.add_argument("--work", default=None,
+                              help=f"{work} (default data/{name}, or data/{name}-quick with --quick)")
+        self.add_argument("--fresh", action="store_true",
+                          help="delete this run's folders (--out" + (" and --work" if work else "") +
+                               ") first and start over")
+
+    def parse_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                   namespace: argparse.Namespace | None = None) -> argparse.Namespace:
+        parsed = super().parse_args(args, namespace)
+        out, work = run_folders(self.name, parsed.quick)
+        if parsed.out is None:
+            parsed.out = out
+        if getattr(parsed, "work", "") is None:
+            parsed.work = work
+        if parsed.fresh:  # the run's own folders, each checked to hold a run and no other writer
+            for folder in (parsed.out, getattr(parsed, "work", None)):
+                remove_run_folder(folder)
+        return parsed
+
+
+def parser(script: str, doc: str, name: str | None = None, work: str | None = None) -> ExperimentParser:
+    """The command line of the script whose ``__file__`` is ``script`` (its folders
+    named ``name``, default the script's name; ``work``: what ``--work`` holds, if
+    the script keeps games or networks)."""
+    stem = Path(script).stem
+    return ExperimentParser(name or stem, stem, doc, work)
+
+
+class Main(Protocol):
+    """A script's entry point: its command line's arguments (default ``sys.argv``) in, the exit status out."""
+
+    def __call__(self, argv: list[str] | None = None) -> int: ...
+
+
+def script(main: Main) -> Main:
+    """A script's ``main``, the errors a user can cause printed as one line (exit
+    status 2; 130 after Ctrl-C), never a traceback; a folder holding a run with
+    other settings names the ways out."""
+
+    @functools.wraps(main)
+    def guarded(argv: list[str] | None = None) -> int:
+        try:
+            return main(argv)
+        except SettingsMismatchError as err:
+            print(f"error: {err.problem}; {START_OVER}", file=sys.stderr)
+        except DlgoError as err:
+            print(f"error: {err}", file=sys.stderr)
+        except KeyboardInterrupt as err:
+            print(f"interrupted{f': {err}' if str(err) else ''}", file=sys.stderr)
+            return 130
+        return 2
+
+    return guarded
 
 
 def command(script: str, argv: Sequence[str] | None) -> str:
@@ -162,9 +241,8 @@ def alphazero_specs(game: str, simulations: list[int]) -> list[str]:
     return [f"alphazero:checkpoint={game},simulations={n}" for n in simulations]
 
 
-def add_ladder_options(parser: argparse.ArgumentParser, mcts_max: int = 3200, depth_max: int = 5,
-                       seed_and_out: bool = True) -> None:
-    """The ladder tournament's options (a chapter's parser already has --seed and --out)."""
+def add_ladder_options(parser: argparse.ArgumentParser, mcts_max: int = 3200, depth_max: int = 5) -> None:
+    """The ladder tournament's options (beside the shared ones of :func:`parser`)."""
     parser.add_argument("--game", default="connect4", help="game spec (default connect4)")
     parser.add_argument("--mcts-max", type=int, default=mcts_max,
                         help=f"largest MCTS rounds on the ladder (default {mcts_max})")
@@ -180,9 +258,6 @@ def add_ladder_options(parser: argparse.ArgumentParser, mcts_max: int = 3200, de
     parser.add_argument("--games-per-pair", type=int, default=10, help="games per pair (default 10)")
     parser.add_argument("--opening-plies", type=int, default=2, help="random opening plies (default 2)")
     parser.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
-    if seed_and_out:
-        parser.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
-        parser.add_argument("--out", default="reports/strength-per-compute", help="report folder")
 
 
 def run_ladder(args: argparse.Namespace, intro: str = "", outro: str = "") -> list[EngineRow]:
@@ -243,10 +318,11 @@ CHAPTER_PREDICTOR = Preset(name="ch06_07_train_predictor", game="connect4", teac
                            teacher_positions=100)
 
 
-def predictor_model_path(work: str | Path, preset: Preset = CHAPTER_PREDICTOR) -> Path:
-    """Where the preset's last run leaves its model under ``work``."""
-    model, encoder = preset.runs[-1]
-    return Path(work) / "runs" / f"{model}-{encoder}" / "model.keras"
+def predictor_model_path(quick: bool = False, preset: Preset = CHAPTER_PREDICTOR) -> Path:
+    """Where the preset's script (by default chapters 6-7's) leaves its last
+    run's network in its default work folder (its ``--quick`` run's, with ``quick``)."""
+    model, encoder = (QUICK_MODEL if quick else preset.runs[-1][0]), preset.runs[-1][1]
+    return Path(run_folders(preset.name, quick)[1]) / "runs" / f"{model}-{encoder}" / "model.keras"
 
 
 def supervised_args(preset: Preset, argv: list[str] | None, doc: str, script: str | None = None
@@ -257,7 +333,8 @@ def supervised_args(preset: Preset, argv: list[str] | None, doc: str, script: st
 
 def supervised_parser(preset: Preset, doc: str, script: str | None = None) -> argparse.ArgumentParser:
     """The options of a supervised experiment, for scripts that add their own."""
-    p = parser(script or f"{preset.name.replace('-', '_')}.py", doc, out=f"reports/{preset.name}")
+    p = parser(script or f"{preset.name.replace('-', '_')}.py", doc, name=preset.name,
+               work="folder for the teacher's games and the networks")
     p.add_argument("--games", type=int, default=preset.games, help=f"self-play games (default {preset.games})")
     p.add_argument("--teacher", default=preset.teacher, help=f"engine making the games (default {preset.teacher})")
     p.add_argument("--teacher-games", metavar="FILE",
@@ -270,7 +347,6 @@ def supervised_parser(preset: Preset, doc: str, script: str | None = None) -> ar
     p.add_argument("--teacher-positions", type=int, default=preset.teacher_positions,
                    help=f"positions to measure the teacher's self-agreement on (default {preset.teacher_positions})")
     p.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
-    p.add_argument("--work", default=f"data/{preset.name}", help="folder for the games and the models")
     return p
 
 
@@ -278,7 +354,7 @@ def quick_preset(preset: Preset, args: argparse.Namespace) -> Preset:
     """Seconds instead of an hour (``--quick``: tests and a first look): the tiny
     preset, with ``args`` set to its settings."""
     preset = replace(preset, teacher=preset.teacher.split(":")[0] + ":rounds=20", games=6,
-                     runs=[("tiny", preset.runs[-1][1])], opponents=["random"], games_per_pair=2, epochs=1,
+                     runs=[(QUICK_MODEL, preset.runs[-1][1])], opponents=["random"], games_per_pair=2, epochs=1,
                      teacher_positions=3)
     args.games, args.teacher, args.epochs = preset.games, preset.teacher, preset.epochs
     args.games_per_pair, args.teacher_positions = preset.games_per_pair, preset.teacher_positions
@@ -475,10 +551,7 @@ def quick_config(game: str, seed: int) -> AlphaZeroConfig:
 
 def alphazero_parser(experiment: Experiment, doc: str) -> argparse.ArgumentParser:
     """An AlphaZero script's command line, its defaults taken from ``experiment``."""
-    slug = experiment.slug
-    p = argparse.ArgumentParser(prog=f"python experiments/{experiment.script_name}.py",
-                                description=doc.split("\n\n")[0],
-                                formatter_class=argparse.RawDescriptionHelpFormatter, epilog=doc)
+    p = parser(f"{experiment.script_name}.py", doc, name=experiment.slug, work="the training run's folder, resumable")
     p.add_argument("--iterations", type=int, default=experiment.iterations,
                    help=f"training iterations (default {experiment.iterations}); more continues a finished run")
     p.add_argument("--simulations", type=int, default=experiment.match_simulations,
@@ -487,12 +560,8 @@ def alphazero_parser(experiment: Experiment, doc: str) -> argparse.ArgumentParse
                    help=f"games of the final match (default {experiment.match_games})")
     p.add_argument("--workers", type=int, default=None,
                    help="processes for self-play and the final match (default: one per core)")
-    p.add_argument("--seed", type=int, default=0, help="seed (default 0)")
-    p.add_argument("--out", default=f"reports/{slug}", help=f"report folder (default reports/{slug})")
-    p.add_argument("--work", default=f"data/{slug}", help=f"run folder, resumable (default data/{slug})")
     p.add_argument("--ship", default=None,
                    help=f"copy the final network here, e.g. checkpoints/{experiment.name}.keras")
-    p.add_argument("--quick", action="store_true", help="tiny settings: runs in seconds")
     return p
 
 
@@ -731,7 +800,7 @@ class RLChapter:
 
 def rl_parser(chapter: RLChapter, doc: str) -> argparse.ArgumentParser:
     """A learning-by-playing chapter's command line."""
-    p = parser(f"{chapter.script}.py", doc)
+    p = parser(f"{chapter.script}.py", doc, work="the training run's folder, resumable")
     p.add_argument("--game", default="connect4", help="the game (default connect4; try go:size=9)")
     p.add_argument("--generations", type=whole(1), default=chapter.generations,
                    help=f"generations of self-play and learning (default {chapter.generations}); more continues "
@@ -741,7 +810,6 @@ def rl_parser(chapter: RLChapter, doc: str) -> argparse.ArgumentParser:
     p.add_argument("--opponents", default=",".join(chapter.opponents),
                    help=f"engines the last network plays at the end, comma separated (default "
                         f"{','.join(chapter.opponents)})")
-    p.add_argument("--work", default=f"data/{chapter.script}", help=f"run folder (default data/{chapter.script})")
     defaults = {**rl_settings(RLConfig()), **chapter.settings}
     for name, value in defaults.items():  # the run's settings, as train-rl's
         flag = f"--{name.replace('_', '-')}"

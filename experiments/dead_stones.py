@@ -15,7 +15,6 @@ ownership from random playouts to the end). Writes ``games.csv`` (resumable),
 """
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
@@ -31,6 +30,7 @@ from dlgo.games.go.state import GameState
 from dlgo.gtp.client import GNUGO
 from engines.gtpbot import GTPAgent
 from engines.registry import ENGINES
+from experiments import common
 
 GAME = "go:size=9,komi=7.5"
 
@@ -76,15 +76,12 @@ def agreement(table: pd.DataFrame) -> dict[str, int]:
             ("plain_winner", "plain_margin", "dead_stones_winner", "dead_stones_margin")} | {"games": len(table)}
 
 
+@common.script
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
+    parser = common.parser(__file__, __doc__, name="dead-stones")
     parser.add_argument("--engine", default="mcts:rounds=100", help="our engine (default mcts:rounds=100)")
     parser.add_argument("--games", type=int, default=50, help="games in each set (default 50)")
     parser.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
-    parser.add_argument("--seed", type=int, default=0, help="seed (default 0)")
-    parser.add_argument("--out", default="reports/dead-stones", help="report folder (default reports/dead-stones)")
-    parser.add_argument("--quick", action="store_true", help="seconds: 4 games in each set, mcts:rounds=20")
     args = parser.parse_args(argv)
     if args.quick:
         args.games, args.engine = 4, "mcts:rounds=20"

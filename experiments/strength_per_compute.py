@@ -2,7 +2,7 @@
 
     python experiments/strength_per_compute.py                       # Connect Four, a few minutes
     python experiments/strength_per_compute.py --game tictactoe --depth-max 9
-    python experiments/strength_per_compute.py --mcts-max 10000 --games-per-pair 20 --out reports/c4-big
+    python experiments/strength_per_compute.py --mcts-max 10000 --games-per-pair 20 --out runs/c4-big
 
 Ladders: MCTS at 10, 32, 100, 316, ... rounds (x sqrt(10) steps up to
 --mcts-max), alpha-beta at depth 1..--depth-max (no node cap), the shipped
@@ -17,17 +17,19 @@ never replayed.
 """
 from __future__ import annotations
 
-import argparse
 import sys
 
 from experiments import common
 
 
+@common.script
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
+    parser = common.parser(__file__, __doc__, name="strength-per-compute")
     common.add_ladder_options(parser)
-    common.run_ladder(parser.parse_args(argv))
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.mcts_max, args.depth_max, args.alphazero_simulations, args.games_per_pair = 32, 2, [0], 2
+    common.run_ladder(args)
     return 0
 
 

@@ -35,6 +35,7 @@ PRESET = common.Preset(
 )
 
 
+@common.script
 def main(argv: list[str] | None = None) -> int:
     return common.run_supervised(PRESET, argv, __doc__)
 

@@ -23,7 +23,6 @@ Writes to ``--out``: ``games.csv`` (every game), ``ratings.csv``,
 """
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from pathlib import Path
@@ -39,6 +38,7 @@ from dlgo.formats.atomic import atomic_write
 from dlgo.formats.plotting import new_figure, save_figure
 from dlgo.gtp.client import GNUGO
 from engines.registry import ENGINES
+from experiments import common
 
 EVEN = "go:size=9,komi=7.5"
 ANCHOR, ANCHOR_ELO = "gnugo:level=10", 1800.0  # GNU Go's rating on CGOS's 9x9 ladder
@@ -94,9 +94,9 @@ def plot_handicap(table: pd.DataFrame, path: Path, opponent: str) -> None:
     save_figure(fig, path)
 
 
+@common.script
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
+    parser = common.parser(__file__, __doc__, name="vs-gnugo")
     parser.add_argument("--engines", nargs="+", default=["random", "mcts:rounds=500", "mcts:rounds=2000"],
                         help="our engines (default random mcts:rounds=500 mcts:rounds=2000)")
     parser.add_argument("--levels", type=int, nargs="+", default=[0, 5, 10],
@@ -107,10 +107,6 @@ def main(argv: list[str] | None = None) -> int:
                         help="handicap stones to try (default 3 5 7 9; none to skip)")
     parser.add_argument("--handicap-games", type=int, default=4, help="games per engine and handicap (default 4)")
     parser.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
-    parser.add_argument("--seed", type=int, default=0, help="seed for the schedule and engines (default 0)")
-    parser.add_argument("--out", default="reports/vs-gnugo", help="report folder (default reports/vs-gnugo)")
-    parser.add_argument("--quick", action="store_true",
-                        help="seconds: random and mcts:rounds=20 against level 0, two games each")
     args = parser.parse_args(argv)
     if args.quick:
         args.engines, args.levels, args.anchor_games, args.games = ["random", "mcts:rounds=20"], [0], 1, 2

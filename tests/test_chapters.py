@@ -1,6 +1,13 @@
-"""Every chapter script runs with --quick, writes its report files and valid pictures."""
+"""Every chapter script runs with --quick, writes its report files and valid
+pictures, and leaves the committed samples alone: the chapters run in a fresh
+clone of the repository with their default folders, one after another as a
+student would (chapters 8, 10 and 15 find chapter 6-7's --quick network), and
+the clone's ``git status`` stays clean."""
 import importlib
 import os
+import shutil
+import subprocess
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -14,8 +21,43 @@ CHAPTERS = ["ch03_random_go", "ch04a_minimax_alphabeta", "ch04b_mcts", "ch05_num
             "ch13_alphago", "ch14a_alphazero_tictactoe", "ch14b_alphazero_connect4", "ch15_strength_per_compute"]
 
 
+ROOT = Path(__file__).resolve().parent.parent
+
+
 def chapter(name):
     return importlib.import_module(f"experiments.{name}")
+
+
+@pytest.fixture(scope="module")
+def clone(tmp_path_factory):
+    """A fresh clone of this checkout as it stands (the files a commit of it would
+    hold, so uncommitted work is tested too), with no runs in it."""
+    if not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout")
+    target = tmp_path_factory.mktemp("clone") / "dlgo"
+    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
+                            check=True, capture_output=True).stdout.decode().split("\0")
+    for name in filter(None, listed):
+        if (ROOT / name).is_file():  # not a file deleted since the last commit
+            (target / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, target / name)
+    git = ["git", "-c", "user.name=test", "-c", "user.email=test@example.org"]
+    for command in (["init", "--quiet"], ["add", "--all"], ["commit", "--quiet", "--message", "the checkout"]):
+        subprocess.run(git + command, cwd=target, check=True)
+    return target
+
+
+@pytest.fixture
+def quick(clone, monkeypatch):
+    """Run a chapter with --quick (and more options) in the clone, as from its
+    root; returns its default report and work folders."""
+    monkeypatch.chdir(clone)
+
+    def run(name, *options):
+        assert chapter(name).main(["--quick", *options]) == 0
+        return clone / "runs" / f"{name}-quick", clone / "data" / f"{name}-quick"
+
+    return run
 
 
 def assert_pictures(folder, *names):
@@ -34,14 +76,14 @@ def test_every_chapter_has_help_with_seed_quick_and_its_report_folder(name, caps
     assert "--seed" in text and "--quick" in text and f"reports/{name}" in text
 
 
-def test_ch03_random_go(tmp_path):
-    assert chapter("ch03_random_go").main(["--quick", "--out", str(tmp_path)]) == 0
-    games = pd.read_csv(tmp_path / "games.csv")
+def test_ch03_random_go(quick):
+    out, _ = quick("ch03_random_go")
+    games = pd.read_csv(out / "games.csv")
     assert len(games) == 20 and set(games["winner"]) <= {"black", "white"}
-    assert_pictures(tmp_path, "results.png", "game.png", "game.gif")
-    summary = (tmp_path / "summary.md").read_text()
+    assert_pictures(out, "results.png", "game.png", "game.gif")
+    summary = (out / "summary.md").read_text()
     assert "Reproduce: `python experiments/ch03_random_go.py --quick" in summary and "## What to look for" in summary
-    assert len(list((tmp_path / "sgf").glob("*.sgf"))) == 20
+    assert len(list((out / "sgf").glob("*.sgf"))) == 20
 
 
 def test_ch03_margins_come_from_counted_results():
@@ -53,28 +95,27 @@ def test_ch03_margins_come_from_counted_results():
     assert ch03.margin(GameRecord(**{**record.as_row(), "result": "B+R"})) is None
 
 
-def test_ch05_the_numpy_network_learns_and_keras_follows_it(tmp_path):
-    ch05 = chapter("ch05_numpy_network")
-    assert len(ch05.positions()) == 4520  # tic-tac-toe positions play can reach, not over
-    assert ch05.main(["--quick", "--out", str(tmp_path), "--activation", "relu"]) == 0
-    history = pd.read_csv(tmp_path / "history.csv")
+def test_ch05_the_numpy_network_learns_and_keras_follows_it(quick):
+    assert len(chapter("ch05_numpy_network").positions()) == 4520  # tic-tac-toe positions play can reach, not over
+    out, _ = quick("ch05_numpy_network", "--activation", "relu")
+    history = pd.read_csv(out / "history.csv")
     assert list(history["epoch"]) == [1, 2, 3] and history["loss"].iloc[-1] < history["loss"].iloc[0]
     assert (history["loss"] - history["keras_loss"]).abs().max() < 1e-4
     assert history["val_accuracy"].iloc[-1] > 0.5
-    assert_pictures(tmp_path, "learning_curve.png")
-    summary = (tmp_path / "summary.md").read_text()
+    assert_pictures(out, "learning_curve.png")
+    summary = (out / "summary.md").read_text()
     assert summary.startswith("# Chapter 5") and "| a random legal move |" in summary
 
 
-def test_ch04a_counts_nodes_and_every_search_finds_the_exact_value(tmp_path):
-    assert chapter("ch04a_minimax_alphabeta").main(["--quick", "--out", str(tmp_path)]) == 0
-    nodes = pd.read_csv(tmp_path / "nodes.csv")
+def test_ch04a_counts_nodes_and_every_search_finds_the_exact_value(quick, tmp_path):
+    out, _ = quick("ch04a_minimax_alphabeta")
+    nodes = pd.read_csv(out / "nodes.csv")
     assert (nodes["value"] == nodes["exact_value"]).all()
     wide = nodes.pivot(index="position", columns="search", values="nodes")
     assert (wide["minimax:pruning=true"] < wide["minimax"]).all()
     assert wide.loc["a1", "minimax"] == 59_704  # the whole game tree below X in a corner
-    assert_pictures(tmp_path, "nodes.png", "positions.png")
-    assert "Every search found the exact value" in (tmp_path / "summary.md").read_text()
+    assert_pictures(out, "nodes.png", "positions.png")
+    assert "Every search found the exact value" in (out / "summary.md").read_text()
 
     shallow = tmp_path / "depth2"
     assert chapter("ch04a_minimax_alphabeta").main(["--quick", "--depth", "2", "--out", str(shallow)]) == 0
@@ -84,48 +125,43 @@ def test_ch04a_counts_nodes_and_every_search_finds_the_exact_value(tmp_path):
     assert "heuristic estimates" in (shallow / "summary.md").read_text()
 
 
-def test_ch04b_mcts_ladder_against_random(tmp_path):
-    assert chapter("ch04b_mcts").main(["--quick", "--out", str(tmp_path)]) == 0
-    games = pd.read_csv(tmp_path / "tournament" / "games.csv")
+def test_ch04b_mcts_ladder_against_random(quick):
+    out, _ = quick("ch04b_mcts")
+    games = pd.read_csv(out / "tournament" / "games.csv")
     assert len(games) == 3 * 2
-    assert_pictures(tmp_path, "visits.png", "tournament/strength_vs_compute.png")
-    summary = (tmp_path / "summary.md").read_text()
+    assert_pictures(out, "visits.png", "tournament/strength_vs_compute.png")
+    summary = (out / "summary.md").read_text()
     assert "| `mcts:rounds=32` |" in summary and "visits.png" in summary
 
 
-def test_ch06_07_trains_a_predictor_that_ch08_and_ch15_then_play(tmp_path, capsys):
-    out, work = tmp_path / "ch06_07", tmp_path / "work"
-    assert chapter("ch06_07_train_predictor").main(["--quick", "--out", str(out), "--work", str(work),
-                                                   "--workers", "1"]) == 0
+def test_ch06_07_trains_a_predictor_that_ch08_ch10_and_ch15_then_play(quick, capsys):
+    out, work = quick("ch06_07_train_predictor", "--workers", "1")
     assert (out / "accuracy.csv").exists()
     assert_pictures(out, "learning_curve.png", "policy.png")
-    model = work / "runs" / "tiny-planes" / "model.keras"
-    assert f"--model {model}" in (out / "summary.md").read_text()
+    model = Path("data/ch06_07_train_predictor-quick/runs/tiny-planes/model.keras")
+    assert (work / "runs" / "tiny-planes" / "model.keras").exists() and f"--model {model}" in (out / "summary.md").read_text()
     from dlgo.app.cli import main as dlgo_main
 
     assert dlgo_main(["analyze", "--model", str(model), "--moves", "4", "--simulations", "10"]) == 0
     assert "policy-only network has no value head" in capsys.readouterr().out
 
-    play = tmp_path / "ch08"
-    assert chapter("ch08_play_predictor").main(["--quick", "--out", str(play), "--model", str(model)]) == 0
+    play, _ = quick("ch08_play_predictor")  # finds the --quick network by itself
     games = pd.read_csv(play / "tournament" / "games.csv")
     assert len(games) == 2 * 2 + 2  # the predictor and two opponents, two games a pair
     assert_pictures(play, "game.png", "game.gif", "policy.png")
     assert "dlgo play --game connect4 --black human --white predictor:model=" in (play / "summary.md").read_text()
 
-    tuned = tmp_path / "ch10"  # policy gradients from scratch, then from this predictor
-    assert chapter("ch10_policy_gradient").main(["--quick", "--out", str(tuned), "--work", str(tmp_path / "ch10w"),
-                                                 "--predictor", str(model)]) == 0
+    tuned, _ = quick("ch10_policy_gradient")  # policy gradients from scratch, then from this predictor
     finetune = pd.read_csv(tuned / "finetune.csv")
     assert finetune["opponent"].tolist() == [f"predictor:model={model}"] and finetune["games"].tolist() == [4]
     assert "## Fine-tuning the supervised predictor" in (tuned / "summary.md").read_text()
     assert_pictures(tuned, "learning_curve.png", "finetune_curve.png", "game.png")
 
-    everyone = tmp_path / "ch15"
-    assert chapter("ch15_strength_per_compute").main(["--quick", "--out", str(everyone)]) == 0
+    everyone, _ = quick("ch15_strength_per_compute")
     ratings = pd.read_csv(everyone / "ratings.csv")
-    assert {"random", "mcts:rounds=10", "alphabeta:depth=1,nodes=0",
-            "alphazero:checkpoint=tictactoe,simulations=0"} == set(ratings["engine"])
+    assert {"random", "mcts:rounds=10", "alphabeta:depth=1,nodes=0", "alphazero:checkpoint=connect4,simulations=0",
+            f"predictor:model={model}", "pg:model=data/ch10_policy_gradient-quick/run/current.keras"
+            } == set(ratings["engine"])
     assert "## What to look for" in (everyone / "summary.md").read_text()
 
 
@@ -137,10 +173,8 @@ def test_ch08_without_a_model_says_what_to_run(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("name", ["ch14a_alphazero_tictactoe", "ch14b_alphazero_connect4"])
-def test_ch14_alphazero_chapters_train_and_draw_what_the_network_sees(tmp_path, name):
-    out = tmp_path / "out"
-    assert chapter(name).main(["--quick", "--out", str(out), "--work", str(tmp_path / "work"),
-                               "--workers", "1"]) == 0
+def test_ch14_alphazero_chapters_train_and_draw_what_the_network_sees(quick, name):
+    out, _ = quick(name, "--workers", "1")
     summary = (out / "summary.md").read_text()
     assert summary.startswith("# Chapter 14") and "## What to look for" in summary
     assert f"python experiments/{name}.py --quick" in summary
@@ -167,9 +201,8 @@ def test_the_course_guide_covers_every_chapter_and_its_links_resolve():
     assert not re.search(r"CH\d+\w*_[A-Z]+", guide), "a placeholder is left in docs/course.md"
 
 
-def test_ch09_collects_experience_in_two_chunks(tmp_path):
-    out, work = tmp_path / "out", tmp_path / "work"
-    assert chapter("ch09_experience").main(["--quick", "--out", str(out), "--work", str(work), "--workers", "1"]) == 0
+def test_ch09_collects_experience_in_two_chunks(quick):
+    out, work = quick("ch09_experience", "--workers", "1")
     table = pd.read_csv(out / "buffer.csv")
     assert table["engine"].tolist() == ["mcts:rounds=5", "random"] and (table["moves"] > 0).all()
     assert sorted(p.name for p in (work / "experience").glob("*.npz")) == ["chunk-00000.npz", "chunk-00001.npz"]
@@ -178,9 +211,8 @@ def test_ch09_collects_experience_in_two_chunks(tmp_path):
 
 
 @pytest.mark.parametrize("name", ["ch11_q_learning", "ch12_actor_critic"])
-def test_rl_chapters_train_judge_and_resume(tmp_path, name):
-    out, work = tmp_path / "out", tmp_path / "work"
-    assert chapter(name).main(["--quick", "--out", str(out), "--work", str(work)]) == 0
+def test_rl_chapters_train_judge_and_resume(quick, name):
+    out, work = quick(name)
     final = pd.read_csv(out / "final.csv")
     assert final["opponent"].tolist() == ["random", "its starting network"] and final["games"].tolist() == [4, 4]
     assert pd.read_csv(out / "history.csv")["generation"].tolist() == [1, 2]
@@ -188,14 +220,13 @@ def test_rl_chapters_train_judge_and_resume(tmp_path, name):
     summary = (out / "summary.md").read_text()
     assert f"python experiments/{name}.py --quick" in summary and "## What to look for" in summary
     played = (work / "final" / "games.csv").read_text()
-    assert chapter(name).main(["--quick", "--out", str(out), "--work", str(work)]) == 0  # nothing left to do
+    quick(name)  # nothing left to do
     assert (work / "final" / "games.csv").read_text() == played
 
 
 @pytest.mark.skipif(not os.access(GNUGO, os.X_OK), reason=f"GNU Go is not installed at {GNUGO}")
-def test_ch13_learns_from_gnu_go_and_plays_it_with_alphago(tmp_path):
-    out, work = tmp_path / "out", tmp_path / "work"
-    assert chapter("ch13_alphago").main(["--quick", "--out", str(out), "--work", str(work)]) == 0
+def test_ch13_learns_from_gnu_go_and_plays_it_with_alphago(quick):
+    out, work = quick("ch13_alphago")
     match = pd.read_csv(out / "match.csv")
     assert match["engine"].tolist() == ["SL policy alone", "RL policy alone", "alphago"]
     assert match["games"].tolist() == [2, 2, 2] and match["score"].between(0, 1).all()
@@ -206,7 +237,7 @@ def test_ch13_learns_from_gnu_go_and_plays_it_with_alphago(tmp_path):
     summary = (out / "summary.md").read_text()
     assert "python experiments/ch13_alphago.py --quick" in summary and "## What to look for" in summary
     played = (work / "match" / "games.csv").read_text()
-    assert chapter("ch13_alphago").main(["--quick", "--out", str(out), "--work", str(work)]) == 0  # resumes
+    quick("ch13_alphago")  # resumes
     assert (work / "match" / "games.csv").read_text() == played
 
 
@@ -225,3 +256,33 @@ def test_ch10_without_a_predictor_says_what_to_run(tmp_path, capsys):
         chapter("ch10_policy_gradient").main(["--quick", "--predictor", str(tmp_path / "missing.keras")])
     assert exit_.value.code == 2
     assert "ch06_07_train_predictor.py" in capsys.readouterr().err
+
+
+def test_a_run_with_other_settings_in_the_same_folder_names_the_way_out(quick, clone, capsys):
+    quick("ch03_random_go")
+    assert chapter("ch03_random_go").main(["--quick", "--komi", "0"]) == 2
+    error = capsys.readouterr().err.splitlines()[-1]  # after the progress bar, one line
+    assert error.startswith("error: runs/ch03_random_go-quick/games.csv already holds") and "komi=0" in error
+    assert error.endswith("rerun with the settings that made it, start over with --fresh, or use another --out")
+    assert chapter("ch03_random_go").main(["--quick", "--komi", "0", "--fresh"]) == 0
+    assert "komi=0" in pd.read_csv(clone / "runs" / "ch03_random_go-quick" / "games.csv")["game"].iloc[0]
+
+
+def test_fresh_deletes_only_run_folders(quick, clone, capsys):
+    (clone / "notes").mkdir()
+    (clone / "notes" / "mine.txt").write_text("keep me")
+    assert chapter("ch03_random_go").main(["--quick", "--out", "notes", "--fresh"]) == 2
+    assert "holds no run" in capsys.readouterr().err and (clone / "notes" / "mine.txt").exists()
+    (clone / "notes" / "mine.txt").unlink()
+    (clone / "notes").rmdir()
+
+
+def test_every_chapter_ran_quick_in_the_clone_and_left_its_committed_files_alone(quick, clone):
+    for name in CHAPTERS:  # those the tests above ran (or skipped) are run here
+        if not (clone / "runs" / f"{name}-quick" / "summary.md").exists():
+            if name == "ch13_alphago" and not os.access(GNUGO, os.X_OK):
+                continue
+            quick(name, *(["--workers", "1"] if name in ("ch06_07_train_predictor", "ch09_experience") else []))
+    status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=all"], cwd=clone, check=True,
+                            capture_output=True, text=True).stdout
+    assert status == "", status

@@ -27,7 +27,7 @@ from tqdm import tqdm
 
 from dlgo.arena.match import AgentFactory, Task, play_match, play_matches
 from dlgo.arena.workers import stop_pool, worker_pool
-from dlgo.core.errors import RecordError, SpecError
+from dlgo.core.errors import RecordError, SettingsMismatchError, SpecError
 from dlgo.formats.atomic import atomic_write
 from dlgo.formats.folders import hold_folder
 from dlgo.formats.records import GameRecord, append_game, open_games_file, replay, write_games
@@ -129,8 +129,9 @@ def check_schedule(path: Path, done: list[GameRecord], game: str, tasks: list[Ta
                                ("white", old.white, task.white), ("seed", old.seed, task.seed),
                                ("random opening plies", old.opening_plies, opening_plies)):
             if was != now:
-                raise RecordError(f"{path} already holds {task.game_id!r} with {what} {was!r}, where this run "
-                                  f"has {now!r}; rerun with the settings that made it, or use another folder")
+                raise SettingsMismatchError(f"{path} already holds {task.game_id!r} with {what} {was!r}, where "
+                                            f"this run has {now!r}",
+                                            "rerun with the settings that made it, or use another folder")
 
 
 def play_games(factory: AgentFactory, out_dir: str | Path, game: str, tasks: list[Task], *,

@@ -30,6 +30,16 @@ class RecordError(DlgoError):
     """A game record (games.csv, SGF, a dataset) that cannot be read or used."""
 
 
+class SettingsMismatchError(RecordError):
+    """A folder holds a run made with other settings (another kind of run,
+    another game, other players or seeds): resuming would mix two runs, so
+    nothing is written. ``problem`` says what differs; the message adds ``fix``."""
+
+    def __init__(self, problem: str, fix: str = "use another folder"):
+        super().__init__(f"{problem}; {fix}")
+        self.problem = problem
+
+
 class EngineError(DlgoError, RuntimeError):
     """An engine could not give a move: an external program died, stopped
     answering or answered an error. Matches record the game as a forfeit."""

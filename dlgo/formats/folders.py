@@ -21,13 +21,14 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import shutil
 import sys
 import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Iterator, TypeVar
 
-from dlgo.core.errors import RecordError
+from dlgo.core.errors import RecordError, SettingsMismatchError
 from dlgo.formats.atomic import atomic_write, remove_orphaned_temporary_files
 
 T = TypeVar("T")
@@ -97,6 +98,34 @@ def read_manifest(folder: str | Path) -> dict[str, Any]:
     return manifest
 
 
+#: files that show a folder holds a run's results
+RUN_FILES = (MANIFEST, "games.csv", "summary.md", "history.csv", "config.json")
+
+
+def remove_run_folder(folder: str | Path | None) -> bool:
+    """Delete a run's folder and everything in it (``--fresh``); False if there
+    was none. A :class:`RecordError`, deleting nothing, if it does not look like a
+    run's folder (none of :data:`RUN_FILES` in it), holds the current folder, or a
+    writer holds it or a folder inside it."""
+    if folder is None or not Path(folder).exists():
+        return False
+    path = Path(folder)
+    if not path.is_dir():
+        raise RecordError(f"{path} is a file, not a run folder; nothing deleted")
+    if Path.cwd().resolve().is_relative_to(path.resolve()):
+        raise RecordError(f"{path} holds the current folder; nothing deleted")
+    if not any(next(path.rglob(name), None) for name in RUN_FILES):
+        raise RecordError(f"{path} holds no run ({', '.join(RUN_FILES)}); nothing deleted")
+    for lock in path.rglob(LOCK):
+        with lock.open("a+") as handle:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)  # released when closed
+            except BlockingIOError:
+                raise RecordError(f"{lock.parent} is in use by another run; nothing deleted") from None
+    shutil.rmtree(path)
+    return True
+
+
 @contextmanager
 def hold_folder(folder: str | Path, kind: str, **facts: Any) -> Iterator[Path]:
     """Hold ``folder`` for one run of ``kind`` (created if missing): lock it
@@ -150,11 +179,10 @@ def _check_manifest(path: Path, name: str, kind: str, facts: dict[str, Any], rec
             json.dump({"kind": kind, **facts}, handle, indent=1, sort_keys=True)
         return
     if manifest.get("kind", kind) != kind:  # a manifest from before kinds: adopted
-        raise RecordError(f"{name} holds a {manifest.get('kind')} run, not a {kind}; use another folder")
+        raise SettingsMismatchError(f"{name} holds a {manifest.get('kind')} run, not a {kind}")
     for key, value in facts.items():
         if key in manifest and manifest[key] != value:
-            raise RecordError(f"{name} holds a {kind} run with {key} {manifest[key]!r}, not {value!r}; "
-                              "use another folder")
+            raise SettingsMismatchError(f"{name} holds a {kind} run with {key} {manifest[key]!r}, not {value!r}")
     if record and ("kind" not in manifest or any(key not in manifest for key in facts)):
         with atomic_write(path / MANIFEST) as handle:
             json.dump({"kind": kind, **facts, **manifest}, handle, indent=1, sort_keys=True)

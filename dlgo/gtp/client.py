@@ -49,14 +49,18 @@ class GtpClient:
         assert self.process.stdin is not None and self.process.stdout is not None
         self._stdin, self._stdout = self.process.stdin, self.process.stdout
         self._lines: queue.Queue[str | None] = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
         self._board: tuple[object, ...] | None = None  # (size, komi, set-up) the program holds
         self._sent: list[Move] = []        # the moves it has been sent since
         self._hung = False
 
     def _read(self) -> None:
-        for line in self._stdout:
-            self._lines.put(line)
+        try:
+            for line in self._stdout:
+                self._lines.put(line)
+        except (ValueError, OSError):  # the pipe was closed under it (close() after a hang)
+            pass
         self._lines.put(None)  # end of output: the program has exited
 
     def __repr__(self) -> str:
@@ -120,6 +124,7 @@ class GtpClient:
             except (OSError, subprocess.TimeoutExpired):
                 self.process.kill()
                 self.process.wait()
+        self._reader.join(timeout=1)  # the program is gone: its output ends at once
         for stream in (self._stdin, self._stdout):
             try:
                 stream.close()

@@ -36,7 +36,7 @@ import pandas as pd
 from tqdm import tqdm
 
 from dlgo.arena.match import play_match
-from dlgo.core.errors import ModelFileError, RecordError, SpecError
+from dlgo.core.errors import ModelFileError, RecordError, SettingsMismatchError, SpecError
 from dlgo.encoders import Encoder, get_encoder_by_name
 from dlgo.formats.atomic import atomic_write
 from dlgo.formats.folders import hold_folder, read_settings
@@ -198,7 +198,7 @@ def _train_alphazero(out: Path, config: AlphaZeroConfig, iterations: int, progre
         old = {**asdict(AlphaZeroConfig()), **json.loads(config_file.read_text())}  # fields added later: defaults
         if old != asdict(config):
             changed = {k: (old.get(k), v) for k, v in asdict(config).items() if old.get(k) != v}
-            raise RecordError(f"{out} holds a run with other settings {changed}; use another folder")
+            raise SettingsMismatchError(f"{out} holds a run with other settings {changed}")
     else:
         with atomic_write(config_file) as handle:
             json.dump(asdict(config), handle, indent=2)

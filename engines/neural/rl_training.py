@@ -51,7 +51,7 @@ import pandas as pd
 
 from dlgo.arena.match import Task, play_matches
 from dlgo.arena.ratings import binomial_p_value, wilson_interval
-from dlgo.core.errors import RecordError, SpecError
+from dlgo.core.errors import RecordError, SettingsMismatchError, SpecError
 from dlgo.core.symmetry import Symmetry
 from dlgo.data.experience import Experience, collect_experience, discounted_rewards, load_experience, moves_to_end
 from dlgo.encoders import get_encoder_by_name
@@ -189,7 +189,7 @@ def _start(out: Path, config: RLConfig) -> None:
         default = asdict(RLConfig())  # a setting added since the run started has its default there
         changed = {k: (old.get(k, default[k]), v) for k, v in asdict(config).items() if old.get(k, default[k]) != v}
         if changed:
-            raise RecordError(f"{out} holds a run with other settings {changed}; use another folder")
+            raise SettingsMismatchError(f"{out} holds a run with other settings {changed}")
         return
     encoder = get_encoder_by_name(None, config.game)
     metadata = {"kind": config.method, "encoder": encoder.config(), "config": asdict(config), "generation": 0}
