@@ -32,6 +32,13 @@ from engines.rollouts import load_rollout_policy
 WIN, DRAW, LOSS = 1, 0, -1  # proven values, for the player who moved into a node
 
 
+def uct_score(parent_visits: int, child_visits: int, child_win_rate: float, c: float) -> float:
+    """UCT (UCB1 applied to trees): a child's win rate, for the player who moves
+    into it, plus ``c * sqrt(ln(parent_visits) / child_visits)``, a bonus that
+    grows for a child visited rarely while its parent is visited often."""
+    return child_win_rate + c * math.sqrt(math.log(parent_visits) / child_visits)
+
+
 class Node:
     """A position in the search tree. ``wins`` and ``proven`` are from the view of
     ``mover``, the player whose move led here (so a parent picks the child that
@@ -173,6 +180,7 @@ class MCTSAgent(Agent):
         node = root
         c = self.c
         # Select: descend through fully expanded, unproven nodes by UCT.
+        # uct_score, inlined: a function call per child costs a sixth of Connect Four's search
         while node.proven is None and not node.untried:
             log_n = math.log(node.visits)
             best, best_value = None, -math.inf

@@ -20,6 +20,7 @@ from typing import Any, Callable, NamedTuple, Sequence
 import numpy as np
 
 import engines
+from dlgo.app import exercise_commands
 from dlgo.app.console import ConsoleGame, describe_result
 from dlgo.app.gtp_server import GtpFrontend
 from dlgo.arena.report import EngineRow, write_report
@@ -593,6 +594,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=1, help="seed for the engines (default 1)")
     p.add_argument("--delay", type=number(least=0), default=0.0, help="seconds to pause after each move")
     p.set_defaults(func=cmd_demo)
+
+    exercise_commands.add_parser(sub)
     return parser
 
 

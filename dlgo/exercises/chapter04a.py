@@ -1,0 +1,139 @@
+"""Exercise 2 (chapter 4): minimax and alpha-beta, checked against the exact
+values of tic-tac-toe (:mod:`dlgo.games.solver`), with the positions each search
+visits counted."""
+from __future__ import annotations
+
+import random
+from types import SimpleNamespace
+from typing import Any
+
+from dlgo.core.game import State
+from dlgo.exercises import Check, Exercise, expect
+from dlgo.exercises.playing import match
+from dlgo.games import new_game
+from dlgo.games.solver import exact_value, perfect_moves
+
+
+class Counted:
+    """A state that counts the positions a search creates with ``apply_move``
+    (or ``apply_action``); everything else is the state's own."""
+
+    def __init__(self, state: State, counter: list[int]):
+        self._state = state
+        self._counter = counter
+
+    def apply_move(self, move: Any) -> "Counted":
+        self._counter[0] += 1
+        return Counted(self._state.apply_move(move), self._counter)
+
+    def apply_action(self, action: int) -> "Counted":
+        self._counter[0] += 1
+        return Counted(self._state.apply_action(action), self._counter)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._state, name)
+
+
+def _position(moves: str) -> State:
+    state = new_game("tictactoe")
+    for text in moves.split():
+        state = state.apply_move(state.parse_move(text))
+    return state
+
+
+def random_positions(count: int, seed: int, least: int = 2, most: int = 6) -> list[State]:
+    """Positions of random tic-tac-toe games after ``least`` to ``most`` moves, not over."""
+    rng = random.Random(seed)
+    found: list[State] = []
+    while len(found) < count:
+        state = new_game("tictactoe")
+        for _ in range(rng.randint(least, most)):
+            state = state.apply_move(rng.choice(state.legal_moves()))
+            if state.is_over():
+                break
+        if not state.is_over():
+            found.append(state)
+    return found
+
+
+def tree_size(state: State) -> int:
+    """Positions a full minimax below ``state`` creates."""
+    if state.is_over():
+        return 0
+    return sum(1 + tree_size(state.apply_move(m)) for m in state.legal_moves())
+
+
+#: (moves, value for the player to move, why)
+KNOWN = [("a1 b1 a2 b2 a3", -1, "X has three in a column: O, to move, has lost"),
+         ("b2 a1 c1 a3 a2 c2 b1 b3 c3", 0, "a full board with no line: a draw"),
+         ("a1 b1 a2 b2", 1, "X to move completes a3"),
+         ("b2 b1", 1, "O answered the centre on an edge: X, to move, wins by force"),
+         ("b2 a1", 0, "O answered the centre in a corner: a draw"),
+         ("a1 b2 a2", 0, "O to move blocks at a3 and holds the draw")]
+
+
+def _check_values(function: Any, label: str) -> None:
+    for moves, value, why in KNOWN:
+        got = function(_position(moves))
+        expect(got == value, f"{label}(after {moves}) is {got}; expected {value} ({why})")
+    for state in random_positions(30, seed=7):
+        got, value = function(state), exact_value(state)
+        expect(got == value, f"{label}(after {state.moves_text()}) is {got}; the exact value is {value}")
+
+
+def minimax_values(module: Any) -> None:
+    _check_values(module.minimax_value, "minimax_value")
+
+
+def alphabeta_values(module: Any) -> None:
+    _check_values(module.alphabeta_value, "alphabeta_value")
+
+
+def alphabeta_prunes(module: Any) -> None:
+    start = _position("a1")
+    counter = [0]
+    value = module.alphabeta_value(Counted(start, counter))
+    full = tree_size(start)
+    expect(value == 0, f"alphabeta_value(after a1) is {value}; expected 0")
+    expect(counter[0] <= full // 2, f"alphabeta_value(after a1) created {counter[0]:,} positions; plain minimax "
+                                    f"creates {full:,}, and alpha-beta should need at most half of that")
+
+
+def best_moves(module: Any) -> None:
+    for state in random_positions(30, seed=8, least=0):
+        move = module.best_move(state)
+        expect(move in state.legal_moves(), f"best_move(after {state.moves_text() or 'no moves'}) gave "
+                                            f"{move}, which is not a legal move")
+        expect(move in perfect_moves(state),
+               f"best_move(after {state.moves_text() or 'no moves'}) gave {state.format_move(move)}, which "
+               f"changes the game's value; the moves that keep it: "
+               f"{', '.join(state.format_move(m) for m in perfect_moves(state))}")
+
+
+def reference() -> SimpleNamespace:
+    """The library's answers: exact values by negamax (memoised by hash) and perfect moves."""
+    return SimpleNamespace(minimax_value=exact_value, alphabeta_value=lambda s, alpha=-1, beta=1: exact_value(s),
+                           best_move=lambda s: perfect_moves(s)[0])
+
+
+def play(module: Any, games: int, seed: int) -> str:
+    # one random ply: every first move of tic-tac-toe is still a draw, so perfect play draws every game
+    return match(module.best_move, "tictactoe", "alphabeta:depth=9,nodes=0", games, seed, opening_plies=1)
+
+
+EXERCISE = Exercise(
+    number=2, chapter="4", title="minimax and alpha-beta", file="ex2_minimax.py",
+    step="step 2, with ch04a_minimax_alphabeta.py", writes=["minimax_value", "alphabeta_value", "best_move"],
+    reference=reference, play=play,
+    checks=[
+        Check("minimax: known positions and 30 random ones", minimax_values,
+              "a finished game's value is +1, 0 or -1 for the player to move (the winner moved last, so a "
+              "finished game with a winner is -1); otherwise the best of -value(after each move)"),
+        Check("alpha-beta: the same values", alphabeta_values,
+              "call yourself with the window negated and swapped: -alphabeta_value(child, -beta, -alpha)"),
+        Check("alpha-beta prunes", alphabeta_prunes,
+              "return as soon as a move's value reaches beta, and raise alpha to each better value found"),
+        Check("best_move keeps the value", best_moves,
+              "pick a move whose position after it has the value -alphabeta_value(state) for the opponent"),
+    ],
+)
