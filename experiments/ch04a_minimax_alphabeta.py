@@ -16,6 +16,7 @@ Writes ``nodes.csv``, ``nodes.png`` (nodes per position, log scale),
 from __future__ import annotations
 
 import sys
+import textwrap
 from pathlib import Path
 
 import numpy as np
@@ -34,6 +35,47 @@ from experiments import common
 POSITIONS = ["", "b2", "a1", "b2 a1", "a1 b2 c3", "b2 a1 c3 a3", "a1 b2 c3 a2 b1"]
 SEARCHES = ["minimax", "minimax:pruning=true", "alphabeta:nodes=0"]
 VALUE_NAMES = {1: "win", 0: "draw", -1: "loss"}
+
+
+def nodes_by_search(table: pd.DataFrame) -> pd.DataFrame:
+    """``nodes.csv`` as one row per position (in the run's order) and one column per search."""
+    return table.pivot(index="position", columns="search", values="nodes").loc[list(dict.fromkeys(table.position))]
+
+
+def what_to_look_for(table: pd.DataFrame, limited: bool = False) -> str:
+    """The closing paragraph, its figures taken from a run's ``nodes.csv``
+    (``limited``: the searches stopped at a depth limit)."""
+    plain, pruned, engine = SEARCHES
+    wide = nodes_by_search(table)
+    agree = bool((table.value == table.exact_value).all())
+    first = wide.index[0]
+    where = "the empty board" if first == "(empty)" else f"the position after {first}"
+    value = table[table.position == first].exact_value.iloc[0]
+    costlier = [p for p in wide.index if wide.loc[p, engine] > wide.loc[p, pruned]]
+    saving = 1 - wide[pruned] / wide[plain]
+    text = [f"From {where} plain minimax visits {wide.loc[first, plain]:,} positions"
+            + (f" and finds that the game is a {value} for the player to move." if not limited else "."),
+            f"Textbook alpha-beta visits {wide.loc[first, pruned]:,} ({wide.loc[first, pruned] / wide.loc[first, plain]:.1%}"
+            f" of them){' and finds the same value' if agree else ''}: a branch is dropped as soon as one reply shows "
+            "it cannot beat a move already found. How much it drops depends on the order moves are tried (best "
+            f"first is best); over these positions it saves from {saving.min():.0%} to {saving.max():.0%}"
+            + (", most on the biggest tree." if saving.idxmax() == wide[plain].idxmax() else ".")
+            + " The engine adds move ordering (transposition move, killer moves, history, "
+            "centre first) and a transposition table, which recognises positions reached by different move "
+            f"orders: from {where} it visits {wide.loc[first, engine]:,}."]
+    if costlier:
+        named = ["the empty board" if p == "(empty)" else f"after {p}" for p in costlier]
+        listed = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
+        text.append(f"In the position{'s' if len(named) > 1 else ''} {listed} it visits more than textbook "
+                    "alpha-beta: on a small tree its "
+                    "iterative deepening (depth 1, then 2, then 3...) costs more than its ordering saves.")
+    if limited:
+        text.append("The searches stopped at the depth limit and scored the leaves with a heuristic: their values "
+                    "are estimates, where they differ from the exact ones.")
+    else:
+        text.append("Try `--depth 2`: the searches now stop early and rely on a heuristic, and the values become "
+                    "estimates.")
+    return "\n".join(textwrap.wrap(" ".join(text), 78, break_on_hyphens=False))
 
 
 def proven_value(report: SearchReport) -> str:
@@ -98,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
     plot_nodes(table, out / "nodes.png", f"tic-tac-toe: nodes visited to choose a move ({depth})")
     exact = dict(zip(table.position, table.exact_value))
     plot_positions(positions, exact, out / "positions.png")
-    wide = table.pivot(index="position", columns="search", values="nodes").loc[list(dict.fromkeys(table.position))]
+    wide = nodes_by_search(table)
     agree = (table.value == table.exact_value).all()
     body = [f"Each search chooses a move for the player to move ({depth}); nodes are the positions it visited.", "",
             "| position | to move | exact value | " + " | ".join(f"`{s}` nodes" for s in SEARCHES)
@@ -116,19 +158,7 @@ def main(argv: list[str] | None = None) -> int:
         body += [f"| {r.position} | {r.search} | {r.move} | {r.value} |" for r in table.itertuples()]
         body.append("")
     body += ["![nodes visited](nodes.png)", "", "![the positions](positions.png)"]
-    look_for = """\
-From the empty board plain minimax visits every position of the game tree:
-549,945 of them (549,946 with the root), and finds that tic-tac-toe is a draw.
-Alpha-beta finds the same value and the same move after a few percent of that:
-a branch is dropped as soon as one reply shows it cannot beat a move already
-found. How much it drops depends on the order moves are tried (best first is
-best): on the big trees the engine's ordering (transposition move, killer
-moves, history, centre first) and its transposition table, which recognises
-positions reached by different move orders, cut the tree again; on small ones
-its iterative deepening (depth 1, then 2, then 3...) can cost more than it
-saves. The deeper the position, the
-smaller the tree and the smaller the saving. Try `--depth 2`: the searches
-now stop early and rely on a heuristic, and the values become estimates."""
+    look_for = what_to_look_for(table, bool(args.depth))
     summary = common.write_summary(out, "Chapter 4, part 1: minimax and alpha-beta on tic-tac-toe",
                                     common.command(__file__, argv), body, look_for)
     print(wide.to_string())

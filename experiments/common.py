@@ -159,9 +159,19 @@ def script(main: Main) -> Main:
 
 
 def command(script: str, argv: Sequence[str] | None) -> str:
-    """The command line that reproduces a run, for the summary."""
+    """The command line that reproduces a run, for the summary: its settings,
+    not where it wrote (``--out``, ``--work``) or whether it started over (``--fresh``)."""
     args = list(sys.argv[1:] if argv is None else argv)
-    return " ".join(["python", f"experiments/{Path(script).name}", *map(shlex.quote, args)])
+    kept: list[str] = []
+    skip = False
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg in ("--out", "--work"):
+            skip = True
+        elif arg != "--fresh" and not arg.startswith(("--out=", "--work=")):
+            kept.append(arg)
+    return " ".join(["python", f"experiments/{Path(script).name}", *map(shlex.quote, kept)])
 
 
 def draw_game(record: GameRecord, out: Path, stem: str, title: str = "") -> list[str]:
@@ -529,7 +539,8 @@ class Experiment:
     note: str = ""                  # a paragraph for the summary's training section
     # more results after the match: (final checkpoint, --out, the parsed options) -> summary lines
     extra: Callable[[Path, Path, argparse.Namespace], list[str]] | None = None
-    look_for: str = ""              # the summary's closing "What to look for" paragraph (chapter scripts)
+    # the summary's closing "What to look for" paragraph (chapter scripts): text, or text made from the history
+    look_for: str | Callable[[pd.DataFrame], str] = ""
     script: str = ""                # the script's name, if not alphazero_<name> (the chapter scripts)
     folder: str = ""                # reports/<folder> and data/<folder>, if not alphazero-<name>
 
@@ -642,7 +653,8 @@ def run_alphazero(experiment: Experiment, argv: list[str] | None, doc: str) -> i
                      + " | ".join(f"{row[c]:.0%}" for c in scores) + f" | {row['seconds'] / 60:.1f} |")
     lines += ["", "![learning curve](learning_curve.png)", ""]
     if experiment.look_for:
-        lines += ["## What to look for", "", experiment.look_for.strip(), ""]
+        look_for = experiment.look_for if isinstance(experiment.look_for, str) else experiment.look_for(history)
+        lines += ["## What to look for", "", look_for.strip(), ""]
     with atomic_write(out / "summary.md") as handle:
         handle.write("\n".join(lines))
     for line in console:

@@ -303,10 +303,17 @@ def vs_gnugo() -> str:
     return "\n".join(out) + "\n"
 
 
+def course_minimax() -> str:
+    """Step 2's findings: the same paragraph as the sample's summary, from its nodes.csv."""
+    from experiments.ch04a_minimax_alphabeta import what_to_look_for
+
+    return what_to_look_for(pd.read_csv(REPORTS / "ch04a_minimax_alphabeta" / "nodes.csv")) + "\n"
+
+
 BLOCKS: dict[str, Callable[[], str]] = {
     "demo": demo, "answers": answers, "engines": engines_table, "supervised": supervised,
     "alphazero": alphazero, "vs-gnugo": vs_gnugo, "dead-stones": dead_stones, "reinforcement": reinforcement,
-    "course-scale": course_scale,
+    "course-scale": course_scale, "course-minimax": course_minimax,
     **{f"bench-{name}": benchmark(name) for name in ("playouts", "search", "predictor", "selfplay")},
 }
 

@@ -129,3 +129,9 @@ def test_fixed_ratings_hold_the_yardstick_and_fit_the_rest():
     assert ratings["a"].elo == 1000.0 and ratings["b"].elo == 900.0
     assert ratings["a"].lower == ratings["a"].upper == 1000.0
     assert 900 < ratings["x"].elo < 1300 and ratings["x"].lower < ratings["x"].elo < ratings["x"].upper
+
+
+def test_the_reproducing_command_keeps_the_settings_not_the_folders():
+    argv = ["--quick", "--out", "reports/x", "--komi", "0", "--work=data/x", "--fresh", "--size", "5"]
+    assert common.command("experiments/ch03_random_go.py", argv) == \
+        "python experiments/ch03_random_go.py --quick --komi 0 --size 5"
