@@ -18,7 +18,6 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from dlgo.arena.report import write_report
 from dlgo.arena.tournament import run_tournament
 from dlgo.formats.pictures import render_position
 from dlgo.formats.records import GameRecord, replay
@@ -58,11 +57,13 @@ def main(argv: list[str] | None = None) -> int:
 
     records = run_tournament(ENGINES, out / "tournament", args.game, ["random", *ladder], args.games_per_pair,
                              seed=args.seed, opening_plies=args.opening_plies, workers=args.workers)
-    rows = write_report(out / "tournament", records, title=f"{args.game}: MCTS at several budgets and random")
+    rows = common.write_rated_report(out / "tournament", records, args.game,
+                                     f"{args.game}: MCTS at several budgets and random")
     by_engine = {r.engine: r for r in rows}
     body = [f"`random` and rollout MCTS (UCT, c = {args.c:g}) at {len(ladder)} budgets on {args.game}, "
             f"{args.games_per_pair} games per pair, colours alternating after {args.opening_plies} random "
-            "opening plies. Elo is anchored at random = 0; the brackets are a 95% bootstrap interval.", "",
+            f"opening plies. {common.scale_words(rows, args.game)}; the brackets are a 95% bootstrap interval.",
+            "",
             "| engine | score against random | Elo | 95% interval | seconds per move |",
             "|---|---:|---:|---|---:|"]
     for spec in ladder:

@@ -30,6 +30,7 @@ import argparse
 import functools
 import math
 import os
+import re
 import shlex
 import shutil
 import sys
@@ -227,6 +228,50 @@ def score_against(records: list[GameRecord], spec: str, opponent: str) -> tuple[
 
 # 2. Engine ladders ----------------------------------------------------------------------------------------------
 
+#: the committed reports, where the course's rating scales are (``reports/calibration-<game>``)
+REPORTS = Path(__file__).resolve().parents[1] / "reports"
+
+
+def scale_folder(game: str) -> str:
+    """The name of ``game``'s calibration report: ``calibration-connect4``."""
+    return "calibration-" + re.sub(r"[^A-Za-z0-9]+", "-", game).strip("-")
+
+
+def course_scale(game: str) -> dict[str, float]:
+    """The course's rating scale for ``game``: each engine of the committed
+    calibration ladder (``experiments/calibration.py``) and its Elo; empty if
+    the game has none."""
+    path = REPORTS / scale_folder(game) / "ratings.csv"
+    if not path.exists():
+        return {}
+    table = pd.read_csv(path)
+    return {str(engine): float(elo) for engine, elo in zip(table["engine"], table["elo"])}
+
+
+def write_rated_report(out: str | Path, records: Sequence[GameRecord], game: str, title: str, intro: str = "",
+                       outro: str = "") -> list[EngineRow]:
+    """:func:`~dlgo.arena.report.write_report` on the course's scale: the engines of
+    ``game``'s calibration ladder that played here are held at their calibrated
+    ratings, so that an engine rates the same in every report (within its
+    interval); the summary names them. Without a calibration, random = 0."""
+    scale = course_scale(game)
+    played = {r.black for r in records} | {r.white for r in records}
+    held = {spec: elo for spec, elo in scale.items() if spec in played}
+    if not held:
+        return write_report(out, records, title=title, intro=intro, outro=outro)
+    anchoring = (f"on the course's {game} scale (`reports/{scale_folder(game)}`): "
+                 + ", ".join(f"`{spec}` held at {elo:.0f}" for spec, elo in held.items()))
+    return write_report(out, records, title=title, fixed=held, intro=intro, outro=outro, anchoring=anchoring)
+
+
+def scale_words(rows: Sequence[EngineRow], game: str) -> str:
+    """How a report's Elo is fixed, for its own text: the course's scale or random = 0."""
+    held = [r.engine for r in rows if r.engine in course_scale(game)]
+    if not held:
+        return "Elo is anchored at random = 0"
+    return (f"Elo is on the course's {game} scale: {', '.join(f'`{e}`' for e in held)} are held at their ratings in "
+            f"`reports/{scale_folder(game)}`, the others fitted around them")
+
 
 def mcts_ladder(maximum: int, start: int = 10) -> list[int]:
     """10, 32, 100, 316, 1000, ... (x sqrt(10) per step) up to ``maximum``."""
@@ -280,7 +325,7 @@ def run_ladder(args: argparse.Namespace, intro: str = "", outro: str = "") -> li
           + ", ".join(specs), flush=True)
     records = run_tournament(ENGINES, args.out, args.game, specs, args.games_per_pair, seed=args.seed,
                              opening_plies=args.opening_plies, workers=args.workers)
-    rows = write_report(args.out, records, title=f"Strength against compute: {args.game}", intro=intro, outro=outro)
+    rows = write_rated_report(args.out, records, args.game, f"Strength against compute: {args.game}", intro, outro)
     for r in rows:
         print(f"{r.engine:<28} Elo {r.elo:6.0f} [{r.elo_low:5.0f}, {r.elo_high:5.0f}]  {r.seconds_per_move:.4f} s/move")
     print(f"\nreport: {args.out}/summary.md")
@@ -459,7 +504,7 @@ def play_predictor(game: str, model: str | Path, opponents: list[str], arena: Pa
     print(f"4. play: {predictor} against {', '.join(opponents)}", flush=True)
     records = run_tournament(ENGINES, arena, game, specs, games_per_pair, seed=seed, opening_plies=opening_plies,
                              workers=workers)
-    write_report(arena, records, title=f"{game}: the move predictor against {', '.join(opponents)}")
+    write_rated_report(arena, records, game, f"{game}: the move predictor against {', '.join(opponents)}")
     return predictor, records
 
 

@@ -135,3 +135,31 @@ def test_the_reproducing_command_keeps_the_settings_not_the_folders():
     argv = ["--quick", "--out", "reports/x", "--komi", "0", "--work=data/x", "--fresh", "--size", "5"]
     assert common.command("experiments/ch03_random_go.py", argv) == \
         "python experiments/ch03_random_go.py --quick --komi 0 --size 5"
+
+
+def test_reports_hold_the_course_scale_so_an_engine_rates_the_same_in_each(tmp_path, monkeypatch):
+    import pandas as pd
+
+    from experiments import calibration, ch04b_mcts
+
+    scale = tmp_path / "reports" / "calibration-connect4"
+    assert calibration.main(["--quick", "--out", str(scale)]) == 0  # random, mcts 10 and 32, alpha-beta depth 1
+    monkeypatch.setattr(common, "REPORTS", tmp_path / "reports")
+    held = common.course_scale("connect4")
+    assert set(held) == {"random", "mcts:rounds=10", "mcts:rounds=32", "alphabeta:depth=1,nodes=0"}
+    assert common.course_scale("tictactoe") == {}  # no scale: random = 0, as before
+
+    assert ch04b_mcts.main(["--quick", "--out", str(tmp_path / "ch04b")]) == 0
+    ladder = ["--mcts-max", "10", "--depth-max", "2", "--games-per-pair", "2", "--workers", "1",
+              "--alphazero-simulations", "--out", str(tmp_path / "ladder")]
+    assert spc.main(ladder) == 0
+    for report in (tmp_path / "ch04b" / "tournament", tmp_path / "ladder"):
+        ratings = pd.read_csv(report / "ratings.csv").set_index("engine")["elo"]
+        for engine in set(ratings.index) & set(held):
+            assert ratings[engine] == pytest.approx(held[engine], abs=0.5), (report, engine)
+        summary = (report / "summary.md").read_text()
+        assert "on the course's connect4 scale (`reports/calibration-connect4`): `" in summary
+        assert f"`mcts:rounds=10` held at {held['mcts:rounds=10']:.0f}" in summary and "`random` held at 0" in summary
+    fitted = pd.read_csv(tmp_path / "ladder" / "ratings.csv").set_index("engine")["elo"]
+    assert "alphabeta:depth=2,nodes=0" in fitted.index  # not on the scale: fitted around the held ones
+    assert "Elo is on the course's connect4 scale" in (tmp_path / "ch04b" / "summary.md").read_text()

@@ -64,9 +64,11 @@ def engine_rows(records: Sequence[GameRecord], anchor: str = "random", bootstrap
 
 def write_report(out_dir: str | Path, records: Sequence[GameRecord], title: str = "",
                  anchor: str = "random", bootstrap: int = 200, seed: int = 0,
-                 fixed: Mapping[str, float] | None = None, intro: str = "", outro: str = "") -> list[EngineRow]:
+                 fixed: Mapping[str, float] | None = None, intro: str = "", outro: str = "",
+                 anchoring: str | None = None) -> list[EngineRow]:
     """Write ratings.csv, crosstable.csv, the two plots and summary.md into ``out_dir``
-    (``intro``/``outro``: Markdown for the summary, before the ratings table and at the end)."""
+    (``intro``/``outro``: Markdown for the summary, before the ratings table and at the end;
+    ``anchoring``: what fixes the scale, in words, if not the default wording)."""
     out = Path(out_dir)
     rows = engine_rows(records, anchor, bootstrap, seed, fixed)
     ratings = pd.DataFrame(rows, columns=EngineRow._fields)
@@ -79,8 +81,8 @@ def write_report(out_dir: str | Path, records: Sequence[GameRecord], title: str 
         table.to_csv(handle, index=False, float_format="%.4g")
     plot_strength_vs_compute(rows, out / "strength_vs_compute.png", title)
     plot_crosstable(rows, table, out / "crosstable.png", title)
-    anchoring = (f"anchored at {anchor} = 0" if not fixed else
-                 "with " + ", ".join(f"`{name}` held at {elo:.0f}" for name, elo in fixed.items()))
+    anchoring = anchoring or (f"anchored at {anchor} = 0" if not fixed else
+                              "with " + ", ".join(f"`{name}` held at {elo:.0f}" for name, elo in fixed.items()))
     write_summary(out / "summary.md", rows, records, title, anchoring, intro, outro)
     return rows
 
