@@ -588,6 +588,10 @@ class Experiment:
     look_for: str | Callable[[pd.DataFrame], str] = ""
     script: str = ""                # the script's name, if not alphazero_<name> (the chapter scripts)
     folder: str = ""                # reports/<folder> and data/<folder>, if not alphazero-<name>
+    # the network the run starts from, made before it: (the parsed options) -> its path (AlphaGo Zero's supervised start)
+    prepare: Callable[[argparse.Namespace], str] | None = None
+    options: Callable[[argparse.ArgumentParser], None] | None = None  # the script's own options
+    quick_opponent: str | None = None  # the final match's opponent with --quick, if not ``opponent``
 
     @property
     def slug(self) -> str:
@@ -618,6 +622,8 @@ def alphazero_parser(experiment: Experiment, doc: str) -> argparse.ArgumentParse
                    help="processes for self-play and the final match (default: one per core)")
     p.add_argument("--ship", default=None,
                    help=f"copy the final network here, e.g. checkpoints/{experiment.name}.keras")
+    if experiment.options:
+        experiment.options(p)
     return p
 
 
@@ -643,9 +649,12 @@ def run_alphazero(experiment: Experiment, argv: list[str] | None, doc: str) -> i
     config = quick_config(experiment.game, args.seed) if args.quick else experiment.config(args.seed)
     if args.quick:
         args.iterations, args.simulations, args.games = 2, 4, 2
+        experiment = replace(experiment, opponent=experiment.quick_opponent or experiment.opponent)
     out, work = Path(args.out), Path(args.work)
     out.mkdir(parents=True, exist_ok=True)
     workers = args.workers or os.cpu_count() or 1
+    if experiment.prepare:
+        config = replace(config, init=experiment.prepare(args))
     history = train_alphazero(work, config, args.iterations, workers=workers)
     history = history[history["iteration"] <= args.iterations]
     checkpoint = work / "checkpoints" / f"iter-{args.iterations:03d}.keras"
@@ -663,7 +672,9 @@ def run_alphazero(experiment: Experiment, argv: list[str] | None, doc: str) -> i
     last = history.iloc[-1]
     lines = [f"# {experiment.title}", "", f"Reproduce: `{command_line}`", "",
              f"{len(history)} iterations of {config.games} self-play games ({search_budget(config)}), "
-             f"a {config.blocks}-block, {config.filters}-filter ResNet, {config.train_steps} batches of "
+             + (f"a {config.blocks}-block, {config.filters}-filter ResNet" if not config.init else
+                f"the network of `{config.init}` (its own shape)")
+             + f", {config.train_steps} batches of "
              f"{config.batch_size} per iteration from a replay buffer of the last {config.buffer_games} games: "
              f"**{seconds / 60:.1f} minutes** of training (self-play, learning and the per-iteration scores) on "
              f"this machine, with self-play in {self_play_processes(history)}.", ""]

@@ -163,3 +163,20 @@ def test_reports_hold_the_course_scale_so_an_engine_rates_the_same_in_each(tmp_p
     fitted = pd.read_csv(tmp_path / "ladder" / "ratings.csv").set_index("engine")["elo"]
     assert "alphabeta:depth=2,nodes=0" in fitted.index  # not on the scale: fitted around the held ones
     assert "Elo is on the course's connect4 scale" in (tmp_path / "ch04b" / "summary.md").read_text()
+
+
+def test_alphago_zero_on_9x9_starts_from_a_supervised_network_and_says_so(tmp_path):
+    import pandas as pd
+
+    from engines.neural.backend import read_metadata
+    from experiments import alphazero_go9
+
+    out, work = tmp_path / "rep", tmp_path / "work"
+    assert alphazero_go9.main(["--quick", "--out", str(out), "--work", str(work), "--workers", "1"]) == 0
+    start = tmp_path / "work-supervised" / "network" / "model.keras"
+    assert read_metadata(start)["kind"] == "policy-value"
+    assert read_metadata(work / "checkpoints" / "iter-000.keras")  # the run's generation 0: the supervised start
+    summary = (out / "summary.md").read_text()
+    assert f"the network of `{start}` (its own shape)" in summary
+    assert "| the supervised start | `alphazero:checkpoint=" in summary
+    assert len(pd.read_csv(out / "match-supervised" / "games.csv")) == 2

@@ -1,0 +1,96 @@
+"""AlphaGo Zero on 9x9 Go (the book's chapter 14 on Go): self-play from a supervised start, against GNU Go and AlphaGo.
+
+    python experiments/alphazero_go9.py      # hours on 2 cores, resumable; far less on a GPU
+    python experiments/alphazero_go9.py --quick
+
+AlphaGo Zero learnt from nothing; on 2 cores, 9x9 Go from nothing is out of
+reach in hours, so this run starts where AlphaGo did: a policy-value ResNet
+(4 blocks of 64 filters) first learns GNU Go's moves and results from chapter
+13's teacher games (``dlgo train-supervised --model resnet --target both``, from
+``--teacher-games``, the committed ``reports/ch13_alphago/teacher-games.csv.gz``
+by default), and self-play then improves it (``dlgo train-alphazero --init``).
+Finally the network with ``--simulations`` per move plays GNU Go level 10, and
+so do the supervised start (the same search, before any self-play) and, when
+its networks are shipped, the ``alphago`` engine of chapter 13.
+Writes ``history.csv``, ``learning_curve.png``, the matches' games and
+``summary.md`` to ``--out``; the supervised start lives in ``--work``-supervised.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from dlgo.data.generate import generate_games
+from engines.checkpoints import checkpoint_set
+from engines.neural.alphazero_config import AlphaZeroConfig
+from engines.registry import ENGINES
+from experiments import common
+
+GAME = "go:size=9,komi=7.5"
+TEACHER, TEACHER_GAMES, OPENING_PLIES = "gnugo:level=1", 20000, 4  # chapter 13's teacher run
+OPPONENT = "gnugo:level=10"
+
+
+def config(seed: int = 0) -> AlphaZeroConfig:
+    """The self-play settings (the network's shape is the supervised start's)."""
+    return AlphaZeroConfig(game=GAME, learning_rate=2e-4, l2=1e-4, games=32, parallel=32, simulations=100,
+                           c=1.5, dirichlet_alpha=0.15, dirichlet_epsilon=0.25, temperature_moves=8,
+                           buffer_games=400, batch_size=128, train_steps=100, eval_games=10, eval_simulations=50,
+                           previous_games=20, baselines=["gnugo:level=1"], baseline_every=2, seed=seed)
+
+
+def options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--teacher-games", default=str(common.REPORTS / "ch13_alphago" / "teacher-games.csv.gz"),
+                   help="chapter 13's teacher games (default: the committed ones)")
+    p.add_argument("--supervised-epochs", type=int, default=4, help="epochs of the supervised start (default 4)")
+
+
+def supervised_start(args: argparse.Namespace) -> str:
+    """The policy-value network trained on GNU Go's games; its path."""
+    from engines.neural.training import train_supervised  # loads TensorFlow
+
+    folder = Path(f"{args.work}-supervised")
+    games = folder / "games"
+    if args.quick:  # a handful of random games: the pipeline, not the strength
+        generate_games(ENGINES, games, GAME, "random", 6, seed=args.seed, opening_plies=0, workers=1, progress=False)
+    else:
+        common.start_from_games(games, Path(args.teacher_games))
+        generate_games(ENGINES, games, GAME, TEACHER, TEACHER_GAMES, seed=args.seed, opening_plies=OPENING_PLIES,
+                       workers=args.workers)
+    network = folder / "network"
+    print(f"supervised start: a ResNet on {games}'s moves and results -> {network}", flush=True)
+    train_supervised(games, network, model="resnet", target="both", epochs=1 if args.quick else args.supervised_epochs,
+                     batch_size=256, seed=args.seed, progress=not args.quick)
+    return str(network / "model.keras")
+
+
+def others_against_gnugo(checkpoint: Path, out: Path, args: argparse.Namespace) -> list[str]:
+    """The supervised start (same search) and chapter 13's alphago, each against the final match's opponent."""
+    start = Path(f"{args.work}-supervised") / "network" / "model.keras"
+    engines = [("supervised", "the supervised start", f"alphazero:checkpoint={start},simulations={args.simulations}")]
+    if not args.quick and "rollout" in checkpoint_set("go9"):
+        engines.append(("alphago", "alphago (chapter 13)", "alphago:checkpoint=go9,seconds=2"))
+    opponent = EXPERIMENT.quick_opponent if args.quick else EXPERIMENT.opponent
+    experiment = common.Experiment(name="go9", game=GAME, title="", config=config, iterations=0, opponent=opponent)
+    lines = ["## The same opponent, other engines", "",
+             "| engine | spec | score | games |", "|---|---|---:|---:|"]
+    for folder, label, spec in engines:
+        _, score = common.final_match(experiment, spec, args, out / f"match-{folder}")
+        lines.append(f"| {label} | `{spec}` | {score:.1%} | {args.games} |")
+    return lines + [""]
+
+
+EXPERIMENT = common.Experiment(
+    name="go9", game=GAME, title="AlphaGo Zero on 9x9 Go, from a supervised start", config=config, iterations=10,
+    opponent=OPPONENT, match_games=20, match_simulations=200, prepare=supervised_start, options=options,
+    extra=others_against_gnugo, quick_opponent="random")
+
+
+@common.script
+def main(argv: list[str] | None = None) -> int:
+    return common.run_alphazero(EXPERIMENT, argv, __doc__)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
