@@ -16,7 +16,10 @@ to --work, where ``ch08_play_predictor.py`` finds the model.
 from __future__ import annotations
 
 import sys
+import textwrap
 from pathlib import Path
+
+import pandas as pd
 
 from dlgo.formats.records import read_games, replay
 from experiments import common
@@ -31,6 +34,31 @@ def policy_picture(model: Path, games_csv: Path, ply: int, path: Path) -> str:
     ply = min(ply, len(states) - 2)
     common.predictor_picture(model, states[ply], path, title=f"the predictor after {ply} moves")
     return record.moves.split()[ply]
+
+
+def what_to_look_for(row: pd.Series, teacher: dict, history: pd.DataFrame) -> str:
+    """The closing paragraph, with this run's accuracy, ceiling and learning curve in it."""
+    pct = "{:.0%}".format
+    text = f"The network's first choice is the teacher's move {pct(row['top1'])} of the time, against " \
+           f"{pct(row['uniform_legal'])} for a uniform guess among the legal moves. "
+    if teacher:
+        text += (f"Compare it with the teacher asked again: MCTS does not always choose the same move in the same "
+                 f"position (it agrees with itself {pct(teacher['teacher'])} of the time here), so even a perfect "
+                 f"imitator cannot score 100%, and the network reaches {row['top1'] / teacher['teacher']:.0%} of "
+                 "that ceiling. ")
+    best, epochs = int(row["best_epoch"]), int(row["epochs"])
+    last = history.iloc[-1]
+    if best < epochs:
+        text += (f"In the learning curve, validation loss was lowest at epoch {best} of {epochs} while training "
+                 f"accuracy went on rising (to {pct(last['accuracy'])}, against {pct(last['val_accuracy'])} on "
+                 "validation): the gap is over-fitting, and the network kept is the one of the best epoch. ")
+    else:
+        text += (f"Validation loss was still falling at the last of {epochs} epoch(s): more epochs (`--epochs`) "
+                 "may help before over-fitting sets in. ")
+    text += ("The policy picture shows what the network has learnt in one position. Predict, then measure: twice "
+             "the games (`--games 600`) or a stronger teacher (`--teacher mcts:rounds=1000`): which helps accuracy "
+             "more?")
+    return "\n".join(textwrap.wrap(text, 78, break_on_hyphens=False))
 
 
 @common.script
@@ -56,16 +84,8 @@ def main(argv: list[str] | None = None) -> int:
              "![policy](policy.png)", "",
              f"The model: `{model}`. Play it in chapter 8: "
              f"`python experiments/ch08_play_predictor.py --model {model}`."]
-    look_for = """\
-The network beats uniform guessing by a wide margin, but compare it with the
-teacher asked again: MCTS does not always choose the same move in the same
-position, so even a perfect imitator cannot score 100%, and the teacher's
-self-agreement is the ceiling. In the learning curve, training accuracy keeps
-rising while validation accuracy levels off: the gap is over-fitting, and
-training stops at the best validation epoch. The policy picture shows what the
-network has learnt: most of its probability on a few columns, the centre first.
-Predict, then measure: twice the games (`--games 600`) or a stronger teacher
-(`--teacher mcts:rounds=1000`): which helps accuracy more?"""
+    history = pd.read_csv(out / f"history-{row['model']}-{row['encoder']}.csv")
+    look_for = what_to_look_for(row, teacher, history)
     summary = common.write_summary(out, "Chapters 6-7: games from a teacher, and a network that imitates it",
                                     common.command(__file__, argv), body, look_for)
     print(f"report: {summary}")

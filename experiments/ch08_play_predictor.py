@@ -17,6 +17,7 @@ at one move of that game) and ``summary.md`` to --out. Then play it yourself:
 from __future__ import annotations
 
 import sys
+import textwrap
 from pathlib import Path
 
 from dlgo.formats.records import GameRecord, replay
@@ -60,20 +61,29 @@ def main(argv: list[str] | None = None) -> int:
              *common.draw_game(game, out, "game", f"predictor vs {strongest}: {game.result}"),
              *policy_lines(args.model, game, out / "policy.png"),
              "Play it yourself:", "", f"    dlgo play --game {PRESET.game} --black human --white {predictor}"]
-    look_for = """\
-The predictor moves in a millisecond and plays like its teacher's reflexes:
-it beats random and the weakest searches easily, yet loses to MCTS with many
-fewer rounds than its teacher had, because a position unlike any it was trained
-on gets a plausible-looking but unchecked move: there is no search to catch a
-blunder. In the policy picture it is often confident and right, and sometimes
-confident and wrong. That gap, a fast intuition with no checking, is what
-chapter 14 closes: AlphaZero uses a network like this one to guide a search
-instead of replacing it. Predict, then measure: how does a predictor trained on
-twice the games (chapter 6-7, `--games 600`) do against `mcts:rounds=100`?"""
+    look_for = what_to_look_for(predictor, opponents, records)
     summary = common.write_summary(out, "Chapter 8: the move predictor plays", common.command(__file__, argv),
                                     body, look_for)
     print(f"report: {summary}")
     return 0
+
+
+def what_to_look_for(predictor: str, opponents: list[str], records: list[GameRecord]) -> str:
+    """The closing paragraph, with this run's scores in it."""
+    scores = {opponent: common.score_against(records, predictor, opponent)[0] for opponent in opponents}
+    seconds = [r.black_seconds if r.black == predictor else r.white_seconds for r in records
+               if predictor in (r.black, r.white)]
+    beaten = [f"`{o}` ({s:.0%})" for o, s in scores.items() if s > 0.5]
+    lost = [f"`{o}` ({s:.0%})" for o, s in scores.items() if s < 0.5]
+    text = f"The predictor moves in {sum(seconds) / max(1, len(seconds)) * 1000:.1f} ms and plays on reflex: "
+    text += (f"it beats {', '.join(beaten)}" if beaten else "it beats none of its opponents")
+    text += (f", and loses to {', '.join(lost)}" if lost else ", and loses to none") + ". "
+    text += ("A position unlike any it was trained on gets a plausible-looking but unchecked move: there is no "
+             "search to catch a blunder. In the policy picture, is it confident, and is it right? That gap, a fast "
+             "intuition with no checking, is what chapter 14 closes: AlphaZero uses a network like this one to "
+             "guide a search instead of replacing it. Predict, then measure: how does a predictor trained on twice "
+             "the games (chapter 6-7, `--games 600`) do against `mcts:rounds=100`?")
+    return "\n".join(textwrap.wrap(text, 78, break_on_hyphens=False))
 
 
 def policy_lines(model: str, record: GameRecord, path: Path) -> list[str]:

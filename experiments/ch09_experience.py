@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
 from pathlib import Path
 
 import numpy as np
@@ -94,17 +95,18 @@ def main(argv: list[str] | None = None) -> int:
                  f"{record.black} (first) vs {record.white}: {record.result}")
     discounted = discounted_rewards(experience, args.discount)
     body = _summary_body(args, manifest, experience.states.shape, table, discounted, work)
-    look_for = """\
-Every move of a won game gets +1 and every move of a lost one -1, the good
-moves of a loser and the blunders of a winner alike: the reward says how the
-game ended, not which move decided it. That is the **credit assignment
-problem**, and the reason the next chapters need many games: over thousands of
-games a move that tends to win collects more +1 than -1. MCTS wins most of its
-games, so its moves are mostly +1 and random's mostly -1; a learner trained
-on this buffer would learn to play like the winner. Discounting (the second
-bars) credits the last moves most: they decided the game more surely than
-the opening did. Predict, then measure: against `--white mcts:rounds=50`,
-what share of each side's moves is +1?"""
+    better, worse = (table.iloc[0], table.iloc[1]) if table.iloc[0].mean_reward >= table.iloc[1].mean_reward \
+        else (table.iloc[1], table.iloc[0])
+    look_for = "\n".join(textwrap.wrap(
+        "Every move of a won game gets +1 and every move of a lost one -1, the good moves of a loser and the "
+        "blunders of a winner alike: the reward says how the game ended, not which move decided it. That is the "
+        "**credit assignment problem**, and the reason the next chapters need many games: over thousands of games "
+        "a move that tends to win collects more +1 than -1. Here "
+        f"`{better.engine}`'s moves are {better.won:.0%} +1 and `{worse.engine}`'s {worse.won:.0%}; a learner "
+        "trained on this buffer would learn to play like the side that won more. Discounting (the second bars) "
+        "credits the last moves most: they decided the game more surely than the opening did. Predict, then "
+        f"measure: against `--white {args.black}`, what share of each side's moves is +1?", 78,
+        break_on_hyphens=False))
     summary = common.write_summary(out, "Chapter 9: experience from self-play", common.command(__file__, argv),
                                    body, look_for)
     print(table.to_string(index=False))
