@@ -47,10 +47,10 @@ CHAPTER = common.RLChapter(
           "minus the generation's mean result, so moves of won games become likelier and moves of lost games "
           "rarer. An entropy bonus keeps it from growing certain before it has learnt anything.",
     look_for="""\
-The curve against `random` climbs first: wins come from completing four, and
-every won game pushes those moves up. The curve against the generation before
-stays near 50% with wide intervals: one generation changes the policy a
-little, and most steps are not significant by the book's binomial test.
+Wins against `random` come from completing four, and every won game pushes
+those moves up, so that curve is the first to move. Against the generation
+before, expect scores near 50% with wide intervals: one generation changes the
+policy a little, and few steps are significant by the book's binomial test.
 Policy gradients learn slowly because each game's result is shared by all its
 moves (chapter 9's credit assignment problem); the fine-tuning run shows the
 other use of the method: starting from a network that already plays, the

@@ -42,17 +42,17 @@ CHAPTER = common.RLChapter(
           "--sparring \"\" --no-symmetries --discount 0.95 --baseline-games 20`: 644 generations, 64 minutes, "
           "four runs sharing the machine) reached 11.0% against `mcts:rounds=100` in 200 games.",
     look_for="""\
-Against `random` the curve climbs within the first few dozen generations: a
-move that completes four is worth +1 at once, and the moves before it learn
+A move that completes four is worth +1 at once, and the moves before it learn
 their worth from it (with the one-step target, one move further back each
-generation), those that set up a win and those that failed to block one. With
-a sparring partner (the default), the curve against `mcts:rounds=100` climbs
-all hour long: the partner finds every block the network misses and every
-threat it leaves, and each of those games ends in a -1 right after the
-mistake, where the one-step target lays the blame. The curve against the
-generation before hovers around 50%: each generation changes the network a
-little, and the binomial test rarely calls a step significant, which is why
-the book keeps a network only when it is. Predict, then measure: with
+generation), those that set up a win and those that failed to block one: that
+is how the curve against `random` moves first. A sparring partner (the
+default) finds every block the network misses and every threat it leaves, and
+each of those games ends in a -1 right after the mistake, where the one-step
+target lays the blame: that is what can carry the curve against
+`mcts:rounds=100` on. Against the generation before, expect about 50%: each
+generation changes the network a little, and the binomial test rarely calls a
+step significant, which is why the book keeps a network only when it is.
+Predict, then measure: with
 `--sparring ""` (self-play alone, as in the book), how far does the same hour
 get against `mcts:rounds=100`? And with `--bootstrap 0` (the book's target,
 the game's result)?""")

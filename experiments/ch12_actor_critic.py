@@ -38,8 +38,8 @@ knew was won teaches it little; the critic has to learn to read positions
 first, and the policy's signal is only as clean as the critic is right. The value head is
 worth a look on its own: `dlgo analyze --model PATH` after a few moves shows
 how sure the network is of the position. Against `mcts:rounds=100`, a network
-without search loses most games: it plays by reflex, MCTS reads ahead.
-Predict, then measure: does `--discount 1` (every move credited with the
+without search plays by reflex where MCTS reads ahead: compare its final score
+with chapter 10's. Predict, then measure: does `--discount 1` (every move credited with the
 game's result, as the book) learn faster or slower?""")
 
 

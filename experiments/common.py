@@ -34,6 +34,7 @@ import re
 import shlex
 import shutil
 import sys
+import textwrap
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Protocol, Sequence
@@ -1016,10 +1017,33 @@ def _run_rl_chapter(chapter: RLChapter, args: argparse.Namespace, argv: list[str
     if extra is not None:
         body += extra(args, out)
     body += ["Play it yourself:", "", f"    dlgo play --game {args.game} --black human --white {agent}"]
-    summary = write_summary(out, chapter.title, command(f"{chapter.script}.py", argv), body, chapter.look_for)
+    look_for = rl_findings(history, table) + "\n\n" + chapter.look_for
+    summary = write_summary(out, chapter.title, command(f"{chapter.script}.py", argv), body, look_for)
     print(table.to_string(index=False))
     print(f"report: {summary}")
     return 0
+
+
+def rl_findings(history: pd.DataFrame, table: pd.DataFrame) -> str:
+    """What this run's curves and final scores show, in words (the chapter's
+    explanation follows it)."""
+    last = int(history["generation"].iloc[-1])
+    curves = []
+    for column in [c for c in history.columns if c.startswith("score_vs_") and c != "score_vs_previous"]:
+        scores = history[column].dropna()
+        if len(scores):
+            verb = "rose" if scores.iloc[-1] > scores.iloc[0] else "went"
+            curves.append(f"against `{column.removeprefix('score_vs_')}` the score {verb} from {scores.iloc[0]:.0%} "
+                          f"(generation {int(history['generation'][scores.index[0]])}) to {scores.iloc[-1]:.0%} "
+                          f"(generation {last})")
+    significant = int((history["p_value"] < 0.05).sum()) if "p_value" in history else 0
+    text = (f"In this run, over {last} generations, " + ("; ".join(curves) + ". " if curves else "")
+            + f"Against the generation before, the mean score was {history['score_vs_previous'].mean():.0%}, and "
+            f"{significant} of {last} generations beat their predecessor significantly (binomial test, p < 0.05). "
+            "At the end, greedy and without search, the network scored "
+            + ", ".join(f"{row.score:.0%} against {row.opponent if row.opponent == START else f'`{row.opponent}`'}"
+                        for row in table.itertuples()) + ".")
+    return "\n".join(textwrap.wrap(text, 78, break_on_hyphens=False))
 
 
 def learnt_moves(history: pd.DataFrame, config: RLConfig) -> int:
