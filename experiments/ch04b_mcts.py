@@ -82,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     records = run_tournament(ENGINES, out / "tournament", args.game, ["random", *ladder], args.games_per_pair,
                              seed=args.seed, opening_plies=args.opening_plies, workers=args.workers)
     rows = common.write_rated_report(out / "tournament", records, args.game,
-                                     f"{args.game}: MCTS at several budgets and random")
+                                     f"{args.game}: MCTS at several budgets and random", subjects=ladder)
     by_engine = {r.engine: r for r in rows}
     body = [f"`random` and rollout MCTS (UCT, c = {args.c:g}) at {len(ladder)} budgets on {args.game}, "
             f"{args.games_per_pair} games per pair, colours alternating after {args.opening_plies} random "

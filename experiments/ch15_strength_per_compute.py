@@ -4,7 +4,9 @@
     python experiments/ch15_strength_per_compute.py --game tictactoe --depth-max 9
     python experiments/ch15_strength_per_compute.py --quick
 
-The engines of chapters 3 to 14 on one Elo scale (random = 0): MCTS at 10 to
+The engines of chapters 3 to 14 on the course's Elo scale (random = 0; the MCTS
+and alpha-beta ladder held at its ratings in ``reports/calibration-connect4``,
+``experiments/calibration.py``, the networks measured against it): MCTS at 10 to
 1,000 rounds (chapter 4), alpha-beta at depth 1 to 4 (chapter 4), the move
 predictor of chapters 6-8 (if ``ch06_07_train_predictor.py`` has trained it, or
 --predictor PATH), the networks that learnt by playing in chapters 10-12 (``pg``,
@@ -60,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
             network = Path(common.run_folders(script, args.quick)[1]) / "run" / "current.keras"
             if network.exists():
                 args.engines.append(f"{method}:model={network}")
-    common.run_ladder(args, intro=f"Reproduce: `{common.command(__file__, argv)}`", outro=LOOK_FOR)
+    common.run_ladder(args, intro=f"Reproduce: `{common.command(__file__, argv)}`", outro=LOOK_FOR, on_scale=True)
     return 0
 
 

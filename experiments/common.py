@@ -250,14 +250,15 @@ def course_scale(game: str) -> dict[str, float]:
 
 
 def write_rated_report(out: str | Path, records: Sequence[GameRecord], game: str, title: str, intro: str = "",
-                       outro: str = "") -> list[EngineRow]:
+                       outro: str = "", subjects: Sequence[str] = ()) -> list[EngineRow]:
     """:func:`~dlgo.arena.report.write_report` on the course's scale: the engines of
-    ``game``'s calibration ladder that played here are held at their calibrated
-    ratings, so that an engine rates the same in every report (within its
-    interval); the summary names them. Without a calibration, random = 0."""
+    ``game``'s calibration ladder that played here, except the report's
+    ``subjects`` (the engines it measures), are held at their calibrated ratings,
+    so that an engine rates the same in every report (within its interval); the
+    summary names them. Without a calibration, random = 0."""
     scale = course_scale(game)
     played = {r.black for r in records} | {r.white for r in records}
-    held = {spec: elo for spec, elo in scale.items() if spec in played}
+    held = {spec: elo for spec, elo in scale.items() if spec in played and spec not in subjects}
     if not held:
         return write_report(out, records, title=title, intro=intro, outro=outro)
     anchoring = (f"on the course's {game} scale (`reports/{scale_folder(game)}`): "
@@ -267,7 +268,10 @@ def write_rated_report(out: str | Path, records: Sequence[GameRecord], game: str
 
 def scale_words(rows: Sequence[EngineRow], game: str) -> str:
     """How a report's Elo is fixed, for its own text: the course's scale or random = 0."""
-    held = [r.engine for r in rows if r.engine in course_scale(game)]
+    held = [r.engine for r in rows if r.engine in course_scale(game) and r.elo_low == r.elo_high == r.elo]
+    if held == ["random"]:
+        return (f"Elo is on the course's {game} scale, anchored at random = 0 (the engines measured here are not "
+                "held)")
     if not held:
         return "Elo is anchored at random = 0"
     return (f"Elo is on the course's {game} scale: {', '.join(f'`{e}`' for e in held)} are held at their ratings in "
@@ -316,8 +320,12 @@ def add_ladder_options(parser: argparse.ArgumentParser, mcts_max: int = 3200, de
     parser.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
 
 
-def run_ladder(args: argparse.Namespace, intro: str = "", outro: str = "") -> list[EngineRow]:
-    """Play (or finish) the ladder round-robin and write its report; returns the rating rows."""
+def run_ladder(args: argparse.Namespace, intro: str = "", outro: str = "", on_scale: bool = False
+               ) -> list[EngineRow]:
+    """Play (or finish) the ladder round-robin and write its report; returns the
+    rating rows. ``on_scale``: the ladder's engines are held on the course's
+    scale and the rest (networks, ``--engines``) measured against them;
+    otherwise every engine is measured, random = 0."""
     specs = ladder_specs(args.mcts_max, args.depth_max) + alphazero_specs(args.game, args.alphazero_simulations)
     if args.predictor:
         specs.append(f"predictor:model={args.predictor}")
@@ -326,7 +334,9 @@ def run_ladder(args: argparse.Namespace, intro: str = "", outro: str = "") -> li
           + ", ".join(specs), flush=True)
     records = run_tournament(ENGINES, args.out, args.game, specs, args.games_per_pair, seed=args.seed,
                              opening_plies=args.opening_plies, workers=args.workers)
-    rows = write_rated_report(args.out, records, args.game, f"Strength against compute: {args.game}", intro, outro)
+    subjects = [] if on_scale else specs
+    rows = write_rated_report(args.out, records, args.game, f"Strength against compute: {args.game}", intro, outro,
+                              subjects=subjects)
     for r in rows:
         print(f"{r.engine:<28} Elo {r.elo:6.0f} [{r.elo_low:5.0f}, {r.elo_high:5.0f}]  {r.seconds_per_move:.4f} s/move")
     print(f"\nreport: {args.out}/summary.md")
@@ -505,7 +515,8 @@ def play_predictor(game: str, model: str | Path, opponents: list[str], arena: Pa
     print(f"4. play: {predictor} against {', '.join(opponents)}", flush=True)
     records = run_tournament(ENGINES, arena, game, specs, games_per_pair, seed=seed, opening_plies=opening_plies,
                              workers=workers)
-    write_rated_report(arena, records, game, f"{game}: the move predictor against {', '.join(opponents)}")
+    write_rated_report(arena, records, game, f"{game}: the move predictor against {', '.join(opponents)}",
+                       subjects=[predictor])
     return predictor, records
 
 

@@ -310,10 +310,20 @@ def course_minimax() -> str:
     return what_to_look_for(pd.read_csv(REPORTS / "ch04a_minimax_alphabeta" / "nodes.csv")) + "\n"
 
 
+def course_mcts() -> str:
+    """Step 3's findings, from the sample's ratings."""
+    rated = pd.read_csv(REPORTS / "ch04b_mcts" / "tournament" / "ratings.csv")
+    ladder = rated[rated.engine.str.startswith("mcts:")].sort_values("compute_per_move")
+    elo, rounds = list(ladder.elo), [int(e.split("=")[1]) for e in ladder.engine]
+    steps = ", ".join(f"{b - a:+.0f}" for a, b in zip(elo, elo[1:]))
+    return (f"After that, each step of about three times the rounds adds {steps} Elo: from {elo[0]:+.0f} at "
+            f"{rounds[0]:,} rounds to {elo[-1]:+,.0f} at {rounds[-1]:,} in the sample.\n")
+
+
 BLOCKS: dict[str, Callable[[], str]] = {
     "demo": demo, "answers": answers, "engines": engines_table, "supervised": supervised,
     "alphazero": alphazero, "vs-gnugo": vs_gnugo, "dead-stones": dead_stones, "reinforcement": reinforcement,
-    "course-scale": course_scale, "course-minimax": course_minimax,
+    "course-scale": course_scale, "course-minimax": course_minimax, "course-mcts": course_mcts,
     **{f"bench-{name}": benchmark(name) for name in ("playouts", "search", "predictor", "selfplay")},
 }
 
