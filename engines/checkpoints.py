@@ -59,6 +59,14 @@ def checkpoint_set(prefix: str) -> dict[str, str]:
     return found
 
 
+def complete_set(prefix: str) -> bool:
+    """Whether the set ``prefix`` has every file (policy, value and rollout)."""
+    try:
+        return set(checkpoint_set(prefix)) == set(SET_FILES)
+    except ModelFileError:
+        return False
+
+
 def shipped_network(game: str) -> Path | None:
     """The shipped network trained for exactly the game spec ``game``, if any."""
     path = SHIPPED / f"{game}.keras"

@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 
 from dlgo.data.generate import generate_games
-from engines.checkpoints import checkpoint_set
+from engines.checkpoints import complete_set
 from engines.neural.alphazero_config import AlphaZeroConfig
 from engines.registry import ENGINES
 from experiments import common
@@ -69,7 +69,7 @@ def others_against_gnugo(checkpoint: Path, out: Path, args: argparse.Namespace) 
     """The supervised start (same search) and chapter 13's alphago, each against the final match's opponent."""
     start = Path(f"{args.work}-supervised") / "network" / "model.keras"
     engines = [("supervised", "the supervised start", f"alphazero:checkpoint={start},simulations={args.simulations}")]
-    if not args.quick and "rollout" in checkpoint_set("go9"):
+    if not args.quick and complete_set("go9"):
         engines.append(("alphago", "alphago (chapter 13)", "alphago:checkpoint=go9,seconds=2"))
     opponent = EXPERIMENT.quick_opponent if args.quick else EXPERIMENT.opponent
     experiment = common.Experiment(name="go9", game=GAME, title="", config=config, iterations=0, opponent=opponent)

@@ -1,5 +1,7 @@
 """The alphago engine: PUCT with a policy network's priors, leaves valued by a
 value network and fast rollouts mixed by lam; tiny networks on 5x5 Go."""
+import shutil
+
 import numpy as np
 import pytest
 
@@ -161,3 +163,13 @@ def test_alphago_speaks_gtp_and_keeps_to_the_clock(go5_set):
     assert frontend.agent.last_compute.amount < 100000  # the clock, not the simulations, ended the search
     with pytest.raises(ValueError, match="plays go:size=5"):
         GtpFrontend(registry.create(f"alphago:checkpoint={go5_set}"), size=9)
+
+
+def test_a_set_is_complete_only_with_all_three_files(go5_set, tmp_path):
+    from engines.checkpoints import complete_set
+
+    assert complete_set(go5_set)
+    assert not complete_set(str(tmp_path / "nothing"))  # no policy: no set, and no error
+    partial = tmp_path / "partial"
+    shutil.copyfile(checkpoint_set(go5_set)["policy"], f"{partial}-policy.keras")
+    assert not complete_set(str(partial))
