@@ -53,8 +53,9 @@ def what_to_look_for(row: pd.Series, teacher: dict, history: pd.DataFrame) -> st
                  f"accuracy went on rising (to {pct(last['accuracy'])}, against {pct(last['val_accuracy'])} on "
                  "validation): the gap is over-fitting, and the network kept is the one of the best epoch. ")
     else:
-        text += (f"Validation loss was still falling at the last of {epochs} epoch(s): more epochs (`--epochs`) "
-                 "may help before over-fitting sets in. ")
+        text += ("Validation loss was still falling at the last epoch"
+                 + (f" of {epochs}" if epochs > 1 else "") + ": more epochs (`--epochs`) may help before "
+                 "over-fitting sets in. ")
     text += ("The policy picture shows what the network has learnt in one position. Predict, then measure: twice "
              "the games (`--games 600`) or a stronger teacher (`--teacher mcts:rounds=1000`): which helps accuracy "
              "more?")

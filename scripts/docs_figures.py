@@ -310,6 +310,33 @@ def course_minimax() -> str:
     return what_to_look_for(pd.read_csv(REPORTS / "ch04a_minimax_alphabeta" / "nodes.csv")) + "\n"
 
 
+def course_random() -> str:
+    """Step 1's findings, from the sample's games."""
+    table = games("ch03_random_go")
+    margins = [float(r[2:]) * (1 if r[0] == "B" else -1) for r in table.result if r[2:].replace(".", "").isdigit()]
+    komi = float(table.game.iloc[0].split("komi=")[1])
+    points = int(table.game.iloc[0].split("size=")[1].split(",")[0]) ** 2
+    wipe_outs = sum(m in (points - komi, -points - komi) for m in margins)
+    lengths = table.plies
+    white = (table.winner == "white").mean()
+    return (f"Game lengths average {lengths.mean():.0f} moves (from {lengths.min()} to {lengths.max()}). The "
+            f"margins form a wide hump around 0 plus two spikes at {points - komi:+g} and {-points - komi:+g}: "
+            f"in {wipe_outs} of {len(table):,} games ({wipe_outs / len(table):.0%}) one colour owns the whole "
+            f"board because every stone of the other died. White wins {white:.0%}: that is the {komi:g} points "
+            "of komi.\n")
+
+
+def course_predictor() -> str:
+    """Step 5's findings: the sample's own closing paragraph, from its accuracy and history."""
+    from experiments.ch06_07_train_predictor import what_to_look_for
+
+    folder = REPORTS / "ch06_07_train_predictor"
+    row = pd.read_csv(folder / "accuracy.csv").iloc[0]
+    history = pd.read_csv(folder / f"history-{row['model']}-{row['encoder']}.csv")
+    teacher = {"teacher": row["teacher"]} if pd.notna(row["teacher"]) else {}
+    return what_to_look_for(row, teacher, history) + "\n"
+
+
 def course_mcts() -> str:
     """Step 3's findings, from the sample's ratings."""
     rated = pd.read_csv(REPORTS / "ch04b_mcts" / "tournament" / "ratings.csv")
@@ -323,7 +350,7 @@ def course_mcts() -> str:
 BLOCKS: dict[str, Callable[[], str]] = {
     "demo": demo, "answers": answers, "engines": engines_table, "supervised": supervised,
     "alphazero": alphazero, "vs-gnugo": vs_gnugo, "dead-stones": dead_stones, "reinforcement": reinforcement,
-    "course-scale": course_scale, "course-minimax": course_minimax, "course-mcts": course_mcts,
+    "course-scale": course_scale, "course-minimax": course_minimax, "course-predictor": course_predictor, "course-random": course_random, "course-mcts": course_mcts,
     **{f"bench-{name}": benchmark(name) for name in ("playouts", "search", "predictor", "selfplay")},
 }
 
