@@ -19,31 +19,50 @@ Writes ``games.csv``, ``ratings.csv``, ``crosstable.csv``,
 from __future__ import annotations
 
 import sys
+import textwrap
 from pathlib import Path
 
+from dlgo.arena.report import EngineRow
 from experiments import common
 from experiments.common import CHAPTER_PREDICTOR as PRESET
 
 #: the chapters whose networks learnt by playing (chapters 10-12), by method
 LEARNERS = [("pg", "ch10_policy_gradient"), ("q", "ch11_q_learning"), ("ac", "ch12_actor_critic")]
 
-LOOK_FOR = """## What to look for
 
-The plot puts every engine at its cost (seconds per move, log scale) and its
-strength, one line per family. Each family climbs as it spends more, but the
-families sit at different heights. The AlphaZero network with 50 simulations
-is on top. Its raw policy, a single network call per move, plays as well as
-MCTS with a thousand rounds at a fraction of the time: a learnt evaluation is
-worth many random playouts. Among the classic engines,
-alpha-beta gets the most Elo per second on Connect Four, because its threat-counting
-evaluation (``engines/evaluation.py``) knows what matters in this game. Odd and
-even depths alternate in strength: the horizon falls after one side's move or
-the other's. The move predictor sits low. It imitated a 300-round teacher
-without any search, so the first blunder it cannot see loses the game. The
-networks of chapters 10-12 cost the same single call per move; where they
-land against the predictor says what self-play taught them that imitation did not.
-Predict, then measure: where would `--mcts-max 3162` land, and which engine
-would you pick at 0.01 s per move?"""
+def what_to_look_for(rows: list[EngineRow]) -> str:
+    """The closing section, its comparisons made from this run's ratings."""
+    top = max(rows, key=lambda r: r.elo)
+    text = ("The plot puts every engine at its cost (seconds per move, log scale) and its strength, one line per "
+            "family: each line is one kind of engine spending more or less, and the lines sit at different heights. "
+            f"`{top.engine}` is on top ({top.elo:.0f}). ")
+    mcts = sorted((r for r in rows if r.family == "mcts"), key=lambda r: r.compute_per_move)
+    raw = next((r for r in rows if r.family == "alphazero" and r.engine.endswith("simulations=0")), None)
+    if raw and mcts:
+        below = [m for m in mcts if m.elo <= raw.elo]
+        where = (f"above every MCTS here, up to `{mcts[-1].engine}` ({mcts[-1].elo:.0f})" if len(below) == len(mcts)
+                 else f"between `{below[-1].engine}` and `{mcts[len(below)].engine}`" if below
+                 else f"below `{mcts[0].engine}`")
+        text += (f"The AlphaZero network's raw policy, one network call a move ({raw.seconds_per_move * 1000:.1f} "
+                 f"ms), rates {raw.elo:.0f}: {where}. ")
+    depths = {int(r.engine.split("depth=")[1].split(",")[0]): r.elo for r in rows if r.family == "alphabeta"}
+    dips = [d for d in sorted(depths) if d - 1 in depths and depths[d] < depths[d - 1]]
+    if dips:
+        text += (f"Alpha-beta at depth {', '.join(map(str, dips))} rates below the depth before: odd and even depths "
+                 "end the search after different sides' moves, and the horizon matters. ")
+    predictor = next((r for r in rows if r.family == "predictor"), None)
+    if predictor:
+        text += (f"The move predictor rates {predictor.elo:.0f}, with no search: the first blunder it cannot see "
+                 "loses the game. ")
+    learners = [r for r in rows if r.family in ("pg", "q", "ac")]
+    if learners:
+        text += ("The networks of chapters 10-12 cost the same single call per move: "
+                 + ", ".join(f"`{r.family}` {r.elo:.0f}" for r in learners)
+                 + "; where they land against the predictor says what self-play taught them that imitation did "
+                 "not. ")
+    text += ("Predict, then measure: where would `--mcts-max 3162` land, and which engine would you pick at 0.01 s "
+             "per move?")
+    return "## What to look for\n\n" + "\n".join(textwrap.wrap(text, 78, break_on_hyphens=False))
 
 
 @common.script
@@ -62,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
             network = Path(common.run_folders(script, args.quick)[1]) / "run" / "current.keras"
             if network.exists():
                 args.engines.append(f"{method}:model={network}")
-    common.run_ladder(args, intro=f"Reproduce: `{common.command(__file__, argv)}`", outro=LOOK_FOR, on_scale=True)
+    common.run_ladder(args, intro=f"Reproduce: `{common.command(__file__, argv)}`", outro=what_to_look_for, on_scale=True)
     return 0
 
 

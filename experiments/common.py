@@ -250,7 +250,8 @@ def course_scale(game: str) -> dict[str, float]:
 
 
 def write_rated_report(out: str | Path, records: Sequence[GameRecord], game: str, title: str, intro: str = "",
-                       outro: str = "", subjects: Sequence[str] = ()) -> list[EngineRow]:
+                       outro: str | Callable[[list[EngineRow]], str] = "", subjects: Sequence[str] = ()
+                       ) -> list[EngineRow]:
     """:func:`~dlgo.arena.report.write_report` on the course's scale: the engines of
     ``game``'s calibration ladder that played here, except the report's
     ``subjects`` (the engines it measures), are held at their calibrated ratings,
@@ -320,8 +321,8 @@ def add_ladder_options(parser: argparse.ArgumentParser, mcts_max: int = 3200, de
     parser.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
 
 
-def run_ladder(args: argparse.Namespace, intro: str = "", outro: str = "", on_scale: bool = False
-               ) -> list[EngineRow]:
+def run_ladder(args: argparse.Namespace, intro: str = "", outro: str | Callable[[list[EngineRow]], str] = "",
+               on_scale: bool = False) -> list[EngineRow]:
     """Play (or finish) the ladder round-robin and write its report; returns the
     rating rows. ``on_scale``: the ladder's engines are held on the course's
     scale and the rest (networks, ``--engines``) measured against them;

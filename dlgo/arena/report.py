@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from pathlib import Path
-from typing import Mapping, NamedTuple, Sequence
+from typing import Callable, Mapping, NamedTuple, Sequence
 
 import numpy as np
 import pandas as pd
@@ -64,11 +64,13 @@ def engine_rows(records: Sequence[GameRecord], anchor: str = "random", bootstrap
 
 def write_report(out_dir: str | Path, records: Sequence[GameRecord], title: str = "",
                  anchor: str = "random", bootstrap: int = 200, seed: int = 0,
-                 fixed: Mapping[str, float] | None = None, intro: str = "", outro: str = "",
-                 anchoring: str | None = None) -> list[EngineRow]:
+                 fixed: Mapping[str, float] | None = None, intro: str = "",
+                 outro: str | Callable[[list[EngineRow]], str] = "", anchoring: str | None = None
+                 ) -> list[EngineRow]:
     """Write ratings.csv, crosstable.csv, the two plots and summary.md into ``out_dir``
-    (``intro``/``outro``: Markdown for the summary, before the ratings table and at the end;
-    ``anchoring``: what fixes the scale, in words, if not the default wording)."""
+    (``intro``/``outro``: Markdown for the summary, before the ratings table and at the end,
+    ``outro`` possibly made from the ratings; ``anchoring``: what fixes the scale, in words,
+    if not the default wording)."""
     out = Path(out_dir)
     rows = engine_rows(records, anchor, bootstrap, seed, fixed)
     ratings = pd.DataFrame(rows, columns=EngineRow._fields)
@@ -83,7 +85,8 @@ def write_report(out_dir: str | Path, records: Sequence[GameRecord], title: str 
     plot_crosstable(rows, table, out / "crosstable.png", title)
     anchoring = anchoring or (f"anchored at {anchor} = 0" if not fixed else
                               "with " + ", ".join(f"`{name}` held at {elo:.0f}" for name, elo in fixed.items()))
-    write_summary(out / "summary.md", rows, records, title, anchoring, intro, outro)
+    write_summary(out / "summary.md", rows, records, title, anchoring, intro,
+                  outro if isinstance(outro, str) else outro(rows))
     return rows
 
 
