@@ -1,15 +1,20 @@
-"""Chapter 4, part 1: minimax and alpha-beta on tic-tac-toe. What does pruning save?
+"""Chapter 4, part 1: minimax and alpha-beta. What does pruning save?
 
-    python experiments/ch04a_minimax_alphabeta.py              # seconds
+    python experiments/ch04a_minimax_alphabeta.py              # tic-tac-toe to the end, seconds
     python experiments/ch04a_minimax_alphabeta.py --depth 3    # a depth limit: heuristic values
+    python experiments/ch04a_minimax_alphabeta.py --game go:size=5 --depth 3   # Go, three plies deep
     python experiments/ch04a_minimax_alphabeta.py --quick
 
-Three searches choose a move in the same tic-tac-toe positions, from the empty
-board to a few moves in: plain minimax (``minimax``), minimax with textbook
-alpha-beta cut-offs and nothing else (``minimax:pruning=true``), and the
-suite's alpha-beta engine, which adds move ordering, iterative deepening and a
+Three searches choose a move in the same positions, from the empty board to a
+few moves in: plain minimax (``minimax``), minimax with textbook alpha-beta
+cut-offs and nothing else (``minimax:pruning=true``), and the suite's
+alpha-beta engine, which adds move ordering, iterative deepening and a
 transposition table (``alphabeta:nodes=0``). Each reports the positions it
-visited; all must agree on the value (checked against the exact solver).
+visited. Searched to the end (tic-tac-toe), all must find the exact value
+(checked against the exact solver); at a depth limit (any game: Go's tree has
+no end in sight), they score the leaves with the game's heuristic and must
+agree on the value. Tic-tac-toe's positions are chosen by hand; another game's
+are the empty board and the moves nearest the centre, one after another.
 Writes ``nodes.csv``, ``nodes.png`` (nodes per position, log scale),
 ``positions.png`` and ``summary.md`` to --out.
 """
@@ -27,12 +32,27 @@ from dlgo.formats.atomic import atomic_write
 from dlgo.formats.pictures import draw_position
 from dlgo.formats.plotting import new_figure, save_figure
 from dlgo.formats.records import replay
+from dlgo.games import new_game
 from dlgo.games.solver import exact_value
+from engines.minimax import centre_first
 from engines.registry import create
 from experiments import common
 
-# Positions as moves from the empty board; the quick run skips the first two (the big trees).
+# Tic-tac-toe's positions as moves from the empty board; the quick run skips the first two (the big trees).
 POSITIONS = ["", "b2", "a1", "b2 a1", "a1 b2 c3", "b2 a1 c3 a3", "a1 b2 c3 a2 b1"]
+SMALL_GAME = "tictactoe"  # the game searched to the end, with POSITIONS
+
+
+def centre_positions(game: str, count: int) -> list[str]:
+    """The empty board, then each position after one more move nearest the centre."""
+    state, moves, positions = new_game(game), list[str](), [""]
+    while len(positions) < count:
+        _, action = centre_first(state, state.legal_actions())[0]
+        move = state.index_to_move(action)
+        moves.append(state.format_move(move))
+        state = state.apply_move(move)
+        positions.append(" ".join(moves))
+    return positions
 SEARCHES = ["minimax", "minimax:pruning=true", "alphabeta:nodes=0"]
 VALUE_NAMES = {1: "win", 0: "draw", -1: "loss"}
 
@@ -70,8 +90,8 @@ def what_to_look_for(table: pd.DataFrame, limited: bool = False) -> str:
                     "alpha-beta: on a small tree its "
                     "iterative deepening (depth 1, then 2, then 3...) costs more than its ordering saves.")
     if limited:
-        text.append("The searches stopped at the depth limit and scored the leaves with a heuristic: their values "
-                    "are estimates, where they differ from the exact ones.")
+        text.append("The searches stopped at the depth limit and scored the leaves with the game's heuristic: their "
+                    "values are estimates.")
     else:
         text.append("Try `--depth 2`: the searches now stop early and rely on a heuristic, and the values become "
                     "estimates.")
@@ -83,19 +103,22 @@ def proven_value(report: SearchReport) -> str:
     return VALUE_NAMES[int(report.value)] if report.proven and report.value is not None else "estimate"
 
 
-def search_table(positions: list[str], depth: int) -> pd.DataFrame:
-    """One row per (position, search): the move chosen, its value for the mover, nodes and seconds."""
+def search_table(game: str, positions: list[str], depth: int) -> pd.DataFrame:
+    """One row per (position, search): the move chosen, its value for the mover
+    (proven, or the heuristic score at the depth limit), nodes and seconds; the
+    exact value where the game is searched to the end."""
     rows = []
     for moves in positions:
-        state = replay("tictactoe", moves)[-1]
-        exact = exact_value(state)
+        state = replay(game, moves)[-1]
+        exact = VALUE_NAMES[exact_value(state)] if not depth else "-"
         for spec in SEARCHES:
             agent = create(spec, **({"depth": depth} if depth else {}))
             move = agent.select_move(state)
-            rows.append({"position": moves or "(empty)", "to_move": "X" if state.next_player.name == "black" else "O",
+            report = agent.last_report
+            rows.append({"position": moves or "(empty)", "to_move": state.next_player.name,
                          "search": spec, "move": state.format_move(move),
-                         "value": proven_value(agent.last_report),
-                         "exact_value": VALUE_NAMES[exact], "nodes": agent.last_compute.amount,
+                         "value": proven_value(report) if not depth or report.proven else f"{report.score:+g}",
+                         "exact_value": exact, "nodes": agent.last_compute.amount,
                          "seconds": agent.last_compute.seconds})
     return pd.DataFrame(rows)
 
@@ -115,11 +138,11 @@ def plot_nodes(table: pd.DataFrame, path: Path, title: str) -> None:
     save_figure(fig, path)
 
 
-def plot_positions(positions: list[str], values: dict[str, str], path: Path) -> None:
-    """The positions side by side, each titled with its exact value."""
+def plot_positions(game: str, positions: list[str], values: dict[str, str], path: Path) -> None:
+    """The positions side by side, each titled with its value."""
     fig, axes = new_figure((2.9 * len(positions), 3.0), 1, len(positions))
     for ax, moves in zip(axes if len(positions) > 1 else [axes], positions):
-        state = replay("tictactoe", moves)[-1]
+        state = replay(game, moves)[-1]
         draw_position(ax, state, title=f"{moves or '(empty)'}: {values[moves or '(empty)']}\n")
     save_figure(fig, path)
 
@@ -127,21 +150,29 @@ def plot_positions(positions: list[str], values: dict[str, str], path: Path) -> 
 @common.script
 def main(argv: list[str] | None = None) -> int:
     p = common.parser(__file__, __doc__)
+    p.add_argument("--game", default=SMALL_GAME,
+                   help=f"the game (default {SMALL_GAME}; another needs --depth, e.g. --game go:size=5 --depth 3)")
     p.add_argument("--depth", type=int, default=0, help="plies each search looks ahead (default 0: to the end)")
     args = p.parse_args(argv)
+    if args.game != SMALL_GAME and not args.depth:
+        p.error(f"only {SMALL_GAME} can be searched to the end here: give --depth (e.g. --depth 3)")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    positions = POSITIONS[2:] if args.quick else POSITIONS
+    positions = POSITIONS if args.game == SMALL_GAME else centre_positions(args.game, 5)
+    positions = positions[2:] if args.quick else positions
 
-    table = search_table(positions, args.depth)
+    table = search_table(args.game, positions, args.depth)
     with atomic_write(out / "nodes.csv") as handle:
         table.to_csv(handle, index=False)
     depth = f"depth {args.depth}" if args.depth else "searched to the end"
-    plot_nodes(table, out / "nodes.png", f"tic-tac-toe: nodes visited to choose a move ({depth})")
-    exact = dict(zip(table.position, table.exact_value))
-    plot_positions(positions, exact, out / "positions.png")
+    name = args.game
+    plot_nodes(table, out / "nodes.png", f"{name}: nodes visited to choose a move ({depth})")
+    plain = table[table.search == SEARCHES[0]]
+    values = dict(zip(plain.position, plain.exact_value if not args.depth else plain.value))
+    plot_positions(args.game, positions, values, out / "positions.png")
     wide = nodes_by_search(table)
-    agree = (table.value == table.exact_value).all()
+    agree = (table.value == table.exact_value).all() if not args.depth else \
+        (table.groupby("position")["value"].nunique() == 1).all()
     body = [f"Each search chooses a move for the player to move ({depth}); nodes are the positions it visited.", "",
             "| position | to move | exact value | " + " | ".join(f"`{s}` nodes" for s in SEARCHES)
             + " | pruning saves | the engine saves |",
@@ -151,15 +182,17 @@ def main(argv: list[str] | None = None) -> int:
         plain, pruned, engine = (int(row[s]) for s in SEARCHES)
         body.append(f"| {position} | {first.to_move} | {first.exact_value} | {plain:,} | {pruned:,} | {engine:,} | "
                     f"{1 - pruned / plain:.1%} | {1 - engine / plain:.1%} |")
-    body += ["", "Every search found the exact value in every position." if agree else
+    body += ["", ("Every search found the exact value in every position." if not args.depth else
+                  "The three searches found the same value in every position (a heuristic score at the depth "
+                  "limit, proven only where a game ends within it).") if agree else
              "Values found (a depth limit gives heuristic estimates, not exact values):", ""]
-    if not agree:
+    if not agree or args.depth:
         body += ["| position | search | move | value |", "|---|---|---|---|"]
         body += [f"| {r.position} | {r.search} | {r.move} | {r.value} |" for r in table.itertuples()]
         body.append("")
     body += ["![nodes visited](nodes.png)", "", "![the positions](positions.png)"]
     look_for = what_to_look_for(table, bool(args.depth))
-    summary = common.write_summary(out, "Chapter 4, part 1: minimax and alpha-beta on tic-tac-toe",
+    summary = common.write_summary(out, f"Chapter 4, part 1: minimax and alpha-beta on {name}",
                                     common.command(__file__, argv), body, look_for)
     print(wide.to_string())
     print(f"report: {summary}")
