@@ -121,8 +121,12 @@ def test_ch04a_counts_nodes_and_every_search_finds_the_exact_value(quick, tmp_pa
     assert chapter("ch04a_minimax_alphabeta").main(["--quick", "--depth", "2", "--out", str(shallow)]) == 0
     nodes = pd.read_csv(shallow / "nodes.csv")
     plain = nodes[(nodes.position == "a1") & (nodes.search == "minimax")].iloc[0]
-    assert plain.nodes == 8 + 8 * 7 and plain.value == "estimate"  # two plies, then the heuristic
-    assert "heuristic estimates" in (shallow / "summary.md").read_text()
+    assert plain.nodes == 8 + 8 * 7  # two plies, then a heuristic score
+    scores = nodes[nodes.position == "a1"].value.astype(float)
+    assert len(set(scores)) == 1  # every search finds the same heuristic value at the same depth
+    summary = (shallow / "summary.md").read_text()
+    assert "found the same value in every position (a heuristic score at the depth limit" in summary
+    assert "their values are estimates" in summary
 
 
 def test_ch04b_mcts_ladder_against_random(quick):
