@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import sys
 import textwrap
+from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
@@ -65,7 +66,7 @@ def what_to_look_for(row: pd.Series, teacher: dict, history: pd.DataFrame) -> st
 @common.script
 def main(argv: list[str] | None = None) -> int:
     args = common.supervised_args(PRESET, argv, __doc__, script=__file__)
-    preset = common.quick_preset(PRESET, args) if args.quick else PRESET
+    preset = replace(common.quick_preset(PRESET, args) if args.quick else PRESET, game=args.game)
     out, work = Path(args.out), Path(args.work)
     table, teacher = common.generate_and_train(preset, args, out, work)
     row = table.iloc[0]

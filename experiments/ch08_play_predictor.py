@@ -30,13 +30,15 @@ OPPONENTS = ["random", "mcts:rounds=10", "mcts:rounds=32", "mcts:rounds=100", "m
 @common.script
 def main(argv: list[str] | None = None) -> int:
     p = common.parser(__file__, __doc__)
+    p.add_argument("--game", default=PRESET.game, help=f"the game (default {PRESET.game}; e.g. go:size=5, after "
+                                                          "chapters 6-7 ran on it)")
     default, quick = common.predictor_model_path(), common.predictor_model_path(quick=True)
     p.add_argument("--model", default=None,
                    help=f"the predictor's .keras file (default {default}; with --quick {quick})")
     p.add_argument("--games-per-pair", type=int, default=10, help="games per pair (default 10)")
     p.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
     args = p.parse_args(argv)
-    args.model = args.model or str(common.predictor_model_path(args.quick))
+    args.model = args.model or str(common.predictor_model_path(args.quick, game=args.game))
     if not Path(args.model).exists():
         p.error(f"no model at {args.model}: run `python experiments/ch06_07_train_predictor.py` first, "
                 "or pass --model")
@@ -44,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
     games_per_pair, workers = (2, 1) if args.quick else (args.games_per_pair, args.workers)
     out = Path(args.out)
 
-    predictor, records = common.play_predictor(PRESET.game, args.model, opponents, out / "tournament",
+    predictor, records = common.play_predictor(args.game, args.model, opponents, out / "tournament",
                                         games_per_pair=games_per_pair, seed=args.seed,
                                         opening_plies=PRESET.opening_plies, workers=workers)
     body = [f"`{predictor}` (no search) against {len(opponents)} engines, {games_per_pair} games each, "
@@ -60,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
              f"One game against `{strongest}`:", "",
              *common.draw_game(game, out, "game", f"predictor vs {strongest}: {game.result}"),
              *policy_lines(args.model, game, out / "policy.png"),
-             "Play it yourself:", "", f"    dlgo play --game {PRESET.game} --black human --white {predictor}"]
+             "Play it yourself:", "", f"    dlgo play --game {args.game} --black human --white {predictor}"]
     look_for = what_to_look_for(predictor, opponents, records)
     summary = common.write_summary(out, "Chapter 8: the move predictor plays", common.command(__file__, argv),
                                     body, look_for)

@@ -89,7 +89,7 @@ LOOK_FOR = """
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = common.supervised_parser(PRESET, __doc__, script=__file__)
+    p = common.supervised_parser(PRESET, __doc__, script=__file__, game_option=False)
     p.add_argument("--rollout-epochs", type=whole(1), default=20,
                    help="passes of the rollout policy's fit (default 20)")
     p.add_argument("--rl-generations", type=whole(0), default=40,

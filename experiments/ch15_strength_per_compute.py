@@ -24,7 +24,6 @@ from pathlib import Path
 
 from dlgo.arena.report import EngineRow
 from experiments import common
-from experiments.common import CHAPTER_PREDICTOR as PRESET
 
 #: the chapters whose networks learnt by playing (chapters 10-12), by method
 LEARNERS = [("pg", "ch10_policy_gradient"), ("q", "ch11_q_learning"), ("ac", "ch12_actor_critic")]
@@ -73,14 +72,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.quick:
         args.mcts_max, args.depth_max, args.games_per_pair, args.workers = 10, 1, 2, 1
         args.alphazero_simulations = [0]
-    trained = common.predictor_model_path(args.quick)  # step 5's network (its --quick one with --quick)
-    if args.predictor is None and args.game == PRESET.game and trained.exists():
+    trained = common.predictor_model_path(args.quick, game=args.game)  # step 5's network on this game, if it ran
+    if args.predictor is None and trained.exists():
         args.predictor = str(trained)
-    if args.game == "connect4":  # the networks of chapters 10-12, where their runs exist
-        for method, script in LEARNERS:
-            network = Path(common.run_folders(script, args.quick)[1]) / "run" / "current.keras"
-            if network.exists():
-                args.engines.append(f"{method}:model={network}")
+    for method, script in LEARNERS:  # the networks of chapters 10-12 on this game, where their runs exist
+        name = common.variant_name(script, args.game, "connect4")  # their default game
+        network = Path(common.run_folders(name, args.quick)[1]) / "run" / "current.keras"
+        if network.exists():
+            args.engines.append(f"{method}:model={network}")
     common.run_ladder(args, intro=f"Reproduce: `{common.command(__file__, argv)}`", outro=what_to_look_for, on_scale=True)
     return 0
 

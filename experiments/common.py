@@ -85,6 +85,16 @@ def run_folders(name: str, quick: bool = False) -> tuple[str, str]:
     return f"runs/{name}{suffix}", f"data/{name}{suffix}"
 
 
+def game_slug(game: str) -> str:
+    """A game spec as a folder name's ending: ``go:size=5`` -> ``go5``."""
+    return re.sub(r"[^A-Za-z0-9]+", "-", game.replace(":size=", "").replace("size=", "")).strip("-")
+
+
+def variant_name(name: str, game: str | None, default_game: str | None) -> str:
+    """A script's folder name for ``game``: ``NAME`` for its default game, ``NAME-go5`` for another."""
+    return name if game is None or game == default_game else f"{name}-{game_slug(game)}"
+
+
 class ExperimentParser(argparse.ArgumentParser):
     """A script's command line with the shared options: ``--seed``, ``--quick``,
     ``--out``, ``--fresh`` and, where the script keeps games or networks, ``--work``.
@@ -92,7 +102,9 @@ class ExperimentParser(argparse.ArgumentParser):
     Runs write to git-ignored folders, ``runs/NAME`` (the report) and
     ``data/NAME`` (the work), ``runs/NAME-quick`` and ``data/NAME-quick`` with
     ``--quick``, so no run touches the committed sample ``reports/NAME`` unless
-    asked to (``--out reports/NAME``). ``--fresh`` deletes the run's folders first."""
+    asked to (``--out reports/NAME``); a script's ``--game`` other than its
+    default adds the game to the name (``runs/NAME-go5``). ``--fresh`` deletes
+    the run's folders first."""
 
     def __init__(self, name: str, script: str, doc: str, work: str | None = None):
         super().__init__(prog=f"python experiments/{script}.py", description=doc.split("\n\n")[0],
@@ -114,7 +126,8 @@ class ExperimentParser(argparse.ArgumentParser):
     def parse_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
                    namespace: argparse.Namespace | None = None) -> argparse.Namespace:
         parsed = super().parse_args(args, namespace)
-        out, work = run_folders(self.name, parsed.quick)
+        name = variant_name(self.name, getattr(parsed, "game", None), self.get_default("game"))
+        out, work = run_folders(name, parsed.quick)
         if parsed.out is None:
             parsed.out = out
         if getattr(parsed, "work", "") is None:
@@ -385,11 +398,13 @@ CHAPTER_PREDICTOR = Preset(name="ch06_07_train_predictor", game="connect4", teac
                            teacher_positions=100)
 
 
-def predictor_model_path(quick: bool = False, preset: Preset = CHAPTER_PREDICTOR) -> Path:
+def predictor_model_path(quick: bool = False, preset: Preset = CHAPTER_PREDICTOR, game: str | None = None) -> Path:
     """Where the preset's script (by default chapters 6-7's) leaves its last
-    run's network in its default work folder (its ``--quick`` run's, with ``quick``)."""
+    run's network in its default work folder (its ``--quick`` run's, with
+    ``quick``; its run on ``game``, if not the preset's)."""
     model, encoder = (QUICK_MODEL if quick else preset.runs[-1][0]), preset.runs[-1][1]
-    return Path(run_folders(preset.name, quick)[1]) / "runs" / f"{model}-{encoder}" / "model.keras"
+    work = run_folders(variant_name(preset.name, game, preset.game), quick)[1]
+    return Path(work) / "runs" / f"{model}-{encoder}" / "model.keras"
 
 
 def supervised_args(preset: Preset, argv: list[str] | None, doc: str, script: str | None = None
@@ -398,10 +413,14 @@ def supervised_args(preset: Preset, argv: list[str] | None, doc: str, script: st
     return supervised_parser(preset, doc, script).parse_args(argv)
 
 
-def supervised_parser(preset: Preset, doc: str, script: str | None = None) -> argparse.ArgumentParser:
-    """The options of a supervised experiment, for scripts that add their own."""
+def supervised_parser(preset: Preset, doc: str, script: str | None = None, game_option: bool = True
+                      ) -> argparse.ArgumentParser:
+    """The options of a supervised experiment, for scripts that add their own
+    (``game_option``: whether it offers ``--game``, or plays only the preset's)."""
     p = parser(script or f"{preset.name.replace('-', '_')}.py", doc, name=preset.name,
                work="folder for the teacher's games and the networks")
+    if game_option:
+        p.add_argument("--game", default=preset.game, help=f"the game (default {preset.game}; e.g. go:size=5)")
     p.add_argument("--games", type=int, default=preset.games, help=f"self-play games (default {preset.games})")
     p.add_argument("--teacher", default=preset.teacher, help=f"engine making the games (default {preset.teacher})")
     p.add_argument("--teacher-games", metavar="FILE",
@@ -433,6 +452,7 @@ def run_supervised(preset: Preset, argv: list[str] | None, doc: str) -> int:
     args = supervised_args(preset, argv, doc)
     if args.quick:
         preset = quick_preset(preset, args)
+    preset = replace(preset, game=args.game)  # every supervised script but chapter 13's offers --game
     out, work = Path(args.out), Path(args.work)
     table, teacher = generate_and_train(preset, args, out, work)
     best = table.loc[table["top1"].idxmax()]
