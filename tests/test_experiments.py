@@ -164,3 +164,17 @@ def test_reports_hold_the_course_scale_so_an_engine_rates_the_same_in_each(tmp_p
     ratings = pd.read_csv(tmp_path / "ch04b" / "tournament" / "ratings.csv").set_index("engine")
     assert (ratings.loc["mcts:rounds=32", "elo_high"] > ratings.loc["mcts:rounds=32", "elo_low"])  # measured
     assert "(the engines measured here are not held)" in (tmp_path / "ch04b" / "summary.md").read_text()
+
+
+def test_a_run_on_another_game_gets_folders_of_its_own():
+    assert common.game_slug("go:size=5") == "go5" and common.game_slug("go:size=9,komi=7.5") == "go9-komi-7-5"
+    p = common.parser("experiments/ch04b_mcts.py", "doc", work="the games")
+    p.add_argument("--game", default="connect4")
+    assert (p.parse_args([]).out, p.parse_args([]).work) == ("runs/ch04b_mcts", "data/ch04b_mcts")
+    on_go = p.parse_args(["--game", "go:size=5", "--quick"])
+    assert (on_go.out, on_go.work) == ("runs/ch04b_mcts-go5-quick", "data/ch04b_mcts-go5-quick")
+    assert p.parse_args(["--game", "go:size=5", "--out", "x"]).out == "x"
+    from pathlib import Path
+
+    assert common.predictor_model_path(game="go:size=5") == \
+        Path("data/ch06_07_train_predictor-go5/runs/small-planes/model.keras")
