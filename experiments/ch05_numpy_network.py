@@ -2,6 +2,7 @@
 
     python experiments/ch05_numpy_network.py              # under a minute
     python experiments/ch05_numpy_network.py --hidden 128 --learning-rate 0.2
+    python experiments/ch05_numpy_network.py --game go:size=5   # 5x5 Go, MCTS's moves as labels: minutes
     python experiments/ch05_numpy_network.py --quick
 
 Every tic-tac-toe position a game can reach (and that is not over) is labelled
@@ -11,11 +12,14 @@ softmax with cross-entropy, backpropagation and mini-batch SGD, all in numpy)
 sees the board as 27 numbers (the mover's stones, the opponent's, who moves) and
 learns to put its probability on the perfect moves. A fifth of the positions are
 held out. The same network with the same initial weights is trained in Keras on
-the same batches, to show that the two follow the same curve. Writes
-``history.csv``, ``learning_curve.png`` and ``summary.md`` to --out.
+the same batches, to show that the two follow the same curve. On another game
+(``--game go:size=5``) no solver knows the perfect moves: positions of random
+games are labelled with the move ``--teacher`` (MCTS) chooses there instead.
+Writes ``history.csv``, ``learning_curve.png`` and ``summary.md`` to --out.
 """
 from __future__ import annotations
 
+import random
 import sys
 import textwrap
 from pathlib import Path
@@ -23,6 +27,7 @@ from typing import Callable
 
 import numpy as np
 import pandas as pd
+from tqdm import tqdm
 
 from dlgo.core.game import State
 from dlgo.encoders import get_encoder_by_name
@@ -32,7 +37,10 @@ from dlgo.games import new_game
 from dlgo.games.solver import perfect_actions
 from engines.neural.numpy_network import (SGD, Dense, Layer, Network, ReLU, Sigmoid, SoftmaxCrossEntropy, Tanh,
                                           train)
+from engines.registry import create_seeded
 from experiments import common
+
+SOLVED = "tictactoe"  # the game the exact solver labels
 
 #: the hidden layer's activation, by the name Keras gives it too
 ACTIVATIONS: dict[str, Callable[[], Layer]] = {"tanh": Tanh, "relu": ReLU, "sigmoid": Sigmoid}
@@ -51,21 +59,40 @@ def positions() -> list[State]:
     return list(seen.values())
 
 
-def dataset(states: list[State]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(inputs, targets, legal masks): the board as 27 numbers, and the perfect
-    moves sharing the target probability equally."""
-    encoder = get_encoder_by_name("planes", "tictactoe")
+def random_positions(game: str, count: int, seed: int) -> list[State]:
+    """``count`` positions of random games of ``game``, one at a random move of each game, none over."""
+    rng = random.Random(seed)
+    found: list[State] = []
+    while len(found) < count:
+        states = [new_game(game)]
+        while not states[-1].is_over():
+            states.append(states[-1].apply_move(rng.choice(states[-1].legal_moves())))
+        found.append(rng.choice(states[:-1]))
+    return found
+
+
+def dataset(states: list[State], teacher: str | None = None, seed: int = 0
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(inputs, targets, legal masks): the board as numbers (the mover's stones,
+    the opponent's, who moves), and the perfect moves sharing the target
+    probability equally, or the move the engine ``teacher`` chooses."""
+    game = states[0].game.spec
+    encoder = get_encoder_by_name("planes", game)
+    actions = states[0].num_actions
     x = np.stack([encoder.encode(s).reshape(-1) for s in states]).astype(np.float32)
-    targets = np.zeros((len(states), 9), dtype=np.float32)
-    for row, state in enumerate(states):
-        best = perfect_actions(state)
+    targets = np.zeros((len(states), actions), dtype=np.float32)
+    for row, state in enumerate(tqdm(states, desc="labels", unit="position", disable=teacher is None)):
+        if teacher is None:
+            best = perfect_actions(state)
+        else:
+            best = [state.move_to_index(create_seeded(teacher, seed + row).select_move(state))]
         targets[row, best] = 1.0 / len(best)
-    legal = np.stack([s.legal_action_mask()[:9] for s in states])
+    legal = np.stack([s.legal_action_mask()[:actions] for s in states])
     return x, targets, legal
 
 
 def perfect_share(net: Network, x: np.ndarray, targets: np.ndarray, legal: np.ndarray) -> float:
-    """How often the network's most likely legal move is a perfect move."""
+    """How often the network's most likely legal move is a labelled move (a perfect one, or the teacher's)."""
     scores = np.where(legal, net.predict(x), -np.inf)
     choice = scores.argmax(axis=1)
     return float((targets[np.arange(len(x)), choice] > 0).mean())
@@ -93,21 +120,30 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--learning-rate", type=float, default=0.1, help="SGD step (default 0.1)")
     p.add_argument("--activation", choices=sorted(ACTIVATIONS), default="tanh",
                    help="the hidden layer's activation (default tanh)")
+    p.add_argument("--game", default=SOLVED, help=f"the game (default {SOLVED}, labelled by the exact solver; "
+                                                   "another, e.g. go:size=5, by --teacher)")
+    p.add_argument("--teacher", default="mcts:rounds=300", help="labels another game's positions (default "
+                                                                "mcts:rounds=300)")
+    p.add_argument("--positions", type=int, default=3000, help="another game's positions (default 3000)")
     args = p.parse_args(argv)
     if args.quick:
-        args.hidden, args.epochs = 16, 3
+        args.hidden, args.epochs, args.positions, args.teacher = 16, 3, 40, "mcts:rounds=20"
     if min(args.hidden, args.epochs, args.batch_size) < 1 or not args.learning_rate > 0:
         p.error("--hidden, --epochs and --batch-size must be at least 1, --learning-rate above 0")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(args.seed)
 
-    states = positions()
-    x, targets, legal = dataset(states)
+    solved = args.game == SOLVED
+    states = positions() if solved else random_positions(args.game, args.positions, args.seed)
+    x, targets, legal = dataset(states, None if solved else args.teacher, args.seed)
+    inputs, actions = x.shape[1], targets.shape[1]
+    labels = "perfect moves" if solved else f"`{args.teacher}`'s moves"
+    label = "perfect" if solved else f"the move `{args.teacher}` chose"
     order = rng.permutation(len(states))  # shuffled once: numpy and Keras then see the same batches
     split = len(order) * 4 // 5
     train_rows, test_rows = order[:split], order[split:]
-    net = Network([Dense(27, args.hidden, rng), ACTIVATIONS[args.activation](), Dense(args.hidden, 9, rng)])
+    net = Network([Dense(inputs, args.hidden, rng), ACTIVATIONS[args.activation](), Dense(args.hidden, actions, rng)])
     initial = [w.copy() for w, _ in net.parameters()]
     activation = args.activation
     optimizer, loss = SGD(args.learning_rate), SoftmaxCrossEntropy()
@@ -125,23 +161,26 @@ def main(argv: list[str] | None = None) -> int:
         history.to_csv(handle, index=False)
     chance = float(((targets > 0).sum(axis=1) / legal.sum(axis=1))[test_rows].mean())
     plot_learning_curve(history, out / "learning_curve.png", losses=("loss", "keras_loss", "val_loss"),
-                        scores=("accuracy", "val_accuracy"), score_label="share of perfect moves",
-                        title=f"numpy network 27-{args.hidden}-9 ({args.activation}) on tic-tac-toe's perfect moves",
+                        scores=("accuracy", "val_accuracy"), score_label=f"share of {labels.strip('`')}",
+                        title=f"numpy network {inputs}-{args.hidden}-{actions} ({args.activation}) on "
+                              f"{args.game}'s {labels.strip('`')}",
                         baselines={"a random legal move": chance})
     last = history.iloc[-1]
     gap = float((history["loss"] - history["keras_loss"]).abs().max())
     spread = targets[train_rows]
     floor = float(-(spread * np.log(np.where(spread > 0, spread, 1.0))).sum(axis=1).mean())
+    source = ("labelled with its perfect moves by the exact solver" if solved else
+              f"from random {args.game} games, labelled with the move `{args.teacher}` chooses there")
     body = [f"{len(states):,} positions ({len(train_rows):,} to train on, {len(test_rows):,} held out), each "
-            "labelled with its perfect moves by the exact solver. A 27-"
-            f"{args.hidden}-9 network ({args.activation}, softmax), {args.epochs} epochs of SGD (learning rate "
-            f"{args.learning_rate:g}, batches of {args.batch_size}), all in numpy.", "",
-            "| on held-out positions | the most likely move is perfect |", "|---|---:|",
+            f"{source}. A {inputs}-{args.hidden}-{actions} network ({args.activation}, softmax), {args.epochs} epochs "
+            f"of SGD (learning rate {args.learning_rate:g}, batches of {args.batch_size}), all in numpy.", "",
+            f"| on held-out positions | the most likely move is {label} |", "|---|---:|",
             f"| the trained network | {last['val_accuracy']:.1%} |",
             f"| a random legal move | {chance:.1%} |", "",
-            f"On the training positions: {last['accuracy']:.1%}. The training loss ends at {last['loss']:.3f}; it "
-            f"cannot reach 0, because where several moves are perfect the target shares its probability among "
-            f"them: the lowest loss possible here is {floor:.3f}. The same network from the same weights in Keras, on "
+            f"On the training positions: {last['accuracy']:.1%}. The training loss ends at {last['loss']:.3f}"
+            + (f"; it cannot reach 0, because where several moves are perfect the target shares its probability "
+               f"among them: the lowest loss possible here is {floor:.3f}." if solved else ".")
+            + " The same network from the same weights in Keras, on "
             f"the same batches: its loss never differs from ours by more than {gap:.1e} (float32 against float64).",
             "", "![learning curve](learning_curve.png)"]
     first = history.iloc[0]
@@ -153,10 +192,10 @@ def main(argv: list[str] | None = None) -> int:
         f"The loss {falls} from {first['loss']:.3f} to {last['loss']:.3f} over {len(history)} epochs, and the "
         f"Keras curve lies on top of the numpy one (never more than {gap:.1e} apart): the few lines of "
         "`Dense.backward` and `SoftmaxCrossEntropy.backward` are what a deep-learning library computes, without "
-        f"the speed. On held-out positions the network's favourite move is perfect {last['val_accuracy']:.0%} of "
+        f"the speed. On held-out positions the network's favourite move is {label} {last['val_accuracy']:.0%} of "
         f"the time, against {chance:.0%} for a random legal move; on the positions it trained on, "
-        f"{last['accuracy']:.0%}. It has to generalise from positions it has seen to ones it has not, and a "
-        "tic-tac-toe board has tactics (a fork, a block) that 27 numbers and one hidden layer capture only in "
+        f"{last['accuracy']:.0%}. It has to generalise from positions it has seen to ones it has not, and the "
+        f"board has tactics (a fork, a block, a capture) that {inputs} numbers and one hidden layer capture only in "
         f"part: {fitting}. Predict, then measure: with `--hidden 8`, and with `--hidden 256`, which way does "
         "each curve move?", 78, break_on_hyphens=False))
     summary = common.write_summary(out, "Chapter 5: a neural network from scratch", common.command(__file__, argv),

@@ -107,6 +107,16 @@ def test_ch05_the_numpy_network_learns_and_keras_follows_it(quick):
     assert summary.startswith("# Chapter 5") and "| a random legal move |" in summary
 
 
+def test_ch05_on_go_learns_a_teachers_moves(quick, clone):
+    quick("ch05_numpy_network", "--game", "go:size=5")
+    out = clone / "runs" / "ch05_numpy_network-go5-quick"
+    history = pd.read_csv(out / "history.csv")
+    assert (history["loss"] - history["keras_loss"]).abs().max() < 1e-4
+    summary = (out / "summary.md").read_text()
+    assert "40 positions (32 to train on, 8 held out), each from random go:size=5 games, labelled with the move " \
+           "`mcts:rounds=20` chooses there. A 75-16-26 network" in summary
+
+
 def test_ch04a_counts_nodes_and_every_search_finds_the_exact_value(quick, tmp_path):
     out, _ = quick("ch04a_minimax_alphabeta")
     nodes = pd.read_csv(out / "nodes.csv")
