@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-import dlgo.exercises
+import dlgo.exercises.checking
 from dlgo.app.cli import main
 from dlgo.exercises import all_exercises, get_exercise, load_student_file, run_checks
 
@@ -103,7 +103,7 @@ def test_a_broken_file_gets_one_line_that_says_where(tmp_path, monkeypatch, caps
     assert "FAIL  the UCT formula: ZeroDivisionError: float division by zero (line 12 of ex3_mcts.py, in " \
            "uct_score)" in out and "hint: child_win_rate + c * math.sqrt" in out
     broken.write_text(text.replace("    root = Node(state)\n", "    root = Node(state)\n    while True:\n        pass\n"))
-    monkeypatch.setattr(dlgo.exercises, "CHECK_SECONDS", 1)
+    monkeypatch.setattr(dlgo.exercises.checking, "CHECK_SECONDS", 1)
     assert main(["exercise", "check", "3", str(broken)]) == 1
     assert "still running after 1 s: an endless loop?" in capsys.readouterr().out
     assert main(["exercise", "check", "3", str(tmp_path / "missing.py")]) == 2

@@ -7,7 +7,7 @@ import random
 from typing import Any
 
 from dlgo.core.types import Player, Point
-from dlgo.exercises import Check, Exercise, expect
+from dlgo.exercises.checking import Check, Exercise, expect
 from dlgo.games import new_game
 from dlgo.goboard import Board as LibraryBoard
 

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from dlgo.core.game import State
-from dlgo.exercises import Check, Exercise, expect
+from dlgo.exercises.checking import Check, Exercise, expect
 from dlgo.exercises.playing import match
 from dlgo.games import new_game
 from dlgo.games.solver import exact_value, perfect_moves

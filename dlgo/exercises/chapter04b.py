@@ -9,7 +9,7 @@ from typing import Any
 
 from dlgo.core.game import State
 from dlgo.core.types import Move
-from dlgo.exercises import Check, Exercise, expect
+from dlgo.exercises.checking import Check, Exercise, expect
 from dlgo.exercises.playing import match
 from dlgo.games import new_game
 from engines.mcts import MCTSAgent, uct_score

@@ -7,7 +7,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from dlgo.exercises import Check, Exercise, expect
+from dlgo.exercises.checking import Check, Exercise, expect
 from engines.neural import numpy_network as library
 
 EPSILON = 1e-6

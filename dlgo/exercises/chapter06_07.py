@@ -11,7 +11,7 @@ import numpy as np
 from dlgo.core.game import State
 from dlgo.core.types import Move
 from dlgo.encoders import get_encoder_by_name
-from dlgo.exercises import Check, Exercise, expect
+from dlgo.exercises.checking import Check, Exercise, expect
 from dlgo.games import new_game
 from engines.neural import numpy_network as library
 

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from dlgo.data.experience import Experience, discounted_rewards
-from dlgo.exercises import Check, Exercise, expect
+from dlgo.exercises.checking import Check, Exercise, expect
 from engines.replay import ReplayBuffer as LibraryBuffer
 from engines.selfplay import Examples
 

@@ -9,7 +9,7 @@ import numpy as np
 
 from dlgo.core.game import value_for
 from dlgo.core.types import Player
-from dlgo.exercises import Check, Exercise, expect
+from dlgo.exercises.checking import Check, Exercise, expect
 from engines import puct
 
 
