@@ -84,7 +84,7 @@ def others_against_gnugo(checkpoint: Path, out: Path, args: argparse.Namespace) 
 EXPERIMENT = common.Experiment(
     name="go9", game=GAME, title="AlphaGo Zero on 9x9 Go, from a supervised start", config=config, iterations=10,
     opponent=OPPONENT, match_games=20, match_simulations=200, prepare=supervised_start, options=options,
-    extra=others_against_gnugo, quick_opponent="random")
+    extra=others_against_gnugo, quick_opponent="random", quick_iterations=1)
 
 
 @common.script

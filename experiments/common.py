@@ -625,6 +625,7 @@ class Experiment:
     prepare: Callable[[argparse.Namespace], str] | None = None
     options: Callable[[argparse.ArgumentParser], None] | None = None  # the script's own options
     quick_opponent: str | None = None  # the final match's opponent with --quick, if not ``opponent``
+    quick_iterations: int = 2          # iterations with --quick
 
     @property
     def slug(self) -> str:
@@ -681,7 +682,7 @@ def run_alphazero(experiment: Experiment, argv: list[str] | None, doc: str) -> i
 
     config = quick_config(experiment.game, args.seed) if args.quick else experiment.config(args.seed)
     if args.quick:
-        args.iterations, args.simulations, args.games = 2, 4, 2
+        args.iterations, args.simulations, args.games = experiment.quick_iterations, 4, 2
         experiment = replace(experiment, opponent=experiment.quick_opponent or experiment.opponent)
     out, work = Path(args.out), Path(args.work)
     out.mkdir(parents=True, exist_ok=True)
