@@ -178,3 +178,21 @@ def test_a_run_on_another_game_gets_folders_of_its_own():
 
     assert common.predictor_model_path(game="go:size=5") == \
         Path("data/ch06_07_train_predictor-go5/runs/small-planes/model.keras")
+
+
+def test_alphago_zero_on_9x9_starts_from_a_supervised_network_and_says_so(tmp_path):
+    import pandas as pd
+
+    from engines.neural.backend import read_metadata
+    from experiments import alphazero_go9
+
+    out, work = tmp_path / "rep", tmp_path / "work"
+    assert alphazero_go9.main(["--quick", "--out", str(out), "--work", str(work), "--workers", "1"]) == 0
+    start = tmp_path / "work-supervised" / "network" / "model.keras"
+    assert read_metadata(start)["kind"] == "policy-value"
+    assert read_metadata(work / "checkpoints" / "iter-000.keras")  # the run's generation 0: the supervised start
+    summary = (out / "summary.md").read_text()
+    assert f"the network of `{start}` (its own shape)" in summary
+    assert "| the supervised start | `alphazero:checkpoint=" in summary
+    assert len(pd.read_csv(out / "match-supervised" / "games.csv")) == 2
+    assert list(pd.read_csv(out / "history.csv")["iteration"]) == [1]  # one iteration with --quick
