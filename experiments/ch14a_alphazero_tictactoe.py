@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
 from dataclasses import replace
 from pathlib import Path
 
@@ -37,20 +38,18 @@ def what_to_look_for(history: pd.DataFrame) -> str:
     baselines = [c for c in history.columns if c.startswith("score_vs_") and c != "score_vs_previous"]
     scores = "; ".join(f"against {c.removeprefix('score_vs_')} {first[c]:.0%} at iteration 1, {last[c]:.0%} at "
                        f"{int(last['iteration'])}" for c in baselines)
-    return f"""\
-The network starts from random weights and sees nothing but the rules and its
-own games. Watch the losses fall in the learning curve: the policy loss (here
-from {first['policy_loss']:.2f} to {last['policy_loss']:.2f}) as the network learns to predict what its own
-search will choose, the value loss ({first['value_loss']:.3f} to {last['value_loss']:.3f}) as it learns who wins
-from where. The Elo curve, each network against the one before it, ends at
-{last['elo']:+.0f}; the baselines say less ({scores}): with its
-search even a young network finds tic-tac-toe's forced wins and blocks, and
-perfect alpha-beta draws every game it cannot win. The check that matters
-is the perfect-play table, every line a perfect opponent can choose, from both
-sides. In the pictures, compare the raw policy with the search: does the policy
-alone already point at the block, and what value does the search give the
-position? Predict, then measure: with `--simulations 4` (a tiny search) does
-the trained network still never lose?"""
+    return "\n".join(textwrap.wrap(
+        "The network starts from random weights and sees nothing but the rules and its own games. Watch the losses "
+        f"fall in the learning curve: the policy loss (here from {first['policy_loss']:.2f} to "
+        f"{last['policy_loss']:.2f}) as the network learns to predict what its own search will choose, the value loss "
+        f"({first['value_loss']:.3f} to {last['value_loss']:.3f}) as it learns who wins from where. The Elo curve, "
+        f"each network against the one before it, ends at {last['elo']:+.0f}; the baselines say less ({scores}): "
+        "with its search even a young network finds tic-tac-toe's forced wins and blocks, and perfect alpha-beta "
+        "draws every game it cannot win. The check that matters is the perfect-play table, every line a perfect "
+        "opponent can choose, from both sides. In the pictures, compare the raw policy with the search: does the "
+        "policy alone already point at the block, and what value does the search give the position? Predict, then "
+        "measure: with `--simulations 4` (a tiny search) does the trained network still never lose?", 78,
+        break_on_hyphens=False))
 
 
 EXPERIMENT = replace(common.ALPHAZERO_TICTACTOE, title="Chapter 14, part 1: AlphaZero on tic-tac-toe", script=NAME,

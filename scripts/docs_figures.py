@@ -337,6 +337,42 @@ def course_predictor() -> str:
     return what_to_look_for(row, teacher, history) + "\n"
 
 
+def course_alphazero_tictactoe() -> str:
+    """Step 12's findings, from the sample's history and perfect-play table."""
+    folder = "ch14a_alphazero_tictactoe"
+    h = history(folder)
+    rows = summary_table(folder, "## Against perfect play")
+    games, lost = sum(int(r[1]) for r in rows), sum(int(r[2]) for r in rows)
+    return (f"In the sample, {len(h)} iterations take {h['seconds'].sum() / 60:.1f} minutes. The trained network "
+            f"then plays every line a perfect opponent can choose, from both sides: {lost} losses in {games} games. "
+            f"The policy loss falls from {h['policy_loss'].iloc[0]:.2f} to {h['policy_loss'].iloc[-1]:.2f} and the "
+            f"value loss from {h['value_loss'].iloc[0]:.3f} to {h['value_loss'].iloc[-1]:.3f}, while the Elo curve "
+            f"ends at {h['elo'].iloc[-1]:+.0f}: even the untrained network with 50 simulations finds the forced "
+            "wins and blocks, so the games between successive networks are mostly draws and their Elo steps mostly "
+            "noise.\n")
+
+
+def course_predictor_plays() -> str:
+    """Step 6's findings, from the sample's table and ratings (on the course's scale)."""
+    folder = "ch08_play_predictor"
+    rows = [r for r in summary_rows(folder) if r[0].startswith("`")]  # the score table's opponents
+    rated = ratings(f"{folder}/tournament")
+    spec = next(e for e in rated.index if e.startswith("predictor:"))
+    elo = rated.loc[spec, "elo"]
+    mcts = rated[rated.index.str.startswith("mcts:")]["elo"]
+    nearest = (mcts - elo).abs().idxmin()
+    scores = ", ".join(f"{r[1]} against {r[0]}" for r in rows)
+    return (f"In the sample the predictor scores {scores}. On the course's scale it rates {elo:.0f}, nearest to "
+            f"`{nearest}` ({mcts[nearest]:.0f}), at the cost of a single network call per move.\n")
+
+
+def summary_rows(folder: str) -> list[list[str]]:
+    """The cells of every table row of a report's summary (the first column's text kept as written)."""
+    lines = (REPORTS / folder / "summary.md").read_text().splitlines()
+    return [[c.strip() for c in line.strip("|").split("|")] for line in lines
+            if line.startswith("|") and not line.startswith("|---")]
+
+
 def course_mcts() -> str:
     """Step 3's findings, from the sample's ratings."""
     rated = pd.read_csv(REPORTS / "ch04b_mcts" / "tournament" / "ratings.csv")
@@ -350,7 +386,7 @@ def course_mcts() -> str:
 BLOCKS: dict[str, Callable[[], str]] = {
     "demo": demo, "answers": answers, "engines": engines_table, "supervised": supervised,
     "alphazero": alphazero, "vs-gnugo": vs_gnugo, "dead-stones": dead_stones, "reinforcement": reinforcement,
-    "course-scale": course_scale, "course-minimax": course_minimax, "course-predictor": course_predictor, "course-random": course_random, "course-mcts": course_mcts,
+    "course-scale": course_scale, "course-minimax": course_minimax, "course-predictor-plays": course_predictor_plays, "course-alphazero-tictactoe": course_alphazero_tictactoe, "course-predictor": course_predictor, "course-random": course_random, "course-mcts": course_mcts,
     **{f"bench-{name}": benchmark(name) for name in ("playouts", "search", "predictor", "selfplay")},
 }
 
