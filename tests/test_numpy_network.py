@@ -7,21 +7,7 @@ import pytest
 
 from dlgo.core.errors import SpecError
 from engines.neural.numpy_network import (SGD, Dense, MeanSquaredError, Network, ReLU, Sigmoid,
-                                          SoftmaxCrossEntropy, Tanh, softmax, train)
-
-
-def numeric_gradient(f, array: np.ndarray, eps: float = 1e-6) -> np.ndarray:
-    """d f / d array by central differences, one entry at a time."""
-    grad = np.zeros_like(array)
-    for index in np.ndindex(array.shape):
-        old = array[index]
-        array[index] = old + eps
-        up = f()
-        array[index] = old - eps
-        down = f()
-        array[index] = old
-        grad[index] = (up - down) / (2 * eps)
-    return grad
+                                          SoftmaxCrossEntropy, Tanh, numerical_gradient, softmax, train)
 
 
 @pytest.mark.parametrize("activation", [ReLU, Sigmoid, Tanh])
@@ -42,7 +28,7 @@ def test_every_gradient_agrees_with_finite_differences(activation, loss_name):
     net.backward(loss.backward())
     analytic = [grad.copy() for _, grad in net.parameters()]
     for (parameter, _), grad in zip(net.parameters(), analytic):
-        np.testing.assert_allclose(grad, numeric_gradient(value, parameter), rtol=1e-5, atol=1e-8)
+        np.testing.assert_allclose(grad, numerical_gradient(value, parameter), rtol=1e-5, atol=1e-8)
     # and the gradient with respect to the input, which the layers below would receive
     value()
     grad_x = x.copy()
@@ -50,7 +36,7 @@ def test_every_gradient_agrees_with_finite_differences(activation, loss_name):
     for layer in reversed(net.layers):
         out = layer.backward(out)
     grad_x = out
-    np.testing.assert_allclose(grad_x, numeric_gradient(value, x), rtol=1e-5, atol=1e-8)
+    np.testing.assert_allclose(grad_x, numerical_gradient(value, x), rtol=1e-5, atol=1e-8)
 
 
 def test_sgd_steps_against_the_gradient_with_momentum():

@@ -3,29 +3,13 @@ and the library's numpy network (:mod:`engines.neural.numpy_network`)."""
 from __future__ import annotations
 
 import importlib
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
 from dlgo.exercises.checking import Check, Exercise, expect
 from engines.neural import numpy_network as library
-
-EPSILON = 1e-6
-
-
-def numerical_gradient(f: Callable[[], float], array: np.ndarray) -> np.ndarray:
-    """d f / d array by central differences, one entry at a time."""
-    grad = np.zeros_like(array)
-    for index in np.ndindex(array.shape):
-        saved = array[index]
-        array[index] = saved + EPSILON
-        up = f()
-        array[index] = saved - EPSILON
-        down = f()
-        array[index] = saved
-        grad[index] = (up - down) / (2 * EPSILON)
-    return grad
-
+from engines.neural.numpy_network import numerical_gradient
 
 def _close(got: Any, expected: np.ndarray, what: str) -> None:
     got = np.asarray(got, dtype=float)

@@ -31,7 +31,7 @@ numpy and in Keras, step for step.
 from __future__ import annotations
 
 import abc
-from typing import Any, Protocol, Sequence
+from typing import Any, Callable, Protocol, Sequence
 
 import numpy as np
 
@@ -208,6 +208,21 @@ class SGD:
             velocity *= self.momentum
             velocity -= self.learning_rate * grad
             parameter += velocity
+
+
+def numerical_gradient(f: Callable[[], float], array: np.ndarray, eps: float = 1e-6) -> np.ndarray:
+    """d f / d array by central differences, one entry at a time: the check that
+    a backward pass is right (``f`` recomputes the loss from ``array`` as it stands)."""
+    grad = np.zeros_like(array)
+    for index in np.ndindex(array.shape):
+        saved = array[index]
+        array[index] = saved + eps
+        up = f()
+        array[index] = saved - eps
+        down = f()
+        array[index] = saved
+        grad[index] = (up - down) / (2 * eps)
+    return grad
 
 
 def train(network: Network, loss: Loss, x: np.ndarray, targets: np.ndarray, *, epochs: int, batch_size: int,
