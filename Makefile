@@ -7,13 +7,13 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: demo test lint bench docs clean system
 
-# GNU Go (Debian package gnugo) for the GTP tests and experiments/vs_gnugo.py.
+# Debian packages: GNU Go (the GTP tests, experiments/vs_gnugo.py) and Chromium (the browser tests).
 system:
 	@./scripts/system-packages.sh
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet -e '.[neural,test]'
+	$(BIN)/python -m pip install --quiet -e '.[neural,web,test]'
 	touch $(STAMP)
 
 # The main job: a strength-per-compute tournament on Connect Four (about 4 minutes

@@ -1,5 +1,5 @@
-"""The shape of the code: imports at the top of modules (but for TensorFlow's lazy
-import), no import cycles, and nothing that imports TensorFlow at start-up. The
+"""The shape of the code: imports at the top of modules (but for the lazy imports
+of TensorFlow and of the web extra), no import cycles, and nothing that imports TensorFlow at start-up. The
 layer contract itself (each layer imports only the layers below it) is
 import-linter's, in pyproject.toml, run by `make test`."""
 from __future__ import annotations
@@ -17,6 +17,8 @@ ROOT = Path(__file__).resolve().parents[1]
 TENSORFLOW_MODULES = {"tensorflow", "keras", "engines.neural.backend", "engines.neural.training",
                       "engines.neural.alphazero_training", "engines.neural.rl_training", "engines.neural.models",
                       "engines.neural.resnet"}
+#: the module that imports the web extra (FastAPI, uvicorn), imported by `dlgo serve` alone
+WEB_MODULES = {"dlgo.app.web.server"}
 
 
 def function_level_imports(path: Path) -> list[tuple[int, str]]:
@@ -33,10 +35,10 @@ def function_level_imports(path: Path) -> list[tuple[int, str]]:
 
 
 @pytest.mark.parametrize("package", ["dlgo", "engines", "experiments", "benchmarks"])
-def test_imports_sit_at_the_top_but_for_tensorflow(package):
+def test_imports_sit_at_the_top_but_for_tensorflow_and_the_web_extra(package):
     lazy = [f"{path.relative_to(ROOT)}:{line}: {module}"
             for path in sorted((ROOT / package).rglob("*.py"))
-            for line, module in function_level_imports(path) if module not in TENSORFLOW_MODULES]
+            for line, module in function_level_imports(path) if module not in TENSORFLOW_MODULES | WEB_MODULES]
     assert lazy == []
 
 
@@ -84,8 +86,13 @@ def test_no_import_cycles():
     assert cycles == []
 
 
-def test_the_library_and_the_cli_start_without_tensorflow():
+def test_the_library_and_the_cli_start_without_tensorflow_or_the_web_server():
     code = ("import sys, dlgo.app.cli, dlgo.arena.tournament, dlgo.data.dataset, engines.mcts, engines.alphazero, "
-            "engines.neural.analysis; print('tensorflow' in sys.modules or 'keras' in sys.modules)")
+            "engines.neural.analysis; print(sorted({'tensorflow', 'keras', 'fastapi', 'uvicorn'} & set(sys.modules)))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.strip() == "False"
+    assert out.strip() == "[]"
+
+
+def test_the_web_modules_really_import_the_web_extra():
+    for module in WEB_MODULES:
+        assert "from fastapi import" in (ROOT / (module.replace(".", "/") + ".py")).read_text(), module

@@ -101,6 +101,7 @@ def test_connect4_gravity_and_coordinates():
     with pytest.raises(ValueError, match="full"):
         full.parse_move("4")
     assert not full.legal_action_mask()[3] and full.legal_action_mask().sum() == 6
+    assert full.action_point(3) is None and full.action_point(4) == Point(1, 5)  # a full column plays nowhere
 
 
 def test_connect4_draw_on_a_full_board():

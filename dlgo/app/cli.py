@@ -12,6 +12,7 @@ import dataclasses
 import errno
 import logging
 import math
+import socket
 import sys
 import time
 from pathlib import Path
@@ -413,6 +414,33 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    try:  # the web extra, imported by this command alone so that the others start without it
+        from dlgo.app.web.server import serve
+    except ImportError as err:
+        raise DlgoError(f"dlgo serve needs the web extra ({err.name} is missing): "
+                        "pip install 'dlgo-suite[web]'") from None
+    check_port_free(args.host, args.port)
+    if args.host not in ("127.0.0.1", "localhost", "::1"):
+        print(f"dlgo: note: listening on {args.host}: anyone who can reach it can start games and engines",
+              file=sys.stderr)
+    print(f"dlgo: serving on http://{args.host}:{args.port}/  (Ctrl-C stops)", flush=True)
+    serve(args.host, args.port, runs=args.runs, reports=args.reports, time_limit=args.time_limit,
+          max_sessions=args.max_sessions)
+    return 0
+
+
+def check_port_free(host: str, port: int) -> None:
+    """A one-line :class:`DlgoError` if ``host:port`` cannot be listened on (in use, no such address)."""
+    try:
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((host, port))
+    except OSError as err:
+        raise DlgoError(f"cannot listen on {host}:{port}: {err.strerror or err}") from None
+
+
 def whole(least: int) -> Callable[[str], int]:
     """An argparse type: a whole number of at least ``least``."""
     def parse(text: str) -> int:
@@ -594,6 +622,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=1, help="seed for the engines (default 1)")
     p.add_argument("--delay", type=number(least=0), default=0.0, help="seconds to pause after each move")
     p.set_defaults(func=cmd_demo)
+
+    p = sub.add_parser("serve", help="play, watch and analyse in the browser (the web extra)")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
+    p.add_argument("--port", type=whole(1), default=8000, help="port (default 8000)")
+    p.add_argument("--runs", default="runs", help="folder whose networks pages may play, beside checkpoints/ "
+                                                  "(default runs)")
+    p.add_argument("--reports", default=None, help="folder the report pages show (default: reports/ here, else "
+                                                   "the suite's)")
+    p.add_argument("--time-limit", type=number(above=0), default=10.0,
+                   help="seconds an engine may think per move; past it (and a grace) it is stopped (default 10)")
+    p.add_argument("--max-sessions", type=whole(1), default=32, help="games open at once, at most (default 32)")
+    p.set_defaults(func=cmd_serve)
 
     exercise_commands.add_parser(sub)
     return parser

@@ -39,14 +39,17 @@ DISC_COLOURS = {Player.black: "#d62728", Player.white: "#f5d000"}  # Connect-N: 
 HEAT_CMAP = "viridis"
 
 
-def _column_labels(state: State) -> list[str]:
+def column_labels(state: State) -> list[str]:
+    """The board's column labels as a player reads them: ``A``..``T`` without ``I``
+    in Go, ``1``..``7`` in Connect Four, ``a``..``c`` in tic-tac-toe."""
     cols = state.game.num_cols
     if state.game.board_style == "columns":
         return [str(c) for c in range(1, cols + 1)]
     return [state.format_move(Move.play(Point(1, c))).rstrip("0123456789") for c in range(1, cols + 1)]
 
 
-def _star_points(size: int) -> list[tuple[int, int]]:
+def star_points(size: int) -> list[tuple[int, int]]:
+    """The ``(row, col)`` star points of a ``size`` x ``size`` Go board (none below 7x7)."""
     if size < 7 or size % 2 == 0 and size < 12:
         return []
     edge = 4 if size >= 13 else 3
@@ -68,7 +71,7 @@ def draw_position(ax: Axes, state: State, heatmap: Sequence[float] | np.ndarray 
     if heat is not None and len(heat) != state.num_actions:
         raise DlgoError(f"the heat map has {len(heat)} values; {state.game.name} has {state.num_actions} actions")
     ax.set_aspect("equal")
-    ax.set_xticks(range(1, cols + 1), _column_labels(state))
+    ax.set_xticks(range(1, cols + 1), column_labels(state))
     ax.set_yticks(range(1, rows + 1), [str(r) for r in range(1, rows + 1)])
     ax.tick_params(length=0, labelsize=8)
     for spine in ax.spines.values():
@@ -86,7 +89,7 @@ def draw_position(ax: Axes, state: State, heatmap: Sequence[float] | np.ndarray 
         for c in range(1, cols + 1):
             ax.plot([c, c], [1, rows], color="black", linewidth=0.8, zorder=1)
         if rows == cols:
-            for r, c in _star_points(rows):
+            for r, c in star_points(rows):
                 ax.add_patch(Circle((c, r), 0.08, color="black", zorder=1))
     elif kind == "columns":
         ax.add_patch(Rectangle((0.5, 0.5), cols, rows, color="#1f4fb4", zorder=0))

@@ -132,7 +132,8 @@ class ConnectNGameState(KInARowState):
         cols = self.geometry.num_cols
         if action == cols:
             return self.geometry.points[self._first_stone_cell()]
-        return self.geometry.points[self.heights[action] * cols + action]
+        height = self.heights[action]
+        return self.geometry.points[height * cols + action] if height < self.geometry.num_rows else None  # full
 
     def parse_move(self, text: str) -> Move:
         """A column number (1 = leftmost), ``swap`` or ``resign``."""

@@ -1,0 +1,143 @@
+"""What a browser may ask the server for: games of bounded size, engines of the
+registry, and networks only from the folders the server offers.
+
+A spec string from a page is untrusted text. :func:`browser_game` accepts any
+game of the registry whose board fits :data:`MAX_BOARD`; :func:`browser_engine`
+accepts any engine of the registry whose text parameters name network files
+under the allowed folders (``checkpoints/`` and the runs folder), and refuses
+every other text parameter (a program to start, a path to read). The compute of
+a move is capped by the server's time limit (see :mod:`dlgo.app.web.workers`).
+"""
+from __future__ import annotations
+
+import typing
+from pathlib import Path
+from typing import Iterable, Sequence
+
+from engines import registry
+from dlgo.core.errors import ModelFileError, SpecError
+from dlgo.core.game import State
+from dlgo.core.specs import split_spec
+from dlgo.games import new_game
+from engines.checkpoints import NETWORK_PARAMETERS, SET_FILES, SHIPPED, checkpoint_set, resolve_model_path
+
+#: the longest spec text accepted
+MAX_SPEC = 300
+#: the most rows or columns of a board (19x19 Go; larger boards are slow to draw and to search)
+MAX_BOARD = 19
+#: network files the engine lists offer, at most
+MAX_FILES = 200
+HUMAN = "human"
+
+
+def _text_parameter(kind: object) -> bool:
+    """Whether a parameter's declared type takes text (``str`` or ``str | None``)."""
+    return kind is str or str in typing.get_args(kind)
+
+
+def offered_engines() -> list[str]:
+    """The registry's engines a page may choose: all but those that need a text
+    parameter a page may not set (``gtp`` needs the command of a program)."""
+    names = []
+    for name in registry.engine_names():
+        needs = [p for p in registry.engine_parameters(name)
+                 if _text_parameter(p.type) and p.name not in NETWORK_PARAMETERS and not p.default]
+        if not needs:
+            names.append(name)
+    return names
+
+
+def browser_game(spec: str) -> State:
+    """The start of the game ``spec``; :class:`SpecError` for an unknown game, a bad
+    option or a board larger than :data:`MAX_BOARD`."""
+    if len(spec) > MAX_SPEC:
+        raise SpecError(f"a game spec is at most {MAX_SPEC} characters")
+    state = new_game(spec)
+    rows, cols = state.game.num_rows, state.game.num_cols
+    if max(rows, cols) > MAX_BOARD:
+        raise SpecError(f"{state.game.name}: a {cols}x{rows} board is larger than the browser plays "
+                        f"(at most {MAX_BOARD}x{MAX_BOARD})")
+    return state
+
+
+class FileRoots:
+    """The folders whose network files a page may name (their real paths)."""
+
+    def __init__(self, roots: Iterable[Path]):
+        self.roots = [Path(r).resolve() for r in roots]
+
+    def holds(self, path: Path) -> bool:
+        real = Path(path).resolve()
+        return any(real == root or root in real.parents for root in self.roots)
+
+    def files(self, suffixes: Sequence[str] = (".keras", ".npz")) -> list[str]:
+        """The network files under the folders, as a spec names them: a shipped
+        network by its name (``connect4``), any other by its path."""
+        found: list[str] = []
+        for root in self.roots:
+            if not root.is_dir():
+                continue
+            for path in sorted(root.rglob("*")):
+                if path.suffix in suffixes and path.is_file() and self.holds(path):
+                    found.append(path.stem if path.parent == SHIPPED.resolve() else _shown(path))
+                if len(found) >= MAX_FILES:
+                    return found
+        return found
+
+
+def _shown(path: Path) -> str:
+    """``path`` relative to the working folder where it is inside it (how a spec names it)."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def _network_files(key: str, value: str) -> list[Path]:
+    """The files parameter ``key=value`` would load; :class:`ModelFileError` if none."""
+    files: list[Path] = []
+    if key == "checkpoint":
+        try:
+            files = [Path(f) for f in checkpoint_set(value).values()]
+        except ModelFileError:
+            files = []
+        if files:
+            return files
+    return [resolve_model_path(value, ".npz" if key == "rollout" else ".keras")]
+
+
+def browser_engine(spec: str, roots: FileRoots) -> str:
+    """``spec`` if a page may play it; :class:`SpecError` saying why not."""
+    if len(spec) > MAX_SPEC:
+        raise SpecError(f"an engine spec is at most {MAX_SPEC} characters")
+    name, params = split_spec(spec)
+    if name not in offered_engines():
+        if name in registry.engine_names():
+            raise SpecError(f"{name} runs a program named in its spec, which a page may not choose")
+        registry.engine_class(name)  # the registry's own message: unknown engine, and the list
+    kinds = {p.name: p.type for p in registry.engine_parameters(name)}
+    registry.check_spec(spec)  # names and types
+    for key, value in params.items():
+        if not _text_parameter(kinds[key]) or not value:
+            continue
+        if key not in NETWORK_PARAMETERS:
+            raise SpecError(f"{name}: the parameter {key} cannot be set from a page")
+        try:
+            files = _network_files(key, value)
+        except ModelFileError:
+            files = []
+        if not files or not all(roots.holds(f) for f in files):
+            raise SpecError(f"{name}: {key}={value} names no network under {' or '.join(map(_shown, roots.roots))}")
+    return spec
+
+
+def set_prefixes(roots: FileRoots) -> list[str]:
+    """The checkpoint sets (AlphaGo's policy, value and rollout files) under the
+    folders, by the name a spec gives them (``go9``, ``runs/ch13/go9``)."""
+    endings = (SET_FILES["policy"], Path(SET_FILES["policy"]).stem)  # a file's path, or a shipped name
+    prefixes = []
+    for name in roots.files((".keras",)):
+        ending = next((e for e in endings if name.endswith(e)), None)
+        if ending:
+            prefixes.append(name[: -len(ending)])
+    return prefixes

@@ -1,0 +1,430 @@
+// The dlgo page: choose a game and its players, play by clicking, watch engines
+// play each other, see their search; and read the reports. Everything comes from
+// the server's JSON API (/api/...); nothing is fetched from elsewhere.
+import { drawBoard } from "./board.js";
+import { showReports } from "./reports.js";
+
+const $ = (id) => document.getElementById(id);
+const HUMAN = "human";
+
+let catalog = null;     // games, engines and networks on offer
+let view = null;        // the session as the server last sent it
+let generation = 0;     // bumped by every new game: late answers about an old one are dropped
+let thinking = false;   // waiting for an engine
+let paused = false;     // engine-against-engine paused
+let drawnPly = -1;      // the ply last drawn, to animate only a new disc
+let pendingConfirm = null;
+
+// ------------------------------------------------------------------ the API
+async function api(path, options = {}) {
+  const init = { method: options.method || "GET", headers: {} };
+  if (options.body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(options.body);
+  }
+  const response = await fetch(`/api${path}`, init);
+  const data = response.status === 204 ? null : await response.json().catch(() => null);
+  if (!response.ok) {
+    const error = new Error((data && data.error) || `${response.status} ${response.statusText}`);
+    error.status = response.status;
+    error.data = data;
+    throw error;
+  }
+  return data;
+}
+
+function say(text, kind = "error") {
+  const box = $("message");
+  box.textContent = text || "";
+  box.className = kind === "note" ? "note" : "";
+}
+
+// ------------------------------------------------------------------ the setup form
+function input(type, value, attrs = {}) {
+  const node = document.createElement(type === "select" ? "select" : "input");
+  if (type !== "select") node.type = type;
+  Object.assign(node, attrs);
+  if (type === "checkbox") node.checked = Boolean(value);
+  else if (type !== "select" && value !== null && value !== undefined) node.value = value;
+  return node;
+}
+
+function labelled(text, control) {
+  const label = document.createElement("label");
+  label.append(text, control);
+  return label;
+}
+
+function optionControl(name, kind, value, files) {
+  if (files) {
+    const select = input("select");
+    select.append(new Option(value ? value : "(none)", value || ""));
+    for (const file of files) if (file !== value) select.append(new Option(file, file));
+    return select;
+  }
+  if (kind === "bool") return input("checkbox", value);
+  if (kind.includes("int") || kind.includes("float")) {
+    return input("text", value === null ? "" : value, { placeholder: value === null ? "none" : "",
+      inputMode: "decimal", size: 8 });
+  }
+  return input("text", value === null ? "" : value, { placeholder: "none" });
+}
+
+function readControl(control) {
+  return control.type === "checkbox" ? String(control.checked) : control.value.trim();
+}
+
+function specFrom(name, fields) {
+  const parts = [];
+  for (const { key, control, initial } of fields) {
+    const value = readControl(control);
+    const start = initial === null || initial === undefined ? "" : String(initial);
+    if (value !== start) parts.push(`${key}=${/[,:\s]/.test(value) ? `"${value}"` : value}`);
+  }
+  return parts.length ? `${name}:${parts.join(",")}` : name;
+}
+
+function buildGameOptions() {
+  const game = catalog.games.find((g) => g.name === $("game-select").value);
+  const box = $("game-options");
+  box.replaceChildren();
+  const fields = [];
+  for (const [key, initial] of Object.entries(game.options)) {
+    const control = optionControl(key, typeof initial === "boolean" ? "bool" : typeof initial === "number"
+      ? "float" : "str", initial);
+    control.dataset.option = key;
+    fields.push({ key, control, initial });
+    box.append(labelled(key, control));
+  }
+  box.fields = fields;
+}
+
+function gameSpec() {
+  return specFrom($("game-select").value, $("game-options").fields || []);
+}
+
+function buildPlayer(fieldset, chosen) {
+  const colour = fieldset.dataset.colour;
+  const legend = fieldset.querySelector("legend");
+  fieldset.replaceChildren(legend);
+  const select = input("select", null, { id: `${colour}-engine` });
+  select.append(new Option("human", HUMAN));
+  for (const engine of catalog.engines) select.append(new Option(engine.name, engine.name));
+  select.value = chosen;
+  fieldset.append(select);
+  const help = document.createElement("p");
+  help.className = "param-help";
+  const params = document.createElement("div");
+  params.className = "options";
+  const spec = input("text", "", { className: "spec", id: `${colour}-spec`, title: "the engine spec (editable)" });
+  fieldset.append(help, params, labelled("spec ", spec));
+  const refresh = () => {
+    const engine = catalog.engines.find((e) => e.name === select.value);
+    params.replaceChildren();
+    params.fields = [];
+    help.textContent = engine ? engine.description : "You click the moves.";
+    spec.value = select.value;
+    spec.parentElement.hidden = !engine;
+    if (!engine) return;
+    for (const p of engine.parameters) {
+      const control = optionControl(p.name, p.type, p.default, p.files);
+      control.addEventListener("change", () => { spec.value = specFrom(engine.name, params.fields); });
+      params.fields.push({ key: p.name, control, initial: p.default });
+      params.append(labelled(p.name, control));
+    }
+    spec.value = specFrom(engine.name, params.fields);
+  };
+  select.addEventListener("change", refresh);
+  refresh();
+}
+
+function playerSpec(colour) {
+  const choice = $(`${colour}-engine`).value;
+  return choice === HUMAN ? HUMAN : $(`${colour}-spec`).value.trim() || choice;
+}
+
+// ------------------------------------------------------------------ drawing the game
+function heatFor(report) {
+  if (!report) return { heat: null, kind: null };
+  let kind = $("heat-select").value;
+  if (kind === "off") return { heat: null, kind: null };
+  if (kind === "auto") kind = report.visits && report.visits.some((v) => v > 0) ? "visits" : "policy";
+  let heat = report[kind];
+  if (kind === "q" && heat && report.visits) heat = heat.map((q, a) => (report.visits[a] > 0 ? q : 0));
+  return { heat: heat || null, kind };
+}
+
+function describeCompute(c) {
+  return `${c.seconds.toFixed(2)} s, ${c.amount.toLocaleString()} ${c.unit}`;
+}
+
+function showAnalysis(report) {
+  const box = $("analysis");
+  const valueBox = $("value");
+  if (!report) {
+    box.innerHTML = '<p class="muted">The engine\'s search appears here after its move, or a hint.</p>';
+    valueBox.hidden = true;
+    return;
+  }
+  box.replaceChildren();
+  const head = document.createElement("p");
+  head.textContent = `${report.engine} chose ${report.move} for ${report.player} (move ${report.ply}): ` +
+    describeCompute(report.compute);
+  box.append(head);
+  if (report.principal_variation.length > 1) {
+    const line = document.createElement("p");
+    line.textContent = `expected line: ${report.principal_variation.join(" ")}`;
+    box.append(line);
+  }
+  if (report.top && report.top.length) {
+    const table = document.createElement("table");
+    table.innerHTML = "<tr><th>move</th><th>visits</th><th>Q</th><th>prior</th></tr>";
+    for (const row of report.top) {
+      const tr = table.insertRow();
+      for (const cell of [row.move, row.visits ?? "", row.q === null ? "" : (row.q >= 0 ? "+" : "") + row.q.toFixed(3),
+        row.policy === null ? "" : `${(row.policy * 100).toFixed(1)}%`]) tr.insertCell().textContent = cell;
+    }
+    box.append(table);
+  }
+  if (report.value === null || report.value === undefined) {
+    valueBox.hidden = true;
+    return;
+  }
+  const forMover = (report.value + 1) / 2;
+  const black = report.player === "black" ? forMover : 1 - forMover;
+  valueBox.hidden = false;
+  $("value-black").style.width = `${(black * 100).toFixed(1)}%`;
+  $("value-text").textContent = `${report.engine}'s estimate${report.proven ? " (proven)" : ""}: ` +
+    `black ${(black * 100).toFixed(0)}%, white ${((1 - black) * 100).toFixed(0)}%`;
+}
+
+function statusText() {
+  if (!view) return "Choose a game and the players, then start.";
+  if (view.over) {
+    return `Game over: ${view.result.describe}` + (view.game.style === "go"
+      ? ` (captures: black ${view.captures.white}, white ${view.captures.black})` : "");
+  }
+  const who = view.players[view.next_player];
+  const side = `${view.next_player[0].toUpperCase()}${view.next_player.slice(1)}`;
+  const captures = view.game.style === "go"
+    ? `; captures: black ${view.captures.white}, white ${view.captures.black}` : "";
+  if (thinking) return `${side} (${who}) is thinking…${captures}`;
+  return (who === HUMAN ? `${side} to move: your turn` : `${side} (${who}) to move`) + captures;
+}
+
+function render() {
+  const status = $("status");
+  status.textContent = statusText();
+  status.className = view && view.over ? "over" : "";
+  if (!view) return;
+  const report = view.hint || view.report;
+  const { heat, kind } = heatFor(report);
+  const ply = view.moves.length;
+  const svg = $("board");
+  drawBoard(svg, view, {
+    heat, heatKind: kind, hint: view.hint ? view.hint.action : null,
+    onPoint: clickPoint, animate: ply !== drawnPly && ply > 0,
+  });
+  svg.classList.toggle("waiting", thinking);
+  drawnPly = ply;
+  showAnalysis(report);
+  const human = view.human_to_move && !thinking;
+  $("pass").hidden = !view.game.has_pass;
+  $("pass").disabled = !human;
+  $("swap").hidden = view.swap_action === null;
+  $("resign").disabled = !human;
+  $("undo").disabled = thinking || view.moves.length === 0;
+  $("hint").disabled = thinking || view.over;
+  const bothEngines = view.players.black !== HUMAN && view.players.white !== HUMAN;
+  $("autoplay").hidden = !bothEngines || view.over;
+  $("speed-label").hidden = !bothEngines;
+  $("autoplay").textContent = paused ? "Play" : "Pause";
+  const download = $("download");
+  download.hidden = view.moves.length === 0;
+  download.href = `/api/sessions/${view.id}/record`;
+  download.textContent = view.game.has_sgf ? "Download SGF" : "Download the moves";
+  const list = $("moves");
+  list.replaceChildren();
+  for (const move of view.moves) {
+    const item = document.createElement("li");
+    item.textContent = `${move.player[0].toUpperCase()} ${move.text}`;
+    list.append(item);
+  }
+  list.scrollTop = list.scrollHeight;
+}
+
+// ------------------------------------------------------------------ playing
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+async function update(promise, mine) {
+  try {
+    const next = await promise;
+    if (mine !== generation) return false;
+    view = next;
+    if (view.message) say(view.message, "note"); else say("");
+    return true;
+  } catch (error) {
+    if (mine !== generation) return false;
+    if (error.data && error.data.session) view = error.data.session;
+    say(error.message);
+    return false;
+  } finally {
+    if (mine === generation) render();
+  }
+}
+
+async function engineTurns() {
+  // the engines play while it is an engine's turn (and, between two engines, until paused)
+  const mine = generation;
+  while (view && mine === generation && !view.over && !view.human_to_move && !thinking && !paused) {
+    const bothEngines = view.players.black !== HUMAN && view.players.white !== HUMAN;
+    if (bothEngines && view.moves.length) await sleep(Number($("speed").value));
+    if (mine !== generation || paused || !view || view.over) break;
+    thinking = true;
+    render();
+    let ok;
+    try {
+      ok = await update(api(`/sessions/${view.id}/engine`, { method: "POST" }), mine);
+    } finally {
+      if (mine === generation) thinking = false;
+    }
+    if (mine === generation) render();
+    if (!ok) {
+      paused = bothEngines; // an engine failed: stop and let the user choose
+      if (mine === generation) render();
+      break;
+    }
+  }
+}
+
+async function sendMove(body) {
+  const mine = generation;
+  if (await update(api(`/sessions/${view.id}/move`, { method: "POST", body }), mine)) engineTurns();
+}
+
+function clickPoint(row, col) {
+  if (!view || thinking) return;
+  if (view.over) { say("The game is over: start a new one."); return; }
+  if (!view.human_to_move) { say("Wait: it is the engine's turn."); return; }
+  let action = null;
+  if (view.game.style === "columns") {
+    // the column's drop (a point on an empty cell); a full column has none, and the server says why
+    const candidates = view.points.map((p, a) => [p, a]).filter(([p]) => p && p[1] === col);
+    const drop = candidates.find(([p]) => view.board[p[0] - 1][p[1] - 1] === 0);
+    action = drop ? drop[1] : col - 1;
+  } else {
+    action = view.points.findIndex((p) => p && p[0] === row && p[1] === col);
+  }
+  if (action < 0) { say("That is not a point of this board."); return; }
+  sendMove({ action });
+}
+
+function confirmThen(text, action) {
+  $("confirm-text").textContent = text;
+  $("confirm").hidden = false;
+  pendingConfirm = action;
+}
+
+function closeConfirm(accept) {
+  $("confirm").hidden = true;
+  const action = pendingConfirm;
+  pendingConfirm = null;
+  if (accept && action) action();
+}
+
+async function startGame(event) {
+  event.preventDefault();
+  const body = { game: gameSpec(), black: playerSpec("black"), white: playerSpec("white") };
+  const seed = $("seed").value.trim();
+  if (seed) body.seed = Number(seed);
+  const hint = $("hint-spec").value.trim();
+  if (hint) body.hint = hint;
+  const previous = view;
+  generation += 1;
+  const mine = generation;
+  thinking = false;
+  paused = false;
+  drawnPly = -1;
+  say("");
+  try {
+    const next = await api("/sessions", { method: "POST", body });
+    if (mine !== generation) return;
+    view = next;
+    if (previous) api(`/sessions/${previous.id}`, { method: "DELETE" }).catch(() => {});
+    history.replaceState(null, "", `#/play/${view.id}`);
+    render();
+    engineTurns();
+  } catch (error) {
+    say(error.message);
+  }
+}
+
+function wireControls() {
+  $("setup-form").addEventListener("submit", startGame);
+  $("game-select").addEventListener("change", buildGameOptions);
+  $("heat-select").addEventListener("change", render);
+  $("confirm-yes").addEventListener("click", () => closeConfirm(true));
+  $("confirm-no").addEventListener("click", () => closeConfirm(false));
+  $("pass").addEventListener("click", () => {
+    if (view.passes_end_game) {
+      confirmThen("Your opponent passed: passing too ends the game and the board is counted as it stands. Pass?",
+        () => sendMove({ move: "pass" }));
+    } else sendMove({ move: "pass" });
+  });
+  $("swap").addEventListener("click", () => sendMove({ action: view.swap_action }));
+  $("resign").addEventListener("click", () => confirmThen("Resign and lose this game?",
+    () => sendMove({ move: "resign" })));
+  $("undo").addEventListener("click", async () => {
+    paused = view.players.black !== HUMAN && view.players.white !== HUMAN;
+    await update(api(`/sessions/${view.id}/undo`, { method: "POST" }), generation);
+  });
+  $("hint").addEventListener("click", async () => {
+    const mine = generation;
+    thinking = true;
+    render();
+    say(`asking ${view.hint_engine}…`, "note");
+    try {
+      await update(api(`/sessions/${view.id}/hint`, { method: "POST", body: {} }), mine);
+    } finally {
+      if (mine === generation) { thinking = false; render(); }
+    }
+  });
+  $("autoplay").addEventListener("click", () => {
+    paused = !paused;
+    render();
+    if (!paused) engineTurns();
+  });
+}
+
+// ------------------------------------------------------------------ pages
+function route() {
+  const hash = location.hash || "#/play";
+  const reports = hash.startsWith("#/reports");
+  $("play-view").hidden = reports;
+  $("reports-view").hidden = !reports;
+  $("nav-play").classList.toggle("active", !reports);
+  $("nav-reports").classList.toggle("active", reports);
+  if (reports) showReports(decodeURIComponent(hash.slice("#/reports".length).replace(/^\//, "")), api);
+}
+
+async function main() {
+  wireControls();
+  window.addEventListener("hashchange", route);
+  route();
+  try {
+    catalog = await api("/catalog");
+  } catch (error) {
+    say(`The server did not answer: ${error.message}`);
+    return;
+  }
+  for (const game of catalog.games) $("game-select").append(new Option(`${game.name}: ${game.description}`, game.name));
+  $("game-select").value = "tictactoe";
+  buildGameOptions();
+  buildPlayer($("player-black"), HUMAN);
+  buildPlayer($("player-white"), "mcts");
+  document.body.dataset.ready = "true";
+}
+
+main();

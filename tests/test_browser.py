@@ -1,0 +1,161 @@
+"""The page in a real browser: headless Chromium (Debian's ``chromium``, which
+``make test`` installs) driven by Playwright, against a live ``dlgo serve``.
+
+Skipped, with the reason, where Chromium or Playwright is missing.
+"""
+from __future__ import annotations
+
+import shutil
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the web extra (fastapi) is not installed")
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+import uvicorn  # noqa: E402
+
+from dlgo.app.web.server import create_app  # noqa: E402
+from tests.test_web import free_port  # noqa: E402
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium here (Debian package chromium)")
+# as the probe of this machine found: without these, Chromium tries the network at every start
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    port = free_port()
+    app = create_app(runs=tmp_path_factory.mktemp("runs"), reports=ROOT / "reports", time_limit=5.0)
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    page = browser.new_page(viewport={"width": 1300, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.goto(server + "/")
+    page.wait_for_selector("body[data-ready=true]", timeout=15000)
+    yield page
+    page.close()
+    assert not errors, f"the page raised: {errors}"
+
+
+def start(page, game: str, white: str, black: str = "human", options: dict | None = None) -> None:
+    page.select_option("#game-select", game)
+    for key, value in (options or {}).items():
+        page.fill(f'#game-options [data-option="{key}"]', str(value))
+    page.select_option("#black-engine", black.split(":")[0])
+    page.select_option("#white-engine", white.split(":")[0])
+    if white != "human":
+        page.fill("#white-spec", white)
+    page.click("#start")
+    page.wait_for_function("document.querySelectorAll('#board .target').length > 0")
+
+
+def point(page, row: int, col: int):
+    return page.locator(f'#board rect.target[data-row="{row}"][data-col="{col}"]')
+
+
+def stones(page) -> int:
+    return page.locator("#board .stone").count()
+
+
+def moves(page) -> int:
+    return page.locator("#moves li").count()
+
+
+def wait_for_turn(page, moves_at_least: int = 0) -> None:
+    """Until the human is to move again (or the game is over) after at least ``moves_at_least`` moves."""
+    page.wait_for_function(
+        f"""document.querySelectorAll('#moves li').length >= {moves_at_least}
+            && (document.getElementById('status').textContent.includes('your turn')
+                || document.getElementById('status').textContent.startsWith('Game over'))""", timeout=30000)
+
+
+def over(page) -> bool:
+    return page.locator("#status").inner_text().startswith("Game over")
+
+
+def test_a_whole_tictactoe_game_by_clicks_against_alphabeta_is_a_draw(page):
+    start(page, "tictactoe", "alphabeta")
+    while not over(page):  # black follows alpha-beta's hints: a perfect game
+        played = moves(page)
+        page.click("#hint")
+        page.wait_for_function("document.getElementById('message').textContent.startsWith('hint from')",
+                               timeout=30000)
+        mark = page.locator("#board .hint-mark")
+        point(page, int(mark.get_attribute("data-row")), int(mark.get_attribute("data-col"))).click()
+        wait_for_turn(page, min(played + 2, 9))
+    status = page.locator("#status").inner_text()
+    assert status == "Game over: draw", status
+    assert stones(page) == 9 and moves(page) == 9
+
+
+def test_clicking_an_occupied_point_says_why_and_keeps_the_turn(page):
+    start(page, "tictactoe", "alphabeta")
+    point(page, 2, 2).click()
+    wait_for_turn(page, 2)
+    assert stones(page) == 2
+    point(page, 2, 2).click()
+    page.wait_for_function("document.getElementById('message').textContent.includes('occupied')")
+    assert "your turn" in page.locator("#status").inner_text() and stones(page) == 2
+    empty = next((r, c) for r in (1, 2, 3) for c in (1, 2, 3)
+                 if page.locator(f'#board .stone[data-row="{r}"][data-col="{c}"]').count() == 0)
+    point(page, *empty).click()  # the turn was kept: this move counts
+    page.wait_for_function("document.querySelectorAll('#board .stone').length >= 3")
+
+
+def test_a_connect_four_move_gets_the_engines_reply(page):
+    start(page, "connect4", "mcts:rounds=300")
+    page.locator('#board rect.target[data-col="4"]').click()
+    page.wait_for_function("document.querySelectorAll('#board .stone').length === 2", timeout=30000)
+    assert page.locator('#board .stone.black[data-row="1"][data-col="4"]').count() == 1  # the disc landed
+    wait_for_turn(page, 2)
+    assert page.locator("#analysis table tr").count() > 1  # the engine's search, move by move
+    assert page.locator("#board .heat").count() > 0
+
+
+def test_nine_by_nine_go_two_passes_and_the_score(page):
+    start(page, "go", "human", options={"size": 9})
+    assert page.locator("#board .target").count() == 81
+    point(page, 5, 5).click()
+    page.wait_for_function("document.querySelectorAll('#board .stone').length === 1")
+    page.click("#pass")  # white passes
+    page.wait_for_function("document.getElementById('status').textContent.startsWith('Black to move')")
+    page.click("#pass")  # black's pass would end the game: the page asks first
+    page.wait_for_selector("#confirm:not([hidden])")
+    page.click("#confirm-yes")
+    page.wait_for_function("document.getElementById('status').textContent.startsWith('Game over')")
+    assert "B+73.5 (black wins)" in page.locator("#status").inner_text()
+    assert page.locator("#download").inner_text() == "Download SGF"
+
+
+def test_the_reports_page_lists_reports_and_shows_one_with_its_plots(page):
+    page.click("#nav-reports")
+    page.locator("#report-links a", has_text="Monte Carlo tree search on connect4").first.click()
+    page.wait_for_selector("#report h1")
+    assert page.locator("#report table").count() >= 1
+    page.wait_for_function("[...document.querySelectorAll('#report img')].every(i => i.complete && i.naturalWidth)")
