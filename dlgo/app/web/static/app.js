@@ -280,7 +280,7 @@ async function engineTurns() {
   const mine = generation;
   while (view && mine === generation && !view.over && !view.human_to_move && !thinking && !paused) {
     const bothEngines = view.players.black !== HUMAN && view.players.white !== HUMAN;
-    if (bothEngines && view.moves.length) await sleep(Number($("speed").value));
+    if (bothEngines && view.moves.length) await sleep(Number($("speed").max) - Number($("speed").value));
     if (mine !== generation || paused || !view || view.over) break;
     thinking = true;
     render();

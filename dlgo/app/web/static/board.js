@@ -146,7 +146,7 @@ function drawHeat(svg, view, g, heat, kind) {
     const x = g.x(c), y = columns ? g.top - 0.45 * S : g.y(r);
     const size = columns ? 0.8 * S : 0.8 * S;
     el("rect", { x: x - size / 2, y: y - size / 2, width: size, height: size, rx: 4,
-      fill: heatColour(t), opacity: 0.3 + 0.6 * t, class: "heat", "data-action": action }, svg);
+      fill: heatColour(t), opacity: 0.15 + 0.75 * t * t, class: "heat", "data-action": action }, svg);
     if (labelled.has(action)) {
       text(heatLabel(value, kind), { x, y: y + 4, "text-anchor": "middle", class: "heat-label" }, svg);
     }
