@@ -159,3 +159,18 @@ def test_the_reports_page_lists_reports_and_shows_one_with_its_plots(page):
     page.wait_for_selector("#report h1")
     assert page.locator("#report table").count() >= 1
     page.wait_for_function("[...document.querySelectorAll('#report img')].every(i => i.complete && i.naturalWidth)")
+
+
+def test_two_engines_play_each_other_and_pause_stops_them(page):
+    page.eval_on_selector("#speed", "s => { s.value = s.max; }")  # no pause between moves
+    start(page, "tictactoe", "random", black="random")
+    page.wait_for_function("document.getElementById('status').textContent.startsWith('Game over')", timeout=30000)
+    assert 5 <= moves(page) <= 9 and page.locator("#autoplay").is_hidden()
+    page.eval_on_selector("#speed", "s => { s.value = s.min; }")  # now a pause of 3 s between moves
+    start(page, "connect4", "random", black="random")
+    page.wait_for_function("document.querySelectorAll('#moves li').length >= 1", timeout=30000)
+    page.click("#autoplay")  # pause
+    assert page.locator("#autoplay").inner_text() == "Play"
+    paused_at = moves(page)
+    page.wait_for_timeout(4000)
+    assert moves(page) <= paused_at + 1  # at most the move already asked for
