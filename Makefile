@@ -13,7 +13,7 @@ system:
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet -e '.[neural,web,envs,test]'
+	$(BIN)/python -m pip install --quiet -e '.[neural,web,envs,openspiel,test]'
 	touch $(STAMP)
 
 # The main job: a strength-per-compute tournament on Connect Four (about 4 minutes

@@ -33,6 +33,7 @@ _ENGINES: dict[str, str] = {
     "ac": "engines.rl:ActorCriticAgent",
     "gtp": "engines.gtpbot:GTPAgent",
     "gnugo": "engines.gtpbot:GnuGoAgent",
+    "openspiel": "engines.openspiel:OpenSpielAgent",
 }
 
 

@@ -20,7 +20,7 @@ import enum
 import functools
 import random
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Iterator, NamedTuple
 
 import numpy as np
 
@@ -78,6 +78,14 @@ class Outcome:
         return f"{self.text} ({verdict})" if self.ending is Ending.SCORE else verdict
 
 
+class OpenSpielGame(NamedTuple):
+    """The same game in OpenSpiel: the string ``pyspiel.load_game`` takes, and for
+    each of our actions (by index) the OpenSpiel action that makes the same move."""
+
+    name: str
+    actions: tuple[int, ...]
+
+
 class Game(abc.ABC):
     """A game variant: everything about it that no move changes.
 
@@ -121,6 +129,11 @@ class Game(abc.ABC):
         """The board symmetries with their action permutations, identity first
         (for data augmentation and symmetric evaluation)."""
         return identity_only(self.num_actions)
+
+    def openspiel_game(self) -> OpenSpielGame | None:
+        """The same game in OpenSpiel, where it has one with the same rules (the
+        ``openspiel`` engine plays its bots there); None otherwise."""
+        return None
 
     def outcome_text(self, winner: Player | None, ending: Ending) -> str:
         """How a result is written: ``W+R`` for a resignation, else ``1-0``,

@@ -10,6 +10,7 @@ import functools
 
 from dlgo.core import zobrist
 from dlgo.core.errors import IllegalMoveError
+from dlgo.core.game import OpenSpielGame
 from dlgo.core.symmetry import Symmetry, column_symmetries
 from dlgo.core.types import Move, Player, Point
 from dlgo.games.kinarow import KInARowGame, KInARowState
@@ -37,6 +38,12 @@ class ConnectNGame(KInARowGame):
 
     def symmetries(self) -> list[Symmetry]:
         return column_symmetries(self.num_cols, self.num_actions)
+
+    def openspiel_game(self) -> OpenSpielGame | None:
+        """Connect Four is OpenSpiel's ``connect_four``, with the same column actions."""
+        if (self.num_cols, self.num_rows, self.k) != (7, 6, 4) or self.pie_rule:
+            return None
+        return OpenSpielGame("connect_four", tuple(range(self.num_actions)))
 
 
 class ConnectNGameState(KInARowState):

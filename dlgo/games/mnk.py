@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dlgo.core import zobrist
 from dlgo.core.errors import IllegalMoveError
+from dlgo.core.game import OpenSpielGame
 from dlgo.core.symmetry import Symmetry, grid_symmetries
 from dlgo.core.types import Move, Player, Point
 from dlgo.games.grid import letter_column_label, parse_letter_point
@@ -30,6 +31,14 @@ class MNKGame(KInARowGame):
 
     def symmetries(self) -> list[Symmetry]:
         return grid_symmetries(self.num_rows, self.num_cols, self.num_actions)
+
+    def openspiel_game(self) -> OpenSpielGame | None:
+        """Tic-tac-toe is OpenSpiel's ``tic_tac_toe``, whose cells are numbered from the top row."""
+        if (self.num_cols, self.num_rows, self.k) != (3, 3, 3) or self.pie_rule:
+            return None
+        cols = self.num_cols
+        return OpenSpielGame("tic_tac_toe", tuple((self.num_rows - 1 - a // cols) * cols + a % cols
+                                                  for a in range(self.num_actions)))
 
 
 class MNKGameState(KInARowState):

@@ -28,7 +28,7 @@ import numpy as np
 
 from dlgo.core import zobrist
 from dlgo.core.errors import IllegalMoveError, SpecError
-from dlgo.core.game import Ending, Game, Outcome, State
+from dlgo.core.game import Ending, Game, OpenSpielGame, Outcome, State
 from dlgo.core.symmetry import Symmetry, grid_symmetries
 from dlgo.core.types import PASS, RESIGN, Move, Player, Point
 from dlgo.games.go.board import BLACK, Board, side_key
@@ -94,6 +94,17 @@ class GoGame(Game):
 
     def symmetries(self) -> list[Symmetry]:
         return grid_symmetries(self.num_rows, self.num_cols, self.num_actions)
+
+    def openspiel_game(self) -> OpenSpielGame | None:
+        """OpenSpiel's ``go`` (square boards, no handicap, the board scored as it stands),
+        with the same actions: points from A1 row by row, then pass. Its rules differ
+        in one place: it forbids only the simple ko, where we forbid any repeated
+        position (situational superko)."""
+        if self.num_rows != self.num_cols or self.handicap or self.dead_stones:
+            return None
+        size = self.num_rows
+        return OpenSpielGame(f"go(board_size={size},komi={self.komi:g},max_game_length={4 * size * size})",
+                             tuple(range(self.num_actions)))
 
     def outcome_text(self, winner: Player | None, ending: Ending) -> str:
         if ending is Ending.FORFEIT:
