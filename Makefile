@@ -11,9 +11,12 @@ STAMP  := $(VENV)/.installed
 system:
 	@./scripts/system-packages.sh
 
-$(STAMP): pyproject.toml
+# kaggle-environments (Kaggle's ConnectX runner, for the export-kaggle tests) comes without its
+# dependencies: its other games pull in JAX, transformers and pygame; ConnectX needs none of them.
+$(STAMP): pyproject.toml Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet -e '.[neural,web,envs,openspiel,test]'
+	$(BIN)/python -m pip install --quiet --no-deps 'kaggle-environments==1.33.2'
 	touch $(STAMP)
 
 # The main job: a strength-per-compute tournament on Connect Four (about 4 minutes

@@ -22,6 +22,7 @@ import numpy as np
 
 import engines
 from dlgo.app import exercise_commands
+from dlgo.app.kaggle_export import export_kaggle
 from dlgo.app.console import ConsoleGame, describe_result
 from dlgo.app.gtp_server import GtpFrontend
 from dlgo.arena.report import EngineRow, write_report
@@ -414,6 +415,16 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_export_kaggle(args: argparse.Namespace) -> int:
+    check_output_file(args.out, (".py",))
+    settings = export_kaggle(args.engine, args.out, time_fraction=args.time_fraction)
+    size = Path(args.out).stat().st_size / 1e6
+    print(f"wrote {args.out} ({size:.1f} MB): agent(observation, configuration) for ConnectX "
+          f"{settings['columns']}x{settings['rows']}, {settings['inarow']} in a row; a {settings['blocks']}-block "
+          f"network in numpy, up to {settings['simulations']} simulations a move")
+    return 0
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     try:  # the web extra, imported by this command alone so that the others start without it
         from dlgo.app.web.server import serve
@@ -622,6 +633,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=1, help="seed for the engines (default 1)")
     p.add_argument("--delay", type=number(least=0), default=0.0, help="seconds to pause after each move")
     p.set_defaults(func=cmd_demo)
+
+    p = sub.add_parser("export-kaggle", help="an alphazero engine as one self-contained Kaggle ConnectX agent file")
+    p.add_argument("--engine", default="alphazero:checkpoint=connect4,simulations=200",
+                   help="an alphazero spec on a Connect-N network (default "
+                        "alphazero:checkpoint=connect4,simulations=200)")
+    p.add_argument("--out", required=True, help="the submission file, e.g. submission.py")
+    p.add_argument("--time-fraction", type=number(above=0), default=0.5,
+                   help="share of ConnectX's time per move the search may use (default 0.5)")
+    p.set_defaults(func=cmd_export_kaggle)
 
     p = sub.add_parser("serve", help="play, watch and analyse in the browser (the web extra)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
