@@ -222,11 +222,15 @@ def _examples(games: list[_Game], encoder: Encoder, search_value_weight: float =
 
 
 def _init_worker() -> None:
-    """One TensorFlow thread per worker process: the processes share the cores."""
+    """One TensorFlow thread per worker process: the processes share the cores
+    (where TensorFlow has already started in this process, it keeps its threads)."""
     from engines.neural.backend import tf  # TensorFlow's lazy import: only self-play workers pay it
 
-    tf.config.threading.set_intra_op_parallelism_threads(1)
-    tf.config.threading.set_inter_op_parallelism_threads(1)
+    try:
+        tf.config.threading.set_intra_op_parallelism_threads(1)
+        tf.config.threading.set_inter_op_parallelism_threads(1)
+    except RuntimeError:  # already initialised: a Ray worker's second task
+        pass
 
 
 def _self_play_task(task: tuple[str, str, int, dict[str, Any]]) -> Examples:
@@ -238,16 +242,30 @@ def _self_play_task(task: tuple[str, str, int, dict[str, Any]]) -> Examples:
                     lengths=examples.lengths, moves=examples.moves)
 
 
+def _ray_self_play_task(task: tuple[int, tuple[str, str, int, dict[str, Any]]]) -> tuple[int, Examples]:
+    """A share of the self-play games on a Ray worker, with its index."""
+    _init_worker()
+    share, job = task
+    return share, _self_play_task(job)
+
+
 class SelfPlayPool:
     """Self-play in worker processes, each with its own copy of the network.
 
     The processes start once (TensorFlow's start-up is paid once per worker)
-    and load the network from a checkpoint file for each batch of games.
+    and load the network from a checkpoint file for each batch of games. With
+    ``ray`` (an address, see :mod:`dlgo.arena.distributed`) the ``workers``
+    shares are Ray tasks instead: the same games, on the cluster's machines.
     Use as a context manager."""
 
-    def __init__(self, workers: int):
+    def __init__(self, workers: int, ray: str | None = None):
         self.workers = workers
-        self.pool = worker_pool(workers, initializer=_init_worker)
+        self.ray = ray
+        if ray:
+            from dlgo.arena.distributed import connect  # the distributed extra (Ray), only when asked for
+
+            connect(ray)
+        self.pool = None if ray else worker_pool(workers, initializer=_init_worker)
 
     def __enter__(self) -> "SelfPlayPool":
         return self
@@ -257,7 +275,8 @@ class SelfPlayPool:
 
     def close(self) -> None:
         """Stop the worker processes (at once: a batch still playing is given up)."""
-        stop_pool(self.pool)
+        if self.pool is not None:
+            stop_pool(self.pool)
 
     def self_play(self, game: str, checkpoint: str | Path, num_games: int, *, parallel: int = 32,
                   seed: int | None = None, progress: bool = False, **options: Any) -> Examples:
@@ -266,12 +285,20 @@ class SelfPlayPool:
         without the finished game states."""
         shares = [num_games // self.workers + (k < num_games % self.workers) for k in range(self.workers)]
         base = 0 if seed is None else seed
-        futures = {self.pool.submit(_self_play_task, (game, str(checkpoint), n, {
-            **options, "parallel": min(parallel, n), "seed": base * 1009 + k})): k
-            for k, n in enumerate(shares) if n}
+        jobs = {k: (game, str(checkpoint), n, {**options, "parallel": min(parallel, n), "seed": base * 1009 + k})
+                for k, n in enumerate(shares) if n}
         parts: dict[int, Examples] = {}
         with tqdm(total=num_games, desc="self-play", unit="game", disable=not progress, leave=False) as bar:
-            for future in as_completed(futures):
-                parts[futures[future]] = future.result()
-                bar.update(len(parts[futures[future]].lengths))
+            def finished(share: int, examples: Examples) -> None:
+                parts[share] = examples
+                bar.update(len(examples.lengths))
+
+            if self.pool is None:
+                from dlgo.arena.distributed import run_tasks  # Ray: this pool was made with it
+
+                run_tasks(_ray_self_play_task, list(jobs.items()), lambda result: finished(*result))
+            else:
+                futures = {self.pool.submit(_self_play_task, job): k for k, job in jobs.items()}
+                for future in as_completed(futures):
+                    finished(futures[future], future.result())
         return Examples.concatenate([parts[k] for k in sorted(parts)])

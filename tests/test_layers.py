@@ -17,8 +17,9 @@ ROOT = Path(__file__).resolve().parents[1]
 TENSORFLOW_MODULES = {"tensorflow", "keras", "engines.neural.backend", "engines.neural.training",
                       "engines.neural.alphazero_training", "engines.neural.rl_training", "engines.neural.models",
                       "engines.neural.resnet"}
-#: the module that imports the web extra (FastAPI, uvicorn), imported by `dlgo serve` alone
-WEB_MODULES = {"dlgo.app.web.server"}
+#: the modules of the other optional extras, imported only by what uses them: the web server
+#: (`dlgo serve`) and Ray (`--ray`)
+WEB_MODULES = {"dlgo.app.web.server", "dlgo.arena.distributed"}
 
 
 def function_level_imports(path: Path) -> list[tuple[int, str]]:
@@ -86,13 +87,14 @@ def test_no_import_cycles():
     assert cycles == []
 
 
-def test_the_library_and_the_cli_start_without_tensorflow_or_the_web_server():
+def test_the_library_and_the_cli_start_without_tensorflow_the_web_server_or_ray():
     code = ("import sys, dlgo.app.cli, dlgo.arena.tournament, dlgo.data.dataset, engines.mcts, engines.alphazero, "
-            "engines.neural.analysis; print(sorted({'tensorflow', 'keras', 'fastapi', 'uvicorn'} & set(sys.modules)))")
+            "engines.neural.analysis; print(sorted({'tensorflow', 'keras', 'fastapi', 'uvicorn', 'ray'} & set(sys.modules)))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 
 
-def test_the_web_modules_really_import_the_web_extra():
+def test_the_optional_modules_really_import_their_extra():
     for module in WEB_MODULES:
-        assert "from fastapi import" in (ROOT / (module.replace(".", "/") + ".py")).read_text(), module
+        source = (ROOT / (module.replace(".", "/") + ".py")).read_text()
+        assert "from fastapi import" in source or "import ray" in source, module

@@ -132,7 +132,7 @@ def cmd_gtp(args: argparse.Namespace) -> int:
 
 def cmd_tournament(args: argparse.Namespace) -> int:
     records = run_tournament(engines.ENGINES, args.out, args.game, args.engines, args.games_per_pair, seed=args.seed,
-                             opening_plies=args.opening_plies, workers=args.workers)
+                             opening_plies=args.opening_plies, workers=args.workers, ray=args.ray)
     rows = write_report(args.out, records, title=f"{args.game} round-robin")
     print_ratings(rows)
     print(f"\nreport: {args.out}/summary.md (games.csv, ratings.csv, crosstable.csv, strength_vs_compute.png)")
@@ -221,7 +221,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     game = game_with_size(args.game, args.size)
     new_game(game)  # a bad game spec fails before any work
     records = generate_games(engines.ENGINES, args.out, game, args.engine, args.games, seed=args.seed,
-                             opening_plies=args.opening_plies, workers=args.workers, batch=args.batch)
+                             opening_plies=args.opening_plies, workers=args.workers, batch=args.batch, ray=args.ray)
     plies = sum(r.plies - r.opening_plies for r in records)
     print(f"{len(records)} games, {plies} engine moves in {args.out}/games.csv")
     if args.encoder != "none":
@@ -293,7 +293,7 @@ def cmd_train_alphazero(args: argparse.Namespace) -> int:
     from engines.neural.alphazero_training import plot_history, saved_config, train_alphazero  # TensorFlow
 
     config = config_from_args(args, AlphaZeroConfig, saved_config)
-    history = train_alphazero(args.out, config, args.iterations, workers=args.workers, sgf=args.sgf)
+    history = train_alphazero(args.out, config, args.iterations, workers=args.workers, sgf=args.sgf, ray=args.ray)
     plot_history(history, Path(args.out) / "learning_curve.png", f"AlphaZero on {config.game}")
     print(history.tail(5).to_string(index=False))
     print(f"\nlatest network: {args.out}/checkpoint.keras   learning curve: {args.out}/learning_curve.png\n"
@@ -305,7 +305,7 @@ def cmd_train_rl(args: argparse.Namespace) -> int:
     from engines.neural.rl_training import saved_config, train_rl  # TensorFlow
 
     config = config_from_args(args, RLConfig, saved_config)
-    history = train_rl(args.out, config, args.generations)
+    history = train_rl(args.out, config, args.generations, ray=args.ray)
     columns = [c for c in ("generation", "examples", "loss", "score_vs_previous", "p_value") if c in history]
     columns += [c for c in history.columns if c.startswith("score_vs_") and c not in columns]
     print(history[columns].tail(5).to_string(index=False))
@@ -481,6 +481,12 @@ def number(least: float | None = None, above: float | None = None) -> Callable[[
         return value
     return parse
 
+def add_ray_option(parser: argparse.ArgumentParser, what: str) -> None:
+    """``--ray [ADDRESS]``: the games on a Ray cluster (the distributed extra)."""
+    parser.add_argument("--ray", nargs="?", const="auto", default=None, metavar="ADDRESS",
+                        help=f"play {what} on a Ray cluster: auto (the one `ray start` runs here; the default "
+                             "with no ADDRESS), HOST:PORT, or local (a private one for this run)")
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="dlgo", description="The dlgo game-AI comparison suite.")
@@ -519,6 +525,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
     p.add_argument("--opening-plies", type=whole(0), default=2, help="random opening plies per game (default 2)")
     p.add_argument("--workers", type=whole(1), default=None, help="worker processes (default: all cores)")
+    add_ray_option(p, "the games")
     p.set_defaults(func=cmd_tournament)
 
     p = sub.add_parser("ratings", help="recompute ratings and the report from a folder's games.csv")
@@ -545,6 +552,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--batch", type=whole(0), default=0,
                    help="play this many games at once in one process, one network call for all of them "
                         "(network engines; default 0: a game per worker)")
+    add_ray_option(p, "the games")
     p.add_argument("--encoder", default=None,
                    help="encode the games with this encoder (default: the game's default; 'none' to skip)")
     p.set_defaults(func=cmd_generate)
@@ -599,12 +607,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=whole(1), default=1,
                    help="self-play processes, each with its own copy of the network (default 1)")
     p.add_argument("--sgf", action="store_true", help="keep Go self-play games as SGF in OUT/selfplay-sgf/")
+    add_ray_option(p, "the self-play games (in --workers shares)")
     add_config_options(p, AlphaZeroConfig)
     p.set_defaults(func=cmd_train_alphazero)
 
     p = sub.add_parser("train-rl", help="reinforcement learning by generations (pg, q or ac); resumable")
     p.add_argument("--out", required=True, help="run folder, e.g. runs/pg-c4 (rerun to resume or extend)")
     p.add_argument("--generations", type=whole(1), default=10, help="train until this many generations (default 10)")
+    add_ray_option(p, "each generation's games")
     add_config_options(p, RLConfig)
     p.set_defaults(func=cmd_train_rl)
 

@@ -108,12 +108,19 @@ def _play(args: tuple[AgentFactory, str, Task, int, str]) -> GameRecord:
     return play_match(factory, game, task.black, task.white, task.seed, opening_plies, experiment, task.game_id)
 
 
+def _play_batch(args: tuple[AgentFactory, str, list[Task], int, str, int]) -> list[GameRecord]:
+    """Several games advancing together in one process (a Ray task's share)."""
+    factory, game, tasks, opening_plies, experiment, batch = args
+    return play_matches(factory, game, tasks, opening_plies, experiment, parallel=max(1, batch))
+
+
 def run_tournament(factory: AgentFactory, out_dir: str | Path, game: str, specs: list[str], games_per_pair: int, *,
                    seed: int = 0, opening_plies: int = 0, workers: int | None = None,
-                   progress: bool = True) -> list[GameRecord]:
-    """Play (or finish) a round-robin with engines from ``factory``; returns every game in ``games.csv``."""
+                   progress: bool = True, ray: str | None = None) -> list[GameRecord]:
+    """Play (or finish) a round-robin with engines from ``factory`` (on the Ray
+    cluster at ``ray`` if given); returns every game in ``games.csv``."""
     return play_games(factory, out_dir, game, schedule(specs, games_per_pair, seed), opening_plies=opening_plies,
-                      workers=workers, progress=progress)
+                      workers=workers, progress=progress, ray=ray)
 
 
 def check_schedule(path: Path, done: list[GameRecord], game: str, tasks: list[Task], opening_plies: int) -> None:
@@ -136,23 +143,29 @@ def check_schedule(path: Path, done: list[GameRecord], game: str, tasks: list[Ta
 
 def play_games(factory: AgentFactory, out_dir: str | Path, game: str, tasks: list[Task], *,
                opening_plies: int = 0, workers: int | None = None, progress: bool = True,
-               kind: str = "tournament", facts: dict[str, Any] | None = None, batch: int = 0) -> list[GameRecord]:
+               kind: str = "tournament", facts: dict[str, Any] | None = None, batch: int = 0,
+               ray: str | None = None) -> list[GameRecord]:
     """Play every task not yet in ``out_dir/games.csv`` (in worker processes
     when ``workers`` > 1, default all cores; or with ``batch`` > 0, in this
     process, ``batch`` games advancing together so that network engines make one
-    call for all of them: :func:`~dlgo.arena.match.play_matches`), appending
-    each game as it ends; returns every game in the file. Tournaments and data generation share it;
+    call for all of them: :func:`~dlgo.arena.match.play_matches`; or, with
+    ``ray``, as tasks on that Ray cluster: :mod:`dlgo.arena.distributed`),
+    appending each game as it ends; returns every game in the file. Tournaments and data generation share it;
     ``kind`` and ``facts`` go to the folder's manifest, which holds one kind of
     run with one set of facts (see :func:`~dlgo.formats.folders.hold_folder`)."""
     get_game(game)  # every spec checked before the folder is touched
     for spec in sorted({t.black for t in tasks} | {t.white for t in tasks}):
         factory.create(spec).close()
+    if ray:  # the cluster too
+        from dlgo.arena.distributed import connect  # the distributed extra (Ray), imported only when asked for
+
+        connect(ray)
     with hold_folder(out_dir, kind, **(facts or {})) as held:
-        return _play_games(factory, Path(out_dir), held, game, tasks, opening_plies, workers, progress, batch)
+        return _play_games(factory, Path(out_dir), held, game, tasks, opening_plies, workers, progress, batch, ray)
 
 
 def _play_games(factory: AgentFactory, out: Path, held: Path, game: str, tasks: list[Task], opening_plies: int,
-                workers: int | None, progress: bool, batch: int) -> list[GameRecord]:
+                workers: int | None, progress: bool, batch: int, ray: str | None) -> list[GameRecord]:
     path = out / "games.csv"
     experiment = out.name
     done = open_games_file(path)
@@ -173,7 +186,20 @@ def _play_games(factory: AgentFactory, out: Path, held: Path, game: str, tasks: 
             bar.update()
 
         try:
-            if batch > 0:
+            if ray:
+                from dlgo.arena.distributed import chunks, cluster_cpus, run_tasks  # joined in play_games
+
+                if batch > 0:  # the batch's games shared among the cluster's CPUs, each share batched
+                    def finished_share(records: list[GameRecord]) -> None:
+                        for record in records:
+                            finished_game(record)
+
+                    shares = chunks(todo, cluster_cpus(), most=batch)
+                    run_tasks(_play_batch, [(factory, game, share, opening_plies, experiment, batch)
+                                            for share in shares], finished_share)
+                else:
+                    run_tasks(_play, jobs, finished_game)
+            elif batch > 0:
                 play_matches(factory, game, todo, opening_plies, experiment, parallel=batch, finished=finished_game)
             elif workers == 1:
                 for job in jobs:

@@ -152,12 +152,13 @@ def game_experience(record: GameRecord, encoder: Encoder, learners: set[str]
 def collect_experience(factory: AgentFactory, out_dir: str | Path, game: str, black: str, white: str,
                        num_games: int, *, learners: list[str] | None = None, encoder: str | None = None,
                        seed: int = 0, opening_plies: int = 0, workers: int | None = None,
-                       progress: bool = True, batch: int = 0) -> ExperienceManifest:
+                       progress: bool = True, batch: int = 0, ray: str | None = None) -> ExperienceManifest:
     """Play (or finish) ``num_games`` games and add the new ones to the buffer in
     ``out_dir``; ``learners`` are the specs whose moves are recorded (default:
     both). ``workers`` processes play a game each at a time, or (``batch`` > 0)
     this process plays ``batch`` games together, one network call for all of
-    their positions at each step (:func:`~dlgo.arena.tournament.play_games`).
+    their positions at each step (:func:`~dlgo.arena.tournament.play_games`),
+    or they are shared among the CPUs of the Ray cluster at ``ray``.
     Returns the buffer's manifest."""
     if num_games < 1:
         raise SpecError(f"experience needs at least 1 game, got {num_games}")
@@ -172,7 +173,7 @@ def collect_experience(factory: AgentFactory, out_dir: str | Path, game: str, bl
     with hold_folder(out, "experience", **facts):  # the games and their experience, one writer
         records = play_games(factory, out, game, experience_tasks(black, white, num_games, seed),
                              opening_plies=opening_plies, workers=workers, progress=progress, kind="experience",
-                             facts=facts, batch=batch)
+                             facts=facts, batch=batch, ray=ray)
         return append_experience(out, records, enc, learning)
 
 

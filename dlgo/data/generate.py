@@ -32,13 +32,13 @@ def self_play_tasks(engine: str, num_games: int, seed: int) -> list[Task]:
 
 def generate_games(factory: AgentFactory, out_dir: str | Path, game: str, engine: str, num_games: int, *,
                    seed: int = 0, opening_plies: int = 2, workers: int | None = None,
-                   progress: bool = True, batch: int = 0) -> list[GameRecord]:
+                   progress: bool = True, batch: int = 0, ray: str | None = None) -> list[GameRecord]:
     """Play (or finish) ``num_games`` self-play games of the engine ``engine``
     (built by ``factory``), in ``workers`` processes or, with ``batch`` > 0,
     ``batch`` games at a time in this process (a network engine then makes one
-    call for all of them); returns all games in the folder."""
+    call for all of them), or on the Ray cluster at ``ray``; returns all games in the folder."""
     engine = factory.create(engine).spec  # validate early, and one canonical spelling
     out = Path(out_dir)
     facts = {"game": game, "engine": engine, "seed": seed, "opening_plies": opening_plies}
     return play_games(factory, out, game, self_play_tasks(engine, num_games, seed), opening_plies=opening_plies,
-                      workers=workers, progress=progress, kind="generate", facts=facts, batch=batch)
+                      workers=workers, progress=progress, kind="generate", facts=facts, batch=batch, ray=ray)

@@ -155,15 +155,17 @@ def saved_config(out: str | Path) -> AlphaZeroConfig:
 
 
 def train_alphazero(out: str | Path, config: AlphaZeroConfig, iterations: int,
-                    progress: bool = True, workers: int = 1, sgf: bool = False) -> pd.DataFrame:
+                    progress: bool = True, workers: int = 1, sgf: bool = False, ray: str | None = None
+                    ) -> pd.DataFrame:
     """Run (or continue) training until ``iterations`` iterations are done;
-    ``workers`` > 1 plays the self-play games in that many processes; ``sgf``
-    keeps Go self-play games as SGF in ``out/selfplay-sgf/iter-NNN/``. The
-    folder is held by this run alone (:func:`~dlgo.formats.folders.hold_folder`)."""
+    ``workers`` > 1 plays the self-play games in that many processes (with
+    ``ray``: in that many shares on the Ray cluster there); ``sgf`` keeps Go
+    self-play games as SGF in ``out/selfplay-sgf/iter-NNN/``. The folder is
+    held by this run alone (:func:`~dlgo.formats.folders.hold_folder`)."""
     if iterations < 1 or workers < 1:
         raise SpecError(f"iterations and workers must be at least 1, got {iterations} and {workers}")
     with hold_folder(out, "train-alphazero", game=config.game):
-        return _train_alphazero(Path(out), config, iterations, progress, workers, sgf)
+        return _train_alphazero(Path(out), config, iterations, progress, workers, sgf, ray)
 
 
 def _resume_point(out: Path, history: pd.DataFrame) -> int:
@@ -192,7 +194,7 @@ def _resume_point(out: Path, history: pd.DataFrame) -> int:
 
 
 def _train_alphazero(out: Path, config: AlphaZeroConfig, iterations: int, progress: bool, workers: int,
-                     sgf: bool) -> pd.DataFrame:
+                     sgf: bool, ray: str | None = None) -> pd.DataFrame:
     config_file = out / "config.json"
     if config_file.exists():
         old = {**asdict(AlphaZeroConfig()), **json.loads(config_file.read_text())}  # fields added later: defaults
@@ -229,7 +231,7 @@ def _train_alphazero(out: Path, config: AlphaZeroConfig, iterations: int, progre
     current = LoadedModel.from_model(model, encoder, metadata)
     snapshot = keras.models.clone_model(model)
     previous = LoadedModel.from_model(snapshot, encoder, metadata)
-    pool = SelfPlayPool(workers) if workers > 1 else None
+    pool = SelfPlayPool(workers, ray) if workers > 1 or ray else None
     try:
         for iteration in tqdm(range(done + 1, iterations + 1), desc="iterations", unit="iter", initial=done,
                               total=iterations, disable=not progress):

@@ -172,13 +172,16 @@ def saved_config(out: str | Path) -> RLConfig:
     return read_settings(out, RLConfig, "reinforcement-learning")
 
 
-def train_rl(out: str | Path, config: RLConfig, generations: int, *, progress: bool = True) -> pd.DataFrame:
+def train_rl(out: str | Path, config: RLConfig, generations: int, *, progress: bool = True,
+             ray: str | None = None) -> pd.DataFrame:
     """Run (or continue) until ``generations`` generations are done; returns the
-    history, one row per generation. The folder is held by this run alone."""
+    history, one row per generation. The folder is held by this run alone. With
+    ``ray``, each generation's games are shared among that Ray cluster's CPUs
+    (the same games: each keeps its seed)."""
     if generations < 1:
         raise SpecError(f"generations must be at least 1, got {generations}")
     with hold_folder(out, "train-rl", method=config.method, game=config.game):
-        return _train_rl(Path(out), config, generations, progress)
+        return _train_rl(Path(out), config, generations, progress, ray)
 
 
 def _start(out: Path, config: RLConfig) -> None:
@@ -231,7 +234,7 @@ def _resume_model(out: Path, config: RLConfig, generation: int) -> tuple["keras.
     return model, metadata
 
 
-def _train_rl(out: Path, config: RLConfig, generations: int, progress: bool) -> pd.DataFrame:
+def _train_rl(out: Path, config: RLConfig, generations: int, progress: bool, ray: str | None) -> pd.DataFrame:
     _start(out, config)
     history_file = out / "history.csv"
     history = pd.read_csv(history_file) if history_file.exists() else pd.DataFrame()
@@ -245,7 +248,7 @@ def _train_rl(out: Path, config: RLConfig, generations: int, progress: bool) -> 
         started = time.perf_counter()
         previous = out / "checkpoints" / f"gen-{generation - 1:03d}.keras"
         explorer = config.player(previous, exploring=True)
-        experiences = _play_generation(out, config, generation, explorer, progress)
+        experiences = _play_generation(out, config, generation, explorer, progress, ray)
         x, targets, facts = _learning_batch(config, experiences, call)
         keras.utils.set_random_seed(config.seed * 1_000_003 + generation)  # the same shuffle, resumed or not
         fitted = model.fit(x, targets, batch_size=config.batch_size, epochs=config.epochs, shuffle=True,
@@ -273,8 +276,8 @@ def _train_rl(out: Path, config: RLConfig, generations: int, progress: bool) -> 
     return history
 
 
-def _play_generation(out: Path, config: RLConfig, generation: int, explorer: str, progress: bool
-                     ) -> list[Experience]:
+def _play_generation(out: Path, config: RLConfig, generation: int, explorer: str, progress: bool,
+                     ray: str | None = None) -> list[Experience]:
     """A generation's experience: its self-play games, then its games against
     each sparring engine (``experience/gen-NNN`` and ``gen-NNN-sparring-K``,
     the network's own moves only), each played in one batch."""
@@ -283,13 +286,13 @@ def _play_generation(out: Path, config: RLConfig, generation: int, explorer: str
         shutil.rmtree(folder)  # making the same games
     seed = config.seed * 1_000_003 + generation
     collect_experience(ENGINES, stem, config.game, explorer, explorer, config.games, seed=seed,
-                       progress=progress, batch=config.games)
+                       progress=progress, batch=config.games, ray=ray)
     folders = [stem]
     for k, opponent in enumerate(config.sparring, start=1):
         folder = stem.with_name(f"{stem.name}-sparring-{k}")
         collect_experience(ENGINES, folder, config.game, explorer, opponent, config.sparring_games,
                            learners=[explorer], seed=seed + 500_000 * k, progress=progress,
-                           batch=config.sparring_games)
+                           batch=config.sparring_games, ray=ray)
         folders.append(folder)
     return [load_experience(folder) for folder in folders]
 
