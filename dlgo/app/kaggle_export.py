@@ -10,15 +10,19 @@ from __future__ import annotations
 
 import base64
 import io
+import json
+import os
 import pprint
 import re
+import subprocess
+import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from dlgo.app import kaggle_agent
-from dlgo.core.errors import ModelFileError, SpecError
+from dlgo.core.errors import DlgoError, ModelFileError, SpecError
 from dlgo.core.specs import bind, split_spec
 from dlgo.formats.atomic import atomic_write
 from dlgo.games import get_game
@@ -113,3 +117,44 @@ def export_kaggle(spec: str, out: str | Path, time_fraction: float = 0.5) -> dic
     with atomic_write(out) as handle:
         handle.write(submission_source(weights, settings))
     return settings
+
+
+#: the runner :func:`play_in_kaggle` starts: Kaggle's own ConnectX environment, one JSON line per game
+KAGGLE_RUNNER = """
+import json, sys
+from kaggle_environments import make
+submission, opponent, games = sys.argv[1], sys.argv[2], int(sys.argv[3])
+for game in range(games):
+    first = game % 2 == 0
+    env = make("connectx", debug=True)
+    env.run([submission, opponent] if first else [opponent, submission])
+    ours = env.steps[-1][0 if first else 1]
+    boards = [step[0]["observation"]["board"] for step in env.steps]
+    columns = [next(i for i, (a, b) in enumerate(zip(before, after)) if a != b) % env.configuration.columns
+               for before, after in zip(boards, boards[1:]) if before != after]
+    print(json.dumps({"first": first, "reward": ours["reward"], "status": ours["status"], "columns": columns}),
+          flush=True)
+"""
+
+
+class KaggleGame(NamedTuple):
+    """One ConnectX game of a submission: whether it moved first, its reward (1, 0, -1;
+    None after an error), its final status, and the columns both sides played."""
+
+    first: bool
+    reward: float | None
+    status: str
+    columns: list[int]
+
+
+def play_in_kaggle(submission: str | Path, opponent: str, games: int, timeout: float = 1800) -> list[KaggleGame]:
+    """``games`` games of ``submission`` against a ConnectX agent of ``kaggle-environments``
+    (``negamax``, ``random``), first and second in turn, in a process of their own
+    (numpy on one thread, as a Kaggle kernel runs it)."""
+    env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
+    done = subprocess.run([sys.executable, "-c", KAGGLE_RUNNER, str(submission), opponent, str(games)],
+                          capture_output=True, text=True, env=env, timeout=timeout)
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        raise DlgoError(f"kaggle-environments could not play {submission}: {last}")
+    return [KaggleGame(**json.loads(line)) for line in done.stdout.splitlines() if line.startswith("{")]
