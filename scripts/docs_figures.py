@@ -383,7 +383,34 @@ def course_mcts() -> str:
             f"{rounds[0]:,} rounds to {elo[-1]:+,.0f} at {rounds[-1]:,} in the sample.\n")
 
 
+def kaggle() -> str:
+    """The ConnectX sample's scores in Kaggle's own environment."""
+    table = pd.read_csv(REPORTS / "kaggle-connectx" / "results.csv")
+    parts = []
+    for opponent, rows in table.groupby("opponent", sort=False):
+        sides = ", ".join(f"{r.won} of {r.games} as the {r.side} player" for r in rows.itertuples())
+        parts.append(f"against `{opponent}` {rows.won.sum()} of {rows.games.sum()} won ({sides})")
+    return "In `kaggle-environments`: " + "; ".join(parts) + ".\n"
+
+
+def vs_openspiel() -> str:
+    """OpenSpiel's MCTS beside ours, from the sample's ratings (the course's scale)."""
+    rated = ratings("vs-openspiel")
+    lines = ["| budget | OpenSpiel's MCTS: Elo | seconds a move | our MCTS: Elo | seconds a move |",
+             "|---:|---:|---:|---:|---:|"]
+    for spec in sorted((e for e in rated.index if e.startswith("openspiel:")), key=lambda e: int(e.rsplit("=", 1)[1])):
+        n = int(spec.rsplit("=", 1)[1])
+        ours = f"mcts:rounds={n}"
+        mine = (f"{rated.loc[ours, 'elo']:,.0f} | {rated.loc[ours, 'seconds_per_move']:.3f}" if ours in rated.index
+                else "- | -")
+        lines.append(f"| {n:,} | {rated.loc[spec, 'elo']:,.0f} | {rated.loc[spec, 'seconds_per_move']:.3f} | {mine} |")
+    played = len(games("vs-openspiel"))
+    return (f"From [reports/vs-openspiel](reports/vs-openspiel/summary.md) ({plural(played, 'game')}, Connect Four, "
+            "our ladder held on the course's scale):\n\n" + "\n".join(lines) + "\n")
+
+
 BLOCKS: dict[str, Callable[[], str]] = {
+    "kaggle": kaggle,
     "demo": demo, "answers": answers, "engines": engines_table, "supervised": supervised,
     "alphazero": alphazero, "vs-gnugo": vs_gnugo, "dead-stones": dead_stones, "reinforcement": reinforcement,
     "course-scale": course_scale, "course-minimax": course_minimax, "course-predictor-plays": course_predictor_plays, "course-alphazero-tictactoe": course_alphazero_tictactoe, "course-predictor": course_predictor, "course-random": course_random, "course-mcts": course_mcts,
