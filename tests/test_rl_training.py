@@ -270,3 +270,32 @@ def test_learning_under_the_boards_symmetries_moves_the_targets_with_the_board()
     go = get_game("go:size=5").symmetries()  # 8 on a square board; the pass stays the pass
     xs, qs = with_symmetries(np.zeros((3, 5, 5, 1), np.float32), np.tile(np.arange(26.0), (3, 1)), go)
     assert xs.shape[0] == 24 and (qs[:, 25] == 25).all() and all(sorted(row) == list(range(26)) for row in qs)
+
+
+def test_the_clipped_surrogate_stops_pushing_a_losing_move_where_reinforce_never_stops():
+    import numpy as np
+
+    from dlgo.data.experience import Experience
+    from engines.neural.backend import compiled_call
+    from engines.neural.models import build_model
+    from engines.neural.rl_training import PolicyGradientLoss, training_targets
+
+    # the first move lost (advantage -1); it had probability 0.5 when the game was played
+    targets = np.array([[-1.0, 0.0, 0.0, 1.0, 1.0, 1.0, 0.5, 0.0, 0.0]], np.float32)
+
+    def losses(first: float) -> tuple[float, float]:
+        p = np.array([[first, (1 - first) / 2, (1 - first) / 2]], np.float32)
+        return float(PolicyGradientLoss(0.0, clip=0.2)(targets, p)), float(PolicyGradientLoss(0.0)(targets[:, :6], p))
+
+    at_start, pushed, far = losses(0.5), losses(0.3), losses(0.01)
+    assert at_start[0] == pytest.approx(1.0)                                    # ratio 1: -(1 * -1)
+    assert pushed[0] == pytest.approx(0.8) and far[0] == pytest.approx(0.8)    # clipped at 1 - 0.2: flat, no pull
+    assert far[1] < pushed[1] < at_start[1] and far[1] == pytest.approx(np.log(0.01), rel=1e-4)  # REINFORCE: no floor
+    states = np.zeros((2, 3, 3, 3), np.int8)
+    experience = Experience(states, np.array([0, 4]), np.array([1.0, -1.0], np.float32), np.ones((2, 9), bool),
+                            np.zeros(2, np.int32))
+    model = build_model("tiny", (3, 3, 3), 9)
+    _, clipped, _ = training_targets("pg", experience, compiled_call(model), 9, clip=0.2)
+    before = model.predict(states.astype(np.float32), verbose=0)
+    assert clipped.shape == (2, 27)
+    assert np.allclose(clipped[[0, 1], 18 + experience.actions], before[[0, 1], experience.actions], rtol=1e-4)

@@ -32,6 +32,7 @@ class RLConfig:
     epsilon: float = 0.1           # q: self-play plays a random action this often
     learning_rate: float = 1e-4
     entropy: float = 0.01          # pg and ac: weight of the policy's entropy bonus (keeps it exploring)
+    clip: float = 0.0              # pg: PPO's clipped surrogate with this clip (0: REINFORCE, the book's)
     discount: float = 1.0          # a move's reward is the result times discount ** (the game's later moves)
     bootstrap: float = 0.0         # q and ac: weight of the one-step target (the next position's value) against the result
     symmetries: bool = False       # learn every position under each symmetry of the board too (2 in Connect Four, 8 in Go)
@@ -53,7 +54,7 @@ class RLConfig:
             value = getattr(self, f.name)
             if isinstance(value, (int, float)) and not isinstance(value, bool):
                 least = 0 if f.name in ("temperature", "epsilon", "seed", "baseline_games", "learning_rate",
-                                         "entropy", "discount", "bootstrap") else 1
+                                         "entropy", "discount", "bootstrap", "clip") else 1
                 if not math.isfinite(value) or value < least:
                     raise SpecError(f"{f.name} must be a finite number of at least {least}, got {value}")
         if not 0 < self.discount <= 1:
@@ -62,6 +63,10 @@ class RLConfig:
             raise SpecError(f"bootstrap is a weight in [0, 1], got {self.bootstrap}")
         if self.bootstrap and self.method == "pg":
             raise SpecError("bootstrap needs a value to bootstrap from: use --method q or ac, not pg")
+        if not 0 <= self.clip < 1:
+            raise SpecError(f"clip is PPO's ratio clip in [0, 1), got {self.clip}")
+        if self.clip and self.method != "pg":
+            raise SpecError("clip shapes the policy-gradient loss: use it with --method pg")
         if not 0 <= self.epsilon <= 1:
             raise SpecError(f"epsilon is a probability in [0, 1], got {self.epsilon}")
         if not 0 < self.learning_rate < math.inf:

@@ -66,8 +66,8 @@ from engines.registry import ENGINES
 log = logging.getLogger(__name__)
 
 def training_targets(method: str, experience: Experience, call: Callable[[np.ndarray], list[np.ndarray]],
-                     num_moves: int, discount: float = 1.0, bootstrap: float = 0.0, alternating: bool = True
-                     ) -> tuple[np.ndarray, list[np.ndarray] | np.ndarray, dict[str, float]]:
+                     num_moves: int, discount: float = 1.0, bootstrap: float = 0.0, alternating: bool = True,
+                     clip: float = 0.0) -> tuple[np.ndarray, list[np.ndarray] | np.ndarray, dict[str, float]]:
     """(inputs, targets, facts) that make ``method``'s loss: for ``pg`` and
     ``ac``, :class:`PolicyGradientLoss` against ``one_hot(action) * advantage``
     (and the legal moves), minus the advantage times the log-probability of the
@@ -75,15 +75,23 @@ def training_targets(method: str, experience: Experience, call: Callable[[np.nda
     ``call`` is the network before this generation's learning (its compiled call);
     each move's return is the game's result discounted by ``discount`` per later
     move, mixed by ``bootstrap`` with the one-step target (:func:`one_step_targets`;
-    ``alternating``: the recorded moves of a game alternate between the players)."""
+    ``alternating``: the recorded moves of a game alternate between the players).
+    With ``clip`` (``pg``), the targets also carry each played move's probability
+    under ``call``, for :class:`PolicyGradientLoss`'s clipped ratio."""
     x = experience.states.astype(np.float32)
     returns = discounted_rewards(experience, discount)
     one_hot = np.eye(num_moves, dtype=np.float32)[experience.actions]
     legal = experience.legal.astype(np.float32)
-    if method == "pg":
+    if method == "pg" and not clip:
         baseline = float(returns.mean())
         return x, np.hstack([one_hot * (returns - baseline)[:, None], legal]), {"baseline": baseline}
     predictions = [np.concatenate(parts) for parts in zip(*(call(x[k:k + 1024]) for k in range(0, len(x), 1024)))]
+    if method == "pg":  # PPO's clipped surrogate: the moves' probabilities before this generation learns
+        baseline = float(returns.mean())
+        policy = np.asarray(predictions[0], np.float32) * legal
+        played = (policy * one_hot).sum(axis=1) / np.maximum(policy.sum(axis=1), 1e-7)
+        return x, np.hstack([one_hot * (returns - baseline)[:, None], legal,
+                             one_hot * np.maximum(played, 1e-7)[:, None]]), {"baseline": baseline}
     if method == "q":
         q = np.asarray(predictions[0], np.float32)
         best = np.where(experience.legal, q, -np.inf).max(axis=1)  # Q-learning's max over the next legal actions
@@ -127,31 +135,50 @@ class PolicyGradientLoss(keras.losses.Loss):
     shift its probability onto illegal moves, where no game ever corrects it,
     until the legal moves it must still play have probabilities near zero and
     their log-probabilities (and the loss) run off. The entropy bonus keeps a
-    policy from growing certain before it has learnt anything."""
+    policy from growing certain before it has learnt anything.
 
-    def __init__(self, entropy: float = 0.01, name: str = "policy_gradient", **kwargs: Any):
+    With ``clip`` > 0 the loss is PPO's clipped surrogate instead of REINFORCE's:
+    ``-min(r * A, clip(r, 1 - clip, 1 + clip) * A)``, ``r`` the played move's
+    probability now over its probability when the games were played (a third
+    block of the targets). REINFORCE's loss has no floor: it can always go lower
+    by pushing a losing move's probability further towards zero, and on 9x9 Go a
+    policy did that until it lost every game as white; the clipped surrogate
+    stops gaining once a move's probability has moved by ``clip``."""
+
+    def __init__(self, entropy: float = 0.01, clip: float = 0.0, name: str = "policy_gradient", **kwargs: Any):
         super().__init__(name=name, **kwargs)
         self.entropy = entropy
+        self.clip = clip
 
     def call(self, y_true: Any, y_pred: Any) -> Any:
         ops = keras.ops
         moves = y_pred.shape[-1]
-        advantages, legal = (y_true[..., :moves], y_true[..., moves:]) if y_true.shape[-1] == 2 * moves \
-            else (y_true, ops.ones_like(y_pred))
+        width = y_true.shape[-1]
+        advantages = y_true[..., :moves] if width in (2 * moves, 3 * moves) else y_true
+        legal = y_true[..., moves:2 * moves] if width in (2 * moves, 3 * moves) else ops.ones_like(y_pred)
         q = ops.clip(y_pred * legal, 1e-7, 1.0) * legal
         q = q / ops.sum(q, axis=-1, keepdims=True)
         log_q = ops.log(ops.clip(q, 1e-7, 1.0))
-        return -ops.sum(advantages * log_q, axis=-1) + self.entropy * ops.sum(q * log_q, axis=-1)
+        bonus = self.entropy * ops.sum(q * log_q, axis=-1)
+        if width == 3 * moves and self.clip > 0:
+            before = y_true[..., 2 * moves:]
+            played = ops.cast(before > 0, q.dtype)
+            ratio = ops.sum(q * played, axis=-1) / ops.clip(ops.sum(before, axis=-1), 1e-7, 1.0)
+            advantage = ops.sum(advantages, axis=-1)
+            surrogate = ops.minimum(ratio * advantage, ops.clip(ratio, 1 - self.clip, 1 + self.clip) * advantage)
+            return -surrogate + bonus
+        return -ops.sum(advantages * log_q, axis=-1) + bonus
 
     def get_config(self) -> dict[str, Any]:
-        return {**super().get_config(), "entropy": self.entropy}
+        return {**super().get_config(), "entropy": self.entropy, "clip": self.clip}
 
 
-def compile_for(method: str, model: "keras.Model", learning_rate: float, entropy: float = 0.01) -> None:
+def compile_for(method: str, model: "keras.Model", learning_rate: float, entropy: float = 0.01,
+                clip: float = 0.0) -> None:
     """The optimizer and the losses of ``method`` (see :func:`training_targets`)."""
     optimizer = keras.optimizers.Adam(learning_rate=learning_rate, clipnorm=1.0)  # as the book: clipped steps
     if method == "pg":
-        model.compile(optimizer=optimizer, loss=PolicyGradientLoss(entropy))
+        model.compile(optimizer=optimizer, loss=PolicyGradientLoss(entropy, clip))
     elif method == "q":
         model.compile(optimizer=optimizer, loss=keras.losses.MeanSquaredError())
     else:
@@ -230,7 +257,7 @@ def _resume_model(out: Path, config: RLConfig, generation: int) -> tuple["keras.
     if generation > 0:
         return load_model(path, compile=True)
     model, metadata = load_model(path, compile=False)  # the start: a fresh network or another run's (--init)
-    compile_for(config.method, model, config.learning_rate, config.entropy)
+    compile_for(config.method, model, config.learning_rate, config.entropy, config.clip)
     return model, metadata
 
 
@@ -303,7 +330,7 @@ def _learning_batch(config: RLConfig, experiences: list[Experience], call: Calla
     is the mean result against that opponent), stacked; the facts are averaged
     over the moves."""
     parts = [training_targets(config.method, experience, call, int(experience.legal.shape[1]), config.discount,
-                              config.bootstrap, alternating=k == 0)  # self-play first, then sparring (one side)
+                              config.bootstrap, alternating=k == 0, clip=config.clip)  # self-play, then sparring
              for k, experience in enumerate(experiences)]
     x = np.concatenate([part[0] for part in parts])
     first = parts[0][1]
