@@ -1,7 +1,12 @@
 """Test helpers: build positions from diagrams and play move lists."""
 from __future__ import annotations
 
+import contextlib
+import socket
+import threading
+import time
 from textwrap import dedent
+from typing import Iterator
 
 from dlgo.core.game import State
 from dlgo.goboard import Board, GameState
@@ -45,3 +50,30 @@ class CountingRollouts(RolloutEvaluator):
     def evaluate(self, states):
         self.batches.append(len(states))
         return super().evaluate(states)
+
+
+def free_port() -> int:
+    """A TCP port of 127.0.0.1 nobody listens on now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@contextlib.contextmanager
+def served(app) -> Iterator[str]:
+    """An ASGI ``app`` served by uvicorn on a free port of 127.0.0.1, in a thread: its base URL."""
+    import uvicorn  # the web extra: only the web tests need it
+
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)

@@ -6,18 +6,14 @@ Skipped, with the reason, where Chromium or Playwright is missing.
 from __future__ import annotations
 
 import shutil
-import threading
-import time
 from pathlib import Path
 
 import pytest
 
 pytest.importorskip("fastapi", reason="the web extra (fastapi) is not installed")
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-import uvicorn  # noqa: E402
-
 from dlgo.app.web.server import create_app  # noqa: E402
-from tests.test_web import free_port  # noqa: E402
+from helpers import served  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium here (Debian package chromium)")
@@ -29,18 +25,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    port = free_port()
-    app = create_app(runs=tmp_path_factory.mktemp("runs"), reports=ROOT / "reports", time_limit=5.0)
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(10)
+    with served(create_app(runs=tmp_path_factory.mktemp("runs"), reports=ROOT / "reports", time_limit=5.0)) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

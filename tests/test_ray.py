@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -23,6 +22,7 @@ from dlgo.data.experience import collect_experience, load_experience  # noqa: E4
 from dlgo.data.generate import generate_games  # noqa: E402
 from dlgo.formats.records import read_games  # noqa: E402
 from engines.registry import ENGINES  # noqa: E402
+from helpers import free_port  # noqa: E402
 
 RAY_CLI = Path(sys.executable).with_name("ray")
 #: a cluster of the test's own on this machine: no tokens to share, no usage reports
@@ -94,12 +94,6 @@ def test_alphazero_self_play_shares_on_ray_are_the_games_a_local_process_plays(l
                         seed=11 * 1009 + k, **options) for k in range(2)]
     assert on_ray.moves == [m for share in shares for m in share.moves]
     assert on_ray.values.tolist() == [v for share in shares for v in share.values.tolist()]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @pytest.fixture

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import concurrent.futures
 import shutil
-import socket
-import threading
 import time
 from pathlib import Path
 
@@ -17,12 +15,12 @@ import pytest
 fastapi = pytest.importorskip("fastapi", reason="the web extra (fastapi) is not installed")
 from fastapi.testclient import TestClient  # noqa: E402
 import httpx2 as httpx  # noqa: E402
-import uvicorn  # noqa: E402
 
 from dlgo.app import cli  # noqa: E402
 from dlgo.app.web.server import MAX_BODY, create_app  # noqa: E402
 from dlgo.formats.sgf import read_sgf  # noqa: E402
 from engines.checkpoints import SHIPPED  # noqa: E402
+from helpers import served  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -255,28 +253,12 @@ def test_the_page_and_its_scripts_are_served_from_the_package(client):
 # ---------------------------------------------------------------- a live server
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def live_server(tmp_path_factory):
     """The app served by uvicorn on 127.0.0.1, in a thread: its base URL."""
-    port = free_port()
-    app = create_app(runs=tmp_path_factory.mktemp("runs"), reports=ROOT / "reports", time_limit=5.0,
-                     max_sessions=16)
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(10)
+    with served(create_app(runs=tmp_path_factory.mktemp("runs"), reports=ROOT / "reports", time_limit=5.0,
+                           max_sessions=16)) as url:
+        yield url
 
 
 def test_ten_games_at_once_each_get_their_engines_reply(live_server):
