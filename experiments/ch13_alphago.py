@@ -18,12 +18,21 @@ each resumable in ``--work``:
    itself: GNU Go asked again, with another seed, on the same positions.
 3. **Rollout policy.** The fast linear softmax over local features learns the
    same moves (``dlgo train-rollout``).
-4. **Self-play.** Policy gradients improve the policy by playing its earlier
-   selves (AlphaGo's "RL policy", ``dlgo train-rl --method pg --init``).
-5. **Value.** The RL policy plays itself (temperature 1) and a value network
-   learns the result of each game from one position of it, as AlphaGo did, so
-   that no two of its positions are near copies with one result
-   (``--value-data teacher``: GNU Go's games instead, the first step).
+4. **Self-play.** Policy gradients improve the policy (AlphaGo's "RL policy",
+   ``dlgo train-rl --method pg --init``), learning from games against the SL
+   policy (AlphaGo's pool of opponents, here its first member; each generation
+   is scored against it) and from a few self-play games, with PPO's clipped
+   surrogate (``--clip 0.2``). With the book's plain REINFORCE the policy
+   collapsed here: its loss has no floor, and pushing losing moves towards
+   probability zero ran it to -6.8 within 15 generations; in pure self-play
+   white then lost every greedy game and 10,000 self-play games gave black
+   99.5% of the wins (a value network learnt "black wins" and nothing else);
+   against the SL policy it fell from 47% to 17.5% in 40 generations.
+5. **Value.** A value network learns the result of each game from one position
+   of it, as AlphaGo did, so that no two of its positions are near copies with
+   one result: GNU Go's own games by default (the first step AlphaGo's recipe
+   allows: a consistent player's results), or ``--value-data selfplay``, the
+   RL policy's self-play (temperature 1).
 6. **The match.** The SL policy alone, the RL policy alone, and ``alphago``
    (SL policy priors, value network and rollouts mixed by ``lam``, at most
    ``--seconds`` a move) each play ``--opponent`` (GNU Go level 10), colours
@@ -94,9 +103,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="passes of the rollout policy's fit (default 20)")
     p.add_argument("--rl-generations", type=whole(0), default=40,
                    help="policy-gradient generations from the SL policy (default 40; 0 skips self-play)")
-    p.add_argument("--rl-games", type=whole(1), default=100, help="self-play games per generation (default 100)")
-    p.add_argument("--value-data", choices=["selfplay", "teacher"], default="selfplay",
-                   help="the value network's games: the RL policy's self-play (default) or the teacher's")
+    p.add_argument("--rl-games", type=whole(1), default=20, help="self-play games per generation (default 20)")
+    p.add_argument("--rl-sparring-games", type=whole(1), default=100,
+                   help="games against the SL policy per generation, learnt from too (default 100)")
+    p.add_argument("--value-data", choices=["selfplay", "teacher"], default="teacher",
+                   help="the value network's games: the teacher's (default) or the RL policy's self-play")
     p.add_argument("--value-games", type=whole(1), default=10000,
                    help="self-play games for the value network (default 10000)")
     p.add_argument("--value-positions", type=whole(1), default=1,
@@ -112,7 +123,7 @@ def build_parser() -> argparse.ArgumentParser:
 def quick(args: argparse.Namespace) -> None:
     """Tiny settings: a minute on 2 cores (tests and a first look)."""
     args.games, args.teacher, args.epochs, args.teacher_positions = 8, "gnugo:level=0", 1, 3
-    args.rollout_epochs, args.rl_generations, args.rl_games = 2, 1, 4
+    args.rollout_epochs, args.rl_generations, args.rl_games, args.rl_sparring_games = 2, 1, 4, 4
     args.value_games, args.match_games, args.seconds = 6, 2, 0.2
     args.opponent = "gnugo:level=0"
 
@@ -180,16 +191,21 @@ def run(args: argparse.Namespace, argv: list[str] | None) -> int:
     # 4: policy gradients from the SL policy
     rl_policy = sl_policy
     rl_minutes = 0.0
+    rl_score = float("nan")
     if args.rl_generations:
+        sl_player = f"pg:model={sl_policy}"  # the opponent it learns against, and its yardstick
         config = RLConfig(method="pg", game=GAME, model="tiny" if args.quick else "small", init=str(sl_policy),
-                          games=args.rl_games, learning_rate=5e-5, eval_games=4 if args.quick else 40,
-                          baseline_games=0, baselines=[], seed=args.seed)
-        print(f"4. self-play: {args.rl_generations} generations of {args.rl_games} games from the SL policy",
-              flush=True)
+                          games=args.rl_games, sparring=[sl_player], sparring_games=args.rl_sparring_games,
+                          learning_rate=5e-5, clip=0.2, epochs=2, eval_games=4 if args.quick else 20,
+                          baselines=[sl_player],
+                          baseline_games=4 if args.quick else 40, seed=args.seed)
+        print(f"4. self-play: {args.rl_generations} generations of {args.rl_sparring_games} games against the SL "
+              f"policy and {args.rl_games} against itself", flush=True)
         history = train_rl(work / "rl", config, args.rl_generations)
-        plot_rl_history(history, out / "rl_curve.png", "policy gradients from the SL policy", 0)
+        plot_rl_history(history, out / "rl_curve.png", "policy gradients from the SL policy", config.baseline_games)
         rl_policy = work / "rl" / "current.keras"
         rl_minutes = float(history["seconds"].sum()) / 60
+        rl_score = float(history[f"score_vs_{sl_player}"].iloc[-1])
     minutes["RL policy"] = rl_minutes
 
     # 5: the value network
@@ -255,14 +271,16 @@ def run(args: argparse.Namespace, argv: list[str] | None) -> int:
         sizes = ", ".join(f"{p.name} {p.stat().st_size / 1e6:.1f} MB" for p in sorted(SHIPPED.glob("go9-*")))
         print(f"shipped: {sizes}", flush=True)
 
-    summary = write(out, args, argv, table, teacher, rollout_info, rl_minutes, value, match, records, alphago)
+    summary = write(out, args, argv, table, teacher, rollout_info, (rl_minutes, rl_score), value, match, records,
+                    alphago)
     print(match.drop(columns=["spec"]).to_string(index=False))
     print(f"report: {summary}")
     return 0
 
 
 def write(out: Path, args: argparse.Namespace, argv: list[str] | None, table: pd.DataFrame, teacher: dict,
-          rollout: dict, rl_minutes: float, value: dict, match: pd.DataFrame, records: list, alphago: str) -> Path:
+          rollout: dict, rl: tuple[float, float], value: dict, match: pd.DataFrame, records: list,
+          alphago: str) -> Path:
     """The summary: every step's figures, the match, one game."""
     policy = table.iloc[0]
     body = [f"**Teacher**: `{args.teacher}` playing itself, {args.games:,} games of 9x9 (komi 7.5, area scoring, "
@@ -279,8 +297,15 @@ def write(out: Path, args: argparse.Namespace, argv: list[str] | None, table: pd
             f"{rollout['top1']:.1%} of the time; {rollout['responses']:.0%} of the teacher's moves answer the last "
             f"move ({rollout['test_positions']:,} test positions).", ""]
     if args.rl_generations:
-        body += [f"**RL policy**: {args.rl_generations} generations of {args.rl_games} self-play games from the SL "
-                 f"policy, {rl_minutes:.0f} minutes.", "", "![self-play](rl_curve.png)", ""]
+        rl_minutes, rl_score = rl
+        verdict = "stronger than" if rl_score > 0.5 else "no stronger than"
+        body += [f"**RL policy**: {args.rl_generations} generations of policy gradients from the SL policy, each "
+                 f"learning from {args.rl_sparring_games} games against the SL policy and {args.rl_games} against "
+                 f"itself, {rl_minutes:.0f} minutes. The last generation scores {rl_score:.0%} against the SL "
+                 f"policy: {verdict} its start (AlphaGo's RL policy won 80% against its SL policy after 1.28 "
+                 "million games; this run played "
+                 f"{args.rl_generations * (args.rl_games + args.rl_sparring_games):,}).", "",
+                 "![self-play](rl_curve.png)", ""]
     source = "the RL policy's self-play" if args.value_data == "selfplay" else "the teacher's"
     body += [f"**Value network** ({args.value_positions} position(s) of each of {source} games): on the held-out "
              f"games' positions its sign names the winner {value['winner']:.1%} of the time "
@@ -300,8 +325,13 @@ def write(out: Path, args: argparse.Namespace, argv: list[str] | None, table: pd
     if games:
         body += ["", "One game of `alphago` (a win if it has one):", "",
                  *common.draw_game(games[0], out, "game", f"alphago vs {args.opponent}: {games[0].result}")]
-    body += ["Play it yourself (`--ship` puts the networks in `checkpoints/`):", "",
-             f"    dlgo play --game {GAME} --black human --white {alphago.split(',simulations')[0]}"]
+    shipped = "alphago:checkpoint=go9,simulations=100000,seconds=2"  # what --ship makes playable from anywhere
+    body += ["Play it yourself: the networks are shipped in `checkpoints/` (`go9-policy.keras`, `go9-value.keras`, "
+             "`go9-rollout.npz`), so from any folder:" if args.ship else
+             "Play it yourself (`--ship` copies the networks to `checkpoints/`, where `alphago:checkpoint=go9` "
+             "finds them from any folder):", "",
+             f"    dlgo play --game {GAME} --black human --white "
+             + (shipped if args.ship else alphago.split(',simulations')[0])]
     return common.write_summary(out, "Chapter 13: AlphaGo on 9x9 Go", common.command(__file__, argv), body,
                                 LOOK_FOR)
 

@@ -144,6 +144,7 @@ def answers() -> str:
         ("How well does a network imitate MCTS on 9x9 Go?",
          f"{top.top1:.1%} top-1 ({top.model} net, {top.encoder} encoder), where the book reports 8.35% "
          f"and the teacher repeats itself {top.teacher:.1%} of the time", "supervised-go9"),
+        ("Does AlphaGo beat GNU Go on 9x9, on 2 cores?", alphago_answer(), "ch13_alphago"),
         ("How far from GNU Go are we on 9x9?",
          f"we won {won:.0f} of {even_games} even games against levels 0, 5 and 10{stones}", "vs-gnugo"),
         ("Do we count a finished game as GNU Go does?",
@@ -154,6 +155,15 @@ def answers() -> str:
     out = ["| question | answer | report |", "|---|---|---|"]
     out += [f"| {q} | {a} | [{folder}](reports/{folder}/summary.md) |" for q, a, folder in rows]
     return "\n".join(out) + "\n"
+
+
+def alphago_answer() -> str:
+    """Chapter 13's match, in a sentence."""
+    match = pd.read_csv(REPORTS / "ch13_alphago" / "match.csv").set_index("engine")
+    ag, sl = match.loc["alphago"], match.loc["SL policy alone"]
+    return (f"`alphago` at {ag.seconds_per_move:.1f} s a move won {ag.score:.1%} of {ag.games} even games against "
+            f"GNU Go level 10 (Elo {ag.elo:,.0f}, level 10 = 1,800); its policy network alone, no search, "
+            f"{sl.score:.1%}")
 
 
 def engines_table() -> str:
@@ -383,6 +393,19 @@ def course_mcts() -> str:
             f"{rounds[0]:,} rounds to {elo[-1]:+,.0f} at {rounds[-1]:,} in the sample.\n")
 
 
+def course_alphago() -> str:
+    """Step 11's findings, from chapter 13's sample: the policy, the value network, the match."""
+    folder = REPORTS / "ch13_alphago"
+    policy = pd.read_csv(folder / "accuracy.csv").iloc[0]
+    value = pd.read_csv(folder / "value.csv").iloc[0]
+    match = pd.read_csv(folder / "match.csv").set_index("engine")
+    scores = "; ".join(f"{engine} {row.score:.1%} ({row.games} games, Elo {row.elo:,.0f} where GNU Go level 10 is "
+                       f"1,800)" for engine, row in match.iterrows())
+    return (f"the policy names GNU Go's move {policy.top1:.1%} of the time on held-out games (GNU Go repeats "
+            f"itself {policy.teacher:.1%} of the time); the value network names the winner of "
+            f"{value.winner:.1%} of held-out positions; against GNU Go level 10: {scores}.\n")
+
+
 def kaggle() -> str:
     """The ConnectX sample's scores in Kaggle's own environment."""
     table = pd.read_csv(REPORTS / "kaggle-connectx" / "results.csv")
@@ -410,7 +433,7 @@ def vs_openspiel() -> str:
 
 
 BLOCKS: dict[str, Callable[[], str]] = {
-    "kaggle": kaggle,
+    "kaggle": kaggle, "course-alphago": course_alphago,
     "demo": demo, "answers": answers, "engines": engines_table, "supervised": supervised,
     "alphazero": alphazero, "vs-gnugo": vs_gnugo, "dead-stones": dead_stones, "reinforcement": reinforcement,
     "course-scale": course_scale, "course-minimax": course_minimax, "course-predictor-plays": course_predictor_plays, "course-alphazero-tictactoe": course_alphazero_tictactoe, "course-predictor": course_predictor, "course-random": course_random, "course-mcts": course_mcts,
