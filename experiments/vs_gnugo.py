@@ -1,6 +1,6 @@
 """Our engines against GNU Go on 9x9: ratings on GNU Go's scale, and the handicap they need.
 
-    python experiments/vs_gnugo.py              # about half an hour on 2 cores; resumable
+    python experiments/vs_gnugo.py              # about an hour on 2 cores; resumable
     python experiments/vs_gnugo.py --quick      # seconds: tiny settings
     python experiments/vs_gnugo.py --engines mcts:rounds=8000 --levels 0 10 --games 10
 
@@ -14,7 +14,9 @@ all 9x9 with area scoring, situational superko and random opening plies:
 2. **Even games.** Each of our engines plays each GNU Go level, colours
    alternating, komi 7.5; its rating is fitted against the fixed levels.
 3. **Handicap.** Each engine takes black with 2..9 handicap stones (komi 0.5)
-   against the weakest level: how many stones make the game even?
+   against the weakest level: how many stones make the game even? (An engine
+   that already scores half its even games against that level needs none, and
+   plays no handicap games.)
 
 Writes to ``--out``: ``games.csv`` (every game), ``ratings.csv``,
 ``crosstable.csv``, ``strength_vs_compute.png``, ``crosstable.png``,
@@ -41,6 +43,9 @@ from engines.registry import ENGINES
 from experiments import common
 
 EVEN = "go:size=9,komi=7.5"
+#: random, MCTS, and chapter 13's policy alone and AlphaGo at 2 s a move (the shipped go9 networks)
+ENGINES_DEFAULT = ["random", "mcts:rounds=500", "mcts:rounds=2000", "predictor:model=go9-policy",
+                   "alphago:checkpoint=go9,simulations=100000,seconds=2"]
 ANCHOR, ANCHOR_ELO = "gnugo:level=10", 1800.0  # GNU Go's rating on CGOS's 9x9 ladder
 
 
@@ -97,8 +102,9 @@ def plot_handicap(table: pd.DataFrame, path: Path, opponent: str) -> None:
 @common.script
 def main(argv: list[str] | None = None) -> int:
     parser = common.parser(__file__, __doc__, name="vs-gnugo")
-    parser.add_argument("--engines", nargs="+", default=["random", "mcts:rounds=500", "mcts:rounds=2000"],
-                        help="our engines (default random mcts:rounds=500 mcts:rounds=2000)")
+    parser.add_argument("--engines", nargs="+", default=ENGINES_DEFAULT,
+                        help=f"our engines (default {' '.join(ENGINES_DEFAULT)}; the last two are chapter 13's "
+                             "shipped networks)")
     parser.add_argument("--levels", type=int, nargs="+", default=[0, 5, 10],
                         help="GNU Go levels, the yardstick; level 10 always joins as the anchor (default 0 5 10)")
     parser.add_argument("--anchor-games", type=int, default=10, help="games per pair of GNU Go levels (default 10)")
@@ -126,9 +132,12 @@ def main(argv: list[str] | None = None) -> int:
     opponents = levels[:1] if args.quick else levels  # level 10 thinks longest
     records = play_games(ENGINES, out, EVEN, pairings(args.engines, opponents, args.games, args.seed),
                          opening_plies=plies, workers=workers)
+    weakest = [r for r in records if r.game == EVEN and levels[0] in (r.black, r.white)]
+    needing = [e for e in args.engines
+               if not common.score_against(weakest, e, levels[0])[0] >= 0.5]  # NaN (no games) needs them too
     for stones in args.handicaps:
         records = play_games(ENGINES, out, handicap_game(stones),
-                             pairings(args.engines, levels[:1], args.handicap_games, args.seed, f"H{stones}"),
+                             pairings(needing, levels[:1], args.handicap_games, args.seed, f"H{stones}"),
                              opening_plies=0, workers=workers)
 
     fixed = anchor_ratings(records, levels)
@@ -146,10 +155,11 @@ def main(argv: list[str] | None = None) -> int:
              "and are held fixed while our engines are rated against them. An engine that never scored "
              "has only an upper bound: its rating is what the prior's one virtual draw per pair allows."]
     if not table.empty:
-        pivot = table.pivot(index="engine", columns="handicap", values="score").reindex(args.engines)
+        pivot = table.pivot(index="engine", columns="handicap", values="score").reindex(needing)
         intro += ["", f"## Handicap against `{levels[0]}`", "",
                   "Our engine takes black and the stones (komi 0.5); score per handicap "
-                  f"({args.handicap_games} games each):", "",
+                  f"({args.handicap_games} games each; an engine that scores half its even games against "
+                  f"`{levels[0]}` needs none and is left out):", "",
                   "| engine | " + " | ".join(f"{n} stones" for n in pivot.columns) + " |",
                   "|---|" + "---:|" * len(pivot.columns)]
         intro += [f"| `{engine}` | " + " | ".join("" if v != v else f"{v:.0%}" for v in row) + " |"

@@ -173,3 +173,11 @@ def test_a_set_is_complete_only_with_all_three_files(go5_set, tmp_path):
     partial = tmp_path / "partial"
     shutil.copyfile(checkpoint_set(go5_set)["policy"], f"{partial}-policy.keras")
     assert not complete_set(str(partial))
+
+
+def test_the_shipped_go9_set_plays_from_any_folder(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # found by name in checkpoints/, not by a path
+    bot = registry.create("alphago:checkpoint=go9,simulations=96,seed=1")
+    opening = bot.select_move(new_game("go:size=9"))
+    assert opening.is_play and 3 <= opening.point.row <= 7 and 3 <= opening.point.col <= 7  # near the centre
+    assert bot.last_report.visits.sum() >= 95 and -1 < bot.last_report.value < 1
