@@ -146,7 +146,10 @@ def answers() -> str:
          f"and the teacher repeats itself {top.teacher:.1%} of the time", "supervised-go9"),
         ("Does AlphaGo beat GNU Go on 9x9, on 2 cores?", alphago_answer(), "ch13_alphago"),
         ("How far from GNU Go are we on 9x9?",
-         f"we won {won:.0f} of {even_games} even games against levels 0, 5 and 10{stones}", "vs-gnugo"),
+         "even games against levels 0, 5 and 10: " + "; ".join(
+             f"`{e}` {score(even, e)[0]:.0%} of {score(even, e)[1]} (Elo {ratings('vs-gnugo').loc[e, 'elo']:,.0f})"
+             for e in sorted(ours, key=lambda e: -ratings("vs-gnugo").loc[e, "elo"])[:3])
+         + f"; we won {won:.0f} of {even_games} in all{stones}", "vs-gnugo"),
         ("Do we count a finished game as GNU Go does?",
          f"with dead stones estimated, the same winner in {ours_vs.dead_stones_winner.sum()} and the same margin "
          f"in {ours_vs.dead_stones_margin.sum()} of {len(ours_vs)} games against it (the board as it stands: "
