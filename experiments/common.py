@@ -335,7 +335,7 @@ def add_ladder_options(parser: argparse.ArgumentParser, mcts_max: int = 3200, de
 
 
 def run_ladder(args: argparse.Namespace, intro: str = "", outro: str | Callable[[list[EngineRow]], str] = "",
-               on_scale: bool = False) -> list[EngineRow]:
+               on_scale: bool = False, title: str = "Strength against compute") -> list[EngineRow]:
     """Play (or finish) the ladder round-robin and write its report; returns the
     rating rows. ``on_scale``: the ladder's engines are held on the course's
     scale and the rest (networks, ``--engines``) measured against them;
@@ -349,7 +349,7 @@ def run_ladder(args: argparse.Namespace, intro: str = "", outro: str | Callable[
     records = run_tournament(ENGINES, args.out, args.game, specs, args.games_per_pair, seed=args.seed,
                              opening_plies=args.opening_plies, workers=args.workers)
     subjects = [] if on_scale else specs
-    rows = write_rated_report(args.out, records, args.game, f"Strength against compute: {args.game}", intro, outro,
+    rows = write_rated_report(args.out, records, args.game, f"{title}: {args.game}", intro, outro,
                               subjects=subjects)
     for r in rows:
         print(f"{r.engine:<28} Elo {r.elo:6.0f} [{r.elo_low:5.0f}, {r.elo_high:5.0f}]  {r.seconds_per_move:.4f} s/move")

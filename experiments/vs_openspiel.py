@@ -44,8 +44,9 @@ def outro(rows: list[EngineRow]) -> str:
     return ("## What to look for\n\n" + ". ".join(pairs) + ". The two searches are the same algorithm (UCT, "
             "random rollouts, a solver for proven results), so at equal counts their Elo should agree within the "
             "intervals; the seconds say how fast each implementation is: OpenSpiel's rules run in C++, its search "
-            "in Python, and ours is Python throughout. Where OpenSpiel's bot rates lower at the same count, look at "
-            "its exploration constant (c = 2 here against our 1.4) and at how each picks its final move.\n")
+            "in Python, and ours is Python throughout (our rules on flat arrays and bitboards, our tree on "
+            "numpy arrays). Where one rates lower at the same count, look at the exploration constants (OpenSpiel's "
+            "c = 2 here, ours 1.4) and at how each picks its final move.\n")
 
 
 @common.script
@@ -60,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
         args.mcts_max, args.depth_max, args.alphazero_simulations, args.games_per_pair = 32, 1, [], 2
         args.simulations = [20]
     args.engines = [*openspiel_specs(args.simulations), *args.engines]
-    common.run_ladder(args, outro=outro, on_scale=True)
+    common.run_ladder(args, outro=outro, on_scale=True, title="Our engines and OpenSpiel's on one scale")
     return 0
 
 

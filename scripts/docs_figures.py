@@ -145,6 +145,7 @@ def answers() -> str:
          f"{top.top1:.1%} top-1 ({top.model} net, {top.encoder} encoder), where the book reports 8.35% "
          f"and the teacher repeats itself {top.teacher:.1%} of the time", "supervised-go9"),
         ("Does AlphaGo beat GNU Go on 9x9, on 2 cores?", alphago_answer(), "ch13_alphago"),
+        ("Is our MCTS as strong and as fast as OpenSpiel's?", openspiel_answer(), "vs-openspiel"),
         ("How far from GNU Go are we on 9x9?",
          "even games against levels 0, 5 and 10: " + "; ".join(
              f"`{e}` {score(even, e)[0]:.0%} of {score(even, e)[1]} (Elo {ratings('vs-gnugo').loc[e, 'elo']:,.0f})"
@@ -167,6 +168,17 @@ def alphago_answer() -> str:
     return (f"`alphago` at {ag.seconds_per_move:.1f} s a move won {ag.score:.1%} of {ag.games} even games against "
             f"GNU Go level 10 (Elo {ag.elo:,.0f}, level 10 = 1,800); its policy network alone, no search, "
             f"{sl.score:.1%}")
+
+
+def openspiel_answer() -> str:
+    """OpenSpiel's MCTS against ours at the largest budget both played."""
+    rated = ratings("vs-openspiel")
+    theirs = max((e for e in rated.index if e.startswith("openspiel:")), key=lambda e: int(e.rsplit("=", 1)[1]))
+    n = int(theirs.rsplit("=", 1)[1])
+    ours = f"mcts:rounds={n}"
+    return (f"at {n:,} simulations a move on Connect Four, OpenSpiel's MCTS rates {rated.loc[theirs, 'elo']:,.0f} "
+            f"and ours {rated.loc[ours, 'elo']:,.0f} on the course's scale; ours takes "
+            f"{rated.loc[ours, 'seconds_per_move']:.3f} s a move, OpenSpiel's {rated.loc[theirs, 'seconds_per_move']:.3f} s")
 
 
 def engines_table() -> str:
@@ -436,7 +448,7 @@ def vs_openspiel() -> str:
 
 
 BLOCKS: dict[str, Callable[[], str]] = {
-    "kaggle": kaggle, "course-alphago": course_alphago,
+    "kaggle": kaggle, "course-alphago": course_alphago, "vs-openspiel": vs_openspiel,
     "demo": demo, "answers": answers, "engines": engines_table, "supervised": supervised,
     "alphazero": alphazero, "vs-gnugo": vs_gnugo, "dead-stones": dead_stones, "reinforcement": reinforcement,
     "course-scale": course_scale, "course-minimax": course_minimax, "course-predictor-plays": course_predictor_plays, "course-alphazero-tictactoe": course_alphazero_tictactoe, "course-predictor": course_predictor, "course-random": course_random, "course-mcts": course_mcts,
