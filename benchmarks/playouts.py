@@ -10,8 +10,8 @@ Two paths are timed for each game, and a third for Go:
 * ``GameState``: ``state.apply_move(state.random_move(rng))`` until the end,
   the persistent API every engine and the arena use;
 * ``rollout policy`` (Go): the same playout with its moves drawn from the fast
-  rollout policy (``--rollout``, by default the shipped ``go9`` policy, else a
-  policy with all weights 0, which does the same work).
+  rollout policy (``--rollout``, by default chapter 13's shipped
+  ``go9-rollout``; ``none``: all weights 0, the same work with uniform moves).
 
 The random policy is uniform over legal moves; in Go it never fills its own eye
 and passes only when nothing else is left (the book's random bot).
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
 import time
 from typing import Callable
 
@@ -63,11 +64,11 @@ def time_playouts(start, rng: random.Random, seconds: float, **policy) -> tuple[
 
 
 def rollout_policy(name: str) -> PatternPolicy:
-    """The rollout policy file (or shipped name) ``name``; all weights 0 if there is none."""
-    try:
-        return read_rollout_policy(resolve_model_path(name, suffix=".npz"))
-    except ModelFileError:
+    """The rollout policy file (or shipped name) ``name``; ``none``: all weights 0
+    (the same code path, uniform moves: what the rollout policy's features cost)."""
+    if name == "none":
         return PatternPolicy(np.zeros(NUM_FEATURES))
+    return read_rollout_policy(resolve_model_path(name, suffix=".npz"))
 
 
 def time_gamestate(start, rng: random.Random, seconds: float, **_) -> tuple[float, float]:
@@ -87,13 +88,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="timing per row (default 2)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--rollout", default="go9", help="Go rollout policy file or shipped name (default go9)")
+    parser.add_argument("--rollout", default="go9-rollout",
+                        help="Go rollout policy file or shipped name (default go9-rollout, chapter 13's; "
+                             "none: all weights 0)")
     parser.add_argument("--out", default=f"{DEFAULT_FOLDER}/playouts.md", help="where the table is saved")
     args = parser.parse_args()
 
+    try:
+        policy = rollout_policy(args.rollout)
+    except ModelFileError as err:
+        sys.exit(f"playouts: {err}")
     table = Table(["game", "path", "games/s", "moves/game", "moves/s", "target"],
                   [False, False, True, True, True, False], f"one core, {args.seconds:g} s per row")
-    policy = rollout_policy(args.rollout)
     for label, name, options in CASES:
         start = new_game(name, **options)
         paths: list[tuple[str, Callable[..., tuple[float, float]], dict]] = [
