@@ -19,7 +19,7 @@ import itertools
 import json
 import logging
 import os
-from concurrent.futures import as_completed
+from concurrent.futures import Future, as_completed
 from pathlib import Path
 from typing import Any
 
@@ -206,8 +206,9 @@ def _play_games(factory: AgentFactory, out: Path, held: Path, game: str, tasks: 
                     finished_game(_play(job))
             else:
                 with worker_pool(workers) as pool:
-                    futures = [pool.submit(_play, job) for job in jobs]
-                    try:
+                    futures: list[Future] = []
+                    try:  # Ctrl-C while submitting too: leaving the pool otherwise waits for every game sent
+                        futures.extend(pool.submit(_play, job) for job in jobs)
                         for future in as_completed(futures):
                             finished_game(future.result())
                     except BaseException:
