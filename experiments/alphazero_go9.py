@@ -21,6 +21,9 @@ import argparse
 import sys
 from pathlib import Path
 
+import pandas as pd
+
+from dlgo.arena.ratings import wilson_interval
 from dlgo.data.generate import generate_games
 from engines.checkpoints import complete_set
 from engines.neural.alphazero_config import AlphaZeroConfig
@@ -65,26 +68,61 @@ def supervised_start(args: argparse.Namespace) -> str:
     return str(network / "model.keras")
 
 
+def supervised_accuracy(args: argparse.Namespace) -> list[str]:
+    """How well the supervised start learnt GNU Go's moves and results (its last epoch, held-out games)."""
+    history = Path(f"{args.work}-supervised") / "network" / "history.csv"
+    last = pd.read_csv(history).iloc[-1] if history.exists() else pd.Series(dtype=float)
+    if "val_policy_accuracy" not in last:  # no held-out games (a --quick run's handful)
+        return []
+    return [f"**The supervised start** after {int(last['epoch'])} epoch(s) on the teacher's games: on held-out "
+            f"games it names GNU Go's move {last['val_policy_accuracy']:.1%} of the time (top-5 "
+            f"{last['val_policy_top5']:.1%}) and the winner {last['val_value_winner_accuracy']:.1%} of the time.", ""]
+
+
 def others_against_gnugo(checkpoint: Path, out: Path, args: argparse.Namespace) -> list[str]:
-    """The supervised start (same search) and chapter 13's alphago, each against the final match's opponent."""
+    """The final network beside the supervised start (same search) and chapter 13's alphago, each against the
+    final match's opponent, with what self-play changed."""
     start = Path(f"{args.work}-supervised") / "network" / "model.keras"
-    engines = [("supervised", "the supervised start", f"alphazero:checkpoint={start},simulations={args.simulations}")]
+    engines = [("match", "the final network", f"alphazero:checkpoint={checkpoint},simulations={args.simulations}"),
+               ("match-supervised", "the supervised start, before self-play",
+                f"alphazero:checkpoint={start},simulations={args.simulations}")]
     if not args.quick and complete_set("go9"):
-        engines.append(("alphago", "alphago (chapter 13)", "alphago:checkpoint=go9,seconds=2"))
+        engines.append(("match-alphago", "alphago (chapter 13)", common.SHIPPED_ALPHAGO))
     opponent = EXPERIMENT.quick_opponent if args.quick else EXPERIMENT.opponent
     experiment = common.Experiment(name="go9", game=GAME, title="", config=config, iterations=0, opponent=opponent)
-    lines = ["## The same opponent, other engines", "",
-             "| engine | spec | score | games |", "|---|---|---:|---:|"]
+    lines = [*supervised_accuracy(args), "## The same opponent, other engines", "",
+             "| engine | spec | score | 95% interval | games |", "|---|---|---:|---:|---:|"]
+    intervals = []
     for folder, label, spec in engines:
-        _, score = common.final_match(experiment, spec, args, out / f"match-{folder}")
-        lines.append(f"| {label} | `{spec}` | {score:.1%} | {args.games} |")
+        _, score = common.final_match(experiment, spec, args, out / folder)  # the final network's: already played
+        low, high = wilson_interval(score, args.games)
+        intervals.append((score, low, high))
+        lines.append(f"| {label} | `{spec}` | {score:.1%} | {low:.0%} to {high:.0%} | {args.games} |")
+    (final, final_low, final_high), (before, low, high) = intervals[:2]
+    overlap = final_low <= high and low <= final_high
+    change = "raised" if final > before else "lowered" if final < before else "left"
+    lines += ["", f"Self-play {change} the network's score against `{opponent}` from {before:.1%} to {final:.1%} "
+              f"with the same search; with {args.games} games each, the two 95% intervals "
+              + ("overlap: the change is within what chance alone gives." if overlap else
+                 "do not overlap: the change is larger than chance alone gives.")]
     return lines + [""]
 
 
 EXPERIMENT = common.Experiment(
     name="go9", game=GAME, title="AlphaGo Zero on 9x9 Go, from a supervised start", config=config, iterations=10,
     opponent=OPPONENT, match_games=20, match_simulations=200, prepare=supervised_start, options=options,
-    extra=others_against_gnugo, quick_opponent="random", quick_iterations=1)
+    extra=others_against_gnugo, quick_opponent="random", quick_iterations=1, look_for="""\
+- **Elo against itself is not strength against GNU Go.** Each iteration's
+  Elo comes from games against the network before it: it measures how well
+  the network beats its own last version, with 50 simulations. Compare it with
+  the score of the same search against GNU Go before and after self-play.
+- **How much self-play a supervised start needs.** AlphaGo Zero played
+  millions of games; a few hundred (32 an iteration) can move a network that
+  imitates GNU Go either way, and the replay buffer of its first iterations
+  holds only its own early games.
+- **Search against policy.** `alphago` and the AlphaZero network use the same
+  kind of search; compare their scores with their seconds a move and the
+  networks' shapes.""")
 
 
 @common.script

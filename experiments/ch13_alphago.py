@@ -325,7 +325,7 @@ def write(out: Path, args: argparse.Namespace, argv: list[str] | None, table: pd
     if games:
         body += ["", "One game of `alphago` (a win if it has one):", "",
                  *common.draw_game(games[0], out, "game", f"alphago vs {args.opponent}: {games[0].result}")]
-    shipped = "alphago:checkpoint=go9,simulations=100000,seconds=2"  # what --ship makes playable from anywhere
+    shipped = common.SHIPPED_ALPHAGO  # what --ship makes playable from anywhere
     body += ["Play it yourself: the networks are shipped in `checkpoints/` (`go9-policy.keras`, `go9-value.keras`, "
              "`go9-rollout.npz`), so from any folder:" if args.ship else
              "Play it yourself (`--ship` copies the networks to `checkpoints/`, where `alphago:checkpoint=go9` "

@@ -74,6 +74,9 @@ from dlgo.app.cli import whole
 #: the network of a supervised ``--quick`` run
 QUICK_MODEL = "tiny"
 
+#: chapter 13's shipped 9x9 AlphaGo at 2 s a move, as it played GNU Go level 10 (reports/ch13_alphago)
+SHIPPED_ALPHAGO = "alphago:checkpoint=go9,simulations=100000,seconds=2"
+
 #: what a run does when its folder holds a run with other settings
 START_OVER = "rerun with the settings that made it, start over with --fresh, or use another --out"
 
@@ -701,7 +704,9 @@ def run_alphazero(experiment: Experiment, argv: list[str] | None, doc: str) -> i
     plot_history(history, out / "learning_curve.png", experiment.title)
     agent = f"alphazero:checkpoint={checkpoint},simulations={args.simulations}"
     command_line = (f"python experiments/{experiment.script_name}.py{' --quick' if args.quick else ''} "
-                    f"--iterations {args.iterations} --seed {args.seed} --workers {workers}")
+                    f"--iterations {args.iterations} --seed {args.seed} --workers {workers}"
+                    + changed_options(alphazero_parser(experiment, doc), args,
+                                      skip={"quick", "iterations", "seed", "workers", "out", "work", "fresh"}))
     seconds = history["seconds"].sum()  # over all iterations, resumed runs included
     last = history.iloc[-1]
     lines = [f"# {experiment.title}", "", f"Reproduce: `{command_line}`", "",
@@ -728,7 +733,8 @@ def run_alphazero(experiment: Experiment, argv: list[str] | None, doc: str) -> i
         lines += experiment.extra(checkpoint, out, args)
     lines += ["## Training", "",
               f"Last iteration: loss {last['loss']:.3f} (policy {last['policy_loss']:.3f}, value "
-              f"{last['value_loss']:.3f}); Elo {last['elo']:+.0f} over the untrained network (each iteration "
+              f"{last['value_loss']:.3f}); Elo {last['elo']:+.0f} over "
+              + ("the network it started from" if config.init else "the untrained network") + " (each iteration "
               f"plays the one before it {config.previous_games} times with {config.eval_simulations} simulations "
               "per move; the Elo differences add up).", "",
               *([experiment.note, ""] if experiment.note else []),
@@ -751,6 +757,17 @@ def run_alphazero(experiment: Experiment, argv: list[str] | None, doc: str) -> i
         print(line)
     print(f"report: {out}/summary.md")
     return 0
+
+
+def changed_options(p: argparse.ArgumentParser, args: argparse.Namespace, skip: set[str]) -> str:
+    """The options of ``args`` that differ from ``p``'s defaults (``skip`` aside), as command-line text."""
+    words = []
+    for action in p._actions:  # argparse keeps them there; its public API lists none
+        value = getattr(args, action.dest, None)
+        if action.dest in skip or not action.option_strings or action.dest == "help" or value == action.default:
+            continue
+        words.append(action.option_strings[-1] if value is True else f"{action.option_strings[-1]} {value}")
+    return "".join(f" {w}" for w in words)
 
 
 def self_play_processes(history: pd.DataFrame) -> str:

@@ -45,7 +45,7 @@ from experiments import common
 EVEN = "go:size=9,komi=7.5"
 #: random, MCTS, and chapter 13's policy alone and AlphaGo at 2 s a move (the shipped go9 networks)
 ENGINES_DEFAULT = ["random", "mcts:rounds=500", "mcts:rounds=2000", "predictor:model=go9-policy",
-                   "alphago:checkpoint=go9,simulations=100000,seconds=2"]
+                   common.SHIPPED_ALPHAGO]
 ANCHOR, ANCHOR_ELO = "gnugo:level=10", 1800.0  # GNU Go's rating on CGOS's 9x9 ladder
 
 

@@ -145,6 +145,7 @@ def answers() -> str:
          f"{top.top1:.1%} top-1 ({top.model} net, {top.encoder} encoder), where the book reports 8.35% "
          f"and the teacher repeats itself {top.teacher:.1%} of the time", "supervised-go9"),
         ("Does AlphaGo beat GNU Go on 9x9, on 2 cores?", alphago_answer(), "ch13_alphago"),
+        ("And AlphaGo Zero on 9x9, from a supervised start?", alphazero_go9_answer(), "alphazero-go9"),
         ("Is our MCTS as strong and as fast as OpenSpiel's?", openspiel_answer(), "vs-openspiel"),
         ("How far from GNU Go are we on 9x9?",
          "even games against levels 0, 5 and 10: " + "; ".join(
@@ -168,6 +169,23 @@ def alphago_answer() -> str:
     return (f"`alphago` at {ag.seconds_per_move:.1f} s a move won {ag.score:.1%} of {ag.games} even games against "
             f"GNU Go level 10 (Elo {ag.elo:,.0f}, level 10 = 1,800); its policy network alone, no search, "
             f"{sl.score:.1%}")
+
+
+def alphazero_go9_answer() -> str:
+    """AlphaGo Zero on 9x9: the final network, its supervised start and alphago against the same GNU Go."""
+    network, opponent, total, played, _ = final_match("alphazero-go9")
+    minutes = history("alphazero-go9").seconds.sum() / 60
+    spent = f"{minutes:.0f} minutes" if minutes < 90 else f"{minutes / 60:.1f} hours"
+    others = []
+    for folder, label in (("match-supervised", "its supervised start (same search)"),
+                          ("match-alphago", "`alphago` at 2 s a move")):
+        if (REPORTS / "alphazero-go9" / folder / "games.csv").exists():
+            table = games(f"alphazero-go9/{folder}")
+            engine = next(s for s in table.black if s != opponent)
+            other, n = score(table, engine)
+            others.append(f"{label} {other:.0%} of {n}")
+    return (f"after {spent} of self-play and training, {total:.0%} of {played} even games against "
+            f"`{opponent}` ({network.rsplit('simulations=', 1)[1]} simulations a move); " + "; ".join(others))
 
 
 def openspiel_answer() -> str:
@@ -232,14 +250,17 @@ def alphazero() -> str:
                "perfect play: every line a perfect opponent can choose, "
                + " and ".join(f"{r[1]} as {r[0]}" for r in perfect)
                + f", {sum(int(r[2]) for r in perfect)} lost | [summary](reports/alphazero-tictactoe/summary.md) |")
-    for folder, game in (("alphazero-connect4", "Connect Four"), ("alphazero-go5", "5x5 Go")):
+    for folder, game, base in (("alphazero-connect4", "Connect Four", "the untrained network"),
+                               ("alphazero-go5", "5x5 Go", "the untrained network"),
+                               ("alphazero-go9", "9x9 Go, from a supervised start (GNU Go's games)",
+                                "its supervised start")):
         run = history(folder)
         network, opponent, total, played, by_colour = final_match(folder)
         simulations = network.rsplit("simulations=", 1)[1]
         out.append(f"| {game} | {len(run)} iterations, {run.seconds.sum() / 60:.1f} minutes | **{total:.1%}** "
                    f"against `{opponent}` with {simulations} simulations a move ({played} games: "
                    f"{by_colour['black']:.1%} as black, {by_colour['white']:.1%} as white); Elo "
-                   f"{run.elo.iloc[-1]:+,.0f} over the untrained network | [summary](reports/{folder}/summary.md) |")
+                   f"{run.elo.iloc[-1]:+,.0f} over {base} | [summary](reports/{folder}/summary.md) |")
     return "\n".join(out) + "\n"
 
 

@@ -193,6 +193,10 @@ def test_alphago_zero_on_9x9_starts_from_a_supervised_network_and_says_so(tmp_pa
     assert read_metadata(work / "checkpoints" / "iter-000.keras")  # the run's generation 0: the supervised start
     summary = (out / "summary.md").read_text()
     assert f"the network of `{start}` (its own shape)" in summary
-    assert "| the supervised start | `alphazero:checkpoint=" in summary
+    assert "| the supervised start, before self-play | `alphazero:checkpoint=" in summary
+    assert "| the final network | `alphazero:checkpoint=" in summary and "| 95% interval |" in summary
+    assert "Self-play " in summary and "with 2 games each, the two 95% intervals overlap" in summary
+    assert "over the network it started from" in summary and "over the untrained network" not in summary
+    assert "--supervised-epochs" not in summary  # only options that differ from their defaults are repeated
     assert len(pd.read_csv(out / "match-supervised" / "games.csv")) == 2
     assert list(pd.read_csv(out / "history.csv")["iteration"]) == [1]  # one iteration with --quick
