@@ -137,8 +137,9 @@ def test_in_kaggle_environments_it_beats_the_built_in_agents(submission, opponen
     assert sum(g.reward == 1 for g in games) >= 19, games  # at least 95% won, first and second player alike
     for g in games:  # Kaggle's game is ours: the same moves replay here to the same end
         final = play(new_game("connect4"), *(str(c + 1) for c in g.columns))
-        mover = "black" if g.first else "white"
-        assert final.is_over() and (final.winner().name == mover) == (g.reward == 1)
+        ours, theirs = ("black", "white") if g.first else ("white", "black")
+        winner = final.winner()
+        assert final.is_over() and (winner.name if winner else None) == {1: ours, 0: None, -1: theirs}[g.reward]
 
 
 @pytest.mark.parametrize("spec, words", [

@@ -41,10 +41,17 @@ def running(pid: int) -> bool:
         return False
 
 
+def hear_ctrl_c() -> None:
+    """Let the run hear Ctrl-C even when this test runs as a background job
+    (``nohup``, or ``&`` in a script): such a job ignores SIGINT, and so would
+    every process it starts."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def start(out: Path) -> tuple[subprocess.Popen, list[int]]:
     """A slow parallel tournament, once its two workers are up."""
     run = subprocess.Popen([sys.executable, *SLOW_TOURNAMENT, "--out", str(out)], stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, text=True, start_new_session=True)
+                           stderr=subprocess.PIPE, text=True, start_new_session=True, preexec_fn=hear_ctrl_c)
     deadline = time.monotonic() + 60
     while len(workers := workers_of(run.pid)) < 2:
         assert run.poll() is None and time.monotonic() < deadline, run.stderr.read() if run.stderr else ""
