@@ -29,9 +29,11 @@ lint: $(STAMP)
 	$(BIN)/lint-imports
 	$(BIN)/mypy
 
-# pytest exits 5 when it collects no tests: not a failure of the suite.
+# pytest-xdist runs the test files on every core (one file's tests share a worker, so a
+# module's fixtures are built once). pytest exits 5 when it collects no tests: not a failure.
+TEST_WORKERS ?= auto
 test: $(STAMP) system lint
-	$(BIN)/python -m pytest || [ $$? -eq 5 ]
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile || [ $$? -eq 5 ]
 
 # The benchmarks save their tables in reports/benchmarks/; `make docs` copies them
 # (and every other measured figure) from reports/ into the README and docs/.
