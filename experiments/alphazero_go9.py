@@ -100,9 +100,10 @@ def others_against_gnugo(checkpoint: Path, out: Path, args: argparse.Namespace) 
         lines.append(f"| {label} | `{spec}` | {score:.1%} | {low:.0%} to {high:.0%} | {args.games} |")
     (final, final_low, final_high), (before, low, high) = intervals[:2]
     overlap = final_low <= high and low <= final_high
-    change = "raised" if final > before else "lowered" if final < before else "left"
-    lines += ["", f"Self-play {change} the network's score against `{opponent}` from {before:.1%} to {final:.1%} "
-              f"with the same search; with {args.games} games each, the two 95% intervals "
+    change = (f"raised the network's score against `{opponent}` from {before:.1%} to {final:.1%}" if final > before
+              else f"lowered the network's score against `{opponent}` from {before:.1%} to {final:.1%}"
+              if final < before else f"left the network's score against `{opponent}` at {final:.1%}")
+    lines += ["", f"Self-play {change} with the same search; with {args.games} games each, the two 95% intervals "
               + ("overlap: the change is within what chance alone gives." if overlap else
                  "do not overlap: the change is larger than chance alone gives.")]
     return lines + [""]

@@ -176,19 +176,24 @@ def script(main: Main) -> Main:
     return guarded
 
 
-def command(script: str, argv: Sequence[str] | None) -> str:
+def command(script: str, argv: Sequence[str] | None, resolved: dict[str, object] | None = None) -> str:
     """The command line that reproduces a run, for the summary: its settings,
-    not where it wrote (``--out``, ``--work``) or whether it started over (``--fresh``)."""
+    not where it wrote (``--out``, ``--work``) or whether it started over
+    (``--fresh``). ``resolved`` options (``{"--workers": 2}``) are written with
+    the values the run settled on, in place of whatever was typed for them."""
+    resolved = resolved or {}
+    dropped = ("--out", "--work", *resolved)  # options followed by a value
     args = list(sys.argv[1:] if argv is None else argv)
     kept: list[str] = []
     skip = False
     for arg in args:
         if skip:
             skip = False
-        elif arg in ("--out", "--work"):
+        elif arg in dropped:
             skip = True
-        elif arg != "--fresh" and not arg.startswith(("--out=", "--work=")):
+        elif arg != "--fresh" and not arg.startswith(tuple(f"{option}=" for option in dropped)):
             kept.append(arg)
+    kept += [word for option, value in resolved.items() for word in (option, str(value))]
     return " ".join(["python", f"experiments/{Path(script).name}", *map(shlex.quote, kept)])
 
 
@@ -703,10 +708,8 @@ def run_alphazero(experiment: Experiment, argv: list[str] | None, doc: str) -> i
     scores = [c for c in history.columns if c.startswith("score_vs_")]
     plot_history(history, out / "learning_curve.png", experiment.title)
     agent = f"alphazero:checkpoint={checkpoint},simulations={args.simulations}"
-    command_line = (f"python experiments/{experiment.script_name}.py{' --quick' if args.quick else ''} "
-                    f"--iterations {args.iterations} --seed {args.seed} --workers {workers}"
-                    + changed_options(alphazero_parser(experiment, doc), args,
-                                      skip={"quick", "iterations", "seed", "workers", "out", "work", "fresh"}))
+    command_line = command(f"{experiment.script_name}.py", argv,
+                           {"--iterations": args.iterations, "--seed": args.seed, "--workers": workers})
     seconds = history["seconds"].sum()  # over all iterations, resumed runs included
     last = history.iloc[-1]
     lines = [f"# {experiment.title}", "", f"Reproduce: `{command_line}`", "",
@@ -757,17 +760,6 @@ def run_alphazero(experiment: Experiment, argv: list[str] | None, doc: str) -> i
         print(line)
     print(f"report: {out}/summary.md")
     return 0
-
-
-def changed_options(p: argparse.ArgumentParser, args: argparse.Namespace, skip: set[str]) -> str:
-    """The options of ``args`` that differ from ``p``'s defaults (``skip`` aside), as command-line text."""
-    words = []
-    for action in p._actions:  # argparse keeps them there; its public API lists none
-        value = getattr(args, action.dest, None)
-        if action.dest in skip or not action.option_strings or action.dest == "help" or value == action.default:
-            continue
-        words.append(action.option_strings[-1] if value is True else f"{action.option_strings[-1]} {value}")
-    return "".join(f" {w}" for w in words)
 
 
 def self_play_processes(history: pd.DataFrame) -> str:

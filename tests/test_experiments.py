@@ -135,6 +135,10 @@ def test_the_reproducing_command_keeps_the_settings_not_the_folders():
     argv = ["--quick", "--out", "reports/x", "--komi", "0", "--work=data/x", "--fresh", "--size", "5"]
     assert common.command("experiments/ch03_random_go.py", argv) == \
         "python experiments/ch03_random_go.py --quick --komi 0 --size 5"
+    # options the run settled itself (all cores for --workers 0) replace what was typed, each once
+    argv = ["--workers", "0", "--out", "r", "--supervised-epochs", "2", "--seed=3"]
+    assert common.command("alphazero_go9.py", argv, {"--iterations": 6, "--seed": 3, "--workers": 2}) == \
+        "python experiments/alphazero_go9.py --supervised-epochs 2 --iterations 6 --seed 3 --workers 2"
 
 
 def test_reports_hold_the_course_scale_so_an_engine_rates_the_same_in_each(tmp_path, monkeypatch):

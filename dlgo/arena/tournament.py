@@ -205,16 +205,15 @@ def _play_games(factory: AgentFactory, out: Path, held: Path, game: str, tasks: 
                 for job in jobs:
                     finished_game(_play(job))
             else:
-                pool = worker_pool(workers)  # no `with`: leaving one waits for its manager thread, even stopped
-                futures: list[Future] = []
-                try:  # Ctrl-C while submitting too: leaving the pool otherwise waits for every game sent
-                    futures.extend(pool.submit(_play, job) for job in jobs)
-                    for future in as_completed(futures):
-                        finished_game(future.result())
-                except BaseException:
-                    stop_pool(pool, futures)
-                    raise
-                pool.shutdown()
+                with worker_pool(workers) as pool:
+                    futures: list[Future] = []
+                    try:  # submitting too: a pool left unstopped waits for every game it was sent
+                        futures.extend(pool.submit(_play, job) for job in jobs)
+                        for future in as_completed(futures):
+                            finished_game(future.result())
+                    except BaseException:
+                        stop_pool(pool, futures)
+                        raise
         except KeyboardInterrupt:
             raise KeyboardInterrupt(f"{len(done)} of {len(tasks)} games kept in {path}; "
                                     "the same command finishes the run") from None
