@@ -4,7 +4,7 @@
     python benchmarks/selfplay.py --parallel 128 --blocks 3 --filters 32
 
 An untrained policy-value ResNet (speed does not depend on the weights) plays
-Connect Four against itself with batched self-play (``engines.selfplay``):
+Connect Four against itself with batched self-play (``engines.training.selfplay``):
 ``--parallel`` games advance together and their leaves go to the network in one
 compiled call per step. The target on the 2-core machine is 3,000 evaluations/s
 (a per-leaf ``model.predict`` loop manages about 20/s).
@@ -19,7 +19,7 @@ from pathlib import Path
 from dlgo.encoders import get_encoder_by_name
 from engines.alphazero import NetworkEvaluator
 from engines.neural.loading import load_network
-from engines.selfplay import self_play
+from engines.training.selfplay import self_play
 from markdown import DEFAULT_FOLDER, Table
 
 

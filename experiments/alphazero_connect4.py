@@ -4,7 +4,7 @@
     python experiments/alphazero_connect4.py --quick     # seconds: tiny settings
 
 Trains a 5-block, 64-filter policy-value ResNet by batched self-play
-(``engines.neural.alphazero_training``; checkpoints and replay buffer in
+(``engines.training.alphazero``; checkpoints and replay buffer in
 ``--work``, so a killed run continues where it stopped) for 73 iterations, the
 most that fit in two hours here: the learning rate steps down from 1e-3 to
 3e-4 at iteration 58 and to 9e-5 at 69, the value head learns from half the

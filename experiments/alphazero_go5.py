@@ -5,7 +5,7 @@
 
 Trains a 3-block, 32-filter policy-value ResNet on 5x5 Go (area scoring, komi
 7.5) by batched self-play with the 8 board symmetries
-(``engines.neural.alphazero_training``; checkpoints and replay buffer in
+(``engines.training.alphazero``; checkpoints and replay buffer in
 ``--work``, so a killed run continues where it stopped). Every iteration plays
 the one before it, and the Elo differences add up to a curve from the
 untrained network; scores against random and rollout MCTS are fixed anchors.
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import sys
 
-from engines.neural.alphazero_config import AlphaZeroConfig
+from engines.training.alphazero_config import AlphaZeroConfig
 from experiments import common
 
 

@@ -26,7 +26,7 @@ import pandas as pd
 from dlgo.arena.ratings import wilson_interval
 from dlgo.data.generate import generate_games
 from engines.checkpoints import complete_set
-from engines.neural.alphazero_config import AlphaZeroConfig
+from engines.training.alphazero_config import AlphaZeroConfig
 from engines.registry import ENGINES
 from experiments import common
 
@@ -51,7 +51,7 @@ def options(p: argparse.ArgumentParser) -> None:
 
 def supervised_start(args: argparse.Namespace) -> str:
     """The policy-value network trained on GNU Go's games; its path."""
-    from engines.neural.training import train_supervised  # loads TensorFlow
+    from engines.training.supervised import train_supervised  # loads TensorFlow
 
     folder = Path(f"{args.work}-supervised")
     games = folder / "games"

@@ -3,7 +3,7 @@
     python experiments/alphazero_tictactoe.py             # about two minutes on 2 cores, resumable
     python experiments/alphazero_tictactoe.py --quick     # seconds: tiny settings
 
-Trains a small policy-value ResNet by self-play (``engines.neural.alphazero_training``;
+Trains a small policy-value ResNet by self-play (``engines.training.alphazero``;
 data and checkpoints in ``--work``), then checks the claim that matters: with
 search, the network never loses to perfect play, from either side. Perfect play
 is every line an exact solver allows: at each opponent turn, every move that

@@ -28,9 +28,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from dlgo.app.cli import whole
+from dlgo.core.arguments import whole
 from dlgo.formats.atomic import atomic_write
-from engines.neural.rl_config import RLConfig
+from engines.training.rl_config import RLConfig
 from experiments import common
 
 SETTINGS: dict[str, Any] = {"learning_rate": 1e-4, "discount": 0.95, "entropy": 0.1}
@@ -63,7 +63,7 @@ FINETUNE_GENERATIONS = 100
 def finetune(args: argparse.Namespace, out: Path) -> list[str]:
     """Chapter 10 on a supervised start: REINFORCE from the predictor, then the
     fine-tuned network against the predictor. Returns the summary's section."""
-    from engines.neural.rl_training import plot_rl_history, train_rl  # loads TensorFlow
+    from engines.training.rl import plot_rl_history, train_rl  # loads TensorFlow
 
     if args.predictor == "none":
         return []

@@ -57,7 +57,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from dlgo.app.cli import whole
+from dlgo.core.arguments import whole
 from dlgo.arena.match import Task
 from dlgo.arena.ratings import wilson_interval
 from dlgo.arena.tournament import play_games, task_seed
@@ -67,10 +67,10 @@ from dlgo.formats.atomic import atomic_write
 from dlgo.formats.plotting import new_figure, save_figure
 from dlgo.formats.records import read_games
 from engines.checkpoints import SET_FILES, SHIPPED
-from engines.neural.accuracy import evaluate_value
-from engines.neural.rl_config import RLConfig
+from engines.training.accuracy import evaluate_value
+from engines.training.rl_config import RLConfig
 from engines.registry import ENGINES
-from engines.rollout_training import train_rollout
+from engines.training.rollout_policy import train_rollout
 from engines.rollouts import read_rollout_policy
 from experiments import common
 
@@ -161,8 +161,8 @@ def plot_strength(match: pd.DataFrame, opponent: str, path: Path) -> None:
 
 
 def run(args: argparse.Namespace, argv: list[str] | None) -> int:
-    from engines.neural.rl_training import plot_rl_history, train_rl  # loads TensorFlow
-    from engines.neural.training import train_supervised
+    from engines.training.rl import plot_rl_history, train_rl  # loads TensorFlow
+    from engines.training.supervised import train_supervised
 
     if args.quick:
         quick(args)

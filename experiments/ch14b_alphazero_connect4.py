@@ -25,7 +25,7 @@ from pathlib import Path
 import pandas as pd
 
 from dlgo.arena.tournament import play_games, schedule
-from engines.neural.alphazero_config import AlphaZeroConfig
+from engines.training.alphazero_config import AlphaZeroConfig
 from engines.registry import ENGINES
 from experiments import common
 

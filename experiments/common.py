@@ -20,8 +20,8 @@ Four parts, one per kind of experiment:
    report and a final match, with the tic-tac-toe and Connect Four runs that the
    chapter scripts repeat.
 
-TensorFlow loads only inside the functions that train (``engines.neural.training``
-and ``engines.neural.alphazero_training``), so a script's ``--help`` and the
+TensorFlow loads only inside the functions that train (``engines.training.supervised``
+and ``engines.training.alphazero``), so a script's ``--help`` and the
 classic chapters start at once.
 """
 from __future__ import annotations
@@ -59,13 +59,13 @@ from dlgo.formats.records import GameRecord, read_games, replay, write_games
 from dlgo.games import get_game, new_game
 from dlgo.games.solver import perfect_moves
 from engines.checkpoints import shipped_network
-from engines.neural.accuracy import evaluate_predictor, teacher_agreement
-from engines.neural.alphazero_config import AlphaZeroConfig
-from engines.neural.analysis import analyze, render_analysis
+from engines.training.accuracy import evaluate_predictor, teacher_agreement
+from engines.training.alphazero_config import AlphaZeroConfig
+from engines.analysis import analyze, render_analysis
 from engines.neural.loading import load_network
-from engines.neural.rl_config import RLConfig
+from engines.training.rl_config import RLConfig
 from engines.registry import ENGINES, create
-from dlgo.app.cli import whole
+from dlgo.core.arguments import whole
 
 
 # 1. Chapter scripts ---------------------------------------------------------------------------------------------
@@ -492,7 +492,7 @@ def generate_and_train(preset: Preset, args: argparse.Namespace, out: Path, work
     Writes ``accuracy.csv``, the learning curves and their histories to ``out``;
     returns the accuracy table (one row per run, with the model's ``path``) and
     the teacher's self-agreement."""
-    from engines.neural.training import best_epoch, train_supervised  # loads TensorFlow
+    from engines.training.supervised import best_epoch, train_supervised  # loads TensorFlow
 
     out.mkdir(parents=True, exist_ok=True)
     data = work / "games"
@@ -686,7 +686,7 @@ def search_budget(config: AlphaZeroConfig) -> str:
 def run_alphazero(experiment: Experiment, argv: list[str] | None, doc: str) -> int:
     """Train, evaluate and report one experiment; returns the exit status."""
     args = alphazero_parser(experiment, doc).parse_args(argv)
-    from engines.neural.alphazero_training import plot_history, train_alphazero  # loads TensorFlow
+    from engines.training.alphazero import plot_history, train_alphazero  # loads TensorFlow
 
     config = quick_config(experiment.game, args.seed) if args.quick else experiment.config(args.seed)
     if args.quick:
@@ -1006,7 +1006,7 @@ def run_rl_chapter(chapter: RLChapter, args: argparse.Namespace, argv: list[str]
 
 def _run_rl_chapter(chapter: RLChapter, args: argparse.Namespace, argv: list[str] | None,
                     extra: Callable[[argparse.Namespace, Path], list[str]] | None) -> int:
-    from engines.neural.rl_training import plot_rl_history, train_rl  # loads TensorFlow
+    from engines.training.rl import plot_rl_history, train_rl  # loads TensorFlow
 
     settings = {name: getattr(args, name) for name in rl_settings(RLConfig())}
     if args.quick:

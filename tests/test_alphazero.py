@@ -127,8 +127,8 @@ def test_raw_policy_and_tree_reuse(untrained_ttt):
 
 
 def test_a_training_iteration_with_playout_cap_randomisation_keeps_fewer_positions(tmp_path):
-    from engines.neural.alphazero_training import AlphaZeroConfig, train_alphazero
-    from engines.replay import ReplayBuffer
+    from engines.training.alphazero import AlphaZeroConfig, train_alphazero
+    from engines.training.replay import ReplayBuffer
 
     config = AlphaZeroConfig(game="connect4", blocks=1, filters=8, games=4, parallel=4, simulations=8,
                              fast_simulations=2, full_fraction=0.3, batch_size=16, train_steps=2, eval_games=2,
@@ -141,8 +141,8 @@ def test_a_training_iteration_with_playout_cap_randomisation_keeps_fewer_positio
 
 
 def test_a_tiny_training_iteration_runs_and_resumes_with_the_same_buffer(tmp_path):
-    from engines.neural.alphazero_training import AlphaZeroConfig, elo_difference, train_alphazero
-    from engines.replay import ReplayBuffer
+    from engines.training.alphazero import AlphaZeroConfig, elo_difference, train_alphazero
+    from engines.training.replay import ReplayBuffer
 
     config = AlphaZeroConfig(game="tictactoe", blocks=1, filters=8, games=4, parallel=4, simulations=8,
                              buffer_games=6, batch_size=16, train_steps=3, eval_games=2, eval_simulations=4,
@@ -218,7 +218,7 @@ def test_analyze_prints_and_plots_policy_and_value(tmp_path, capsys):
 
 
 def test_elo_difference_from_a_score():
-    from engines.neural.alphazero_training import elo_difference
+    from engines.training.alphazero import elo_difference
 
     assert elo_difference(0.5, 20) == 0
     assert elo_difference(0.75, 20) == pytest.approx(400 * np.log10(3))  # 3:1 odds, about +191
@@ -242,8 +242,8 @@ def test_shipped_networks_load_by_name_from_anywhere(tmp_path, monkeypatch):
 
 def test_self_play_in_worker_processes_gives_whole_games():
     from engines.checkpoints import SHIPPED
-    from engines.replay import ReplayBuffer
-    from engines.selfplay import SelfPlayPool
+    from engines.training.replay import ReplayBuffer
+    from engines.training.selfplay import SelfPlayPool
 
     with SelfPlayPool(2) as pool:
         examples = pool.self_play("tictactoe", SHIPPED / "tictactoe.keras", 5, parallel=4, simulations=8, seed=3)
@@ -292,7 +292,7 @@ def test_the_shipped_connect4_network_beats_mcts_from_both_sides():
 
 
 def test_the_learning_rate_steps_down_at_each_drop():
-    from engines.neural.alphazero_config import AlphaZeroConfig
+    from engines.training.alphazero_config import AlphaZeroConfig
 
     config = AlphaZeroConfig(learning_rate=1e-3, learning_rate_drops=[40, 60], learning_rate_drop=0.3)
     assert [config.learning_rate_at(i) for i in (1, 39, 40, 59, 60, 99)] == pytest.approx(
@@ -311,7 +311,7 @@ def test_train_alphazero_options_read_lists_with_their_item_types():
 
 def test_go_self_play_games_are_kept_as_sgf(tmp_path):
     from dlgo.formats.sgf import read_sgf, sgf_to_state
-    from engines.neural.alphazero_training import AlphaZeroConfig, train_alphazero
+    from engines.training.alphazero import AlphaZeroConfig, train_alphazero
 
     config = AlphaZeroConfig(game="go:size=5,komi=0.5", blocks=1, filters=8, games=2, parallel=2, simulations=4,
                              buffer_games=4, batch_size=8, train_steps=1, eval_games=0, previous_games=2,

@@ -125,8 +125,8 @@ with hold_folder(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else "tournament"
 
 def second_writers(tmp_path: Path) -> dict[str, object]:
     """Per kind of results folder, a run that writes into it."""
-    from engines.neural.alphazero_training import train_alphazero
-    from engines.neural.training import train_supervised
+    from engines.training.alphazero import train_alphazero
+    from engines.training.supervised import train_supervised
 
     data = tmp_path / "data"
     generate_games(ENGINES, data, "tictactoe", "random", 6, workers=1, progress=False)
@@ -220,7 +220,7 @@ class Killed(BaseException):
 
 
 def tiny_config(**changes):
-    from engines.neural.alphazero_config import AlphaZeroConfig
+    from engines.training.alphazero_config import AlphaZeroConfig
 
     return AlphaZeroConfig(**{**dict(game="tictactoe", blocks=1, filters=4, games=2, parallel=2, simulations=4,
                                      buffer_games=4, batch_size=8, train_steps=1, eval_games=1, previous_games=1,
@@ -233,9 +233,9 @@ def test_alphazero_training_resumes_consistently_after_a_kill_at_every_write(tmp
     it and then resumed: the history is whole, the published network is the last
     recorded iteration, and nothing temporary or stale is left. The kills of the
     second iteration start from a copy of a run that finished the first."""
-    from engines.neural import alphazero_training as training
+    from engines.training import alphazero as training
     from engines.neural.backend import read_metadata
-    from engines.replay import ReplayBuffer
+    from engines.training.replay import ReplayBuffer
 
     writes = {"save_model": training.save_model, "atomic_write": training.atomic_write, "buffer": ReplayBuffer.save}
     steps, kill_at = 0, 0
@@ -281,7 +281,7 @@ def test_alphazero_training_resumes_consistently_after_a_kill_at_every_write(tmp
 
 
 def test_a_published_network_behind_its_history_is_put_right_on_resume(tmp_path):
-    from engines.neural.alphazero_training import train_alphazero
+    from engines.training.alphazero import train_alphazero
     from engines.neural.backend import read_metadata
 
     config = tiny_config()
@@ -295,7 +295,7 @@ def test_a_published_network_behind_its_history_is_put_right_on_resume(tmp_path)
 
 def test_alphazero_settings_are_checked_before_a_folder_is_made(tmp_path):
     from dlgo.core.errors import SpecError
-    from engines.neural.alphazero_training import train_alphazero
+    from engines.training.alphazero import train_alphazero
 
     for bad in (dict(game="bogus"), dict(baselines=["random", "mcts:c=nan"]), dict(baselines=["nobody"]),
                 dict(simulations=0), dict(learning_rate=float("nan")), dict(games=-1)):
@@ -312,7 +312,7 @@ def test_a_supervised_run_publishes_its_best_epoch_on_resume(tmp_path):
     import pandas as pd
 
     from engines.neural.backend import read_metadata
-    from engines.neural.training import best_epoch, train_supervised
+    from engines.training.supervised import best_epoch, train_supervised
 
     data = tmp_path / "data"
     generate_games(ENGINES, data, "tictactoe", "random", 12, workers=1, progress=False)

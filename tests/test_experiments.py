@@ -86,7 +86,7 @@ def test_alphazero_summaries_name_the_self_play_processes_per_stretch():
 
 
 def test_alphazero_summaries_describe_playout_cap_randomisation_only_when_used():
-    from engines.neural.alphazero_config import AlphaZeroConfig
+    from engines.training.alphazero_config import AlphaZeroConfig
 
     assert common.search_budget(AlphaZeroConfig(simulations=100)) == "100 simulations per move"
     capped = common.search_budget(AlphaZeroConfig(simulations=100, fast_simulations=20, full_fraction=0.25))

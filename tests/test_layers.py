@@ -14,8 +14,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 #: the modules that import TensorFlow when they load: the only ones a function may import
-TENSORFLOW_MODULES = {"tensorflow", "keras", "engines.neural.backend", "engines.neural.training",
-                      "engines.neural.alphazero_training", "engines.neural.rl_training", "engines.neural.models",
+TENSORFLOW_MODULES = {"tensorflow", "keras", "engines.neural.backend", "engines.training.supervised",
+                      "engines.training.alphazero", "engines.training.rl", "engines.neural.models",
                       "engines.neural.resnet"}
 #: the modules of the other optional extras, imported only by what uses them: the web server
 #: (`dlgo serve`) and Ray (`--ray`)
@@ -89,7 +89,7 @@ def test_no_import_cycles():
 
 def test_the_library_and_the_cli_start_without_tensorflow_the_web_server_or_ray():
     code = ("import sys, dlgo.app.cli, dlgo.arena.tournament, dlgo.data.dataset, engines.mcts, engines.alphazero, "
-            "engines.neural.analysis; print(sorted({'tensorflow', 'keras', 'fastapi', 'uvicorn', 'ray'} & set(sys.modules)))")
+            "engines.analysis; print(sorted({'tensorflow', 'keras', 'fastapi', 'uvicorn', 'ray'} & set(sys.modules)))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 

@@ -121,8 +121,8 @@ def test_a_new_game_goes_through_the_default_encoder(bottomrow):
 
 
 def test_a_new_game_trains_one_alphazero_iteration(bottomrow, tmp_path):
-    from engines.neural.alphazero_config import AlphaZeroConfig
-    from engines.neural.alphazero_training import train_alphazero
+    from engines.training.alphazero_config import AlphaZeroConfig
+    from engines.training.alphazero import train_alphazero
 
     config = AlphaZeroConfig(game=bottomrow, blocks=1, filters=8, games=4, parallel=4, simulations=8, train_steps=2,
                              batch_size=16, eval_games=2, eval_simulations=4, previous_games=2, baselines=["random"])

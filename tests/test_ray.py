@@ -84,7 +84,7 @@ def test_alphazero_self_play_shares_on_ray_are_the_games_a_local_process_plays(l
     from engines.alphazero import NetworkEvaluator
     from engines.checkpoints import SHIPPED
     from engines.neural.loading import load_network
-    from engines.selfplay import SelfPlayPool, self_play
+    from engines.training.selfplay import SelfPlayPool, self_play
 
     options = {"simulations": 12, "temperature_moves": 4}
     with SelfPlayPool(2, ray=local_ray) as pool:  # two shares, as --workers 2 with --ray

@@ -9,7 +9,7 @@ import pytest
 
 from dlgo.core.errors import RecordError, SpecError
 from dlgo.arena.ratings import binomial_p_value, wilson_interval
-from engines.neural.rl_training import RLConfig, train_rl
+from engines.training.rl import RLConfig, train_rl
 
 
 def tiny(method: str = "pg", **changes) -> RLConfig:
@@ -131,7 +131,7 @@ def test_bad_settings_are_refused_before_a_folder_is_made(bad):
 
 def test_the_settings_name_every_model_without_loading_tensorflow():
     from engines.neural.models import MODELS
-    from engines.neural.rl_config import MODEL_NAMES
+    from engines.training.rl_config import MODEL_NAMES
 
     assert MODEL_NAMES == tuple(MODELS)
 
@@ -142,7 +142,7 @@ def test_the_learning_targets_of_each_method():
     from dlgo.data.experience import Experience
     from engines.neural.models import build_model
     from engines.neural.backend import compiled_call
-    from engines.neural.rl_training import training_targets
+    from engines.training.rl import training_targets
 
     states = np.zeros((4, 3, 3, 3), np.int8)
     experience = Experience(states, np.array([0, 1, 2, 3]), np.array([1.0, -1.0, 1.0, 1.0], np.float32),
@@ -169,7 +169,7 @@ def test_one_step_targets_look_at_the_next_position_from_the_movers_side():
     import numpy as np
 
     from dlgo.data.experience import Experience
-    from engines.neural.rl_training import one_step_targets
+    from engines.training.rl import one_step_targets
 
     # two games: three moves won by the first mover (rows 0-2), then two moves ending in a draw (rows 3-4)
     experience = Experience(np.zeros((5, 1)), np.zeros(5, np.int32), np.array([1.0, -1.0, 1.0, 0.0, 0.0], np.float32),
@@ -187,7 +187,7 @@ def test_bootstrapped_targets_of_q_and_ac():
     from dlgo.data.experience import Experience
     from engines.neural.backend import compiled_call
     from engines.neural.models import build_model
-    from engines.neural.rl_training import training_targets
+    from engines.training.rl import training_targets
 
     rng = np.random.default_rng(0)
     states = rng.integers(0, 2, (3, 3, 3, 3)).astype(np.int8)
@@ -229,7 +229,7 @@ def test_the_policy_gradient_loss_is_reinforce_with_an_entropy_bonus(tmp_path):
 
     from engines.neural.backend import load_model, save_model
     from engines.neural.models import build_model
-    from engines.neural.rl_training import PolicyGradientLoss, compile_for
+    from engines.training.rl import PolicyGradientLoss, compile_for
 
     p = np.array([[0.7, 0.2, 0.1]], np.float32)
     targets = np.array([[0.0, -0.5, 0.0]], np.float32)  # the second move lost: push it down
@@ -252,7 +252,7 @@ def test_learning_under_the_boards_symmetries_moves_the_targets_with_the_board()
     import numpy as np
 
     from dlgo.games import get_game
-    from engines.neural.rl_training import with_symmetries
+    from engines.training.rl import with_symmetries
 
     mirror = get_game("connect4").symmetries()
     x = np.zeros((1, 6, 7, 2), np.float32)
@@ -278,7 +278,7 @@ def test_the_clipped_surrogate_stops_pushing_a_losing_move_where_reinforce_never
     from dlgo.data.experience import Experience
     from engines.neural.backend import compiled_call
     from engines.neural.models import build_model
-    from engines.neural.rl_training import PolicyGradientLoss, training_targets
+    from engines.training.rl import PolicyGradientLoss, training_targets
 
     # the first move lost (advantage -1); it had probability 0.5 when the game was played
     targets = np.array([[-1.0, 0.0, 0.0, 1.0, 1.0, 1.0, 0.5, 0.0, 0.0]], np.float32)

@@ -12,7 +12,7 @@ from dlgo.games.go.patterns import (ATARI, CAPTURE_1, ESCAPE, NUM_FEATURES, PATT
 from dlgo.gotypes import Player
 from engines import registry
 from engines.rollouts import read_rollout_policy, save_rollout_policy
-from engines.rollout_training import MAX_RESPONSES, Examples, accuracy, examples_from, fit, train_rollout
+from engines.training.rollout_policy import MAX_RESPONSES, Examples, accuracy, examples_from, fit, train_rollout
 from helpers import go_position, play
 
 

@@ -5,7 +5,7 @@ import numpy as np
 
 from dlgo.encoders import get_encoder_by_name
 from engines.puct import RolloutEvaluator
-from engines.selfplay import self_play
+from engines.training.selfplay import self_play
 from helpers import CountingRollouts
 
 
@@ -49,7 +49,7 @@ def _examples(game, games, seed):
 
 
 def test_replay_buffer_keeps_the_last_games_and_round_trips(tmp_path):
-    from engines.replay import ReplayBuffer
+    from engines.training.replay import ReplayBuffer
 
     _, first = _examples("tictactoe", 3, 1)
     _, second = _examples("tictactoe", 2, 2)
@@ -69,7 +69,7 @@ def test_replay_buffer_keeps_the_last_games_and_round_trips(tmp_path):
 def test_sampling_moves_policies_with_the_boards():
     """Under any symmetry the policy's mass stays on the legal moves of the
     transformed board (empty cells in tic-tac-toe, open columns in Connect Four)."""
-    from engines.replay import ReplayBuffer
+    from engines.training.replay import ReplayBuffer
 
     for game in ("tictactoe", "connect4"):
         enc, ex = _examples(game, 3, 4)
@@ -99,7 +99,7 @@ class Misguided(RolloutEvaluator):
 
 
 def test_batched_match_scores_the_stronger_side_and_alternates_colours():
-    from engines.selfplay import play_batched_match
+    from engines.training.selfplay import play_batched_match
 
     good, bad = RolloutEvaluator(rollouts=4, seed=1), Misguided(rollouts=4, seed=2)
     scores = play_batched_match("connect4", good, bad, 8, parallel=8, simulations=24, seed=5)
@@ -111,7 +111,7 @@ def test_batched_match_scores_the_stronger_side_and_alternates_colours():
 
 def test_batched_match_against_itself_from_both_sides_is_a_fair_fight():
     """Tic-tac-toe with strong search: every game is a draw, whoever opens."""
-    from engines.selfplay import play_batched_match
+    from engines.training.selfplay import play_batched_match
 
     scores = play_batched_match("tictactoe", RolloutEvaluator(rollouts=8, seed=1), RolloutEvaluator(rollouts=8, seed=2),
                                 6, parallel=6, simulations=300, temperature_moves=0, seed=1)

@@ -25,7 +25,7 @@ def ttt_data(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def ttt_run(ttt_data, tmp_path_factory):
-    from engines.neural.training import train_supervised
+    from engines.training.supervised import train_supervised
 
     out = tmp_path_factory.mktemp("runs") / "tiny"
     history = train_supervised(ttt_data, out, model="tiny", epochs=3, batch_size=16, learning_rate=3e-3,
@@ -73,7 +73,7 @@ def test_encoded_chunks_split_by_game(ttt_data):
 
 
 def test_chunk_sequence_streams_every_position_once_per_epoch(ttt_data):
-    from engines.neural.training import split_sequence
+    from engines.training.supervised import split_sequence
 
     manifest = encode_dataset(ttt_data, progress=False)
     seq = split_sequence(manifest, "train", 7, seed=3)
@@ -84,7 +84,7 @@ def test_chunk_sequence_streams_every_position_once_per_epoch(ttt_data):
 
 
 def test_training_lowers_the_loss_and_resumes(ttt_data, ttt_run):
-    from engines.neural.training import train_supervised
+    from engines.training.supervised import train_supervised
 
     out, history = ttt_run
     assert list(history["epoch"]) == [1, 2, 3]
@@ -128,7 +128,7 @@ def test_an_encoding_from_before_values_is_made_again(ttt_data, tmp_path):
 
 
 def test_per_game_selection_keeps_the_same_few_positions_of_each_game():
-    from engines.neural.training import per_game_selection
+    from engines.training.supervised import per_game_selection
 
     games = np.array([0, 0, 0, 0, 1, 1, 2, 3, 3, 3])
     rows = per_game_selection(games, 2, seed=5)
@@ -138,10 +138,10 @@ def test_per_game_selection_keeps_the_same_few_positions_of_each_game():
 
 
 def test_a_value_network_learns_results_from_one_position_per_game(ttt_data, tmp_path):
-    from engines.neural.accuracy import evaluate_value
+    from engines.training.accuracy import evaluate_value
     from engines.neural.backend import read_metadata
     from engines.neural.loading import load_network
-    from engines.neural.training import split_sequence, train_supervised
+    from engines.training.supervised import split_sequence, train_supervised
 
     manifest = encode_dataset(ttt_data, progress=False)
     seq = split_sequence(manifest, "train", 4, target="value", per_game=1, selection_seed=0)
@@ -165,11 +165,11 @@ def test_a_value_network_learns_results_from_one_position_per_game(ttt_data, tmp
 
 
 def test_one_network_learns_moves_and_results_and_alphazero_starts_from_it(ttt_data, tmp_path):
-    from engines.neural.accuracy import evaluate_predictor
-    from engines.neural.alphazero_config import AlphaZeroConfig
-    from engines.neural.alphazero_training import train_alphazero
+    from engines.training.accuracy import evaluate_predictor
+    from engines.training.alphazero_config import AlphaZeroConfig
+    from engines.training.alphazero import train_alphazero
     from engines.neural.backend import compiled_call, load_model
-    from engines.neural.training import train_supervised
+    from engines.training.supervised import train_supervised
 
     out = tmp_path / "both"
     history = train_supervised(ttt_data, out, model="tiny", epochs=2, batch_size=8, target="both", progress=False)
@@ -233,7 +233,7 @@ def test_book_models_build_for_any_board(name):
 
 
 def test_evaluation_reports_accuracy_and_baselines(ttt_data, ttt_run):
-    from engines.neural.accuracy import evaluate_predictor
+    from engines.training.accuracy import evaluate_predictor
 
     out, _ = ttt_run
     metrics = evaluate_predictor(out / "model.keras", ttt_data, split="train", teacher_positions=5)

@@ -11,7 +11,6 @@ import argparse
 import dataclasses
 import errno
 import logging
-import math
 import socket
 import sys
 import time
@@ -28,6 +27,7 @@ from dlgo.app.gtp_server import GtpFrontend
 from dlgo.arena.report import EngineRow, write_report
 from dlgo.arena.tournament import run_tournament
 from dlgo.core.agent import Agent
+from dlgo.core.arguments import number, whole
 from dlgo.core.errors import DlgoError
 from dlgo.core.game import State
 from dlgo.core.types import Player
@@ -41,12 +41,12 @@ from dlgo.formats.plotting import plot_learning_curve
 from dlgo.formats.records import read_games, replay
 from dlgo.formats.sgf import game_to_sgf, read_sgf_file, sgf_to_state
 from dlgo.games import GAMES, game_options, new_game
-from engines.neural.accuracy import evaluate_predictor, evaluate_value
-from engines.neural.alphazero_config import AlphaZeroConfig
-from engines.neural.rl_config import RLConfig
-from engines.neural.analysis import analyze, render_analysis
+from engines.analysis import analyze, render_analysis
 from engines.neural.loading import load_network
-from engines.rollout_training import train_rollout
+from engines.training.accuracy import evaluate_predictor, evaluate_value
+from engines.training.alphazero_config import AlphaZeroConfig
+from engines.training.rl_config import RLConfig
+from engines.training.rollout_policy import train_rollout
 
 #: (game, black, white) for `dlgo demo`: one game each, a few seconds apiece.
 DEMO_GAMES = [
@@ -253,7 +253,7 @@ def cmd_train_rollout(args: argparse.Namespace) -> int:
 
 
 def cmd_train_supervised(args: argparse.Namespace) -> int:
-    from engines.neural.training import train_supervised  # TensorFlow's lazy import
+    from engines.training.supervised import train_supervised  # TensorFlow's lazy import
 
     history = train_supervised(args.data, args.out, model=args.model, encoder=args.encoder, epochs=args.epochs,
                                batch_size=args.batch_size, learning_rate=args.learning_rate, l2=args.l2,
@@ -290,7 +290,7 @@ def cmd_evaluate_predictor(args: argparse.Namespace) -> int:
 
 
 def cmd_train_alphazero(args: argparse.Namespace) -> int:
-    from engines.neural.alphazero_training import plot_history, saved_config, train_alphazero  # TensorFlow
+    from engines.training.alphazero import plot_history, saved_config, train_alphazero  # TensorFlow
 
     config = config_from_args(args, AlphaZeroConfig, saved_config)
     history = train_alphazero(args.out, config, args.iterations, workers=args.workers, sgf=args.sgf, ray=args.ray)
@@ -302,7 +302,7 @@ def cmd_train_alphazero(args: argparse.Namespace) -> int:
 
 
 def cmd_train_rl(args: argparse.Namespace) -> int:
-    from engines.neural.rl_training import saved_config, train_rl  # TensorFlow
+    from engines.training.rl import saved_config, train_rl  # TensorFlow
 
     config = config_from_args(args, RLConfig, saved_config)
     history = train_rl(args.out, config, args.generations, ray=args.ray)
@@ -451,35 +451,6 @@ def check_port_free(host: str, port: int) -> None:
     except OSError as err:
         raise DlgoError(f"cannot listen on {host}:{port}: {err.strerror or err}") from None
 
-
-def whole(least: int) -> Callable[[str], int]:
-    """An argparse type: a whole number of at least ``least``."""
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-        if value < least:
-            raise argparse.ArgumentTypeError(f"must be at least {least}, got {value}")
-        return value
-    return parse
-
-
-def number(least: float | None = None, above: float | None = None) -> Callable[[str], float]:
-    """An argparse type: a finite number, at least ``least`` or above ``above``."""
-    def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-        if not math.isfinite(value):
-            raise argparse.ArgumentTypeError(f"must be a finite number, got {text!r}")
-        if least is not None and value < least:
-            raise argparse.ArgumentTypeError(f"must be at least {least:g}, got {value:g}")
-        if above is not None and value <= above:
-            raise argparse.ArgumentTypeError(f"must be above {above:g}, got {value:g}")
-        return value
-    return parse
 
 def add_ray_option(parser: argparse.ArgumentParser, what: str) -> None:
     """``--ray [ADDRESS]``: the games on a Ray cluster (the distributed extra)."""

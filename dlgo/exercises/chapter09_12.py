@@ -9,8 +9,8 @@ import numpy as np
 
 from dlgo.data.experience import Experience, discounted_rewards
 from dlgo.exercises.checking import Check, Exercise, expect
-from engines.replay import ReplayBuffer as LibraryBuffer
-from engines.selfplay import Examples
+from engines.training.replay import ReplayBuffer as LibraryBuffer
+from engines.training.selfplay import Examples
 
 
 def _experience(rewards: np.ndarray, games: np.ndarray, actions: np.ndarray | None = None,
@@ -25,7 +25,7 @@ def library_returns(rewards: np.ndarray, games: np.ndarray, discount: float) -> 
 
 
 def library_targets(actions: np.ndarray, returns: np.ndarray, num_moves: int) -> np.ndarray:
-    from engines.neural.rl_training import training_targets  # loads TensorFlow
+    from engines.training.rl import training_targets  # loads TensorFlow
 
     experience = _experience(returns, np.arange(len(returns)), np.asarray(actions, np.int32), num_moves)
     _, targets, _ = training_targets("pg", experience, lambda x: [], num_moves)
@@ -33,7 +33,7 @@ def library_targets(actions: np.ndarray, returns: np.ndarray, num_moves: int) ->
 
 
 def library_loss(targets: np.ndarray, legal: np.ndarray, probabilities: np.ndarray) -> float:
-    from engines.neural.rl_training import PolicyGradientLoss  # loads TensorFlow
+    from engines.training.rl import PolicyGradientLoss  # loads TensorFlow
 
     y_true = np.hstack([targets, legal]).astype(np.float32)
     return float(PolicyGradientLoss(entropy=0.0)(y_true, probabilities.astype(np.float32)))

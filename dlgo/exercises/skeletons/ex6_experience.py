@@ -1,7 +1,7 @@
 """Exercise 6 (chapters 9-12): experience, returns, the policy-gradient loss and a replay buffer.
 
 ``dlgo exercise check 6`` compares each function with the library's
-(``dlgo.data.experience``, ``engines.neural.rl_training``, ``engines.replay``).
+(``dlgo.data.experience``, ``engines.training.rl``, ``engines.training.replay``).
 
 Experience is kept as flat arrays, one row per recorded move, the moves of a
 game together and in order: ``rewards[i]`` is the result of move ``i``'s game

@@ -23,7 +23,7 @@ it *responds* to the last move. Here, each move of a rollout considers:
 So ``P(response i) = exp(l_i) / Z`` and ``P(some other point) = n_rest *
 exp(rest) / Z``, where ``n_rest`` is the number of empty points that are not
 responses (an upper bound on the sensible ones, used alike in training and in
-play). :mod:`engines.rollout_training` fits the weights to a teacher's moves by
+play). :mod:`engines.training.rollout_policy` fits the weights to a teacher's moves by
 maximum likelihood; :meth:`dlgo.games.go.state.GameState.random_playout` plays
 with them (``policy=``). Weights live in a small ``.npz`` file
 (:mod:`engines.rollouts` reads and writes it).

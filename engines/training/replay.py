@@ -17,7 +17,7 @@ import numpy as np
 from dlgo.core.errors import RecordError
 from dlgo.core.symmetry import Symmetry
 from dlgo.formats.atomic import atomic_write
-from engines.selfplay import Examples
+from engines.training.selfplay import Examples
 
 
 class ReplayBuffer:

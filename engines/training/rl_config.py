@@ -1,5 +1,5 @@
 """Reinforcement learning's settings, in a module without TensorFlow (the CLI reads
-them to build its options): see :mod:`engines.neural.rl_training`."""
+them to build its options): see :mod:`engines.training.rl`."""
 from __future__ import annotations
 
 import math

@@ -1,13 +1,13 @@
 """The AlphaZero training loop: self-play -> train -> evaluate, resumable.
 
 Each iteration the current network plays ``games`` games against itself
-(batched, :mod:`engines.selfplay`), the examples join a replay buffer of the
+(batched, :mod:`engines.training.selfplay`), the examples join a replay buffer of the
 last ``buffer_games`` games, the network trains ``train_steps`` batches drawn
 from the buffer with random symmetries (policy: cross-entropy against the
 search's visit distribution; value: squared error against the result, or its
 mix with the search's root value, ``search_value_weight``), and the
 new network is scored against the previous iteration's network (batched games,
-:func:`engines.selfplay.play_batched_match`) and against fixed baselines
+:func:`engines.training.selfplay.play_batched_match`) and against fixed baselines
 (``random``, ``mcts:rounds=1000``, ...). The score against the previous network
 gives an Elo difference, ``400 * log10(s / (1 - s))``; their running sum, from
 0 for the untrained network, is the ``elo`` column.
@@ -45,13 +45,13 @@ from dlgo.formats.records import replay
 from dlgo.formats.sgf import game_to_sgf
 from dlgo.games import get_game
 from engines.alphazero import NetworkEvaluator
-from engines.neural.alphazero_config import AlphaZeroConfig
+from engines.training.alphazero_config import AlphaZeroConfig
 from engines.neural.backend import keras, load_model, read_metadata, save_model
 from engines.neural.loading import LoadedModel
 from engines.neural.resnet import build_resnet
-from engines.replay import ReplayBuffer
+from engines.training.replay import ReplayBuffer
 from engines.registry import ENGINES
-from engines.selfplay import SelfPlayPool, play_batched_match, self_play
+from engines.training.selfplay import SelfPlayPool, play_batched_match, self_play
 
 log = logging.getLogger(__name__)
 

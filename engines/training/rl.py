@@ -60,7 +60,7 @@ from dlgo.formats.folders import hold_folder, read_settings
 from dlgo.formats.plotting import new_figure, save_figure
 from engines.neural.backend import compiled_call, keras, load_model, read_metadata, save_model
 from engines.neural.models import build_model
-from engines.neural.rl_config import HEADS, RLConfig
+from engines.training.rl_config import HEADS, RLConfig
 from engines.registry import ENGINES
 
 log = logging.getLogger(__name__)
