@@ -19,7 +19,7 @@ from pathlib import Path
 from dlgo.encoders import get_encoder_by_name
 from engines.alphazero import NetworkEvaluator
 from engines.neural.loading import load_network
-from engines.training.selfplay import self_play
+from engines.training.selfplay import SelfPlaySettings, self_play
 from markdown import DEFAULT_FOLDER, Table
 
 
@@ -49,8 +49,8 @@ def main() -> None:
         evaluator.evaluate([enc.game.initial_state()])  # trace the compiled call before timing
         evaluator.evaluations = 0
         start = time.perf_counter()
-        examples = self_play(args.game, evaluator, enc, args.games, parallel=args.parallel,
-                             simulations=args.simulations, seed=0, progress=True)
+        settings = SelfPlaySettings(parallel=args.parallel, simulations=args.simulations)
+        examples = self_play(args.game, evaluator, enc, args.games, settings, seed=0, progress=True)
         seconds = time.perf_counter() - start
     moves = len(examples.values)
     rate = evaluator.evaluations / seconds

@@ -243,10 +243,11 @@ def test_shipped_networks_load_by_name_from_anywhere(tmp_path, monkeypatch):
 def test_self_play_in_worker_processes_gives_whole_games():
     from engines.checkpoints import SHIPPED
     from engines.training.replay import ReplayBuffer
-    from engines.training.selfplay import SelfPlayPool
+    from engines.training.selfplay import SelfPlayPool, SelfPlaySettings
 
     with SelfPlayPool(2) as pool:
-        examples = pool.self_play("tictactoe", SHIPPED / "tictactoe.keras", 5, parallel=4, simulations=8, seed=3)
+        examples = pool.self_play("tictactoe", SHIPPED / "tictactoe.keras", 5,
+                                  SelfPlaySettings(parallel=4, simulations=8), seed=3)
     assert len(examples.lengths) == 5 and sum(examples.lengths) == len(examples.values) == len(examples.features)
     assert all(5 <= n <= 9 for n in examples.lengths)  # tic-tac-toe lasts 5 to 9 moves
     np.testing.assert_allclose(examples.policies.sum(axis=1), 1.0, rtol=1e-5)

@@ -10,6 +10,7 @@ import sys
 import tempfile
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
@@ -84,14 +85,14 @@ def test_alphazero_self_play_shares_on_ray_are_the_games_a_local_process_plays(l
     from engines.alphazero import NetworkEvaluator
     from engines.checkpoints import SHIPPED
     from engines.neural.loading import load_network
-    from engines.training.selfplay import SelfPlayPool, self_play
+    from engines.training.selfplay import SelfPlayPool, SelfPlaySettings, self_play
 
-    options = {"simulations": 12, "temperature_moves": 4}
+    settings = SelfPlaySettings(parallel=4, simulations=12, temperature_moves=4)
     with SelfPlayPool(2, ray=local_ray) as pool:  # two shares, as --workers 2 with --ray
-        on_ray = pool.self_play("tictactoe", SHIPPED / "tictactoe.keras", 6, parallel=4, seed=11, **options)
+        on_ray = pool.self_play("tictactoe", SHIPPED / "tictactoe.keras", 6, settings, seed=11)
     network = load_network("tictactoe")
-    shares = [self_play("tictactoe", NetworkEvaluator(network), network.encoder, 3, parallel=3,
-                        seed=11 * 1009 + k, **options) for k in range(2)]
+    shares = [self_play("tictactoe", NetworkEvaluator(network), network.encoder, 3, replace(settings, parallel=3),
+                        seed=11 * 1009 + k) for k in range(2)]
     assert on_ray.moves == [m for share in shares for m in share.moves]
     assert on_ray.values.tolist() == [v for share in shares for v in share.values.tolist()]
 

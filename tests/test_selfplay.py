@@ -5,14 +5,14 @@ import numpy as np
 
 from dlgo.encoders import get_encoder_by_name
 from engines.puct import RolloutEvaluator
-from engines.training.selfplay import self_play
+from engines.training.selfplay import MatchSettings, SelfPlaySettings, play_batched_match, self_play
 from helpers import CountingRollouts
 
 
 def test_examples_are_consistent_with_the_games():
     enc = get_encoder_by_name(None, "tictactoe")
     evaluator = CountingRollouts(seed=1)
-    ex = self_play("tictactoe", evaluator, enc, 6, parallel=4, simulations=16, temperature_moves=2, seed=1)
+    ex = self_play("tictactoe", evaluator, enc, 6, SelfPlaySettings(parallel=4, simulations=16, temperature_moves=2), seed=1)
     assert len(ex.games) == 6 and all(g.is_over() for g in ex.games)
     n = sum(g.num_moves_played for g in ex.games)
     assert ex.features.shape == (n, 3, 3, 3) and ex.policies.shape == (n, 9) and ex.values.shape == (n,)
@@ -37,15 +37,16 @@ def test_examples_are_consistent_with_the_games():
 
 def test_self_play_is_reproducible_from_its_seed():
     enc = get_encoder_by_name(None, "connect4")
-    a = self_play("connect4", RolloutEvaluator(seed=3), enc, 2, parallel=2, simulations=8, seed=3)
-    b = self_play("connect4", RolloutEvaluator(seed=3), enc, 2, parallel=2, simulations=8, seed=3)
+    a = self_play("connect4", RolloutEvaluator(seed=3), enc, 2, SelfPlaySettings(parallel=2, simulations=8), seed=3)
+    b = self_play("connect4", RolloutEvaluator(seed=3), enc, 2, SelfPlaySettings(parallel=2, simulations=8), seed=3)
     assert [g.move_history() for g in a.games] == [g.move_history() for g in b.games]
     np.testing.assert_array_equal(a.policies, b.policies)
 
 
 def _examples(game, games, seed):
     enc = get_encoder_by_name(None, game)
-    return enc, self_play(game, RolloutEvaluator(seed=seed), enc, games, parallel=games, simulations=8, seed=seed)
+    return enc, self_play(game, RolloutEvaluator(seed=seed), enc, games, SelfPlaySettings(parallel=games, simulations=8),
+                          seed=seed)
 
 
 def test_replay_buffer_keeps_the_last_games_and_round_trips(tmp_path):
@@ -99,30 +100,26 @@ class Misguided(RolloutEvaluator):
 
 
 def test_batched_match_scores_the_stronger_side_and_alternates_colours():
-    from engines.training.selfplay import play_batched_match
-
     good, bad = RolloutEvaluator(rollouts=4, seed=1), Misguided(rollouts=4, seed=2)
-    scores = play_batched_match("connect4", good, bad, 8, parallel=8, simulations=24, seed=5)
+    scores = play_batched_match("connect4", good, bad, 8, MatchSettings(parallel=8, simulations=24), seed=5)
     assert len(scores) == 8 and set(scores) <= {0.0, 0.5, 1.0}
     assert np.mean(scores) >= 0.85
-    reverse = play_batched_match("connect4", bad, good, 8, parallel=4, simulations=24, seed=5)
+    reverse = play_batched_match("connect4", bad, good, 8, MatchSettings(parallel=4, simulations=24), seed=5)
     assert np.mean(reverse) <= 0.15
 
 
 def test_batched_match_against_itself_from_both_sides_is_a_fair_fight():
     """Tic-tac-toe with strong search: every game is a draw, whoever opens."""
-    from engines.training.selfplay import play_batched_match
-
     scores = play_batched_match("tictactoe", RolloutEvaluator(rollouts=8, seed=1), RolloutEvaluator(rollouts=8, seed=2),
-                                6, parallel=6, simulations=300, temperature_moves=0, seed=1)
+                                6, MatchSettings(parallel=6, simulations=300, temperature_moves=0), seed=1)
     assert scores == [0.5] * 6
 
 
 def test_playout_cap_randomisation_records_only_the_full_searches():
     enc = get_encoder_by_name(None, "connect4")
     evaluator = CountingRollouts(seed=4)
-    ex = self_play("connect4", evaluator, enc, 6, parallel=6, simulations=40, fast_simulations=4,
-                   full_fraction=0.25, seed=4)
+    ex = self_play("connect4", evaluator, enc, 6,
+                   SelfPlaySettings(parallel=6, simulations=40, fast_simulations=4, full_fraction=0.25), seed=4)
     moves = sum(g.num_moves_played for g in ex.games)
     assert sum(ex.lengths) == len(ex.values) and 0 < len(ex.values) < moves / 2  # about a quarter recorded
     np.testing.assert_allclose(ex.policies.sum(axis=1), 1.0, rtol=1e-5)
@@ -134,8 +131,8 @@ def test_playout_cap_randomisation_records_only_the_full_searches():
             assert match
             expected = 0.0 if winner is None else 1.0 if winner == match[0].next_player else -1.0
             assert ex.values[k] == expected
-    full = self_play("connect4", RolloutEvaluator(seed=4), enc, 2, parallel=2, simulations=8, fast_simulations=4,
-                     full_fraction=1.0, seed=4)
+    full = self_play("connect4", RolloutEvaluator(seed=4), enc, 2,
+                     SelfPlaySettings(parallel=2, simulations=8, fast_simulations=4, full_fraction=1.0), seed=4)
     assert len(full.values) == sum(g.num_moves_played for g in full.games)  # every move full: every move kept
 
 
@@ -143,8 +140,8 @@ def test_search_value_weight_mixes_the_result_with_the_root_value():
     enc = get_encoder_by_name(None, "tictactoe")
 
     def play(weight: float):
-        return self_play("tictactoe", RolloutEvaluator(seed=3), enc, 4, parallel=4, simulations=30, seed=3,
-                         search_value_weight=weight)
+        return self_play("tictactoe", RolloutEvaluator(seed=3), enc, 4,
+                         SelfPlaySettings(parallel=4, simulations=30, search_value_weight=weight), seed=3)
 
     results, searched, mixed = play(0.0), play(1.0), play(0.5)
     np.testing.assert_array_equal(results.features, searched.features)  # the weight changes no move

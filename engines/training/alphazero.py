@@ -1,25 +1,31 @@
-"""The AlphaZero training loop: self-play -> train -> evaluate, resumable.
+"""The AlphaZero training loop: self-play -> train -> evaluate -> publish, resumable.
 
-Each iteration the current network plays ``games`` games against itself
-(batched, :mod:`engines.training.selfplay`), the examples join a replay buffer of the
-last ``buffer_games`` games, the network trains ``train_steps`` batches drawn
-from the buffer with random symmetries (policy: cross-entropy against the
-search's visit distribution; value: squared error against the result, or its
-mix with the search's root value, ``search_value_weight``), and the
-new network is scored against the previous iteration's network (batched games,
-:func:`engines.training.selfplay.play_batched_match`) and against fixed baselines
-(``random``, ``mcts:rounds=1000``, ...). The score against the previous network
-gives an Elo difference, ``400 * log10(s / (1 - s))``; their running sum, from
-0 for the untrained network, is the ``elo`` column.
+Each iteration, as the paper tells it (:func:`train_alphazero`, one screen):
+
+1. **Self-play** (:func:`self_play_games`): the current network plays ``games``
+   games against itself (batched, :mod:`engines.training.selfplay`) and the
+   examples join a replay buffer of the last ``buffer_games`` games.
+2. **Train** (:func:`train_network`): ``train_steps`` batches drawn from the
+   buffer with random symmetries (policy: cross-entropy against the search's
+   visit distribution; value: squared error against the result, or its mix with
+   the search's root value, ``search_value_weight``).
+3. **Evaluate** (:func:`evaluate_network`): the new network against the previous
+   iteration's (batched games, :func:`engines.training.selfplay.play_batched_match`)
+   and against fixed baselines (``random``, ``mcts:rounds=1000``, ...). The score
+   against the previous network gives an Elo difference,
+   ``400 * log10(s / (1 - s))``; their running sum, from 0 for the untrained
+   network, is the ``elo`` column.
+4. **Publish** (:func:`publish`): the iteration's row joins ``history.csv`` and
+   the network becomes ``checkpoint.keras``, the one to play.
 
 ``out/`` holds ``config.json``, ``checkpoints/iter-NNN.keras`` (the network,
-``iter-000`` untrained
-with its optimizer state and encoder), ``buffer-NNN.npz`` (the replay buffer
-after iteration NNN), ``history.csv`` (loss components, scores and seconds per
-iteration) and ``checkpoint.keras``, a copy of the latest network for playing.
-All are written atomically, ``history.csv`` after the iteration's network and
-buffer, so a killed run resumes from the last finished iteration with exactly
-its network, optimizer state and replay buffer.
+``iter-000`` untrained, with its optimizer state and encoder), ``buffer-NNN.npz``
+(the replay buffer after iteration NNN), ``history.csv`` (loss components,
+scores and seconds per iteration) and ``checkpoint.keras``, a copy of the latest
+network for playing. All are written atomically, ``history.csv`` after the
+iteration's network and buffer, so a killed run resumes (:func:`open_run`) from
+the last finished iteration with exactly its network, optimizer state and
+replay buffer.
 """
 from __future__ import annotations
 
@@ -27,8 +33,9 @@ import json
 import logging
 import math
 import time
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -45,13 +52,13 @@ from dlgo.formats.records import replay
 from dlgo.formats.sgf import game_to_sgf
 from dlgo.games import get_game
 from engines.alphazero import NetworkEvaluator
-from engines.training.alphazero_config import AlphaZeroConfig
 from engines.neural.backend import keras, load_model, read_metadata, save_model
 from engines.neural.loading import LoadedModel
 from engines.neural.resnet import build_resnet
-from engines.training.replay import ReplayBuffer
 from engines.registry import ENGINES
-from engines.training.selfplay import SelfPlayPool, play_batched_match, self_play
+from engines.training.alphazero_config import AlphaZeroConfig
+from engines.training.replay import ReplayBuffer
+from engines.training.selfplay import Examples, SelfPlayPool, play_batched_match, self_play
 
 log = logging.getLogger(__name__)
 
@@ -87,6 +94,182 @@ def elo_difference(score: float, games: int) -> float:
     return 400.0 * math.log10(score / (1 - score))
 
 
+def train_alphazero(out: str | Path, config: AlphaZeroConfig, iterations: int,
+                    progress: bool = True, workers: int = 1, sgf: bool = False, ray: str | None = None
+                    ) -> pd.DataFrame:
+    """Run (or continue) training until ``iterations`` iterations are done;
+    ``workers`` > 1 plays the self-play games in that many processes (with
+    ``ray``: in that many shares on the Ray cluster there); ``sgf`` keeps Go
+    self-play games as SGF in ``out/selfplay-sgf/iter-NNN/``. The folder is
+    held by this run alone (:func:`~dlgo.formats.folders.hold_folder`)."""
+    if iterations < 1 or workers < 1:
+        raise SpecError(f"iterations and workers must be at least 1, got {iterations} and {workers}")
+    with hold_folder(out, "train-alphazero", game=config.game):
+        run = open_run(Path(out), config, progress)
+        pool = SelfPlayPool(workers, ray) if workers > 1 or ray else None
+        try:
+            for iteration in tqdm(range(run.done + 1, iterations + 1), desc="iterations", unit="iter",
+                                  initial=run.done, total=iterations, disable=not progress):
+                started = time.perf_counter()
+                run.previous_network.set_weights(run.model.get_weights())  # frozen: the opponent of step 3
+                examples = self_play_games(run, iteration, pool)
+                if sgf and get_game(config.game).has_sgf:
+                    _write_selfplay_sgf(run.out / "selfplay-sgf" / f"iter-{iteration:03d}", config.game,
+                                        examples.moves, f"alphazero iteration {iteration - 1}")
+                row = {"iteration": iteration, "examples": len(run.buffer),
+                       "learning_rate": config.learning_rate_at(iteration), **train_network(run, iteration)}
+                checkpoint = save_iteration(run, iteration)
+                row.update(evaluate_network(run, iteration, checkpoint, last=iteration == iterations))
+                row["seconds"] = time.perf_counter() - started  # self-play, training and evaluation
+                row["workers"] = workers
+                publish(run, iteration, row)
+        finally:
+            if pool is not None:
+                pool.close()
+    return run.history
+
+
+@dataclass
+class Run:
+    """A training run open in its folder: its settings, the network in training,
+    a frozen copy of the previous iteration's weights, both ready to play
+    (``current``, ``previous``: one compiled call each, reading the variables, so
+    new weights need no retracing), the replay buffer and the history so far."""
+
+    out: Path
+    config: AlphaZeroConfig
+    encoder: Encoder
+    metadata: dict[str, Any]   # what every saved network of the run records about it
+    model: "keras.Model"
+    previous_network: "keras.Model"
+    current: LoadedModel
+    previous: LoadedModel
+    buffer: ReplayBuffer
+    history: pd.DataFrame
+    done: int                  # the last finished iteration
+    rng: np.random.Generator   # draws the training batches
+    progress: bool
+
+
+def open_run(out: Path, config: AlphaZeroConfig, progress: bool) -> Run:
+    """The run in ``out``: its settings recorded (or checked against those
+    recorded), then resumed after its last finished iteration, or started with
+    a fresh network (or ``config.init``) and an empty buffer."""
+    _record_settings(out, config)
+    encoder = get_encoder_by_name(None, config.game)
+    syms = encoder.game.symmetries()
+    history_file = out / "history.csv"
+    history = pd.read_csv(history_file) if history_file.exists() else pd.DataFrame()
+    done = _resume_point(out, history)
+    metadata = {"kind": "alphazero", "encoder": encoder.config(), "config": asdict(config)}
+    if done:
+        model, _ = load_model(out / "checkpoints" / f"iter-{done:03d}.keras")
+        buffer = ReplayBuffer.load(out / f"buffer-{done:03d}.npz", syms)
+        log.info("resuming %s after iteration %d (%d examples in the buffer)", out, done, len(buffer))
+    else:
+        keras.utils.set_random_seed(config.seed)
+        model = starting_network(config.init, encoder) if config.init else build_resnet(
+            encoder.shape, encoder.num_moves, blocks=config.blocks, filters=config.filters, l2=config.l2)
+        _compile(model, config.learning_rate)
+        buffer = ReplayBuffer(config.buffer_games, syms)
+        save_model(model, out / "checkpoints" / "iter-000.keras", {**metadata, "iteration": 0})
+    previous = keras.models.clone_model(model)
+    return Run(out, config, encoder, metadata, model, previous, LoadedModel.from_model(model, encoder, metadata),
+               LoadedModel.from_model(previous, encoder, metadata), buffer, history, done,
+               np.random.default_rng(config.seed + 1000 * done), progress)
+
+
+def _record_settings(out: Path, config: AlphaZeroConfig) -> None:
+    """Write ``config.json``, or refuse a folder that holds a run with other settings."""
+    config_file = out / "config.json"
+    if config_file.exists():
+        old = {**asdict(AlphaZeroConfig()), **json.loads(config_file.read_text())}  # fields added later: defaults
+        if old != asdict(config):
+            changed = {k: (old.get(k), v) for k, v in asdict(config).items() if old.get(k) != v}
+            raise SettingsMismatchError(f"{out} holds a run with other settings {changed}")
+    else:
+        with atomic_write(config_file) as handle:
+            json.dump(asdict(config), handle, indent=2)
+
+
+def self_play_games(run: Run, iteration: int, pool: SelfPlayPool | None) -> Examples:
+    """Step 1: the current network plays itself (in this process, or in the
+    pool's workers, which load the network this iteration starts from); the
+    examples join the replay buffer."""
+    config = run.config
+    settings, seed = config.self_play_settings(), config.seed * 1_000_003 + iteration
+    if pool is None:
+        examples = self_play(config.game, NetworkEvaluator(run.current), run.encoder, config.games, settings,
+                             seed=seed, progress=run.progress)
+    else:
+        start = run.out / "checkpoints" / f"iter-{iteration - 1:03d}.keras"
+        if not start.exists():
+            save_model(run.model, start, {**run.metadata, "iteration": iteration - 1})
+        examples = pool.self_play(config.game, start, config.games, settings, seed=seed, progress=run.progress)
+    run.buffer.add(examples)
+    return examples
+
+
+def train_network(run: Run, iteration: int) -> dict[str, float]:
+    """Step 2: ``train_steps`` batches from the buffer at the iteration's learning
+    rate; the mean of each loss component."""
+    config = run.config
+    run.model.optimizer.learning_rate.assign(config.learning_rate_at(iteration))
+    losses = []
+    bar = tqdm(range(config.train_steps), desc="training", unit="batch", disable=not run.progress, leave=False)
+    for _ in bar:
+        x, pi, z = run.buffer.sample(config.batch_size, run.rng)
+        losses.append(run.model.train_on_batch(x, [pi, z[:, None]], return_dict=True))
+        bar.set_postfix(loss=f"{float(losses[-1]['loss']):.3f}", refresh=False)
+    return {k: float(np.mean([step[k] for step in losses])) for k in losses[0]}
+
+
+def save_iteration(run: Run, iteration: int) -> Path:
+    """The trained network and the buffer, as the iteration leaves them (before
+    its history row: a run killed after this redoes the iteration)."""
+    checkpoint = run.out / "checkpoints" / f"iter-{iteration:03d}.keras"
+    save_model(run.model, checkpoint, {**run.metadata, "iteration": iteration})
+    run.buffer.save(run.out / f"buffer-{iteration:03d}.npz")
+    return checkpoint
+
+
+def evaluate_network(run: Run, iteration: int, checkpoint: Path, last: bool) -> dict[str, float]:
+    """Step 3: the score against the previous network and the Elo it adds up to;
+    every ``baseline_every`` iterations (and at the last) the score against each baseline."""
+    config = run.config
+    scores = {"score_vs_previous": _against_previous(run, iteration)}
+    last_elo = float(run.history["elo"].iloc[-1]) if "elo" in run.history else 0.0
+    scores["elo"] = last_elo + elo_difference(scores["score_vs_previous"], config.previous_games)
+    if iteration % config.baseline_every == 0 or last:
+        scores.update(_against_baselines(checkpoint, config, iteration, run.progress))
+    return scores
+
+
+def publish(run: Run, iteration: int, row: dict[str, float]) -> None:
+    """Step 4: the iteration's row joins ``history.csv`` (the iteration is now
+    complete), its network becomes ``checkpoint.keras`` and older buffers go."""
+    run.history = pd.concat([run.history, pd.DataFrame([row])], ignore_index=True)
+    with atomic_write(run.out / "history.csv") as handle:
+        run.history.to_csv(handle, index=False)
+    save_model(run.model, run.out / "checkpoint.keras", {**run.metadata, "iteration": iteration})
+    for stale in run.out.glob("buffer-*.npz"):
+        if stale.name != f"buffer-{iteration:03d}.npz":
+            stale.unlink()
+    run.done = iteration
+    log.info("iteration %d: %s", iteration, row)
+
+
+def _against_previous(run: Run, iteration: int) -> float:
+    """Score of the new network against the previous iteration's, both with search."""
+    config = run.config
+    if config.previous_games <= 0:
+        return float("nan")
+    scores = play_batched_match(config.game, NetworkEvaluator(run.current), NetworkEvaluator(run.previous),
+                                config.previous_games, config.match_settings(), seed=config.seed * 7919 + iteration,
+                                progress=run.progress)
+    return float(np.mean(scores))
+
+
 def _against_baselines(checkpoint: Path, config: AlphaZeroConfig, iteration: int,
                        progress: bool) -> dict[str, float]:
     """Score of the network (with search) against each baseline, colours alternating."""
@@ -105,31 +288,6 @@ def _against_baselines(checkpoint: Path, config: AlphaZeroConfig, iteration: int
         scores[f"score_vs_{baseline}"] = total / max(1, config.eval_games)
     bar.close()
     return scores
-
-
-def _against_previous(current: LoadedModel, previous: LoadedModel, config: AlphaZeroConfig, iteration: int,
-                      progress: bool) -> float:
-    """Score of the new network against the previous iteration's, both with search."""
-    if config.previous_games <= 0:
-        return float("nan")
-    scores = play_batched_match(config.game, NetworkEvaluator(current), NetworkEvaluator(previous),
-                                config.previous_games,
-                                parallel=min(config.parallel, config.previous_games),
-                                simulations=config.eval_simulations, c=config.c,
-                                seed=config.seed * 7919 + iteration, progress=progress)
-    return float(np.mean(scores))
-
-
-def _train(model: "keras.Model", buffer: ReplayBuffer, config: AlphaZeroConfig, rng: np.random.Generator,
-           progress: bool) -> dict[str, float]:
-    """``train_steps`` batches from the buffer; the mean of each loss component."""
-    losses = []
-    bar = tqdm(range(config.train_steps), desc="training", unit="batch", disable=not progress, leave=False)
-    for _ in bar:
-        x, pi, z = buffer.sample(config.batch_size, rng)
-        losses.append(model.train_on_batch(x, [pi, z[:, None]], return_dict=True))
-        bar.set_postfix(loss=f"{float(losses[-1]['loss']):.3f}", refresh=False)
-    return {k: float(np.mean([step[k] for step in losses])) for k in losses[0]}
 
 
 def _write_selfplay_sgf(folder: Path, game: str, games: list[str], player: str) -> None:
@@ -152,20 +310,6 @@ def plot_history(history: pd.DataFrame, path: str | Path, title: str) -> None:
 def saved_config(out: str | Path) -> AlphaZeroConfig:
     """The settings of the run in ``out`` (to resume it without repeating them)."""
     return read_settings(out, AlphaZeroConfig, "AlphaZero")
-
-
-def train_alphazero(out: str | Path, config: AlphaZeroConfig, iterations: int,
-                    progress: bool = True, workers: int = 1, sgf: bool = False, ray: str | None = None
-                    ) -> pd.DataFrame:
-    """Run (or continue) training until ``iterations`` iterations are done;
-    ``workers`` > 1 plays the self-play games in that many processes (with
-    ``ray``: in that many shares on the Ray cluster there); ``sgf`` keeps Go
-    self-play games as SGF in ``out/selfplay-sgf/iter-NNN/``. The folder is
-    held by this run alone (:func:`~dlgo.formats.folders.hold_folder`)."""
-    if iterations < 1 or workers < 1:
-        raise SpecError(f"iterations and workers must be at least 1, got {iterations} and {workers}")
-    with hold_folder(out, "train-alphazero", game=config.game):
-        return _train_alphazero(Path(out), config, iterations, progress, workers, sgf, ray)
 
 
 def _resume_point(out: Path, history: pd.DataFrame) -> int:
@@ -191,93 +335,3 @@ def _resume_point(out: Path, history: pd.DataFrame) -> int:
         if stale != buffer:
             stale.unlink()
     return done
-
-
-def _train_alphazero(out: Path, config: AlphaZeroConfig, iterations: int, progress: bool, workers: int,
-                     sgf: bool, ray: str | None = None) -> pd.DataFrame:
-    config_file = out / "config.json"
-    if config_file.exists():
-        old = {**asdict(AlphaZeroConfig()), **json.loads(config_file.read_text())}  # fields added later: defaults
-        if old != asdict(config):
-            changed = {k: (old.get(k), v) for k, v in asdict(config).items() if old.get(k) != v}
-            raise SettingsMismatchError(f"{out} holds a run with other settings {changed}")
-    else:
-        with atomic_write(config_file) as handle:
-            json.dump(asdict(config), handle, indent=2)
-
-    encoder = get_encoder_by_name(None, config.game)
-    syms = encoder.game.symmetries()
-    history_file = out / "history.csv"
-    history = pd.read_csv(history_file) if history_file.exists() else pd.DataFrame()
-    done = _resume_point(out, history)
-    metadata = {"kind": "alphazero", "encoder": encoder.config(), "config": asdict(config)}
-    if done:
-        model, _ = load_model(out / "checkpoints" / f"iter-{done:03d}.keras")
-        buffer = ReplayBuffer.load(out / f"buffer-{done:03d}.npz", syms)
-        log.info("resuming %s after iteration %d (%d examples in the buffer)", out, done, len(buffer))
-    else:
-        keras.utils.set_random_seed(config.seed)
-        if config.init:
-            model = starting_network(config.init, encoder)
-        else:
-            model = build_resnet(encoder.shape, encoder.num_moves, blocks=config.blocks, filters=config.filters,
-                                 l2=config.l2)
-        _compile(model, config.learning_rate)
-        buffer = ReplayBuffer(config.buffer_games, syms)
-        save_model(model, out / "checkpoints" / "iter-000.keras", {**metadata, "iteration": 0})
-    rng = np.random.default_rng(config.seed + 1000 * done)
-    # One compiled call each for the network in training and a frozen copy of the
-    # previous iteration's weights; both read their variables, so no retracing.
-    current = LoadedModel.from_model(model, encoder, metadata)
-    snapshot = keras.models.clone_model(model)
-    previous = LoadedModel.from_model(snapshot, encoder, metadata)
-    pool = SelfPlayPool(workers, ray) if workers > 1 or ray else None
-    try:
-        for iteration in tqdm(range(done + 1, iterations + 1), desc="iterations", unit="iter", initial=done,
-                              total=iterations, disable=not progress):
-            started = time.perf_counter()
-            snapshot.set_weights(model.get_weights())
-            options = dict(parallel=config.parallel, simulations=config.simulations, c=config.c,
-                           dirichlet_alpha=config.dirichlet_alpha, dirichlet_epsilon=config.dirichlet_epsilon,
-                           temperature_moves=config.temperature_moves, seed=config.seed * 1_000_003 + iteration,
-                           progress=progress, fast_simulations=config.fast_simulations,
-                           full_fraction=config.full_fraction, search_value_weight=config.search_value_weight)
-            if pool is None:
-                examples = self_play(config.game, NetworkEvaluator(current), encoder, config.games, **options)
-            else:  # the workers load the network this iteration starts from
-                start = out / "checkpoints" / f"iter-{iteration - 1:03d}.keras"
-                if not start.exists():
-                    save_model(model, start, {**metadata, "iteration": iteration - 1})
-                examples = pool.self_play(config.game, start, config.games, **options)
-            buffer.add(examples)
-            if sgf and get_game(config.game).has_sgf:
-                _write_selfplay_sgf(out / "selfplay-sgf" / f"iter-{iteration:03d}", config.game, examples.moves,
-                                    f"alphazero iteration {iteration - 1}")
-            model.optimizer.learning_rate.assign(config.learning_rate_at(iteration))
-            row = {"iteration": iteration, "examples": len(buffer), "learning_rate": config.learning_rate_at(iteration),
-                   **_train(model, buffer, config, rng, progress)}
-            meta = {**metadata, "iteration": iteration}
-            checkpoint = out / "checkpoints" / f"iter-{iteration:03d}.keras"
-            save_model(model, checkpoint, meta)
-            buffer.save(out / f"buffer-{iteration:03d}.npz")
-            row["score_vs_previous"] = _against_previous(current, previous, config, iteration, progress)
-            last_elo = float(history["elo"].iloc[-1]) if "elo" in history else 0.0
-            row["elo"] = last_elo + elo_difference(row["score_vs_previous"], config.previous_games)
-            if iteration % config.baseline_every == 0 or iteration == iterations:
-                row.update(_against_baselines(checkpoint, config, iteration, progress))
-            row["seconds"] = time.perf_counter() - started  # self-play, training and evaluation
-            row["workers"] = workers
-            history = pd.concat([history, pd.DataFrame([row])], ignore_index=True)
-            with atomic_write(history_file) as handle:  # the iteration is complete
-                history.to_csv(handle, index=False)
-            save_model(model, out / "checkpoint.keras", meta)
-            for stale in out.glob("buffer-*.npz"):
-                if stale.name != f"buffer-{iteration:03d}.npz":
-                    stale.unlink()
-            log.info("iteration %d: %s", iteration, row)
-    finally:
-        if pool is not None:
-            pool.close()
-    return history
-
-

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, fields
 from dlgo.core.errors import SpecError
 from dlgo.games import get_game
 from engines.registry import check_spec
+from engines.training.selfplay import MatchSettings, SelfPlaySettings
 
 #: the least value of each count (every other number: finite, and >= 0 unless listed in POSITIVE)
 AT_LEAST_ONE = ("blocks", "filters", "games", "parallel", "simulations", "buffer_games", "batch_size", "train_steps",
@@ -77,3 +78,15 @@ class AlphaZeroConfig:
         per entry of ``learning_rate_drops`` at or before ``iteration``."""
         drops = sum(1 for start in self.learning_rate_drops if iteration >= start)
         return self.learning_rate * self.learning_rate_drop ** drops
+
+    def self_play_settings(self) -> SelfPlaySettings:
+        """How this run's self-play searches and chooses its moves."""
+        return SelfPlaySettings(parallel=self.parallel, simulations=self.simulations, c=self.c,
+                                temperature_moves=self.temperature_moves, dirichlet_alpha=self.dirichlet_alpha,
+                                dirichlet_epsilon=self.dirichlet_epsilon, fast_simulations=self.fast_simulations,
+                                full_fraction=self.full_fraction, search_value_weight=self.search_value_weight)
+
+    def match_settings(self) -> MatchSettings:
+        """How each new network plays the one before it (its Elo step)."""
+        return MatchSettings(parallel=min(self.parallel, self.previous_games), simulations=self.eval_simulations,
+                             c=self.c)

@@ -31,9 +31,9 @@ own tree, and each step's leaves go to each side's network in one call.
 from __future__ import annotations
 
 from concurrent.futures import as_completed
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 from tqdm import tqdm
@@ -69,6 +69,38 @@ class Examples:
                         [n for p in parts for n in p.lengths], [m for p in parts for m in p.moves])
 
 
+@dataclass(frozen=True)
+class SelfPlaySettings:
+    """How self-play searches and chooses its moves: one object, from a run's
+    settings (:meth:`~engines.training.alphazero_config.AlphaZeroConfig.self_play_settings`)
+    to every game and every worker process."""
+
+    parallel: int = 32              # games advancing together (their leaves evaluated in one call)
+    simulations: int = 100          # per full move
+    c: float = 1.5                  # PUCT's exploration constant
+    temperature_moves: int = 8      # the first moves of a game sampled by visits; later ones the most visited
+    dirichlet_alpha: float = 0.3    # root noise: Dirichlet(alpha) ...
+    dirichlet_epsilon: float = 0.25  # ... mixed in at this weight
+    fast_simulations: int = 0       # playout-cap randomisation: > 0 searches most moves this much, unrecorded
+    full_fraction: float = 1.0      # ... and gives the full search (and an example) to this share of moves
+    search_value_weight: float = 0.0  # value target: (1 - w) * game result + w * the root's search value
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.search_value_weight <= 1.0:
+            raise SpecError(f"search_value_weight must lie in [0, 1], got {self.search_value_weight}")
+
+
+@dataclass(frozen=True)
+class MatchSettings:
+    """How a batched match between two evaluators searches: no noise, every move
+    a full search; the first ``temperature_moves`` moves sampled so the games differ."""
+
+    parallel: int = 32
+    simulations: int = 50
+    c: float = 1.5
+    temperature_moves: int = 2
+
+
 @dataclass
 class _Game:
     index: int
@@ -83,62 +115,70 @@ class _Game:
         return self.trees[0].state
 
 
-def _play_batched(game: str, searches: Sequence[PUCTSearch], seat: Callable[[int, Player], int], num_games: int, *,
-                  parallel: int,
-                  simulations: int, temperature_moves: int, noise: bool, rng: np.random.Generator,
-                  progress: bool, desc: str, fast_simulations: int = 0, full_fraction: float = 1.0) -> list[_Game]:
-    """Play ``num_games`` games, ``parallel`` at a time; ``seat(game_index, player)``
-    names the search (index into ``searches``) that moves for ``player``. With
-    ``fast_simulations`` > 0 each move is a full one with probability
-    ``full_fraction``, else a fast one (see the module's docstring)."""
+#: which search (an index into the searches) moves for a player in a game (by its index)
+Seat = Callable[[int, Player], int]
+
+
+def _play_batched(game: str, searches: Sequence[PUCTSearch], seat: Seat, num_games: int, settings: SelfPlaySettings,
+                  *, noise: bool, rng: np.random.Generator, progress: bool, desc: str) -> list[_Game]:
+    """Play ``num_games`` games, ``settings.parallel`` at a time; ``seat`` names the
+    search that moves for each player. With ``settings.fast_simulations`` > 0
+    each move is a full one with probability ``full_fraction``, else a fast one
+    (see the module's docstring)."""
     num_actions = get_game(game).num_actions
     active: list[_Game] = []
     finished: list[_Game] = []
     started = 0
     bar = tqdm(total=num_games, desc=desc, unit="game", disable=not progress, leave=False)
     while active or started < num_games:
-        while len(active) < parallel and started < num_games:
-            start = new_game(game)
-            active.append(_Game(started, [Node(start) for _ in searches]))
+        while len(active) < settings.parallel and started < num_games:
+            active.append(_Game(started, [Node(new_game(game)) for _ in searches]))
             started += 1
         movers = [seat(g.index, g.state.next_player) for g in active]
         for g in active:
-            g.full = fast_simulations <= 0 or rng.random() < full_fraction
-        budgets = [simulations if g.full else fast_simulations for g in active]
+            g.full = settings.fast_simulations <= 0 or rng.random() < settings.full_fraction
         _prepare_roots(active, movers, searches, noise)
-        for step in range(max(budgets)):
-            pending: dict[int, list[tuple[list[tuple[Node, int]], Node]]] = {}
-            for g, s, budget in zip(active, movers, budgets):
-                if step >= budget:
-                    continue
-                path, leaf = searches[s].descend(g.trees[s])
-                if leaf.terminal is not None:
-                    backup(path, leaf, leaf.terminal)
-                else:
-                    pending.setdefault(s, []).append((path, leaf))
-            for s, items in pending.items():
-                priors, values = searches[s].evaluator.evaluate([leaf.state for _, leaf in items])
-                for (path, leaf), p, v in zip(items, priors, values):
-                    leaf.expand(p)
-                    backup(path, leaf, float(v))
-        still = []
+        _search(active, movers, searches, [settings.simulations if g.full else settings.fast_simulations
+                                           for g in active])
         for g, s in zip(active, movers):
-            root = g.trees[s]
-            if g.full:
-                g.positions.append((root.state, root.visit_policy(num_actions), root.mean_value()))
-            g.moves += 1
-            temperature = 1.0 if g.moves <= temperature_moves else 0.0
-            action = select_action(root, temperature, rng)
-            g.trees = [_step(tree, action) for tree in g.trees]
-            g.noised = False
-            if g.trees[0].terminal is not None:
-                finished.append(g)
-                bar.update()
-            else:
-                still.append(g)
-        active = still
+            _play_move(g, g.trees[s], num_actions, settings.temperature_moves, rng)
+        finished += [g for g in active if g.trees[0].terminal is not None]
+        bar.update(sum(1 for g in active if g.trees[0].terminal is not None))
+        active = [g for g in active if g.trees[0].terminal is None]
     bar.close()
     return sorted(finished, key=lambda g: g.index)
+
+
+def _search(games: list[_Game], movers: list[int], searches: Sequence[PUCTSearch], budgets: list[int]) -> None:
+    """Run each game's search for its budget of simulations, one descent per game
+    per step; each step's leaves go to each side's evaluator in one batch."""
+    for step in range(max(budgets)):
+        pending: dict[int, list[tuple[list[tuple[Node, int]], Node]]] = {}
+        for g, s, budget in zip(games, movers, budgets):
+            if step >= budget:
+                continue
+            path, leaf = searches[s].descend(g.trees[s])
+            if leaf.terminal is not None:
+                backup(path, leaf, leaf.terminal)
+            else:
+                pending.setdefault(s, []).append((path, leaf))
+        for s, items in pending.items():
+            priors, values = searches[s].evaluator.evaluate([leaf.state for _, leaf in items])
+            for (path, leaf), p, v in zip(items, priors, values):
+                leaf.expand(p)
+                backup(path, leaf, float(v))
+
+
+def _play_move(g: _Game, root: Node, num_actions: int, temperature_moves: int, rng: np.random.Generator) -> None:
+    """Record a full move's position (state, visit policy, root value), then play
+    the move: sampled by visits early in the game, the most visited later."""
+    if g.full:
+        g.positions.append((root.state, root.visit_policy(num_actions), root.mean_value()))
+    g.moves += 1
+    temperature = 1.0 if g.moves <= temperature_moves else 0.0
+    action = select_action(root, temperature, rng)
+    g.trees = [_step(tree, action) for tree in g.trees]
+    g.noised = False
 
 
 def _step(tree: Node, action: int) -> Node:
@@ -164,39 +204,32 @@ def _prepare_roots(games: list[_Game], movers: list[int], searches: Sequence[PUC
             g.noised = True
 
 
-def self_play(game: str, evaluator: Evaluator, encoder: Encoder, num_games: int, *, parallel: int = 32,
-              simulations: int = 100, c: float = 1.5, dirichlet_alpha: float = 0.3,
-              dirichlet_epsilon: float = 0.25, temperature_moves: int = 8, seed: int | None = None,
-              progress: bool = False, fast_simulations: int = 0, full_fraction: float = 1.0,
-              search_value_weight: float = 0.0) -> Examples:
-    """Play ``num_games`` games of ``game``, ``parallel`` at a time; return their examples
-    (``fast_simulations``/``full_fraction``: playout-cap randomisation, off at 0;
-    ``search_value_weight``: the root search value's share of the value targets)."""
-    if not 0.0 <= search_value_weight <= 1.0:
-        raise SpecError(f"search_value_weight must lie in [0, 1], got {search_value_weight}")
-    search = PUCTSearch(evaluator, c=c, dirichlet_alpha=dirichlet_alpha, dirichlet_epsilon=dirichlet_epsilon,
-                        seed=seed)
-    games = _play_batched(game, [search], lambda index, player: 0, num_games, parallel=parallel,
-                          simulations=simulations, temperature_moves=temperature_moves, noise=True,
-                          rng=np.random.default_rng(seed), progress=progress, desc="self-play",
-                          fast_simulations=fast_simulations, full_fraction=full_fraction)
-    return _examples(games, encoder, search_value_weight)
+def self_play(game: str, evaluator: Evaluator, encoder: Encoder, num_games: int,
+              settings: SelfPlaySettings = SelfPlaySettings(), *, seed: int | None = None,
+              progress: bool = False) -> Examples:
+    """Play ``num_games`` games of ``game`` against itself with ``evaluator``
+    guiding the search as ``settings`` say; return their examples."""
+    search = PUCTSearch(evaluator, c=settings.c, dirichlet_alpha=settings.dirichlet_alpha,
+                        dirichlet_epsilon=settings.dirichlet_epsilon, seed=seed)
+    games = _play_batched(game, [search], lambda index, player: 0, num_games, settings, noise=True,
+                          rng=np.random.default_rng(seed), progress=progress, desc="self-play")
+    return _examples(games, encoder, settings.search_value_weight)
 
 
-def play_batched_match(game: str, first: Evaluator, second: Evaluator, num_games: int, *, parallel: int = 32,
-                       simulations: int = 50, c: float = 1.5, temperature_moves: int = 2,
-                       seed: int | None = None, progress: bool = False) -> list[float]:
+def play_batched_match(game: str, first: Evaluator, second: Evaluator, num_games: int,
+                       settings: MatchSettings = MatchSettings(), *, seed: int | None = None,
+                       progress: bool = False) -> list[float]:
     """``first`` against ``second`` with search and no noise, ``first`` opening the
-    even-numbered games; the first ``temperature_moves`` moves are sampled so the
-    games differ. Returns ``first``'s score per game (win 1, draw 0.5, loss 0)."""
-    searches = [PUCTSearch(first, c=c, seed=seed), PUCTSearch(second, c=c, seed=seed)]
+    even-numbered games. Returns ``first``'s score per game (win 1, draw 0.5, loss 0)."""
+    searches = [PUCTSearch(first, c=settings.c, seed=seed), PUCTSearch(second, c=settings.c, seed=seed)]
     opener = new_game(game).next_player
 
     def seat(index: int, player: Player) -> int:
         return int((player == opener) != (index % 2 == 0))
 
-    games = _play_batched(game, searches, seat, num_games, parallel=parallel, simulations=simulations,
-                          temperature_moves=temperature_moves, noise=False, rng=np.random.default_rng(seed),
+    played = SelfPlaySettings(parallel=settings.parallel, simulations=settings.simulations, c=settings.c,
+                              temperature_moves=settings.temperature_moves)
+    games = _play_batched(game, searches, seat, num_games, played, noise=False, rng=np.random.default_rng(seed),
                           progress=progress, desc="vs previous")
     scores = []
     for g in games:
@@ -233,16 +266,20 @@ def _init_worker() -> None:
         pass
 
 
-def _self_play_task(task: tuple[str, str, int, dict[str, Any]]) -> Examples:
-    game, checkpoint, num_games, options = task
+#: a share of a batch of self-play games: the game, the network's file, how many games, how, and the seed
+SelfPlayJob = tuple[str, str, int, SelfPlaySettings, int]
+
+
+def _self_play_task(job: SelfPlayJob) -> Examples:
+    game, checkpoint, num_games, settings, seed = job
     loaded = load_network(checkpoint)
-    examples = self_play(game, NetworkEvaluator(loaded), loaded.encoder, num_games, **options)
+    examples = self_play(game, NetworkEvaluator(loaded), loaded.encoder, num_games, settings, seed=seed)
     # Positions only: finished game states are long chains of objects, costly to send back.
     return Examples(examples.features.astype(np.int8), examples.policies, examples.values,
                     lengths=examples.lengths, moves=examples.moves)
 
 
-def _ray_self_play_task(task: tuple[int, tuple[str, str, int, dict[str, Any]]]) -> tuple[int, Examples]:
+def _ray_self_play_task(task: tuple[int, SelfPlayJob]) -> tuple[int, Examples]:
     """A share of the self-play games on a Ray worker, with its index."""
     _init_worker()
     share, job = task
@@ -278,14 +315,15 @@ class SelfPlayPool:
         if self.pool is not None:
             stop_pool(self.pool)
 
-    def self_play(self, game: str, checkpoint: str | Path, num_games: int, *, parallel: int = 32,
-                  seed: int | None = None, progress: bool = False, **options: Any) -> Examples:
+    def self_play(self, game: str, checkpoint: str | Path, num_games: int,
+                  settings: SelfPlaySettings = SelfPlaySettings(), *, seed: int | None = None,
+                  progress: bool = False) -> Examples:
         """:func:`self_play` with the network in ``checkpoint``, the games split
         between the workers (each seeded from ``seed``); the examples come back
         without the finished game states."""
         shares = [num_games // self.workers + (k < num_games % self.workers) for k in range(self.workers)]
         base = 0 if seed is None else seed
-        jobs = {k: (game, str(checkpoint), n, {**options, "parallel": min(parallel, n), "seed": base * 1009 + k})
+        jobs = {k: (game, str(checkpoint), n, replace(settings, parallel=min(settings.parallel, n)), base * 1009 + k)
                 for k, n in enumerate(shares) if n}
         parts: dict[int, Examples] = {}
         with tqdm(total=num_games, desc="self-play", unit="game", disable=not progress, leave=False) as bar:
