@@ -1,20 +1,34 @@
-"""One API test suite, run against every game in the registry (pgx style)."""
+"""One API test suite, run against every game in the registry (pgx style), and
+against Hex, the small game that ``test_new_game.py`` writes to the narrow
+contract (four hooks, every other member the generic default)."""
 import random
 
 import numpy as np
 import pytest
 
-from dlgo.games import GAMES, game_options, new_game
+from dlgo.core.game import State
+from dlgo.games import GAMES, game_options, new_game, register_game
 from dlgo.goboard import Move
 from dlgo.gotypes import Player, Point
+from test_new_game import hex_game
 
 VARIANTS = [(name, {}) for name in GAMES] + [
     ("go", {"size": 5}),
     ("go", {"size": (3, 4), "komi": 0.5}),
     ("connectn", {"columns": 5, "rows": 4, "n": 3, "pie_rule": True}),
     ("tictactoe", {"pie_rule": True}),
+    ("hex", {}),
+    ("hex", {"size": 3}),
 ]
 IDS = [f"{n}{'-' + '-'.join(f'{k}={v}' for k, v in o.items()) if o else ''}" for n, o in VARIANTS]
+
+
+@pytest.fixture(autouse=True)
+def hex_registered():
+    """Hex joins the registered games for each test here, and leaves after it."""
+    register_game("hex", "Hex: join your two edges of the board", hex_game)
+    yield
+    del GAMES["hex"]
 
 
 @pytest.fixture(params=VARIANTS, ids=IDS)
@@ -137,6 +151,17 @@ def test_random_playout_matches_a_replay(start):
         for m in moves:
             s = s.apply_move(m)
         assert s.is_over() and s.winner() == winner
+
+
+def test_the_generic_hash_is_the_one_every_game_keeps(start):
+    """The default :meth:`State.zobrist_hash` (from the board) equals the fast
+    incremental ones, the pie rule's swap and resignations included (but for a
+    resignation while the swap is on offer, whose k-in-a-row hash keeps the offer)."""
+    for state in random_states(start, 6):
+        assert State.zobrist_hash(state) == state.zobrist_hash()
+        if not state.is_over() and not state.swap_available():
+            resigned = state.after_resignation()
+            assert State.zobrist_hash(resigned) == resigned.zobrist_hash()
 
 
 def test_history(start):

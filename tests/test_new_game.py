@@ -1,9 +1,15 @@
-"""The shared contract is enough: a game defined here, and registered, plays in a
-tournament with its report, goes through an encoder and trains one AlphaZero
-iteration, without any change to a generic module."""
+"""The shared contract is enough: a game defined here, in a few lines, and
+registered, passes the whole API suite (``test_game_api.py`` runs it too), plays
+in a tournament with its report, goes through an encoder and trains one
+AlphaZero iteration, without any change to a generic module.
+
+The game is Hex on a small board, written to the narrow contract: a
+:class:`Game` and four :class:`State` hooks; everything else is the defaults'.
+``docs/api.md`` shows the same code (a test below checks it does)."""
 from __future__ import annotations
 
-import random
+import inspect
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -11,125 +17,171 @@ import pytest
 from dlgo.arena.report import write_report
 from dlgo.arena.tournament import run_tournament
 from dlgo.core.errors import IllegalMoveError
-from dlgo.core.game import Game, State
-from dlgo.core.types import RESIGN, Move, Player, Point
+from dlgo.core.game import Ending, Game, State
+from dlgo.core.types import Move, Player
 from dlgo.encoders import get_encoder_by_name
-from dlgo.games import GAMES, new_game, register_game
-from dlgo.games.grid import letter_column_label, parse_letter_point, render_grid
+from dlgo.games import GAMES, get_game, new_game, register_game
+from dlgo.games.solver import exact_value, perfect_moves
 from engines import ENGINES
 
-
-class BottomRowGame(Game):
-    """Fill a 2x3 board; when it is full, whoever holds more of the bottom row wins."""
-
-    name = spec = "bottomrow"
-    num_rows, num_cols, num_actions = 2, 3, 6
-
-    def initial_state(self) -> "BottomRowState":
-        return BottomRowState(self, (0,) * 6, Player.black, None, None)
+ROOT = Path(__file__).resolve().parents[1]
 
 
-class BottomRowState(State):
-    __slots__ = ("game", "cells", "next_player", "previous_state", "last_move")
+# ----------------------------------------------------------- the new game
+HEX_STEPS = ((0, 1), (0, -1), (1, 0), (-1, 0), (1, -1), (-1, 1))  # to a cell's six neighbours
 
-    def __init__(self, game: Game, cells: tuple[int, ...], next_player: Player,
-                 previous: "BottomRowState | None", move: Move | None):
-        self.game, self.cells, self.next_player = game, cells, next_player
-        self.previous_state, self.last_move = previous, move
+
+def joins_edges(stones: np.ndarray, player: Player) -> bool:
+    """Does a chain of ``player``'s stones join their edges? Black joins the
+    bottom row to the top row, white the left column to the right column."""
+    board = stones if player == Player.black else stones.T  # white's edges as rows
+    size = len(board)
+    todo = [(0, col) for col in range(size) if board[0, col] == player]
+    seen = set(todo)
+    while todo:
+        row, col = todo.pop()
+        if row == size - 1:
+            return True
+        for dr, dc in HEX_STEPS:
+            r, c = row + dr, col + dc
+            if 0 <= r < size and 0 <= c < size and (r, c) not in seen and board[r, c] == player:
+                seen.add((r, c))
+                todo.append((r, c))
+    return False
+
+
+class Hex(Game):
+    """Hex on a ``size`` x ``size`` rhombus, drawn square: a cell also touches its
+    up-left and down-right diagonal neighbours. The board never fills without a winner."""
+
+    def __init__(self, size: int = 4):
+        self.name, self.spec = "hex", f"hex:size={size}"
+        self.num_rows = self.num_cols = size
+        self.num_actions = size * size  # one action per cell
+
+    def initial_state(self) -> "HexState":
+        return HexState(self, np.zeros((self.num_rows, self.num_cols), np.int8), Player.black, None, None)
+
+
+class HexState(State):
+    def __init__(self, game: Hex, stones: np.ndarray, next_player: Player,
+                 previous: "HexState | None", last_move: Move | None):
+        self.game, self.stones, self.next_player = game, stones, next_player
+        self.previous_state, self.last_move = previous, last_move
+        mover = next_player.other
+        self._winner = mover if last_move is not None and joins_edges(stones, mover) else None
 
     def legal_actions(self) -> list[int]:
-        return [] if self.is_over() else [a for a, c in enumerate(self.cells) if not c]
+        return [] if self._winner else np.flatnonzero(self.stones == 0).tolist()
 
-    def apply_action(self, action: int) -> "BottomRowState":
+    def apply_action(self, action: int) -> "HexState":
         if action not in self.legal_actions():
-            raise IllegalMoveError(f"illegal move {action}")
-        cells = list(self.cells)
-        cells[action] = int(self.next_player)
-        return BottomRowState(self.game, tuple(cells), self.next_player.other, self, self.index_to_move(action))
-
-    def after_resignation(self) -> "BottomRowState":
-        return BottomRowState(self.game, self.cells, self.next_player.other, self, RESIGN)
-
-    def is_over(self) -> bool:
-        return all(self.cells) or (self.last_move is not None and self.last_move.is_resign)
+            raise IllegalMoveError(f"illegal move {action}: the cell is taken or the game is over")
+        stones = self.stones.copy()
+        stones.flat[action] = self.next_player
+        return HexState(self.game, stones, self.next_player.other, self, self.index_to_move(action))
 
     def winner(self) -> Player | None:
-        if not self.is_over():
-            return None
-        if self.last_move is not None and self.last_move.is_resign:
-            return self.next_player
-        black = sum(c == 1 for c in self.cells[:3])
-        return Player.black if black >= 2 else Player.white
-
-    def zobrist_hash(self) -> int:
-        return hash((self.cells, self.next_player))
-
-    def move_to_index(self, move: Move) -> int:
-        if move.point is None:
-            raise IllegalMoveError("only plays have actions here")
-        return (move.point.row - 1) * 3 + move.point.col - 1
-
-    def index_to_move(self, index: int) -> Move:
-        return Move.play(Point(index // 3 + 1, index % 3 + 1))
+        return self._winner
 
     def stone_array(self) -> np.ndarray:
-        return np.array(self.cells, dtype=np.int8).reshape(2, 3)
+        return self.stones.copy()
 
-    def parse_move(self, text: str) -> Move:
-        return RESIGN if text == "resign" else Move.play(parse_letter_point(text, 2, 3))
 
-    def format_move(self, move: Move) -> str:
-        return "resign" if move.point is None else f"{letter_column_label(move.point.col)}{move.point.row}"
+def hex_game(size: int = 4) -> Hex:
+    """The registry's factory: its keyword parameters, typed, are the game's options."""
+    return Hex(size)
+# ------------------------------------------------------ end of the new game
 
-    def render(self) -> str:
-        return render_grid(2, 3, lambda r, c: self.cells[(r - 1) * 3 + c - 1], ["a", "b", "c"])
-
-    def random_playout(self, rng: random.Random, moves: list[Move] | None = None) -> Player | None:
-        state = self
-        while not state.is_over():
-            actions = state.legal_actions()
-            state = state.apply_action(actions[int(rng.random() * len(actions))])
-            if moves is not None and state.last_move is not None:
-                moves.append(state.last_move)
-        return state.winner()
+GAME_CODE = (joins_edges, Hex, HexState, hex_game)
 
 
 @pytest.fixture
-def bottomrow():
-    register_game("bottomrow", "a test game: fill a 2x3 board", BottomRowGame)
-    yield "bottomrow"
-    del GAMES["bottomrow"]
+def hexgame():
+    register_game("hex", "Hex: join your two edges of the board", hex_game)
+    yield "hex"
+    del GAMES["hex"]
 
 
-def test_a_new_game_plays_a_tournament_and_writes_its_report(bottomrow, tmp_path):
-    specs = ["random", "mcts:rounds=20", "alphabeta"]
-    records = run_tournament(ENGINES, tmp_path, bottomrow, specs, 2, seed=1, workers=1, progress=False)
-    assert len(records) == 6 and {r.result for r in records} <= {"1-0", "0-1"}
-    rows = write_report(tmp_path, records, title="bottom row")
+def play(state: State, *moves: str) -> State:
+    for text in moves:
+        state = state.apply_move(state.parse_move(text))
+    return state
+
+
+def test_the_contract_asks_a_new_game_for_four_hooks_and_the_game_is_short():
+    assert State.__abstractmethods__ == {"legal_actions", "apply_action", "winner", "stone_array"}
+    assert Game.__abstractmethods__ == {"initial_state"}
+    lines = 1 + sum(len(inspect.getsource(part).splitlines()) for part in GAME_CODE)  # 1: HEX_STEPS
+    assert lines <= 60
+
+
+def test_docs_api_shows_the_same_code():
+    docs = (ROOT / "docs" / "api.md").read_text()
+    assert f"HEX_STEPS = {HEX_STEPS!r}" in docs
+    for part in GAME_CODE:
+        assert inspect.getsource(part) in docs, part.__name__
+
+
+def test_hex_rules_and_results(hexgame):
+    start = new_game(hexgame)
+    assert start.game == Hex(4) and get_game(start.game.spec) == start.game
+    assert get_game("hex:size=3").num_actions == 9
+    black = play(start, "b1", "a1", "b2", "a2", "b3", "a3")  # white's a1-a3 joins nothing: a column is black's
+    assert not black.is_over() and black.legal_actions() == [2, 3, 6, 7, 10, 11, 12, 13, 14, 15]
+    black = play(black, "b4")
+    assert black.is_over() and black.winner() is Player.black and black.legal_actions() == []
+    assert black.outcome().text == "1-0" and black.outcome().ending is Ending.WIN
+    white = play(start, "a1", "a2", "b1", "b2", "c1", "c2", "a3")  # b2-c2 goes on down-right to d1
+    assert not white.is_over()
+    white = play(white, "d1")
+    assert white.winner() is Player.white and white.outcome().text == "0-1"
+    upright = play(start, "b1", "a1", "c2", "a2", "c3", "a3", "c4", "a4")  # b1 and c2 do not touch
+    assert not upright.is_over()
+    assert play(upright, "d1").winner() is Player.black  # d1 touches c2 up-left
+    with pytest.raises(IllegalMoveError, match="taken"):
+        play(start, "b1", "b1")
+    resigned = play(start, "b1", "resign")
+    assert resigned.winner() is Player.black and resigned.outcome().text == "B+R"
+    assert resigned.moves_text() == "b1 resign"
+
+
+def test_the_first_player_wins_hex_with_perfect_play():
+    small = Hex(3).initial_state()
+    assert exact_value(small) == 1
+    assert Move.play((2, 2)) in perfect_moves(small)  # the centre wins
+
+
+def test_a_new_game_plays_a_tournament_and_writes_its_report(hexgame, tmp_path):
+    specs = ["random", "mcts:rounds=20", "alphabeta:nodes=500"]
+    records = run_tournament(ENGINES, tmp_path, hexgame, specs, 2, seed=1, workers=1, progress=False)
+    assert len(records) == 6 and {r.result for r in records} <= {"1-0", "0-1"}  # Hex has no draws
+    rows = write_report(tmp_path, records, title="hex")
     assert {r.engine for r in rows} == set(specs)
     assert (tmp_path / "summary.md").exists() and (tmp_path / "strength_vs_compute.png").exists()
     assert not (tmp_path / "sgf").exists()  # the game has no SGF
 
 
-def test_a_new_game_goes_through_the_default_encoder(bottomrow):
-    encoder = get_encoder_by_name(None, bottomrow)
-    state = new_game(bottomrow).apply_action(1)
+def test_a_new_game_goes_through_the_default_encoder(hexgame):
+    encoder = get_encoder_by_name(None, hexgame)
+    state = new_game(hexgame).apply_action(5)
     planes = encoder.encode(state)
-    assert encoder.shape == (2, 3, 3) and encoder.num_moves == 6
-    assert planes[0, 1, 1] == 1 and planes[:, :, 0].sum() == 0 and planes[:, :, 2].sum() == 0  # white to move
+    assert encoder.shape == (4, 4, 3) and encoder.num_moves == 16
+    assert planes[1, 1, 1] == 1 and planes[:, :, 1].sum() == 1  # black's stone on b2, from white's side
+    assert planes[:, :, 0].sum() == 0 and planes[:, :, 2].sum() == 0  # white to move
     assert [s.name for s in state.game.symmetries()] == ["identity"]
 
 
-def test_a_new_game_trains_one_alphazero_iteration(bottomrow, tmp_path):
+def test_a_new_game_trains_one_alphazero_iteration(hexgame, tmp_path):
     from engines.training.alphazero_config import AlphaZeroConfig
     from engines.training.alphazero import train_alphazero
 
-    config = AlphaZeroConfig(game=bottomrow, blocks=1, filters=8, games=4, parallel=4, simulations=8, train_steps=2,
+    config = AlphaZeroConfig(game=hexgame, blocks=1, filters=8, games=4, parallel=4, simulations=8, train_steps=2,
                              batch_size=16, eval_games=2, eval_simulations=4, previous_games=2, baselines=["random"])
     history = train_alphazero(tmp_path, config, 1, progress=False)
     assert list(history["iteration"]) == [1] and 0 <= history["score_vs_random"].iloc[0] <= 1
     agent = ENGINES.create(f"alphazero:checkpoint={tmp_path / 'checkpoint.keras'},simulations=4")
-    move = agent.select_move(new_game(bottomrow))
+    move = agent.select_move(new_game(hexgame))
     assert move.is_play and agent.last_report.visits is not None and agent.last_report.visits.sum() == 4
 
 

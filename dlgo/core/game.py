@@ -8,6 +8,12 @@ immutable position with its history; every state knows its game
 asks these two and never a game's name or class, so a new game that implements
 them plays with every engine, in every tournament and through every encoder.
 
+A new game needs little: a :class:`Game` with its shape and
+:meth:`Game.initial_state`, and a :class:`State` with four hooks (the legal
+actions, applying one, the winner and the board as an array). Every other
+member has a generic default here, for a game whose actions are its board's
+cells; the games of the suite override some of them to go faster.
+
 Search works on int actions (:meth:`State.legal_actions`,
 :meth:`State.apply_action`, :meth:`State.legal_action_mask`); :class:`Move` and
 text (:meth:`State.parse_move`, :meth:`State.format_move`) are for the edges:
@@ -24,9 +30,11 @@ from typing import Iterator, NamedTuple
 
 import numpy as np
 
+from dlgo.core import zobrist
 from dlgo.core.errors import IllegalMoveError
+from dlgo.core.grid import cell_of, grid_plays, letter_column_label, parse_letter_point, render_grid
 from dlgo.core.symmetry import Symmetry, identity_only
-from dlgo.core.types import Move, Player, Point
+from dlgo.core.types import PASS, RESIGN, Move, Player, Point
 
 
 def value_for(winner: Player | None, player: Player) -> float:
@@ -159,8 +167,26 @@ class Game(abc.ABC):
 class State(abc.ABC):
     """An immutable position plus its history; ``state.game`` is its :class:`Game`.
 
-    Concrete states provide ``game``, ``next_player``, ``previous_state`` and
-    ``last_move`` attributes and the abstract methods below.
+    A new game provides the attributes ``game``, ``next_player``,
+    ``previous_state`` and ``last_move`` and four hooks:
+
+    * :meth:`legal_actions` (empty once the game is over),
+    * :meth:`apply_action` (a new state; :class:`IllegalMoveError` if illegal),
+    * :meth:`winner` (None while the game goes on, and for a draw),
+    * :meth:`stone_array` (the board: 0 empty, 1 black, 2 white).
+
+    Everything else has a generic default, written here once, for a game whose
+    actions are the board's cells in row-major order (then pass, if the game has
+    one): :meth:`is_over` (no legal action left), :meth:`after_resignation` (a
+    :class:`Resigned` state), :meth:`move_to_index` and :meth:`index_to_move`,
+    :meth:`zobrist_hash` (the board's Zobrist keys and the side to move),
+    :meth:`parse_move`, :meth:`format_move` and :meth:`move_help` (``b2``: column
+    letter, row number), :meth:`render` (the board as text) and
+    :meth:`random_playout` (:meth:`random_move` until the end). A game overrides
+    them where its actions are something else (Connect-N's columns), its notation
+    differs (Go's ``C3``, no letter I) or it has a faster way: Go, Connect-N and
+    the m,n,k games keep an incremental hash and a playout loop on a private
+    mutable board.
     """
 
     __slots__ = ()
@@ -198,13 +224,27 @@ class State(abc.ABC):
         """Size of the game's fixed action space."""
         return self.game.num_actions
 
-    @abc.abstractmethod
     def move_to_index(self, move: Move) -> int:
-        """Action index of ``move``; :class:`IllegalMoveError` for moves without one (resign)."""
+        """Action index of ``move``; :class:`IllegalMoveError` for moves without one (resign).
+        Default: a play's cell, row by row from the bottom left; pass the last action."""
+        game = self.game
+        if move.point is not None:
+            return cell_of(move.point, game.num_rows, game.num_cols)
+        if move.is_pass and game.pass_action is not None:
+            return game.pass_action
+        raise IllegalMoveError(f"there is no passing in {game.name}" if move.is_pass
+                               else f"{move!r} has no action index in {game.name}")
 
-    @abc.abstractmethod
     def index_to_move(self, index: int) -> Move:
-        """The move that action ``index`` makes in this state."""
+        """The move that action ``index`` makes in this state (default: the play on
+        cell ``index``, or pass)."""
+        game = self.game
+        if index == game.pass_action:
+            return PASS
+        plays = grid_plays(game.num_rows, game.num_cols)
+        if not 0 <= index < len(plays):
+            raise IllegalMoveError(f"action index {index} out of range 0..{game.num_actions - 1}")
+        return plays[index]
 
     def action_point(self, action: int) -> Point | None:
         """The point where ``action`` puts a stone here (None for a pass)."""
@@ -220,9 +260,10 @@ class State(abc.ABC):
             return self.after_resignation()
         return self.apply_action(self.move_to_index(move))
 
-    @abc.abstractmethod
     def after_resignation(self) -> "State":
-        """The finished state after the player to move resigns."""
+        """The finished state after the player to move resigns (default: a
+        :class:`Resigned` state on top of this one)."""
+        return Resigned(self)
 
     def legal_moves(self) -> list[Move]:
         """All legal plays (and pass where the game has one). Resign is always
@@ -251,9 +292,10 @@ class State(abc.ABC):
         return False
 
     # -------------------------------------------------------------- result
-    @abc.abstractmethod
     def is_over(self) -> bool:
-        """Has the game ended (a win, a draw, two passes or a resignation)?"""
+        """Has the game ended (a win, a draw, two passes or a resignation)?
+        Default: no legal action is left."""
+        return not self.legal_actions()
 
     @abc.abstractmethod
     def winner(self) -> Player | None:
@@ -275,9 +317,20 @@ class State(abc.ABC):
         This default knows nothing: 0."""
         return 0.0
 
-    @abc.abstractmethod
     def zobrist_hash(self) -> int:
-        """A 64-bit hash of the position and the side to move, updated incrementally."""
+        """A 64-bit hash of the position and the side to move: the XOR of the
+        Zobrist keys of the stones (:mod:`dlgo.core.zobrist`), of the side key
+        when white is to move and of the swap key while the pie rule's swap is
+        on offer. This default computes it from :meth:`stone_array`; the games
+        of the suite keep the same hash up to date move by move."""
+        keys = _grid_keys(self.game.num_rows, self.game.num_cols)
+        h = zobrist.WHITE_TO_MOVE if self.next_player == Player.white else zobrist.EMPTY_BOARD
+        if self.swap_available():
+            h ^= zobrist.SWAP_AVAILABLE
+        for cell, colour in enumerate(self.stone_array().ravel().tolist()):
+            if colour:
+                h ^= keys[colour][cell]
+        return h
 
     # -------------------------------------------------------------- board
     @abc.abstractmethod
@@ -286,32 +339,57 @@ class State(abc.ABC):
         entry ``[r - 1, c - 1]`` is ``Point(r, c)`` (row 1 at the bottom)."""
 
     # ------------------------------------------------------------ human I/O
-    @abc.abstractmethod
     def parse_move(self, text: str) -> Move:
         """A move from human input; :class:`IllegalMoveError` with a clear message
-        if malformed. Legality is checked by :meth:`apply_move`, not here."""
+        if malformed. Legality is checked by :meth:`apply_move`, not here.
+        Default: ``b2`` (column letter, row number from the bottom), ``pass``, ``resign``."""
+        word = text.strip().lower()
+        if word == "resign":
+            return RESIGN
+        if word == "pass":
+            if self.game.pass_action is None:
+                raise IllegalMoveError(f"there is no passing in {self.game.name}")
+            return PASS
+        return Move.play(parse_letter_point(text, self.game.num_rows, self.game.num_cols))
 
-    @abc.abstractmethod
     def format_move(self, move: Move) -> str:
         """The text :meth:`parse_move` reads back as ``move``."""
+        if move.point is None:
+            return "pass" if move.is_pass else "resign"
+        return f"{letter_column_label(move.point.col)}{move.point.row}"
 
     def move_help(self) -> str:
         """How a human types a move here, in a few words (for a help screen)."""
-        return "a move in the game's notation"
+        game = self.game
+        passing = ", or pass" if game.has_pass else ""
+        return (f"a point, column a-{letter_column_label(game.num_cols)}, "
+                f"row 1-{game.num_rows} from the bottom{passing}")
 
-    @abc.abstractmethod
     def render(self) -> str:
-        """The board as text with coordinates, the last move in parentheses."""
+        """The board as text with coordinates, the last move in parentheses
+        (default: drawn from :meth:`stone_array`, columns lettered as typed)."""
+        stones = self.stone_array()
+        rows, cols = stones.shape
+        last = self.last_move.point if self.last_move is not None else None
+        return render_grid(rows, cols, lambda r, c: int(stones[r - 1, c - 1]),
+                           [letter_column_label(c) for c in range(1, cols + 1)], last)
 
     def __str__(self) -> str:
         return self.render()
 
     # -------------------------------------------------------------- random
-    @abc.abstractmethod
     def random_playout(self, rng: random.Random, moves: list[Move] | None = None) -> Player | None:
         """Play the game out with random moves (Go: never filling one's own eyes)
-        on a private fast path and return the winner. This state is unchanged;
-        if ``moves`` is given the moves played are appended to it."""
+        and return the winner. This state is unchanged; if ``moves`` is given the
+        moves played are appended to it. Default: :meth:`random_move` until the
+        game is over; the suite's games run the same policy on a private fast path."""
+        state = self
+        while not state.is_over():
+            move = state.random_move(rng)
+            if moves is not None:
+                moves.append(move)
+            state = state.apply_move(move)
+        return state.winner()
 
     def random_move(self, rng: random.Random) -> Move:
         """A uniformly random legal move (Go refines this: never into one's own
@@ -349,13 +427,44 @@ class State(abc.ABC):
         return n
 
 
-@functools.lru_cache(maxsize=None)
-def grid_points(num_rows: int, num_cols: int) -> tuple[Point, ...]:
-    """Every point of a board in row-major order (cell ``(r - 1) * cols + c - 1``)."""
-    return tuple(Point(r, c) for r in range(1, num_rows + 1) for c in range(1, num_cols + 1))
+class Resigned(State):
+    """The finished position after the player to move resigned: the board of the
+    state before, the other player the winner. The generic
+    :meth:`State.after_resignation`; the notation is the state before's."""
+
+    __slots__ = ("game", "next_player", "previous_state", "last_move", "before")
+
+    def __init__(self, before: State):
+        self.game = before.game
+        self.next_player = before.next_player.other
+        self.previous_state = self.before = before
+        self.last_move = RESIGN
+
+    def legal_actions(self) -> list[int]:
+        return []
+
+    def apply_action(self, action: int) -> State:
+        raise IllegalMoveError("the game is over")
+
+    def is_over(self) -> bool:
+        return True
+
+    def winner(self) -> Player | None:
+        return self.next_player  # the player who did not resign
+
+    def stone_array(self) -> np.ndarray:
+        return self.before.stone_array()
+
+    def parse_move(self, text: str) -> Move:
+        return self.before.parse_move(text)
+
+    def format_move(self, move: Move) -> str:
+        return self.before.format_move(move)
+
+    def move_help(self) -> str:
+        return self.before.move_help()
 
 
 @functools.lru_cache(maxsize=None)
-def grid_plays(num_rows: int, num_cols: int) -> tuple[Move, ...]:
-    """``Move.play`` of every point, by cell: states share these instead of building moves."""
-    return tuple(Move.play(p) for p in grid_points(num_rows, num_cols))
+def _grid_keys(num_rows: int, num_cols: int) -> tuple[list[int], list[int], list[int]]:
+    return zobrist.keys_for_grid(num_rows, num_cols)

@@ -64,24 +64,44 @@ def draw_position(ax: Axes, state: State, heatmap: Sequence[float] | np.ndarray 
     to the colours under the board (naming ``players``, who played each colour,
     when given); ``heatmap`` has one value per action (``state.num_actions``; in
     Go the last one, pass, goes in the title)."""
-    rows, cols = state.game.num_rows, state.game.num_cols
     kind = state.game.board_style
+    heat = _heat_values(state, heatmap)
     stones = state.stone_array()
-    heat = None if heatmap is None else np.asarray(heatmap, dtype=float)
-    if heat is not None and len(heat) != state.num_actions:
+    _set_up_axes(ax, state, room_above=kind == "columns" and heat is not None)
+    _draw_board(ax, kind, state.game.num_rows, state.game.num_cols)
+    if heat is not None:
+        _draw_heat(ax, kind, heat, stones)
+    last = state.last_move.point if mark_last and state.last_move is not None else None
+    _draw_stones(ax, kind, stones, last)
+    ax.set_title(_title(state, heat, heat_label, title), fontsize=9)
+    _colour_key(ax, kind, players or {})
+
+
+def _heat_values(state: State, heatmap: Sequence[float] | np.ndarray | None) -> np.ndarray | None:
+    """The heat map as floats, one per action; :class:`DlgoError` if the count is wrong."""
+    if heatmap is None:
+        return None
+    heat = np.asarray(heatmap, dtype=float)
+    if len(heat) != state.num_actions:
         raise DlgoError(f"the heat map has {len(heat)} values; {state.game.name} has {state.num_actions} actions")
+    return heat
+
+
+def _set_up_axes(ax: Axes, state: State, room_above: bool) -> None:
+    """Coordinates on the axes, no frame; ``room_above`` the board for Connect-N's heat row."""
+    rows, cols = state.game.num_rows, state.game.num_cols
     ax.set_aspect("equal")
     ax.set_xticks(range(1, cols + 1), column_labels(state))
     ax.set_yticks(range(1, rows + 1), [str(r) for r in range(1, rows + 1)])
     ax.tick_params(length=0, labelsize=8)
     for spine in ax.spines.values():
         spine.set_visible(False)
-    top = rows + (1.2 if kind == "columns" and heat is not None else 0.5)
     ax.set_xlim(0.5, cols + 0.5)
-    ax.set_ylim(0.5, top)
-    scale = max(heat.max(), 1e-9) if heat is not None else 1.0
-    cmap = matplotlib.colormaps[HEAT_CMAP]
+    ax.set_ylim(0.5, rows + (1.2 if room_above else 0.5))
 
+
+def _draw_board(ax: Axes, kind: str, rows: int, cols: int) -> None:
+    """The empty board: wood, lines and star points (Go), a blue frame (Connect-N) or a grid."""
     if kind == "go":
         ax.add_patch(Rectangle((0.5, 0.5), cols, rows, color=WOOD, zorder=0))
         for r in range(1, rows + 1):
@@ -100,38 +120,46 @@ def draw_position(ax: Axes, state: State, heatmap: Sequence[float] | np.ndarray 
         for c in range(1, cols):
             ax.plot([c + 0.5, c + 0.5], [0.5, rows + 0.5], color="#444444", linewidth=1.5, zorder=1)
 
-    counts = heat is not None and heat.max() > 1.0  # visit counts, not probabilities
-    if heat is not None and kind != "columns":  # under the empty points
-        grid = heat[: rows * cols].reshape(rows, cols)
-        for r in range(1, rows + 1):
-            for c in range(1, cols + 1):
-                value = grid[r - 1, c - 1]
-                if not stones[r - 1, c - 1] and value >= 0.005 * scale:
-                    ax.add_patch(Rectangle((c - 0.45, r - 0.45), 0.9, 0.9, zorder=2,
-                                                    alpha=0.35 + 0.6 * value / scale, color=cmap(value / scale)))
-                    if value >= 0.01 * scale:
-                        ax.text(c, r, _short(value, counts), ha="center", va="center", zorder=3, fontsize=6,
-                                color="white" if value / scale < 0.6 else "black")
-    if heat is not None and kind == "columns":  # a row of cells over the columns
+
+def _draw_heat(ax: Axes, kind: str, heat: np.ndarray, stones: np.ndarray) -> None:
+    """The heat map with its values written in: under the empty points, or in
+    Connect-N a row of cells over the columns."""
+    rows, cols = stones.shape
+    scale = max(heat.max(), 1e-9)
+    counts = _are_counts(heat)
+    cmap = matplotlib.colormaps[HEAT_CMAP]
+    if kind == "columns":
         for c in range(1, cols + 1):
             value = heat[c - 1]
-            ax.add_patch(Rectangle((c - 0.45, rows + 0.6), 0.9, 0.55, zorder=2,
-                                            color=cmap(value / scale)))
+            ax.add_patch(Rectangle((c - 0.45, rows + 0.6), 0.9, 0.55, zorder=2, color=cmap(value / scale)))
             ax.text(c, rows + 0.875, _short(value, counts), ha="center", va="center", zorder=3, fontsize=7,
                     color="white" if value / scale < 0.6 else "black")
+        return
+    grid = heat[: rows * cols].reshape(rows, cols)
+    for r in range(1, rows + 1):
+        for c in range(1, cols + 1):
+            value = grid[r - 1, c - 1]
+            if not stones[r - 1, c - 1] and value >= 0.005 * scale:
+                ax.add_patch(Rectangle((c - 0.45, r - 0.45), 0.9, 0.9, zorder=2,
+                                       alpha=0.35 + 0.6 * value / scale, color=cmap(value / scale)))
+                if value >= 0.01 * scale:
+                    ax.text(c, r, _short(value, counts), ha="center", va="center", zorder=3, fontsize=6,
+                            color="white" if value / scale < 0.6 else "black")
 
-    last = state.last_move.point if (mark_last and state.last_move is not None
-                                     and state.last_move.is_play) else None
+
+def _draw_stones(ax: Axes, kind: str, stones: np.ndarray, last: Point | None) -> None:
+    """The stones (Go), discs (Connect-N, empty holes too) or letters, and a mark on ``last``."""
+    rows, cols = stones.shape
     for r in range(1, rows + 1):
         for c in range(1, cols + 1):
             owner = Player(int(stones[r - 1, c - 1])) if stones[r - 1, c - 1] else None
             if kind == "go":
                 if owner is not None:
                     ax.add_patch(Circle((c, r), 0.46, zorder=4, facecolor="black" if owner == Player.black
-                                            else "white", edgecolor="black", linewidth=0.8))
+                                        else "white", edgecolor="black", linewidth=0.8))
             elif kind == "columns":
                 ax.add_patch(Circle((c, r), 0.4, zorder=4, edgecolor="#163a85", linewidth=1.0,
-                                        facecolor="white" if owner is None else DISC_COLOURS[owner]))
+                                    facecolor="white" if owner is None else DISC_COLOURS[owner]))
             elif owner is not None:
                 ax.text(c, r, "X" if owner == Player.black else "O", ha="center", va="center", zorder=4,
                         fontsize=max(8, 140 // max(rows, cols)), fontweight="bold",
@@ -139,16 +167,25 @@ def draw_position(ax: Axes, state: State, heatmap: Sequence[float] | np.ndarray 
             if last is not None and (r, c) == (last.row, last.col):
                 marker = "#c0392b" if kind == "grid" or owner == Player.white else "white"
                 ax.add_patch(Circle((c, r), 0.15 if kind != "grid" else 0.42, zorder=5, fill=kind != "grid",
-                                        color=marker, linewidth=1.5))
+                                    color=marker, linewidth=1.5))
+
+
+def _title(state: State, heat: np.ndarray | None, heat_label: str, title: str | None) -> str:
+    """The title line: ``title``, who is to move or the result, and the heat map's pass and label."""
     words = [title] if title else []
     outcome = state.outcome()
     words.append(f"{state.next_player.name} to move" if outcome is None else f"result: {outcome.describe()}")
     if heat is not None:
-        if len(heat) > rows * cols and kind != "columns":
-            words.append(f"pass {_short(heat[rows * cols:].sum(), counts)}")
+        cells = state.game.num_rows * state.game.num_cols
+        if len(heat) > cells and state.game.board_style != "columns":
+            words.append(f"pass {_short(heat[cells:].sum(), _are_counts(heat))}")
         words.append(f"shading: {heat_label}")
-    ax.set_title("   ".join(words), fontsize=9)
-    _colour_key(ax, kind, players or {})
+    return "   ".join(words)
+
+
+def _are_counts(heat: np.ndarray) -> bool:
+    """Visit counts, not probabilities: some value is over 1."""
+    return bool(heat.max() > 1.0)
 
 
 def _colour_key(ax: Axes, kind: str, players: Mapping[Player, str]) -> None:

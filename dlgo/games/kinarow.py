@@ -22,9 +22,9 @@ import numpy as np
 
 from dlgo.core import zobrist
 from dlgo.core.errors import IllegalMoveError, SpecError
-from dlgo.core.game import Game, State, grid_plays, grid_points
+from dlgo.core.game import Game, State
+from dlgo.core.grid import grid_plays, grid_points, render_grid
 from dlgo.core.types import RESIGN, Move, Player, Point
-from dlgo.games.grid import render_grid
 
 DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))  # horizontal, vertical, two diagonals
 

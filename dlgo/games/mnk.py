@@ -9,9 +9,9 @@ from __future__ import annotations
 from dlgo.core import zobrist
 from dlgo.core.errors import IllegalMoveError
 from dlgo.core.game import OpenSpielGame
+from dlgo.core.grid import letter_column_label, parse_letter_point
 from dlgo.core.symmetry import Symmetry, grid_symmetries
 from dlgo.core.types import Move, Player, Point
-from dlgo.games.grid import letter_column_label, parse_letter_point
 from dlgo.games.kinarow import KInARowGame, KInARowState
 
 

@@ -10,13 +10,15 @@ from __future__ import annotations
 from dlgo.core.game import State, value_for
 from dlgo.core.types import Move
 
-_VALUES: dict[int, int] = {}  # zobrist hash -> value for the player to move
+#: (game spec, zobrist hash) -> value for the player to move; the spec keeps apart
+#: games whose boards share a size, and so their Zobrist keys
+_VALUES: dict[tuple[str, int], int] = {}
 
 
 def exact_value(state: State) -> int:
     """+1 / 0 / -1: the result for the player to move under perfect play by
     both sides (plain negamax over every legal action, memoised by hash)."""
-    key = state.zobrist_hash()
+    key = (state.game.spec, state.zobrist_hash())
     if key not in _VALUES:
         if state.is_over():
             _VALUES[key] = int(value_for(state.winner(), state.next_player))

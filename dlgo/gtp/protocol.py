@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 from dlgo.core.errors import DlgoError
 from dlgo.core.types import PASS, Move, Player
-from dlgo.games.grid import go_column_label, parse_go_point
+from dlgo.core.grid import go_column_label, parse_go_point
 
 MAX_SIZE = 25  # the letters A..Z without I
 MAX_ID_DIGITS = 9  # a command id: ASCII digits, at most this many

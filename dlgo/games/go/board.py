@@ -25,7 +25,7 @@ from typing import Callable, Container, NamedTuple
 
 from dlgo.core import zobrist
 from dlgo.core.errors import IllegalMoveError, SpecError
-from dlgo.core.game import grid_plays, grid_points
+from dlgo.core.grid import go_column_label, grid_plays, grid_points, render_grid
 from dlgo.core.types import Move, Player, Point
 
 __all__ = ["Board", "Geometry", "GoString", "StringInfo", "geometry", "is_point_an_eye", "side_key"]
@@ -195,6 +195,13 @@ class Board:
             raise IllegalMoveError(f"{tuple(point)} would be self-capture")
         self.play(p, int(player))
 
+    def render(self, last: Point | None = None) -> str:
+        """The board as text: the top row first, Go's column letters (no I) below,
+        the stone at ``last`` in parentheses."""
+        color, cols = self.color, self.num_cols
+        return render_grid(self.num_rows, cols, lambda r, c: color[(r - 1) * cols + c - 1],
+                           [go_column_label(c) for c in range(1, cols + 1)], last)
+
     def zobrist_hash(self) -> int:
         """Hash of the stones on the board (the side to move is not included)."""
         return self.hash
@@ -257,12 +264,17 @@ class Board:
 
     def play(self, p: int, c: int) -> None:
         """Place a stone of colour ``c`` at the empty point ``p`` and capture.
-        The caller has checked legality (see :meth:`hash_after_play`)."""
+        The caller has checked legality (see :meth:`hash_after_play`).
+
+        In three steps: ``p`` leaves the empty points; the stone joins the
+        strings of its own colour next to it (:meth:`_join`), or starts one;
+        each enemy string next to it loses the liberty ``p`` and is captured if
+        it has none left (:meth:`_remove_string`)."""
         color = self.color
         string: list[GoString] = self.string  # type: ignore[assignment]  # a stone's point has a string
         token = self._token
         key = self.geometry.keys[c][p]
-        # p is no longer empty
+        # p leaves the empty points
         slot = self.empty_slot
         empties = self.empties
         last = empties.pop()
@@ -273,6 +285,7 @@ class Board:
         color[p] = c
         self.hash ^= key
 
+        # the stone joins its friends' strings, or starts its own
         liberties = set()
         friends: list[GoString] = []
         enemies: list[GoString] = []
@@ -288,37 +301,44 @@ class Board:
                 s = string[q]
                 if s not in enemies:
                     enemies.append(s)
-
-        if not friends:
-            string[p] = GoString(c, [p], liberties, key, token)
+        if friends:
+            self._join(p, key, friends, liberties)
         else:
-            # Merge into the largest neighbouring string: relabel only the smaller ones.
-            base = friends[0]
-            for s in friends:
-                if len(s.stones) > len(base.stones):
-                    base = s
-            merged = self._own(base)
-            stones = merged.stones
-            libs = merged.liberties
-            for s in friends:
-                if s is not base:
-                    for q in s.stones:
-                        string[q] = merged
-                    stones.extend(s.stones)
-                    libs |= s.liberties
-                    merged.hash ^= s.hash
-            stones.append(p)
-            libs |= liberties
-            libs.discard(p)
-            merged.hash ^= key
-            string[p] = merged
+            string[p] = GoString(c, [p], liberties, key, token)
 
+        # its enemies lose a liberty, and those left with none are captured
         for s in enemies:
             if s.owner is not token:
                 s = self._own(s)
             s.liberties.discard(p)
             if not s.liberties:
                 self._remove_string(s)
+
+    def _join(self, p: int, key: int, friends: list[GoString], liberties: set[int]) -> None:
+        """The new stone at ``p`` (Zobrist ``key``, empty neighbours ``liberties``)
+        and the ``friends``, its own colour's strings next to it, become one
+        string: the largest of them grows, and only the smaller ones' stones are
+        relabelled."""
+        string: list[GoString] = self.string  # type: ignore[assignment]  # a stone's point has a string
+        base = friends[0]
+        for s in friends:
+            if len(s.stones) > len(base.stones):
+                base = s
+        merged = self._own(base)
+        stones = merged.stones
+        libs = merged.liberties
+        for s in friends:
+            if s is not base:
+                for q in s.stones:
+                    string[q] = merged
+                stones.extend(s.stones)
+                libs |= s.liberties
+                merged.hash ^= s.hash
+        stones.append(p)
+        libs |= liberties
+        libs.discard(p)
+        merged.hash ^= key
+        string[p] = merged
 
     def _remove_string(self, s: GoString) -> None:
         """Capture string ``s``: empty its points and give them back as liberties."""

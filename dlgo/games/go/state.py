@@ -29,13 +29,13 @@ import numpy as np
 from dlgo.core import zobrist
 from dlgo.core.errors import IllegalMoveError, SpecError
 from dlgo.core.game import Ending, Game, OpenSpielGame, Outcome, State
+from dlgo.core.grid import go_column_label, parse_go_point
 from dlgo.core.symmetry import Symmetry, grid_symmetries
 from dlgo.core.types import PASS, RESIGN, Move, Player, Point
 from dlgo.games.go.board import BLACK, Board, side_key
 from dlgo.games.go.deadstones import score_with_dead_stones
 from dlgo.games.go.handicap import fixed_handicap_points
 from dlgo.games.go.scoring import GameResult, area_score, area_winner, evaluate_territory
-from dlgo.games.grid import go_column_label, parse_go_point, render_grid
 
 __all__ = ["GoGame", "GameState", "compute_game_result"]
 
@@ -405,16 +405,7 @@ class GameState(State):
         return f"{go_column_label(move.point.col)}{move.point.row}"
 
     def render(self) -> str:
-        board = self.board
-        last = self.last_move.point if self.last_move is not None and self.last_move.is_play else None
-        color = board.color
-        cols = board.num_cols
-        return render_grid(
-            board.num_rows, cols,
-            lambda r, c: color[(r - 1) * cols + c - 1],
-            [go_column_label(c) for c in range(1, cols + 1)],
-            last,
-        )
+        return self.board.render(self.last_move.point if self.last_move is not None else None)
 
     # --------------------------------------------------------------- playouts
     def random_playout(self, rng: random.Random, moves: list[Move] | None = None,

@@ -1,10 +1,24 @@
-"""Boards as text, and the coordinates humans type: shared by every grid game."""
+"""Grid boards: their points and cells, the board as text, and the coordinates
+humans type. Every game on a grid shares these, and so do the generic defaults
+of :class:`~dlgo.core.game.State`.
+
+A board of ``R x C`` points numbers its cells row by row from the bottom left:
+cell ``(row - 1) * C + (col - 1)`` is ``Point(row, col)``.
+
+>>> print(render_grid(2, 3, lambda r, c: 1 if (r, c) == (1, 2) else 0, ["a", "b", "c"], Point(1, 2)))
+2  . . .
+1  .(X).
+   a b c
+>>> parse_letter_point("c2", 2, 3)
+Point(row=2, col=3)
+"""
 from __future__ import annotations
 
+import functools
 from typing import Callable, Sequence
 
 from dlgo.core.errors import IllegalMoveError
-from dlgo.core.types import Point
+from dlgo.core.types import Move, Point
 
 #: Stone symbols by colour (0 empty, 1 black, 2 white).
 STONE_SYMBOLS = (".", "X", "O")
@@ -12,6 +26,25 @@ STONE_SYMBOLS = (".", "X", "O")
 # Go skips the letter I (so it is never confused with J or 1).
 GO_COLUMNS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
 LETTER_COLUMNS = "abcdefghijklmnopqrstuvwxyz"
+
+
+@functools.lru_cache(maxsize=None)
+def grid_points(num_rows: int, num_cols: int) -> tuple[Point, ...]:
+    """Every point of a board in row-major order (cell ``(r - 1) * cols + c - 1``)."""
+    return tuple(Point(r, c) for r in range(1, num_rows + 1) for c in range(1, num_cols + 1))
+
+
+@functools.lru_cache(maxsize=None)
+def grid_plays(num_rows: int, num_cols: int) -> tuple[Move, ...]:
+    """``Move.play`` of every point, by cell: states share these instead of building moves."""
+    return tuple(Move.play(p) for p in grid_points(num_rows, num_cols))
+
+
+def cell_of(point: Point, num_rows: int, num_cols: int) -> int:
+    """The cell of ``point``; :class:`IllegalMoveError` if it is off the board."""
+    if not (1 <= point[0] <= num_rows and 1 <= point[1] <= num_cols):
+        raise IllegalMoveError(f"{tuple(point)} is off the {num_rows}x{num_cols} board")
+    return (point[0] - 1) * num_cols + (point[1] - 1)
 
 
 def go_column_label(col: int) -> str:
