@@ -77,7 +77,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction) -> None:
     """``dlgo exercise ...`` on the command line's subcommands."""
     p = sub.add_parser("exercise", help="the course's exercises: list, start, check, play")
     actions = p.add_subparsers(dest="action", required=True, metavar="ACTION")

@@ -1,0 +1,97 @@
+"""``dlgo tournament``, ``dlgo ratings`` and ``dlgo replay``: engines against
+each other, their ratings from the recorded games, and a recorded game move by move."""
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+from typing import Sequence
+
+import engines
+from dlgo.app.cli.shared import add_ray_option, load_record
+from dlgo.app.console import describe_result
+from dlgo.arena.report import EngineRow, write_report
+from dlgo.arena.tournament import run_tournament
+from dlgo.core.arguments import number, whole
+from dlgo.core.errors import DlgoError
+from dlgo.formats.records import read_games
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("tournament", help="round-robin between engines; resumable; writes a report")
+    p.add_argument("--game", default="connect4", help="game spec (default connect4)")
+    p.add_argument("--engines", nargs="+", required=True, help="engine specs, e.g. random mcts:rounds=100")
+    p.add_argument("--games-per-pair", type=whole(1), default=10, help="games per pair, colours alternating (default 10)")
+    p.add_argument("--out", required=True, help="report folder, e.g. reports/c4-demo (rerun to resume)")
+    p.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
+    p.add_argument("--opening-plies", type=whole(0), default=2, help="random opening plies per game (default 2)")
+    p.add_argument("--workers", type=whole(1), default=None, help="worker processes (default: all cores)")
+    add_ray_option(p, "the games")
+    p.set_defaults(func=cmd_tournament)
+
+    p = sub.add_parser("ratings", help="recompute ratings and the report from a folder's games.csv")
+    p.add_argument("report", help="report folder holding games.csv")
+    p.add_argument("--anchor", default=None, help="engine pinned at Elo 0 (default random, if it played)")
+    p.set_defaults(func=cmd_ratings)
+
+    p = sub.add_parser("replay", help="show a recorded game move by move")
+    p.add_argument("report", help="report folder (or its games.csv), or an .sgf file")
+    p.add_argument("--index", type=whole(0), default=0, help="which game (see --list; default 0)")
+    p.add_argument("--list", action="store_true", help="list the recorded games")
+    p.add_argument("--delay", type=number(least=0), default=0.0, help="seconds to pause after each move")
+    p.set_defaults(func=cmd_replay)
+
+
+def cmd_tournament(args: argparse.Namespace) -> int:
+    records = run_tournament(engines.ENGINES, args.out, args.game, args.engines, args.games_per_pair, seed=args.seed,
+                             opening_plies=args.opening_plies, workers=args.workers, ray=args.ray)
+    rows = write_report(args.out, records, title=f"{args.game} round-robin")
+    print_ratings(rows)
+    print(f"\nreport: {args.out}/summary.md (games.csv, ratings.csv, crosstable.csv, strength_vs_compute.png)")
+    return 0
+
+
+def cmd_ratings(args: argparse.Namespace) -> int:
+    path = Path(args.report) / "games.csv"
+    records = read_games(path)
+    if not records:
+        raise DlgoError(f"no games in {path}")
+    played = sorted({r.black for r in records} | {r.white for r in records})
+    if args.anchor is not None and args.anchor not in played:
+        raise DlgoError(f"--anchor {args.anchor!r} played no game here; the engines are: {', '.join(played)}")
+    print_ratings(write_report(args.report, records, title=Path(args.report).name, anchor=args.anchor or "random"))
+    return 0
+
+
+def print_ratings(rows: Sequence[EngineRow]) -> None:
+    print(f"\n{'engine':<32} {'Elo':>6}  {'95% interval':>15} {'games':>6} {'score':>6} {'s/move':>8}")
+    for r in rows:
+        print(f"{r.engine:<32} {r.elo:6.0f}  {r.elo_low:6.0f} to {r.elo_high:5.0f} {r.games:6d} "
+              f"{r.score:6.1%} {r.seconds_per_move:8.4f}")
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    path = Path(args.report)
+    if args.list:
+        games_file = path / "games.csv" if path.is_dir() else path
+        records = read_games(games_file)
+        if not records:
+            raise DlgoError(f"no games in {games_file}")
+        for i, r in enumerate(records):
+            print(f"{i:4d}  {r.game_id:<48} {r.black} (B) vs {r.white} (W)  {r.result}")
+        return 0
+    game = load_record(path, args.index)
+    print(game.title)
+    print(game.states[0].render())
+    for ply, state in enumerate(game.states[1:], start=1):
+        previous = game.states[ply - 1]
+        assert state.last_move is not None
+        opening = "  (random opening)" if ply <= game.opening_plies else ""
+        print(f"\nmove {ply}: {previous.next_player.name} {previous.format_move(state.last_move)}{opening}")
+        print(state.render())
+        if args.delay:
+            time.sleep(args.delay)
+    final = game.states[-1]
+    print(f"\nresult: {describe_result(final) if final.is_over() else 'unfinished'}"
+          + (f" (recorded: {game.result})" if game.result else ""))
+    return 0

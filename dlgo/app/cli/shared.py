@@ -1,0 +1,102 @@
+"""What more than one command group uses: the shared options (``--ray``, a
+run's settings as options with ``--resume``), players made from specs and
+recorded games read back."""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+from pathlib import Path
+from typing import Any, Callable, NamedTuple
+
+import engines
+from dlgo.core.agent import Agent
+from dlgo.core.errors import DlgoError
+from dlgo.core.game import State
+from dlgo.core.types import Player
+from dlgo.formats.records import read_games, replay
+from dlgo.formats.sgf import read_sgf_file, sgf_to_state
+
+
+# ------------------------------------------------------------------ options
+def add_ray_option(parser: argparse.ArgumentParser, what: str) -> None:
+    """``--ray [ADDRESS]``: the games on a Ray cluster (the distributed extra)."""
+    parser.add_argument("--ray", nargs="?", const="auto", default=None, metavar="ADDRESS",
+                        help=f"play {what} on a Ray cluster: auto (the one `ray start` runs here; the default "
+                             "with no ADDRESS), HOST:PORT, or local (a private one for this run)")
+
+
+def add_config_options(parser: argparse.ArgumentParser, cls: Any) -> None:
+    """``--resume``, and one option per field of the settings dataclass ``cls``
+    (--games, ...), defaults from it (see :func:`config_from_args`)."""
+    parser.add_argument("--resume", action="store_true",
+                        help="continue the run in --out with its saved settings (no need to repeat them)")
+    defaults = cls()
+    for f in dataclasses.fields(cls):
+        default = getattr(defaults, f.name)
+        flag = "--" + f.name.replace("_", "-")
+        if isinstance(default, list):
+            parser.add_argument(flag, nargs="+", type=f.metadata.get("item", str), default=None,
+                                help=f"(default {' '.join(map(str, default)) or 'none'})")
+        elif isinstance(default, bool):  # --flag / --no-flag
+            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=None,
+                                help=f"(default {'on' if default else 'off'})")
+        else:
+            parser.add_argument(flag, type=type(default), default=None, help=f"(default {default})")
+
+
+def config_from_args(args: argparse.Namespace, cls: Any, saved: Callable[[str], Any]) -> Any:
+    """A run's settings: the options given (the dataclass ``cls`` fills the rest),
+    or with ``--resume`` the run's saved ones (and no options)."""
+    values = {f.name: getattr(args, f.name) for f in dataclasses.fields(cls) if getattr(args, f.name, None) is not None}
+    if args.resume:
+        if values:
+            raise DlgoError(f"--resume takes the run's saved settings; drop {', '.join(sorted(values))}")
+        return saved(args.out)
+    return cls(**values)
+
+
+# ------------------------------------------------------------------ players
+def make_player(spec: str, seed: int | None) -> Agent | None:
+    """None for a human, else the engine built from ``spec``."""
+    if spec.strip().lower() == "human":
+        return None
+    agent = engines.create_seeded(spec, seed)
+    agent.start()  # a program that cannot start is an error now, not at its first move
+    return agent
+
+
+def seed_for(seed: int | None, offset: int) -> int | None:
+    return None if seed is None else seed + offset
+
+
+# ------------------------------------------------------------------ records
+class RecordedGame(NamedTuple):
+    """A game read back from a record: its states, first to last, a one-line
+    title, the recorded result, how many opening plies were random and who
+    played each colour (as the record names them)."""
+
+    states: list[State]
+    title: str
+    result: str
+    opening_plies: int = 0
+    players: dict[Player, str] = {}
+
+
+def load_record(path: Path, index: int = 0) -> RecordedGame:
+    """An SGF file, or game ``index`` of a report folder's games.csv (or the file)."""
+    if path.suffix.lower() == ".sgf":
+        record = read_sgf_file(path)
+        stones = len(record.setup[Player.black])
+        return RecordedGame(list(sgf_to_state(record).history()),
+                            f"{path.name}: {record.black or '?'} (black) vs {record.white or '?'} (white), "
+                            f"{record.game}" + (f", {stones} handicap stones" if stones else ""), record.result,
+                            players={p: name for p, name in ((Player.black, record.black),
+                                                             (Player.white, record.white)) if name})
+    records = read_games(path / "games.csv" if path.is_dir() else path)
+    if not records:
+        raise DlgoError(f"no games recorded in {path}")
+    if not 0 <= index < len(records):
+        raise DlgoError(f"--index must be 0..{len(records) - 1} (dlgo replay {path} --list shows them)")
+    r = records[index]
+    return RecordedGame(replay(r.game, r.moves), f"{r.game_id}: {r.black} (black) vs {r.white} (white), "
+                        f"{r.game}, seed {r.seed}", r.result, r.opening_plies, {Player.black: r.black, Player.white: r.white})

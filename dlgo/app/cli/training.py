@@ -1,0 +1,156 @@
+"""``dlgo train-supervised``, ``evaluate-predictor``, ``train-rollout``,
+``train-alphazero`` and ``train-rl``: networks (and AlphaGo's rollout policy)
+learned from data sets or by playing. TensorFlow is imported by the command
+that trains, not before."""
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from dlgo.app.cli.shared import add_config_options, add_ray_option, config_from_args
+from dlgo.core.arguments import number, whole
+from dlgo.formats.plotting import plot_learning_curve
+from engines.training.accuracy import evaluate_predictor, evaluate_value
+from engines.training.alphazero_config import AlphaZeroConfig
+from engines.training.rl_config import RLConfig
+from engines.training.rollout_policy import train_rollout
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    add_train_supervised(sub)
+
+    p = sub.add_parser("evaluate-predictor", help="a move predictor's accuracy on held-out games")
+    p.add_argument("--model", required=True, help="a .keras file from `dlgo train-supervised`")
+    p.add_argument("--data", required=True, help="dataset folder")
+    p.add_argument("--split", default="test", choices=["train", "val", "test"], help="which games (default test)")
+    p.add_argument("--teacher-positions", type=whole(0), default=0,
+                   help="also ask the generating engine again on this many positions (default 0)")
+    p.add_argument("--seed", type=int, default=0, help="seed for the teacher sample (default 0)")
+    p.set_defaults(func=cmd_evaluate_predictor)
+
+    p = sub.add_parser("train-rollout", help="fit a fast Go rollout policy to a dataset's moves (minutes)")
+    p.add_argument("--data", required=True, help="dataset folder of Go games (`dlgo generate`, `dlgo import-sgf`)")
+    p.add_argument("--out", required=True, help="the policy file, e.g. runs/rollout-go9.npz (play it: mcts:rollout=...)")
+    p.add_argument("--epochs", type=whole(1), default=20, help="passes over the training games (default 20)")
+    p.add_argument("--seed", type=int, default=0, help="seed for the order of the examples (default 0)")
+    p.set_defaults(func=cmd_train_rollout)
+
+    p = sub.add_parser("train-alphazero", help="AlphaZero self-play training; resumable")
+    p.add_argument("--out", required=True, help="run folder, e.g. runs/az-ttt (rerun to resume or extend)")
+    p.add_argument("--iterations", type=whole(1), default=10, help="train until this many iterations (default 10)")
+    p.add_argument("--workers", type=whole(1), default=1,
+                   help="self-play processes, each with its own copy of the network (default 1)")
+    p.add_argument("--sgf", action="store_true", help="keep Go self-play games as SGF in OUT/selfplay-sgf/")
+    add_ray_option(p, "the self-play games (in --workers shares)")
+    add_config_options(p, AlphaZeroConfig)
+    p.set_defaults(func=cmd_train_alphazero)
+
+    p = sub.add_parser("train-rl", help="reinforcement learning by generations (pg, q or ac); resumable")
+    p.add_argument("--out", required=True, help="run folder, e.g. runs/pg-c4 (rerun to resume or extend)")
+    p.add_argument("--generations", type=whole(1), default=10, help="train until this many generations (default 10)")
+    add_ray_option(p, "each generation's games")
+    add_config_options(p, RLConfig)
+    p.set_defaults(func=cmd_train_rl)
+
+
+def add_train_supervised(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("train-supervised", help="train a move predictor (or a value network) on a dataset; resumable")
+    p.add_argument("--data", required=True, help="dataset folder from `dlgo generate` or `dlgo import-sgf`")
+    p.add_argument("--out", required=True, help="run folder, e.g. runs/go9-small (rerun to resume)")
+    p.add_argument("--model", default="small",
+                   help="ch6, small, medium, large, tiny, or resnet (AlphaZero's; --target both) (default small)")
+    p.add_argument("--encoder", default=None, help="oneplane, sevenplane, simple (Go) or planes (default: per game)")
+    p.add_argument("--epochs", type=whole(1), default=20, help="most epochs (default 20)")
+    p.add_argument("--batch-size", type=whole(1), default=128, help="batch size (default 128)")
+    p.add_argument("--learning-rate", type=number(above=0), default=1e-3, help="Adam learning rate (default 0.001)")
+    p.add_argument("--l2", type=number(least=0), default=0.0, help="L2 weight decay (default 0)")
+    p.add_argument("--patience", type=whole(1), default=4, help="stop after this many epochs without a better val loss")
+    p.add_argument("--no-augment", action="store_true", help="do not train on rotated and mirrored boards")
+    p.add_argument("--seed", type=int, default=0, help="seed for weights and shuffling (default 0)")
+    p.add_argument("--target", default="move", choices=["move", "value", "both"],
+                   help="learn the move played (a predictor, a policy), the game's result (a value network), or "
+                        "both on one network (a start for train-alphazero --init)")
+    p.add_argument("--positions-per-game", type=whole(0), default=0,
+                   help="learn from this many positions of each game, always the same ones (AlphaGo's value "
+                        "network: 1; default 0: all)")
+    p.set_defaults(func=cmd_train_supervised)
+
+
+def cmd_train_supervised(args: argparse.Namespace) -> int:
+    from engines.training.supervised import train_supervised  # TensorFlow's lazy import
+
+    history = train_supervised(args.data, args.out, model=args.model, encoder=args.encoder, epochs=args.epochs,
+                               batch_size=args.batch_size, learning_rate=args.learning_rate, l2=args.l2,
+                               patience=args.patience, augment=not args.no_augment, seed=args.seed,
+                               target=args.target, positions_per_game=args.positions_per_game)
+    model = Path(args.out) / "model.keras"
+    if args.target != "move":
+        value = evaluate_value(model, args.data)
+        print(f"\n{value['split']} positions: {value['positions']}\n"
+              f"  mean squared error              {value['mse']:.3f} (always 0: {value['baseline_mse']:.3f})\n"
+              f"  the sign names the winner       {value['winner']:7.2%}\n"
+              f"  the same, second half of games  {value['late_winner']:7.2%}\n\n"
+              f"value network: {model}   search with it: alphago:policy=...,value={model}")
+        if args.target == "value":
+            return 0
+    metrics = evaluate_predictor(model, args.data)
+    prefix = "" if args.target == "move" else "policy_"  # a two-headed network's metrics are named by head
+    plot_learning_curve(history, Path(args.out) / "learning_curve.png", title=f"{args.model} on {args.data}",
+                        baselines={"uniform over legal moves": metrics["uniform_legal"]},
+                        scores=[f"{v}{prefix}{m}" for m in ("accuracy", "top5") for v in ("", "val_")])
+    print_accuracy(metrics)
+    if args.target == "both":
+        print(f"\nnetwork: {model}   start AlphaZero from it: dlgo train-alphazero --init {model} --game ...")
+    else:
+        print(f"\nmodel: {model}   play it: dlgo play --black human --white predictor:model={model} --game ...")
+    return 0
+
+
+def cmd_evaluate_predictor(args: argparse.Namespace) -> int:
+    print_accuracy(evaluate_predictor(args.model, args.data, split=args.split,
+                                      teacher_positions=args.teacher_positions, seed=args.seed))
+    return 0
+
+
+def print_accuracy(metrics: dict[str, Any]) -> None:
+    print(f"\n{metrics['split']} positions: {metrics['positions']}")
+    for key, label in (("top1", "top-1 accuracy"), ("top5", "top-5 accuracy"),
+                       ("top1_legal", "top-1, illegal moves masked"), ("uniform", "uniform guess"),
+                       ("uniform_legal", "uniform over legal moves"), ("teacher", "teacher's own agreement")):
+        if key in metrics:
+            print(f"  {label:<30} {metrics[key]:7.2%}")
+
+
+def cmd_train_rollout(args: argparse.Namespace) -> int:
+    metrics = train_rollout(args.data, args.out, epochs=args.epochs, seed=args.seed)
+    print(f"{metrics['train_positions']:,} training positions; on {metrics['test_positions']:,} test positions "
+          f"the move played has probability {metrics['likelihood']:.1%} on average (uniform: "
+          f"{metrics['uniform']:.1%}), top-1 {metrics['top1']:.1%}, and {metrics['responses']:.0%} of the moves "
+          f"answer the last one\nrollout policy: {args.out}   play with it: --engine mcts:rollout={args.out}")
+    return 0
+
+
+def cmd_train_alphazero(args: argparse.Namespace) -> int:
+    from engines.training.alphazero import plot_history, saved_config, train_alphazero  # TensorFlow
+
+    config = config_from_args(args, AlphaZeroConfig, saved_config)
+    history = train_alphazero(args.out, config, args.iterations, workers=args.workers, sgf=args.sgf, ray=args.ray)
+    plot_history(history, Path(args.out) / "learning_curve.png", f"AlphaZero on {config.game}")
+    print(history.tail(5).to_string(index=False))
+    print(f"\nlatest network: {args.out}/checkpoint.keras   learning curve: {args.out}/learning_curve.png\n"
+          f"play it: dlgo play --game {config.game} --white alphazero:checkpoint={args.out}/checkpoint.keras")
+    return 0
+
+
+def cmd_train_rl(args: argparse.Namespace) -> int:
+    from engines.training.rl import saved_config, train_rl  # TensorFlow
+
+    config = config_from_args(args, RLConfig, saved_config)
+    history = train_rl(args.out, config, args.generations, ray=args.ray)
+    columns = [c for c in ("generation", "examples", "loss", "score_vs_previous", "p_value") if c in history]
+    columns += [c for c in history.columns if c.startswith("score_vs_") and c not in columns]
+    print(history[columns].tail(5).to_string(index=False))
+    print(f"\nlatest network: {args.out}/current.keras   learning curve: {args.out}/learning_curve.png\n"
+          f"play it: dlgo play --game {config.game} --white {config.method}:model={args.out}/current.keras")
+    return 0

@@ -1,0 +1,45 @@
+"""What the routers share: the JSON error answer, the strict request body, and
+the dependencies that hand a route the application's session store and
+reports folder (kept on ``app.state`` by :func:`~dlgo.app.web.server.create_app`)."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import Depends, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict
+
+from dlgo.app.web.sessions import GameSession, NoSuchSession, SessionStore
+
+
+class Strict(BaseModel):
+    """A request body that refuses unknown fields."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+def error(status: int, message: str, **extra: Any) -> JSONResponse:
+    """Every error's answer: ``{"error": "one line", ...}``."""
+    return JSONResponse({"error": message, **extra}, status_code=status)
+
+
+async def session_store(request: Request) -> SessionStore:
+    return request.app.state.store
+
+
+async def reports_folder(request: Request) -> Path:
+    return request.app.state.reports
+
+
+#: a route's parameter for the application's open sessions
+Store = Annotated[SessionStore, Depends(session_store)]
+#: a route's parameter for the folder the report pages show
+ReportsFolder = Annotated[Path, Depends(reports_folder)]
+
+
+def find_session(store: SessionStore, session_id: str) -> GameSession:
+    """The open session ``session_id`` (a :class:`NoSuchSession`, 404, for an id that cannot be one)."""
+    if not session_id or len(session_id) > 64 or not session_id.replace("-", "").replace("_", "").isalnum():
+        raise NoSuchSession(f"no game {session_id[:64]!r}")
+    return store.get(session_id)

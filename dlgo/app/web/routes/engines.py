@@ -1,0 +1,46 @@
+"""An engine's move and a hint: the session's engine process asked, and waited
+for off the event loop up to the time limit. An engine that fails is a 502, one
+out of time a 504, each with the session, which goes on."""
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from fastapi import APIRouter
+from pydantic import Field
+
+from dlgo.app.web.routes.common import Store, Strict, error, find_session
+from dlgo.app.web.safety import MAX_SPEC
+from dlgo.app.web.sessions import GameSession
+from dlgo.app.web.workers import EngineFailure, EngineTimeout
+
+router = APIRouter()
+
+
+class HintRequest(Strict):
+    engine: str | None = Field(None, max_length=MAX_SPEC)
+
+
+@router.post("/api/sessions/{session_id}/engine")
+async def engine_move(session_id: str, store: Store) -> Any:
+    return await think(find_session(store, session_id), hint=False)
+
+
+@router.post("/api/sessions/{session_id}/hint")
+async def hint(session_id: str, store: Store, body: HintRequest | None = None) -> Any:
+    return await think(find_session(store, session_id), hint=True, spec=body.engine if body else None)
+
+
+async def think(game: GameSession, hint: bool, spec: str | None = None) -> Any:
+    """The session's engine move (or a hint from ``spec``), its view after; an error answer if the engine fails."""
+    job = game.start_hint(spec) if hint else game.start_engine_move()
+    try:
+        answer = await asyncio.to_thread(game.ask, job)
+    except EngineFailure as err:
+        game.finish(job, None, str(err))
+        return error(504 if isinstance(err, EngineTimeout) else 502, str(err), session=game.view())
+    except BaseException:
+        game.finish(job, None, "the server stopped waiting for the engine")
+        raise
+    game.finish(job, answer)
+    return game.view()

@@ -1,0 +1,63 @@
+"""A game's session: open one, show it, a human's move, undo, its record, close it."""
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+from fastapi.responses import Response
+from pydantic import Field
+
+from dlgo.app.web.routes.common import Store, Strict, find_session
+from dlgo.app.web.safety import MAX_SPEC
+
+router = APIRouter()
+
+
+class NewGame(Strict):
+    game: str = Field(max_length=MAX_SPEC, description="game spec, e.g. go:size=9")
+    black: str = Field("human", max_length=MAX_SPEC, description="'human' or an engine spec")
+    white: str = Field("human", max_length=MAX_SPEC, description="'human' or an engine spec")
+    seed: int | None = Field(None, ge=0, lt=2 ** 31)
+    hint: str | None = Field(None, max_length=MAX_SPEC, description="the engine that answers hints")
+
+
+class MoveRequest(Strict):
+    move: str | None = Field(None, max_length=32, description="a move as typed: C3, 4, b2, pass, resign")
+    action: int | None = Field(None, ge=0, lt=100_000, description="an action index")
+
+
+@router.post("/api/sessions", status_code=201)
+async def new_session(body: NewGame, store: Store) -> dict[str, Any]:
+    return store.open(body.game, body.black, body.white, seed=body.seed, hint=body.hint).view()
+
+
+@router.get("/api/sessions/{session_id}")
+async def get_session(session_id: str, store: Store) -> dict[str, Any]:
+    return find_session(store, session_id).view()
+
+
+@router.delete("/api/sessions/{session_id}", status_code=204)
+async def close_session(session_id: str, store: Store) -> Response:
+    find_session(store, session_id)
+    store.close(session_id)
+    return Response(status_code=204)
+
+
+@router.post("/api/sessions/{session_id}/move")
+async def human_move(session_id: str, body: MoveRequest, store: Store) -> dict[str, Any]:
+    game = find_session(store, session_id)
+    game.play(text=body.move, action=body.action)
+    return game.view()
+
+
+@router.post("/api/sessions/{session_id}/undo")
+async def undo(session_id: str, store: Store) -> dict[str, Any]:
+    game = find_session(store, session_id)
+    game.undo()
+    return game.view()
+
+
+@router.get("/api/sessions/{session_id}/record")
+async def record(session_id: str, store: Store) -> Response:
+    name, media, text = find_session(store, session_id).record()
+    return Response(text, media_type=media, headers={"Content-Disposition": f'attachment; filename="{name}"'})
