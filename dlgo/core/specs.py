@@ -97,9 +97,10 @@ def require(condition: bool, message: str) -> None:
 
 def bind(func: Callable, params: dict[str, Any], what: str) -> dict[str, Any]:
     """Check ``params`` against ``func``'s signature and type them; unknown names
-    are an error that lists the valid ones with their defaults."""
+    are an error that lists the valid ones with their defaults. A class is read
+    through its ``__init__``."""
     signature = inspect.signature(func)
-    hints = typing.get_type_hints(func)
+    hints = typing.get_type_hints(func.__init__ if inspect.isclass(func) else func)
     declared = {n: p for n, p in signature.parameters.items() if n != "self"}
     unknown = [k for k in params if k not in declared]
     if unknown:
