@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: demo test lint bench docs clean system
 
-# Debian packages: GNU Go (the GTP tests, experiments/vs_gnugo.py) and Chromium (the browser tests).
+# Debian packages: GNU Go (the GTP tests, experiments/crosschecks/vs_gnugo.py) and Chromium (the browser tests).
 system:
 	@./scripts/system-packages.sh
 
@@ -22,7 +22,7 @@ $(STAMP): pyproject.toml Makefile
 # The main job: a strength-per-compute tournament on Connect Four (about 4 minutes
 # on 2 cores). Rerunning it resumes and plays no game twice.
 demo: $(STAMP)
-	$(BIN)/python experiments/strength_per_compute.py --out reports/demo-connect4
+	$(BIN)/python experiments/chapters/ch15_strength_per_compute.py --preset full --out reports/demo-connect4
 
 # The layer contract (each layer imports only the layers below it) and the type hints.
 lint: $(STAMP)

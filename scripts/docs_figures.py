@@ -351,7 +351,7 @@ def vs_gnugo() -> str:
 
 def course_minimax() -> str:
     """Step 2's findings: the same paragraph as the sample's summary, from its nodes.csv."""
-    from experiments.ch04a_minimax_alphabeta import what_to_look_for
+    from experiments.chapters.ch04a_minimax_alphabeta import what_to_look_for
 
     return what_to_look_for(pd.read_csv(REPORTS / "ch04a_minimax_alphabeta" / "nodes.csv")) + "\n"
 
@@ -374,7 +374,7 @@ def course_random() -> str:
 
 def course_predictor() -> str:
     """Step 5's findings: the sample's own closing paragraph, from its accuracy and history."""
-    from experiments.ch06_07_train_predictor import what_to_look_for
+    from experiments.chapters.ch06_07_train_predictor import what_to_look_for
 
     folder = REPORTS / "ch06_07_train_predictor"
     row = pd.read_csv(folder / "accuracy.csv").iloc[0]

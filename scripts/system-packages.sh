@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Debian packages the tests and experiments use, installed when missing (as
 # root, or with password-less sudo): GNU Go, the real opponent of the GTP tests
-# and of experiments/vs_gnugo.py, and Chromium, the browser of the `dlgo serve`
+# and of experiments/crosschecks/vs_gnugo.py, and Chromium, the browser of the `dlgo serve`
 # tests. Where that cannot be done it says so and exits 0, and the tests that
 # need them skip with the reason.
 set -u

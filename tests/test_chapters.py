@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def chapter(name):
-    return importlib.import_module(f"experiments.{name}")
+    return importlib.import_module(f"experiments.chapters.{name}")
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +72,7 @@ def test_every_chapter_has_help_with_seed_quick_and_its_report_folder(name, caps
         chapter(name).main(["--help"])
     assert exit_.value.code == 0
     text = capsys.readouterr().out
-    assert f"python experiments/{name}.py" in text
+    assert f"python experiments/chapters/{name}.py" in text
     assert "--seed" in text and "--quick" in text and f"reports/{name}" in text
 
 
@@ -82,7 +82,7 @@ def test_ch03_random_go(quick):
     assert len(games) == 20 and set(games["winner"]) <= {"black", "white"}
     assert_pictures(out, "results.png", "game.png", "game.gif")
     summary = (out / "summary.md").read_text()
-    assert "Reproduce: `python experiments/ch03_random_go.py --quick" in summary and "## What to look for" in summary
+    assert "Reproduce: `python experiments/chapters/ch03_random_go.py --quick" in summary and "## What to look for" in summary
     assert len(list((out / "sgf").glob("*.sgf"))) == 20
 
 
@@ -191,7 +191,7 @@ def test_ch14_alphazero_chapters_train_and_draw_what_the_network_sees(quick, nam
     out, _ = quick(name, "--workers", "1")
     summary = (out / "summary.md").read_text()
     assert summary.startswith("# Chapter 14") and "## What to look for" in summary
-    assert f"python experiments/{name}.py --quick" in summary
+    assert f"python experiments/chapters/{name}.py --quick" in summary
     stems = ["block"] if name.endswith("tictactoe") else ["ours", "shipped"]
     assert_pictures(out, "learning_curve.png", *[f"{s}-{kind}.png" for s in stems for kind in ("policy", "search")])
     if name.endswith("connect4"):
@@ -204,10 +204,10 @@ def test_the_course_guide_covers_every_chapter_and_its_links_resolve():
 
     root = Path(__file__).resolve().parent.parent
     guide = (root / "docs" / "course.md").read_text()
-    scripts = sorted(p.stem for p in (root / "experiments").glob("ch[0-9]*.py"))
+    scripts = sorted(p.stem for p in (root / "experiments" / "chapters").glob("ch[0-9]*.py"))
     assert scripts == sorted(CHAPTERS)
     for name in scripts:
-        assert f"python experiments/{name}.py" in guide, name
+        assert f"python experiments/chapters/{name}.py" in guide, name
     links = re.findall(r"\]\((\.\./[^)#]+)\)", guide)
     assert len(links) > 15
     missing = [link for link in links if not (root / "docs" / link).resolve().exists()]
@@ -232,7 +232,7 @@ def test_rl_chapters_train_judge_and_resume(quick, name):
     assert pd.read_csv(out / "history.csv")["generation"].tolist() == [1, 2]
     assert_pictures(out, "learning_curve.png", "game.png", "game.gif")
     summary = (out / "summary.md").read_text()
-    assert f"python experiments/{name}.py --quick" in summary and "## What to look for" in summary
+    assert f"python experiments/chapters/{name}.py --quick" in summary and "## What to look for" in summary
     played = (work / "final" / "games.csv").read_text()
     quick(name)  # nothing left to do
     assert (work / "final" / "games.csv").read_text() == played
@@ -249,7 +249,7 @@ def test_ch13_learns_from_gnu_go_and_plays_it_with_alphago(quick):
     assert_pictures(out, "learning_curve.png", "rl_curve.png", "game.png", "strength_vs_training.png")
     assert match["training_minutes"].is_monotonic_increasing and (match["training_minutes"] > 0).all()
     summary = (out / "summary.md").read_text()
-    assert "python experiments/ch13_alphago.py --quick" in summary and "## What to look for" in summary
+    assert "python experiments/chapters/ch13_alphago.py --quick" in summary and "## What to look for" in summary
     played = (work / "match" / "games.csv").read_text()
     quick("ch13_alphago")  # resumes
     assert (work / "match" / "games.csv").read_text() == played

@@ -330,7 +330,7 @@ def test_a_supervised_run_publishes_its_best_epoch_on_resume(tmp_path):
 
 
 def test_a_compressed_games_file_starts_another_run_that_plays_only_what_it_lacks(tmp_path):
-    from experiments.common import start_from_games
+    from experiments.shared.supervised import start_from_games
 
     first = tmp_path / "first"
     made = generate_games(ENGINES, first, "tictactoe", "random", 6, seed=5, workers=1, progress=False)

@@ -87,6 +87,29 @@ def test_every_link_in_a_document_resolves_inside_the_repository():
     assert broken == []
 
 
+#: a script named by its path from the repository's root: ``experiments/chapters/ch03_random_go.py``
+SCRIPT_PATH = re.compile(r"\bexperiments/[\w/]+\.py\b")
+
+
+def test_every_experiment_script_named_in_the_documents_and_reports_exists():
+    """The README, docs/, the committed reports (their "Reproduce" commands) and the Makefile's
+    commands name only scripts that are there: a script that moves must take its commands along."""
+    reports = [p for p in tracked_files() if p.suffix == ".md" and p.relative_to(ROOT).parts[0] == "reports"]
+    texts = {path: path.read_text() for path in [*DOCUMENTS, *reports]}
+    texts[ROOT / "Makefile"] = " ".join(re.findall(r"python3? experiments/\S+", (ROOT / "Makefile").read_text()))
+    named = {(str(path.relative_to(ROOT)), found) for path, text in texts.items() for found in SCRIPT_PATH.findall(text)}
+    assert len({found for _, found in named}) > 20  # the check sees the commands
+    missing = sorted(f"{source}: {found}" for source, found in named if not (ROOT / found).is_file())
+    assert missing == []
+
+
+def test_the_script_path_check_sees_a_stale_path():
+    text = "Reproduce: `python experiments/ch03_random_go.py --quick`; see experiments/chapters/ch03_random_go.py."
+    assert SCRIPT_PATH.findall(text) == ["experiments/ch03_random_go.py", "experiments/chapters/ch03_random_go.py"]
+    assert not (ROOT / "experiments/ch03_random_go.py").is_file()
+    assert (ROOT / "experiments/chapters/ch03_random_go.py").is_file()
+
+
 def test_no_file_cites_a_document_outside_the_repository():
     outside = re.compile(r"\.\./shared/|/w[o]rk/|DESIGN\.md")  # spelt so that it does not match itself
     citing = [str(p.relative_to(ROOT)) for p in tracked_files()

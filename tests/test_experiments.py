@@ -1,25 +1,25 @@
 """The experiment scripts run end to end on tiny settings."""
 import pytest
 
-from experiments import common
-from experiments import strength_per_compute as spc
+from experiments.chapters import ch15_strength_per_compute as spc
+from experiments.shared import alphazero, chapters, ladders
 
 
 def test_mcts_ladder_steps_by_root_ten():
-    assert common.mcts_ladder(1000) == [10, 32, 100, 316, 1000]
-    assert common.ladder_specs(32, 2) == ["random", "mcts:rounds=10", "mcts:rounds=32",
+    assert ladders.mcts_ladder(1000) == [10, 32, 100, 316, 1000]
+    assert ladders.ladder_specs(32, 2) == ["random", "mcts:rounds=10", "mcts:rounds=32",
                                        "alphabeta:depth=1,nodes=0", "alphabeta:depth=2,nodes=0"]
 
 
 def test_the_shipped_alphazero_networks_join_their_own_game_only():
-    assert common.alphazero_specs("tictactoe", [0, 50]) == ["alphazero:checkpoint=tictactoe,simulations=0",
-                                                          "alphazero:checkpoint=tictactoe,simulations=50"]
-    assert common.alphazero_specs("tictactoe", []) == []
-    assert common.alphazero_specs("go:size=9", [50]) == []  # no shipped 9x9 network
+    assert ladders.alphazero_specs("tictactoe", [0, 50]) == ["alphazero:checkpoint=tictactoe,simulations=0",
+                                                           "alphazero:checkpoint=tictactoe,simulations=50"]
+    assert ladders.alphazero_specs("tictactoe", []) == []
+    assert ladders.alphazero_specs("go:size=9", [50]) == []  # no shipped 9x9 network
 
 
 def test_strength_per_compute_writes_its_report_and_resumes(tmp_path, capsys):
-    args = ["--game", "tictactoe", "--mcts-max", "10", "--depth-max", "1", "--games-per-pair", "2",
+    args = ["--preset", "full", "--game", "tictactoe", "--mcts-max", "10", "--depth-max", "1", "--games-per-pair", "2",
             "--workers", "1", "--out", str(tmp_path), "--alphazero-simulations"]
     assert spc.main(args) == 0
     for name in ("games.csv", "ratings.csv", "crosstable.csv", "strength_vs_compute.png", "summary.md"):
@@ -32,7 +32,7 @@ def test_strength_per_compute_writes_its_report_and_resumes(tmp_path, capsys):
 
 
 def test_supervised_experiments_run_quick_and_write_their_reports(tmp_path):
-    from experiments import supervised_connect4, supervised_go9
+    from experiments.headline import supervised_connect4, supervised_go9
 
     for module in (supervised_go9, supervised_connect4):
         out = tmp_path / module.PRESET.name
@@ -46,30 +46,36 @@ def test_supervised_experiments_run_quick_and_write_their_reports(tmp_path):
 
 
 def test_alphazero_tictactoe_runs_quick_and_checks_perfect_lines(tmp_path):
-    from experiments import alphazero_tictactoe as az
+    from experiments.chapters import ch14a_alphazero_tictactoe as az
 
     out = tmp_path / "rep"
-    assert az.main(["--quick", "--out", str(out), "--work", str(tmp_path / "work"), "--workers", "1",
+    assert az.main(["--preset", "full", "--quick", "--out", str(out), "--work", str(tmp_path / "work"), "--workers", "1",
                     "--ship", str(tmp_path / "ship" / "ttt.keras")]) == 0
     summary = (out / "summary.md").read_text()
     assert "Against perfect play" in summary and "| black |" in summary and "| white |" in summary
     assert (out / "learning_curve.png").exists() and (tmp_path / "ship" / "ttt.keras").exists()
+    assert summary.startswith("# AlphaZero on tic-tac-toe\n") and "## What the network sees" not in summary
+    assert "Reproduce: `python experiments/chapters/ch14a_alphazero_tictactoe.py --preset full --quick --ship " in summary
 
 
-@pytest.mark.parametrize("name", ["connect4", "go5"])
-def test_alphazero_experiments_run_quick_and_play_their_final_match(tmp_path, name):
+@pytest.mark.parametrize("script, preset", [("chapters/ch14b_alphazero_connect4", "full"),
+                                            ("headline/alphazero_go5", None)])
+def test_alphazero_experiments_run_quick_and_play_their_final_match(tmp_path, script, preset):
     import importlib
 
     import pandas as pd
 
-    az = importlib.import_module(f"experiments.alphazero_{name}")
+    az = importlib.import_module(f"experiments.{script.replace('/', '.')}")
+    experiment = az.PRESETS[preset] if preset else az.EXPERIMENT
+    chosen = ["--preset", preset] if preset else []
     out = tmp_path / "rep"
-    assert az.main(["--quick", "--out", str(out), "--work", str(tmp_path / "work"), "--workers", "1"]) == 0
+    assert az.main([*chosen, "--quick", "--out", str(out), "--work", str(tmp_path / "work"), "--workers", "1"]) == 0
     summary = (out / "summary.md").read_text()
-    assert f"## Against {az.EXPERIMENT.opponent}" in summary and "Elo" in summary
-    if az.EXPERIMENT.target is not None:  # two games of a tiny net: far from the target, and said so
-        assert f"Target: a score of at least {az.EXPERIMENT.target:.0%}: **not met**." in summary
-    assert f"python experiments/alphazero_{name}.py --quick --iterations 2 --seed 0 --workers 1" in summary
+    assert f"## Against {experiment.opponent}" in summary and "Elo" in summary
+    if experiment.target is not None:  # two games of a tiny net: far from the target, and said so
+        assert f"Target: a score of at least {experiment.target:.0%}: **not met**." in summary
+    typed = " ".join([*chosen, "--quick"])
+    assert f"python experiments/{script}.py {typed} --iterations 2 --seed 0 --workers 1" in summary
     history = pd.read_csv(out / "history.csv")
     assert list(history["iteration"]) == [1, 2] and "elo" in history
     assert len(pd.read_csv(out / "match" / "games.csv")) == 2
@@ -80,19 +86,19 @@ def test_alphazero_summaries_name_the_self_play_processes_per_stretch():
     import pandas as pd
 
     old = pd.DataFrame({"iteration": [1, 2, 3]})  # rows from before the workers column: in-process
-    assert common.self_play_processes(old) == "the training process"
+    assert alphazero.self_play_processes(old) == "the training process"
     mixed = pd.DataFrame({"iteration": [1, 2, 3, 4], "workers": [None, 1, 2, 2]})
-    assert common.self_play_processes(mixed) == "the training process (iterations 1-2), 2 worker processes (iterations 3-4)"
+    assert alphazero.self_play_processes(mixed) == "the training process (iterations 1-2), 2 worker processes (iterations 3-4)"
 
 
 def test_alphazero_summaries_describe_playout_cap_randomisation_only_when_used():
     from engines.training.alphazero_config import AlphaZeroConfig
 
-    assert common.search_budget(AlphaZeroConfig(simulations=100)) == "100 simulations per move"
-    capped = common.search_budget(AlphaZeroConfig(simulations=100, fast_simulations=20, full_fraction=0.25))
+    assert alphazero.search_budget(AlphaZeroConfig(simulations=100)) == "100 simulations per move"
+    capped = alphazero.search_budget(AlphaZeroConfig(simulations=100, fast_simulations=20, full_fraction=0.25))
     assert capped.startswith("25% of the moves searched with 100 simulations")
     assert "after 20 simulations" in capped
-    mixed = common.search_budget(AlphaZeroConfig(simulations=100, search_value_weight=0.5))
+    mixed = alphazero.search_budget(AlphaZeroConfig(simulations=100, search_value_weight=0.5))
     assert mixed.startswith("100 simulations per move; value targets 0.5 x the game's result")
 
 
@@ -101,7 +107,7 @@ def test_alphazero_summaries_describe_playout_cap_randomisation_only_when_used()
 def test_vs_gnugo_runs_quick_holds_the_levels_and_resumes(tmp_path, capsys):
     import pandas as pd
 
-    from experiments import vs_gnugo
+    from experiments.crosschecks import vs_gnugo
 
     args = ["--quick", "--workers", "1", "--out", str(tmp_path)]
     assert vs_gnugo.main(args) == 0
@@ -133,25 +139,33 @@ def test_fixed_ratings_hold_the_yardstick_and_fit_the_rest():
 
 def test_the_reproducing_command_keeps_the_settings_not_the_folders():
     argv = ["--quick", "--out", "reports/x", "--komi", "0", "--work=data/x", "--fresh", "--size", "5"]
-    assert common.command("experiments/ch03_random_go.py", argv) == \
-        "python experiments/ch03_random_go.py --quick --komi 0 --size 5"
+    assert chapters.command("experiments/chapters/ch03_random_go.py", argv) == \
+        "python experiments/chapters/ch03_random_go.py --quick --komi 0 --size 5"
     # options the run settled itself (all cores for --workers 0) replace what was typed, each once
     argv = ["--workers", "0", "--out", "r", "--supervised-epochs", "2", "--seed=3"]
-    assert common.command("alphazero_go9.py", argv, {"--iterations": 6, "--seed": 3, "--workers": 2}) == \
-        "python experiments/alphazero_go9.py --supervised-epochs 2 --iterations 6 --seed 3 --workers 2"
+    assert chapters.command("experiments/headline/alphazero_go9.py", argv,
+                            {"--iterations": 6, "--seed": 3, "--workers": 2}) == \
+        "python experiments/headline/alphazero_go9.py --supervised-epochs 2 --iterations 6 --seed 3 --workers 2"
+    # a script's own file names it from the repository's root; a preset other than the default comes first
+    from experiments.chapters import ch14a_alphazero_tictactoe
+
+    argv = ["--workers", "1", "--preset=full", "--quick"]
+    assert chapters.command(ch14a_alphazero_tictactoe.__file__, argv, {"--workers": 1}, preset="full") == \
+        "python experiments/chapters/ch14a_alphazero_tictactoe.py --preset full --quick --workers 1"
 
 
 def test_reports_hold_the_course_scale_so_an_engine_rates_the_same_in_each(tmp_path, monkeypatch):
     import pandas as pd
 
-    from experiments import calibration, ch04b_mcts, ch15_strength_per_compute
+    from experiments.chapters import ch04b_mcts, ch15_strength_per_compute
+    from experiments.crosschecks import calibration
 
     scale = tmp_path / "reports" / "calibration-connect4"
     assert calibration.main(["--quick", "--out", str(scale)]) == 0  # random, mcts 10 and 32, alpha-beta depth 1
-    monkeypatch.setattr(common, "REPORTS", tmp_path / "reports")
-    held = common.course_scale("connect4")
+    monkeypatch.setattr(ladders, "REPORTS", tmp_path / "reports")
+    held = ladders.course_scale("connect4")
     assert set(held) == {"random", "mcts:rounds=10", "mcts:rounds=32", "alphabeta:depth=1,nodes=0"}
-    assert common.course_scale("tictactoe") == {}  # no scale: random = 0, as before
+    assert ladders.course_scale("tictactoe") == {}  # no scale: random = 0, as before
 
     # the capstone measures the networks against the ladder held on the scale
     assert ch15_strength_per_compute.main(["--quick", "--out", str(tmp_path / "ch15")]) == 0
@@ -171,8 +185,8 @@ def test_reports_hold_the_course_scale_so_an_engine_rates_the_same_in_each(tmp_p
 
 
 def test_a_run_on_another_game_gets_folders_of_its_own():
-    assert common.game_slug("go:size=5") == "go5" and common.game_slug("go:size=9,komi=7.5") == "go9-komi-7-5"
-    p = common.parser("experiments/ch04b_mcts.py", "doc", work="the games")
+    assert chapters.game_slug("go:size=5") == "go5" and chapters.game_slug("go:size=9,komi=7.5") == "go9-komi-7-5"
+    p = chapters.parser("experiments/chapters/ch04b_mcts.py", "doc", work="the games")
     p.add_argument("--game", default="connect4")
     assert (p.parse_args([]).out, p.parse_args([]).work) == ("runs/ch04b_mcts", "data/ch04b_mcts")
     on_go = p.parse_args(["--game", "go:size=5", "--quick"])
@@ -180,7 +194,9 @@ def test_a_run_on_another_game_gets_folders_of_its_own():
     assert p.parse_args(["--game", "go:size=5", "--out", "x"]).out == "x"
     from pathlib import Path
 
-    assert common.predictor_model_path(game="go:size=5") == \
+    from experiments.shared.supervised import predictor_model_path
+
+    assert predictor_model_path(game="go:size=5") == \
         Path("data/ch06_07_train_predictor-go5/runs/small-planes/model.keras")
 
 
@@ -188,7 +204,7 @@ def test_alphago_zero_on_9x9_starts_from_a_supervised_network_and_says_so(tmp_pa
     import pandas as pd
 
     from engines.neural.backend import read_metadata
-    from experiments import alphazero_go9
+    from experiments.headline import alphazero_go9
 
     out, work = tmp_path / "rep", tmp_path / "work"
     assert alphazero_go9.main(["--quick", "--out", str(out), "--work", str(work), "--workers", "1"]) == 0
@@ -204,3 +220,36 @@ def test_alphago_zero_on_9x9_starts_from_a_supervised_network_and_says_so(tmp_pa
     assert "--supervised-epochs" not in summary  # only options that differ from their defaults are repeated
     assert len(pd.read_csv(out / "match-supervised" / "games.csv")) == 2
     assert list(pd.read_csv(out / "history.csv")["iteration"]) == [1]  # one iteration with --quick
+
+
+def test_a_script_with_two_runs_names_them_with_preset_each_with_its_defaults_and_folders():
+    from dataclasses import replace
+
+    from experiments.chapters import ch14a_alphazero_tictactoe as ch14a
+    from experiments.chapters import ch14b_alphazero_connect4 as ch14b
+
+    def parsed(module, *argv):
+        preset = chapters.chosen_preset(list(module.PRESETS), argv)
+        return alphazero.alphazero_parser(module.PRESETS[preset], module.__doc__, module.PRESETS).parse_args(argv)
+
+    chapter, full = parsed(ch14a), parsed(ch14a, "--preset", "full")
+    assert (chapter.out, chapter.work, chapter.preset) == ("runs/ch14a_alphazero_tictactoe",
+                                                           "data/ch14a_alphazero_tictactoe", "chapter")
+    assert (full.out, full.work, full.preset) == ("runs/alphazero-tictactoe", "data/alphazero-tictactoe", "full")
+    assert (chapter.iterations, chapter.simulations) == (full.iterations, full.simulations) == (20, 50)
+    assert ch14a.CHAPTER.config(3) == ch14a.FULL.config(3)  # the same training, two reports
+
+    chapter, full = parsed(ch14b), parsed(ch14b, "--preset=full", "--quick")
+    assert (chapter.out, chapter.iterations, chapter.games) == ("runs/ch14b_alphazero_connect4", 16, 20)
+    assert (full.out, full.work, full.iterations, full.games) == ("runs/alphazero-connect4-quick",
+                                                                  "data/alphazero-connect4-quick", 73, 200)
+    assert ch14b.CHAPTER.config(0) == replace(ch14b.FULL.config(0), baseline_every=4)
+    assert (ch14b.FULL.opponent, ch14b.FULL.target, ch14b.CHAPTER.opponent) == ("mcts:rounds=1000", 0.9,
+                                                                                 "mcts:rounds=300")
+
+    chapter = spc.build_parser(spc.PRESETS["chapter"]).parse_args([])
+    full = spc.build_parser(spc.PRESETS["full"]).parse_args(["--preset", "full"])
+    assert (chapter.out, chapter.mcts_max, chapter.depth_max) == ("runs/ch15_strength_per_compute", 1000, 4)
+    assert (full.out, full.mcts_max, full.depth_max) == ("runs/strength-per-compute", 3200, 5)
+    with pytest.raises(SystemExit):  # an unknown preset is refused by the command line, not a KeyError
+        spc.main(["--preset", "nope"])

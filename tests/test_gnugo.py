@@ -114,7 +114,7 @@ def test_our_final_score_with_dead_stones_agrees_with_gnugo_on_50_games(tmp_path
     (The plain count of the board as it stands is far off: see
     reports/dead-stones/.)"""
     from dlgo.arena.tournament import schedule
-    from experiments import dead_stones
+    from experiments.crosschecks import dead_stones
 
     tasks = schedule(["mcts:rounds=50", dead_stones.gnugo(1)], 50, seed=7)
     table = dead_stones.play_and_score(tmp_path, tasks, workers=2)

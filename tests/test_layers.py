@@ -18,8 +18,11 @@ TENSORFLOW_MODULES = {"tensorflow", "keras", "engines.neural.backend", "engines.
                       "engines.training.alphazero", "engines.training.rl", "engines.neural.models",
                       "engines.neural.resnet"}
 #: the modules of the other optional extras, imported only by what uses them: the web server
-#: (`dlgo serve`) and Ray (`--ray`)
-WEB_MODULES = {"dlgo.app.web.server", "dlgo.arena.distributed"}
+#: (`dlgo serve`: the server and its routers, which the CLI reaches through the server alone) and Ray (`--ray`)
+WEB_MODULES = {"dlgo.app.web.server", "dlgo.arena.distributed"} | {
+    f"dlgo.app.web.routes.{name}" for name in ("common", "page", "catalog", "games", "engines", "reports")}
+#: the optional extras' packages
+EXTRAS = {"fastapi", "starlette", "uvicorn", "ray"}
 
 
 def function_level_imports(path: Path) -> list[tuple[int, str]]:
@@ -55,19 +58,77 @@ def imported_modules(path: Path) -> set[str]:
     return found
 
 
-def test_experiments_share_code_through_common_only():
-    """A script imports the library and ``experiments.common``, never another script;
-    ``common`` imports no script."""
-    scripts = {f"experiments.{p.stem}" for p in (ROOT / "experiments").glob("*.py")} - {"experiments.__init__"}
-    assert "experiments.common" in scripts
-    reached = {f"{path.stem}": sorted(imported_modules(path) & (scripts - {"experiments.common"}))
-               for path in sorted((ROOT / "experiments").glob("*.py"))}
-    assert {name: modules for name, modules in reached.items() if modules} == {}
+#: the modules of ``experiments.shared``, top to bottom: each imports only those below it
+SHARED_LAYERS = [{"alphazero", "rl"}, {"supervised"}, {"ladders"}, {"chapters"}]
+
+
+def experiment_modules() -> dict[str, Path]:
+    """Every module of ``experiments/`` by its dotted name (packages by their ``__init__``)."""
+    modules = {}
+    for path in sorted((ROOT / "experiments").rglob("*.py")):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        modules[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return modules
+
+
+def resolved_imports(path: Path, module: str) -> set[str]:
+    """Every module ``path`` (the module ``module``) imports, relative imports made absolute, and
+    for ``from X import Y`` both ``X`` and ``X.Y``; a bare ``import NAME`` also as the sibling
+    ``<package>.NAME``, which is what it reaches when the script runs as a file."""
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom):
+            base = ".".join(package.split(".")[:len(package.split(".")) - node.level + 1]) if node.level else ""
+            source = ".".join(filter(None, [base, node.module or ""]))
+            found.add(source)
+            found.update(f"{source}.{alias.name}" for alias in node.names)
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                found.update({alias.name, f"{package}.{alias.name}"})
+    return found
+
+
+def test_experiments_share_code_through_the_shared_package_only():
+    """A script imports the library and ``experiments.shared``, never another script (nor a folder
+    of scripts); the shared modules import no script and no ``dlgo.app``, and one another only
+    downward (``SHARED_LAYERS``)."""
+    modules = experiment_modules()
+    shared = {name for name in modules if name.startswith("experiments.shared.")}
+    assert {name.rpartition(".")[2] for name in shared} == set().union(*SHARED_LAYERS)
+    scripts = set(modules) - shared - {"experiments", "experiments.shared"}  # the scripts and their folders
+    assert {"experiments.chapters.ch03_random_go", "experiments.headline.alphazero_go9",
+            "experiments.crosschecks.vs_gnugo", "experiments.chapters"} <= scripts
+    reached = {name: sorted(resolved_imports(path, name) & scripts) for name, path in modules.items()}
+    assert {name: found for name, found in reached.items() if found} == {}
+    below = {}
+    for depth, layer in enumerate(SHARED_LAYERS):
+        for name in layer:
+            below[f"experiments.shared.{name}"] = {f"experiments.shared.{lower}"
+                                                   for deeper in SHARED_LAYERS[depth + 1:] for lower in deeper}
+    upward = {name: sorted(found) for name in shared
+              if (found := {m for m in resolved_imports(modules[name], name) if m in shared} - below[name])}
+    assert upward == {}
+    assert [name for name in shared if any(m == "dlgo.app" or m.startswith("dlgo.app.")
+                                           for m in resolved_imports(modules[name], name))] == []
+
+
+def test_the_check_above_catches_a_script_importing_another(tmp_path):
+    """Each way a script can reach another: absolute, relative, and as a sibling when run as a file."""
+    scripts = {"experiments.chapters.ch03_random_go", "experiments.chapters"}
+    for line in ("from experiments.chapters import ch03_random_go", "from experiments.chapters.ch03_random_go import margin",
+                 "from . import ch03_random_go", "from .ch03_random_go import margin", "import ch03_random_go",
+                 "from experiments import chapters"):
+        path = tmp_path / "ch99_new.py"
+        path.write_text(line + "\n")
+        assert resolved_imports(path, "experiments.chapters.ch99_new") & scripts, line
 
 
 def test_the_experiments_start_without_tensorflow():
     """Only training pulls TensorFlow in: a chapter's --help and the classic chapters start at once."""
-    code = ("import sys, experiments.common, experiments.ch04b_mcts, experiments.ch14b_alphazero_connect4; "
+    code = ("import sys, experiments.shared.chapters, experiments.shared.ladders, experiments.shared.supervised, "
+            "experiments.shared.alphazero, experiments.shared.rl, experiments.chapters.ch04b_mcts, "
+            "experiments.chapters.ch14b_alphazero_connect4, experiments.headline.alphazero_go9; "
             "print('tensorflow' in sys.modules or 'keras' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT).stdout
     assert out.strip() == "False"
@@ -98,3 +159,41 @@ def test_the_optional_modules_really_import_their_extra():
     for module in WEB_MODULES:
         source = (ROOT / (module.replace(".", "/") + ".py")).read_text()
         assert "from fastapi import" in source or "import ray" in source, module
+
+
+def test_only_the_optional_modules_import_their_extra():
+    importers = {".".join(path.relative_to(ROOT).with_suffix("").parts)
+                 for package in ("dlgo", "engines") for path in (ROOT / package).rglob("*.py")
+                 if {module.split(".")[0] for module in imported_modules(path)} & EXTRAS}
+    assert importers <= WEB_MODULES
+
+
+#: the longest a function of the library may be, in lines (decorators and docstring included)
+LONGEST_FUNCTION = 60
+#: functions allowed to be longer because they are a table, not steps ("path:name"); none today
+TABLES: set[str] = set()
+
+
+def function_lengths(path: Path, root: Path = ROOT) -> dict[str, int]:
+    """Every function and method of ``path`` (named relative to ``root``) with its length in lines."""
+    lengths = {}
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            start = min([node.lineno] + [d.lineno for d in node.decorator_list])
+            lengths[f"{path.relative_to(root)}:{node.name}"] = node.end_lineno - start + 1
+    return lengths
+
+
+@pytest.mark.parametrize("package", ["dlgo", "engines"])
+def test_no_long_functions_in_the_library(package):
+    """A long function is named steps: nothing in dlgo/ or engines/ over 60 lines but a table."""
+    long = {name: n for path in sorted((ROOT / package).rglob("*.py")) for name, n in function_lengths(path).items()
+            if n > LONGEST_FUNCTION and name not in TABLES}
+    assert long == {}
+
+
+def test_the_length_check_counts_decorators_and_methods(tmp_path):
+    body = "\n".join(f"        x{k} = {k}" for k in range(LONGEST_FUNCTION - 1))
+    (tmp_path / "sample.py").write_text(f"class A:\n    @staticmethod\n    def long():\n{body}\n\n\ndef short():\n    pass\n")
+    assert function_lengths(tmp_path / "sample.py", tmp_path) == {"sample.py:long": LONGEST_FUNCTION + 1,
+                                                                  "sample.py:short": 2}

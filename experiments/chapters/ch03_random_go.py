@@ -1,8 +1,8 @@
 """Chapter 3: Go with random players. What does a game of pure chance look like?
 
-    python experiments/ch03_random_go.py                   # 1,000 games on 9x9, under a minute
-    python experiments/ch03_random_go.py --size 5 --komi 0
-    python experiments/ch03_random_go.py --quick           # seconds
+    python experiments/chapters/ch03_random_go.py                   # 1,000 games on 9x9, under a minute
+    python experiments/chapters/ch03_random_go.py --size 5 --komi 0
+    python experiments/chapters/ch03_random_go.py --quick           # seconds
 
 Two random engines (a uniformly random legal move that never fills the
 mover's own eye, passing when nothing else is left) play --games games of Go
@@ -25,7 +25,7 @@ from dlgo.formats.plotting import new_figure, save_figure
 from dlgo.formats.records import GameRecord
 from dlgo.games import new_game
 from engines.registry import ENGINES
-from experiments import common
+from experiments.shared import chapters
 
 
 def margin(record: GameRecord) -> float | None:
@@ -59,9 +59,9 @@ def plot_results(records: list[GameRecord], path: Path, title: str) -> None:
     save_figure(fig, path)
 
 
-@common.script
+@chapters.script
 def main(argv: list[str] | None = None) -> int:
-    p = common.parser(__file__, __doc__)
+    p = chapters.parser(__file__, __doc__)
     p.add_argument("--size", type=int, default=9, help="board size (default 9)")
     p.add_argument("--komi", type=float, default=7.5, help="White's compensation for moving second (default 7.5)")
     p.add_argument("--games", type=int, default=1000, help="games to play (default 1000)")
@@ -91,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
             "",
             "![game lengths and margins](results.png)", "",
             "The first game's final position:", "",
-            *common.draw_game(records[0], out, "game", f"random vs random: {records[0].result}")]
+            *chapters.draw_game(records[0], out, "game", f"random vs random: {records[0].result}")]
     points = args.size * args.size
     wipe_outs = sum(m in (points - args.komi, -points - args.komi) for m in margins)
     look_for = f"""\
@@ -107,8 +107,8 @@ Black's share of the wins is the komi talking: with {args.komi:g} points for
 White, Black wins {black_wins / len(records):.0%}. Try `--komi 0`, then a
 smaller board (`--size 5`): who wins more, and why? The playouts-per-second
 figure is the budget that Monte Carlo tree search (chapter 4) spends on rollouts."""
-    summary = common.write_summary(out, "Chapter 3: random players on the Go board",
-                                    common.command(__file__, argv), body, look_for)
+    summary = chapters.write_summary(out, "Chapter 3: random players on the Go board",
+                                     chapters.command(__file__, argv), body, look_for)
     print(f"Black wins {black_wins}/{len(records)}; report: {summary}")
     return 0
 

@@ -1,9 +1,9 @@
 """Chapter 4, part 1: minimax and alpha-beta. What does pruning save?
 
-    python experiments/ch04a_minimax_alphabeta.py              # tic-tac-toe to the end, seconds
-    python experiments/ch04a_minimax_alphabeta.py --depth 3    # a depth limit: heuristic values
-    python experiments/ch04a_minimax_alphabeta.py --game go:size=5 --depth 3   # Go, three plies deep
-    python experiments/ch04a_minimax_alphabeta.py --quick
+    python experiments/chapters/ch04a_minimax_alphabeta.py              # tic-tac-toe to the end, seconds
+    python experiments/chapters/ch04a_minimax_alphabeta.py --depth 3    # a depth limit: heuristic values
+    python experiments/chapters/ch04a_minimax_alphabeta.py --game go:size=5 --depth 3   # Go, three plies deep
+    python experiments/chapters/ch04a_minimax_alphabeta.py --quick
 
 Three searches choose a move in the same positions, from the empty board to a
 few moves in: plain minimax (``minimax``), minimax with textbook alpha-beta
@@ -36,7 +36,7 @@ from dlgo.games import new_game
 from dlgo.games.solver import exact_value
 from engines.minimax import centre_first
 from engines.registry import create
-from experiments import common
+from experiments.shared import chapters
 
 # Tic-tac-toe's positions as moves from the empty board; the quick run skips the first two (the big trees).
 POSITIONS = ["", "b2", "a1", "b2 a1", "a1 b2 c3", "b2 a1 c3 a3", "a1 b2 c3 a2 b1"]
@@ -147,9 +147,9 @@ def plot_positions(game: str, positions: list[str], values: dict[str, str], path
     save_figure(fig, path)
 
 
-@common.script
+@chapters.script
 def main(argv: list[str] | None = None) -> int:
-    p = common.parser(__file__, __doc__)
+    p = chapters.parser(__file__, __doc__)
     p.add_argument("--game", default=SMALL_GAME,
                    help=f"the game (default {SMALL_GAME}; another needs --depth, e.g. --game go:size=5 --depth 3)")
     p.add_argument("--depth", type=int, default=0, help="plies each search looks ahead (default 0: to the end)")
@@ -192,8 +192,8 @@ def main(argv: list[str] | None = None) -> int:
         body.append("")
     body += ["![nodes visited](nodes.png)", "", "![the positions](positions.png)"]
     look_for = what_to_look_for(table, bool(args.depth))
-    summary = common.write_summary(out, f"Chapter 4, part 1: minimax and alpha-beta on {name}",
-                                    common.command(__file__, argv), body, look_for)
+    summary = chapters.write_summary(out, f"Chapter 4, part 1: minimax and alpha-beta on {name}",
+                                     chapters.command(__file__, argv), body, look_for)
     print(wide.to_string())
     print(f"report: {summary}")
     return 0

@@ -1,9 +1,9 @@
 """Chapter 4, part 2: Monte Carlo tree search. How much does each round buy?
 
-    python experiments/ch04b_mcts.py                        # Connect Four, a few minutes
-    python experiments/ch04b_mcts.py --c 0.5                # less exploration: better or worse?
-    python experiments/ch04b_mcts.py --game tictactoe --rounds-max 316
-    python experiments/ch04b_mcts.py --quick
+    python experiments/chapters/ch04b_mcts.py                        # Connect Four, a few minutes
+    python experiments/chapters/ch04b_mcts.py --c 0.5                # less exploration: better or worse?
+    python experiments/chapters/ch04b_mcts.py --game tictactoe --rounds-max 316
+    python experiments/chapters/ch04b_mcts.py --quick
 
 Rollout MCTS with UCT (``mcts:rounds=N``) at 10, 32, 100, 316, 1000 rounds per
 move (x sqrt(10) steps up to --rounds-max) plays a round-robin with the random
@@ -24,7 +24,7 @@ from dlgo.arena.tournament import run_tournament
 from dlgo.formats.pictures import render_position
 from dlgo.formats.records import GameRecord, replay
 from engines.registry import ENGINES, create_seeded
-from experiments import common
+from experiments.shared import chapters, ladders
 
 
 def visit_picture(record: GameRecord, spec: str, ply: int, seed: int, path: Path) -> str:
@@ -43,7 +43,7 @@ def visit_picture(record: GameRecord, spec: str, ply: int, seed: int, path: Path
 
 def what_to_look_for(ladder: list[str], by_engine: dict[str, EngineRow], records: list[GameRecord]) -> str:
     """The closing paragraph, its figures from this run."""
-    first, _ = common.score_against(records, ladder[0], "random")
+    first, _ = chapters.score_against(records, ladder[0], "random")
     steps = [by_engine[b].elo - by_engine[a].elo for a, b in zip(ladder, ladder[1:])]
     gains = ", ".join(f"{g:+.0f}" for g in steps)
     rising = all(g > 0 for g in steps)
@@ -63,9 +63,9 @@ def what_to_look_for(ladder: list[str], by_engine: dict[str, EngineRow], records
     return "\n".join(textwrap.wrap(text, 78, break_on_hyphens=False))
 
 
-@common.script
+@chapters.script
 def main(argv: list[str] | None = None) -> int:
-    p = common.parser(__file__, __doc__)
+    p = chapters.parser(__file__, __doc__)
     p.add_argument("--game", default="connect4", help="game spec (default connect4)")
     p.add_argument("--rounds-max", type=int, default=1000, help="most MCTS rounds on the ladder (default 1000)")
     p.add_argument("--c", type=float, default=1.4, help="UCT exploration constant (default 1.4)")
@@ -77,21 +77,21 @@ def main(argv: list[str] | None = None) -> int:
         args.rounds_max, args.games_per_pair, args.workers = 32, 2, 1
     out = Path(args.out)
     suffix = "" if args.c == 1.4 else f",c={args.c:g}"
-    ladder = [f"mcts:rounds={r}{suffix}" for r in common.mcts_ladder(args.rounds_max)]
+    ladder = [f"mcts:rounds={r}{suffix}" for r in ladders.mcts_ladder(args.rounds_max)]
 
     records = run_tournament(ENGINES, out / "tournament", args.game, ["random", *ladder], args.games_per_pair,
                              seed=args.seed, opening_plies=args.opening_plies, workers=args.workers)
-    rows = common.write_rated_report(out / "tournament", records, args.game,
-                                     f"{args.game}: MCTS at several budgets and random", subjects=ladder)
+    rows = ladders.write_rated_report(out / "tournament", records, args.game,
+                                      f"{args.game}: MCTS at several budgets and random", subjects=ladder)
     by_engine = {r.engine: r for r in rows}
     body = [f"`random` and rollout MCTS (UCT, c = {args.c:g}) at {len(ladder)} budgets on {args.game}, "
             f"{args.games_per_pair} games per pair, colours alternating after {args.opening_plies} random "
-            f"opening plies. {common.scale_words(rows, args.game)}; the brackets are a 95% bootstrap interval.",
+            f"opening plies. {ladders.scale_words(rows, args.game)}; the brackets are a 95% bootstrap interval.",
             "",
             "| engine | score against random | Elo | 95% interval | seconds per move |",
             "|---|---:|---:|---|---:|"]
     for spec in ladder:
-        row, (score, games) = by_engine[spec], common.score_against(records, spec, "random")
+        row, (score, games) = by_engine[spec], chapters.score_against(records, spec, "random")
         body.append(f"| `{spec}` | {score:.0%} of {games} | {row.elo:+.0f} | [{row.elo_low:+.0f}, {row.elo_high:+.0f}] "
                     f"| {row.seconds_per_move:.4f} |")
     top = ladder[-1]
@@ -102,8 +102,8 @@ def main(argv: list[str] | None = None) -> int:
              f"Where `{top}` spends its rounds, six moves into one of its games (it plays {chosen}):", "",
              "![visit counts](visits.png)"]
     look_for = what_to_look_for(ladder, by_engine, records)
-    summary = common.write_summary(out, f"Chapter 4, part 2: Monte Carlo tree search on {args.game}",
-                                    common.command(__file__, argv), body, look_for)
+    summary = chapters.write_summary(out, f"Chapter 4, part 2: Monte Carlo tree search on {args.game}",
+                                     chapters.command(__file__, argv), body, look_for)
     print(f"report: {summary}")
     return 0
 

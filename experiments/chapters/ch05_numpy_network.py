@@ -1,9 +1,9 @@
 """Chapter 5: a neural network from scratch in numpy. Can it learn perfect tic-tac-toe moves?
 
-    python experiments/ch05_numpy_network.py              # under a minute
-    python experiments/ch05_numpy_network.py --hidden 128 --learning-rate 0.2
-    python experiments/ch05_numpy_network.py --game go:size=5   # 5x5 Go, MCTS's moves as labels: minutes
-    python experiments/ch05_numpy_network.py --quick
+    python experiments/chapters/ch05_numpy_network.py              # under a minute
+    python experiments/chapters/ch05_numpy_network.py --hidden 128 --learning-rate 0.2
+    python experiments/chapters/ch05_numpy_network.py --game go:size=5   # 5x5 Go, MCTS's moves as labels: minutes
+    python experiments/chapters/ch05_numpy_network.py --quick
 
 Every tic-tac-toe position a game can reach (and that is not over) is labelled
 with its perfect moves, found by the exact solver: the moves that keep the game's
@@ -19,11 +19,12 @@ Writes ``history.csv``, ``learning_curve.png`` and ``summary.md`` to --out.
 """
 from __future__ import annotations
 
+import argparse
 import random
 import sys
 import textwrap
 from pathlib import Path
-from typing import Callable
+from typing import Callable, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -38,7 +39,7 @@ from dlgo.games.solver import perfect_actions
 from engines.neural.numpy_network import (SGD, Dense, Layer, Network, ReLU, Sigmoid, SoftmaxCrossEntropy, Tanh,
                                           train)
 from engines.registry import create_seeded
-from experiments import common
+from experiments.shared import chapters
 
 SOLVED = "tictactoe"  # the game the exact solver labels
 
@@ -111,9 +112,49 @@ def keras_losses(weights: list[np.ndarray], x: np.ndarray, targets: np.ndarray, 
     return model.fit(x, targets, epochs=epochs, batch_size=batch_size, shuffle=False, verbose=0).history["loss"]
 
 
-@common.script
+class Labelled(NamedTuple):
+    """The positions as numbers, their labels and legal moves, and which rows are
+    trained on (``train``) and which held out (``test``)."""
+
+    x: np.ndarray
+    targets: np.ndarray
+    legal: np.ndarray
+    train: np.ndarray
+    test: np.ndarray
+
+
+@chapters.script
 def main(argv: list[str] | None = None) -> int:
-    p = common.parser(__file__, __doc__)
+    args = parse(argv)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    rng = np.random.default_rng(args.seed)
+    solved = args.game == SOLVED
+    data = label_positions(args, rng)
+    history = train_both(args, data, rng)
+    with atomic_write(out / "history.csv") as handle:
+        history.to_csv(handle, index=False)
+    chance = float(((data.targets > 0).sum(axis=1) / data.legal.sum(axis=1))[data.test].mean())
+    labels = "perfect moves" if solved else f"`{args.teacher}`'s moves"
+    label = "perfect" if solved else f"the move `{args.teacher}` chose"
+    inputs, actions = data.x.shape[1], data.targets.shape[1]
+    plot_learning_curve(history, out / "learning_curve.png", losses=("loss", "keras_loss", "val_loss"),
+                        scores=("accuracy", "val_accuracy"), score_label=f"share of {labels.strip('`')}",
+                        title=f"numpy network {inputs}-{args.hidden}-{actions} ({args.activation}) on "
+                              f"{args.game}'s {labels.strip('`')}",
+                        baselines={"a random legal move": chance})
+    body = summary_body(args, data, history, chance, label)
+    look_for = what_to_look_for(history, chance, label, inputs)
+    summary = chapters.write_summary(out, "Chapter 5: a neural network from scratch", chapters.command(__file__, argv),
+                                     body, look_for)
+    print(history.tail(3).to_string(index=False))
+    print(f"report: {summary}")
+    return 0
+
+
+def parse(argv: list[str] | None) -> argparse.Namespace:
+    """The command line, checked (``--quick``: tiny settings)."""
+    p = chapters.parser(__file__, __doc__)
     p.add_argument("--hidden", type=int, default=64, help="hidden units (default 64)")
     p.add_argument("--epochs", type=int, default=150, help="passes over the training positions (default 150)")
     p.add_argument("--batch-size", type=int, default=32, help="positions per gradient step (default 32)")
@@ -130,23 +171,29 @@ def main(argv: list[str] | None = None) -> int:
         args.hidden, args.epochs, args.positions, args.teacher = 16, 3, 40, "mcts:rounds=20"
     if min(args.hidden, args.epochs, args.batch_size) < 1 or not args.learning_rate > 0:
         p.error("--hidden, --epochs and --batch-size must be at least 1, --learning-rate above 0")
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    rng = np.random.default_rng(args.seed)
+    return args
 
+
+def label_positions(args: argparse.Namespace, rng: np.random.Generator) -> Labelled:
+    """Tic-tac-toe's every position with its perfect moves, or another game's
+    random positions with the teacher's move; a fifth of them held out."""
     solved = args.game == SOLVED
     states = positions() if solved else random_positions(args.game, args.positions, args.seed)
     x, targets, legal = dataset(states, None if solved else args.teacher, args.seed)
-    inputs, actions = x.shape[1], targets.shape[1]
-    labels = "perfect moves" if solved else f"`{args.teacher}`'s moves"
-    label = "perfect" if solved else f"the move `{args.teacher}` chose"
     order = rng.permutation(len(states))  # shuffled once: numpy and Keras then see the same batches
     split = len(order) * 4 // 5
-    train_rows, test_rows = order[:split], order[split:]
+    return Labelled(x, targets, legal, order[:split], order[split:])
+
+
+def train_both(args: argparse.Namespace, data: Labelled, rng: np.random.Generator) -> pd.DataFrame:
+    """The numpy network trained epoch by epoch (loss and the share of labelled
+    moves it picks, on both sets), then the same network from the same weights
+    in Keras on the same batches (``keras_loss``). Returns the history."""
+    inputs, actions = data.x.shape[1], data.targets.shape[1]
     net = Network([Dense(inputs, args.hidden, rng), ACTIVATIONS[args.activation](), Dense(args.hidden, actions, rng)])
     initial = [w.copy() for w, _ in net.parameters()]
-    activation = args.activation
     optimizer, loss = SGD(args.learning_rate), SoftmaxCrossEntropy()
+    x, targets, legal, train_rows, test_rows = data
     rows = []
     for epoch in range(1, args.epochs + 1):
         row = train(net, loss, x[train_rows], targets[train_rows], epochs=1, batch_size=args.batch_size,
@@ -155,23 +202,23 @@ def main(argv: list[str] | None = None) -> int:
                      "accuracy": perfect_share(net, x[train_rows], targets[train_rows], legal[train_rows]),
                      "val_accuracy": perfect_share(net, x[test_rows], targets[test_rows], legal[test_rows])})
     history = pd.DataFrame(rows)
-    history["keras_loss"] = keras_losses(initial, x[train_rows], targets[train_rows], args.hidden, activation,
+    history["keras_loss"] = keras_losses(initial, x[train_rows], targets[train_rows], args.hidden, args.activation,
                                          args.epochs, args.batch_size, args.learning_rate)
-    with atomic_write(out / "history.csv") as handle:
-        history.to_csv(handle, index=False)
-    chance = float(((targets > 0).sum(axis=1) / legal.sum(axis=1))[test_rows].mean())
-    plot_learning_curve(history, out / "learning_curve.png", losses=("loss", "keras_loss", "val_loss"),
-                        scores=("accuracy", "val_accuracy"), score_label=f"share of {labels.strip('`')}",
-                        title=f"numpy network {inputs}-{args.hidden}-{actions} ({args.activation}) on "
-                              f"{args.game}'s {labels.strip('`')}",
-                        baselines={"a random legal move": chance})
+    return history
+
+
+def summary_body(args: argparse.Namespace, data: Labelled, history: pd.DataFrame, chance: float, label: str
+                 ) -> list[str]:
+    """The summary's results: the data, the network, its accuracy against chance, numpy against Keras."""
+    solved = args.game == SOLVED
+    inputs, actions = data.x.shape[1], data.targets.shape[1]
     last = history.iloc[-1]
     gap = float((history["loss"] - history["keras_loss"]).abs().max())
-    spread = targets[train_rows]
+    spread = data.targets[data.train]
     floor = float(-(spread * np.log(np.where(spread > 0, spread, 1.0))).sum(axis=1).mean())
     source = ("labelled with its perfect moves by the exact solver" if solved else
               f"from random {args.game} games, labelled with the move `{args.teacher}` chooses there")
-    body = [f"{len(states):,} positions ({len(train_rows):,} to train on, {len(test_rows):,} held out), each "
+    return [f"{len(data.x):,} positions ({len(data.train):,} to train on, {len(data.test):,} held out), each "
             f"{source}. A {inputs}-{args.hidden}-{actions} network ({args.activation}, softmax), {args.epochs} epochs "
             f"of SGD (learning rate {args.learning_rate:g}, batches of {args.batch_size}), all in numpy.", "",
             f"| on held-out positions | the most likely move is {label} |", "|---|---:|",
@@ -183,12 +230,17 @@ def main(argv: list[str] | None = None) -> int:
             + " The same network from the same weights in Keras, on "
             f"the same batches: its loss never differs from ours by more than {gap:.1e} (float32 against float64).",
             "", "![learning curve](learning_curve.png)"]
-    first = history.iloc[0]
+
+
+def what_to_look_for(history: pd.DataFrame, chance: float, label: str, inputs: int) -> str:
+    """The closing paragraph, with this run's curves in it."""
+    first, last = history.iloc[0], history.iloc[-1]
+    gap = float((history["loss"] - history["keras_loss"]).abs().max())
     falls = "falls" if last["loss"] < first["loss"] else "does not fall"
     fitting = ("the gap between the training and held-out figures is over-fitting"
                if last["accuracy"] > last["val_accuracy"] + 0.02 else
                "the training and held-out figures are still close: no over-fitting yet")
-    look_for = "\n".join(textwrap.wrap(
+    return "\n".join(textwrap.wrap(
         f"The loss {falls} from {first['loss']:.3f} to {last['loss']:.3f} over {len(history)} epochs, and the "
         f"Keras curve lies on top of the numpy one (never more than {gap:.1e} apart): the few lines of "
         "`Dense.backward` and `SoftmaxCrossEntropy.backward` are what a deep-learning library computes, without "
@@ -198,11 +250,6 @@ def main(argv: list[str] | None = None) -> int:
         f"board has tactics (a fork, a block, a capture) that {inputs} numbers and one hidden layer capture only in "
         f"part: {fitting}. Predict, then measure: with `--hidden 8`, and with `--hidden 256`, which way does "
         "each curve move?", 78, break_on_hyphens=False))
-    summary = common.write_summary(out, "Chapter 5: a neural network from scratch", common.command(__file__, argv),
-                                   body, look_for)
-    print(history.tail(3).to_string(index=False))
-    print(f"report: {summary}")
-    return 0
 
 
 if __name__ == "__main__":

@@ -1,8 +1,8 @@
 """Chapters 6-7: generate games, then train a network to predict the next move.
 
-    python experiments/ch06_07_train_predictor.py                    # Connect Four, a few minutes
-    python experiments/ch06_07_train_predictor.py --games 1000 --epochs 20
-    python experiments/ch06_07_train_predictor.py --quick
+    python experiments/chapters/ch06_07_train_predictor.py                    # Connect Four, a few minutes
+    python experiments/chapters/ch06_07_train_predictor.py --games 1000 --epochs 20
+    python experiments/chapters/ch06_07_train_predictor.py --quick
 
 A teacher (``mcts:rounds=300``) plays itself (chapter 6: the data); the games
 are split whole into train, validation and test sets, encoded as planes (the
@@ -23,8 +23,8 @@ from pathlib import Path
 import pandas as pd
 
 from dlgo.formats.records import read_games, replay
-from experiments import common
-from experiments.common import CHAPTER_PREDICTOR as PRESET
+from experiments.shared import chapters, supervised
+from experiments.shared.supervised import CHAPTER_PREDICTOR as PRESET
 
 
 def policy_picture(model: Path, games_csv: Path, ply: int, path: Path) -> str:
@@ -33,7 +33,7 @@ def policy_picture(model: Path, games_csv: Path, ply: int, path: Path) -> str:
     record = read_games(games_csv)[0]
     states = replay(record.game, record.moves)
     ply = min(ply, len(states) - 2)
-    common.predictor_picture(model, states[ply], path, title=f"the predictor after {ply} moves")
+    chapters.predictor_picture(model, states[ply], path, title=f"the predictor after {ply} moves")
     return record.moves.split()[ply]
 
 
@@ -63,12 +63,12 @@ def what_to_look_for(row: pd.Series, teacher: dict, history: pd.DataFrame) -> st
     return "\n".join(textwrap.wrap(text, 78, break_on_hyphens=False))
 
 
-@common.script
+@chapters.script
 def main(argv: list[str] | None = None) -> int:
-    args = common.supervised_args(PRESET, argv, __doc__, script=__file__)
-    preset = replace(common.quick_preset(PRESET, args) if args.quick else PRESET, game=args.game)
+    args = supervised.supervised_args(PRESET, argv, __doc__, script=__file__)
+    preset = replace(supervised.quick_preset(PRESET, args) if args.quick else PRESET, game=args.game)
     out, work = Path(args.out), Path(args.work)
-    table, teacher = common.generate_and_train(preset, args, out, work)
+    table, teacher = supervised.generate_and_train(preset, args, out, work)
     row = table.iloc[0]
     model = Path(row["path"])
     teacher_move = policy_picture(model, work / "games" / "games.csv", 8, out / "policy.png")
@@ -85,11 +85,11 @@ def main(argv: list[str] | None = None) -> int:
              f"What the network expects in the first game after 8 moves (the teacher played {teacher_move}):", "",
              "![policy](policy.png)", "",
              f"The model: `{model}`. Play it in chapter 8: "
-             f"`python experiments/ch08_play_predictor.py --model {model}`."]
+             f"`python experiments/chapters/ch08_play_predictor.py --model {model}`."]
     history = pd.read_csv(out / f"history-{row['model']}-{row['encoder']}.csv")
     look_for = what_to_look_for(row, teacher, history)
-    summary = common.write_summary(out, "Chapters 6-7: games from a teacher, and a network that imitates it",
-                                    common.command(__file__, argv), body, look_for)
+    summary = chapters.write_summary(out, "Chapters 6-7: games from a teacher, and a network that imitates it",
+                                     chapters.command(__file__, argv), body, look_for)
     print(f"report: {summary}")
     return 0
 

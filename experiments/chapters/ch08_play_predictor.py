@@ -1,8 +1,8 @@
 """Chapter 8: the trained move predictor as a bot. How strong is imitation without search?
 
-    python experiments/ch08_play_predictor.py          # after ch06_07_train_predictor.py; a few minutes
-    python experiments/ch08_play_predictor.py --model data/supervised-connect4/runs/small-planes/model.keras
-    python experiments/ch08_play_predictor.py --quick --model PATH
+    python experiments/chapters/ch08_play_predictor.py          # after ch06_07_train_predictor.py; a few minutes
+    python experiments/chapters/ch08_play_predictor.py --model data/supervised-connect4/runs/small-planes/model.keras
+    python experiments/chapters/ch08_play_predictor.py --quick --model PATH
 
 The network from chapters 6-7 plays as ``predictor:model=PATH`` (its most
 likely sensible move, no search) in a round-robin with the random engine and
@@ -21,58 +21,58 @@ import textwrap
 from pathlib import Path
 
 from dlgo.formats.records import GameRecord, replay
-from experiments import common
-from experiments.common import CHAPTER_PREDICTOR as PRESET
+from experiments.shared import chapters, supervised
+from experiments.shared.supervised import CHAPTER_PREDICTOR as PRESET
 
 OPPONENTS = ["random", "mcts:rounds=10", "mcts:rounds=32", "mcts:rounds=100", "mcts:rounds=300"]
 
 
-@common.script
+@chapters.script
 def main(argv: list[str] | None = None) -> int:
-    p = common.parser(__file__, __doc__)
+    p = chapters.parser(__file__, __doc__)
     p.add_argument("--game", default=PRESET.game, help=f"the game (default {PRESET.game}; e.g. go:size=5, after "
                                                           "chapters 6-7 ran on it)")
-    default, quick = common.predictor_model_path(), common.predictor_model_path(quick=True)
+    default, quick = supervised.predictor_model_path(), supervised.predictor_model_path(quick=True)
     p.add_argument("--model", default=None,
                    help=f"the predictor's .keras file (default {default}; with --quick {quick})")
     p.add_argument("--games-per-pair", type=int, default=10, help="games per pair (default 10)")
     p.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
     args = p.parse_args(argv)
-    args.model = args.model or str(common.predictor_model_path(args.quick, game=args.game))
+    args.model = args.model or str(supervised.predictor_model_path(args.quick, game=args.game))
     if not Path(args.model).exists():
-        p.error(f"no model at {args.model}: run `python experiments/ch06_07_train_predictor.py` first, "
+        p.error(f"no model at {args.model}: run `python experiments/chapters/ch06_07_train_predictor.py` first, "
                 "or pass --model")
     opponents = OPPONENTS[:2] if args.quick else OPPONENTS
     games_per_pair, workers = (2, 1) if args.quick else (args.games_per_pair, args.workers)
     out = Path(args.out)
 
-    predictor, records = common.play_predictor(args.game, args.model, opponents, out / "tournament",
-                                        games_per_pair=games_per_pair, seed=args.seed,
-                                        opening_plies=PRESET.opening_plies, workers=workers)
+    predictor, records = supervised.play_predictor(args.game, args.model, opponents, out / "tournament",
+                                                   games_per_pair=games_per_pair, seed=args.seed,
+                                                   opening_plies=PRESET.opening_plies, workers=workers)
     body = [f"`{predictor}` (no search) against {len(opponents)} engines, {games_per_pair} games each, "
             "colours alternating after two random opening plies.", "",
             "| opponent | the predictor's score | games |", "|---|---:|---:|"]
     for opponent in opponents:
-        score, games = common.score_against(records, predictor, opponent)
+        score, games = chapters.score_against(records, predictor, opponent)
         body.append(f"| `{opponent}` | {score:.0%} | {games} |")
     strongest = opponents[-1]
     game = next(r for r in records if strongest in (r.black, r.white))
     body += ["", "![ratings](tournament/strength_vs_compute.png)", "",
              "Ratings, cross-table and every game: [tournament/summary.md](tournament/summary.md).", "",
              f"One game against `{strongest}`:", "",
-             *common.draw_game(game, out, "game", f"predictor vs {strongest}: {game.result}"),
+             *chapters.draw_game(game, out, "game", f"predictor vs {strongest}: {game.result}"),
              *policy_lines(args.model, game, out / "policy.png"),
              "Play it yourself:", "", f"    dlgo play --game {args.game} --black human --white {predictor}"]
     look_for = what_to_look_for(predictor, opponents, records)
-    summary = common.write_summary(out, "Chapter 8: the move predictor plays", common.command(__file__, argv),
-                                    body, look_for)
+    summary = chapters.write_summary(out, "Chapter 8: the move predictor plays", chapters.command(__file__, argv),
+                                     body, look_for)
     print(f"report: {summary}")
     return 0
 
 
 def what_to_look_for(predictor: str, opponents: list[str], records: list[GameRecord]) -> str:
     """The closing paragraph, with this run's scores in it."""
-    scores = {opponent: common.score_against(records, predictor, opponent)[0] for opponent in opponents}
+    scores = {opponent: chapters.score_against(records, predictor, opponent)[0] for opponent in opponents}
     seconds = [r.black_seconds if r.black == predictor else r.white_seconds for r in records
                if predictor in (r.black, r.white)]
     beaten = [f"`{o}` ({s:.0%})" for o, s in scores.items() if s > 0.5]
@@ -93,7 +93,7 @@ def policy_lines(model: str, record: GameRecord, path: Path) -> list[str]:
     states = replay(record.game, record.moves)
     own = 0 if record.black.startswith("predictor") else 1
     ply = next((k for k in range(len(states) // 2, len(states) - 1) if k % 2 == own), 0)
-    common.predictor_picture(model, states[ply], path, title=f"the predictor at move {ply + 1}")
+    chapters.predictor_picture(model, states[ply], path, title=f"the predictor at move {ply + 1}")
     played = record.moves.split()[ply]
     return [f"Its probabilities at move {ply + 1} of that game (it played {played}):", "", "![policy](policy.png)", ""]
 

@@ -1,8 +1,8 @@
 """Chapter 9: experience. What does a game teach each of its moves?
 
-    python experiments/ch09_experience.py                 # about a minute
-    python experiments/ch09_experience.py --game go:size=9 --games 200
-    python experiments/ch09_experience.py --quick
+    python experiments/chapters/ch09_experience.py                 # about a minute
+    python experiments/chapters/ch09_experience.py --game go:size=9 --games 200
+    python experiments/chapters/ch09_experience.py --quick
 
 Reinforcement learning learns from its own games. Here ``mcts:rounds=50`` plays
 ``random`` (--black and --white; colours alternate) and every move is recorded
@@ -27,13 +27,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from dlgo.data.experience import (ExperienceManifest, collect_experience, discounted_rewards, load_experience,
-                                  move_numbers)
+from dlgo.data.experience import (Experience, ExperienceManifest, collect_experience, discounted_rewards,
+                                  load_experience, move_numbers)
 from dlgo.formats.atomic import atomic_write
 from dlgo.formats.plotting import new_figure, save_figure
 from dlgo.formats.records import GameRecord, read_games
 from engines.registry import ENGINES
-from experiments import common
+from experiments.shared import chapters
 
 
 def plot_rewards(rewards: np.ndarray, discount: float, path: Path, title: str) -> None:
@@ -50,9 +50,30 @@ def plot_rewards(rewards: np.ndarray, discount: float, path: Path, title: str) -
     save_figure(fig, path)
 
 
-@common.script
+@chapters.script
 def main(argv: list[str] | None = None) -> int:
-    p = common.parser(__file__, __doc__, work="the buffer's folder")
+    args = parse(argv)
+    out, work = Path(args.out), Path(args.work)
+    out.mkdir(parents=True, exist_ok=True)
+    manifest = collect(args, work)
+    experience = load_experience(work)
+    records = {r.game_id: r for r in read_games(work / "games.csv")}
+    table = rewards_by_engine(args, experience, records, manifest)
+    with atomic_write(out / "buffer.csv") as handle:
+        table.to_csv(handle, index=False)
+    draw_one_game(args, experience, records, manifest, out / "rewards.png")
+    discounted = discounted_rewards(experience, args.discount)
+    body = _summary_body(args, manifest, experience.states.shape, table, discounted, work)
+    summary = chapters.write_summary(out, "Chapter 9: experience from self-play", chapters.command(__file__, argv),
+                                     body, what_to_look_for(table, args.black))
+    print(table.to_string(index=False))
+    print(f"report: {summary}")
+    return 0
+
+
+def parse(argv: list[str] | None) -> argparse.Namespace:
+    """The command line, checked (``--quick``: tiny settings)."""
+    p = chapters.parser(__file__, __doc__, work="the buffer's folder")
     p.add_argument("--game", default="connect4", help="the game (default connect4)")
     p.add_argument("--games", type=int, default=400, help="games to collect (default 400)")
     p.add_argument("--black", default="mcts:rounds=50", help="one engine (default mcts:rounds=50)")
@@ -64,16 +85,22 @@ def main(argv: list[str] | None = None) -> int:
         args.games, args.black = 6, "mcts:rounds=5"
     if args.games < 2 or not 0 < args.discount <= 1:
         p.error("--games must be at least 2 and --discount in (0, 1]")
-    out, work = Path(args.out), Path(args.work)
-    out.mkdir(parents=True, exist_ok=True)
+    return args
 
-    first = args.games // 2
-    for total in (first, args.games):  # two batches: the second is appended as a new chunk
+
+def collect(args: argparse.Namespace, work: Path) -> ExperienceManifest:
+    """The games' experience in ``work``, in two batches: half the games, then the
+    rest, appended as a new chunk. Returns the buffer's manifest."""
+    for total in (args.games // 2, args.games):
         print(f"collect: {args.black} against {args.white}, {total} games in all -> {work}", flush=True)
         manifest = collect_experience(ENGINES, work, args.game, args.black, args.white, total, seed=args.seed,
                                       workers=args.workers)
-    experience = load_experience(work)
-    records = {r.game_id: r for r in read_games(work / "games.csv")}
+    return manifest
+
+
+def rewards_by_engine(args: argparse.Namespace, experience: Experience, records: dict[str, GameRecord],
+                      manifest: ExperienceManifest) -> pd.DataFrame:
+    """What the buffer holds for each engine: its moves and the share rewarded +1, -1 and 0."""
     movers = np.array([_mover_spec(records[manifest.game_ids[g]], k)
                        for g, k in zip(experience.games, move_numbers(experience.games))])
     rows = []
@@ -83,21 +110,24 @@ def main(argv: list[str] | None = None) -> int:
         rows.append({"engine": spec, "moves": int(mine.sum()), "won": float((rewards > 0).mean()),
                      "lost": float((rewards < 0).mean()), "drawn": float((rewards == 0).mean()),
                      "mean_reward": float(rewards.mean())})
-    table = pd.DataFrame(rows)
-    with atomic_write(out / "buffer.csv") as handle:
-        table.to_csv(handle, index=False)
+    return pd.DataFrame(rows)
 
+
+def draw_one_game(args: argparse.Namespace, experience: Experience, records: dict[str, GameRecord],
+                  manifest: ExperienceManifest, path: Path) -> None:
+    """The rewards of a game of median length, move by move, drawn to ``path``."""
     lengths = np.bincount(experience.games)
-    game = int(np.argsort(lengths, kind="stable")[len(lengths) // 2])  # a game of median length
-    in_game = experience.games == game
+    game = int(np.argsort(lengths, kind="stable")[len(lengths) // 2])
     record = records[manifest.game_ids[game]]
-    plot_rewards(experience.rewards[in_game], args.discount, out / "rewards.png",
+    plot_rewards(experience.rewards[experience.games == game], args.discount, path,
                  f"{record.black} (first) vs {record.white}: {record.result}")
-    discounted = discounted_rewards(experience, args.discount)
-    body = _summary_body(args, manifest, experience.states.shape, table, discounted, work)
+
+
+def what_to_look_for(table: pd.DataFrame, black: str) -> str:
+    """The closing paragraph, with this run's rewards in it."""
     better, worse = (table.iloc[0], table.iloc[1]) if table.iloc[0].mean_reward >= table.iloc[1].mean_reward \
         else (table.iloc[1], table.iloc[0])
-    look_for = "\n".join(textwrap.wrap(
+    return "\n".join(textwrap.wrap(
         "Every move of a won game gets +1 and every move of a lost one -1, the good moves of a loser and the "
         "blunders of a winner alike: the reward says how the game ended, not which move decided it. That is the "
         "**credit assignment problem**, and the reason the next chapters need many games: over thousands of games "
@@ -105,13 +135,8 @@ def main(argv: list[str] | None = None) -> int:
         f"`{better.engine}`'s moves are {better.won:.0%} +1 and `{worse.engine}`'s {worse.won:.0%}; a learner "
         "trained on this buffer would learn to play like the side that won more. Discounting (the second bars) "
         "credits the last moves most: they decided the game more surely than the opening did. Predict, then "
-        f"measure: against `--white {args.black}`, what share of each side's moves is +1?", 78,
+        f"measure: against `--white {black}`, what share of each side's moves is +1?", 78,
         break_on_hyphens=False))
-    summary = common.write_summary(out, "Chapter 9: experience from self-play", common.command(__file__, argv),
-                                   body, look_for)
-    print(table.to_string(index=False))
-    print(f"report: {summary}")
-    return 0
 
 
 def _mover_spec(record: GameRecord, move: int) -> str:

@@ -1,9 +1,9 @@
 """Chapter 10: policy gradients. Can a network learn Connect Four by playing itself, and improve a supervised one?
 
-    python experiments/ch10_policy_gradient.py             # about 20 minutes, after ch06_07
-    python experiments/ch10_policy_gradient.py --generations 400   # continues the run
-    python experiments/ch10_policy_gradient.py --game go:size=9 --predictor none
-    python experiments/ch10_policy_gradient.py --quick
+    python experiments/chapters/ch10_policy_gradient.py             # about 20 minutes, after ch06_07
+    python experiments/chapters/ch10_policy_gradient.py --generations 400   # continues the run
+    python experiments/chapters/ch10_policy_gradient.py --game go:size=9 --predictor none
+    python experiments/chapters/ch10_policy_gradient.py --quick
 
 A ``pg`` policy network starts from random weights. Each generation it plays
 games against itself, sampling its softmax; then it learns by REINFORCE: the
@@ -31,15 +31,15 @@ from typing import Any
 from dlgo.core.arguments import whole
 from dlgo.formats.atomic import atomic_write
 from engines.training.rl_config import RLConfig
-from experiments import common
+from experiments.shared import chapters, rl, supervised
 
 SETTINGS: dict[str, Any] = {"learning_rate": 1e-4, "discount": 0.95, "entropy": 0.1}
 #: fine-tuning takes smaller steps: the predictor already plays, and a policy pushed hard grows certain of its
 #: moves, after which policy gradients can no longer move it (the gradient of log p vanishes as p nears 1)
 FINETUNE_SETTINGS: dict[str, Any] = {"learning_rate": 5e-5, "discount": 0.95, "entropy": 0.05}
 
-CHAPTER = common.RLChapter(
-    script="ch10_policy_gradient", title="Chapter 10: policy gradients", method="pg", generations=481,
+CHAPTER = rl.RLChapter(
+    script=__file__, title="Chapter 10: policy gradients", method="pg", generations=481,
     settings=SETTINGS,
     about="The `pg` network is a policy: a softmax over the moves, like chapter 6-7's predictor, but nobody "
           "tells it the right move. It plays itself, sampling its policy, and learns by REINFORCE: each move's "
@@ -70,7 +70,7 @@ def finetune(args: argparse.Namespace, out: Path) -> list[str]:
     predictor = Path(args.predictor)
     settings = dict(FINETUNE_SETTINGS)
     if args.quick:
-        settings = {k: v for k, v in common.rl_quick_settings().items() if k != "model"}
+        settings = {k: v for k, v in rl.rl_quick_settings().items() if k != "model"}
     config = RLConfig(**settings, method="pg", game=args.game, init=str(predictor), seed=args.seed)
     generations = 2 if args.quick else args.finetune_generations
     run = Path(args.work) / "finetune"
@@ -80,35 +80,35 @@ def finetune(args: argparse.Namespace, out: Path) -> list[str]:
                     config.baseline_games)
     tuned = config.player(run / "current.keras", exploring=False)
     original = f"predictor:model={predictor}"
-    table, _ = common.final_scores(tuned, [original], args.game, args.final_games, Path(args.work) / "finetune-final",
+    table, _ = rl.final_scores(tuned, [original], args.game, args.final_games, Path(args.work) / "finetune-final",
                                    seed=args.seed)
     with atomic_write(out / "finetune.csv") as handle:
         table.to_csv(handle, index=False)
     row = table.iloc[0]
     return ["## Fine-tuning the supervised predictor", "",
             f"The same training from chapter 6-7's predictor (`{predictor}`), with smaller steps "
-            f"(`{common.settings_text(config)}`): {len(history)} generations of {config.games} games, "
+            f"(`{rl.settings_text(config)}`): {len(history)} generations of {config.games} games, "
             f"{history['seconds'].sum() / 60:.0f} minutes. The fine-tuned network, greedy, "
             f"against the predictor it started from (greedy too), {int(row['games'])} games: "
             f"**{row['score']:.1%}** (95% interval {row['low']:.0%} to {row['high']:.0%}).", "",
             "![fine-tuning](finetune_curve.png)", ""]
 
 
-@common.script
+@chapters.script
 def main(argv: list[str] | None = None) -> int:
-    default = common.predictor_model_path()
-    p = common.rl_parser(CHAPTER, __doc__)
+    default = supervised.predictor_model_path()
+    p = rl.rl_parser(CHAPTER, __doc__)
     p.add_argument("--predictor", default=None,
                    help=f"the supervised predictor to fine-tune (default {default}, or chapters 6-7's --quick "
                         "network with --quick; none: skip)")
     p.add_argument("--finetune-generations", type=whole(1), default=FINETUNE_GENERATIONS,
                    help=f"generations of fine-tuning (default {FINETUNE_GENERATIONS})")
     args = p.parse_args(argv)
-    args.predictor = args.predictor or str(common.predictor_model_path(args.quick))
+    args.predictor = args.predictor or str(supervised.predictor_model_path(args.quick))
     if args.predictor != "none" and not Path(args.predictor).exists():
-        p.error(f"no predictor at {args.predictor}: run `python experiments/ch06_07_train_predictor.py` first, "
-                "or pass --predictor PATH (or none)")
-    return common.run_rl_chapter(CHAPTER, args, argv, extra=finetune)
+        p.error(f"no predictor at {args.predictor}: run `python experiments/chapters/ch06_07_train_predictor.py` "
+                "first, or pass --predictor PATH (or none)")
+    return rl.run_rl_chapter(CHAPTER, args, argv, extra=finetune)
 
 
 if __name__ == "__main__":

@@ -1,9 +1,9 @@
 """Chapter 11: Q-learning. Can a network that values every move learn Connect Four from its own games?
 
-    python experiments/ch11_q_learning.py                  # about an hour
-    python experiments/ch11_q_learning.py --generations 400     # continues the run
-    python experiments/ch11_q_learning.py --game go:size=9
-    python experiments/ch11_q_learning.py --quick
+    python experiments/chapters/ch11_q_learning.py                  # about an hour
+    python experiments/chapters/ch11_q_learning.py --generations 400     # continues the run
+    python experiments/chapters/ch11_q_learning.py --game go:size=9
+    python experiments/chapters/ch11_q_learning.py --quick
 
 A ``q`` network starts from random weights. Each generation it plays games
 against itself, choosing the move it values most and, one time in ten
@@ -26,10 +26,10 @@ from __future__ import annotations
 
 import sys
 
-from experiments import common
+from experiments.shared import chapters, rl
 
-CHAPTER = common.RLChapter(
-    script="ch11_q_learning", title="Chapter 11: Q-learning", method="q", generations=305,
+CHAPTER = rl.RLChapter(
+    script=__file__, title="Chapter 11: Q-learning", method="q", generations=305,
     settings={"learning_rate": 1e-3, "epsilon": 0.1, "bootstrap": 1.0, "sparring": ["mcts:rounds=100"],
               "sparring_games": 100, "symmetries": True, "baseline_games": 40},
     about="The `q` network outputs, for every move, the result it expects after playing it (from -1, a sure "
@@ -58,10 +58,10 @@ get against `mcts:rounds=100`? And with `--bootstrap 0` (the book's target,
 the game's result)?""")
 
 
-@common.script
+@chapters.script
 def main(argv: list[str] | None = None) -> int:
-    args = common.rl_parser(CHAPTER, __doc__).parse_args(argv)
-    return common.run_rl_chapter(CHAPTER, args, argv)
+    args = rl.rl_parser(CHAPTER, __doc__).parse_args(argv)
+    return rl.run_rl_chapter(CHAPTER, args, argv)
 
 
 if __name__ == "__main__":

@@ -1,9 +1,9 @@
 """Chapter 12: actor-critic. Does a value head make policy learning faster?
 
-    python experiments/ch12_actor_critic.py                # about 20 minutes
-    python experiments/ch12_actor_critic.py --generations 400   # continues the run
-    python experiments/ch12_actor_critic.py --game go:size=9
-    python experiments/ch12_actor_critic.py --quick
+    python experiments/chapters/ch12_actor_critic.py                # about 20 minutes
+    python experiments/chapters/ch12_actor_critic.py --generations 400   # continues the run
+    python experiments/chapters/ch12_actor_critic.py --game go:size=9
+    python experiments/chapters/ch12_actor_critic.py --quick
 
 An ``ac`` network has two heads on one body: the **actor**, a policy over the
 moves, and the **critic**, the value of the position for the player to move.
@@ -21,10 +21,10 @@ from __future__ import annotations
 
 import sys
 
-from experiments import common
+from experiments.shared import chapters, rl
 
-CHAPTER = common.RLChapter(
-    script="ch12_actor_critic", title="Chapter 12: actor-critic", method="ac", generations=347,
+CHAPTER = rl.RLChapter(
+    script=__file__, title="Chapter 12: actor-critic", method="ac", generations=347,
     settings={"learning_rate": 1e-4, "discount": 0.95, "entropy": 0.1},
     about="The `ac` network's policy head (the actor) chooses the moves; its value head (the critic) says how "
           "the position stands for the player to move, and its search report shows it. The actor learns from "
@@ -43,10 +43,10 @@ with chapter 10's. Predict, then measure: does `--discount 1` (every move credit
 game's result, as the book) learn faster or slower?""")
 
 
-@common.script
+@chapters.script
 def main(argv: list[str] | None = None) -> int:
-    args = common.rl_parser(CHAPTER, __doc__).parse_args(argv)
-    return common.run_rl_chapter(CHAPTER, args, argv)
+    args = rl.rl_parser(CHAPTER, __doc__).parse_args(argv)
+    return rl.run_rl_chapter(CHAPTER, args, argv)
 
 
 if __name__ == "__main__":

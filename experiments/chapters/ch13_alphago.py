@@ -1,7 +1,7 @@
 """Chapter 13: AlphaGo on 9x9 Go, learnt from GNU Go, searching with policy, value and fast rollouts.
 
-    python experiments/ch13_alphago.py            # hours on 2 cores; resumable step by step
-    python experiments/ch13_alphago.py --quick    # a minute: tiny settings
+    python experiments/chapters/ch13_alphago.py            # hours on 2 cores; resumable step by step
+    python experiments/chapters/ch13_alphago.py --quick    # a minute: tiny settings
 
 Needs GNU Go (Debian package ``gnugo``; ``make test`` installs it). The steps,
 each resumable in ``--work``:
@@ -72,14 +72,14 @@ from engines.training.rl_config import RLConfig
 from engines.registry import ENGINES
 from engines.training.rollout_policy import train_rollout
 from engines.rollouts import read_rollout_policy
-from experiments import common
+from experiments.shared import chapters, ladders, supervised
 
 GAME = "go:size=9,komi=7.5"
 ANCHOR, ANCHOR_ELO = "gnugo:level=10", 1800.0  # GNU Go's rating on CGOS's 9x9 ladder
 
-PRESET = common.Preset(name="ch13_alphago", game=GAME, teacher="gnugo:level=1", games=20000,
-                       runs=[("small", "simple")], opponents=[], games_per_pair=0, epochs=10, batch_size=256,
-                       opening_plies=4, games_file="teacher-games.csv.gz")
+PRESET = supervised.Preset(name="ch13_alphago", game=GAME, teacher="gnugo:level=1", games=20000,
+                           runs=[("small", "simple")], opponents=[], games_per_pair=0, epochs=10, batch_size=256,
+                           opening_plies=4, games_file="teacher-games.csv.gz")
 
 LOOK_FOR = """
 - **The policy against its teacher's ceiling.** GNU Go is a deterministic
@@ -98,7 +98,7 @@ LOOK_FOR = """
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = common.supervised_parser(PRESET, __doc__, script=__file__, game_option=False)
+    p = supervised.supervised_parser(PRESET, __doc__, script=__file__, game_option=False)
     p.add_argument("--rollout-epochs", type=whole(1), default=20,
                    help="passes of the rollout policy's fit (default 20)")
     p.add_argument("--rl-generations", type=whole(0), default=40,
@@ -161,61 +161,87 @@ def plot_strength(match: pd.DataFrame, opponent: str, path: Path) -> None:
 
 
 def run(args: argparse.Namespace, argv: list[str] | None) -> int:
-    from engines.training.rl import plot_rl_history, train_rl  # loads TensorFlow
-    from engines.training.supervised import train_supervised
-
+    """AlphaGo's recipe, step by step (each resumable in --work), then the match and the summary."""
     if args.quick:
         quick(args)
     out, work = Path(args.out), Path(args.work)
-    workers = args.workers
-
-    # 1-2: the teacher's games, the SL policy and its accuracy next to the teacher's own
-    preset = replace(PRESET, teacher=args.teacher, games=args.games, epochs=args.epochs,
-                            runs=[("tiny", "simple")] if args.quick else PRESET.runs)
-    table, teacher = common.generate_and_train(preset, args, out, work)
-    teacher_games = work / "games"
+    table, teacher = learn_the_teachers_moves(args, out, work)  # 1-2
     sl_policy = Path(table["path"].iloc[0])
-    minutes = {"teacher's games": engine_minutes(read_games(teacher_games / "games.csv")),
+    minutes = {"teacher's games": engine_minutes(read_games(work / "games" / "games.csv")),
                "SL policy": epoch_minutes(sl_policy.parent)}
+    rollout, rollout_info = fit_the_rollout_policy(args, out, work)  # 3
+    rl_policy, rl_minutes, rl_score = improve_by_self_play(args, out, work, sl_policy)  # 4
+    minutes["RL policy"] = rl_minutes
+    value_run, value = learn_the_value(args, out, work, rl_policy, minutes)  # 5
+    prefix = alphago_set(work, sl_policy, value_run / "model.keras", rollout)
+    alphago = f"alphago:checkpoint={prefix},simulations=100000,seconds={args.seconds:g},lam={args.lam:g}"
+    match, records = play_the_match(args, out, work, [f"predictor:model={sl_policy}", f"pg:model={rl_policy}",
+                                                      alphago], list(minutes.values()))  # 6
+    if args.ship:
+        ship(prefix)
+    summary = write(out, args, argv, table, teacher, rollout_info, (rl_minutes, rl_score), value, match, records,
+                    alphago)
+    print(match.drop(columns=["spec"]).to_string(index=False))
+    print(f"report: {summary}")
+    return 0
 
-    # 3: the rollout policy (refitted when the teacher's games have changed)
+
+def learn_the_teachers_moves(args: argparse.Namespace, out: Path, work: Path) -> tuple[pd.DataFrame, dict]:
+    """Steps 1-2: the teacher's games, the SL policy and its accuracy next to the teacher's own."""
+    preset = replace(PRESET, teacher=args.teacher, games=args.games, epochs=args.epochs,
+                     runs=[("tiny", "simple")] if args.quick else PRESET.runs)
+    return supervised.generate_and_train(preset, args, out, work)
+
+
+def fit_the_rollout_policy(args: argparse.Namespace, out: Path, work: Path) -> tuple[Path, dict]:
+    """Step 3: the rollout policy (refitted when the teacher's games have changed); writes ``rollout.csv``.
+    Returns its file and its figures."""
     rollout = work / "rollout.npz"
-    n_games = len(read_games(teacher_games / "games.csv"))
+    n_games = len(read_games(work / "games" / "games.csv"))
     if not rollout.exists() or read_rollout_policy(rollout).info.get("games") != n_games:
         print(f"3. rollout policy: fit to {n_games} games -> {rollout}", flush=True)
-        train_rollout(teacher_games, rollout, epochs=args.rollout_epochs, seed=args.seed)
-    rollout_info = read_rollout_policy(rollout).info
+        train_rollout(work / "games", rollout, epochs=args.rollout_epochs, seed=args.seed)
+    info = read_rollout_policy(rollout).info
     with atomic_write(out / "rollout.csv") as handle:
-        pd.DataFrame([rollout_info]).to_csv(handle, index=False)
+        pd.DataFrame([info]).to_csv(handle, index=False)
+    return rollout, info
 
-    # 4: policy gradients from the SL policy
-    rl_policy = sl_policy
-    rl_minutes = 0.0
-    rl_score = float("nan")
-    if args.rl_generations:
-        sl_player = f"pg:model={sl_policy}"  # the opponent it learns against, and its yardstick
-        config = RLConfig(method="pg", game=GAME, model="tiny" if args.quick else "small", init=str(sl_policy),
-                          games=args.rl_games, sparring=[sl_player], sparring_games=args.rl_sparring_games,
-                          learning_rate=5e-5, clip=0.2, epochs=2, eval_games=4 if args.quick else 20,
-                          baselines=[sl_player],
-                          baseline_games=4 if args.quick else 40, seed=args.seed)
-        print(f"4. self-play: {args.rl_generations} generations of {args.rl_sparring_games} games against the SL "
-              f"policy and {args.rl_games} against itself", flush=True)
-        history = train_rl(work / "rl", config, args.rl_generations)
-        plot_rl_history(history, out / "rl_curve.png", "policy gradients from the SL policy", config.baseline_games)
-        rl_policy = work / "rl" / "current.keras"
-        rl_minutes = float(history["seconds"].sum()) / 60
-        rl_score = float(history[f"score_vs_{sl_player}"].iloc[-1])
-    minutes["RL policy"] = rl_minutes
 
-    # 5: the value network
+def improve_by_self_play(args: argparse.Namespace, out: Path, work: Path, sl_policy: Path
+                         ) -> tuple[Path, float, float]:
+    """Step 4: policy gradients from the SL policy, learning against it and itself.
+    Returns (the RL policy, its minutes of training, its last score against the SL policy);
+    the SL policy itself, with no training, if ``--rl-generations 0``."""
+    from engines.training.rl import plot_rl_history, train_rl  # loads TensorFlow
+
+    if not args.rl_generations:
+        return sl_policy, 0.0, float("nan")
+    sl_player = f"pg:model={sl_policy}"  # the opponent it learns against, and its yardstick
+    config = RLConfig(method="pg", game=GAME, model="tiny" if args.quick else "small", init=str(sl_policy),
+                      games=args.rl_games, sparring=[sl_player], sparring_games=args.rl_sparring_games,
+                      learning_rate=5e-5, clip=0.2, epochs=2, eval_games=4 if args.quick else 20,
+                      baselines=[sl_player],
+                      baseline_games=4 if args.quick else 40, seed=args.seed)
+    print(f"4. self-play: {args.rl_generations} generations of {args.rl_sparring_games} games against the SL "
+          f"policy and {args.rl_games} against itself", flush=True)
+    history = train_rl(work / "rl", config, args.rl_generations)
+    plot_rl_history(history, out / "rl_curve.png", "policy gradients from the SL policy", config.baseline_games)
+    return (work / "rl" / "current.keras", float(history["seconds"].sum()) / 60,
+            float(history[f"score_vs_{sl_player}"].iloc[-1]))
+
+
+def learn_the_value(args: argparse.Namespace, out: Path, work: Path, rl_policy: Path, minutes: dict[str, float]
+                    ) -> tuple[Path, dict]:
+    """Step 5: the value network, on the teacher's games or the RL policy's self-play; writes
+    ``value.csv`` and adds its minutes to ``minutes``. Returns its run folder and its accuracy."""
+    from engines.training.supervised import train_supervised  # loads TensorFlow
+
+    value_games = work / "games"
     if args.value_data == "selfplay":
         value_games = work / "value-games"
         print(f"5. value: {args.value_games} self-play games of the RL policy -> {value_games}", flush=True)
         generate_games(ENGINES, value_games, GAME, f"pg:model={rl_policy},temperature=1", args.value_games,
                        seed=args.seed, opening_plies=2, batch=256)  # one network call for 256 games
-    else:
-        value_games = teacher_games
     value_run = work / "value"
     train_supervised(value_games, value_run, model="tiny" if args.quick else "small", encoder="simple",
                      epochs=max(1, args.epochs), batch_size=256, patience=3, seed=args.seed, target="value",
@@ -226,15 +252,22 @@ def run(args: argparse.Namespace, argv: list[str] | None) -> int:
     value = evaluate_value(value_run / "model.keras", value_games)
     with atomic_write(out / "value.csv") as handle:
         pd.DataFrame([value]).to_csv(handle, index=False)
+    return value_run, value
 
-    # the set alphago plays from
+
+def alphago_set(work: Path, policy: Path, value: Path, rollout: Path) -> Path:
+    """The three networks as the set ``alphago:checkpoint=PREFIX`` plays from; returns the prefix."""
     prefix = work / "go9"
-    for role, source in (("policy", sl_policy), ("value", value_run / "model.keras"), ("rollout", rollout)):
+    for role, source in (("policy", policy), ("value", value), ("rollout", rollout)):
         shutil.copyfile(source, f"{prefix}{SET_FILES[role]}")
+    return prefix
 
-    # 6: the match
-    alphago = f"alphago:checkpoint={prefix},simulations=100000,seconds={args.seconds:g},lam={args.lam:g}"
-    engines = [f"predictor:model={sl_policy}", f"pg:model={rl_policy}", alphago]
+
+def play_the_match(args: argparse.Namespace, out: Path, work: Path, engines: list[str], minutes: list[float]
+                   ) -> tuple[pd.DataFrame, list]:
+    """Step 6: the SL policy alone, the RL policy alone and ``alphago`` (``engines``) each against
+    --opponent, one game at a time; writes ``match.csv`` and ``strength_vs_training.png``
+    (``minutes``: each step's training, in order). Returns the table and the games."""
     tasks = []
     for engine in engines:
         for k in range(args.match_games):
@@ -246,7 +279,7 @@ def run(args: argparse.Namespace, argv: list[str] | None) -> int:
     records = play_games(ENGINES, work / "match", GAME, tasks, opening_plies=2, workers=1)
     rows = []
     for engine, label in zip(engines, ["SL policy alone", "RL policy alone", "alphago"]):
-        score, games = common.score_against(records, engine, args.opponent)
+        score, games = chapters.score_against(records, engine, args.opponent)
         low, high = wilson_interval(score, games)
         seconds = [r.black_seconds if r.black == engine else r.white_seconds
                    for r in records if engine in (r.black, r.white)]  # each game's mean seconds a move
@@ -254,34 +287,39 @@ def run(args: argparse.Namespace, argv: list[str] | None) -> int:
                      "seconds_per_move": sum(seconds) / max(1, len(seconds)),
                      "elo": elo_against(score, games) if args.opponent == ANCHOR else float("nan")})
     match = pd.DataFrame(rows)
-    steps = list(minutes.values())
-    match["training_minutes"] = [sum(steps[:2]), sum(steps[:3]), sum(steps)]  # what each engine needed before it
+    match["training_minutes"] = [sum(minutes[:2]), sum(minutes[:3]), sum(minutes)]  # what each needed before it
     with atomic_write(out / "match.csv") as handle:
         match.to_csv(handle, index=False)
     plot_strength(match, args.opponent, out / "strength_vs_training.png")
+    return match, records
 
-    if args.ship:
-        from engines.neural.backend import export_model
 
-        for role, ending in SET_FILES.items():
-            if ending.endswith(".keras"):
-                export_model(f"{prefix}{ending}", SHIPPED / f"go9{ending}")  # without the optimizer's state
-            else:
-                shutil.copyfile(f"{prefix}{ending}", SHIPPED / f"go9{ending}")
-        sizes = ", ".join(f"{p.name} {p.stat().st_size / 1e6:.1f} MB" for p in sorted(SHIPPED.glob("go9-*")))
-        print(f"shipped: {sizes}", flush=True)
+def ship(prefix: Path) -> None:
+    """``--ship``: the three networks to ``checkpoints/go9-*``, where ``alphago:checkpoint=go9`` finds them."""
+    from engines.neural.backend import export_model  # loads TensorFlow
 
-    summary = write(out, args, argv, table, teacher, rollout_info, (rl_minutes, rl_score), value, match, records,
-                    alphago)
-    print(match.drop(columns=["spec"]).to_string(index=False))
-    print(f"report: {summary}")
-    return 0
+    for role, ending in SET_FILES.items():
+        if ending.endswith(".keras"):
+            export_model(f"{prefix}{ending}", SHIPPED / f"go9{ending}")  # without the optimizer's state
+        else:
+            shutil.copyfile(f"{prefix}{ending}", SHIPPED / f"go9{ending}")
+    sizes = ", ".join(f"{p.name} {p.stat().st_size / 1e6:.1f} MB" for p in sorted(SHIPPED.glob("go9-*")))
+    print(f"shipped: {sizes}", flush=True)
 
 
 def write(out: Path, args: argparse.Namespace, argv: list[str] | None, table: pd.DataFrame, teacher: dict,
           rollout: dict, rl: tuple[float, float], value: dict, match: pd.DataFrame, records: list,
           alphago: str) -> Path:
     """The summary: every step's figures, the match, one game."""
+    body = [*learning_lines(args, table, teacher, rollout, rl, value), *match_lines(args, match),
+            *game_lines(args, records, alphago, out)]
+    return chapters.write_summary(out, "Chapter 13: AlphaGo on 9x9 Go", chapters.command(__file__, argv), body,
+                                  LOOK_FOR)
+
+
+def learning_lines(args: argparse.Namespace, table: pd.DataFrame, teacher: dict, rollout: dict,
+                   rl: tuple[float, float], value: dict) -> list[str]:
+    """Steps 1 to 5 in figures: the teacher, the SL policy, the rollout policy, the RL policy, the value network."""
     policy = table.iloc[0]
     body = [f"**Teacher**: `{args.teacher}` playing itself, {args.games:,} games of 9x9 (komi 7.5, area scoring, "
             f"{PRESET.opening_plies} random opening plies, so that no two games repeat).", "",
@@ -307,13 +345,17 @@ def write(out: Path, args: argparse.Namespace, argv: list[str] | None, table: pd
                  f"{args.rl_generations * (args.rl_games + args.rl_sparring_games):,}).", "",
                  "![self-play](rl_curve.png)", ""]
     source = "the RL policy's self-play" if args.value_data == "selfplay" else "the teacher's"
-    body += [f"**Value network** ({args.value_positions} position(s) of each of {source} games): on the held-out "
-             f"games' positions its sign names the winner {value['winner']:.1%} of the time "
-             f"({value['late_winner']:.1%} in the second half of each game); mean squared error "
-             f"{value['mse']:.3f}, against {value['baseline_mse']:.3f} for always answering 0.", "",
-             f"**The match** against `{args.opponent}`, colours alternating, komi 7.5:", "",
-             "| engine | score | 95% interval | games | seconds a move | Elo (GNU Go 10 = 1800) |",
-             "|---|---:|---:|---:|---:|---:|"]
+    return body + [f"**Value network** ({args.value_positions} position(s) of each of {source} games): on the "
+                   f"held-out games' positions its sign names the winner {value['winner']:.1%} of the time "
+                   f"({value['late_winner']:.1%} in the second half of each game); mean squared error "
+                   f"{value['mse']:.3f}, against {value['baseline_mse']:.3f} for always answering 0.", ""]
+
+
+def match_lines(args: argparse.Namespace, match: pd.DataFrame) -> list[str]:
+    """Step 6: each engine's score against the opponent, and the picture of strength against training time."""
+    body = [f"**The match** against `{args.opponent}`, colours alternating, komi 7.5:", "",
+            "| engine | score | 95% interval | games | seconds a move | Elo (GNU Go 10 = 1800) |",
+            "|---|---:|---:|---:|---:|---:|"]
     for row in match.itertuples():
         elo = f"{row.elo:,.0f}" if math.isfinite(row.elo) else "-"
         body.append(f"| {row.engine} | {row.score:.1%} | {row.low:.0%} to {row.high:.0%} | {row.games} | "
@@ -321,22 +363,27 @@ def write(out: Path, args: argparse.Namespace, argv: list[str] | None, table: pd
     body += ["", "Each engine after the computing it needed (on this 2-core machine; GNU Go's thinking time for "
              "the games it played, then the training):", "", "![strength against training time]"
              "(strength_vs_training.png)"]
+    return body
+
+
+def game_lines(args: argparse.Namespace, records: list, alphago: str, out: Path) -> list[str]:
+    """One game of ``alphago`` (a win if it has one), and how to play it yourself."""
+    body: list[str] = []
     games = sorted((r for r in records if alphago in (r.black, r.white)), key=lambda r: -r.score_for(alphago))
     if games:
         body += ["", "One game of `alphago` (a win if it has one):", "",
-                 *common.draw_game(games[0], out, "game", f"alphago vs {args.opponent}: {games[0].result}")]
-    shipped = common.SHIPPED_ALPHAGO  # what --ship makes playable from anywhere
+                 *chapters.draw_game(games[0], out, "game", f"alphago vs {args.opponent}: {games[0].result}")]
+    shipped = ladders.SHIPPED_ALPHAGO  # what --ship makes playable from anywhere
     body += ["Play it yourself: the networks are shipped in `checkpoints/` (`go9-policy.keras`, `go9-value.keras`, "
              "`go9-rollout.npz`), so from any folder:" if args.ship else
              "Play it yourself (`--ship` copies the networks to `checkpoints/`, where `alphago:checkpoint=go9` "
              "finds them from any folder):", "",
              f"    dlgo play --game {GAME} --black human --white "
              + (shipped if args.ship else alphago.split(',simulations')[0])]
-    return common.write_summary(out, "Chapter 13: AlphaGo on 9x9 Go", common.command(__file__, argv), body,
-                                LOOK_FOR)
+    return body
 
 
-@common.script
+@chapters.script
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:

@@ -1,18 +1,35 @@
 """Chapter 14, part 2: AlphaZero on Connect Four, in minutes instead of hours.
 
-    python experiments/ch14b_alphazero_connect4.py            # about 25 minutes on 2 cores, resumable
-    python experiments/ch14b_alphazero_connect4.py --iterations 24   # goes on from where it stopped
-    python experiments/ch14b_alphazero_connect4.py --quick
+    python experiments/chapters/ch14b_alphazero_connect4.py            # about 25 minutes on 2 cores, resumable
+    python experiments/chapters/ch14b_alphazero_connect4.py --iterations 24   # goes on from where it stopped
+    python experiments/chapters/ch14b_alphazero_connect4.py --quick
+    python experiments/chapters/ch14b_alphazero_connect4.py --preset full     # the full run: under 2 hours
 
-The first iterations of ``alphazero_connect4.py`` (the same settings: a
-5-block, 64-filter ResNet, 128 self-play games of 100 simulations per move each
-iteration; only the baselines are played more often, every fourth iteration,
-for a fuller learning curve), then two matches at 200 simulations per move:
-the new network against ``mcts:rounds=300``, and against the network the suite
-ships (``checkpoints/connect4.keras``, trained for two hours by the full run).
-Writes the learning curve, both matches and pictures of the two networks'
+Trains a 5-block, 64-filter policy-value ResNet by batched self-play
+(``engines.training.alphazero``; 128 self-play games of 100 simulations per
+move each iteration; checkpoints and replay buffer in ``--work``, so a killed
+run continues where it stopped). The value head learns from half the game's
+result and half the root's search value.
+
+Two runs (``--preset``). ``chapter`` (the default) plays the first 16
+iterations (the baselines every fourth iteration, for a fuller learning
+curve), then two matches at 200 simulations per move: the new network against
+``mcts:rounds=300``, and against the network the suite ships
+(``checkpoints/connect4.keras``, trained for two hours by the full run). It
+writes the learning curve, both matches and pictures of the two networks'
 policy, value and search in the same position to
 ``reports/ch14b_alphazero_connect4/``.
+
+``full`` is the run that made the shipped network: 73 iterations, the most
+that fit in two hours here (the learning rate steps down from 1e-3 to 3e-4 at
+iteration 58 and to 9e-5 at 69; the fixed baselines every tenth iteration, the
+previous network every iteration), then the claim that matters: the network
+with 200 simulations per move against rollout MCTS with 1,000 rounds per move,
+200 games, colours alternating. It writes ``history.csv``,
+``learning_curve.png`` (losses, scores against the baselines, Elo per
+iteration), the final match's ``games.csv`` and ``summary.md`` to
+``reports/alphazero-connect4/`` (with ``--out``); ``--ship`` copies the final
+network, e.g. to ``checkpoints/connect4.keras``.
 """
 from __future__ import annotations
 
@@ -25,12 +42,28 @@ from pathlib import Path
 import pandas as pd
 
 from dlgo.arena.tournament import play_games, schedule
-from engines.training.alphazero_config import AlphaZeroConfig
 from engines.registry import ENGINES
-from experiments import common
+from engines.training.alphazero_config import AlphaZeroConfig
+from experiments.shared import alphazero, chapters
 
 NAME = Path(__file__).stem
 POSITION = "4 4 3 5"  # four moves in: the centre contested
+
+
+def full_config(seed: int = 0) -> AlphaZeroConfig:
+    """The full run's settings (the shipped network's)."""
+    return AlphaZeroConfig(game="connect4", blocks=5, filters=64, learning_rate=1e-3, l2=1e-4,
+                           learning_rate_drops=[58, 69], learning_rate_drop=0.3,
+                           games=128, parallel=128, simulations=100, c=1.5, dirichlet_alpha=1.0,
+                           dirichlet_epsilon=0.25, temperature_moves=8, buffer_games=2500, batch_size=256,
+                           train_steps=150, eval_games=10, eval_simulations=50, previous_games=20,
+                           baselines=["random", "mcts:rounds=1000"], baseline_every=10, search_value_weight=0.5,
+                           seed=seed)
+
+
+def config(seed: int = 0) -> AlphaZeroConfig:
+    """The full run's settings, with the baselines played every fourth iteration."""
+    return replace(full_config(seed), baseline_every=4)
 
 
 def against_the_shipped_network(checkpoint: Path, out: Path, args: argparse.Namespace) -> list[str]:
@@ -40,22 +73,17 @@ def against_the_shipped_network(checkpoint: Path, out: Path, args: argparse.Name
     games = 2 if args.quick else 10
     records = play_games(ENGINES, out / "vs-shipped", "connect4", schedule([ours, shipped], games, args.seed),
                          opening_plies=2, workers=args.workers)
-    score, played = common.score_against(records, ours, shipped)
+    score, played = chapters.score_against(records, ours, shipped)
     lines = ["## Against the shipped network", "",
              f"This run's network against `checkpoints/connect4.keras` (the full two-hour run), both with "
              f"{args.simulations} simulations per move, {played} games with two random opening plies "
              f"(games in `vs-shipped/`): this run scores **{score:.0%}**.", "", "## What the networks see", ""]
     simulations = max(args.simulations, 8)
-    lines += common.network_pictures(checkpoint, "connect4", POSITION, out, "ours", simulations,
-                                      f"this run's network (iteration {args.iterations})")
-    lines += common.network_pictures("connect4", "connect4", POSITION, out, "shipped", simulations,
-                                      "the shipped network")
+    lines += chapters.network_pictures(checkpoint, "connect4", POSITION, out, "ours", simulations,
+                                       f"this run's network (iteration {args.iterations})")
+    lines += chapters.network_pictures("connect4", "connect4", POSITION, out, "shipped", simulations,
+                                       "the shipped network")
     return lines
-
-
-def config(seed: int = 0) -> AlphaZeroConfig:
-    """The full run's settings, with the baselines played every fourth iteration."""
-    return replace(common.connect4_config(seed), baseline_every=4)
 
 
 def what_to_look_for(history: pd.DataFrame) -> str:
@@ -73,14 +101,25 @@ def what_to_look_for(history: pd.DataFrame) -> str:
         "score against the shipped network move, and the Elo curve?", 78, break_on_hyphens=False))
 
 
-EXPERIMENT = replace(common.ALPHAZERO_CONNECT4, title="Chapter 14, part 2: AlphaZero on Connect Four", iterations=16, config=config,
-                     opponent="mcts:rounds=300", match_games=20, target=None, script=NAME, folder=NAME,
-                     extra=against_the_shipped_network, look_for=what_to_look_for)
+#: the full run, the shipped network's (reports/alphazero-connect4)
+FULL = alphazero.Experiment(
+    name="connect4", game="connect4", title="AlphaZero on Connect Four", config=full_config, iterations=73,
+    script=__file__, opponent="mcts:rounds=1000", match_games=200, match_simulations=200, target=0.9,
+    about="the full run that made the shipped network, against mcts:rounds=1000 (reports/alphazero-connect4)")
+
+#: the chapter's run: the full run's first iterations, then the new network against MCTS and the shipped one
+CHAPTER = alphazero.Experiment(
+    name="connect4", game="connect4", title="Chapter 14, part 2: AlphaZero on Connect Four", config=config,
+    iterations=16, script=__file__, opponent="mcts:rounds=300", match_games=20, match_simulations=200,
+    extra=against_the_shipped_network, look_for=what_to_look_for, folder=NAME,
+    about=f"the full run's first iterations, against mcts:rounds=300 and the shipped network (reports/{NAME})")
+
+PRESETS = {"chapter": CHAPTER, "full": FULL}
 
 
-@common.script
+@chapters.script
 def main(argv: list[str] | None = None) -> int:
-    return common.run_alphazero(EXPERIMENT, argv, __doc__)
+    return alphazero.run_alphazero(PRESETS, argv, __doc__)
 
 
 if __name__ == "__main__":

@@ -1,13 +1,13 @@
 """Capstone: every engine of the course in one round-robin. Which is strongest per unit of compute?
 
-    python experiments/ch15_strength_per_compute.py           # Connect Four, about two minutes on 2 cores
-    python experiments/ch15_strength_per_compute.py --game tictactoe --depth-max 9
-    python experiments/ch15_strength_per_compute.py --quick
+    python experiments/chapters/ch15_strength_per_compute.py           # Connect Four, about two minutes on 2 cores
+    python experiments/chapters/ch15_strength_per_compute.py --game tictactoe --depth-max 9
+    python experiments/chapters/ch15_strength_per_compute.py --quick
 
 The engines of chapters 3 to 14 on the course's Elo scale (random = 0; the MCTS
 and alpha-beta ladder held at its ratings in ``reports/calibration-connect4``,
-``experiments/calibration.py``, the networks measured against it): MCTS at 10 to
-1,000 rounds (chapter 4), alpha-beta at depth 1 to 4 (chapter 4), the move
+``experiments/crosschecks/calibration.py``, the networks measured against it):
+MCTS at 10 to 1,000 rounds (chapter 4), alpha-beta at depth 1 to 4 (chapter 4), the move
 predictor of chapters 6-8 (if ``ch06_07_train_predictor.py`` has trained it, or
 --predictor PATH), the networks that learnt by playing in chapters 10-12 (``pg``,
 ``q`` and ``ac``, where their runs exist) and the shipped AlphaZero network
@@ -15,15 +15,30 @@ predictor of chapters 6-8 (if ``ch06_07_train_predictor.py`` has trained it, or
 colours alternating after two seeded random opening plies; rerunning resumes.
 Writes ``games.csv``, ``ratings.csv``, ``crosstable.csv``,
 ``strength_vs_compute.png``, ``crosstable.png`` and ``summary.md`` to --out.
+
+``--preset full`` is the suite's own ladder, on any game (``make demo`` runs it;
+a few minutes on Connect Four): MCTS at 10, 32, 100, 316, ... rounds (x sqrt(10)
+steps up to --mcts-max, default 3200), alpha-beta at depth 1 to --depth-max
+(default 5, no node cap), the shipped AlphaZero network of the game (for
+tic-tac-toe and Connect Four) at --alphazero-simulations (0 = its raw policy),
+a supervised move predictor if --predictor names one, and the random engine as
+the Elo anchor (0), every engine measured (nothing held on the course's scale),
+in ``runs/strength-per-compute/``:
+
+    python experiments/chapters/ch15_strength_per_compute.py --preset full --game tictactoe --depth-max 9
+    python experiments/chapters/ch15_strength_per_compute.py --preset full --mcts-max 10000 --games-per-pair 20 \
+        --out runs/c4-big
 """
 from __future__ import annotations
 
+import argparse
 import sys
 import textwrap
 from pathlib import Path
+from typing import NamedTuple
 
 from dlgo.arena.report import EngineRow
-from experiments import common
+from experiments.shared import chapters, ladders, supervised
 
 #: the chapters whose networks learnt by playing (chapters 10-12), by method
 LEARNERS = [("pg", "ch10_policy_gradient"), ("q", "ch11_q_learning"), ("ac", "ch12_actor_critic")]
@@ -64,24 +79,66 @@ def what_to_look_for(rows: list[EngineRow]) -> str:
     return "## What to look for\n\n" + "\n".join(textwrap.wrap(text, 78, break_on_hyphens=False))
 
 
-@common.script
+class Ladder(NamedTuple):
+    """One of the script's runs (``--preset``): its report folder, what it is, its ladder's default size."""
+
+    folder: str
+    about: str
+    mcts_max: int
+    depth_max: int
+
+
+PRESETS = {"chapter": Ladder(Path(__file__).stem, "every engine of the course on the course's scale", 1000, 4),
+           "full": Ladder("strength-per-compute", "the suite's own ladder, every engine measured, random = 0",
+                          3200, 5)}
+
+
+@chapters.script
 def main(argv: list[str] | None = None) -> int:
-    p = common.parser(__file__, __doc__)
-    common.add_ladder_options(p, mcts_max=1000, depth_max=4)
-    args = p.parse_args(argv)
+    preset = chapters.chosen_preset(list(PRESETS), argv)
+    args = build_parser(PRESETS[preset]).parse_args(argv)
+    if preset == "full":
+        full_ladder(args)
+    else:
+        course_ladder(args, argv)
+    return 0
+
+
+def build_parser(ladder: Ladder) -> argparse.ArgumentParser:
+    """The command line, its defaults the preset's."""
+    p = chapters.parser(__file__, __doc__, name=ladder.folder)
+    chapters.add_preset_option(p, {name: preset.about for name, preset in PRESETS.items()})
+    ladders.add_ladder_options(p, mcts_max=ladder.mcts_max, depth_max=ladder.depth_max)
+    return p
+
+
+def full_ladder(args: argparse.Namespace) -> None:
+    """``--preset full``: the ladder and the game's shipped network, every engine measured (random = 0)."""
+    if args.quick:
+        args.mcts_max, args.depth_max, args.alphazero_simulations, args.games_per_pair = 32, 2, [0], 2
+    ladders.run_ladder(args)
+
+
+def course_ladder(args: argparse.Namespace, argv: list[str] | None) -> None:
+    """The chapter: every engine of the course, the networks measured against the ladder held on the course's scale."""
     if args.quick:
         args.mcts_max, args.depth_max, args.games_per_pair, args.workers = 10, 1, 2, 1
         args.alphazero_simulations = [0]
-    trained = common.predictor_model_path(args.quick, game=args.game)  # step 5's network on this game, if it ran
+    add_the_course_networks(args)
+    ladders.run_ladder(args, intro=f"Reproduce: `{chapters.command(__file__, argv)}`", outro=what_to_look_for,
+                       on_scale=True)
+
+
+def add_the_course_networks(args: argparse.Namespace) -> None:
+    """The networks that chapters 6-7 and 10-12 trained on this game, where their runs exist."""
+    trained = supervised.predictor_model_path(args.quick, game=args.game)  # step 5's network on this game
     if args.predictor is None and trained.exists():
         args.predictor = str(trained)
-    for method, script in LEARNERS:  # the networks of chapters 10-12 on this game, where their runs exist
-        name = common.variant_name(script, args.game, "connect4")  # their default game
-        network = Path(common.run_folders(name, args.quick)[1]) / "run" / "current.keras"
+    for method, script in LEARNERS:  # the networks of chapters 10-12 on this game
+        name = chapters.variant_name(script, args.game, "connect4")  # their default game
+        network = Path(chapters.run_folders(name, args.quick)[1]) / "run" / "current.keras"
         if network.exists():
             args.engines.append(f"{method}:model={network}")
-    common.run_ladder(args, intro=f"Reproduce: `{common.command(__file__, argv)}`", outro=what_to_look_for, on_scale=True)
-    return 0
 
 
 if __name__ == "__main__":

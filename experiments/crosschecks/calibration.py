@@ -1,7 +1,7 @@
 """The course's rating scale: a long round-robin of fixed engines whose ratings every report then holds.
 
-    python experiments/calibration.py --out reports/calibration-connect4   # the committed scale, under an hour
-    python experiments/calibration.py --quick
+    python experiments/crosschecks/calibration.py --out reports/calibration-connect4  # the committed scale, under an hour
+    python experiments/crosschecks/calibration.py --quick
 
 Ratings from two tournaments are not comparable on their own: each is fitted to
 its own games, so an engine's Elo moves with the company it keeps (MCTS with
@@ -10,17 +10,19 @@ script plays the course's ladder (random, MCTS from 10 to 3,162 rounds,
 alpha-beta at depth 1 to 5, and the 300-round MCTS that chapter 8 plays) against
 itself, many games per pair, and rates it with random = 0. Every chapter's
 tournament then holds the ladder's engines that play in it at these ratings and
-fits only the others (``common.write_rated_report``), so an engine rates the same
-in every report, within its interval, and each summary names the engines it holds.
+fits only the others (``experiments.shared.ladders.write_rated_report``), so an
+engine rates the same in every report, within its interval, and each summary
+names the engines it holds.
 Writes the tournament's report (``ratings.csv`` is the scale) to --out.
 """
 from __future__ import annotations
 
 import sys
 
+from dlgo.arena.report import write_report
 from dlgo.arena.tournament import run_tournament
 from engines.registry import ENGINES
-from experiments import common
+from experiments.shared import chapters, ladders
 
 #: engines that chapters play besides the ladder (chapter 8's teacher)
 EXTRA = ["mcts:rounds=300"]
@@ -28,12 +30,12 @@ EXTRA = ["mcts:rounds=300"]
 
 def members(mcts_max: int, depth_max: int) -> list[str]:
     """The calibration ladder."""
-    return common.ladder_specs(mcts_max, depth_max) + [s for s in EXTRA if int(s.split("=")[1]) <= mcts_max]
+    return ladders.ladder_specs(mcts_max, depth_max) + [s for s in EXTRA if int(s.split("=")[1]) <= mcts_max]
 
 
-@common.script
+@chapters.script
 def main(argv: list[str] | None = None) -> int:
-    p = common.parser(__file__, __doc__)
+    p = chapters.parser(__file__, __doc__)
     p.add_argument("--game", default="connect4", help="the game (default connect4)")
     p.add_argument("--mcts-max", type=int, default=3200, help="largest MCTS rounds on the ladder (default 3200)")
     p.add_argument("--depth-max", type=int, default=5, help="deepest alpha-beta on the ladder (default 5)")
@@ -46,9 +48,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(specs)} engines, {len(specs) * (len(specs) - 1) // 2 * args.games_per_pair} games", flush=True)
     records = run_tournament(ENGINES, args.out, args.game, specs, args.games_per_pair, seed=args.seed,
                              opening_plies=2, workers=args.workers)
-    intro = (f"Reproduce: `{common.command(__file__, argv)}`\n\nThe course's {args.game} scale: every chapter's "
+    intro = (f"Reproduce: `{chapters.command(__file__, argv)}`\n\nThe course's {args.game} scale: every chapter's "
              "tournament holds the engines below that play in it at these ratings.")
-    rows = common.write_report(args.out, records, title=f"The course's rating scale: {args.game}", intro=intro)
+    rows = write_report(args.out, records, title=f"The course's rating scale: {args.game}", intro=intro)
     for row in rows:
         print(f"{row.engine:<28} Elo {row.elo:6.0f} [{row.elo_low:5.0f}, {row.elo_high:5.0f}]")
     print(f"\nreport: {args.out}/summary.md")

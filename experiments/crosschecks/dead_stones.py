@@ -1,7 +1,7 @@
 """Do we count a finished Go game as GNU Go does? Dead stones, estimated.
 
-    python experiments/dead_stones.py             # 50 + 50 9x9 games, a few minutes on 2 cores
-    python experiments/dead_stones.py --quick     # seconds: 4 + 4 games
+    python experiments/crosschecks/dead_stones.py             # 50 + 50 9x9 games, a few minutes on 2 cores
+    python experiments/crosschecks/dead_stones.py --quick     # seconds: 4 + 4 games
 
 GNU Go plays without ``--capture-all-dead`` here, so it passes as people do,
 with dead stones still on the board. Two sets of 9x9 games (komi 7.5, area
@@ -30,7 +30,7 @@ from dlgo.games.go.state import GameState
 from dlgo.gtp.client import GNUGO
 from engines.gtpbot import GTPAgent
 from engines.registry import ENGINES
-from experiments import common
+from experiments.shared import chapters
 
 GAME = "go:size=9,komi=7.5"
 
@@ -76,9 +76,9 @@ def agreement(table: pd.DataFrame) -> dict[str, int]:
             ("plain_winner", "plain_margin", "dead_stones_winner", "dead_stones_margin")} | {"games": len(table)}
 
 
-@common.script
+@chapters.script
 def main(argv: list[str] | None = None) -> int:
-    parser = common.parser(__file__, __doc__, name="dead-stones")
+    parser = chapters.parser(__file__, __doc__, name="dead-stones")
     parser.add_argument("--engine", default="mcts:rounds=100", help="our engine (default mcts:rounds=100)")
     parser.add_argument("--games", type=int, default=50, help="games in each set (default 50)")
     parser.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
@@ -93,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     with atomic_write(out / "scores.csv", newline="") as handle:
         scores.to_csv(handle, index=False)
     lines = ["# Counting finished 9x9 games as GNU Go does", "",
-             f"Reproduce: `python experiments/dead_stones.py{' --quick' if args.quick else ''} --engine "
+             f"Reproduce: `python experiments/crosschecks/dead_stones.py{' --quick' if args.quick else ''} --engine "
              f"{args.engine} --games {args.games} --seed {args.seed}`", "",
              "GNU Go 3.8 plays without `--capture-all-dead` (it passes with dead stones on the board). Each final "
              "position is scored by GNU Go's `final_score` (Chinese rules), by our plain area count and by our count "

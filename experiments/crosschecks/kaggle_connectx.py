@@ -1,7 +1,7 @@
 """The shipped Connect Four network as a Kaggle ConnectX agent, played in Kaggle's own environment.
 
-    python experiments/kaggle_connectx.py            # about two minutes
-    python experiments/kaggle_connectx.py --quick
+    python experiments/crosschecks/kaggle_connectx.py            # about two minutes
+    python experiments/crosschecks/kaggle_connectx.py --quick
 
 ``dlgo export-kaggle`` writes the AlphaZero engine (``--engine``) as one file
 that imports numpy alone; Kaggle's ``kaggle-environments`` then plays it
@@ -23,7 +23,7 @@ from dlgo.arena.ratings import wilson_interval
 from dlgo.formats.atomic import atomic_write
 from dlgo.formats.records import GameRecord
 from dlgo.games import new_game
-from experiments import common
+from experiments.shared import chapters
 
 ENGINE = "alphazero:checkpoint=connect4,simulations=200"
 OPPONENTS = ["negamax", "random"]
@@ -57,9 +57,9 @@ def record_of(columns: list[int], first: bool, opponent: str, engine: str) -> Ga
                       moves=final.moves_text(), note="played in kaggle-environments")
 
 
-@common.script
+@chapters.script
 def main(argv: list[str] | None = None) -> int:
-    parser = common.parser(__file__, __doc__, name="kaggle-connectx")
+    parser = chapters.parser(__file__, __doc__, name="kaggle-connectx")
     parser.add_argument("--engine", default=ENGINE, help=f"the alphazero spec to export (default {ENGINE})")
     parser.add_argument("--games", type=int, default=40, help="games against each opponent (default 40)")
     args = parser.parse_args(argv)
@@ -102,11 +102,11 @@ def main(argv: list[str] | None = None) -> int:
     if example is not None:
         record = record_of(example.columns, example.first, "negamax", "submission.py")
         body += ["", "One game against negamax, from the moves Kaggle's environment recorded:", "",
-                 *common.draw_game(record, out, "game", f"submission vs negamax: {record.result}")]
+                 *chapters.draw_game(record, out, "game", f"submission vs negamax: {record.result}")]
     body += ["To enter the competition, upload `submission.py`: `kaggle competitions submit -c connectx -f "
              "submission.py -m \"dlgo\"`."]
-    summary = common.write_summary(out, "The Connect Four network as a Kaggle ConnectX agent",
-                                   common.command(__file__, argv), body, LOOK_FOR)
+    summary = chapters.write_summary(out, "The Connect Four network as a Kaggle ConnectX agent",
+                                     chapters.command(__file__, argv), body, LOOK_FOR)
     print(table.to_string(index=False))
     print(f"report: {summary}")
     return 0

@@ -1,8 +1,8 @@
 """Our engines against GNU Go on 9x9: ratings on GNU Go's scale, and the handicap they need.
 
-    python experiments/vs_gnugo.py              # about an hour on 2 cores; resumable
-    python experiments/vs_gnugo.py --quick      # seconds: tiny settings
-    python experiments/vs_gnugo.py --engines mcts:rounds=8000 --levels 0 10 --games 10
+    python experiments/crosschecks/vs_gnugo.py              # about an hour on 2 cores; resumable
+    python experiments/crosschecks/vs_gnugo.py --quick      # seconds: tiny settings
+    python experiments/crosschecks/vs_gnugo.py --engines mcts:rounds=8000 --levels 0 10 --games 10
 
 Needs GNU Go (Debian package ``gnugo``; `make test` installs it). Three parts,
 all 9x9 with area scoring, situational superko and random opening plies:
@@ -25,6 +25,7 @@ Writes to ``--out``: ``games.csv`` (every game), ``ratings.csv``,
 """
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 from pathlib import Path
@@ -40,12 +41,12 @@ from dlgo.formats.atomic import atomic_write
 from dlgo.formats.plotting import new_figure, save_figure
 from dlgo.gtp.client import GNUGO
 from engines.registry import ENGINES
-from experiments import common
+from experiments.shared import chapters, ladders
 
 EVEN = "go:size=9,komi=7.5"
 #: random, MCTS, and chapter 13's policy alone and AlphaGo at 2 s a move (the shipped go9 networks)
 ENGINES_DEFAULT = ["random", "mcts:rounds=500", "mcts:rounds=2000", "predictor:model=go9-policy",
-                   common.SHIPPED_ALPHAGO]
+                   ladders.SHIPPED_ALPHAGO]
 ANCHOR, ANCHOR_ELO = "gnugo:level=10", 1800.0  # GNU Go's rating on CGOS's 9x9 ladder
 
 
@@ -99,9 +100,39 @@ def plot_handicap(table: pd.DataFrame, path: Path, opponent: str) -> None:
     save_figure(fig, path)
 
 
-@common.script
+@chapters.script
 def main(argv: list[str] | None = None) -> int:
-    parser = common.parser(__file__, __doc__, name="vs-gnugo")
+    args = parse(argv)
+    if not os.access(GNUGO, os.X_OK):
+        print(f"vs_gnugo: GNU Go is not installed at {GNUGO}; install it with `apt-get install gnugo` "
+              "(make test does where it can)", file=sys.stderr)
+        return 2
+    args.levels = sorted(set(args.levels) | {10})  # level 10 carries the scale
+    levels = [f"gnugo:level={n}" for n in args.levels]
+    out = Path(args.out)
+    workers = args.workers or os.cpu_count() or 1
+    records = play_the_yardstick_and_even_games(args, levels, out, workers)
+    needing = engines_needing_stones(records, args.engines, levels[0])
+    records = play_handicap_games(args, needing, levels[0], out, workers, records)
+    fixed = anchor_ratings(records, levels)
+    even = [r for r in records if r.game == EVEN and (r.black in args.engines + levels)
+            and (r.white in args.engines + levels)]
+    table = handicap_table(records, args.engines, args.handicaps)
+    with atomic_write(out / "handicap.csv", newline="") as handle:
+        table.to_csv(handle, index=False, float_format="%.4g")
+    intro = introduction(args) + handicap_section(table, needing, levels[0], args.handicap_games, out)
+    rows = write_report(out, even, title="Our engines against GNU Go (9x9)", fixed=fixed, intro="\n".join(intro))
+    print(f"{'engine':<28} {'Elo':>7}  95% interval   score")
+    for row in rows:
+        held = "  (held)" if row.engine in fixed else ""
+        print(f"{row.engine:<28} {row.elo:7.0f}  {row.elo_low:5.0f}..{row.elo_high:<5.0f}  {row.score:6.1%}{held}")
+    print(f"\nreport: {out}/summary.md")
+    return 0
+
+
+def parse(argv: list[str] | None) -> argparse.Namespace:
+    """The command line (``--quick``: tiny settings)."""
+    parser = chapters.parser(__file__, __doc__, name="vs-gnugo")
     parser.add_argument("--engines", nargs="+", default=ENGINES_DEFAULT,
                         help=f"our engines (default {' '.join(ENGINES_DEFAULT)}; the last two are chapter 13's "
                              "shipped networks)")
@@ -117,62 +148,69 @@ def main(argv: list[str] | None = None) -> int:
     if args.quick:
         args.engines, args.levels, args.anchor_games, args.games = ["random", "mcts:rounds=20"], [0], 1, 2
         args.handicaps, args.handicap_games = [9], 1
-    if not os.access(GNUGO, os.X_OK):
-        print(f"vs_gnugo: GNU Go is not installed at {GNUGO}; install it with `apt-get install gnugo` "
-              "(make test does where it can)", file=sys.stderr)
-        return 2
-    args.levels = sorted(set(args.levels) | {10})  # level 10 carries the scale
-    levels = [f"gnugo:level={n}" for n in args.levels]
-    out = Path(args.out)
-    workers = args.workers or os.cpu_count() or 1
-    plies = 2  # random opening plies: GNU Go and the MCTS engines would replay a few games otherwise
+    return args
 
-    records = play_games(ENGINES, out, EVEN, schedule(levels, args.anchor_games, args.seed), opening_plies=plies,
-                         workers=workers)
-    opponents = levels[:1] if args.quick else levels  # level 10 thinks longest
-    records = play_games(ENGINES, out, EVEN, pairings(args.engines, opponents, args.games, args.seed),
-                         opening_plies=plies, workers=workers)
-    weakest = [r for r in records if r.game == EVEN and levels[0] in (r.black, r.white)]
-    needing = [e for e in args.engines
-               if not common.score_against(weakest, e, levels[0])[0] >= 0.5]  # NaN (no games) needs them too
+
+def play_the_yardstick_and_even_games(args: argparse.Namespace, levels: list[str], out: Path, workers: int
+                                      ) -> list[GameRecord]:
+    """Parts 1 and 2: GNU Go's levels against each other, then each of our engines
+    against each level (the weakest alone with --quick: level 10 thinks longest).
+    Returns every game in ``out`` so far."""
+    plies = 2  # random opening plies: GNU Go and the MCTS engines would replay a few games otherwise
+    play_games(ENGINES, out, EVEN, schedule(levels, args.anchor_games, args.seed), opening_plies=plies,
+               workers=workers)
+    opponents = levels[:1] if args.quick else levels
+    return play_games(ENGINES, out, EVEN, pairings(args.engines, opponents, args.games, args.seed),
+                      opening_plies=plies, workers=workers)
+
+
+def engines_needing_stones(records: list[GameRecord], engines: list[str], weakest: str) -> list[str]:
+    """Our engines that score less than half their even games against the weakest level."""
+    games = [r for r in records if r.game == EVEN and weakest in (r.black, r.white)]
+    return [e for e in engines
+            if not chapters.score_against(games, e, weakest)[0] >= 0.5]  # NaN (no games) needs them too
+
+
+def play_handicap_games(args: argparse.Namespace, needing: list[str], weakest: str, out: Path, workers: int,
+                        records: list[GameRecord]) -> list[GameRecord]:
+    """Part 3: each engine that ``needing`` names takes black and each handicap
+    against the weakest level. Returns every game in ``out`` (``records``, the
+    games so far, if no handicap is tried)."""
     for stones in args.handicaps:
         records = play_games(ENGINES, out, handicap_game(stones),
-                             pairings(needing, levels[:1], args.handicap_games, args.seed, f"H{stones}"),
+                             pairings(needing, [weakest], args.handicap_games, args.seed, f"H{stones}"),
                              opening_plies=0, workers=workers)
+    return records
 
-    fixed = anchor_ratings(records, levels)
-    even = [r for r in records if r.game == EVEN and (r.black in args.engines + levels)
-            and (r.white in args.engines + levels)]
-    table = handicap_table(records, args.engines, args.handicaps)
-    with atomic_write(out / "handicap.csv", newline="") as handle:
-        table.to_csv(handle, index=False, float_format="%.4g")
-    intro = [f"Reproduce: `python experiments/vs_gnugo.py{' --quick' if args.quick else ''} --engines "
-             f"{' '.join(args.engines)} --levels {' '.join(map(str, args.levels))} --games {args.games} "
-             f"--anchor-games {args.anchor_games}`", "",
-             f"GNU Go 3.8 ({GNUGO}) plays as `gnugo:level=N`: area scoring, situational superko, all dead stones "
-             "captured before it passes. The levels' ratings come from their own games against each other "
-             f"({args.anchor_games} per pair), with `{ANCHOR}` at {ANCHOR_ELO:.0f} as on CGOS's 9x9 ladder, "
-             "and are held fixed while our engines are rated against them. An engine that never scored "
-             "has only an upper bound: its rating is what the prior's one virtual draw per pair allows."]
-    if not table.empty:
-        pivot = table.pivot(index="engine", columns="handicap", values="score").reindex(needing)
-        intro += ["", f"## Handicap against `{levels[0]}`", "",
-                  "Our engine takes black and the stones (komi 0.5); score per handicap "
-                  f"({args.handicap_games} games each; an engine that scores half its even games against "
-                  f"`{levels[0]}` needs none and is left out):", "",
-                  "| engine | " + " | ".join(f"{n} stones" for n in pivot.columns) + " |",
-                  "|---|" + "---:|" * len(pivot.columns)]
-        intro += [f"| `{engine}` | " + " | ".join("" if v != v else f"{v:.0%}" for v in row) + " |"
-                  for engine, row in pivot.iterrows()]
-        intro += ["", "![handicap](handicap.png)", "", "## Even games (komi 7.5)"]
-        plot_handicap(table, out / "handicap.png", levels[0])
-    rows = write_report(out, even, title="Our engines against GNU Go (9x9)", fixed=fixed, intro="\n".join(intro))
-    print(f"{'engine':<28} {'Elo':>7}  95% interval   score")
-    for row in rows:
-        held = "  (held)" if row.engine in fixed else ""
-        print(f"{row.engine:<28} {row.elo:7.0f}  {row.elo_low:5.0f}..{row.elo_high:<5.0f}  {row.score:6.1%}{held}")
-    print(f"\nreport: {out}/summary.md")
-    return 0
+
+def introduction(args: argparse.Namespace) -> list[str]:
+    """The summary's opening: the reproducing command and how the ratings are fixed."""
+    return [f"Reproduce: `python {chapters.script_path(__file__)}{' --quick' if args.quick else ''} --engines "
+            f"{' '.join(args.engines)} --levels {' '.join(map(str, args.levels))} --games {args.games} "
+            f"--anchor-games {args.anchor_games}`", "",
+            f"GNU Go 3.8 ({GNUGO}) plays as `gnugo:level=N`: area scoring, situational superko, all dead stones "
+            "captured before it passes. The levels' ratings come from their own games against each other "
+            f"({args.anchor_games} per pair), with `{ANCHOR}` at {ANCHOR_ELO:.0f} as on CGOS's 9x9 ladder, "
+            "and are held fixed while our engines are rated against them. An engine that never scored "
+            "has only an upper bound: its rating is what the prior's one virtual draw per pair allows."]
+
+
+def handicap_section(table: pd.DataFrame, needing: list[str], weakest: str, games: int, out: Path) -> list[str]:
+    """The handicap table and ``handicap.png`` (nothing if no handicap games were played)."""
+    if table.empty:
+        return []
+    pivot = table.pivot(index="engine", columns="handicap", values="score").reindex(needing)
+    lines = ["", f"## Handicap against `{weakest}`", "",
+             "Our engine takes black and the stones (komi 0.5); score per handicap "
+             f"({games} games each; an engine that scores half its even games against "
+             f"`{weakest}` needs none and is left out):", "",
+             "| engine | " + " | ".join(f"{n} stones" for n in pivot.columns) + " |",
+             "|---|" + "---:|" * len(pivot.columns)]
+    lines += [f"| `{engine}` | " + " | ".join("" if v != v else f"{v:.0%}" for v in row) + " |"
+              for engine, row in pivot.iterrows()]
+    lines += ["", "![handicap](handicap.png)", "", "## Even games (komi 7.5)"]
+    plot_handicap(table, out / "handicap.png", weakest)
+    return lines
 
 
 if __name__ == "__main__":

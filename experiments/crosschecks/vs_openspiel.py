@@ -1,7 +1,7 @@
 """Our engines and OpenSpiel's on one scale: a Connect Four round-robin.
 
-    python experiments/vs_openspiel.py            # about 20 minutes on 2 cores
-    python experiments/vs_openspiel.py --quick    # seconds
+    python experiments/crosschecks/vs_openspiel.py            # about 20 minutes on 2 cores
+    python experiments/crosschecks/vs_openspiel.py --quick    # seconds
 
 OpenSpiel's own ``MCTSBot`` (UCT with random rollouts and MCTS-Solver, the
 ``openspiel`` engine: OpenSpiel's C++ Connect Four driven from its Python
@@ -18,7 +18,7 @@ from __future__ import annotations
 import sys
 
 from dlgo.arena.report import EngineRow
-from experiments import common
+from experiments.shared import chapters, ladders
 
 OPENSPIEL_SIMULATIONS = [100, 316, 1000]
 
@@ -49,10 +49,10 @@ def outro(rows: list[EngineRow]) -> str:
             "c = 2 here, ours 1.4) and at how each picks its final move.\n")
 
 
-@common.script
+@chapters.script
 def main(argv: list[str] | None = None) -> int:
-    parser = common.parser(__file__, __doc__, name="vs-openspiel")
-    common.add_ladder_options(parser, mcts_max=1000, depth_max=3)
+    parser = chapters.parser(__file__, __doc__, name="vs-openspiel")
+    ladders.add_ladder_options(parser, mcts_max=1000, depth_max=3)
     parser.add_argument("--simulations", type=int, nargs="+", default=OPENSPIEL_SIMULATIONS,
                         help=f"OpenSpiel's MCTS budgets (default {' '.join(map(str, OPENSPIEL_SIMULATIONS))})")
     parser.set_defaults(alphazero_simulations=[50], games_per_pair=20)
@@ -61,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
         args.mcts_max, args.depth_max, args.alphazero_simulations, args.games_per_pair = 32, 1, [], 2
         args.simulations = [20]
     args.engines = [*openspiel_specs(args.simulations), *args.engines]
-    common.run_ladder(args, outro=outro, on_scale=True, title="Our engines and OpenSpiel's on one scale")
+    ladders.run_ladder(args, outro=outro, on_scale=True, title="Our engines and OpenSpiel's on one scale")
     return 0
 
 

@@ -1,7 +1,7 @@
 """AlphaZero learns 5x5 Go from scratch: Elo rising across iterations.
 
-    python experiments/alphazero_go5.py             # about 40 minutes on 2 cores, resumable
-    python experiments/alphazero_go5.py --quick     # seconds: tiny settings
+    python experiments/headline/alphazero_go5.py             # about 40 minutes on 2 cores, resumable
+    python experiments/headline/alphazero_go5.py --quick     # seconds: tiny settings
 
 Trains a 3-block, 32-filter policy-value ResNet on 5x5 Go (area scoring, komi
 7.5) by batched self-play with the 8 board symmetries
@@ -18,7 +18,7 @@ from __future__ import annotations
 import sys
 
 from engines.training.alphazero_config import AlphaZeroConfig
-from experiments import common
+from experiments.shared import alphazero, chapters
 
 
 def config(seed: int = 0) -> AlphaZeroConfig:
@@ -30,13 +30,14 @@ def config(seed: int = 0) -> AlphaZeroConfig:
                            baselines=["random", "mcts:rounds=100"], seed=seed)
 
 
-EXPERIMENT = common.Experiment(name="go5", game="go:size=5", title="AlphaZero on 5x5 Go", config=config, iterations=30,
-                        opponent="mcts:rounds=1000", match_games=40, match_simulations=200)
+EXPERIMENT = alphazero.Experiment(name="go5", game="go:size=5", title="AlphaZero on 5x5 Go", config=config,
+                                  iterations=30, script=__file__, opponent="mcts:rounds=1000", match_games=40,
+                                  match_simulations=200)
 
 
-@common.script
+@chapters.script
 def main(argv: list[str] | None = None) -> int:
-    return common.run_alphazero(EXPERIMENT, argv, __doc__)
+    return alphazero.run_alphazero(EXPERIMENT, argv, __doc__)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """AlphaGo Zero on 9x9 Go (the book's chapter 14 on Go): self-play from a supervised start, against GNU Go and AlphaGo.
 
-    python experiments/alphazero_go9.py      # hours on 2 cores, resumable; far less on a GPU
-    python experiments/alphazero_go9.py --quick
+    python experiments/headline/alphazero_go9.py      # hours on 2 cores, resumable; far less on a GPU
+    python experiments/headline/alphazero_go9.py --quick
 
 AlphaGo Zero learnt from nothing; on 2 cores, 9x9 Go from nothing is out of
 reach in hours, so this run starts where AlphaGo did: a policy-value ResNet
@@ -28,11 +28,11 @@ from dlgo.data.generate import generate_games
 from engines.checkpoints import complete_set
 from engines.training.alphazero_config import AlphaZeroConfig
 from engines.registry import ENGINES
-from experiments import common
+from experiments.shared import alphazero, chapters, ladders, supervised
 
 GAME = "go:size=9,komi=7.5"
 TEACHER, TEACHER_GAMES, OPENING_PLIES = "gnugo:level=1", 20000, 4  # chapter 13's teacher run
-OPPONENT = "gnugo:level=10"
+OPPONENT, QUICK_OPPONENT = "gnugo:level=10", "random"  # the final match's, and with --quick
 
 
 def config(seed: int = 0) -> AlphaZeroConfig:
@@ -44,7 +44,7 @@ def config(seed: int = 0) -> AlphaZeroConfig:
 
 
 def options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--teacher-games", default=str(common.REPORTS / "ch13_alphago" / "teacher-games.csv.gz"),
+    p.add_argument("--teacher-games", default=str(ladders.REPORTS / "ch13_alphago" / "teacher-games.csv.gz"),
                    help="chapter 13's teacher games (default: the committed ones)")
     p.add_argument("--supervised-epochs", type=int, default=4, help="epochs of the supervised start (default 4)")
 
@@ -58,7 +58,7 @@ def supervised_start(args: argparse.Namespace) -> str:
     if args.quick:  # a handful of random games: the pipeline, not the strength
         generate_games(ENGINES, games, GAME, "random", 6, seed=args.seed, opening_plies=0, workers=1, progress=False)
     else:
-        common.start_from_games(games, Path(args.teacher_games))
+        supervised.start_from_games(games, Path(args.teacher_games))
         generate_games(ENGINES, games, GAME, TEACHER, TEACHER_GAMES, seed=args.seed, opening_plies=OPENING_PLIES,
                        workers=args.workers)
     network = folder / "network"
@@ -87,14 +87,13 @@ def others_against_gnugo(checkpoint: Path, out: Path, args: argparse.Namespace) 
                ("match-supervised", "the supervised start, before self-play",
                 f"alphazero:checkpoint={start},simulations={args.simulations}")]
     if not args.quick and complete_set("go9"):
-        engines.append(("match-alphago", "alphago (chapter 13)", common.SHIPPED_ALPHAGO))
-    opponent = EXPERIMENT.quick_opponent if args.quick else EXPERIMENT.opponent
-    experiment = common.Experiment(name="go9", game=GAME, title="", config=config, iterations=0, opponent=opponent)
+        engines.append(("match-alphago", "alphago (chapter 13)", ladders.SHIPPED_ALPHAGO))
+    opponent = QUICK_OPPONENT if args.quick else OPPONENT
     lines = [*supervised_accuracy(args), "## The same opponent, other engines", "",
              "| engine | spec | score | 95% interval | games |", "|---|---|---:|---:|---:|"]
     intervals = []
     for folder, label, spec in engines:
-        _, score = common.final_match(experiment, spec, args, out / folder)  # the final network's: already played
+        _, score = alphazero.final_match(GAME, spec, opponent, args, out / folder)  # the final network's: played
         low, high = wilson_interval(score, args.games)
         intervals.append((score, low, high))
         lines.append(f"| {label} | `{spec}` | {score:.1%} | {low:.0%} to {high:.0%} | {args.games} |")
@@ -109,10 +108,10 @@ def others_against_gnugo(checkpoint: Path, out: Path, args: argparse.Namespace) 
     return lines + [""]
 
 
-EXPERIMENT = common.Experiment(
+EXPERIMENT = alphazero.Experiment(
     name="go9", game=GAME, title="AlphaGo Zero on 9x9 Go, from a supervised start", config=config, iterations=10,
-    opponent=OPPONENT, match_games=20, match_simulations=200, prepare=supervised_start, options=options,
-    extra=others_against_gnugo, quick_opponent="random", quick_iterations=1, look_for="""\
+    script=__file__, opponent=OPPONENT, match_games=20, match_simulations=200, prepare=supervised_start,
+    options=options, extra=others_against_gnugo, quick_opponent=QUICK_OPPONENT, quick_iterations=1, look_for="""\
 - **Elo against itself is not strength against GNU Go.** Each iteration's
   Elo comes from games against the network before it: it measures how well
   the network beats its own last version, with 50 simulations. Compare it with
@@ -126,9 +125,9 @@ EXPERIMENT = common.Experiment(
   networks' shapes.""")
 
 
-@common.script
+@chapters.script
 def main(argv: list[str] | None = None) -> int:
-    return common.run_alphazero(EXPERIMENT, argv, __doc__)
+    return alphazero.run_alphazero(EXPERIMENT, argv, __doc__)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """The supervised move predictor on Connect Four: imitate MCTS, then play.
 
-    python experiments/supervised_connect4.py            # about half an hour on 2 cores, resumable
-    python experiments/supervised_connect4.py --quick    # seconds: tiny settings
+    python experiments/headline/supervised_connect4.py            # about half an hour on 2 cores, resumable
+    python experiments/headline/supervised_connect4.py --quick    # seconds: tiny settings
 
 The same pipeline as ``supervised_go9.py``: MCTS self-play games, the chapter 7
 "small" network on the mover/opponent planes with the left-right mirror as
@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import sys
 
-from experiments import common
+from experiments.shared import chapters, supervised
 
-PRESET = common.Preset(
+PRESET = supervised.Preset(
     name="supervised-connect4",
     game="connect4",
     teacher="mcts:rounds=1000",
@@ -26,9 +26,9 @@ PRESET = common.Preset(
 )
 
 
-@common.script
+@chapters.script
 def main(argv: list[str] | None = None) -> int:
-    return common.run_supervised(PRESET, argv, __doc__)
+    return supervised.run_supervised(PRESET, argv, __doc__, __file__)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """Chapter 6 on 9x9 Go: predict MCTS's moves with a convolutional network.
 
-    python experiments/supervised_go9.py            # about an hour on 2 cores, resumable
-    python experiments/supervised_go9.py --quick    # seconds: tiny settings
+    python experiments/headline/supervised_go9.py            # about an hour on 2 cores, resumable
+    python experiments/headline/supervised_go9.py --quick    # seconds: tiny settings
 
 The book (Deep Learning and the Game of Go, chapter 6) generates 9x9 games with
 MCTS at 1,000 rounds, about 40,000 moves, and reports 8.35% test accuracy for its
@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import sys
 
-from experiments import common
+from experiments.shared import chapters, supervised
 
-PRESET = common.Preset(
+PRESET = supervised.Preset(
     name="supervised-go9",
     game="go:size=9",
     teacher="mcts:rounds=500",
@@ -35,9 +35,9 @@ PRESET = common.Preset(
 )
 
 
-@common.script
+@chapters.script
 def main(argv: list[str] | None = None) -> int:
-    return common.run_supervised(PRESET, argv, __doc__)
+    return supervised.run_supervised(PRESET, argv, __doc__, __file__)
 
 
 if __name__ == "__main__":

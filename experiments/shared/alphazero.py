@@ -1,0 +1,275 @@
+"""AlphaZero runs (chapter 14, ``experiments/headline/alphazero_*.py``): a resumable
+training run, a final match and its report.
+
+A script describes its run as an :class:`Experiment` (the game, its
+AlphaZeroConfig, how many iterations, the opponent of the final match, an
+optional extra check) and calls :func:`run_alphazero`, which parses the common
+options, trains in --work (a killed run continues where it stopped), plays the
+final match in worker processes (its games.csv also resumes), and writes
+history.csv, learning_curve.png and summary.md to --out. A script with two
+runs of one experiment (a chapter and the suite's full run) hands it its
+presets, chosen by ``--preset``. TensorFlow loads only inside :func:`train`.
+Imports :mod:`~experiments.shared.chapters`.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Callable, Mapping
+
+import pandas as pd
+
+from dlgo.arena.tournament import play_games, schedule
+from dlgo.formats.atomic import atomic_write
+from engines.registry import ENGINES
+from engines.training.alphazero_config import AlphaZeroConfig
+from experiments.shared.chapters import add_preset_option, chosen_preset, command, parser, write_lines
+
+
+@dataclass
+class Experiment:
+    """One game's AlphaZero run and how it is judged."""
+
+    name: str                       # the game's short name: checkpoints/<name>.keras, reports/alphazero-<name>
+    game: str                       # the game spec, e.g. go:size=5
+    title: str
+    config: Callable[[int], AlphaZeroConfig]  # seed -> the run's settings
+    iterations: int
+    script: str                     # the script's __file__
+    opponent: str | None = None     # final match: the network against this engine
+    match_games: int = 100
+    match_simulations: int = 200
+    target: float | None = None     # the final match score the run aims for
+    # extra check on the trained agent: (agent spec, simulations) -> (summary lines, console lines)
+    check: Callable[[str, int], tuple[list[str], list[str]]] | None = None
+    note: str = ""                  # a paragraph for the summary's training section
+    # more results after the match: (final checkpoint, --out, the parsed options) -> summary lines
+    extra: Callable[[Path, Path, argparse.Namespace], list[str]] | None = None
+    # the summary's closing "What to look for" paragraph (chapter scripts): text, or text made from the history
+    look_for: str | Callable[[pd.DataFrame], str] = ""
+    folder: str = ""                # runs/<folder> and data/<folder>, if not alphazero-<name>
+    # the network the run starts from, made before it: (the parsed options) -> its path (AlphaGo Zero's
+    # supervised start)
+    prepare: Callable[[argparse.Namespace], str] | None = None
+    options: Callable[[argparse.ArgumentParser], None] | None = None  # the script's own options
+    quick_opponent: str | None = None  # the final match's opponent with --quick, if not ``opponent``
+    quick_iterations: int = 2          # iterations with --quick
+    about: str = ""                    # what this run is, for --preset's help (a script with presets)
+
+    @property
+    def slug(self) -> str:
+        return self.folder or f"alphazero-{self.name}"
+
+
+def quick_config(game: str, seed: int) -> AlphaZeroConfig:
+    """Tiny settings that run any game's pipeline in seconds (``--quick``, tests)."""
+    return AlphaZeroConfig(game=game, blocks=1, filters=8, games=4, parallel=4, simulations=8, train_steps=3,
+                           batch_size=32, eval_games=2, eval_simulations=4, previous_games=2, baselines=["random"],
+                           seed=seed)
+
+
+def alphazero_parser(experiment: Experiment, doc: str, presets: Mapping[str, Experiment] | None = None
+                     ) -> argparse.ArgumentParser:
+    """An AlphaZero script's command line, its defaults taken from ``experiment``
+    (one of the script's ``presets``, if it has more than one run)."""
+    p = parser(experiment.script, doc, name=experiment.slug, work="the training run's folder, resumable")
+    if presets and len(presets) > 1:
+        add_preset_option(p, {name: preset.about for name, preset in presets.items()})
+    p.add_argument("--iterations", type=int, default=experiment.iterations,
+                   help=f"training iterations (default {experiment.iterations}); more continues a finished run")
+    p.add_argument("--simulations", type=int, default=experiment.match_simulations,
+                   help=f"network simulations per move after training (default {experiment.match_simulations})")
+    p.add_argument("--games", type=int, default=experiment.match_games,
+                   help=f"games of the final match (default {experiment.match_games})")
+    p.add_argument("--workers", type=int, default=None,
+                   help="processes for self-play and the final match (default: one per core)")
+    p.add_argument("--ship", default=None,
+                   help=f"copy the final network here, e.g. checkpoints/{experiment.name}.keras")
+    if experiment.options:
+        experiment.options(p)
+    return p
+
+
+def search_budget(config: AlphaZeroConfig) -> str:
+    """The self-play search in words, with playout-cap randomisation and mixed value targets if the run uses them."""
+    if not config.fast_simulations:
+        words = f"{config.simulations} simulations per move"
+    else:
+        words = (f"{config.full_fraction:.0%} of the moves searched with {config.simulations} simulations and kept "
+                 f"as examples, the rest played after {config.fast_simulations} simulations: playout-cap "
+                 "randomisation")
+    if config.search_value_weight:
+        words += (f"; value targets {1 - config.search_value_weight:g} x the game's result + "
+                  f"{config.search_value_weight:g} x the root's search value")
+    return words
+
+
+def run_alphazero(experiments: Experiment | Mapping[str, Experiment], argv: list[str] | None, doc: str) -> int:
+    """Train, evaluate and report one experiment (or the one of the script's
+    presets that ``--preset`` names); returns the exit status."""
+    presets = experiments if isinstance(experiments, Mapping) else {"": experiments}
+    preset = chosen_preset(list(presets), argv)
+    args = alphazero_parser(presets[preset], doc, presets).parse_args(argv)
+    experiment, config = settle(presets[preset], args)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    workers = args.workers or os.cpu_count() or 1
+    history, checkpoint = train(experiment, config, args, workers)
+    agent = f"alphazero:checkpoint={checkpoint},simulations={args.simulations}"
+    command_line = command(experiment.script, argv,
+                           {"--iterations": args.iterations, "--seed": args.seed, "--workers": workers},
+                           preset=preset if preset != next(iter(presets)) else None)
+    lines = introduction(experiment.title, command_line, config, history)
+    results, console = judge(experiment, agent, checkpoint, args, out)
+    lines += [*results, *training_section(history, config, experiment.note), *closing(experiment, history)]
+    write_lines(out / "summary.md", lines)
+    for line in console:
+        print(line)
+    print(f"report: {out}/summary.md")
+    return 0
+
+
+def settle(experiment: Experiment, args: argparse.Namespace) -> tuple[Experiment, AlphaZeroConfig]:
+    """The run's settings: the experiment's, or tiny ones with ``--quick`` (which
+    also shortens ``args``' run and final match)."""
+    config = quick_config(experiment.game, args.seed) if args.quick else experiment.config(args.seed)
+    if args.quick:
+        args.iterations, args.simulations, args.games = experiment.quick_iterations, 4, 2
+        experiment = replace(experiment, opponent=experiment.quick_opponent or experiment.opponent)
+    if experiment.prepare:
+        config = replace(config, init=experiment.prepare(args))
+    return experiment, config
+
+
+def train(experiment: Experiment, config: AlphaZeroConfig, args: argparse.Namespace, workers: int
+          ) -> tuple[pd.DataFrame, Path]:
+    """Train (or go on training) in --work up to ``args.iterations``; copy the
+    final network to --ship if asked; write ``history.csv`` and
+    ``learning_curve.png`` to --out. Returns the history and the final checkpoint."""
+    from engines.training.alphazero import plot_history, train_alphazero  # loads TensorFlow
+
+    out, work = Path(args.out), Path(args.work)
+    history = train_alphazero(work, config, args.iterations, workers=workers)
+    history = history[history["iteration"] <= args.iterations]
+    checkpoint = work / "checkpoints" / f"iter-{args.iterations:03d}.keras"
+    if args.ship:
+        Path(args.ship).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(checkpoint, args.ship)
+    with atomic_write(out / "history.csv") as handle:
+        history.to_csv(handle, index=False)
+    plot_history(history, out / "learning_curve.png", experiment.title)
+    return history, checkpoint
+
+
+def introduction(title: str, command_line: str, config: AlphaZeroConfig, history: pd.DataFrame) -> list[str]:
+    """The summary's title, its reproducing command and what the training did, in one paragraph."""
+    seconds = history["seconds"].sum()  # over all iterations, resumed runs included
+    return [f"# {title}", "", f"Reproduce: `{command_line}`", "",
+            f"{len(history)} iterations of {config.games} self-play games ({search_budget(config)}), "
+            + (f"a {config.blocks}-block, {config.filters}-filter ResNet" if not config.init else
+               f"the network of `{config.init}` (its own shape)")
+            + f", {config.train_steps} batches of "
+            f"{config.batch_size} per iteration from a replay buffer of the last {config.buffer_games} games: "
+            f"**{seconds / 60:.1f} minutes** of training (self-play, learning and the per-iteration scores) on "
+            f"this machine, with self-play in {self_play_processes(history)}.", ""]
+
+
+def judge(experiment: Experiment, agent: str, checkpoint: Path, args: argparse.Namespace, out: Path
+          ) -> tuple[list[str], list[str]]:
+    """The trained network judged: the final match against the experiment's
+    opponent (and its target), the experiment's check and its extra results.
+    Returns (the summary's lines, the console's)."""
+    lines: list[str] = []
+    console: list[str] = []
+    if experiment.opponent:
+        match_lines, score = final_match(experiment.game, agent, experiment.opponent, args, out / "match")
+        lines += match_lines
+        if experiment.target is not None:
+            verdict = "met" if score >= experiment.target else "**not met**"
+            lines += [f"Target: a score of at least {experiment.target:.0%}: {verdict}.", ""]
+        console.append(f"network ({args.simulations} simulations) against {experiment.opponent}: {score:.1%}")
+    if experiment.check:
+        check_lines, check_console = experiment.check(f"{agent},reuse=false", args.simulations)
+        lines += check_lines
+        console += check_console
+    if experiment.extra:
+        lines += experiment.extra(checkpoint, out, args)
+    return lines, console
+
+
+def training_section(history: pd.DataFrame, config: AlphaZeroConfig, note: str) -> list[str]:
+    """``## Training``: the last iteration's losses and Elo, the experiment's note,
+    and the scores of (at most about ten) iterations against the previous network and the baselines."""
+    last = history.iloc[-1]
+    scores = [c for c in history.columns if c.startswith("score_vs_")]
+    lines = ["## Training", "",
+             f"Last iteration: loss {last['loss']:.3f} (policy {last['policy_loss']:.3f}, value "
+             f"{last['value_loss']:.3f}); Elo {last['elo']:+.0f} over "
+             + ("the network it started from" if config.init else "the untrained network") + " (each iteration "
+             f"plays the one before it {config.previous_games} times with {config.eval_simulations} simulations "
+             "per move; the Elo differences add up).", "",
+             *([note, ""] if note else []),
+             f"Scores by iteration, against the previous network ({config.previous_games} games) and the "
+             f"baselines ({config.eval_games} games each), {config.eval_simulations} simulations per move:", "",
+             "| iteration | elo | " + " | ".join(c.removeprefix("score_vs_") for c in scores) + " | minutes |",
+             "|---:|---:|" + "---:|" * len(scores) + "---:|"]
+    played = history.dropna(subset=scores)  # iterations that played the baselines
+    step = max(1, len(played) // 10)
+    for _, row in played.iloc[::-1][::step][::-1].iterrows():
+        lines.append(f"| {int(row['iteration'])} | {row['elo']:+.0f} | "
+                     + " | ".join(f"{row[c]:.0%}" for c in scores) + f" | {row['seconds'] / 60:.1f} |")
+    return lines
+
+
+def closing(experiment: Experiment, history: pd.DataFrame) -> list[str]:
+    """The learning curve and, for a chapter, what to look for."""
+    lines = ["", "![learning curve](learning_curve.png)", ""]
+    if experiment.look_for:
+        look_for = experiment.look_for if isinstance(experiment.look_for, str) else experiment.look_for(history)
+        lines += ["## What to look for", "", look_for.strip(), ""]
+    return lines
+
+
+def self_play_processes(history: pd.DataFrame) -> str:
+    """How many self-play processes each stretch of iterations used (rows from
+    before the ``workers`` column ran in the training process)."""
+    used = history["workers"].fillna(1) if "workers" in history else history["iteration"] * 0 + 1
+    stretches: list[list[int]] = []  # [workers, first, last]
+    for iteration, n in zip(history["iteration"], used.astype(int)):
+        if stretches and stretches[-1][0] == n:
+            stretches[-1][2] = iteration
+        else:
+            stretches.append([n, iteration, iteration])
+
+    def name(n: int) -> str:
+        return "the training process" if n == 1 else f"{n} worker processes"
+
+    if len(stretches) == 1:
+        return name(stretches[0][0])
+    return ", ".join(f"{name(n)} (iterations {a}-{b})" for n, a, b in stretches)
+
+
+def final_match(game: str, agent: str, opponent: str, args: argparse.Namespace, folder: Path
+                ) -> tuple[list[str], float]:
+    """The trained network (``agent``) against ``opponent``, colours alternating,
+    ``args.games`` games in ``folder`` (resumable); returns the summary's lines and the network's score."""
+    tasks = schedule([agent, opponent], args.games, args.seed)
+    records = play_games(ENGINES, folder, game, tasks, opening_plies=0, workers=args.workers)
+    records = [r for r in records if {r.black, r.white} == {agent, opponent}]
+    lines = [f"## Against {opponent}", "",
+             f"The final network with {args.simulations} simulations per move against `{opponent}`, "
+             f"{len(records)} games, colours alternating (games in `match/games.csv`):", "",
+             "| the network plays | games | won | drawn | lost | score |", "|---|---:|---:|---:|---:|---:|"]
+    score = 0.0
+    for side, games in (("black (first)", [r for r in records if r.black == agent]),
+                        ("white", [r for r in records if r.white == agent]), ("both", records)):
+        wins = sum(r.score_for(agent) == 1 for r in games)
+        draws = sum(r.score_for(agent) == 0.5 for r in games)
+        score = sum(r.score_for(agent) for r in games) / max(1, len(games))
+        bold = "**" if side == "both" else ""
+        lines.append(f"| {side} | {len(games)} | {wins} | {draws} | {len(games) - wins - draws} | "
+                     f"{bold}{score:.1%}{bold} |")
+    return lines + [""], score

@@ -1,0 +1,138 @@
+"""Engine ladders and the course's rating scale (chapters 4 and 15, the calibration
+and the cross-checks): MCTS and alpha-beta at growing budgets, the shipped
+AlphaZero networks, one round-robin, and reports that hold the calibrated
+engines at their ratings so that an engine rates the same in every report.
+Imports no other module of :mod:`experiments.shared`.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import re
+from pathlib import Path
+from typing import Callable, Sequence
+
+import pandas as pd
+
+from dlgo.arena.report import EngineRow, write_report
+from dlgo.arena.tournament import run_tournament
+from dlgo.formats.records import GameRecord
+from engines.checkpoints import shipped_network
+from engines.registry import ENGINES
+
+#: the committed reports, where the course's rating scales are (``reports/calibration-<game>``)
+REPORTS = Path(__file__).resolve().parents[2] / "reports"
+
+#: chapter 13's shipped 9x9 AlphaGo at 2 s a move, as it played GNU Go level 10 (reports/ch13_alphago)
+SHIPPED_ALPHAGO = "alphago:checkpoint=go9,simulations=100000,seconds=2"
+
+
+def scale_folder(game: str) -> str:
+    """The name of ``game``'s calibration report: ``calibration-connect4``."""
+    return "calibration-" + re.sub(r"[^A-Za-z0-9]+", "-", game).strip("-")
+
+
+def course_scale(game: str) -> dict[str, float]:
+    """The course's rating scale for ``game``: each engine of the committed
+    calibration ladder (``experiments/crosschecks/calibration.py``) and its Elo;
+    empty if the game has none."""
+    path = REPORTS / scale_folder(game) / "ratings.csv"
+    if not path.exists():
+        return {}
+    table = pd.read_csv(path)
+    return {str(engine): float(elo) for engine, elo in zip(table["engine"], table["elo"])}
+
+
+def write_rated_report(out: str | Path, records: Sequence[GameRecord], game: str, title: str, intro: str = "",
+                       outro: str | Callable[[list[EngineRow]], str] = "", subjects: Sequence[str] = ()
+                       ) -> list[EngineRow]:
+    """:func:`~dlgo.arena.report.write_report` on the course's scale: the engines of
+    ``game``'s calibration ladder that played here, except the report's
+    ``subjects`` (the engines it measures), are held at their calibrated ratings,
+    so that an engine rates the same in every report (within its interval); the
+    summary names them. Without a calibration, random = 0."""
+    scale = course_scale(game)
+    played = {r.black for r in records} | {r.white for r in records}
+    held = {spec: elo for spec, elo in scale.items() if spec in played and spec not in subjects}
+    if not held:
+        return write_report(out, records, title=title, intro=intro, outro=outro)
+    anchoring = (f"on the course's {game} scale (`reports/{scale_folder(game)}`): "
+                 + ", ".join(f"`{spec}` held at {elo:.0f}" for spec, elo in held.items()))
+    return write_report(out, records, title=title, fixed=held, intro=intro, outro=outro, anchoring=anchoring)
+
+
+def scale_words(rows: Sequence[EngineRow], game: str) -> str:
+    """How a report's Elo is fixed, for its own text: the course's scale or random = 0."""
+    held = [r.engine for r in rows if r.engine in course_scale(game) and r.elo_low == r.elo_high == r.elo]
+    if held == ["random"]:
+        return (f"Elo is on the course's {game} scale, anchored at random = 0 (the engines measured here are not "
+                "held)")
+    if not held:
+        return "Elo is anchored at random = 0"
+    return (f"Elo is on the course's {game} scale: {', '.join(f'`{e}`' for e in held)} are held at their ratings in "
+            f"`reports/{scale_folder(game)}`, the others fitted around them")
+
+
+def mcts_ladder(maximum: int, start: int = 10) -> list[int]:
+    """10, 32, 100, 316, 1000, ... (x sqrt(10) per step) up to ``maximum``."""
+    rounds, k = [], 0
+    while (r := round(start * math.sqrt(10) ** k)) <= maximum:
+        rounds.append(r)
+        k += 1
+    return rounds
+
+
+def ladder_specs(mcts_max: int, depth_max: int) -> list[str]:
+    """Random, MCTS up to ``mcts_max`` rounds and alpha-beta to ``depth_max`` plies (no node cap)."""
+    return (["random"] + [f"mcts:rounds={r}" for r in mcts_ladder(mcts_max)]
+            + [f"alphabeta:depth={d},nodes=0" for d in range(1, depth_max + 1)])
+
+
+def alphazero_specs(game: str, simulations: list[int]) -> list[str]:
+    """The shipped AlphaZero network of ``game`` at each simulation count (none
+    if the suite ships no network for exactly this game)."""
+    if not simulations or shipped_network(game) is None:
+        return []
+    return [f"alphazero:checkpoint={game},simulations={n}" for n in simulations]
+
+
+def add_ladder_options(parser: argparse.ArgumentParser, mcts_max: int = 3200, depth_max: int = 5) -> None:
+    """The ladder tournament's options (beside the shared ones of :func:`~experiments.shared.chapters.parser`)."""
+    parser.add_argument("--game", default="connect4", help="game spec (default connect4)")
+    parser.add_argument("--mcts-max", type=int, default=mcts_max,
+                        help=f"largest MCTS rounds on the ladder (default {mcts_max})")
+    parser.add_argument("--depth-max", type=int, default=depth_max,
+                        help=f"deepest alpha-beta on the ladder (default {depth_max})")
+    parser.add_argument("--alphazero-simulations", type=int, nargs="*", default=[0, 50],
+                        help="the shipped AlphaZero network at these simulations per move (default 0 50; "
+                             "none: leave it out)")
+    parser.add_argument("--predictor", default=None,
+                        help="a supervised move predictor (.keras) to add to the round-robin")
+    parser.add_argument("--engines", nargs="*", default=[],
+                        help="more engine specs to add to the round-robin (e.g. pg:model=PATH)")
+    parser.add_argument("--games-per-pair", type=int, default=10, help="games per pair (default 10)")
+    parser.add_argument("--opening-plies", type=int, default=2, help="random opening plies (default 2)")
+    parser.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
+
+
+def run_ladder(args: argparse.Namespace, intro: str = "", outro: str | Callable[[list[EngineRow]], str] = "",
+               on_scale: bool = False, title: str = "Strength against compute") -> list[EngineRow]:
+    """Play (or finish) the ladder round-robin and write its report; returns the
+    rating rows. ``on_scale``: the ladder's engines are held on the course's
+    scale and the rest (networks, ``--engines``) measured against them;
+    otherwise every engine is measured, random = 0."""
+    specs = ladder_specs(args.mcts_max, args.depth_max) + alphazero_specs(args.game, args.alphazero_simulations)
+    if args.predictor:
+        specs.append(f"predictor:model={args.predictor}")
+    specs += [spec for spec in args.engines if spec not in specs]
+    print(f"{len(specs)} engines, {len(specs) * (len(specs) - 1) // 2 * args.games_per_pair} games: "
+          + ", ".join(specs), flush=True)
+    records = run_tournament(ENGINES, args.out, args.game, specs, args.games_per_pair, seed=args.seed,
+                             opening_plies=args.opening_plies, workers=args.workers)
+    subjects = [] if on_scale else specs
+    rows = write_rated_report(args.out, records, args.game, f"{title}: {args.game}", intro, outro,
+                              subjects=subjects)
+    for r in rows:
+        print(f"{r.engine:<28} Elo {r.elo:6.0f} [{r.elo_low:5.0f}, {r.elo_high:5.0f}]  {r.seconds_per_move:.4f} s/move")
+    print(f"\nreport: {args.out}/summary.md")
+    return rows
