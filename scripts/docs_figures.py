@@ -103,15 +103,71 @@ def answers() -> str:
     """What the suite answers, each with its figure and its report."""
     rated = ratings("sample-connect4")
     best = rated.index[0]
-    network, opponent, c4, c4_games, _ = final_match("alphazero-connect4")
     perfect = summary_table("alphazero-tictactoe", "## Against perfect play")
     lines, lost = sum(int(r[1]) for r in perfect), sum(int(r[2]) for r in perfect)
+    learnt, best_rl = learning_by_playing_answer()
+    rows = [
+        ("Which engine is strongest on Connect Four, and at what cost?",
+         f"`{best}`, first of {len(rated)} engines: Elo {rated.loc[best, 'elo']:,.0f} over random at "
+         f"{rated.loc[best, 'seconds_per_move']:.2f} s a move", "sample-connect4"),
+        ("Can AlphaZero learn Connect Four on 2 cores?", alphazero_connect4_answer(), "alphazero-connect4"),
+        ("And tic-tac-toe?", f"lost {lost} of the {lines} lines a perfect opponent can choose",
+         "alphazero-tictactoe"),
+        ("Can a network learn Connect Four by playing, with no search of its own?", learnt, best_rl),
+        ("And 5x5 Go?", alphazero_go5_answer(), "alphazero-go5"),
+        ("How well does a network imitate MCTS on 9x9 Go?", supervised_go9_answer(), "supervised-go9"),
+        ("Does AlphaGo beat GNU Go on 9x9, on 2 cores?", alphago_answer(), "ch13_alphago"),
+        ("And AlphaGo Zero on 9x9, from a supervised start?", alphazero_go9_answer(), "alphazero-go9"),
+        ("Is our MCTS as strong and as fast as OpenSpiel's?", openspiel_answer(), "vs-openspiel"),
+        ("How far from GNU Go are we on 9x9?", gnugo_answer(), "vs-gnugo"),
+        ("Do we count a finished game as GNU Go does?", dead_stones_answer(), "dead-stones"),
+    ]
+    out = ["| question | answer | report |", "|---|---|---|"]
+    out += [f"| {q} | {a} | [{folder}](reports/{folder}/summary.md) |" for q, a, folder in rows]
+    return "\n".join(out) + "\n"
+
+
+def alphazero_connect4_answer() -> str:
+    """The Connect Four run: its hours and its final match."""
+    network, opponent, c4, c4_games, _ = final_match("alphazero-connect4")
+    c4_minutes = history("alphazero-connect4").seconds.sum() / 60
+    return (f"after {c4_minutes / 60:.1f} hours of self-play and training, {c4:.1%} against `{opponent}` "
+            f"({c4_games} games, {network.rsplit('simulations=', 1)[1]} simulations a move)")
+
+
+def learning_by_playing_answer() -> tuple[str, str]:
+    """Chapters 10-12's networks against random and MCTS, and the report of the best of them."""
+    learnt = {folder: pd.read_csv(REPORTS / folder / "final.csv").set_index("opponent").score
+              for folder in ("ch10_policy_gradient", "ch11_q_learning", "ch12_actor_critic")}
+    best_rl = max(learnt, key=lambda folder: learnt[folder]["mcts:rounds=100"])
+    sparred = "--sparring" in (REPORTS / best_rl / "summary.md").read_text()
+    return ("against `random`: " + ", ".join(f"{learnt[f]['random']:.0%} ({m})" for f, m in
+                                            zip(learnt, ("policy gradients", "Q-learning", "actor-critic")))
+            + f"; against `mcts:rounds=100` the best scores {learnt[best_rl]['mcts:rounds=100']:.0%}"
+            + (" (it sparred with that engine as it learnt)" if sparred else ""), best_rl)
+
+
+def alphazero_go5_answer() -> str:
+    """The 5x5 Go run: its Elo climb and its final match."""
     go5 = history("alphazero-go5")
     _, go5_opponent, go5_score, go5_games, _ = final_match("alphazero-go5")
+    return (f"Elo {go5.elo.iloc[-1]:+,.0f} over its untrained self in {len(go5)} iterations; "
+            f"{go5_score:.0%} against `{go5_opponent}` ({go5_games} games)")
+
+
+def supervised_go9_answer() -> str:
+    """The best 9x9 predictor's accuracy, beside the book's and the teacher's own."""
     accuracy = pd.read_csv(REPORTS / "supervised-go9" / "accuracy.csv")
     top = accuracy.loc[accuracy.top1.idxmax()]
+    return (f"{top.top1:.1%} top-1 ({top.model} net, {top.encoder} encoder), where the book reports 8.35% "
+            f"and the teacher repeats itself {top.teacher:.1%} of the time")
+
+
+def gnugo_answer() -> str:
+    """Our best engines' even games against GNU Go, and the handicap that evens them."""
     gnugo = games("vs-gnugo")
-    ours = [e for e in ratings("vs-gnugo").index if not e.startswith("gnugo:")]
+    rated = ratings("vs-gnugo")
+    ours = [e for e in rated.index if not e.startswith("gnugo:")]
     even = gnugo[gnugo.game == "go:size=9,komi=7.5"]
     won = sum(score(even, e)[0] * score(even, e)[1] for e in ours)
     even_games = sum(score(even, e)[1] for e in ours)
@@ -119,47 +175,19 @@ def answers() -> str:
     enough = handicap[handicap.score >= 0.5].sort_values("handicap")
     stones = (f"; the fewest stones that win half the games against level 0: {enough.handicap.iloc[0]}, for "
               f"`{enough.engine.iloc[0]}`") if len(enough) else "; no handicap tried was enough"
-    c4_minutes = history("alphazero-connect4").seconds.sum() / 60
+    return ("even games against levels 0, 5 and 10: " + "; ".join(
+        f"`{e}` {score(even, e)[0]:.0%} of {score(even, e)[1]} (Elo {rated.loc[e, 'elo']:,.0f})"
+        for e in sorted(ours, key=lambda e: -rated.loc[e, "elo"])[:3])
+        + f"; we won {won:.0f} of {even_games} in all{stones}")
+
+
+def dead_stones_answer() -> str:
+    """Our count of finished games against GNU Go's, with dead stones estimated and without."""
     counted = pd.read_csv(REPORTS / "dead-stones" / "scores.csv")
     ours_vs = counted[counted.set == "ours against GNU Go"]
-    learnt = {folder: pd.read_csv(REPORTS / folder / "final.csv").set_index("opponent").score
-              for folder in ("ch10_policy_gradient", "ch11_q_learning", "ch12_actor_critic")}
-    best_rl = max(learnt, key=lambda folder: learnt[folder]["mcts:rounds=100"])
-    rows = [
-        ("Which engine is strongest on Connect Four, and at what cost?",
-         f"`{best}`, first of {len(rated)} engines: Elo {rated.loc[best, 'elo']:,.0f} over random at "
-         f"{rated.loc[best, 'seconds_per_move']:.2f} s a move", "sample-connect4"),
-        ("Can AlphaZero learn Connect Four on 2 cores?",
-         f"after {c4_minutes / 60:.1f} hours of self-play and training, {c4:.1%} against `{opponent}` "
-         f"({c4_games} games, {network.rsplit('simulations=', 1)[1]} simulations a move)", "alphazero-connect4"),
-        ("And tic-tac-toe?", f"lost {lost} of the {lines} lines a perfect opponent can choose",
-         "alphazero-tictactoe"),
-        ("Can a network learn Connect Four by playing, with no search of its own?",
-         "against `random`: " + ", ".join(f"{learnt[f]['random']:.0%} ({m})" for f, m in
-                                          zip(learnt, ("policy gradients", "Q-learning", "actor-critic")))
-         + f"; against `mcts:rounds=100` the best scores {learnt[best_rl]['mcts:rounds=100']:.0%}"
-         + (" (it sparred with that engine as it learnt)" if "--sparring" in (REPORTS / best_rl / "summary.md").read_text() else ""), best_rl),
-        ("And 5x5 Go?", f"Elo {go5.elo.iloc[-1]:+,.0f} over its untrained self in {len(go5)} iterations; "
-         f"{go5_score:.0%} against `{go5_opponent}` ({go5_games} games)", "alphazero-go5"),
-        ("How well does a network imitate MCTS on 9x9 Go?",
-         f"{top.top1:.1%} top-1 ({top.model} net, {top.encoder} encoder), where the book reports 8.35% "
-         f"and the teacher repeats itself {top.teacher:.1%} of the time", "supervised-go9"),
-        ("Does AlphaGo beat GNU Go on 9x9, on 2 cores?", alphago_answer(), "ch13_alphago"),
-        ("And AlphaGo Zero on 9x9, from a supervised start?", alphazero_go9_answer(), "alphazero-go9"),
-        ("Is our MCTS as strong and as fast as OpenSpiel's?", openspiel_answer(), "vs-openspiel"),
-        ("How far from GNU Go are we on 9x9?",
-         "even games against levels 0, 5 and 10: " + "; ".join(
-             f"`{e}` {score(even, e)[0]:.0%} of {score(even, e)[1]} (Elo {ratings('vs-gnugo').loc[e, 'elo']:,.0f})"
-             for e in sorted(ours, key=lambda e: -ratings("vs-gnugo").loc[e, "elo"])[:3])
-         + f"; we won {won:.0f} of {even_games} in all{stones}", "vs-gnugo"),
-        ("Do we count a finished game as GNU Go does?",
-         f"with dead stones estimated, the same winner in {ours_vs.dead_stones_winner.sum()} and the same margin "
-         f"in {ours_vs.dead_stones_margin.sum()} of {len(ours_vs)} games against it (the board as it stands: "
-         f"{ours_vs.plain_winner.sum()} and {ours_vs.plain_margin.sum()})", "dead-stones"),
-    ]
-    out = ["| question | answer | report |", "|---|---|---|"]
-    out += [f"| {q} | {a} | [{folder}](reports/{folder}/summary.md) |" for q, a, folder in rows]
-    return "\n".join(out) + "\n"
+    return (f"with dead stones estimated, the same winner in {ours_vs.dead_stones_winner.sum()} and the same margin "
+            f"in {ours_vs.dead_stones_margin.sum()} of {len(ours_vs)} games against it (the board as it stands: "
+            f"{ours_vs.plain_winner.sum()} and {ours_vs.plain_margin.sum()})")
 
 
 def alphago_answer() -> str:

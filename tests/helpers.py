@@ -29,6 +29,17 @@ def go_board(diagram: str) -> Board:
     return board
 
 
+#: the book's scoring example (chapter 3): 9 stones and 4 points of territory for black, 9 and 3 for
+#: white, no dame; with komi 7.5 white wins by 6.5
+BOOK_SCORING_DIAGRAM = """
+    . O . O O
+    O O O O .
+    X X X O O
+    . X X X X
+    . X . X .
+"""
+
+
 def go_position(diagram: str, next_player: Player = Player.black, komi: float = 7.5) -> GameState:
     return GameState.from_board(go_board(diagram), next_player, komi)
 

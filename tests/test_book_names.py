@@ -13,7 +13,7 @@ from dlgo.scoring import GameResult, compute_game_result
 from dlgo.utils import coords_from_point, point_from_coords, print_board, print_move
 from engines.mcts import MCTSAgent as MCTSEngine
 from engines.randombot import RandomAgent
-from helpers import go_board
+from helpers import BOOK_SCORING_DIAGRAM, go_board
 
 #: book module -> where its names live in the suite
 ALIASES = {
@@ -39,13 +39,7 @@ def test_every_book_module_reexports_the_suites_own_objects(book, home):
 def test_compute_game_result_scores_the_books_example_as_the_suite_does():
     # chapter 3's scoring example: 9 stones and 4 points of territory for black,
     # 9 and 3 for white, komi 7.5 -> white wins by 6.5
-    board = go_board("""
-        . O . O O
-        O O O O .
-        X X X O O
-        . X X X X
-        . X . X .
-    """)
+    board = go_board(BOOK_SCORING_DIAGRAM)
     state = goboard.GameState.from_board(board, komi=7.5)
     result = compute_game_result(state)
     assert isinstance(result, GameResult) and (result.b, result.w, result.komi) == (13, 12, 7.5)

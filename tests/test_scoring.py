@@ -5,18 +5,12 @@ from dlgo.goboard import GameState, Move
 from dlgo.gotypes import Player
 from dlgo.games.go.scoring import GameResult, evaluate_territory
 from dlgo.games.go.state import compute_game_result
-from helpers import go_board, go_position
+from helpers import BOOK_SCORING_DIAGRAM, go_board, go_position
 
 
 def test_book_five_by_five_example():
     # The book's scoring test: 9 + 4 for black, 9 + 3 for white, no dame.
-    board = go_board("""
-        . O . O O
-        O O O O .
-        X X X O O
-        . X X X X
-        . X . X .
-    """)
+    board = go_board(BOOK_SCORING_DIAGRAM)
     t = evaluate_territory(board)
     assert (t.num_black_stones, t.num_black_territory) == (9, 4)
     assert (t.num_white_stones, t.num_white_territory) == (9, 3)

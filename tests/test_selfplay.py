@@ -151,3 +151,22 @@ def test_search_value_weight_mixes_the_result_with_the_root_value():
     np.testing.assert_allclose(mixed.values, 0.5 * results.values + 0.5 * q, rtol=1e-6)
     with pytest.raises(ValueError, match="search_value_weight"):
         play(1.5)
+
+
+def test_a_runs_settings_reach_self_play_and_its_matches_whole():
+    """Every self-play setting comes from the AlphaZero run's field of the same name;
+    the match against the previous network searches with the evaluation's budget."""
+    from dataclasses import fields
+
+    from dlgo.core.errors import SpecError
+    from engines.training.alphazero_config import AlphaZeroConfig
+
+    config = AlphaZeroConfig(parallel=12, simulations=33, c=2.5, temperature_moves=3, dirichlet_alpha=0.7,
+                             dirichlet_epsilon=0.4, fast_simulations=5, full_fraction=0.3, search_value_weight=0.6,
+                             previous_games=8, eval_simulations=21)
+    settings = config.self_play_settings()
+    assert {f.name: getattr(settings, f.name) for f in fields(SelfPlaySettings)} == \
+        {f.name: getattr(config, f.name) for f in fields(SelfPlaySettings)}
+    assert config.match_settings() == MatchSettings(parallel=8, simulations=21, c=2.5)
+    with pytest.raises(SpecError, match="search_value_weight"):
+        SelfPlaySettings(search_value_weight=1.5)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dlgo.core import zobrist
 from dlgo.core.errors import IllegalMoveError
 from dlgo.core.game import OpenSpielGame
-from dlgo.core.grid import letter_column_label, parse_letter_point
+from dlgo.core.grid import letter_column_label
 from dlgo.core.symmetry import Symmetry, grid_symmetries
 from dlgo.core.types import Move, Player, Point
 from dlgo.games.kinarow import KInARowGame, KInARowState
@@ -85,22 +85,19 @@ class MNKGameState(KInARowState):
     def action_point(self, action: int) -> Point | None:
         return self.geometry.points[action]
 
+    # The notation is the grid's (State's defaults: ``b2``, column letter and row
+    # number from the bottom), with the pie rule's ``swap``.
     def parse_move(self, text: str) -> Move:
         """``b2`` (column letter, row number from the bottom), ``swap`` or ``resign``."""
         move = self._parse_common(text)
-        if move is not None:
-            return move
-        return Move.play(parse_letter_point(text, self.geometry.num_rows, self.geometry.num_cols))
+        return super().parse_move(text) if move is None else move
 
     def move_help(self) -> str:
-        last = letter_column_label(self.geometry.num_cols)
-        return f"a point, column a-{last}, row 1-{self.geometry.num_rows} from the bottom{self._swap_help()}"
+        return super().move_help() + self._swap_help()
 
     def format_move(self, move: Move) -> str:
         word = self._format_common(move)
-        if word is not None or move.point is None:
-            return word or "resign"
-        return f"{letter_column_label(move.point.col)}{move.point.row}"
+        return super().format_move(move) if word is None else word
 
     def render(self) -> str:
         return self._render([letter_column_label(c) for c in range(1, self.geometry.num_cols + 1)])

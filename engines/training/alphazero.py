@@ -63,37 +63,6 @@ from engines.training.selfplay import Examples, SelfPlayPool, play_batched_match
 log = logging.getLogger(__name__)
 
 
-def _compile(model: "keras.Model", learning_rate: float) -> None:
-    model.compile(optimizer=keras.optimizers.Adam(learning_rate=learning_rate),
-                  loss=[keras.losses.CategoricalCrossentropy(), keras.losses.MeanSquaredError()])
-
-
-def starting_network(path: str, encoder: Encoder) -> "keras.Model":
-    """The policy-value network in ``path`` (``dlgo train-supervised --target
-    both``, or another run's checkpoint) as the start of a run with ``encoder``:
-    a :class:`ModelFileError` unless it reads the same planes and answers a
-    policy over the same moves and a value. Its own architecture is kept."""
-    model, metadata = load_model(path, compile=False)
-    recorded = metadata.get("encoder", {})
-    shapes = [tuple(output.shape[1:]) for output in model.outputs]
-    if recorded.get("name") != encoder.name or tuple(model.inputs[0].shape[1:]) != encoder.shape \
-            or shapes != [(encoder.num_moves,), (1,)]:
-        raise ModelFileError(f"--init {path}: a network for {encoder.game_spec} with the {encoder.name} encoder, a "
-                             f"policy and a value is needed; this one reads {recorded.get('name', 'unknown')} "
-                             f"planes and answers outputs of shapes {shapes}")
-    return model
-
-
-def elo_difference(score: float, games: int) -> float:
-    """Elo difference implied by ``score`` (0..1) over ``games`` games; a clean
-    sweep counts as half a game short of one, so the estimate stays finite."""
-    if math.isnan(score):
-        return float("nan")
-    margin = 0.5 / max(1, games)
-    score = min(max(score, margin), 1 - margin)
-    return 400.0 * math.log10(score / (1 - score))
-
-
 def train_alphazero(out: str | Path, config: AlphaZeroConfig, iterations: int,
                     progress: bool = True, workers: int = 1, sgf: bool = False, ray: str | None = None
                     ) -> pd.DataFrame:
@@ -179,19 +148,6 @@ def open_run(out: Path, config: AlphaZeroConfig, progress: bool) -> Run:
                np.random.default_rng(config.seed + 1000 * done), progress)
 
 
-def _record_settings(out: Path, config: AlphaZeroConfig) -> None:
-    """Write ``config.json``, or refuse a folder that holds a run with other settings."""
-    config_file = out / "config.json"
-    if config_file.exists():
-        old = {**asdict(AlphaZeroConfig()), **json.loads(config_file.read_text())}  # fields added later: defaults
-        if old != asdict(config):
-            changed = {k: (old.get(k), v) for k, v in asdict(config).items() if old.get(k) != v}
-            raise SettingsMismatchError(f"{out} holds a run with other settings {changed}")
-    else:
-        with atomic_write(config_file) as handle:
-            json.dump(asdict(config), handle, indent=2)
-
-
 def self_play_games(run: Run, iteration: int, pool: SelfPlayPool | None) -> Examples:
     """Step 1: the current network plays itself (in this process, or in the
     pool's workers, which load the network this iteration starts from); the
@@ -259,6 +215,65 @@ def publish(run: Run, iteration: int, row: dict[str, float]) -> None:
     log.info("iteration %d: %s", iteration, row)
 
 
+def _record_settings(out: Path, config: AlphaZeroConfig) -> None:
+    """Write ``config.json``, or refuse a folder that holds a run with other settings."""
+    config_file = out / "config.json"
+    if config_file.exists():
+        old = {**asdict(AlphaZeroConfig()), **json.loads(config_file.read_text())}  # fields added later: defaults
+        if old != asdict(config):
+            changed = {k: (old.get(k), v) for k, v in asdict(config).items() if old.get(k) != v}
+            raise SettingsMismatchError(f"{out} holds a run with other settings {changed}")
+    else:
+        with atomic_write(config_file) as handle:
+            json.dump(asdict(config), handle, indent=2)
+
+
+def _resume_point(out: Path, history: pd.DataFrame) -> int:
+    """The last finished iteration, with its published network made consistent:
+    ``history.csv`` is written last, so every iteration it lists has its
+    checkpoint and buffer; ``checkpoint.keras`` is copied after it, so a kill in
+    between leaves the previous network there, which is put right here."""
+    done = 0 if history.empty else int(history["iteration"].iloc[-1])
+    if not done:
+        return 0
+    checkpoint, buffer = out / "checkpoints" / f"iter-{done:03d}.keras", out / f"buffer-{done:03d}.npz"
+    for needed in (checkpoint, buffer):
+        if not needed.exists():
+            raise RecordError(f"{out}: history.csv lists iteration {done} but {needed.name} is missing; "
+                              "the run cannot resume: use another folder")
+    published = out / "checkpoint.keras"
+    if not published.exists() or read_metadata(published).get("iteration") != done:
+        log.warning("%s: checkpoint.keras did not hold iteration %d (a kill after history.csv); copying it",
+                    out, done)
+        with atomic_write(published, "wb") as handle:
+            handle.write(checkpoint.read_bytes())
+    for stale in out.glob("buffer-*.npz"):
+        if stale != buffer:
+            stale.unlink()
+    return done
+
+
+def starting_network(path: str, encoder: Encoder) -> "keras.Model":
+    """The policy-value network in ``path`` (``dlgo train-supervised --target
+    both``, or another run's checkpoint) as the start of a run with ``encoder``:
+    a :class:`ModelFileError` unless it reads the same planes and answers a
+    policy over the same moves and a value. Its own architecture is kept."""
+    model, metadata = load_model(path, compile=False)
+    recorded = metadata.get("encoder", {})
+    shapes = [tuple(output.shape[1:]) for output in model.outputs]
+    if recorded.get("name") != encoder.name or tuple(model.inputs[0].shape[1:]) != encoder.shape \
+            or shapes != [(encoder.num_moves,), (1,)]:
+        raise ModelFileError(f"--init {path}: a network for {encoder.game_spec} with the {encoder.name} encoder, a "
+                             f"policy and a value is needed; this one reads {recorded.get('name', 'unknown')} "
+                             f"planes and answers outputs of shapes {shapes}")
+    return model
+
+
+def _compile(model: "keras.Model", learning_rate: float) -> None:
+    model.compile(optimizer=keras.optimizers.Adam(learning_rate=learning_rate),
+                  loss=[keras.losses.CategoricalCrossentropy(), keras.losses.MeanSquaredError()])
+
+
 def _against_previous(run: Run, iteration: int) -> float:
     """Score of the new network against the previous iteration's, both with search."""
     config = run.config
@@ -290,6 +305,16 @@ def _against_baselines(checkpoint: Path, config: AlphaZeroConfig, iteration: int
     return scores
 
 
+def elo_difference(score: float, games: int) -> float:
+    """Elo difference implied by ``score`` (0..1) over ``games`` games; a clean
+    sweep counts as half a game short of one, so the estimate stays finite."""
+    if math.isnan(score):
+        return float("nan")
+    margin = 0.5 / max(1, games)
+    score = min(max(score, margin), 1 - margin)
+    return 400.0 * math.log10(score / (1 - score))
+
+
 def _write_selfplay_sgf(folder: Path, game: str, games: list[str], player: str) -> None:
     """One SGF file per self-play game (the network plays both sides)."""
     folder.mkdir(parents=True, exist_ok=True)
@@ -310,28 +335,3 @@ def plot_history(history: pd.DataFrame, path: str | Path, title: str) -> None:
 def saved_config(out: str | Path) -> AlphaZeroConfig:
     """The settings of the run in ``out`` (to resume it without repeating them)."""
     return read_settings(out, AlphaZeroConfig, "AlphaZero")
-
-
-def _resume_point(out: Path, history: pd.DataFrame) -> int:
-    """The last finished iteration, with its published network made consistent:
-    ``history.csv`` is written last, so every iteration it lists has its
-    checkpoint and buffer; ``checkpoint.keras`` is copied after it, so a kill in
-    between leaves the previous network there, which is put right here."""
-    done = 0 if history.empty else int(history["iteration"].iloc[-1])
-    if not done:
-        return 0
-    checkpoint, buffer = out / "checkpoints" / f"iter-{done:03d}.keras", out / f"buffer-{done:03d}.npz"
-    for needed in (checkpoint, buffer):
-        if not needed.exists():
-            raise RecordError(f"{out}: history.csv lists iteration {done} but {needed.name} is missing; "
-                              "the run cannot resume: use another folder")
-    published = out / "checkpoint.keras"
-    if not published.exists() or read_metadata(published).get("iteration") != done:
-        log.warning("%s: checkpoint.keras did not hold iteration %d (a kill after history.csv); copying it",
-                    out, done)
-        with atomic_write(published, "wb") as handle:
-            handle.write(checkpoint.read_bytes())
-    for stale in out.glob("buffer-*.npz"):
-        if stale != buffer:
-            stale.unlink()
-    return done
