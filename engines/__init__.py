@@ -7,8 +7,8 @@
 """
 from dlgo.core.agent import Agent, Compute, SearchReport
 from dlgo.core.errors import EngineError
-from engines.registry import (ENGINES, EngineFactory, create, create_seeded, engine_description, engine_names,
-                              engine_parameters)
+from engines.registry import (ENGINES, EngineFactory, check_engine, create, create_seeded, engine_description,
+                              engine_names, engine_parameters)
 
-__all__ = ["Agent", "Compute", "SearchReport", "EngineError", "ENGINES", "EngineFactory", "create",
+__all__ = ["Agent", "Compute", "SearchReport", "EngineError", "ENGINES", "EngineFactory", "check_engine", "create",
            "create_seeded", "engine_description", "engine_names", "engine_parameters"]

@@ -26,7 +26,7 @@ import numpy as np
 
 from dlgo.core.agent import SearchReport
 from dlgo.core.errors import SpecError
-from dlgo.core.game import State, value_for
+from dlgo.core.game import Game, State, value_for
 from dlgo.core.specs import require
 from engines.checkpoints import checkpoint_set
 from engines.neural.loading import LoadedModel, load_network
@@ -117,6 +117,9 @@ class AlphaGoAgent(PUCTAgent):
             self.evaluator.value.check(state)
         if self.evaluator.lam > 0:
             self.evaluator.rollouts.check(state)
+
+    def native_game(self) -> Game:
+        return self.evaluator.policy.encoder.game
 
     def raw_move(self, state: State) -> tuple[int, SearchReport]:
         """The policy network's most likely sensible move (a pass when passing wins), as the predictor plays."""

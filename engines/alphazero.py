@@ -13,7 +13,7 @@ import numpy as np
 
 from dlgo.core.agent import SearchReport
 from dlgo.core.errors import ModelFileError, SpecError
-from dlgo.core.game import State
+from dlgo.core.game import Game, State
 from engines.neural.loading import LoadedModel, load_network
 from engines.predictor import choose_from_policy
 from engines.puct import Evaluator, PUCTAgent
@@ -74,6 +74,9 @@ class AlphaZeroAgent(PUCTAgent):
 
     def check_game(self, state: State) -> None:
         self.evaluator.loaded.check(state)
+
+    def native_game(self) -> Game:
+        return self.evaluator.loaded.encoder.game
 
     def raw_move(self, state: State) -> tuple[int, SearchReport]:
         policy, value = self.evaluator.evaluate([state])

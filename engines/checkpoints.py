@@ -7,7 +7,10 @@ so this module must stay cheap to import.
 """
 from __future__ import annotations
 
+import json
+import zipfile
 from pathlib import Path
+from typing import Any
 
 from dlgo.core.errors import ModelFileError
 from dlgo.core.specs import split_spec
@@ -18,6 +21,16 @@ SHIPPED = Path(__file__).resolve().parents[1] / "checkpoints"
 
 #: the spec parameters that name a network (or rollout policy) file
 NETWORK_PARAMETERS = ("checkpoint", "model", "policy", "value", "rollout")
+#: the entry of a ``.keras`` archive that holds dlgo's metadata (its encoder, its game, how it was trained)
+METADATA = "dlgo.json"
+
+
+def is_file(path: Path) -> bool:
+    """Whether ``path`` is a file (False for a name no file can have: too long, a NUL byte)."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
 
 
 def resolve_model_path(path: str | Path, suffix: str = ".keras") -> Path:
@@ -26,10 +39,10 @@ def resolve_model_path(path: str | Path, suffix: str = ".keras") -> Path:
     folder) -> the suite's ``checkpoints/connect4.keras`` (``suffix`` names the
     kind of file: ``.npz`` for rollout policies). Longer paths are never redirected."""
     path = Path(path)
-    if path.exists():
+    if is_file(path):
         return path
     shipped = SHIPPED / (path.name if path.suffix == suffix else f"{path.name}{suffix}")
-    if len(path.parts) <= 2 and shipped.exists():
+    if len(path.parts) <= 2 and is_file(shipped):
         return shipped
     names = ", ".join(sorted(p.stem for p in SHIPPED.glob(f"*{suffix}"))) or "none"
     kind = "model file" if suffix == ".keras" else "rollout policy file"
@@ -49,7 +62,7 @@ def checkpoint_set(prefix: str) -> dict[str, str]:
     short = len(Path(prefix).parts) <= 2  # as for single files: longer paths are never redirected
     for role, ending in SET_FILES.items():
         candidates = [Path(prefix + ending)] + ([SHIPPED / (Path(prefix).name + ending)] if short else [])
-        existing = [c for c in candidates if c.exists()]
+        existing = [c for c in candidates if is_file(c)]
         if existing:
             found[role] = str(existing[0])
     if "policy" not in found:
@@ -90,3 +103,21 @@ def network_files(spec: str) -> list[Path]:
             except ModelFileError:
                 pass  # a missing file fails with its own message when the engine is built
     return files
+
+
+def read_metadata(path: str | Path) -> dict[str, Any]:
+    """The ``dlgo.json`` entry of a model file ({} for a plain Keras file), read
+    without TensorFlow; :class:`ModelFileError` for a file that is not a model."""
+    path = Path(path)
+    if not is_file(path):
+        raise ModelFileError(f"no model file {path}")
+    try:
+        with zipfile.ZipFile(path) as archive:
+            if METADATA not in archive.namelist():
+                return {}
+            metadata = json.loads(archive.read(METADATA))
+    except (OSError, zipfile.BadZipFile, ValueError):
+        raise ModelFileError(f"{path} is not a .keras model file") from None
+    if not isinstance(metadata, dict):
+        raise ModelFileError(f"{path} has damaged dlgo metadata")
+    return metadata

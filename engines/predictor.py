@@ -20,7 +20,7 @@ import numpy as np
 
 from dlgo.core.agent import Agent, SearchReport
 from dlgo.core.errors import SpecError
-from dlgo.core.game import State
+from dlgo.core.game import Game, State
 from dlgo.core.specs import require
 from dlgo.core.types import Move
 from engines.neural.loading import load_network
@@ -72,6 +72,9 @@ class NetworkAgent(Agent):
 
     def check_game(self, state: State) -> None:
         self.loaded.check(state)
+
+    def native_game(self) -> Game:
+        return self.loaded.encoder.game
 
     def outputs(self, state: State) -> list[np.ndarray]:
         """The network's outputs for ``state`` (batch axis dropped): those

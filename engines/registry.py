@@ -16,8 +16,10 @@ from typing import Any, NamedTuple
 
 from dlgo.core.agent import Agent
 from dlgo.core.errors import SpecError
+from dlgo.core.game import State
 from dlgo.core.specs import bind, format_spec, split_spec
 from engines import checkpoints
+from engines.neural.loading import metadata_only
 
 # name -> "module:Class", imported on first use
 _ENGINES: dict[str, str] = {
@@ -76,9 +78,24 @@ def engine_description(name: str) -> str:
 def check_spec(spec: str) -> str:
     """Check an engine spec without building the engine (no process started, no
     network loaded): its name, parameter names and their types; returns it.
-    Ranges are checked when the engine is built."""
+    Ranges are checked when the engine is built, or by :func:`check_engine`."""
     name, params = split_spec(spec)
     bind(engine_class(name).__init__, params, f"engine {name!r}")
+    return spec
+
+
+def check_engine(spec: str, state: State | None = None) -> str:
+    """Check an engine spec fully, as building it would, in milliseconds: its
+    parameters (names, types and ranges), the files it names (a network's
+    metadata is read, not its weights: no TensorFlow) and, given ``state``, that
+    it plays that game; no program is started. Returns the spec."""
+    with metadata_only():
+        agent = create(spec)
+    try:
+        if state is not None:
+            agent.check_game(state)
+    finally:
+        agent.close()
     return spec
 
 

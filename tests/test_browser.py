@@ -160,3 +160,88 @@ def test_two_engines_play_each_other_and_pause_stops_them(page):
     paused_at = moves(page)
     page.wait_for_timeout(4000)
     assert moves(page) <= paused_at + 1  # at most the move already asked for
+
+
+# ------------------------------------------------------------ what the page shows of a game
+def play_clicks(page, *points: tuple[int, int]) -> None:
+    """Click ``points`` in turn (a game between two humans), each move listed before the next."""
+    for (row, col) in points:
+        played = moves(page)
+        point(page, row, col).click()
+        page.wait_for_function(f"document.querySelectorAll('#moves li').length === {played + 1}")
+
+
+def start_go(page, size: int) -> None:
+    start(page, "go", "human", options={"size": size})
+    page.wait_for_function(f"document.querySelectorAll('#board .target').length === {size * size}")
+
+
+def test_every_move_of_a_long_game_is_listed_numbered_and_the_latest_in_view(page):
+    start_go(page, 19)
+    black = [(3, c) for c in range(1, 20)] + [(5, c) for c in range(1, 12)]   # 30 stones each, never touching
+    white = [(17, c) for c in range(1, 20)] + [(15, c) for c in range(1, 12)]
+    play_clicks(page, *[p for pair in zip(black, white) for p in pair])
+    assert moves(page) == 60 and page.locator("#moves").evaluate("ol => ol.tagName") == "OL"  # numbered
+
+    def in_view(index: int) -> bool:
+        return page.locator("#moves").evaluate("""(ol, i) => {
+            const box = ol.getBoundingClientRect(), item = ol.children[i].getBoundingClientRect();
+            return item.top >= box.top - 1 && item.bottom <= box.bottom + 1
+                && item.left >= box.left - 1 && item.right <= box.right + 1; }""", index)
+
+    assert in_view(59) and page.locator("#moves li").nth(59).inner_text().strip() == "L15"  # the latest
+    page.locator("#moves li").nth(0).scroll_into_view_if_needed()
+    assert in_view(0) and page.locator("#moves li").nth(0).inner_text().strip() == "A3"  # the list scrolls
+
+
+def test_star_points_five_on_9x9_and_13x13_nine_on_19x19(page):
+    for size, stars in ((9, 5), (13, 5), (19, 9)):
+        start_go(page, size)
+        assert page.locator("#board .star").count() == stars, size
+
+
+@pytest.mark.parametrize("game, first, second", [("connect4", "Red", "Yellow"), ("tictactoe", "X", "O")])
+def test_the_legend_names_the_sides_as_players_know_them(page, game, first, second):
+    page.select_option("#game-select", game)
+    assert page.locator("#player-black legend").inner_text() == f"{first} (moves first)"
+    assert page.locator("#player-white legend").inner_text() == second
+    start(page, game, "human")
+    sides = page.locator("#sides .side")
+    assert [sides.nth(i).inner_text() for i in range(2)] == [f"{first} (moves first): human", f"{second}: human"]
+    assert page.locator("#sides .side-icon").count() == 2  # each with its stone
+    assert page.locator("#status").inner_text() == f"{first} to move: your turn"
+
+
+def test_the_winning_line_is_marked(page):
+    start(page, "tictactoe", "human")
+    play_clicks(page, (1, 1), (2, 1), (1, 2), (2, 2), (1, 3))  # X takes the bottom row
+    assert page.locator("#status").inner_text() == "Game over: X wins"
+    marked = page.locator("#board .win")
+    assert sorted((int(m.get_attribute("data-row")), int(m.get_attribute("data-col"))) for m in marked.all()) == \
+        [(1, 1), (1, 2), (1, 3)]
+    start(page, "connect4", "human")
+    for played, col in enumerate((4, 5, 4, 5, 4, 5, 4), start=1):  # red's column 4
+        page.locator(f'#board rect.target[data-col="{col}"]').click()
+        page.wait_for_function(f"document.querySelectorAll('#moves li').length === {played}")
+    assert page.locator("#status").inner_text() == "Game over: red wins"
+    assert page.locator("#board .win[data-col='4']").count() == 4 == page.locator("#board .win").count()
+
+
+def test_a_finished_go_game_shows_its_territory_and_the_score(page):
+    start_go(page, 5)
+    play_clicks(page, (3, 3))
+    last = page.locator("#board circle.last")  # the last stone's ring
+    assert last.count() == 1 and (last.get_attribute("cx"), last.get_attribute("cy")) == \
+        (page.locator("#board .stone").get_attribute("cx"), page.locator("#board .stone").get_attribute("cy"))
+    page.click("#pass")
+    page.wait_for_function("document.getElementById('status').textContent.startsWith('Black to move')")
+    assert page.locator("#board .territory").count() == 0 and page.locator("#score").is_hidden()
+    page.click("#pass")
+    page.click("#confirm-yes")
+    page.wait_for_function("document.getElementById('status').textContent.startsWith('Game over')")
+    assert page.locator("#board .territory.black").count() == 24
+    assert page.locator("#board .territory.white").count() == 0
+    rows = page.locator("#score tr")
+    assert [rows.nth(i).inner_text().split() for i in range(3)] == [
+        ["stones", "territory", "komi", "total"], ["Black", "1", "24", "0", "25"], ["White", "0", "0", "7.5", "7.5"]]
+    assert page.locator("#score p").inner_text().startswith("B+17.5")

@@ -1,6 +1,8 @@
 """The exercises: their checks pass on the library's own implementation and on a
 student's answer written the book's way (tests/exercise_solutions/), fail on
-the untouched skeletons, and catch the usual mistakes with the right check."""
+the untouched skeletons, catch the usual mistakes with the right check, and
+catch the buggy answers of tests/exercise_solutions/buggy/ with hints, given a
+tier at a time, about the bug itself."""
 from __future__ import annotations
 
 import shutil
@@ -10,9 +12,10 @@ import pytest
 
 import dlgo.exercises.checking
 from dlgo.app.cli import main
-from dlgo.exercises import all_exercises, get_exercise, load_student_file, run_checks
+from dlgo.exercises import all_exercises, chapter04b, get_exercise, load_student_file, run_checks
 
 SOLUTIONS = Path(__file__).parent / "exercise_solutions"
+BUGGY = SOLUTIONS / "buggy"
 
 
 def outcomes(exercise, module, path=None):
@@ -85,6 +88,9 @@ def test_start_check_and_play_from_the_command_line(tmp_path, monkeypatch, capsy
     assert "4 of 4 checks pass; now play it: dlgo exercise play 2" in capsys.readouterr().out
     assert main(["exercise", "play", "2", "--games", "2"]) == 0
     assert "tictactoe, 2 games" in (out := capsys.readouterr().out) and "0 won, 2 drawn, 0 lost" in out
+    assert "your engine against" in out and "95% interval" in out and "a correct best_move draws every game" in out
+    assert main(["exercise", "play", "2", "--reference", "--games", "2"]) == 0
+    assert "the reference against" in (out := capsys.readouterr().out) and "your engine" not in out
     assert main(["exercise", "play", "1"]) == 2
     assert "not an engine; the ones that play are 2, 3" in capsys.readouterr().err
     assert main(["exercise", "check", "9"]) == 2
@@ -101,10 +107,93 @@ def test_a_broken_file_gets_one_line_that_says_where(tmp_path, monkeypatch, caps
     assert main(["exercise", "check", "3", str(broken)]) == 1
     out = capsys.readouterr().out
     assert "FAIL  the UCT formula: ZeroDivisionError: float division by zero (line 12 of ex3_mcts.py, in " \
-           "uct_score)" in out and "hint: child_win_rate + c * math.sqrt" in out
+           "uct_score)" in out and "hint: two terms: how well the child has done" in out
+    assert "math.sqrt" not in out  # the formula only when asked
+    assert f"more help with the first failing check: dlgo exercise hint 3 {broken} --level 2" in out
     broken.write_text(text.replace("    root = Node(state)\n", "    root = Node(state)\n    while True:\n        pass\n"))
     monkeypatch.setattr(dlgo.exercises.checking, "CHECK_SECONDS", 1)
     assert main(["exercise", "check", "3", str(broken)]) == 1
     assert "still running after 1 s: an endless loop?" in capsys.readouterr().out
     assert main(["exercise", "check", "3", str(tmp_path / "missing.py")]) == 2
-    assert "no file" in capsys.readouterr().err
+    assert "no file" in (err := capsys.readouterr().err) and "`dlgo exercise start 3`" in err
+
+
+#: (exercise, buggy answer, the check that must catch it, words its message must hold, words in its hints)
+BUGS = [
+    (2, "ex2_alphabeta_zero.py", "alpha-beta prunes", "a search that prunes must still find the value",
+     "the right value"),
+    (3, "ex3_draws_zero.py", "a draw is better than a loss", "a draw counts as 0 of a win, not 0.5",
+     "a drawn game is not worth nothing"),
+    (3, "ex3_final_by_winrate.py", "plays the most visited move", "not the most visited",
+     "pick the move to play once the rounds are over"),
+]
+
+
+@pytest.mark.parametrize("number, file, caught, message, nudge", BUGS, ids=[bug[1] for bug in BUGS])
+def test_a_buggy_answer_fails_the_check_about_its_bug_with_hints_about_it(number, file, caught, message, nudge):
+    exercise = get_exercise(number)
+    path = BUGGY / file
+    results = {r.check.name: r for r in run_checks(exercise, load_student_file(path), path)}
+    failed = results[caught]
+    assert not failed.passed and message in failed.message, failed.message
+    assert nudge in failed.hint(1)  # the nudge is about this bug
+    assert len(failed.hints) == 3 and failed.hint(9) == failed.hints[-1]
+    if number == 2:  # a search that returns 0 is told so by the values check too
+        values = results["alpha-beta: the same values"]
+        assert not values.passed and "is 0 after every one of 36 positions" in values.message
+        assert "alphabeta_value(state.apply_move(move), -beta, -alpha)" in values.hint(3)
+    else:  # and nothing else fails: the check names the bug
+        assert [name for name, r in results.items() if not r.passed] == [caught]
+
+
+def test_every_check_gives_a_nudge_first_and_at_most_three_tiers():
+    for exercise in all_exercises():
+        for check in exercise.checks:
+            assert 1 <= len(check.hints) <= 3 and all(check.hints), check.name
+            assert len(set(check.hints)) == len(check.hints), check.name
+    formula = get_exercise(3).checks[0]
+    assert "math.sqrt" not in formula.hints[0] and "math.sqrt" in formula.hints[-1]
+
+
+def test_hint_gives_the_first_failing_checks_hints_a_tier_at_a_time(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    file = str(BUGGY / "ex3_draws_zero.py")
+    assert main(["exercise", "check", "3", file]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL  a draw is better than a loss" in out and "hint: a drawn game is not worth nothing" in out
+    assert "0.5 if winner is None" not in out and f"dlgo exercise hint 3 {file} --level 2" in out
+    assert main(["exercise", "hint", "3", file]) == 1
+    out = capsys.readouterr().out
+    assert "first failing check: a draw is better than a loss" in out and "hint 1 of 3" in out
+    assert "hint 2 of 3" not in out and f"more: dlgo exercise hint 3 {file} --level 2" in out
+    assert main(["exercise", "hint", "3", file, "--level", "3"]) == 1
+    out = capsys.readouterr().out
+    assert "hint 2 of 3: a draw is half a win" in out and "hint 3 of 3: walker.wins += 0.5 if winner is None" in out
+    assert "more:" not in out
+    assert main(["exercise", "hint", "3", file, "--level", "5"]) == 1
+    assert "this check has 3 hints; that was the last" in capsys.readouterr().out
+    assert main(["exercise", "hint", "2", str(SOLUTIONS / "ex2_minimax.py")]) == 0
+    assert "every check passes" in capsys.readouterr().out
+    assert main(["exercise", "start", "2"]) == 0 and main(["exercise", "hint", "2"]) == 1
+    out = capsys.readouterr().out  # a skeleton: its first check's nudge
+    assert "first failing check: minimax: known positions" in out and "not written yet" in out
+    assert "dlgo exercise hint 2 --level 2" in out
+
+
+def test_play_3_sets_the_score_against_what_a_correct_answer_scores(capsys):
+    assert main(["exercise", "play", "3", "--reference", "--games", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "the reference against mcts:rounds=300 on tictactoe, 2 games" in out and "on connect4, 2 games" in out
+    assert "your engine" not in out and "a correct plain UCT scores 49% here, 95% of its 2-game matches" in out
+    assert "one that counts a draw as a loss about 33," in out
+    assert main(["exercise", "play", "3", "--games", "0"]) == 2
+    assert "--games must be at least 1" in capsys.readouterr().err
+
+
+def test_forty_games_of_tictactoe_tell_a_draw_counted_as_a_loss_and_ten_do_not():
+    tictactoe = chapter04b.MEASURED["tictactoe"]
+    correct, draws, rate = (tictactoe[name] for name in (chapter04b.CORRECT, chapter04b.DRAW_BUG,
+                                                          chapter04b.RATE_BUG))
+    assert correct.games_to_tell(draws) <= get_exercise(3).games == 40
+    assert draws.likely_range(10)[1] > correct.likely_range(10)[0]  # ten games: the ranges overlap
+    assert correct.games_to_tell(rate) > correct.games  # a match cannot see it; its check can

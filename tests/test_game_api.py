@@ -175,7 +175,7 @@ def test_registry_errors():
         new_game("chess")
     with pytest.raises(ValueError, match="game 'go' has no parameter 'sizee'; its parameters are: size=9, komi=7.5"):
         new_game("go", sizee=9)
-    with pytest.raises(ValueError, match="'size' must be int or tuple, got 'big'"):
+    with pytest.raises(ValueError, match="'size' must be int or int x int, got 'big'"):
         new_game("go:size=big")
     assert new_game("go:size=13,komi=6.5").board.num_rows == 13
     assert new_game("go:size=5x7").board.num_cols == 7

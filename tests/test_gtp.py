@@ -96,6 +96,7 @@ SESSION = [  # (command line, expected response)
     ("clear_board", "="),
     ("komi 6.5", "="),
     ("komi lots", "? komi not a float: 'lots'"),
+    ("komi 1e308", "? komi must be between -1000 and 1000, got 1e+308"),  # refused: komi stays 6.5
     ("4 play b C3", "=4"),
     ("5 play w C3", "?5 illegal move: illegal move C3: the point is occupied"),
     ("play purple D4", "? invalid color 'purple'"),

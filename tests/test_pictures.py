@@ -112,3 +112,16 @@ def test_pictures_are_written_readable_by_everyone_the_umask_allows(tmp_path):
     for name in ("game.gif", "position.png"):
         assert (tmp_path / name).stat().st_mode & 0o777 == 0o644, name
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.gif", "position.png"]  # no temporary file left
+
+
+@pytest.mark.parametrize("size, points", [
+    (9, ["C3", "C7", "E5", "G3", "G7"]),                # the four 3-3 points and tengen
+    (13, ["D4", "D10", "G7", "K4", "K10"]),             # the four 4-4 points and tengen
+    (19, ["D4", "D10", "D16", "K4", "K10", "K16", "Q4", "Q10", "Q16"]),
+])
+def test_star_points_are_the_ones_go_boards_mark(size, points):
+    from dlgo.core.types import Move, Point
+    from dlgo.formats.pictures import star_points
+
+    state = new_game(f"go:size={size}")
+    assert sorted(state.format_move(Move.play(Point(r, c))) for r, c in star_points(size)) == sorted(points)

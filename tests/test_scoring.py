@@ -70,3 +70,18 @@ def test_finished_game_winner_uses_the_score():
 @pytest.mark.parametrize("b,w,komi,text", [(40, 41, 0.5, "W+1.5"), (41, 33, 7.5, "B+0.5"), (10, 10, 0, "0")])
 def test_result_strings(b, w, komi, text):
     assert str(GameResult(b, w, komi)) == text
+
+
+def test_the_area_count_of_a_finished_game_gives_each_point_its_owner_and_agrees_with_the_result():
+    s = go_position("""
+        . X . O .
+        . X . O .
+        . X . O .
+    """, komi=0.5)
+    assert s.area_count() is None  # not over
+    s = s.apply_move(Move.pass_turn()).apply_move(Move.pass_turn())
+    count = s.area_count()
+    assert count.owners.tolist() == [[1, 1, 0, 2, 2]] * 3 and not count.dead  # row 1 first; column C is dame
+    assert count.stones == {Player.black: 3, Player.white: 3} and count.territory == {Player.black: 3, Player.white: 3}
+    assert (count.total(Player.black), count.total(Player.white)) == (6, 6.5) and s.outcome().text == "W+0.5"
+    assert go_position(". X O .\n. X O .").apply_move(Move.resign()).area_count() is None  # resigned: no count

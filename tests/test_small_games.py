@@ -213,3 +213,15 @@ def test_perfect_moves_keep_the_value():
     assert winning and all(exact_value(play(s, w)) == -1 for w in winning)
     assert all(exact_value(play(s, s.format_move(m))) >= 0 for m in s.legal_moves() if s.format_move(m) not in winning)
     assert len(perfect_moves(new_game("tictactoe"))) == 9  # every first move keeps the draw
+
+
+
+def test_the_winning_line_is_every_full_line_through_the_last_stone():
+    assert play(new_game("tictactoe"), "a1", "a2", "b1", "b2").winning_line() is None  # not over
+    row = play(new_game("tictactoe"), "a1", "a2", "b1", "b2", "c1").winning_line()
+    assert row == [Point(1, 1), Point(1, 2), Point(1, 3)]
+    longer = play(new_game("connect4"), *"11223355664").winning_line()  # red's 4 joins 1-3 and 5-6
+    assert longer == [Point(1, col) for col in range(1, 7)]
+    assert play(new_game("connect4"), *"454545", "resign").winning_line() is None  # won by resignation
+    assert play(new_game("tictactoe"), *"a1 b2 c3 b1 b3 a3 c1 c2 a2".split()).winning_line() is None  # a draw
+    assert new_game("go").winning_line() is None  # no game of lines

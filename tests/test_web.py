@@ -134,11 +134,11 @@ def test_malformed_and_oversized_requests(client):
 
 
 def test_an_engine_that_fails_shows_why_and_the_session_goes_on(client):
-    game = new(client, white="alphazero:checkpoint=connect4")  # a Connect Four network, in tic-tac-toe
+    game = new(client, white="q:model=tictactoe")  # two heads (AlphaZero's) where q needs one: found as it plays
     client.post(f"/api/sessions/{game['id']}/move", json={"action": 4})
     response = client.post(f"/api/sessions/{game['id']}/engine")
     message = error_of(response, 502)
-    assert "connect4" in message or "Connect" in message
+    assert "not an action-value network" in message
     assert response.json()["session"]["message"] == message
     hint = client.post(f"/api/sessions/{game['id']}/hint", json={"engine": "alphabeta"})
     assert hint.status_code == 200 and hint.json()["hint"]["engine"] == "alphabeta"
@@ -152,7 +152,8 @@ def test_an_engine_past_the_time_limit_is_stopped_and_the_session_goes_on(tmp_pa
         client.post(f"/api/sessions/{game['id']}/move", json={"action": 3})
         start = time.perf_counter()
         message = error_of(client.post(f"/api/sessions/{game['id']}/engine"), 504)
-        assert time.perf_counter() - start < 15 and "did not answer" in message
+        # stopped at its deadline, the time limit and the grace of its search (however long its start took)
+        assert time.perf_counter() - start >= 1.5 and "did not answer within 1.5 s" in message
         view = client.get(f"/api/sessions/{game['id']}").json()
         assert not view["busy"] and len(view["moves"]) == 1
         # the same session still plays: a hint from another engine, in a fresh process

@@ -16,11 +16,12 @@ the game with the new value.
 from __future__ import annotations
 
 import datetime
+import io
 import logging
 import math
 import sys
 from pathlib import Path
-from typing import Callable, TextIO
+from typing import IO, Any, Callable
 
 from dlgo.core.agent import Agent
 from dlgo.core.errors import DlgoError
@@ -37,6 +38,8 @@ from dlgo.gtp.protocol import (MAX_SIZE, GtpError, format_response, format_verte
 log = logging.getLogger(__name__)
 
 VERSION = "0.1.0"
+#: the board and komi of an engine that plays any size, until the controller sets them
+DEFAULT_SIZE, DEFAULT_KOMI = 19, 7.5
 
 
 class Clock:
@@ -79,12 +82,14 @@ class GtpFrontend:
     """One engine, one GTP session. ``agent`` plays the moves; ``sgf_dir``, if
     given, receives each game as an SGF file, rewritten after every move."""
 
-    def __init__(self, agent: Agent, size: int = 19, komi: float = 7.5, sgf_dir: str | Path | None = None,
-                 name: str = "dlgo") -> None:
+    def __init__(self, agent: Agent, size: int | None = None, komi: float | None = None,
+                 sgf_dir: str | Path | None = None, name: str = "dlgo") -> None:
         self.agent = agent
         self.name = name
-        self.size = size
-        self.komi = komi
+        native = agent.native_game()  # a network's own board and komi, where no size or komi is given
+        native_go = native if isinstance(native, GoGame) and native.num_rows == native.num_cols else None
+        self.size = size if size is not None else native_go.num_rows if native_go else DEFAULT_SIZE
+        self.komi = komi if komi is not None else native_go.komi if native_go else DEFAULT_KOMI
         self.sgf_dir = Path(sgf_dir) if sgf_dir else None
         self.clock = Clock()
         self.handicap: list[Point] = []
@@ -102,14 +107,18 @@ class GtpFrontend:
         agent.check_game(self.state)
 
     # ------------------------------------------------------------ the loop
-    def handle(self, line: str) -> str | None:
-        """The response to one command line (None for an empty or comment line)."""
+    def handle(self, line: str | bytes) -> str | None:
+        """The response to one command line (None for an empty or comment line);
+        a line of bytes must be UTF-8, else it gets a ``?``."""
+        text, decoded = _decode(line)
         try:
-            command = parse_command(line)
+            command = parse_command(text)
         except GtpError as err:
             return format_response(None, str(err), ok=False)
         if command is None:
             return None
+        if not decoded:
+            return format_response(command.id, "not UTF-8 text", ok=False)
         handler = self.commands.get(command.name)
         if handler is None:
             return format_response(command.id, "unknown command", ok=False)
@@ -121,13 +130,20 @@ class GtpFrontend:
             log.exception("%s failed", command.name)
             return format_response(command.id, f"internal error: {type(err).__name__}: {err}", ok=False)
 
-    def serve(self, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> None:
-        """Answer commands from ``stdin`` until ``quit`` or the end of input."""
-        for line in stdin:
+    def serve(self, stdin: IO[Any] | None = None, stdout: IO[Any] | None = None) -> None:
+        """Answer commands from ``stdin`` until ``quit`` or the end of input: by
+        default the process's stdin and stdout as bytes, UTF-8 both ways (a line
+        that is not UTF-8 gets a ``?`` and the session goes on); text streams work too."""
+        source = stdin if stdin is not None else sys.stdin.buffer
+        sink = stdout if stdout is not None else sys.stdout.buffer
+        for line in source:
             response = self.handle(line)
             if response is not None:
-                stdout.write(response)
-                stdout.flush()
+                if isinstance(sink, io.TextIOBase):
+                    sink.write(response)
+                else:
+                    sink.write(response.encode("utf-8", "replace"))
+                sink.flush()
             if self.quit:
                 break
         self.agent.close()
@@ -239,8 +255,7 @@ class GtpFrontend:
             komi = float(args[0])
         except ValueError:
             raise GtpError(f"komi not a float: {args[0]!r}") from None
-        if not math.isfinite(komi):
-            raise GtpError("komi must be finite")
+        GoGame(self.size, self.size, komi)  # a komi the game refuses (NaN, 1e308) fails here, before it is kept
         self.komi = komi
         self._replay()
         return ""
@@ -415,6 +430,10 @@ class GtpFrontend:
             raise GtpError(f"cannot load file: {err}") from None
         if not 2 <= record.size <= MAX_SIZE or record.setup[Player.white]:
             raise GtpError("cannot load file: board size or set-up not supported")
+        try:
+            self.agent.check_game(GoGame(record.size, record.size, record.komi).initial_state())
+        except DlgoError as err:
+            raise GtpError(f"cannot load file: {err}") from None
         moves = record.moves
         if len(args) > 1:
             moves = moves[:max(0, _integer(args[1], "move number") - 1)]
@@ -428,6 +447,16 @@ class GtpFrontend:
         except GtpError as err:
             raise GtpError(f"cannot load file: {err}") from None
         return ""
+
+
+def _decode(line: str | bytes) -> tuple[str, bool]:
+    """The line as text, and whether it was text or UTF-8 (other bytes become U+FFFD)."""
+    if isinstance(line, str):
+        return line, True
+    try:
+        return line.decode("utf-8"), True
+    except UnicodeDecodeError:
+        return line.decode("utf-8", "replace"), False
 
 
 def _need(args: list[str], count: int, usage: str) -> None:

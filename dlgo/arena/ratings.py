@@ -6,12 +6,14 @@ win for each side (as in BayesElo and Ordo). All results are fitted at once with
 Hunter's MM algorithm (2004), so the ratings are consistent across the whole
 tournament, not an order-dependent running update. A weak prior, ``prior``
 virtual draws per pair that met, keeps a perfect score finite. 95% confidence
-intervals come from a bootstrap over games.
+intervals come from a bootstrap over games; where every resample is alike (a
+few games that all ended the same way) the games give no interval, and the
+bounds are NaN rather than a point passed off as one.
 """
 from __future__ import annotations
 
 import math
-from typing import Mapping, NamedTuple, Sequence
+from typing import Collection, Mapping, NamedTuple, Sequence
 
 import numpy as np
 
@@ -31,7 +33,7 @@ class GameResult(NamedTuple):
 class Rating(NamedTuple):
     name: str
     elo: float
-    lower: float  # 95% interval
+    lower: float  # 95% interval (NaN where the games give none; a held player's is its rating)
     upper: float
     games: int
     score: float  # points per game
@@ -99,8 +101,9 @@ def fit_ratings(results: Sequence[GameResult], anchor: str | None = "random", an
     ``anchor`` (if it played) is pinned at ``anchor_elo``; otherwise the mean rating is
     ``anchor_elo``. ``fixed`` instead holds several players at given ratings (a
     yardstick such as GNU Go's levels) and fits only the others against them;
-    its intervals are 0 wide. ``bootstrap`` resamples of the games give the
-    intervals (0 for none)."""
+    its intervals are 0 wide, as is the anchor's. ``bootstrap`` resamples of the
+    games give the other players' intervals: NaN where they cannot (every
+    resample alike, or ``bootstrap=0``)."""
     results = [GameResult(*r) for r in results]
     if not results:
         return []
@@ -134,11 +137,28 @@ def fit_ratings(results: Sequence[GameResult], anchor: str | None = "random", an
             samples.append(to_elo(fit(w, g)))
         if samples:
             lower, upper = np.percentile(np.array(samples), [2.5, 97.5], axis=0)
+    lower, upper = np.minimum(lower, elo), np.maximum(upper, elo)
+    pinned = set(held) or ({players.index(anchor)} if anchor in players else set())  # rated by definition
+    no_interval = (upper - lower < 1e-6) & np.array([i not in pinned for i in range(len(players))])
+    lower[no_interval] = upper[no_interval] = math.nan
     played = games.sum(axis=1)
     points = wins.sum(axis=1)
-    ratings = [Rating(p, float(elo[i]), float(min(lower[i], elo[i])), float(max(upper[i], elo[i])),
-                      int(played[i]), float(points[i] / played[i])) for i, p in enumerate(players)]
+    ratings = [Rating(p, float(elo[i]), float(lower[i]), float(upper[i]), int(played[i]),
+                      float(points[i] / played[i])) for i, p in enumerate(players)]
     return sorted(ratings, key=lambda r: -r.elo)
+
+
+def describe_scale(players: Collection[str], anchor: str | None = "random", anchor_elo: float = 0.0,
+                   fixed: Mapping[str, float] | None = None) -> str:
+    """What fixes the scale of :func:`fit_ratings`' ratings of ``players`` (same
+    arguments), in words for a report: the players held, the anchor, or the mean."""
+    held = {p: elo for p, elo in (fixed or {}).items() if p in players}
+    if held:
+        return "with " + ", ".join(f"`{name}` held at {elo:.0f}" for name, elo in held.items())
+    if anchor in players:
+        return f"anchored at {anchor} = {anchor_elo:g}"
+    absent = f" ({anchor} is not in the pool)" if anchor else ""
+    return f"anchored at the mean rating = {anchor_elo:g}{absent}"
 
 
 def expected_score(elo_a: float, elo_b: float) -> float:

@@ -1,13 +1,15 @@
 """Reports from ``games.csv``: ratings, cross-table, plots and a summary.
 
-``ratings.csv``: one row per engine with its Elo, 95% interval, games, score and
-mean cost per move. ``crosstable.csv``: wins/draws/losses per pair.
+``ratings.csv``: one row per engine with its Elo, 95% interval (empty where
+the games give none), games, score and mean cost per move. ``crosstable.csv``:
+wins/draws/losses per pair.
 ``strength_vs_compute.png``: Elo against mean seconds per move (log scale), one
 line per engine family. ``crosstable.png``: the score matrix as a heatmap.
 ``summary.md`` embeds both and the ratings table. All files are written atomically.
 """
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from pathlib import Path
 from typing import Callable, Mapping, NamedTuple, Sequence
@@ -15,7 +17,7 @@ from typing import Callable, Mapping, NamedTuple, Sequence
 import numpy as np
 import pandas as pd
 
-from dlgo.arena.ratings import GameResult, cross_table, fit_ratings
+from dlgo.arena.ratings import GameResult, cross_table, describe_scale, fit_ratings
 from dlgo.formats.atomic import atomic_write
 from dlgo.formats.plotting import new_figure, save_figure
 from dlgo.formats.records import GameRecord
@@ -36,6 +38,13 @@ class EngineRow(NamedTuple):
 
 def family_of(spec: str) -> str:
     return spec.split(":", 1)[0]
+
+
+def interval_text(row: EngineRow, form: str = "{low:.0f} to {high:.0f}") -> str:
+    """The row's 95% interval in ``form``, or ``n/a (N games)`` where its games give none."""
+    if math.isnan(row.elo_low):
+        return f"n/a ({row.games} games)"
+    return form.format(low=row.elo_low, high=row.elo_high)
 
 
 def engine_rows(records: Sequence[GameRecord], anchor: str = "random", bootstrap: int = 200,
@@ -83,8 +92,7 @@ def write_report(out_dir: str | Path, records: Sequence[GameRecord], title: str 
         table.to_csv(handle, index=False, float_format="%.4g")
     plot_strength_vs_compute(rows, out / "strength_vs_compute.png", title)
     plot_crosstable(rows, table, out / "crosstable.png", title)
-    anchoring = anchoring or (f"anchored at {anchor} = 0" if not fixed else
-                              "with " + ", ".join(f"`{name}` held at {elo:.0f}" for name, elo in fixed.items()))
+    anchoring = anchoring or describe_scale([row.engine for row in rows], anchor, fixed=fixed)
     write_summary(out / "summary.md", rows, records, title, anchoring, intro,
                   outro if isinstance(outro, str) else outro(rows))
     return rows
@@ -99,7 +107,7 @@ def plot_strength_vs_compute(rows: Sequence[EngineRow], path: Path, title: str =
         members.sort(key=lambda r: r.seconds_per_move)
         x = [max(r.seconds_per_move, 1e-6) for r in members]
         y = [r.elo for r in members]
-        err = [[r.elo - r.elo_low for r in members], [r.elo_high - r.elo for r in members]]
+        err = np.nan_to_num([[r.elo - r.elo_low for r in members], [r.elo_high - r.elo for r in members]])
         ax.errorbar(x, y, yerr=err, marker="o", capsize=3, label=family)
         for r, xi, yi in zip(members, x, y):
             label = r.engine.split(":", 1)[1] if ":" in r.engine else r.engine
@@ -133,19 +141,19 @@ def plot_crosstable(rows: Sequence[EngineRow], table: pd.DataFrame, path: Path, 
 
 
 def write_summary(path: Path, rows: Sequence[EngineRow], records: Sequence[GameRecord], title: str = "",
-                  anchoring: str = "anchored at random = 0", intro: str = "", outro: str = "") -> None:
+                  anchoring: str = "", intro: str = "", outro: str = "") -> None:
     """``anchoring`` says what fixes the scale; ``intro`` (Markdown) goes before the table, ``outro`` at the end."""
     games = {r.game for r in records}
     lines = [f"# {title or 'Tournament report'}", "",
              f"{len(records)} games of {', '.join(sorted(games))} between {len(rows)} engines. "
              "Elo by a maximum-likelihood Bradley-Terry fit of all games (draws count half), "
-             f"{anchoring}, with 95% bootstrap intervals.", "",
+             f"{anchoring or describe_scale([r.engine for r in rows])}, with 95% bootstrap intervals.", "",
              *([intro, ""] if intro else []),
              "![strength against compute](strength_vs_compute.png)", "",
              "| engine | Elo | 95% interval | games | score | s/move | compute/move |",
              "|---|---:|---|---:|---:|---:|---:|"]
     for r in rows:
-        lines.append(f"| `{r.engine}` | {r.elo:.0f} | {r.elo_low:.0f} to {r.elo_high:.0f} | {r.games} | "
+        lines.append(f"| `{r.engine}` | {r.elo:.0f} | {interval_text(r)} | {r.games} | "
                      f"{r.score:.1%} | {r.seconds_per_move:.4f} | {r.compute_per_move:,.0f} {r.unit} |")
     lines += ["", "![cross-table](crosstable.png)", ""]
     early = [r for r in records if r.note]

@@ -23,13 +23,12 @@ from concurrent.futures import Future, as_completed
 from pathlib import Path
 from typing import Any
 
-from tqdm import tqdm
-
 from dlgo.arena.match import AgentFactory, Task, play_match, play_matches
 from dlgo.arena.workers import stop_pool, worker_pool
 from dlgo.core.errors import RecordError, SettingsMismatchError, SpecError
 from dlgo.formats.atomic import atomic_write
 from dlgo.formats.folders import hold_folder
+from dlgo.formats.progress import progress_bar
 from dlgo.formats.records import GameRecord, append_game, open_games_file, replay, write_games
 from dlgo.formats.sgf import game_to_sgf
 from dlgo.games import get_game
@@ -153,9 +152,13 @@ def play_games(factory: AgentFactory, out_dir: str | Path, game: str, tasks: lis
     appending each game as it ends; returns every game in the file. Tournaments and data generation share it;
     ``kind`` and ``facts`` go to the folder's manifest, which holds one kind of
     run with one set of facts (see :func:`~dlgo.formats.folders.hold_folder`)."""
-    get_game(game)  # every spec checked before the folder is touched
+    start = get_game(game).initial_state()  # every spec checked, and its fit to the game, before the folder is touched
     for spec in sorted({t.black for t in tasks} | {t.white for t in tasks}):
-        factory.create(spec).close()
+        agent = factory.create(spec)
+        try:
+            agent.check_game(start)
+        finally:
+            agent.close()
     if ray:  # the cluster too
         from dlgo.arena.distributed import connect  # the distributed extra (Ray), imported only when asked for
 
@@ -174,8 +177,8 @@ def _play_games(factory: AgentFactory, out: Path, held: Path, game: str, tasks: 
     finished = {r.game_id for r in done}
     todo = [t for t in tasks if t.game_id not in finished]
     if todo:
-        bar = tqdm(total=len(tasks), initial=len(tasks) - len(todo), unit="game",
-                   desc=experiment or "games", disable=not progress)
+        bar = progress_bar(total=len(tasks), initial=len(tasks) - len(todo), unit="game",
+                           desc=experiment or "games", disable=not progress)
         jobs = [(factory, game, task, opening_plies, experiment) for task in todo]
         workers = workers or os.cpu_count() or 1
 

@@ -13,7 +13,7 @@ from typing import NamedTuple, Sequence
 import numpy as np
 
 from dlgo.core.errors import IllegalMoveError
-from dlgo.core.game import State
+from dlgo.core.game import Game, State
 from dlgo.core.types import Move
 
 
@@ -117,6 +117,12 @@ class Agent(abc.ABC):
         """A :class:`~dlgo.core.errors.DlgoError` if this engine cannot play the
         game of ``state`` (a network trained for another board size, a program
         that plays only Go)."""
+
+    def native_game(self) -> Game | None:
+        """The one game this engine was made for (a network's board, with the komi
+        it learnt with), or None for an engine that plays any board: a front end
+        free to choose (GTP before ``boardsize``) starts with it."""
+        return None
 
     def set_time_limit(self, seconds: float | None) -> None:
         """Cap the wall time of each following move (a game clock, as in GTP's

@@ -1,10 +1,14 @@
 """Argparse types shared by the ``dlgo`` command and the experiment scripts: a
-bad number is argparse's one-line usage error, never a traceback."""
+bad number is argparse's one-line usage error, never a traceback; and
+:func:`setting`, a settings dataclass's field that is also an option."""
 from __future__ import annotations
 
 import argparse
 import math
-from typing import Callable
+from dataclasses import field
+from typing import Any, Callable, TypeVar
+
+T = TypeVar("T")
 
 
 def whole(least: int) -> Callable[[str], int]:
@@ -35,3 +39,15 @@ def number(least: float | None = None, above: float | None = None) -> Callable[[
             raise argparse.ArgumentTypeError(f"must be above {above:g}, got {value:g}")
         return value
     return parse
+
+
+def setting(default: T, about: str, item: type = str) -> T:
+    """A field of a run's settings dataclass that the command line offers as an
+    option (``dlgo.app.cli.shared.add_config_options``): its default, what it is
+    (``about``: the option's help) and, for a list, the type of its items. A
+    list default is copied for each instance."""
+    metadata: dict[str, Any] = {"help": about, "item": item}
+    if isinstance(default, list):
+        items = list(default)
+        return field(default_factory=lambda: list(items), metadata=metadata)  # type: ignore[return-value]
+    return field(default=default, metadata=metadata)

@@ -78,12 +78,39 @@ class Outcome:
         """``"black"``, ``"white"`` or ``"draw"`` (the ``winner`` column of games.csv)."""
         return "draw" if self.winner is None else self.winner.name
 
-    def describe(self) -> str:
-        """In words: ``B+3.5 (black wins)``, ``white wins``, ``draw``, ``black wins by resignation``."""
+    def describe(self, side_names: tuple[str, str] = ("black", "white")) -> str:
+        """In words: ``B+3.5 (black wins)``, ``white wins``, ``draw``, ``black wins by resignation``;
+        the sides named by ``side_names`` (a game's :attr:`Game.side_names`: ``red wins``)."""
+        winner = None if self.winner is None else side_names[self.winner.value - 1]
         if self.ending is Ending.RESIGNATION:
-            return f"{self.winner_name} wins by resignation"
-        verdict = "draw" if self.winner is None else f"{self.winner_name} wins"
+            return f"{winner} wins by resignation"
+        verdict = "draw" if winner is None else f"{winner} wins"
         return f"{self.text} ({verdict})" if self.ending is Ending.SCORE else verdict
+
+
+@dataclass(frozen=True, eq=False)
+class AreaCount:
+    """The count of a game scored by area: who each point belongs to, the stones
+    counted as dead, and each side's stones and territory (empty points, and dead
+    stones' points, that it alone surrounds); komi goes to white."""
+
+    owners: np.ndarray                  # like stone_array: 0 nobody's (dame), 1 black, 2 white
+    dead: frozenset[Point]
+    stones: dict[Player, int]           # the living stones on the board
+    territory: dict[Player, int]
+    komi: float
+
+    def area(self, player: Player) -> int:
+        """``player``'s points on the board: stones and territory."""
+        return self.stones[player] + self.territory[player]
+
+    def komi_for(self, player: Player) -> float:
+        """The komi ``player`` gets: all of it for white, none for black."""
+        return self.komi if player == Player.white else 0.0
+
+    def total(self, player: Player) -> float:
+        """``player``'s score: the area and the komi."""
+        return self.area(player) + self.komi_for(player)
 
 
 class OpenSpielGame(NamedTuple):
@@ -123,10 +150,17 @@ class Game(abc.ABC):
     board_style: str = "grid"
     #: the encoder neural engines use unless told otherwise
     default_encoder: str = "planes"
+    #: what players call the two sides, the first mover's first: Go's black and
+    #: white, Connect Four's red and yellow, tic-tac-toe's X and O
+    side_names: tuple[str, str] = ("black", "white")
 
     @abc.abstractmethod
     def initial_state(self) -> "State":
         """The position before the first move."""
+
+    def side_name(self, player: Player) -> str:
+        """What players call ``player``'s side here (:attr:`side_names`)."""
+        return self.side_names[player.value - 1]
 
     @property
     def pass_action(self) -> int | None:
@@ -310,6 +344,16 @@ class State(abc.ABC):
         if self.last_move is not None and self.last_move.is_resign:
             return self.game.outcome(winner, Ending.RESIGNATION)
         return self.game.outcome(winner, Ending.DRAW if winner is None else Ending.WIN)
+
+    def winning_line(self) -> list[Point] | None:
+        """The points of the line that won the game, for games won by making one
+        (k in a row); None otherwise (the default)."""
+        return None
+
+    def area_count(self) -> AreaCount | None:
+        """How a finished game scored by area was counted (Go after two passes);
+        None otherwise (the default)."""
+        return None
 
     def heuristic_value(self) -> float:
         """A quick estimate of this unfinished position for the player to move,

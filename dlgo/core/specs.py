@@ -7,7 +7,6 @@ commas (``gtp:cmd="gnugo --mode gtp"``).
 """
 from __future__ import annotations
 
-import ast
 import inspect
 import math
 import types
@@ -78,14 +77,27 @@ def coerce(value: Any, kind: Any, where: str) -> Any:
         elif option is str:
             return value
         elif typing.get_origin(option) is tuple:
-            try:
-                parsed = ast.literal_eval(value.replace("x", ","))
-            except (ValueError, SyntaxError):
-                continue
-            if isinstance(parsed, tuple):
+            parsed = _tuple(value, typing.get_args(option), where)
+            if parsed is not None:
                 return parsed
-    names = " or ".join(getattr(o, "__name__", str(o)) for o in options if o is not type(None))
+    names = " or ".join(" x ".join(getattr(k, "__name__", "...") for k in typing.get_args(o))
+                        if typing.get_origin(o) is tuple else getattr(o, "__name__", str(o))
+                        for o in options if o is not type(None))
     raise SpecError(f"{where} must be {names}, got {value!r}")
+
+
+def _tuple(value: str, kinds: tuple[Any, ...], where: str) -> tuple[Any, ...] | None:
+    """``"9x13"`` (or ``"9,13"``) as a tuple of ``kinds`` (``(int, int)``, or
+    ``(int, ...)`` for any length); None when the text is not one."""
+    parts = [part.strip() for part in value.replace("x", ",").split(",")]
+    if len(kinds) == 2 and kinds[1] is Ellipsis:
+        kinds = (kinds[0],) * len(parts)
+    if len(parts) != len(kinds) or not all(parts):
+        return None
+    try:
+        return tuple(coerce(part, kind, where) for part, kind in zip(parts, kinds))
+    except SpecError:
+        return None
 
 
 def require(condition: bool, message: str) -> None:

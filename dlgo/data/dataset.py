@@ -30,11 +30,10 @@ from typing import Iterator, NamedTuple
 
 import numpy as np
 
-from tqdm import tqdm
-
 from dlgo.core.errors import RecordError
 from dlgo.encoders import Encoder, get_encoder_by_name
 from dlgo.formats.atomic import atomic_write
+from dlgo.formats.progress import progress_bar
 from dlgo.formats.records import GameRecord, read_games, replay
 
 SPLITS = ("train", "val", "test")
@@ -98,11 +97,18 @@ class Manifest:
 
     @classmethod
     def read(cls, folder: Path) -> "Manifest":
-        data = json.loads((folder / MANIFEST).read_text())
-        data["chunks"] = [Chunk(**c) for c in data["chunks"]]
-        data["shape"] = tuple(data["shape"])
-        data["folder"] = str(folder)
-        return cls(**data)
+        """The manifest in ``folder``; a :class:`RecordError` naming it, and how to
+        encode again, if it is damaged."""
+        path = folder / MANIFEST
+        try:
+            data = json.loads(path.read_text())
+            data["chunks"] = [Chunk(**c) for c in data["chunks"]]
+            data["shape"] = tuple(data["shape"])
+            data["folder"] = str(folder)
+            return cls(**data)
+        except (ValueError, TypeError, KeyError) as err:  # not JSON, not UTF-8, or not a manifest's fields
+            raise RecordError(f"{path} is damaged ({type(err).__name__}: {err}); delete {folder} (the encoded "
+                              "positions; the games stay) and run the command again to encode them anew") from None
 
     def write(self, folder: Path) -> None:
         data = asdict(self)
@@ -179,8 +185,8 @@ def encode_dataset(folder: str | Path, encoder_name: str | None = None, *, chunk
         manifest.chunks.append(Chunk(name, split, len(labels)))
         buffers[split] = ([], [], [], [], [])
 
-    for number, record in enumerate(tqdm(records, desc=f"encode ({encoder.name})", unit="game",
-                                         disable=not progress)):
+    for number, record in enumerate(progress_bar(records, desc=f"encode ({encoder.name})", unit="game",
+                                                 disable=not progress)):
         split = split_of(record.game_id)
         for planes, label, mask, value in positions(record, encoder):
             features, labels, game_numbers, legal, values = buffers[split]

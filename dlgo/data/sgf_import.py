@@ -13,10 +13,9 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from tqdm import tqdm
-
 from dlgo.core.errors import IllegalMoveError, RecordError
 from dlgo.formats.folders import hold_folder
+from dlgo.formats.progress import progress_bar
 from dlgo.formats.records import GameRecord, append_game, open_games_file
 from dlgo.formats.sgf import SgfRecord, read_sgf_file
 from dlgo.games.go.state import GameState
@@ -66,7 +65,7 @@ def _import_files(files: list[Path], source: Path, out: Path, size: int | None, 
     path = out / "games.csv"
     known = {r.game_id for r in open_games_file(path)}
     imported = skipped = 0
-    for file in tqdm(files, desc="import", unit="file", disable=not progress):
+    for file in progress_bar(files, desc="import", unit="file", disable=not progress):
         game_id = str(file.relative_to(source)) if source.is_dir() else file.name
         if game_id in known:
             continue

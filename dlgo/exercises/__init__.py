@@ -7,7 +7,9 @@ returns, a policy-gradient loss and a replay buffer (chapters 9-12), PUCT and
 self-play targets (chapters 13-14). A student copies the skeleton
 (``dlgo exercise start N``), fills in the functions that raise
 ``NotImplementedError``, and runs the checks (``dlgo exercise check N``): each
-says whether it passes and, if not, what went wrong and a hint. Where the
+says whether it passes and, if not, what went wrong and a first hint, a nudge;
+``dlgo exercise hint N --level K`` gives the next tiers, the last one the
+formula or the code. Where the
 exercise is an engine, ``dlgo exercise play N`` puts it in a small match against
 the library's own.
 
@@ -20,8 +22,8 @@ from __future__ import annotations
 from dlgo.core.errors import DlgoError
 from dlgo.exercises import (chapter03, chapter04a, chapter04b, chapter05, chapter06_07, chapter09_12,
                             chapter13_14)
-from dlgo.exercises.checking import (Check, CheckFailed, Exercise, Result, expect, load_student_file,
-                                     run_checks)
+from dlgo.exercises.checking import (Check, CheckFailed, Exercise, Result, expect, first_failure,
+                                     load_student_file, run_checks)
 
 #: every exercise, in course order
 EXERCISES: list[Exercise] = [module.EXERCISE for module in (chapter03, chapter04a, chapter04b, chapter05,
@@ -41,5 +43,5 @@ def get_exercise(number: int) -> Exercise:
     raise DlgoError(f"no exercise {number}; the exercises are 1-{len(EXERCISES)} (dlgo exercise list)")
 
 
-__all__ = ["Check", "CheckFailed", "EXERCISES", "Exercise", "Result", "all_exercises", "expect", "get_exercise",
-           "load_student_file", "run_checks"]
+__all__ = ["Check", "CheckFailed", "EXERCISES", "Exercise", "Result", "all_exercises", "expect", "first_failure",
+           "get_exercise", "load_student_file", "run_checks"]

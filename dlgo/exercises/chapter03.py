@@ -134,24 +134,35 @@ EXERCISE = Exercise(
                                                    "zobrist_hash"],
     reference=lambda: importlib.import_module("dlgo.goboard"),
     checks=[
-        Check("an empty board", empty_board,
-              "get and get_go_string return None on every point of a new board"),
-        Check("a lone stone's liberties", lone_stones,
-              "a liberty is an empty neighbour on the board: 4 in the middle, 3 on an edge, 2 in a corner"),
-        Check("stones join into strings", strings_join,
-              "a new stone merges with every string of its colour next to it: one string, the union of the "
-              "stones, and the union of the liberties minus the points now occupied"),
-        Check("captures", captures,
-              "after placing, look at the opponent's strings next to the stone: one with no liberty left "
-              "leaves the board, and each of its points becomes a liberty of the strings next to it; "
-              "capture before you count the new stone's own liberties"),
-        Check("whole random games", random_games,
-              "compare your board with dlgo.goboard.Board after each move of a random game (the message "
-              "names the last moves)"),
-        Check("Zobrist: the hash of the stones", hashes_by_hand,
-              "XOR zobrist_key(colour, point) in when a stone is placed and again when it is captured (XOR "
-              "undoes itself); the order of the stones does not matter"),
-        Check("Zobrist: hashes through whole games", hashes_in_games,
-              "every capture must take its stones' keys out of the hash"),
+        Check("an empty board", empty_board, [
+            "what do get and get_go_string answer for a point with no stone on it?",
+            "get and get_go_string return None on every point of a new board"]),
+        Check("a lone stone's liberties", lone_stones, [
+            "which of a stone's neighbours count as liberties, and what about points off the board?",
+            "a liberty is an empty neighbour on the board: 4 in the middle, 3 on an edge, 2 in a corner"]),
+        Check("stones join into strings", strings_join, [
+            "a new stone next to stones of its colour does not start a string of its own: what happens to them?",
+            "it merges with every friendly string next to it, however many there are; the merged string's "
+            "liberties are theirs and its own together, less the points that are now occupied",
+            "a new stone merges with every string of its colour next to it: one string, the union of the "
+            "stones, and the union of the liberties minus the points now occupied"]),
+        Check("captures", captures, [
+            "after a stone is placed, which strings can have lost their last liberty?",
+            "the opponent's strings next to the new stone lose a liberty; one left with none leaves the board, "
+            "and the points it frees are liberties again for the strings around them",
+            "after placing, look at the opponent's strings next to the stone: one with no liberty left "
+            "leaves the board, and each of its points becomes a liberty of the strings next to it; "
+            "capture before you count the new stone's own liberties"]),
+        Check("whole random games", random_games, [
+            "replay the moves the message names on your board and look at the strings around the last one",
+            "compare your board with dlgo.goboard.Board after each move of a random game (the message "
+            "names the last moves)"]),
+        Check("Zobrist: the hash of the stones", hashes_by_hand, [
+            "the hash depends only on which stones are where: what must change when a stone arrives or leaves?",
+            "XOR zobrist_key(colour, point) in when a stone is placed and again when it is captured (XOR "
+            "undoes itself); the order of the stones does not matter"]),
+        Check("Zobrist: hashes through whole games", hashes_in_games, [
+            "where in a game can stones leave the board, and does your hash know?",
+            "every capture must take its stones' keys out of the hash"]),
     ],
 )

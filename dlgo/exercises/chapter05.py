@@ -94,15 +94,28 @@ EXERCISE = Exercise(
     writes=["Dense.forward", "Dense.backward", "Sigmoid", "SoftmaxCrossEntropy"],
     reference=lambda: importlib.import_module("engines.neural.numpy_network"),
     checks=[
-        Check("Dense.forward", dense_forward, "x @ self.weights + self.bias; keep x for the backward pass"),
-        Check("Dense.backward", dense_backward,
-              "weights_grad = x.T @ grad, bias_grad = grad.sum(axis=0), return grad @ weights.T; write into "
-              "the gradient arrays (weights_grad[...] = ...) so the optimizer sees them"),
-        Check("Sigmoid", sigmoid, "keep the output y in forward; backward returns grad * y * (1 - y)"),
-        Check("SoftmaxCrossEntropy", cross_entropy,
-              "p = softmax(logits); the loss is -(targets * log p).sum(axis=1).mean(); its gradient is "
-              "(p - targets) / batch size"),
-        Check("your pieces learn XOR", learns_xor,
-              "if the gradients pass, look at the signs: the optimizer subtracts the gradient"),
+        Check("Dense.forward", dense_forward, [
+            "a dense layer is a matrix product and a shift: which shapes must meet?",
+            "x has a row per example and weights a row per input; add the bias to every row; the backward pass "
+            "will need x",
+            "x @ self.weights + self.bias; keep x for the backward pass"]),
+        Check("Dense.backward", dense_backward, [
+            "the chain rule, one parameter at a time: the gradient of each has the shape of the parameter",
+            "each weight's gradient sums input times output gradient over the batch; the bias's sums the output "
+            "gradient over the batch; the input's gradient goes back through the transposed weights; write "
+            "into the gradient arrays in place so the optimizer sees them",
+            "weights_grad = x.T @ grad, bias_grad = grad.sum(axis=0), return grad @ weights.T; write into "
+            "the gradient arrays (weights_grad[...] = ...) so the optimizer sees them"]),
+        Check("Sigmoid", sigmoid, [
+            "the sigmoid's derivative can be written with its own output: which one is cheapest to keep?",
+            "keep the output y in forward; backward returns grad * y * (1 - y)"]),
+        Check("SoftmaxCrossEntropy", cross_entropy, [
+            "softmax then cross-entropy, averaged over the batch: the gradient of the two together is simple",
+            "subtract each row's maximum before exp (it does not change the softmax); the loss is the mean over "
+            "the batch, so its gradient is divided by the batch size",
+            "p = softmax(logits); the loss is -(targets * log p).sum(axis=1).mean(); its gradient is "
+            "(p - targets) / batch size"]),
+        Check("your pieces learn XOR", learns_xor, [
+            "if the gradients pass, look at the signs: the optimizer subtracts the gradient"]),
     ],
 )

@@ -129,16 +129,23 @@ EXERCISE = Exercise(
     writes=["OnePlaneEncoder.encode", "encode_move", "decode_move_index", "train"],
     reference=lambda: SimpleNamespace(OnePlaneEncoder=_Encoder, train=_library_train),
     checks=[
-        Check("the encoder: positions", encodes_positions,
-              "row r, column c of the board is array[r - 1, c - 1, 0]; +1 for the player to move's stones"),
-        Check("the encoder: moves", encodes_moves,
-              "index = (row - 1) * size + (col - 1); the pass is size * size; decode undoes encode"),
-        Check("training: whole batches", whole_batches,
-              "per batch: outputs = network.forward(xb); loss.forward(outputs, tb); "
-              "network.backward(loss.backward()); then parameter -= learning_rate * gradient for each pair"),
-        Check("training: mini-batches in shuffled order", mini_batches,
-              "shuffle once per epoch with order = rng.permutation(len(x)) and take batches of that order; "
-              "an epoch's loss is the mean of its batches' losses"),
-        Check("training learns", learns, "see the two checks before"),
+        Check("the encoder: positions", encodes_positions, [
+            "one plane, a number per point: whose stones are +1, and where does row 1 go?",
+            "points are 1-based, arrays 0-based; the stones of the player to move are +1, the opponent's -1",
+            "row r, column c of the board is array[r - 1, c - 1, 0]; +1 for the player to move's stones"]),
+        Check("the encoder: moves", encodes_moves, [
+            "number the points row by row, then give the pass the next number",
+            "index = (row - 1) * size + (col - 1); the pass is size * size; decode undoes encode"]),
+        Check("training: whole batches", whole_batches, [
+            "one step per batch: forward, the loss, backward, then move each parameter",
+            "the loss's backward gives the gradient of the network's output; the network's backward fills each "
+            "parameter's gradient; step against the gradient, scaled by the learning rate",
+            "per batch: outputs = network.forward(xb); loss.forward(outputs, tb); "
+            "network.backward(loss.backward()); then parameter -= learning_rate * gradient for each pair"]),
+        Check("training: mini-batches in shuffled order", mini_batches, [
+            "the check replays your rng: when, and how often, do you shuffle?",
+            "shuffle once per epoch with order = rng.permutation(len(x)) and take batches of that order; "
+            "an epoch's loss is the mean of its batches' losses"]),
+        Check("training learns", learns, ["see the two checks before"]),
     ],
 )

@@ -122,16 +122,22 @@ EXERCISE = Exercise(
     reference=lambda: SimpleNamespace(discounted_returns=library_returns, policy_gradient_targets=library_targets,
                                       policy_gradient_loss=library_loss, ReplayBuffer=_Buffer),
     checks=[
-        Check("discounted returns", returns,
-              "walk each game backwards: the last move gets the reward, each earlier one discount times the "
-              "next one's multiplier; games[i] tells where a game ends"),
-        Check("REINFORCE's targets", targets,
-              "advantage = returns - returns.mean(); put it at [row, action] of a zero array"),
-        Check("the policy-gradient loss", loss,
-              "q = probabilities * legal; q /= q.sum(axis=1, keepdims=True); the loss is "
-              "-(targets * log(q)).sum(axis=1).mean() (log of 0 only where targets are 0: clip q to 1e-7)"),
-        Check("the replay buffer", replay_buffer,
-              "keep whole games in a collections.deque(maxlen=capacity); sample rows of the games "
-              "concatenated, oldest first"),
+        Check("discounted returns", returns, [
+            "a move's return depends on what came after it in its own game: which direction should you walk?",
+            "walk each game backwards: the last move gets the reward, each earlier one discount times the "
+            "next one's multiplier; games[i] tells where a game ends"]),
+        Check("REINFORCE's targets", targets, [
+            "the target pushes up the move that was played, by how much better than usual it turned out",
+            "advantage = returns - returns.mean(); put it at [row, action] of a zero array"]),
+        Check("the policy-gradient loss", loss, [
+            "the network's probabilities include illegal moves: what must happen to them first?",
+            "keep only the legal moves' probabilities and make them sum to 1 again; then a cross-entropy "
+            "against the targets, averaged over the rows",
+            "q = probabilities * legal; q /= q.sum(axis=1, keepdims=True); the loss is "
+            "-(targets * log(q)).sum(axis=1).mean() (log of 0 only where targets are 0: clip q to 1e-7)"]),
+        Check("the replay buffer", replay_buffer, [
+            "what leaves the buffer when it is full, and in what order are its rows?",
+            "keep whole games in a collections.deque(maxlen=capacity); sample rows of the games "
+            "concatenated, oldest first"]),
     ],
 )

@@ -90,14 +90,23 @@ EXERCISE = Exercise(
     reference=lambda: SimpleNamespace(puct_scores=library_scores, select_action=library_select,
                                       visit_policy=library_policy, value_targets=library_values),
     checks=[
-        Check("PUCT scores", scores,
-              "Q = np.where(N > 0, W / np.maximum(N, 1), 0); add c * P * sqrt(max(1, N.sum())) / (1 + N)"),
-        Check("the move after the search", choice,
-              "temperature 0: np.argmax(N); otherwise weights = N ** (1 / temperature), then "
-              "rng.choice(len(N), p=weights / weights.sum())"),
-        Check("the policy target", policy_target,
-              "a zero array of num_actions, then pi[actions] = N / N.sum()"),
-        Check("the value targets", value_target,
-              "+1 where the mover is the winner, -1 where not, 0 everywhere for a draw"),
+        Check("PUCT scores", scores, [
+            "two terms again: a mean value, and a bonus led by the network's prior; what is the mean of a move "
+            "never visited?",
+            "Q is W / N where N > 0 and 0 elsewhere; the bonus is c times the prior times the square root of the "
+            "parent's visits (at least 1), over 1 plus the move's visits",
+            "Q = np.where(N > 0, W / np.maximum(N, 1), 0); add c * P * sqrt(max(1, N.sum())) / (1 + N)"]),
+        Check("the move after the search", choice, [
+            "the temperature sharpens or flattens the visit counts before the draw: how?",
+            "temperature 0 is the most visited move; otherwise raise the counts to the power 1 / temperature, "
+            "normalise, and draw with the rng given",
+            "temperature 0: np.argmax(N); otherwise weights = N ** (1 / temperature), then "
+            "rng.choice(len(N), p=weights / weights.sum())"]),
+        Check("the policy target", policy_target, [
+            "the target is the search's visits as a distribution over every action of the game",
+            "a zero array of num_actions, then pi[actions] = N / N.sum()"]),
+        Check("the value targets", value_target, [
+            "whose point of view is each position's value target from?",
+            "+1 where the mover is the winner, -1 where not, 0 everywhere for a draw"]),
     ],
 )

@@ -1,5 +1,11 @@
 """The machinery of the exercises: a check, an exercise, running the checks on
-a student's file and saying in one line where it failed."""
+a student's file and saying in one line where it failed.
+
+Hints come in tiers: the first is a nudge (where to look), the last is the
+formula or the line of code; ``dlgo exercise check`` shows the first, and
+``dlgo exercise hint N --level K`` the others. A check that recognises the
+mistake it caught (a search that scores a draw as 0, say) raises
+:class:`CheckFailed` with hints about that mistake, which replace the check's own."""
 from __future__ import annotations
 
 import importlib.util
@@ -10,7 +16,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Sequence
 
 from dlgo.core.errors import DlgoError
 
@@ -19,17 +25,23 @@ CHECK_SECONDS = 60
 
 
 class CheckFailed(Exception):
-    """A check's verdict on the student's code: what it did, and what was expected."""
+    """A check's verdict on the student's code: what it did, and what was
+    expected; ``hints`` (a nudge first), when the check knows the mistake."""
+
+    def __init__(self, message: str, hints: Sequence[str] = ()):
+        super().__init__(message)
+        self.hints = list(hints)
 
 
 @dataclass
 class Check:
     """One thing the student's code must do: ``run`` raises :class:`CheckFailed`
-    (or an ``AssertionError``) when it does not; ``hint`` is shown on failure."""
+    (or an ``AssertionError``) when it does not; ``hints`` are shown on failure,
+    one tier at a time: a nudge first, the formula or the code last."""
 
     name: str
     run: Callable[[Any], None]
-    hint: str
+    hints: list[str]
 
 
 @dataclass
@@ -44,29 +56,47 @@ class Exercise:
     step: str  # when in the course to do it
     checks: list[Check]
     reference: Callable[[], Any]  # the library's implementation, with the skeleton's names
-    play: Callable[[Any, int, int], str] | None = None  # (module, games, seed) -> a report
+    play: Callable[[Any, int, int, str], str] | None = None  # (module, games, seed, whose engine) -> a report
     writes: list[str] = field(default_factory=list)  # what the student writes, for the list
+    games: int = 10  # the games ``dlgo exercise play`` plays unless told
 
     def skeleton(self) -> str:
         """The skeleton's text."""
         return resources.files("dlgo.exercises.skeletons").joinpath(self.file).read_text()
 
 
+#: the message of a check whose code is still the skeleton's
+NOT_WRITTEN = "not written yet"
+
+
 @dataclass
 class Result:
-    """One check's outcome: ``passed``, or ``message`` saying what went wrong."""
+    """One check's outcome: ``passed``, or ``message`` saying what went wrong
+    and ``hints`` about it (the failure's own, else the check's), a nudge first."""
 
     check: Check
     passed: bool
     message: str = ""
+    hints: list[str] = field(default_factory=list)
+
+    @property
+    def written(self) -> bool:
+        """False while the code the check runs still raises NotImplementedError."""
+        return not self.message.startswith(NOT_WRITTEN)
+
+    def hint(self, level: int) -> str:
+        """The hint of tier ``level`` (1 = the nudge); the last one past the end."""
+        return self.hints[max(1, min(level, len(self.hints))) - 1]
 
 
-def load_student_file(path: str | Path) -> ModuleType:
-    """The student's file as a module; a :class:`DlgoError` in one line if it is
-    missing or cannot even be imported (a syntax error, an import that fails)."""
+def load_student_file(path: str | Path, number: int | None = None) -> ModuleType:
+    """The student's file (for exercise ``number``) as a module; a
+    :class:`DlgoError` in one line if it is missing or cannot even be imported
+    (a syntax error, an import that fails)."""
     path = Path(path)
     if not path.is_file():
-        raise DlgoError(f"no file {path}: start the exercise with `dlgo exercise start N`, or name your file")
+        start = f"dlgo exercise start {number if number is not None else 'N'}"
+        raise DlgoError(f"no file {path}: start the exercise with `{start}`, or name your file")
     spec = importlib.util.spec_from_file_location(f"student_{path.stem}", path)
     if spec is None or spec.loader is None:
         raise DlgoError(f"{path} is not a Python file")
@@ -102,34 +132,55 @@ def _alarm(signum: int, frame: Any) -> None:
 
 def run_checks(exercise: Exercise, module: Any, path: Path | None = None) -> Iterator[Result]:
     """Each check's :class:`Result`, in order, as it finishes."""
-    timed = hasattr(signal, "SIGALRM") and sys.platform != "win32"
     for check in exercise.checks:
-        previous = signal.signal(signal.SIGALRM, _alarm) if timed else None
+        yield _run_timed(check, module, path)
+
+
+def _run_timed(check: Check, module: Any, path: Path | None) -> Result:
+    """:func:`_run_one`, stopped after :data:`CHECK_SECONDS` where the platform has alarms."""
+    timed = hasattr(signal, "SIGALRM") and sys.platform != "win32"
+    previous = signal.signal(signal.SIGALRM, _alarm) if timed else None
+    if timed:
+        signal.alarm(CHECK_SECONDS)
+    try:
+        return _run_one(check, module, path)
+    finally:
         if timed:
-            signal.alarm(CHECK_SECONDS)
-        try:
-            check.run(module)
-            yield Result(check, True)
-        except NotImplementedError:
-            yield Result(check, False, "not written yet (a function still raises NotImplementedError)")
-        except (CheckFailed, AssertionError) as err:
-            yield Result(check, False, str(err) or "the check's condition does not hold")
-        except _Stuck:
-            yield Result(check, False, f"still running after {CHECK_SECONDS} s: an endless loop?")
-        except RecursionError:
-            yield Result(check, False, "RecursionError: a recursion without an end (a base case missing?)")
-        except Exception as err:  # the student's code crashed: where, in one line
-            yield Result(check, False, _where(err, path))
-        finally:
-            if timed:
-                signal.alarm(0)
-                signal.signal(signal.SIGALRM, previous)
+            signal.alarm(0)
+            signal.signal(signal.SIGALRM, previous)
 
 
-def expect(condition: bool, message: str) -> None:
-    """Fail the check with ``message`` unless ``condition`` holds."""
+def _run_one(check: Check, module: Any, path: Path | None) -> Result:
+    """One check's :class:`Result`: what went wrong, in one line, and the hints about it."""
+    try:
+        check.run(module)
+        return Result(check, True)
+    except NotImplementedError:
+        message = f"{NOT_WRITTEN} (a function still raises NotImplementedError)"
+    except CheckFailed as err:
+        return Result(check, False, str(err) or "the check's condition does not hold", err.hints or check.hints)
+    except AssertionError as err:
+        message = str(err) or "the check's condition does not hold"
+    except _Stuck:
+        message = f"still running after {CHECK_SECONDS} s: an endless loop?"
+    except RecursionError:
+        message = "RecursionError: a recursion without an end (a base case missing?)"
+    except Exception as err:  # the student's code crashed: where, in one line
+        message = _where(err, path)
+    return Result(check, False, message, check.hints)
+
+
+def first_failure(exercise: Exercise, module: Any, path: Path | None = None) -> Result | None:
+    """The first check that fails (running no further), or None when all pass."""
+    return next((result for result in run_checks(exercise, module, path) if not result.passed), None)
+
+
+def expect(condition: bool, message: str, hints: Sequence[str] = ()) -> None:
+    """Fail the check with ``message`` (and ``hints`` about this mistake, if
+    given) unless ``condition`` holds."""
     if not condition:
-        raise CheckFailed(message)
+        raise CheckFailed(message, hints)
 
 
-__all__ = ["Check", "CheckFailed", "Exercise", "Result", "expect", "load_student_file", "run_checks"]
+__all__ = ["Check", "CheckFailed", "Exercise", "NOT_WRITTEN", "Result", "expect", "first_failure",
+           "load_student_file", "run_checks"]

@@ -1,10 +1,14 @@
-"""The student's engine in a small match against the library's."""
+"""The student's engine in a small match against the library's, and what a
+score over so few games can and cannot tell."""
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
 from dlgo.arena.match import Task, play_matches
+from dlgo.arena.ratings import wilson_interval
 from dlgo.arena.tournament import task_seed
 from dlgo.core.agent import Agent
 from dlgo.core.game import State
@@ -40,10 +44,45 @@ class _Factory:
         return []
 
 
-def match(choose: Callable[[State], Move], game: str, opponent: str, games: int, seed: int,
-          opening_plies: int = 2) -> str:
+@dataclass(frozen=True)
+class Tally:
+    """Games won, drawn and lost: a match's result, or a measured expectation."""
+
+    wins: int
+    draws: int
+    losses: int
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def score(self) -> float:
+        """Points per game: a win 1, a draw a half."""
+        return (self.wins + 0.5 * self.draws) / self.games
+
+    @property
+    def spread(self) -> float:
+        """The standard deviation of one game's points."""
+        return math.sqrt(max(0.0, (self.wins + 0.25 * self.draws) / self.games - self.score ** 2))
+
+    def likely_range(self, games: int) -> tuple[float, float]:
+        """Where 95% of the scores over ``games`` games fall, for an engine that
+        wins, draws and loses in these proportions (the normal approximation)."""
+        half = 1.96 * self.spread / math.sqrt(games)
+        return max(0.0, self.score - half), min(1.0, self.score + half)
+
+    def games_to_tell(self, other: "Tally") -> int | None:
+        """The fewest games over which this engine's and ``other``'s likely
+        ranges no longer overlap; None if they never do (the same score)."""
+        gap = abs(self.score - other.score)
+        return math.floor((1.96 * (self.spread + other.spread) / gap) ** 2) + 1 if gap > 0 else None
+
+
+def match_tally(choose: Callable[[State], Move], game: str, opponent: str, games: int, seed: int,
+                opening_plies: int = 2) -> Tally:
     """Play ``games`` games of ``game`` (colours alternating) between the
-    student's ``choose`` and the library's ``opponent``; the score in words."""
+    student's ``choose`` and the library's ``opponent``: the student's tally."""
     tasks = []
     for k in range(games):
         black, white = (STUDENT, opponent) if k % 2 == 0 else (opponent, STUDENT)
@@ -51,7 +90,20 @@ def match(choose: Callable[[State], Move], game: str, opponent: str, games: int,
     records = play_matches(_Factory(choose), game, tasks, opening_plies=opening_plies)
     wins = sum(r.score_for(STUDENT) == 1.0 for r in records)
     draws = sum(r.score_for(STUDENT) == 0.5 for r in records)
-    losses = len(records) - wins - draws
-    score = sum(r.score_for(STUDENT) for r in records) / len(records)
-    return (f"your engine against {opponent} on {game}, {games} games (colours alternating, {opening_plies} random "
-            f"opening plies): {wins} won, {draws} drawn, {losses} lost: {score:.0%}")
+    return Tally(wins, draws, len(records) - wins - draws)
+
+
+def describe(tally: Tally, game: str, opponent: str, opening_plies: int, player: str) -> str:
+    """The match in words, with its score's 95% interval."""
+    low, high = wilson_interval(tally.score, tally.games)
+    plies = f"{opening_plies} random opening {'ply' if opening_plies == 1 else 'plies'}"
+    return (f"{player} against {opponent} on {game}, {tally.games} games (colours alternating, {plies}): "
+            f"{tally.wins} won, {tally.draws} drawn, {tally.losses} lost: "
+            f"{tally.score:.0%} (95% interval {low:.0%} to {high:.0%})")
+
+
+def match(choose: Callable[[State], Move], game: str, opponent: str, games: int, seed: int,
+          opening_plies: int = 2, player: str = "your engine") -> str:
+    """:func:`match_tally` in words (``player`` names the student's side)."""
+    tally = match_tally(choose, game, opponent, games, seed, opening_plies)
+    return describe(tally, game, opponent, opening_plies, player)

@@ -49,12 +49,19 @@ def column_labels(state: State) -> list[str]:
 
 
 def star_points(size: int) -> list[tuple[int, int]]:
-    """The ``(row, col)`` star points of a ``size`` x ``size`` Go board (none below 7x7)."""
+    """The ``(row, col)`` star points of a ``size`` x ``size`` Go board, as Go
+    boards mark them: the four corner points (3-3 below 13x13, 4-4 from 13x13 on)
+    and, on odd boards, tengen (five on 9x9 and 13x13); from 15x15 on the four
+    side points too (nine on 19x19). None below 7x7, nor on small even boards."""
     if size < 7 or size % 2 == 0 and size < 12:
         return []
     edge = 4 if size >= 13 else 3
-    lines = [edge, size + 1 - edge] + ([(size + 1) // 2] if size % 2 else [])
-    return [(r, c) for r in lines for c in lines]
+    corners = [(r, c) for r in (edge, size + 1 - edge) for c in (edge, size + 1 - edge)]
+    if size % 2 == 0:
+        return corners
+    middle = (size + 1) // 2
+    sides = [(middle, edge), (middle, size + 1 - edge), (edge, middle), (size + 1 - edge, middle)] if size >= 15 else []
+    return sorted(corners + sides + [(middle, middle)])
 
 
 def draw_position(ax: Axes, state: State, heatmap: Sequence[float] | np.ndarray | None = None, *,

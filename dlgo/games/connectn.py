@@ -26,6 +26,7 @@ class ConnectNGame(KInARowGame):
     """``columns`` x ``rows``, ``n`` in a row to win; stones fall."""
 
     board_style = "columns"
+    side_names = ("red", "yellow")
 
     def __init__(self, columns: int = 7, rows: int = 6, n: int = 4, pie_rule: bool = False):
         super().__init__(rows, columns, n, pie_rule)

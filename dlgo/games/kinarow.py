@@ -281,6 +281,19 @@ class KInARowState(State):
     def winner(self) -> Player | None:
         return self._winner
 
+    def winning_line(self) -> list[Point] | None:
+        """The points of the winner's line: every full window through the stone
+        that won (two lines at once, or one longer than k, are all there)."""
+        move = self.last_move
+        if self._winner is None or move is None or move.point is None:
+            return None  # no one won, or the loser resigned
+        geometry, bits = self.geometry, self.bits[self._winner]
+        line = 0
+        for window in geometry.windows_through[geometry.index_of(move.point)]:
+            if bits & window == window:
+                line |= window
+        return [point for cell, point in enumerate(geometry.points) if line >> cell & 1]
+
     def heuristic_value(self) -> float:
         """Open lines and threats: every k-window that holds stones of one player
         only is worth 10^(n-1) for its n stones (a k-1 threat double), plus for

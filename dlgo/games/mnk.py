@@ -19,6 +19,7 @@ class MNKGame(KInARowGame):
     """An ``m`` (columns) x ``n`` (rows) board, ``k`` in a row to win."""
 
     board_style = "grid"
+    side_names = ("X", "O")
 
     def __init__(self, m: int = 3, n: int = 3, k: int = 3, pie_rule: bool = False):
         super().__init__(n, m, k, pie_rule)

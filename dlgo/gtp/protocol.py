@@ -3,10 +3,12 @@
 A command line is ``[id] name [arguments...]``. Before parsing, control
 characters other than tab and newline are removed, tabs become spaces and
 everything after ``#`` is a comment (spec, section 2.2). A response is
-``=id text`` or ``?id message``, ended by an empty line.
+``=id text`` or ``?id message``, ended by an empty line, with no control
+characters in it.
 """
 from __future__ import annotations
 
+import unicodedata
 from typing import NamedTuple
 
 from dlgo.core.errors import DlgoError
@@ -31,8 +33,14 @@ class Command(NamedTuple):
 
 def clean_line(line: str) -> str:
     """The line with comments and control characters removed, tabs as spaces."""
-    line = line.split("#", 1)[0].replace("\t", " ")
-    return "".join(ch for ch in line if ch >= " " or ch == "\n").strip()
+    return printable(line.split("#", 1)[0].replace("\t", " ")).strip()
+
+
+def printable(text: str) -> str:
+    """``text`` without control characters (newlines kept) and with ``?`` for lone
+    surrogates (undecodable bytes): what may go on the wire."""
+    text = text.encode("utf-8", "replace").decode("utf-8")
+    return "".join(ch for ch in text if ch == "\n" or unicodedata.category(ch) != "Cc")
 
 
 def parse_command(line: str) -> Command | None:
@@ -56,6 +64,7 @@ def format_response(command_id: int | None, text: str = "", ok: bool = True) -> 
     """``=id text`` or ``?id message``, with the empty line that ends a response.
     Empty lines inside ``text`` would end it early, so they are dropped; a
     ``text`` that starts with a newline (a board) starts on the next line."""
+    text = printable(text)
     body = "\n".join(line for line in text.strip("\n").split("\n") if line.strip())
     head = ("=" if ok else "?") + ("" if command_id is None else str(command_id))
     if not body:

@@ -21,6 +21,7 @@ import numpy as np
 
 from dlgo.core.errors import ModelFileError
 from dlgo.formats.atomic import temporary_path
+from engines.checkpoints import METADATA, read_metadata  # read without TensorFlow; kept here for the trainers
 
 # No C++ log lines above the board (a CPU-only machine gets "failed call to cuInit"
 # as an error); a Python exception still says what went wrong. Set
@@ -57,8 +58,6 @@ with quiet_native_stderr():
     import keras  # noqa: E402
     import tensorflow as tf  # noqa: E402
 
-METADATA = "dlgo.json"
-
 __all__ = ["keras", "tf", "save_model", "load_model", "read_metadata", "compiled_call", "export_model"]
 
 
@@ -77,20 +76,6 @@ def save_model(model: "keras.Model", path: str | Path, metadata: dict[str, Any])
     finally:
         if tmp.exists():
             tmp.unlink()
-
-
-def read_metadata(path: str | Path) -> dict[str, Any]:
-    """The ``dlgo.json`` entry of a model file ({} for a plain Keras file)."""
-    path = Path(path)
-    if not path.exists():
-        raise ModelFileError(f"no model file {path}")
-    try:
-        with zipfile.ZipFile(path) as archive:
-            if METADATA not in archive.namelist():
-                return {}
-            return json.loads(archive.read(METADATA))
-    except zipfile.BadZipFile:
-        raise ModelFileError(f"{path} is not a .keras model file") from None
 
 
 def load_model(path: str | Path, compile: bool = True) -> tuple["keras.Model", dict[str, Any]]:

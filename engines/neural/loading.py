@@ -3,33 +3,43 @@ encoder and its metadata. A network is named by its path or, for the networks
 that ship with the suite, by its name (:mod:`engines.checkpoints`).
 
 TensorFlow is imported on the first load, not before (the suite's one lazy
-import), so listing the engines and their parameters stays fast.
+import), so listing the engines and their parameters stays fast; inside
+:func:`metadata_only` nothing loads it at all, and engines built there can be
+checked (their files, the game they play) but not played.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
+from contextvars import ContextVar
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import numpy as np
 
 from dlgo.core.errors import DlgoError, ModelFileError
 from dlgo.core.game import State
 from dlgo.encoders import Encoder, get_encoder_by_name
-from engines.checkpoints import resolve_model_path
+from engines.checkpoints import read_metadata, resolve_model_path
+
+#: set inside :func:`metadata_only`
+_METADATA_ONLY: ContextVar[bool] = ContextVar("metadata_only", default=False)
 
 
 class LoadedModel:
-    """A model file ready to play: the compiled network, its encoder, its metadata."""
+    """A model file ready to play: the compiled network, its encoder, its metadata
+    (with ``network=False`` the metadata and encoder only, read without TensorFlow)."""
 
-    def __init__(self, path: str):
-        compiled_call, load_model = _backend()
-        model, self.metadata = load_model(path, compile=False)
+    def __init__(self, path: str, network: bool = True):
+        self.metadata = read_metadata(path)
         encoder = self.metadata.get("encoder")
-        if not encoder:
+        if not isinstance(encoder, dict) or not {"name", "game"} <= set(encoder):
             raise ModelFileError(f"{path} has no encoder recorded: it was not saved by dlgo's training")
         self.encoder: Encoder = get_encoder_by_name(encoder["name"], encoder["game"])
-        self.call: Callable[[np.ndarray], list[np.ndarray]] = compiled_call(model)
+        self.call: Callable[[np.ndarray], list[np.ndarray]] = _not_loaded
+        if network:
+            compiled_call, load_model = _backend()
+            self.call = compiled_call(load_model(path, compile=False)[0])
 
     @classmethod
     def from_model(cls, model: Any, encoder: Encoder, metadata: dict[str, Any]) -> "LoadedModel":
@@ -42,6 +52,22 @@ class LoadedModel:
     def check(self, state: State) -> None:
         """:class:`ModelFileError` unless this network can play ``state``'s game."""
         self.encoder.check(state.game)
+
+
+def _not_loaded(batch: np.ndarray) -> list[np.ndarray]:
+    raise DlgoError("this network was read for its metadata only (engines.neural.loading.metadata_only)")
+
+
+@contextlib.contextmanager
+def metadata_only() -> Iterator[None]:
+    """Inside the block, :func:`load_network` reads a model file's metadata and
+    encoder and not its network (no TensorFlow, milliseconds): an engine built
+    there checks its parameters and files, and says which game it plays."""
+    token = _METADATA_ONLY.set(True)
+    try:
+        yield
+    finally:
+        _METADATA_ONLY.reset(token)
 
 
 def _backend() -> tuple[Any, Any]:
@@ -64,4 +90,6 @@ def load_network(path: str | Path) -> LoadedModel:
     """The model in ``path`` (or a shipped network's name), loaded once per
     process (reloaded if the file changes)."""
     path = resolve_model_path(path)
+    if _METADATA_ONLY.get():
+        return LoadedModel(str(path), network=False)
     return _load(str(path.resolve()), path.stat().st_mtime)

@@ -40,14 +40,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from tqdm import tqdm
-
 from dlgo.arena.match import play_match
 from dlgo.core.errors import ModelFileError, RecordError, SettingsMismatchError, SpecError
 from dlgo.encoders import Encoder, get_encoder_by_name
 from dlgo.formats.atomic import atomic_write
 from dlgo.formats.folders import hold_folder, read_settings
 from dlgo.formats.plotting import plot_learning_curve
+from dlgo.formats.progress import progress_bar
 from dlgo.formats.records import replay
 from dlgo.formats.sgf import game_to_sgf
 from dlgo.games import get_game
@@ -77,8 +76,8 @@ def train_alphazero(out: str | Path, config: AlphaZeroConfig, iterations: int,
         run = open_run(Path(out), config, progress)
         pool = SelfPlayPool(workers, ray) if workers > 1 or ray else None
         try:
-            for iteration in tqdm(range(run.done + 1, iterations + 1), desc="iterations", unit="iter",
-                                  initial=run.done, total=iterations, disable=not progress):
+            for iteration in progress_bar(range(run.done + 1, iterations + 1), desc="iterations", unit="iter",
+                                          initial=run.done, total=iterations, disable=not progress):
                 started = time.perf_counter()
                 run.previous_network.set_weights(run.model.get_weights())  # frozen: the opponent of step 3
                 examples = self_play_games(run, iteration, pool)
@@ -172,7 +171,8 @@ def train_network(run: Run, iteration: int) -> dict[str, float]:
     config = run.config
     run.model.optimizer.learning_rate.assign(config.learning_rate_at(iteration))
     losses = []
-    bar = tqdm(range(config.train_steps), desc="training", unit="batch", disable=not run.progress, leave=False)
+    bar = progress_bar(range(config.train_steps), desc="training", unit="batch", disable=not run.progress,
+                       leave=False)
     for _ in bar:
         x, pi, z = run.buffer.sample(config.batch_size, run.rng)
         losses.append(run.model.train_on_batch(x, [pi, z[:, None]], return_dict=True))
@@ -290,8 +290,8 @@ def _against_baselines(checkpoint: Path, config: AlphaZeroConfig, iteration: int
     """Score of the network (with search) against each baseline, colours alternating."""
     spec = f"alphazero:checkpoint={checkpoint},simulations={config.eval_simulations}"
     scores = {}
-    bar = tqdm(total=config.eval_games * len(config.baselines), desc="baselines", unit="game",
-               disable=not progress, leave=False)
+    bar = progress_bar(total=config.eval_games * len(config.baselines), desc="baselines", unit="game",
+                       disable=not progress, leave=False)
     for baseline in config.baselines:
         total = 0.0
         for k in range(config.eval_games):

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, fields
 
+from dlgo.core.arguments import setting
 from dlgo.core.errors import SpecError
 from dlgo.games import get_game
 from engines.registry import check_spec
@@ -22,33 +23,39 @@ FRACTIONS = ("full_fraction", "search_value_weight", "dirichlet_epsilon")
 class AlphaZeroConfig:
     """Everything a run depends on; a resumed run must use the same values."""
 
-    game: str = "tictactoe"
-    blocks: int = 2
-    filters: int = 32
-    l2: float = 1e-4
-    learning_rate: float = 1e-3
-    learning_rate_drops: list[int] = field(default_factory=list, metadata={"item": int})
-    learning_rate_drop: float = 0.1  # factor applied at each iteration in learning_rate_drops
-    games: int = 64                # self-play games per iteration
-    parallel: int = 64             # games advancing together
-    simulations: int = 50          # per self-play move
-    fast_simulations: int = 0      # playout-cap randomisation: > 0 searches most moves this much, unrecorded
-    full_fraction: float = 0.25    # ... and gives the full search (and an example) to this share of moves
-    search_value_weight: float = 0.0  # value target: (1 - w) * game result + w * the root's search value
-    c: float = 1.5
-    dirichlet_alpha: float = 0.5
-    dirichlet_epsilon: float = 0.25
-    temperature_moves: int = 4
-    buffer_games: int = 1000
-    batch_size: int = 128
-    train_steps: int = 100
-    eval_games: int = 10           # per baseline
-    previous_games: int = 20       # against the previous iteration's network (Elo)
-    eval_simulations: int = 50
-    baselines: list[str] = field(default_factory=lambda: ["random"], metadata={"item": str})
-    baseline_every: int = 1        # play the baselines every k iterations (and at the last)
-    seed: int = 0
-    init: str = ""                 # start from this policy-value network (train-supervised --target both), not fresh
+    game: str = setting("tictactoe", "game spec to learn, e.g. tictactoe, connect4, go:size=9")
+    blocks: int = setting(2, "residual blocks of the network")
+    filters: int = setting(32, "convolution filters of each layer")
+    l2: float = setting(1e-4, "L2 weight decay")
+    learning_rate: float = setting(1e-3, "Adam learning rate")
+    learning_rate_drops: list[int] = setting([], "iterations at which the learning rate drops "
+                                                 "(times --learning-rate-drop)", item=int)
+    learning_rate_drop: float = setting(0.1, "factor applied at each iteration in --learning-rate-drops")
+    games: int = setting(64, "self-play games per iteration")
+    parallel: int = setting(64, "self-play games advancing together (one network call for all)")
+    simulations: int = setting(50, "PUCT simulations per self-play move")
+    fast_simulations: int = setting(0, "playout-cap randomisation: above 0, most moves search this many "
+                                       "simulations and are not learnt from")
+    full_fraction: float = setting(0.25, "with --fast-simulations: the share of moves given the full search "
+                                         "(and learnt from)")
+    search_value_weight: float = setting(0.0, "value target: (1 - w) * the game's result + w * the root's "
+                                              "search value")
+    c: float = setting(1.5, "PUCT exploration constant")
+    dirichlet_alpha: float = setting(0.5, "alpha of the Dirichlet noise added to the root's priors")
+    dirichlet_epsilon: float = setting(0.25, "share of the root's priors given to the Dirichlet noise")
+    temperature_moves: int = setting(4, "moves at the start of each self-play game sampled by visit counts "
+                                        "(later ones: the most visited)")
+    buffer_games: int = setting(1000, "replay buffer: the positions of this many latest games")
+    batch_size: int = setting(128, "training batch size")
+    train_steps: int = setting(100, "training batches per iteration")
+    eval_games: int = setting(10, "evaluation games against each baseline")
+    previous_games: int = setting(20, "games against the previous iteration's network (its Elo step)")
+    eval_simulations: int = setting(50, "PUCT simulations per move in evaluation games")
+    baselines: list[str] = setting(["random"], "engine specs the network is measured against")
+    baseline_every: int = setting(1, "play the baselines every k iterations (and at the last)")
+    seed: int = setting(0, "seed of the network's weights and of the games")
+    init: str = setting("", "start from this policy-value network (train-supervised --target both) "
+                            "instead of a fresh one")
 
     def __post_init__(self) -> None:
         """Every setting checked here, before a run folder records them, rather

@@ -58,6 +58,7 @@ from dlgo.encoders import get_encoder_by_name
 from dlgo.formats.atomic import atomic_write
 from dlgo.formats.folders import hold_folder, read_settings
 from dlgo.formats.plotting import new_figure, save_figure
+from dlgo.formats.progress import fit_verbosity
 from engines.neural.backend import compiled_call, keras, load_model, read_metadata, save_model
 from engines.neural.models import build_model
 from engines.training.rl_config import HEADS, RLConfig
@@ -279,7 +280,7 @@ def _train_rl(out: Path, config: RLConfig, generations: int, progress: bool, ray
         x, targets, facts = _learning_batch(config, experiences, call)
         keras.utils.set_random_seed(config.seed * 1_000_003 + generation)  # the same shuffle, resumed or not
         fitted = model.fit(x, targets, batch_size=config.batch_size, epochs=config.epochs, shuffle=True,
-                           verbose=1 if progress else 0)
+                           verbose=fit_verbosity(progress))
         checkpoint = out / "checkpoints" / f"gen-{generation:03d}.keras"
         save_model(model, checkpoint, {**metadata, "generation": generation})
         new, old = config.player(checkpoint, exploring=False), config.player(previous, exploring=False)

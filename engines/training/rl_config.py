@@ -3,9 +3,10 @@ them to build its options): see :mod:`engines.training.rl`."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, fields
 from pathlib import Path
 
+from dlgo.core.arguments import setting
 from dlgo.core.errors import SpecError
 from dlgo.games import get_game
 from engines.registry import check_spec
@@ -21,27 +22,29 @@ HEADS = {"pg": "policy", "q": "q", "ac": "policy-value"}
 class RLConfig:
     """Everything a run depends on; a resumed run must use the same values."""
 
-    method: str = "pg"             # pg, q or ac
-    game: str = "connect4"
-    model: str = "small"           # the network's body (engines.neural.models): ch6, small, medium, large, tiny
-    init: str = ""                 # start from this network file (a supervised predictor, for pg) instead of fresh
-    games: int = 200               # self-play games per generation
-    sparring: list[str] = field(default_factory=list, metadata={"item": str})  # engines it also learns against
-    sparring_games: int = 100      # games against each sparring engine per generation (its own moves learnt)
-    temperature: float = 1.0       # pg and ac: self-play samples the policy with this temperature
-    epsilon: float = 0.1           # q: self-play plays a random action this often
-    learning_rate: float = 1e-4
-    entropy: float = 0.01          # pg and ac: weight of the policy's entropy bonus (keeps it exploring)
-    clip: float = 0.0              # pg: PPO's clipped surrogate with this clip (0: REINFORCE, the book's)
-    discount: float = 1.0          # a move's reward is the result times discount ** (the game's later moves)
-    bootstrap: float = 0.0         # q and ac: weight of the one-step target (the next position's value) against the result
-    symmetries: bool = False       # learn every position under each symmetry of the board too (2 in Connect Four, 8 in Go)
-    batch_size: int = 256
-    epochs: int = 1                # passes over each generation's experience
-    eval_games: int = 100          # the new network against the previous one
-    baseline_games: int = 20       # against each baseline
-    baselines: list[str] = field(default_factory=lambda: ["random", "mcts:rounds=100"], metadata={"item": str})
-    seed: int = 0
+    method: str = setting("pg", "pg (policy gradients), q (Q-learning) or ac (actor-critic)")
+    game: str = setting("connect4", "game spec to learn, e.g. connect4, tictactoe, go:size=9")
+    model: str = setting("small", f"the network's body: {', '.join(MODEL_NAMES)}")
+    init: str = setting("", "start from this network file (a supervised predictor, for pg) instead of a fresh one")
+    games: int = setting(200, "self-play games per generation")
+    sparring: list[str] = setting([], "engine specs it also plays and learns against (its own moves)")
+    sparring_games: int = setting(100, "games against each sparring engine per generation")
+    temperature: float = setting(1.0, "pg and ac: self-play samples the policy with this temperature")
+    epsilon: float = setting(0.1, "q: self-play plays a random action this often")
+    learning_rate: float = setting(1e-4, "Adam learning rate")
+    entropy: float = setting(0.01, "pg and ac: weight of the policy's entropy bonus (keeps it exploring)")
+    clip: float = setting(0.0, "pg: PPO's clipped surrogate with this clip (0: REINFORCE, the book's)")
+    discount: float = setting(1.0, "a move's reward is the result times discount ** (the game's later moves)")
+    bootstrap: float = setting(0.0, "q and ac: weight of the one-step target (the next position's value) "
+                                    "against the result")
+    symmetries: bool = setting(False, "learn every position under each symmetry of the board too "
+                                      "(2 in Connect Four, 8 in Go)")
+    batch_size: int = setting(256, "training batch size")
+    epochs: int = setting(1, "passes over each generation's experience")
+    eval_games: int = setting(100, "games of the new network against the previous one")
+    baseline_games: int = setting(20, "games against each baseline")
+    baselines: list[str] = setting(["random", "mcts:rounds=100"], "engine specs the network is measured against")
+    seed: int = setting(0, "seed of the network's weights and of the games")
 
     def __post_init__(self) -> None:
         """Every setting checked here, before a run folder records them."""

@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from tqdm import tqdm
 
 from dlgo.core.errors import RecordError, SpecError
 from dlgo.data.dataset import split_of
+from dlgo.formats.progress import progress_bar
 from dlgo.formats.records import GameRecord, read_games, replay
 from dlgo.games import new_game
 from dlgo.games.go.patterns import NUM_FEATURES, REST, PatternPolicy, responses
@@ -57,7 +57,7 @@ class Examples:
 def examples_from(records: list[GameRecord], progress: bool = True, desc: str = "examples") -> Examples:
     """One example per move a player chose (not the random opening plies, not passes) in ``records``."""
     features, valid, target, others = [], [], [], []
-    for record in tqdm(records, desc=desc, unit="game", disable=not progress):
+    for record in progress_bar(records, desc=desc, unit="game", disable=not progress):
         states = replay(record.game, record.moves)
         for ply, state in enumerate(states[:-1]):
             move = states[ply + 1].last_move
@@ -139,7 +139,7 @@ def fit(train: Examples, epochs: int = 20, batch_size: int = 4096, learning_rate
     m, v = np.zeros_like(w), np.zeros_like(w)
     beta1, beta2, eps, step = 0.9, 0.999, 1e-8, 0
     losses = []
-    for _ in tqdm(range(epochs), desc="fit", unit="epoch", disable=not progress):
+    for _ in progress_bar(range(epochs), desc="fit", unit="epoch", disable=not progress):
         order = rng.permutation(len(train))
         total = 0.0
         for start in range(0, len(train), batch_size):

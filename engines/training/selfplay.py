@@ -36,13 +36,13 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 import numpy as np
-from tqdm import tqdm
 
 from dlgo.arena.workers import stop_pool, worker_pool
 from dlgo.core.errors import SpecError
 from dlgo.core.game import State, value_for
 from dlgo.core.types import Player
 from dlgo.encoders.base import Encoder
+from dlgo.formats.progress import progress_bar
 from dlgo.games import get_game, new_game
 from engines.alphazero import NetworkEvaluator
 from engines.neural.loading import load_network
@@ -129,7 +129,7 @@ def _play_batched(game: str, searches: Sequence[PUCTSearch], seat: Seat, num_gam
     active: list[_Game] = []
     finished: list[_Game] = []
     started = 0
-    bar = tqdm(total=num_games, desc=desc, unit="game", disable=not progress, leave=False)
+    bar = progress_bar(total=num_games, desc=desc, unit="game", disable=not progress, leave=False)
     while active or started < num_games:
         while len(active) < settings.parallel and started < num_games:
             active.append(_Game(started, [Node(new_game(game)) for _ in searches]))
@@ -326,7 +326,8 @@ class SelfPlayPool:
         jobs = {k: (game, str(checkpoint), n, replace(settings, parallel=min(settings.parallel, n)), base * 1009 + k)
                 for k, n in enumerate(shares) if n}
         parts: dict[int, Examples] = {}
-        with tqdm(total=num_games, desc="self-play", unit="game", disable=not progress, leave=False) as bar:
+        with progress_bar(total=num_games, desc="self-play", unit="game", disable=not progress,
+                          leave=False) as bar:
             def finished(share: int, examples: Examples) -> None:
                 parts[share] = examples
                 bar.update(len(examples.lengths))

@@ -39,6 +39,7 @@ from dlgo.data.dataset import Manifest, encode_dataset, load_chunk
 from dlgo.encoders.symmetry import augment_batch
 from dlgo.formats.atomic import atomic_write
 from dlgo.formats.folders import hold_folder
+from dlgo.formats.progress import fit_verbosity
 from engines.neural.backend import keras, load_model, read_metadata, save_model
 from engines.neural.models import MODELS, build_model
 from engines.neural.resnet import build_resnet
@@ -279,5 +280,5 @@ def _train(data: Path, out: Path, manifest: Manifest, model: str, epochs: int, b
                 "positions_per_game": per_game}
     recorder = EpochRecorder(out, history, metadata, patience)
     net.fit(train, validation_data=val, epochs=epochs, initial_epoch=done, callbacks=[recorder],
-            verbose=1 if progress else 0)
+            verbose=fit_verbosity(progress))
     return recorder.history

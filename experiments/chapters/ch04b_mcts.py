@@ -19,7 +19,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from dlgo.arena.report import EngineRow
+from dlgo.arena.report import EngineRow, interval_text
 from dlgo.arena.tournament import run_tournament
 from dlgo.formats.pictures import render_position
 from dlgo.formats.records import GameRecord, replay
@@ -92,8 +92,8 @@ def main(argv: list[str] | None = None) -> int:
             "|---|---:|---:|---|---:|"]
     for spec in ladder:
         row, (score, games) = by_engine[spec], chapters.score_against(records, spec, "random")
-        body.append(f"| `{spec}` | {score:.0%} of {games} | {row.elo:+.0f} | [{row.elo_low:+.0f}, {row.elo_high:+.0f}] "
-                    f"| {row.seconds_per_move:.4f} |")
+        body.append(f"| `{spec}` | {score:.0%} of {games} | {row.elo:+.0f} | "
+                    f"{interval_text(row, '[{low:+.0f}, {high:+.0f}]')} | {row.seconds_per_move:.4f} |")
     top = ladder[-1]
     game_of_top = next(r for r in records if top in (r.black, r.white) and r.plies > 8)
     chosen = visit_picture(game_of_top, top, 6, args.seed, out / "visits.png")

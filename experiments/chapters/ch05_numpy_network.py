@@ -28,12 +28,12 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 import pandas as pd
-from tqdm import tqdm
 
 from dlgo.core.game import State
 from dlgo.encoders import get_encoder_by_name
 from dlgo.formats.atomic import atomic_write
 from dlgo.formats.plotting import plot_learning_curve
+from dlgo.formats.progress import progress_bar
 from dlgo.games import new_game
 from dlgo.games.solver import perfect_actions
 from engines.neural.numpy_network import (SGD, Dense, Layer, Network, ReLU, Sigmoid, SoftmaxCrossEntropy, Tanh,
@@ -82,7 +82,7 @@ def dataset(states: list[State], teacher: str | None = None, seed: int = 0
     actions = states[0].num_actions
     x = np.stack([encoder.encode(s).reshape(-1) for s in states]).astype(np.float32)
     targets = np.zeros((len(states), actions), dtype=np.float32)
-    for row, state in enumerate(tqdm(states, desc="labels", unit="position", disable=teacher is None)):
+    for row, state in enumerate(progress_bar(states, desc="labels", unit="position", disable=teacher is None)):
         if teacher is None:
             best = perfect_actions(state)
         else:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import sys
 
-from dlgo.arena.report import write_report
+from dlgo.arena.report import interval_text, write_report
 from dlgo.arena.tournament import run_tournament
 from engines.registry import ENGINES
 from experiments.shared import chapters, ladders
@@ -52,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
              "tournament holds the engines below that play in it at these ratings.")
     rows = write_report(args.out, records, title=f"The course's rating scale: {args.game}", intro=intro)
     for row in rows:
-        print(f"{row.engine:<28} Elo {row.elo:6.0f} [{row.elo_low:5.0f}, {row.elo_high:5.0f}]")
+        print(f"{row.engine:<28} Elo {row.elo:6.0f} {interval_text(row, '[{low:5.0f}, {high:5.0f}]')}")
     print(f"\nreport: {args.out}/summary.md")
     return 0
 

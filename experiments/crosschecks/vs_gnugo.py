@@ -34,7 +34,7 @@ import pandas as pd
 
 from dlgo.formats.records import GameRecord
 from dlgo.arena.ratings import GameResult, fit_ratings
-from dlgo.arena.report import write_report
+from dlgo.arena.report import interval_text, write_report
 from dlgo.arena.match import Task
 from dlgo.arena.tournament import play_games, schedule, task_seed
 from dlgo.formats.atomic import atomic_write
@@ -125,7 +125,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'engine':<28} {'Elo':>7}  95% interval   score")
     for row in rows:
         held = "  (held)" if row.engine in fixed else ""
-        print(f"{row.engine:<28} {row.elo:7.0f}  {row.elo_low:5.0f}..{row.elo_high:<5.0f}  {row.score:6.1%}{held}")
+        print(f"{row.engine:<28} {row.elo:7.0f}  {interval_text(row, '{low:5.0f}..{high:<5.0f}'):<12}  "
+              f"{row.score:6.1%}{held}")
     print(f"\nreport: {out}/summary.md")
     return 0
 

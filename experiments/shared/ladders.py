@@ -14,7 +14,8 @@ from typing import Callable, Sequence
 
 import pandas as pd
 
-from dlgo.arena.report import EngineRow, write_report
+from dlgo.arena.ratings import describe_scale
+from dlgo.arena.report import EngineRow, interval_text, write_report
 from dlgo.arena.tournament import run_tournament
 from dlgo.formats.records import GameRecord
 from engines.checkpoints import shipped_network
@@ -62,13 +63,14 @@ def write_rated_report(out: str | Path, records: Sequence[GameRecord], game: str
 
 
 def scale_words(rows: Sequence[EngineRow], game: str) -> str:
-    """How a report's Elo is fixed, for its own text: the course's scale or random = 0."""
+    """How a report's Elo is fixed, for its own text: the course's scale, or the
+    pool's anchor (random = 0, or the mean where random did not play)."""
     held = [r.engine for r in rows if r.engine in course_scale(game) and r.elo_low == r.elo_high == r.elo]
     if held == ["random"]:
         return (f"Elo is on the course's {game} scale, anchored at random = 0 (the engines measured here are not "
                 "held)")
     if not held:
-        return "Elo is anchored at random = 0"
+        return "Elo is " + describe_scale([r.engine for r in rows])
     return (f"Elo is on the course's {game} scale: {', '.join(f'`{e}`' for e in held)} are held at their ratings in "
             f"`reports/{scale_folder(game)}`, the others fitted around them")
 
@@ -133,6 +135,7 @@ def run_ladder(args: argparse.Namespace, intro: str = "", outro: str | Callable[
     rows = write_rated_report(args.out, records, args.game, f"{title}: {args.game}", intro, outro,
                               subjects=subjects)
     for r in rows:
-        print(f"{r.engine:<28} Elo {r.elo:6.0f} [{r.elo_low:5.0f}, {r.elo_high:5.0f}]  {r.seconds_per_move:.4f} s/move")
+        print(f"{r.engine:<28} Elo {r.elo:6.0f} {interval_text(r, '[{low:5.0f}, {high:5.0f}]')}  "
+              f"{r.seconds_per_move:.4f} s/move")
     print(f"\nreport: {args.out}/summary.md")
     return rows

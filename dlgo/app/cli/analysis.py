@@ -1,5 +1,6 @@
 """``dlgo analyze`` (what a network sees in a position) and ``dlgo render``
-(a recorded game as a picture)."""
+(a recorded game as a picture). Matplotlib is imported by the command that
+draws, not before (``dlgo --help`` starts without it)."""
 from __future__ import annotations
 
 import argparse
@@ -11,9 +12,7 @@ from dlgo.app.cli.shared import load_record
 from dlgo.core.arguments import number, whole
 from dlgo.core.errors import DlgoError
 from dlgo.formats.folders import check_output_file
-from dlgo.formats.pictures import render_game, render_position
 from dlgo.games import new_game
-from engines.analysis import analyze, render_analysis
 from engines.neural.loading import load_network
 
 
@@ -40,6 +39,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:
+    from engines.analysis import analyze, render_analysis  # matplotlib
+
     if args.plot:
         check_output_file(args.plot, (".png",))
     loaded = load_network(args.model)
@@ -69,6 +70,8 @@ def cmd_analyze(args: argparse.Namespace) -> int:
 
 
 def cmd_render(args: argparse.Namespace) -> int:
+    from dlgo.formats.pictures import render_game, render_position  # matplotlib
+
     check_output_file(args.out, (".png", ".gif"))
     game = load_record(Path(args.record), args.index)
     states, name = game.states, game.states[-1].game.name

@@ -1,20 +1,23 @@
 """``dlgo tournament``, ``dlgo ratings`` and ``dlgo replay``: engines against
-each other, their ratings from the recorded games, and a recorded game move by move."""
+each other, their ratings from the recorded games, and a recorded game move by move.
+The report (pandas, matplotlib) is imported by the commands that write one."""
 from __future__ import annotations
 
 import argparse
 import time
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import engines
 from dlgo.app.cli.shared import add_ray_option, load_record
 from dlgo.app.console import describe_result
-from dlgo.arena.report import EngineRow, write_report
 from dlgo.arena.tournament import run_tournament
 from dlgo.core.arguments import number, whole
 from dlgo.core.errors import DlgoError
 from dlgo.formats.records import read_games
+
+if TYPE_CHECKING:
+    from dlgo.arena.report import EngineRow
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -43,6 +46,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
+    from dlgo.arena.report import write_report  # pandas, matplotlib
+
     records = run_tournament(engines.ENGINES, args.out, args.game, args.engines, args.games_per_pair, seed=args.seed,
                              opening_plies=args.opening_plies, workers=args.workers, ray=args.ray)
     rows = write_report(args.out, records, title=f"{args.game} round-robin")
@@ -52,6 +57,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 
 
 def cmd_ratings(args: argparse.Namespace) -> int:
+    from dlgo.arena.report import write_report  # pandas, matplotlib
+
     path = Path(args.report) / "games.csv"
     records = read_games(path)
     if not records:
@@ -64,9 +71,11 @@ def cmd_ratings(args: argparse.Namespace) -> int:
 
 
 def print_ratings(rows: Sequence[EngineRow]) -> None:
+    from dlgo.arena.report import interval_text
+
     print(f"\n{'engine':<32} {'Elo':>6}  {'95% interval':>15} {'games':>6} {'score':>6} {'s/move':>8}")
     for r in rows:
-        print(f"{r.engine:<32} {r.elo:6.0f}  {r.elo_low:6.0f} to {r.elo_high:5.0f} {r.games:6d} "
+        print(f"{r.engine:<32} {r.elo:6.0f}  {interval_text(r, '{low:6.0f} to {high:5.0f}'):>15} {r.games:6d} "
               f"{r.score:6.1%} {r.seconds_per_move:8.4f}")
 
 

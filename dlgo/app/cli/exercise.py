@@ -1,11 +1,11 @@
-"""``dlgo exercise``: list the exercises, start one, check it, play it."""
+"""``dlgo exercise``: list the exercises, start one, check it, ask for a hint, play it."""
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
 from dlgo.core.errors import DlgoError
-from dlgo.exercises import Exercise, all_exercises, get_exercise, load_student_file, run_checks
+from dlgo.exercises import Exercise, Result, all_exercises, first_failure, get_exercise, load_student_file, run_checks
 
 #: where ``start`` puts the skeletons and ``check`` looks for them
 FOLDER = "exercises"
@@ -41,29 +41,62 @@ def cmd_start(args: argparse.Namespace) -> int:
 
 
 def _module(exercise: Exercise, args: argparse.Namespace) -> tuple[object, Path | None, str]:
-    if args.reference:
+    if getattr(args, "reference", False):
         return exercise.reference(), None, "the library's own implementation"
     path = student_path(exercise, args.file)
-    return load_student_file(path), path, str(path)
+    return load_student_file(path, exercise.number), path, str(path)
+
+
+def _hint_command(exercise: Exercise, args: argparse.Namespace, level: int) -> str:
+    file = f" {args.file}" if args.file else ""
+    return f"dlgo exercise hint {exercise.number}{file} --level {level}"
 
 
 def cmd_check(args: argparse.Namespace) -> int:
     exercise = get_exercise(args.number)
     module, path, label = _module(exercise, args)
     print(f"exercise {exercise.number}: {exercise.title}, checking {label}")
-    passed = 0
+    passed, first_written_failure = 0, None
     for result in run_checks(exercise, module, path):
         if result.passed:
             passed += 1
             print(f"  pass  {result.check.name}")
         else:
             print(f"  FAIL  {result.check.name}: {result.message}")
-            if not result.message.startswith("not written yet"):
-                print(f"        hint: {result.check.hint}")
+            if result.written:
+                print(f"        hint: {result.hint(1)}")
+                first_written_failure = first_written_failure or result
     total = len(exercise.checks)
     print(f"{passed} of {total} checks pass" + ("" if passed < total else
           (f"; now play it: dlgo exercise play {exercise.number}" if exercise.play else ": done")))
+    if first_written_failure is not None and len(first_written_failure.hints) > 1 and not args.reference:
+        print(f"more help with the first failing check: {_hint_command(exercise, args, 2)}")
     return 0 if passed == total else 1
+
+
+def _print_hints(exercise: Exercise, args: argparse.Namespace, failed: Result) -> None:
+    """The failing check, what went wrong, and its hints up to ``args.level``."""
+    tiers = len(failed.hints)
+    level = max(1, min(args.level, tiers))
+    print(f"exercise {exercise.number}, first failing check: {failed.check.name}")
+    print(f"  {failed.message}")
+    for k in range(1, level + 1):
+        print(f"  hint {k} of {tiers}: {failed.hint(k)}")
+    if level < tiers:
+        print(f"more: {_hint_command(exercise, args, level + 1)}")
+    elif args.level > tiers:
+        print(f"(this check has {tiers} hints; that was the last)")
+
+
+def cmd_hint(args: argparse.Namespace) -> int:
+    exercise = get_exercise(args.number)
+    module, path, _ = _module(exercise, args)
+    failed = first_failure(exercise, module, path)
+    if failed is None:
+        print(f"exercise {exercise.number}: every check passes on {path}; no hint needed")
+        return 0
+    _print_hints(exercise, args, failed)
+    return 1
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -71,15 +104,18 @@ def cmd_play(args: argparse.Namespace) -> int:
     if exercise.play is None:
         playable = ", ".join(str(e.number) for e in all_exercises() if e.play)
         raise DlgoError(f"exercise {exercise.number} is not an engine; the ones that play are {playable}")
+    games = args.games if args.games is not None else exercise.games
+    if games < 1:
+        raise DlgoError(f"--games must be at least 1, got {games}")
     module, _, label = _module(exercise, args)
     print(f"exercise {exercise.number}: {label}")
-    print(exercise.play(module, args.games, args.seed))
+    print(exercise.play(module, games, args.seed, "the reference" if args.reference else "your engine"))
     return 0
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """``dlgo exercise ...`` on the command line's subcommands."""
-    p = sub.add_parser("exercise", help="the course's exercises: list, start, check, play")
+    p = sub.add_parser("exercise", help="the course's exercises: list, start, check, hint, play")
     actions = p.add_subparsers(dest="action", required=True, metavar="ACTION")
     q = actions.add_parser("list", help="every exercise, its chapter and when to do it")
     q.set_defaults(func=cmd_list)
@@ -88,12 +124,18 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument("--folder", default=FOLDER, help=f"where to put it (default {FOLDER})")
     q.set_defaults(func=cmd_start)
     for name, func, helptext in (("check", cmd_check, "run an exercise's checks on your file"),
+                                 ("hint", cmd_hint, "the hints for your file's first failing check, a tier at a time"),
                                  ("play", cmd_play, "your engine in a small match against the library's")):
         q = actions.add_parser(name, help=helptext)
         q.add_argument("number", type=int, help="the exercise (dlgo exercise list)")
         q.add_argument("file", nargs="?", default=None, help=f"your file (default {FOLDER}/<its skeleton's name>)")
-        q.add_argument("--reference", action="store_true", help="the library's own implementation instead")
+        if name == "hint":
+            q.add_argument("--level", type=int, default=1,
+                           help="how far to go: 1 a nudge (default), then more, the last the formula or the code")
+        else:
+            q.add_argument("--reference", action="store_true", help="the library's own implementation instead")
         if name == "play":
-            q.add_argument("--games", type=int, default=10, help="games (default 10)")
+            q.add_argument("--games", type=int, default=None,
+                           help="games (default: 10 for exercise 2; 40 of each game for exercise 3)")
             q.add_argument("--seed", type=int, default=0, help="seed (default 0)")
         q.set_defaults(func=func)

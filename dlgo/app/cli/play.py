@@ -33,8 +33,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("gtp", help="speak GTP on stdin/stdout for GoGui, Sabaki, gtp2ogs or a controller")
     p.add_argument("--engine", default="mcts:rounds=1000", help="engine spec (default mcts:rounds=1000)")
-    p.add_argument("--size", type=whole(2), default=19, help="board size until the controller sets one (default 19)")
-    p.add_argument("--komi", type=number(), default=7.5, help="komi until the controller sets it (default 7.5)")
+    p.add_argument("--size", type=whole(2), default=None,
+                   help="board size until the controller sets one (default: the network's own, else 19)")
+    p.add_argument("--komi", type=number(), default=None,
+                   help="komi until the controller sets it (default: the network's own, else 7.5)")
     p.add_argument("--sgf", default=None, help="folder for each game's SGF record, rewritten after every move")
     p.add_argument("--seed", type=int, default=None, help="seed for the engine")
     p.set_defaults(func=cmd_gtp)
@@ -46,14 +48,11 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise DlgoError(f"--sgf records Go games; {state.game.name} games are kept as move lists (games.csv)")
     if args.sgf:
         check_output_file(args.sgf, (".sgf",))  # before the game, not after it
-    players = {Player.black: make_player(args.black, seed_for(args.seed, 0)),
-               Player.white: make_player(args.white, seed_for(args.seed, 1))}
+    players = {Player.black: make_player(args.black, seed_for(args.seed, 0), state),
+               Player.white: make_player(args.white, seed_for(args.seed, 1), state)}
     hint_spec = args.hint or next((p.spec for p in players.values() if p is not None), "mcts:rounds=1000")
-    hint = make_player(hint_spec, seed_for(args.seed, 2)) if None in players.values() else None
+    hint = make_player(hint_spec, seed_for(args.seed, 2), state) if None in players.values() else None
     try:
-        for agent in players.values():
-            if agent is not None:
-                agent.check_game(state)
         final = ConsoleGame(state, players, hint=hint, delay=args.delay).run()
     finally:
         for agent in [*players.values(), hint]:

@@ -34,14 +34,16 @@ def add_config_options(parser: argparse.ArgumentParser, cls: Any) -> None:
     for f in dataclasses.fields(cls):
         default = getattr(defaults, f.name)
         flag = "--" + f.name.replace("_", "-")
+        about = f.metadata["help"] + " " if "help" in f.metadata else ""  # dlgo.core.arguments.setting's
         if isinstance(default, list):
             parser.add_argument(flag, nargs="+", type=f.metadata.get("item", str), default=None,
-                                help=f"(default {' '.join(map(str, default)) or 'none'})")
+                                help=f"{about}(default {' '.join(map(str, default)) or 'none'})")
         elif isinstance(default, bool):  # --flag / --no-flag
             parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=None,
-                                help=f"(default {'on' if default else 'off'})")
+                                help=f"{about}(default {'on' if default else 'off'})")
         else:
-            parser.add_argument(flag, type=type(default), default=None, help=f"(default {default})")
+            parser.add_argument(flag, type=type(default), default=None,
+                                help=f"{about}(default {default if default != '' else 'none'})")
 
 
 def config_from_args(args: argparse.Namespace, cls: Any, saved: Callable[[str], Any]) -> Any:
@@ -56,10 +58,12 @@ def config_from_args(args: argparse.Namespace, cls: Any, saved: Callable[[str], 
 
 
 # ------------------------------------------------------------------ players
-def make_player(spec: str, seed: int | None) -> Agent | None:
-    """None for a human, else the engine built from ``spec``."""
+def make_player(spec: str, seed: int | None, state: State | None = None) -> Agent | None:
+    """None for a human, else the engine built from ``spec`` (checked first, in
+    milliseconds, to play the game of ``state`` when given)."""
     if spec.strip().lower() == "human":
         return None
+    engines.check_engine(spec, state)
     agent = engines.create_seeded(spec, seed)
     agent.start()  # a program that cannot start is an error now, not at its first move
     return agent

@@ -44,13 +44,21 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("serve", help="play, watch and analyse in the browser (the web extra)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
     p.add_argument("--port", type=whole(1), default=8000, help="port (default 8000)")
+    p.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                   help="a host name pages may reach the server by, beside localhost and --host (repeatable; "
+                        "with --host 0.0.0.0, the machine's name or address)")
     p.add_argument("--runs", default="runs", help="folder whose networks pages may play, beside checkpoints/ "
                                                   "(default runs)")
     p.add_argument("--reports", default=None, help="folder the report pages show (default: reports/ here, else "
                                                    "the suite's)")
     p.add_argument("--time-limit", type=number(above=0), default=10.0,
                    help="seconds an engine may think per move; past it (and a grace) it is stopped (default 10)")
+    p.add_argument("--start-limit", type=number(above=0), default=60.0,
+                   help="seconds an engine may take to start (load its network) before its search (default 60)")
     p.add_argument("--max-sessions", type=whole(1), default=32, help="games open at once, at most (default 32)")
+    p.add_argument("--max-engines", type=whole(1), default=None,
+                   help="engine processes alive at once, at most; beyond it the one idle longest is stopped "
+                        "(default: one per 1.5 GB of memory)")
     p.set_defaults(func=cmd_serve)
 
 
@@ -86,8 +94,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"dlgo: note: listening on {args.host}: anyone who can reach it can start games and engines",
               file=sys.stderr)
     print(f"dlgo: serving on http://{args.host}:{args.port}/  (Ctrl-C stops)", flush=True)
-    serve(args.host, args.port, runs=args.runs, reports=args.reports, time_limit=args.time_limit,
-          max_sessions=args.max_sessions)
+    serve(args.host, args.port, args.allow_host, runs=args.runs, reports=args.reports, time_limit=args.time_limit,
+          max_sessions=args.max_sessions, start_seconds=args.start_limit, max_engines=args.max_engines)
     return 0
 
 

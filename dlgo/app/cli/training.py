@@ -1,7 +1,7 @@
 """``dlgo train-supervised``, ``evaluate-predictor``, ``train-rollout``,
 ``train-alphazero`` and ``train-rl``: networks (and AlphaGo's rollout policy)
-learned from data sets or by playing. TensorFlow is imported by the command
-that trains, not before."""
+learned from data sets or by playing. TensorFlow (and pandas, matplotlib) are
+imported by the command that trains, not before."""
 from __future__ import annotations
 
 import argparse
@@ -10,7 +10,6 @@ from typing import Any
 
 from dlgo.app.cli.shared import add_config_options, add_ray_option, config_from_args
 from dlgo.core.arguments import number, whole
-from dlgo.formats.plotting import plot_learning_curve
 from engines.training.accuracy import evaluate_predictor, evaluate_value
 from engines.training.alphazero_config import AlphaZeroConfig
 from engines.training.rl_config import RLConfig
@@ -78,6 +77,7 @@ def add_train_supervised(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_train_supervised(args: argparse.Namespace) -> int:
+    from dlgo.formats.plotting import plot_learning_curve  # pandas, matplotlib
     from engines.training.supervised import train_supervised  # TensorFlow's lazy import
 
     history = train_supervised(args.data, args.out, model=args.model, encoder=args.encoder, epochs=args.epochs,
@@ -137,7 +137,7 @@ def cmd_train_alphazero(args: argparse.Namespace) -> int:
     config = config_from_args(args, AlphaZeroConfig, saved_config)
     history = train_alphazero(args.out, config, args.iterations, workers=args.workers, sgf=args.sgf, ray=args.ray)
     plot_history(history, Path(args.out) / "learning_curve.png", f"AlphaZero on {config.game}")
-    print(history.tail(5).to_string(index=False))
+    print_last_rows(history)
     print(f"\nlatest network: {args.out}/checkpoint.keras   learning curve: {args.out}/learning_curve.png\n"
           f"play it: dlgo play --game {config.game} --white alphazero:checkpoint={args.out}/checkpoint.keras")
     return 0
@@ -150,7 +150,12 @@ def cmd_train_rl(args: argparse.Namespace) -> int:
     history = train_rl(args.out, config, args.generations, ray=args.ray)
     columns = [c for c in ("generation", "examples", "loss", "score_vs_previous", "p_value") if c in history]
     columns += [c for c in history.columns if c.startswith("score_vs_") and c not in columns]
-    print(history[columns].tail(5).to_string(index=False))
+    print_last_rows(history[columns])
     print(f"\nlatest network: {args.out}/current.keras   learning curve: {args.out}/learning_curve.png\n"
           f"play it: dlgo play --game {config.game} --white {config.method}:model={args.out}/current.keras")
     return 0
+
+
+def print_last_rows(history: Any) -> None:
+    """The last five rows of a run's history (a data frame), numbers to four significant digits."""
+    print(history.tail(5).to_string(index=False, float_format=lambda value: f"{value:.4g}"))

@@ -33,9 +33,13 @@ def report_file(root: Path, relative: str) -> Path:
     """The file ``relative`` inside ``root``; :class:`NoSuchReport` for anything
     else (a path that climbs out, a link out of it, a missing file, a kind not served)."""
     root = root.resolve()
-    path = (root / unquote(relative)).resolve()
-    if root not in path.parents or not path.is_file() or path.suffix.lower() not in SERVED:
-        raise NoSuchReport(f"no report file {relative!r}")
+    try:
+        path = (root / unquote(relative)).resolve()
+        found = root in path.parents and path.is_file() and path.suffix.lower() in SERVED
+    except (OSError, ValueError):  # a name no file can have: too long, a NUL byte
+        found = False
+    if not found:
+        raise NoSuchReport(f"no report file {relative[:100]!r}")
     return path
 
 
@@ -84,7 +88,7 @@ def render_report(root: Path, relative: str) -> dict[str, Any]:
     """The Markdown file ``relative`` of the reports folder as ``{path, title, html}``."""
     path = report_file(root, relative)
     if path.suffix.lower() != ".md":
-        raise NoSuchReport(f"{relative!r} is not a report (a .md file)")
+        raise NoSuchReport(f"{relative[:100]!r} is not a report (a .md file)")
     text = path.read_text(encoding="utf-8", errors="replace")
     folder = posixpath.dirname(path.relative_to(root.resolve()).as_posix())
     tokens = _markdown.parse(text)

@@ -5,21 +5,26 @@ A spec string from a page is untrusted text. :func:`browser_game` accepts any
 game of the registry whose board fits :data:`MAX_BOARD`; :func:`browser_engine`
 accepts any engine of the registry whose text parameters name network files
 under the allowed folders (``checkpoints/`` and the runs folder), and refuses
-every other text parameter (a program to start, a path to read). The compute of
+every other text parameter (a program to start, a path to read); what it
+accepts is then checked in full for the game (ranges, files, fit) before any
+move. :func:`offered_networks` lists the files a page may choose. The compute of
 a move is capped by the server's time limit (see :mod:`dlgo.app.web.workers`).
 """
 from __future__ import annotations
 
+import os
 import typing
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Any, Callable, Iterable, NamedTuple, Sequence
 
 from engines import registry
-from dlgo.core.errors import ModelFileError, SpecError
+from dlgo.core.errors import DlgoError, ModelFileError, SpecError
 from dlgo.core.game import State
 from dlgo.core.specs import split_spec
 from dlgo.games import new_game
 from engines.checkpoints import NETWORK_PARAMETERS, SET_FILES, SHIPPED, checkpoint_set, resolve_model_path
+from engines.neural.loading import LoadedModel
+from engines.rollouts import read_rollout_policy
 
 #: the longest spec text accepted
 MAX_SPEC = 300
@@ -70,16 +75,16 @@ class FileRoots:
         real = Path(path).resolve()
         return any(real == root or root in real.parents for root in self.roots)
 
-    def files(self, suffixes: Sequence[str] = (".keras", ".npz")) -> list[str]:
-        """The network files under the folders, as a spec names them: a shipped
-        network by its name (``connect4``), any other by its path."""
-        found: list[str] = []
+    def files(self, suffixes: Sequence[str] = (".keras", ".npz")) -> list[tuple[str, Path]]:
+        """The network files under the folders, each as a spec names it (a shipped
+        network by its name, ``connect4``; any other by its path) and its path."""
+        found: list[tuple[str, Path]] = []
         for root in self.roots:
             if not root.is_dir():
                 continue
             for path in sorted(root.rglob("*")):
                 if path.suffix in suffixes and path.is_file() and self.holds(path):
-                    found.append(path.stem if path.parent == SHIPPED.resolve() else _shown(path))
+                    found.append((path.stem if path.parent == SHIPPED.resolve() else _shown(path), path))
                 if len(found) >= MAX_FILES:
                     return found
         return found
@@ -91,6 +96,14 @@ def _shown(path: Path) -> str:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
     except ValueError:
         return str(path)
+
+
+def relative_paths(message: str) -> str:
+    """``message`` with paths inside the working folder or the suite shown relative
+    to it: an answer never shows where the suite is installed."""
+    for base in sorted({str(Path.cwd().resolve()), str(SHIPPED.parent)}, key=len, reverse=True):
+        message = message.replace(base + os.sep, "")
+    return message
 
 
 def _network_files(key: str, value: str) -> list[Path]:
@@ -106,8 +119,11 @@ def _network_files(key: str, value: str) -> list[Path]:
     return [resolve_model_path(value, ".npz" if key == "rollout" else ".keras")]
 
 
-def browser_engine(spec: str, roots: FileRoots) -> str:
-    """``spec`` if a page may play it; :class:`SpecError` saying why not."""
+def browser_engine(spec: str, roots: FileRoots, state: State) -> str:
+    """``spec`` if a page may play it in the game of ``state``; a
+    :class:`~dlgo.core.errors.DlgoError` saying why not. The files it names must
+    lie under ``roots``; then it is checked as building it would check it
+    (ranges, files, the game it plays: :func:`engines.registry.check_engine`)."""
     if len(spec) > MAX_SPEC:
         raise SpecError(f"an engine spec is at most {MAX_SPEC} characters")
     name, params = split_spec(spec)
@@ -128,15 +144,51 @@ def browser_engine(spec: str, roots: FileRoots) -> str:
             files = []
         if not files or not all(roots.holds(f) for f in files):
             raise SpecError(f"{name}: {key}={value} names no network under {' or '.join(map(_shown, roots.roots))}")
-    return spec
+    return registry.check_engine(spec, state)
 
 
-def set_prefixes(roots: FileRoots) -> list[str]:
-    """The checkpoint sets (AlphaGo's policy, value and rollout files) under the
-    folders, by the name a spec gives them (``go9``, ``runs/ch13/go9``)."""
+class Networks(NamedTuple):
+    """The files a page may choose, as a spec names them, by what they are."""
+
+    keras: list[tuple[str, str]]   # networks, each with the kind its metadata records ("" if none)
+    rollouts: list[str]            # Go rollout policies (.npz from `dlgo train-rollout`)
+    sets: list[str]                # AlphaGo's checkpoint sets (NAME for NAME-policy.keras, ...)
+
+
+def offered_networks(roots: FileRoots, state: State | None = None) -> Networks:
+    """The files under the folders that are what their names say (a network saved
+    by dlgo, read without TensorFlow; a rollout policy) and, given ``state``, play its game."""
+    def network(path: Path) -> LoadedModel:
+        return LoadedModel(str(path), network=False)
+
+    keras = [(name, str(loaded.metadata.get("kind", "")))
+             for name, loaded in _readable(roots, ".keras", network, state)]
+    rollouts = [name for name, _ in _readable(roots, ".npz", read_rollout_policy, state)]
+    return Networks(keras, rollouts, set_prefixes([name for name, _ in keras]))
+
+
+def _readable(roots: FileRoots, suffix: str, read: Callable[[Path], Any], state: State | None) -> list[tuple[str, Any]]:
+    """The files with ``suffix`` under the folders that ``read`` opens (it raises for
+    one that is not what it should be), with what it read; given ``state``, only
+    those whose ``check`` accepts its game."""
+    found = []
+    for name, path in roots.files((suffix,)):
+        try:
+            opened = read(path)
+            if state is not None:
+                opened.check(state)
+        except (DlgoError, OSError, ValueError, KeyError, TypeError):  # damaged, foreign, or for another game
+            continue
+        found.append((name, opened))
+    return found
+
+
+def set_prefixes(names: Iterable[str]) -> list[str]:
+    """The checkpoint sets (AlphaGo's policy, value and rollout files) among the
+    network ``names``, by the name a spec gives them (``go9``, ``runs/ch13/go9``)."""
     endings = (SET_FILES["policy"], Path(SET_FILES["policy"]).stem)  # a file's path, or a shipped name
     prefixes = []
-    for name in roots.files((".keras",)):
+    for name in names:
         ending = next((e for e in endings if name.endswith(e)), None)
         if ending:
             prefixes.append(name[: -len(ending)])

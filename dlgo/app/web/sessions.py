@@ -2,10 +2,13 @@
 
 A :class:`GameSession` holds the position, who plays each colour (a human, or
 an engine spec), the last engine report and the session's engine process. Its
-:meth:`GameSession.view` is everything a page draws: the board, the legal
-moves with the points they play at, the move list, the result and the search
+:meth:`GameSession.view` is everything a page draws: the board, the sides'
+names, the legal moves with the points they play at, the move list, the result
+(with the winning line, or Go's count: territory and score) and the search
 report as a heat map. The :class:`SessionStore` keeps at most ``max_sessions``
-and closes those left idle for ``idle_seconds``. Nothing here knows HTTP.
+and their engine processes (a pool of at most ``max_engines``), and closes
+those left idle for ``idle_seconds`` (:meth:`SessionStore.expire`, on the
+server's timer). Nothing here knows HTTP.
 """
 from __future__ import annotations
 
@@ -15,7 +18,7 @@ import time
 from typing import Any
 
 from dlgo.app.web.safety import HUMAN, FileRoots, browser_engine, browser_game
-from dlgo.app.web.workers import GRACE_SECONDS, EngineAnswer, EngineJob, EngineProcess
+from dlgo.app.web.workers import GRACE_SECONDS, START_SECONDS, EngineAnswer, EngineJob, EnginePool, EngineProcess
 from dlgo.core.errors import DlgoError, IllegalMoveError
 from dlgo.core.game import State
 from dlgo.core.types import Move, Player
@@ -49,9 +52,9 @@ class GameSession:
         self.players: dict[Player, str | None] = {}
         for player, spec in ((Player.black, black), (Player.white, white)):
             text = spec.strip()
-            self.players[player] = None if text.lower() == HUMAN else browser_engine(text, roots)
+            self.players[player] = None if text.lower() == HUMAN else browser_engine(text, roots, self.state)
         engines_here = [s for s in self.players.values() if s]
-        self.hint_spec = browser_engine(hint.strip(), roots) if hint and hint.strip() else \
+        self.hint_spec = browser_engine(hint.strip(), roots, self.state) if hint and hint.strip() else \
             (engines_here[-1] if engines_here else DEFAULT_HINT)
         self.seed = seed if seed is not None else secrets.randbelow(2 ** 31)
         self.time_limit = time_limit
@@ -82,6 +85,9 @@ class GameSession:
             raise SessionError(f"it is {self.state.next_player.name}'s turn, played by {self.to_move()}")
         if (text is None) == (action is None):
             raise IllegalMoveError("give the move as text or as an action, one of them")
+        if not isinstance(text, (str, type(None))) or isinstance(action, bool) or \
+                not isinstance(action, (int, type(None))):
+            raise IllegalMoveError("a move is text (C3, pass) and an action an integer")
         state = self.state
         if action is not None:
             if not 0 <= action < state.num_actions:
@@ -139,16 +145,19 @@ class GameSession:
         return self.engine_job(self.state.next_player.name)
 
     def start_hint(self, spec: str | None = None) -> EngineJob:
-        """Claim the session for a hint (by ``spec``, else the session's hint engine)."""
+        """Claim the session for a hint (by ``spec``, which becomes the session's
+        hint engine, else by that); a refused request changes nothing."""
         if self.state.is_over():
             raise SessionError("the game is over")
-        if spec:
-            self.hint_spec = browser_engine(spec.strip(), self.roots)
+        chosen = browser_engine(spec.strip(), self.roots, self.state) if spec and spec.strip() else self.hint_spec
         self._claim()
+        self.hint_spec = chosen
         return self.engine_job("hint")
 
     def ask(self, job: EngineJob) -> EngineAnswer:
-        """The engine's answer (blocking: the server calls it from a thread)."""
+        """The engine's answer (blocking: the server calls it from a thread); the errors of
+        :meth:`~dlgo.app.web.workers.EngineProcess.ask` (it failed, ran out of time, the session
+        was closed meanwhile, no engine process is free)."""
         return self.engine.ask(job)
 
     def finish(self, job: EngineJob, answer: EngineAnswer | None, error: str | None = None) -> None:
@@ -202,11 +211,7 @@ class GameSession:
         last = state.last_move
         return {
             "id": self.id,
-            "game": {"spec": game.spec, "name": game.name, "rows": game.num_rows, "cols": game.num_cols,
-                     "style": game.board_style, "has_pass": game.has_pass, "has_sgf": game.has_sgf,
-                     "num_actions": game.num_actions, "column_labels": column_labels(state),
-                     "star_points": star_points(game.num_rows) if game.board_style == "go"
-                     and game.num_rows == game.num_cols else []},
+            "game": self._game_facts(state),
             "points": [self._point(state, a) for a in range(game.num_actions)],
             "swap_action": self._swap_action(state),
             "players": {p.name: spec or HUMAN for p, spec in self.players.items()},
@@ -225,13 +230,38 @@ class GameSession:
             "moves": moves,
             "captures": self._captures(history),
             "over": state.is_over(),
-            "result": None if outcome is None else {"text": outcome.text, "describe": outcome.describe(),
+            "result": None if outcome is None else {"text": outcome.text, "describe": outcome.describe(game.side_names),
                                                     "winner": outcome.winner_name},
+            "winning_line": [[p.row, p.col] for p in state.winning_line() or []],
+            "count": self._count(state),
             "report": self.report,
             "hint": self.hint,
             "busy": self.busy,
             "message": self.message,
         }
+
+    @staticmethod
+    def _game_facts(state: State) -> dict[str, Any]:
+        """What the page needs to know of the game: its shape, style, what it can
+        do, its sides' names (``{"black": "red", "white": "yellow"}``), coordinates, star points."""
+        game = state.game
+        square_go = game.board_style == "go" and game.num_rows == game.num_cols
+        return {"spec": game.spec, "name": game.name, "rows": game.num_rows, "cols": game.num_cols,
+                "style": game.board_style, "has_pass": game.has_pass, "has_sgf": game.has_sgf,
+                "num_actions": game.num_actions, "sides": {p.name: game.side_name(p) for p in Player},
+                "column_labels": column_labels(state), "star_points": star_points(game.num_rows) if square_go else []}
+
+    @staticmethod
+    def _count(state: State) -> dict[str, Any] | None:
+        """The count of a finished game scored by area (None for any other): each
+        point's owner (``owners[row - 1][col - 1]``: 0 nobody, 1 black, 2 white),
+        the dead stones, and each side's stones, territory, komi and total."""
+        count = state.area_count()
+        if count is None:
+            return None
+        scores = {p.name: {"stones": count.stones[p], "territory": count.territory[p], "komi": count.komi_for(p),
+                           "total": count.total(p)} for p in Player}
+        return {"owners": count.owners.tolist(), "dead": [[p.row, p.col] for p in sorted(count.dead)], **scores}
 
     @staticmethod
     def _point(state: State, action: int) -> list[int] | None:
@@ -271,29 +301,40 @@ class GameSession:
         return f"{name}.txt", "text/plain", "\n".join(lines)
 
     def close(self) -> None:
+        """Stop the session's engine process, without waiting for it."""
         self.engine.close()
 
 
 class SessionStore:
-    """The open sessions, at most ``max_sessions``; one idle for ``idle_seconds`` is closed."""
+    """The open sessions, at most ``max_sessions``, and their engine processes (an
+    :class:`~dlgo.app.web.workers.EnginePool` of at most ``max_engines``). A
+    session left idle for ``idle_seconds`` is closed by :meth:`expire`, which the
+    server calls on a timer. Closing never waits for an engine's process."""
 
     def __init__(self, roots: FileRoots, *, max_sessions: int = 32, idle_seconds: float = 3600.0,
-                 time_limit: float = 10.0, grace: float = GRACE_SECONDS):
+                 time_limit: float = 10.0, grace: float = GRACE_SECONDS, start_seconds: float = START_SECONDS,
+                 max_engines: int | None = None):
         self.roots = roots
         self.grace = grace
         self.max_sessions = max_sessions
         self.idle_seconds = idle_seconds
         self.time_limit = time_limit
+        self.engines = EnginePool(max_engines, start_seconds=start_seconds, grace=grace)
         self._sessions: dict[str, GameSession] = {}
         self._lock = threading.Lock()
 
     def open(self, game: str, black: str, white: str, *, seed: int | None = None,
              hint: str | None = None) -> GameSession:
-        """A new session (a :class:`~dlgo.core.errors.SpecError` for a spec a page may not play)."""
+        """A new session (a :class:`~dlgo.core.errors.SpecError` for a spec a page may not play;
+        :class:`SessionError` when ``max_sessions`` are open; :class:`~dlgo.app.web.workers.EnginesBusy` for a game with an
+        engine while every engine process is thinking)."""
         session = GameSession(game, black, white, self.roots, seed=seed, hint=hint, time_limit=self.time_limit,
                               grace=self.grace)
+        session.engine = self.engines.process()
+        if any(session.players.values()):
+            self.engines.check_room()
+        self.expire()
         with self._lock:
-            self._expire()
             if len(self._sessions) >= self.max_sessions:
                 raise SessionError(f"{self.max_sessions} games are open, the most this server keeps; "
                                    "close one, or wait for one to be left idle")
@@ -309,6 +350,8 @@ class SessionStore:
         return session
 
     def close(self, session_id: str) -> None:
+        """Close a session; its engine process stops in the background (a question it is thinking
+        about is answered :class:`~dlgo.app.web.workers.EngineClosed`)."""
         with self._lock:
             session = self._sessions.pop(session_id, None)
         if session is None:
@@ -321,12 +364,16 @@ class SessionStore:
         for session in sessions:
             session.close()
 
+    def expire(self) -> int:
+        """Close the sessions left idle for ``idle_seconds`` (never one whose engine is thinking): how many."""
+        now = time.monotonic()
+        with self._lock:
+            idle = [key for key, session in self._sessions.items()
+                    if now - session.last_seen > self.idle_seconds and not session.busy]
+            expired = [self._sessions.pop(key) for key in idle]
+        for session in expired:
+            session.close()
+        return len(expired)
+
     def __len__(self) -> int:
         return len(self._sessions)
-
-    def _expire(self) -> None:
-        now = time.monotonic()
-        for key, session in list(self._sessions.items()):
-            if now - session.last_seen > self.idle_seconds and not session.busy:
-                del self._sessions[key]
-                session.close()

@@ -2,22 +2,42 @@
 
 A browser may ask for any engine of the registry, some of them slow (plain
 minimax on Connect Four never ends), while the server must answer every other
-page at once. So a session's engines run in a child process, started with
-``spawn`` (nothing of the server, TensorFlow included, is inherited). The child
-keeps its engines between moves (search trees, loaded networks) and is given
-the game as its spec and the actions played so far. The server waits for an
-answer with a deadline: each engine is told the per-move time limit (searching
-engines stop there on their own) and a process that is still busy a few
-seconds later is killed. The page says why; the session's next engine move
-starts a fresh process.
+page at once. So a session's engines run in a child process, which keeps them
+between moves (search trees, loaded networks) and is given the game as its spec
+and the actions played so far.
+
+Starting one is cheap: the processes are forked from a fork server
+(``forkserver``) that imported the engines and the server's entry module once
+(:data:`PRELOAD`, :func:`main_imports`), so a new engine process imports
+nothing of the classic engines; a network engine loads TensorFlow and its
+network there, itself. Each question has two deadlines: the
+engine's start (building it, loading its network, replaying the game: up to
+``start_seconds``), which the child reports as ``started``, then its search,
+told the per-move time limit (searching engines stop there on their own) and
+killed when still busy ``grace`` seconds past it. The page says why; the
+session's next engine move starts a fresh process.
+
+An :class:`EnginePool` caps the processes alive at once: a new one beyond the
+cap stops the one left idle longest (its session goes on and starts it again
+when it next asks), and with every one thinking it waits for one to finish,
+up to the move's time limit, then is refused (:class:`EnginesBusy`, HTTP 503).
+Closing never waits for a process: an idle one is told to exit, a busy one is
+killed, and a thread reaps it.
 """
 from __future__ import annotations
 
 import logging
 import multiprocessing
+import os
+import signal
+import sys
 import threading
+import time
 import traceback
+import types
 from multiprocessing.connection import Connection
+from multiprocessing.context import ForkServerContext, SpawnContext
+from multiprocessing.process import BaseProcess
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -30,10 +50,21 @@ from dlgo.games import new_game
 
 log = logging.getLogger(__name__)
 
-#: seconds a killed or finished process is given to exit
+#: seconds a closed process is given to exit on its own (closing its engines) before it is killed
+EXIT_SECONDS = 0.5
+#: seconds a killed process is given to go
 JOIN_SECONDS = 2.0
-#: seconds added to the time limit before a busy process is killed (start-up, loading a network)
-GRACE_SECONDS = 20.0
+#: seconds an engine may take to start: build it, load its network, replay the game
+START_SECONDS = 60.0
+#: seconds past the time limit before a searching engine is killed
+GRACE_SECONDS = 10.0
+#: memory per engine process behind the default cap (an AlphaZero one, TensorFlow included, holds ~0.65 GB)
+ENGINE_MEMORY = 1.5 * 2 ** 30
+#: what the fork server imports once, before it forks engine processes: the server's main module, this
+#: module with the registry and the games, the classic engines, and what re-running a main script needs
+PRELOAD = ["__main__", "dlgo.app.web.workers", "engines.randombot", "engines.minimax", "engines.mcts", "pkgutil"]
+#: the answer to a question whose session was closed
+CLOSED = "the game was closed while its engine was thinking"
 
 
 class EngineJob(NamedTuple):
@@ -59,7 +90,15 @@ class EngineFailure(DlgoError):
 
 
 class EngineTimeout(EngineFailure):
-    """The engine ran past the time limit and the grace, and was stopped."""
+    """The engine ran past its start's deadline, or the time limit and the grace, and was stopped."""
+
+
+class EngineClosed(EngineFailure):
+    """The session was closed while its engine was thinking: HTTP 410."""
+
+
+class EnginesBusy(DlgoError):
+    """Every engine process the server keeps is thinking, so no other can start now: HTTP 503."""
 
 
 def report_data(report: SearchReport, state: State) -> dict[str, Any]:
@@ -141,11 +180,17 @@ class _Worker:
         self.position = (job.game, job.actions, state)
         return state
 
-    def answer(self, job: EngineJob) -> EngineAnswer:
+    def prepare(self, job: EngineJob) -> tuple[Agent, State]:
+        """The engine and the position of ``job``, ready to search (the start, before the time limit)."""
         state = self.state(job)
         agent = self.agent(job)
         agent.check_game(state)
         agent.set_time_limit(job.time_limit)
+        return agent, state
+
+    @staticmethod
+    def search(agent: Agent, state: State) -> EngineAnswer:
+        """The engine's move in ``state`` (the search, within the time limit)."""
         move = agent.select_move(state)
         action = None if move.is_resign else state.move_to_index(move)
         return EngineAnswer(action, report_data(agent.last_report, state))
@@ -162,9 +207,12 @@ class _Worker:
 
 
 def serve(conn: Connection) -> None:
-    """The child process: answer jobs until the pipe closes. Every failure is
-    sent back as one line (a user's mistake as its message; an engine's bug with
-    its type, its traceback on the child's stderr)."""
+    """The child process: answer jobs until the pipe closes. Each job gets
+    ``("started", None)`` once the engine is ready to search, then ``("ok",
+    answer)``; a failure, at either step, ``("error", one line)`` (a user's
+    mistake as its message; an engine's bug with its type, its traceback on the
+    child's stderr)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's: it closes this pipe
     worker = _Worker()
     try:
         while True:
@@ -173,7 +221,9 @@ def serve(conn: Connection) -> None:
             except (EOFError, OSError):
                 break
             try:
-                conn.send(("ok", worker.answer(job)))
+                agent, state = worker.prepare(job)
+                conn.send(("started", None))
+                conn.send(("ok", worker.search(agent, state)))
             except DlgoError as err:
                 conn.send(("error", str(err)))
             except Exception as err:
@@ -183,63 +233,272 @@ def serve(conn: Connection) -> None:
         worker.close()
 
 
-class EngineProcess:
-    """The server's side of one session's engine process (started on the first job)."""
+def engine_context() -> ForkServerContext | SpawnContext:
+    """How engine processes start: forked from a fork server that imported :data:`PRELOAD`
+    (``spawn`` where the platform has no fork server)."""
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(PRELOAD + main_imports())
+    return context
 
-    def __init__(self, grace: float = GRACE_SECONDS):
+
+def main_imports() -> list[str]:
+    """The modules the server's main script bound (a console script's entry point: ``dlgo.app.cli``
+    for ``dlgo serve``). Each new process runs that script again, as multiprocessing does (before
+    Python 3.13.8 the fork server never preloads ``__main__`` itself: CPython issue 126631); with
+    them preloaded, that costs it nothing."""
+    main = sys.modules.get("__main__")
+    if main is None:
+        return []
+    names = {value.__name__ if isinstance(value, types.ModuleType) else getattr(value, "__module__", None)
+             for key, value in vars(main).items() if not key.startswith("__")}
+    spec = getattr(main, "__spec__", None)
+    if spec is not None:  # run with -m: that module is what runs again
+        names.add(spec.name)
+    return sorted(name for name in names if isinstance(name, str) and name != "builtins"
+                  and not name.endswith("__main__"))
+
+
+def default_max_engines() -> int:
+    """The default cap on engine processes: one per :data:`ENGINE_MEMORY` of the machine's memory, 2 to 64."""
+    try:
+        memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):  # no sysconf (Windows), or no such name
+        return 8
+    return max(2, min(64, int(memory // ENGINE_MEMORY)))
+
+
+class _Child(NamedTuple):
+    """A live engine process and the server's end of its pipe."""
+
+    process: BaseProcess
+    conn: Connection
+
+
+def reap(child: _Child) -> None:
+    """Close ``child``'s pipe (an idle child then exits, closing its engines) and make sure it is
+    gone, killing it if need be. Blocks: :meth:`EngineProcess.close` runs it in a thread."""
+    child.conn.close()
+    child.process.join(EXIT_SECONDS)
+    if child.process.is_alive():
+        child.process.kill()
+        child.process.join(JOIN_SECONDS)
+
+
+class EngineProcess:
+    """The server's side of one session's engine process (started on the first job).
+
+    :meth:`ask` holds a conversation with it, one at a time, from a thread;
+    :meth:`close` stops it from anywhere, the event loop included, without
+    waiting (a busy :meth:`ask` then fails with :class:`EngineClosed`)."""
+
+    def __init__(self, grace: float = GRACE_SECONDS, *, start_seconds: float = START_SECONDS,
+                 pool: EnginePool | None = None):
         self.grace = grace
-        self._process: Any = None
-        self._conn: Connection | None = None
-        self._lock = threading.Lock()
+        self.start_seconds = start_seconds
+        self.pool = pool
+        self.last_used = time.monotonic()
+        self._child: _Child | None = None
+        self._closed = False
+        self._lock = threading.Lock()   # held by the one conversation (or stop) at a time
+        self._guard = threading.Lock()  # guards _child and _closed; never held while waiting
 
     @property
     def alive(self) -> bool:
-        return self._process is not None and self._process.is_alive()
+        child = self._child
+        return child is not None and child.process.is_alive()
+
+    @property
+    def pid(self) -> int | None:
+        """The process's id while there is one."""
+        child = self._child
+        return None if child is None else child.process.pid
+
+    @property
+    def busy(self) -> bool:
+        """A conversation with the process is under way."""
+        return self._lock.locked()
 
     def ask(self, job: EngineJob) -> EngineAnswer:
-        """The engine's answer to ``job`` (blocks: call it from a thread);
-        :class:`EngineFailure` if the engine failed or ran past ``job.time_limit``
-        plus the grace, in which case the process is killed."""
-        with self._lock:
-            if not self.alive:
-                self._start()
-            assert self._conn is not None
-            try:
-                self._conn.send(job)
-                ready = self._conn.poll(job.time_limit + self.grace)
-                if ready:
-                    status, payload = self._conn.recv()
-            except (EOFError, OSError, BrokenPipeError):
-                self._stop()
-                raise EngineFailure(f"{job.spec} stopped unexpectedly; its next move starts it again") from None
-            if not ready:
-                self._stop()
-                raise EngineTimeout(f"{job.spec} did not answer within {job.time_limit + self.grace:g} s and was "
-                                    "stopped; try a smaller budget")
-            if status != "ok":
-                raise EngineFailure(str(payload))
-            answer: EngineAnswer = payload
-            return answer
+        """The engine's answer to ``job`` (blocks: call it from a thread). :class:`EngineFailure`
+        if the engine failed; :class:`EngineTimeout`, the process killed, if it took longer than
+        ``start_seconds`` to start or than ``job.time_limit`` plus the grace to search;
+        :class:`EngineClosed` if :meth:`close` came first; :class:`EnginesBusy` if the pool had no
+        place for a new process within ``job.time_limit``."""
+        try:
+            with self._lock:
+                child = self._child
+                if child is None or not child.process.is_alive():
+                    if child is not None:  # it died between questions
+                        self._discard(child)
+                    child = self._start(job.time_limit)
+                return self._converse(child, job)
+        finally:
+            self.last_used = time.monotonic()
+            if self.pool is not None:
+                self.pool.notify()  # idle now: a process waiting for a place may take this one's
 
-    def _start(self) -> None:
-        context = multiprocessing.get_context("spawn")
-        parent, child = context.Pipe()
-        process = context.Process(target=serve, args=(child,), daemon=True, name="dlgo-engine")
-        process.start()
-        child.close()
-        self._process, self._conn = process, parent
+    def _converse(self, child: _Child, job: EngineJob) -> EngineAnswer:
+        """Send ``job``; wait for ``started`` up to the start's deadline, then for the answer up to the search's."""
+        search = job.time_limit + self.grace
+        try:
+            child.conn.send(job)
+            message = self._receive(child, self.start_seconds)
+            if message is None:
+                raise EngineTimeout(f"{job.spec} did not start within {self.start_seconds:g} s and was stopped; "
+                                    "try a smaller network or game")
+            if message[0] == "started":
+                message = self._receive(child, search)
+                if message is None:
+                    raise EngineTimeout(f"{job.spec} did not answer within {search:g} s of search and was "
+                                        "stopped; try a smaller budget")
+        except (EOFError, OSError):
+            self._discard(child)
+            if self._closed:
+                raise EngineClosed(CLOSED) from None
+            raise EngineFailure(f"{job.spec} stopped unexpectedly; its next move starts it again") from None
+        status, payload = message
+        if status != "ok":
+            raise EngineFailure(str(payload))
+        answer: EngineAnswer = payload
+        return answer
 
-    def _stop(self) -> None:
-        process, conn = self._process, self._conn
-        self._process = self._conn = None
-        if conn is not None:
-            conn.close()
-        if process is not None:
-            process.join(0.2)
-            if process.is_alive():
-                process.kill()
-            process.join(JOIN_SECONDS)
+    def _receive(self, child: _Child, seconds: float) -> tuple[str, Any] | None:
+        """The child's next message; None past ``seconds``, the child stopped."""
+        if child.conn.poll(seconds):
+            message: tuple[str, Any] = child.conn.recv()
+            return message
+        self._discard(child)
+        return None
+
+    def _start(self, patience: float) -> _Child:
+        """A new process, in a place of the pool's (waiting up to ``patience`` seconds for one)."""
+        if self._closed:
+            raise EngineClosed(CLOSED)
+        if self.pool is not None:
+            self.pool.reserve(self, patience)
+        try:
+            context = engine_context()
+            parent, end = context.Pipe()
+            process = context.Process(target=serve, args=(end,), daemon=True, name="dlgo-engine")
+            process.start()
+            end.close()
+        except BaseException:
+            if self.pool is not None:
+                self.pool.release(self)
+            raise
+        child = _Child(process, parent)
+        with self._guard:
+            closed = self._closed
+            if not closed:
+                self._child = child
+        if closed:  # close() came while the process started
+            self._discard(child)
+            raise EngineClosed(CLOSED)
+        return child
+
+    def _discard(self, child: _Child) -> None:
+        """Forget ``child``, give its place in the pool back, and stop it in a thread."""
+        with self._guard:
+            if self._child is child:
+                self._child = None
+        if self.pool is not None:
+            self.pool.release(self)
+        threading.Thread(target=reap, args=(child,), name="dlgo-reap", daemon=True).start()
+
+    def retire(self) -> bool:
+        """Stop the process if it is idle (the pool taking its place back); False if it is busy."""
+        if not self._lock.acquire(blocking=False):
+            return False
+        try:
+            child = self._child
+            if child is not None:
+                self._discard(child)
+            elif self.pool is not None:
+                self.pool.release(self)
+            return True
+        finally:
+            self._lock.release()
 
     def close(self) -> None:
-        """Stop the process, whatever it is doing (a busy :meth:`ask` then fails)."""
-        self._stop()
+        """Stop the process, whatever it is doing, without waiting: an idle one is told to exit, a busy
+        one is killed (its :meth:`ask` fails with :class:`EngineClosed`). Later questions are refused."""
+        with self._guard:
+            self._closed = True
+            child = self._child
+        if child is not None and not self.retire():
+            child.process.kill()  # the asking thread sees the pipe close, and reaps it
+
+
+class EnginePool:
+    """The engine processes of a server, at most ``max_engines`` alive at once
+    (default :func:`default_max_engines`). A new one beyond the cap stops the
+    one left idle longest; when every one is thinking, it waits for one to finish,
+    and past its patience it is refused (:class:`EnginesBusy`)."""
+
+    def __init__(self, max_engines: int | None = None, *, start_seconds: float = START_SECONDS,
+                 grace: float = GRACE_SECONDS):
+        self.max_engines = max_engines or default_max_engines()
+        self.start_seconds = start_seconds
+        self.grace = grace
+        self._alive: dict[int, EngineProcess] = {}  # by id(): the processes holding a place
+        self._lock = threading.Lock()
+        self._changed = threading.Condition(self._lock)  # a place freed, or a process idle
+
+    def process(self) -> EngineProcess:
+        """A session's engine process, started on its first question, in a place of this pool."""
+        return EngineProcess(self.grace, start_seconds=self.start_seconds, pool=self)
+
+    def __len__(self) -> int:
+        return len(self._alive)
+
+    def check_room(self) -> None:
+        """:class:`EnginesBusy` if every place is taken by a process that is thinking."""
+        with self._lock:
+            if len(self._alive) >= self.max_engines and all(e.busy for e in self._alive.values()):
+                raise self._refusal()
+
+    def _refusal(self) -> EnginesBusy:
+        return EnginesBusy(f"all {self.max_engines} engine processes this server runs at once are thinking; "
+                           "try again in a moment")
+
+    def reserve(self, engine: EngineProcess, patience: float = 0.0) -> None:
+        """A place for ``engine``'s new process: a free one, or the place of the process left idle
+        longest (which is stopped); waiting up to ``patience`` seconds while every one is thinking,
+        then :class:`EnginesBusy`."""
+        deadline = time.monotonic() + patience
+        while True:
+            with self._lock:
+                if len(self._alive) < self.max_engines or id(engine) in self._alive:
+                    self._alive[id(engine)] = engine
+                    return
+                idle = sorted((e for e in self._alive.values() if not e.busy), key=lambda e: e.last_used)
+                if not idle:
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        raise self._refusal()
+                    self._changed.wait(left)
+                    continue
+            any(victim.retire() for victim in idle)  # the first still idle gives its place back
+
+    def release(self, engine: EngineProcess) -> None:
+        """``engine``'s process is gone: its place is free."""
+        with self._lock:
+            self._alive.pop(id(engine), None)
+            self._changed.notify_all()
+
+    def notify(self) -> None:
+        """A process has finished thinking: one waiting for a place may take its place."""
+        with self._lock:
+            self._changed.notify_all()
+
+    @staticmethod
+    def warm() -> None:
+        """Start the fork server and wait for its imports (blocks: a second or so, once), so that the
+        first engine move does not wait for them."""
+        context = engine_context()
+        if context.get_start_method() == "forkserver":
+            process = context.Process(target=time.sleep, args=(0,), name="dlgo-warm", daemon=True)
+            process.start()
+            process.join(START_SECONDS)

@@ -17,6 +17,9 @@ One round of MCTS:
 
 After the rounds, play the root's most visited move.
 
+Build the tree from the ``Node`` class below and keep its names (``children``,
+``move``, ``visits``, ``wins``): two of the checks look at your tree through it.
+
 The state API (``dlgo.core.game.State``): ``is_over()``, ``winner()``,
 ``next_player``, ``legal_moves()``, ``apply_move(move)``.
 """

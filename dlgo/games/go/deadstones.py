@@ -33,7 +33,7 @@ from typing import Any, NamedTuple, Protocol, Sequence
 
 from dlgo.core.types import Player, Point
 from dlgo.games.go.board import BLACK, EMPTY, Board
-from dlgo.games.go.scoring import GameResult, empty_regions, point_owners
+from dlgo.games.go.scoring import GameResult, count_area, empty_regions, point_owners
 
 
 class Position(Protocol):
@@ -108,11 +108,8 @@ def score_with_dead_stones(state: Position, playouts: int = 200, seed: int = 0,
     """The area score of ``state`` with its dead stones removed (estimated by
     :func:`stone_status` unless ``status`` is given) and komi to white."""
     status = status or stone_status(state, playouts, seed)
-    board = state.board
-    dead = {board.geometry.index_of(p) for p in status.dead}
-    color = [EMPTY if p in dead else c for p, c in enumerate(board.color)]
-    owners = point_owners(color, board.geometry.neighbors)
-    return GameResult(owners.count(BLACK), sum(1 for o in owners if o and o != BLACK), state.game.komi)
+    count = count_area(state.board, state.game.komi, status.dead)
+    return GameResult(count.area(Player.black), count.area(Player.white), count.komi)
 
 
 def status_of(point: Point, status: StoneStatus) -> str:

@@ -2,10 +2,13 @@
 one colour. Komi goes to white."""
 from __future__ import annotations
 
-from typing import Iterator, NamedTuple, Sequence
+from typing import Collection, Iterator, NamedTuple, Sequence
 
+import numpy as np
+
+from dlgo.core.game import AreaCount
 from dlgo.core.types import Player, Point
-from dlgo.games.go.board import Board
+from dlgo.games.go.board import EMPTY, Board
 
 
 class Territory(NamedTuple):
@@ -51,6 +54,19 @@ def point_owners(color: Sequence[int], neighbors: Sequence[Sequence[int]]) -> li
             for p in region:
                 owners[p] = border
     return owners
+
+
+def count_area(board: Board, komi: float, dead: Collection[Point] = ()) -> AreaCount:
+    """``board`` counted by area once the ``dead`` stones are taken off: who owns
+    each point, and each side's living stones and territory (their points included)."""
+    geometry = board.geometry
+    dead_cells = {geometry.index_of(p) for p in dead}
+    color = [EMPTY if p in dead_cells else c for p, c in enumerate(board.color)]
+    owners = point_owners(color, geometry.neighbors)
+    stones = {player: color.count(player.value) for player in Player}
+    territory = {player: owners.count(player.value) - stones[player] for player in Player}
+    return AreaCount(np.array(owners, dtype=np.int8).reshape(board.num_rows, board.num_cols), frozenset(dead),
+                     stones, territory, komi)
 
 
 def evaluate_territory(board: Board) -> Territory:

@@ -28,14 +28,14 @@ import numpy as np
 
 from dlgo.core import zobrist
 from dlgo.core.errors import IllegalMoveError, SpecError
-from dlgo.core.game import Ending, Game, OpenSpielGame, Outcome, State
+from dlgo.core.game import AreaCount, Ending, Game, OpenSpielGame, Outcome, State
 from dlgo.core.grid import go_column_label, parse_go_point
 from dlgo.core.symmetry import Symmetry, grid_symmetries
 from dlgo.core.types import PASS, RESIGN, Move, Player, Point
 from dlgo.games.go.board import BLACK, Board, side_key
-from dlgo.games.go.deadstones import score_with_dead_stones
+from dlgo.games.go.deadstones import score_with_dead_stones, stone_status
 from dlgo.games.go.handicap import fixed_handicap_points
-from dlgo.games.go.scoring import GameResult, area_score, area_winner, evaluate_territory
+from dlgo.games.go.scoring import GameResult, area_score, area_winner, count_area, evaluate_territory
 
 __all__ = ["GoGame", "GameState", "compute_game_result"]
 
@@ -50,6 +50,8 @@ class PlayoutPolicy(Protocol):
 #: a shared set of reached hashes larger than this starts afresh (bounded memory
 #: when one start state seeds many games)
 MAX_REACHED = 1 << 20
+#: the largest komi either way: more than the points of the largest board
+MAX_KOMI = 1000
 
 
 class GoGame(Game):
@@ -67,6 +69,8 @@ class GoGame(Game):
 
     def __init__(self, num_rows: int = 9, num_cols: int | None = None, komi: float = 7.5, handicap: int = 0,
                  dead_stones: bool = False):
+        if not -MAX_KOMI <= komi <= MAX_KOMI:  # NaN fails it too
+            raise SpecError(f"komi must be between -{MAX_KOMI} and {MAX_KOMI}, got {komi:g}")
         self.num_rows = num_rows
         self.num_cols = num_rows if num_cols is None else num_cols
         self.komi = float(komi)
@@ -346,6 +350,15 @@ class GameState(State):
             return self.game.outcome(self.next_player, Ending.RESIGNATION)
         score = score_with_dead_stones(self, seed=self._hash) if self.game.dead_stones else compute_game_result(self)
         return Outcome(score.winner, Ending.SCORE, str(score))
+
+    def area_count(self) -> AreaCount | None:
+        """The count behind :meth:`outcome` after two passes: the board as it
+        stands, or with the dead stones off when the game estimates them (the
+        same estimate as the outcome's); None while the game goes on or after a resignation."""
+        if not self.is_over() or (self.last_move is not None and self.last_move.is_resign):
+            return None
+        dead = stone_status(self, seed=self._hash).dead if self.game.dead_stones else frozenset()
+        return count_area(self.board, self.game.komi, dead)
 
     def heuristic_value(self) -> float:
         """Capture difference plus an area estimate (stones and empty regions that

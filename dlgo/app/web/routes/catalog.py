@@ -1,13 +1,16 @@
 """``GET /api/catalog``: the games and engines a page may choose, with their
-options and defaults, the networks on offer and the server's limits."""
+options and defaults, the networks on offer (``?game=SPEC``: those that play
+that game) and the server's limits."""
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
 
 from dlgo.app.web.routes.common import Store
-from dlgo.app.web.safety import MAX_BOARD, FileRoots, offered_engines, set_prefixes
+from dlgo.app.web.safety import MAX_BOARD, MAX_SPEC, FileRoots, Networks, browser_game, offered_engines, \
+    offered_networks
 from dlgo.app.web.sessions import DEFAULT_HINT
 from dlgo.games import GAMES, game_options
 from engines.checkpoints import NETWORK_PARAMETERS
@@ -15,10 +18,29 @@ from engines.registry import engine_description, engine_parameters
 
 router = APIRouter()
 
+#: networks with a policy and a value head, by the kind their files record
+TWO_HEADS = ("alphazero", "policy-value", "ac")
+#: the kinds of network an engine's parameter plays, where not a policy (:data:`POLICY`)
+KINDS = {("alphazero", "checkpoint"): TWO_HEADS, ("ac", "model"): TWO_HEADS, ("q", "model"): ("q",),
+         ("alphago", "value"): ("value", *TWO_HEADS)}
+#: the kinds that start with a policy head: what the other network parameters play
+POLICY = ("predictor", "pg", *TWO_HEADS)
+
 
 @router.get("/api/catalog")
-async def get_catalog(store: Store) -> dict[str, Any]:
-    return catalog(store.roots, store.time_limit)
+async def get_catalog(store: Store, game: str | None = Query(None, max_length=MAX_SPEC)) -> dict[str, Any]:
+    return await asyncio.to_thread(catalog, store.roots, store.time_limit, game)  # it reads the network files
+
+
+def files_for(engine: str, parameter: str, networks: Networks) -> list[str]:
+    """The files a list offers for ``engine``'s network ``parameter``: rollout
+    policies, AlphaGo's sets, or networks of a kind it plays (or of no recorded kind)."""
+    if parameter == "rollout":
+        return networks.rollouts
+    if (engine, parameter) == ("alphago", "checkpoint"):
+        return networks.sets
+    kinds = KINDS.get((engine, parameter), POLICY)
+    return [name for name, kind in networks.keras if not kind or kind in kinds]
 
 
 def _type_name(kind: Any) -> str:
@@ -29,22 +51,23 @@ def _jsonable(value: Any) -> Any:
     return value if value is None or isinstance(value, (bool, int, float, str)) else str(value)
 
 
-def catalog(roots: FileRoots, time_limit: float) -> dict[str, Any]:
-    """The games and engines a page may choose, with their options and defaults, and the networks on offer."""
-    networks = {"keras": roots.files((".keras",)), "npz": roots.files((".npz",)), "sets": set_prefixes(roots)}
+def catalog(roots: FileRoots, time_limit: float, game: str | None = None) -> dict[str, Any]:
+    """The games and engines a page may choose, with their options and defaults, and
+    the networks on offer (those that play ``game``, a spec, when it is given)."""
+    offered = offered_networks(roots, browser_game(game) if game else None)
+    networks = {"keras": [name for name, _ in offered.keras], "npz": offered.rollouts, "sets": offered.sets}
     engines_list = []
     for name in offered_engines():
         parameters = []
         for p in engine_parameters(name):
             entry = {"name": p.name, "type": _type_name(p.type), "default": _jsonable(p.default)}
             if p.name in NETWORK_PARAMETERS:
-                entry["files"] = networks["npz"] if p.name == "rollout" else \
-                    networks["sets"] + networks["keras"] if p.name == "checkpoint" else networks["keras"]
+                entry["files"] = files_for(name, p.name, offered)
             elif _type_name(p.type) == "str":
                 continue  # set only on the command line (a program's path)
             parameters.append(entry)
         engines_list.append({"name": name, "description": engine_description(name), "parameters": parameters})
-    games = [{"name": name, "description": spec.description,
+    games = [{"name": name, "description": spec.description, "sides": list(spec.factory().side_names),
               "options": {k: _jsonable(v) for k, v in game_options(name).items()}} for name, spec in GAMES.items()]
     return {"games": games, "engines": engines_list, "networks": networks, "default_hint": DEFAULT_HINT,
             "limits": {"time_limit": time_limit, "max_board": MAX_BOARD}}

@@ -10,18 +10,21 @@ from fastapi import Depends, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict
 
+from dlgo.app.web.safety import relative_paths
 from dlgo.app.web.sessions import GameSession, NoSuchSession, SessionStore
 
 
 class Strict(BaseModel):
-    """A request body that refuses unknown fields."""
+    """A request body that refuses unknown fields and wrong types (no coercion:
+    ``"4"`` or ``true`` is not the integer 4 or 1)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 def error(status: int, message: str, **extra: Any) -> JSONResponse:
-    """Every error's answer: ``{"error": "one line", ...}``."""
-    return JSONResponse({"error": message, **extra}, status_code=status)
+    """Every error's answer: ``{"error": "one line", ...}``, paths in it shown
+    relative to the suite or the working folder (:func:`relative_paths`)."""
+    return JSONResponse({"error": " ".join(relative_paths(message).splitlines()), **extra}, status_code=status)
 
 
 async def session_store(request: Request) -> SessionStore:

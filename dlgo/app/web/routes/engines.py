@@ -1,6 +1,7 @@
 """An engine's move and a hint: the session's engine process asked, and waited
-for off the event loop up to the time limit. An engine that fails is a 502, one
-out of time a 504, each with the session, which goes on."""
+for off the event loop up to its start's deadline and the time limit. An engine
+that fails is a 502, one out of time a 504, no engine process free a 503, each
+with the session, which goes on; a session closed while its engine thought, 410."""
 from __future__ import annotations
 
 import asyncio
@@ -12,7 +13,7 @@ from pydantic import Field
 from dlgo.app.web.routes.common import Store, Strict, error, find_session
 from dlgo.app.web.safety import MAX_SPEC
 from dlgo.app.web.sessions import GameSession
-from dlgo.app.web.workers import EngineFailure, EngineTimeout
+from dlgo.app.web.workers import EngineClosed, EngineFailure, EnginesBusy, EngineTimeout
 
 router = APIRouter()
 
@@ -36,9 +37,13 @@ async def think(game: GameSession, hint: bool, spec: str | None = None) -> Any:
     job = game.start_hint(spec) if hint else game.start_engine_move()
     try:
         answer = await asyncio.to_thread(game.ask, job)
-    except EngineFailure as err:
+    except EngineClosed as err:
         game.finish(job, None, str(err))
-        return error(504 if isinstance(err, EngineTimeout) else 502, str(err), session=game.view())
+        return error(410, str(err))
+    except (EngineFailure, EnginesBusy) as err:
+        game.finish(job, None, str(err))
+        status = 503 if isinstance(err, EnginesBusy) else 504 if isinstance(err, EngineTimeout) else 502
+        return error(status, str(err), session=game.view())
     except BaseException:
         game.finish(job, None, "the server stopped waiting for the engine")
         raise

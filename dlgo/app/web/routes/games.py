@@ -38,6 +38,8 @@ async def get_session(session_id: str, store: Store) -> dict[str, Any]:
 
 @router.delete("/api/sessions/{session_id}", status_code=204)
 async def close_session(session_id: str, store: Store) -> Response:
+    """Close the game at once: its engine process stops in the background (never on the event loop),
+    and a question it was thinking about is answered 410."""
     find_session(store, session_id)
     store.close(session_id)
     return Response(status_code=204)

@@ -1,7 +1,7 @@
 // The dlgo page: choose a game and its players, play by clicking, watch engines
 // play each other, see their search; and read the reports. Everything comes from
 // the server's JSON API (/api/...); nothing is fetched from elsewhere.
-import { drawBoard } from "./board.js";
+import { drawBoard, sideIcon } from "./board.js";
 import { showReports } from "./reports.js";
 
 const $ = (id) => document.getElementById(id);
@@ -31,6 +31,15 @@ async function api(path, options = {}) {
     throw error;
   }
   return data;
+}
+
+// a side as the game's players call it: "black", "red", "X" (view.game.sides)
+function sideName(player) {
+  return view.game.sides[player];
+}
+
+function capital(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function say(text, kind = "error") {
@@ -86,6 +95,8 @@ function specFrom(name, fields) {
 
 function buildGameOptions() {
   const game = catalog.games.find((g) => g.name === $("game-select").value);
+  $("player-black").querySelector("legend").textContent = `${capital(game.sides[0])} (moves first)`;
+  $("player-white").querySelector("legend").textContent = capital(game.sides[1]);
   const box = $("game-options");
   box.replaceChildren();
   const fields = [];
@@ -93,6 +104,7 @@ function buildGameOptions() {
     const control = optionControl(key, typeof initial === "boolean" ? "bool" : typeof initial === "number"
       ? "float" : "str", initial);
     control.dataset.option = key;
+    control.addEventListener("change", () => refreshNetworks());
     fields.push({ key, control, initial });
     box.append(labelled(key, control));
   }
@@ -101,6 +113,16 @@ function buildGameOptions() {
 
 function gameSpec() {
   return specFrom($("game-select").value, $("game-options").fields || []);
+}
+
+// The players' lists of networks offer only those that play the game as set up now.
+async function refreshNetworks() {
+  try {
+    catalog.engines = (await api(`/catalog?game=${encodeURIComponent(gameSpec())}`)).engines;
+  } catch (error) {
+    return;  // options that make no game yet: the lists stay as they are
+  }
+  for (const colour of ["black", "white"]) buildPlayer($(`player-${colour}`), $(`${colour}-engine`).value);
 }
 
 function buildPlayer(fieldset, chosen) {
@@ -168,7 +190,7 @@ function showAnalysis(report) {
   }
   box.replaceChildren();
   const head = document.createElement("p");
-  head.textContent = `${report.engine} chose ${report.move} for ${report.player} (move ${report.ply}): ` +
+  head.textContent = `${report.engine} chose ${report.move} for ${sideName(report.player)} (move ${report.ply}): ` +
     describeCompute(report.compute);
   box.append(head);
   if (report.principal_variation.length > 1) {
@@ -195,7 +217,7 @@ function showAnalysis(report) {
   valueBox.hidden = false;
   $("value-black").style.width = `${(black * 100).toFixed(1)}%`;
   $("value-text").textContent = `${report.engine}'s estimate${report.proven ? " (proven)" : ""}: ` +
-    `black ${(black * 100).toFixed(0)}%, white ${((1 - black) * 100).toFixed(0)}%`;
+    `${sideName("black")} ${(black * 100).toFixed(0)}%, ${sideName("white")} ${((1 - black) * 100).toFixed(0)}%`;
 }
 
 function statusText() {
@@ -205,7 +227,7 @@ function statusText() {
       ? ` (captures: black ${view.captures.white}, white ${view.captures.black})` : "");
   }
   const who = view.players[view.next_player];
-  const side = `${view.next_player[0].toUpperCase()}${view.next_player.slice(1)}`;
+  const side = capital(sideName(view.next_player));
   const captures = view.game.style === "go"
     ? `; captures: black ${view.captures.white}, white ${view.captures.black}` : "";
   if (thinking) return `${side} (${who}) is thinking…${captures}`;
@@ -243,13 +265,57 @@ function render() {
   download.hidden = view.moves.length === 0;
   download.href = `/api/sessions/${view.id}/record`;
   download.textContent = view.game.has_sgf ? "Download SGF" : "Download the moves";
+  showSides();
+  showScore();
+  showMoves();
+}
+
+// the legend: each side's stone, its name and who plays it (the side to move in bold)
+function showSides() {
+  const box = $("sides");
+  box.replaceChildren();
+  ["black", "white"].forEach((player, i) => {
+    const item = document.createElement("span");
+    item.className = `side ${player}` + (player === view.next_player ? " to-move" : "");
+    item.append(sideIcon(view.game.style, i + 1),
+      `${capital(sideName(player))}${i === 0 ? " (moves first)" : ""}: ${view.players[player]}`);
+    box.append(item);
+  });
+}
+
+// Go's count at the end, as OGS shows it: each side's stones, territory and komi
+function showScore() {
+  const box = $("score");
+  box.hidden = !view.count;
+  if (!view.count) return;
+  box.replaceChildren();
+  const table = document.createElement("table");
+  table.innerHTML = "<tr><th></th><th>stones</th><th>territory</th><th>komi</th><th>total</th></tr>";
+  ["black", "white"].forEach((player, i) => {
+    const score = view.count[player];
+    const row = table.insertRow();
+    const name = row.insertCell();
+    name.append(sideIcon(view.game.style, i + 1), capital(sideName(player)));
+    for (const value of [score.stones, score.territory, score.komi, score.total]) row.insertCell().textContent = value;
+  });
+  const dead = view.count.dead.length;
+  const note = document.createElement("p");
+  note.textContent = `${view.result.text}: area scoring, stones + territory + komi` +
+    (dead ? `; ${dead} dead stone${dead === 1 ? "" : "s"} taken off (faded)` : "; the board as it stands");
+  box.append(table, note);
+}
+
+// every move, numbered, with its side's stone; the latest in bold and scrolled into view
+function showMoves() {
   const list = $("moves");
   list.replaceChildren();
-  for (const move of view.moves) {
+  view.moves.forEach((move, i) => {
     const item = document.createElement("li");
-    item.textContent = `${move.player[0].toUpperCase()} ${move.text}`;
+    item.append(sideIcon(view.game.style, move.player === "black" ? 1 : 2), move.text);
+    item.title = `${sideName(move.player)}: ${move.text}`;
+    if (i === view.moves.length - 1) item.className = "latest";
     list.append(item);
-  }
+  });
   list.scrollTop = list.scrollHeight;
 }
 
@@ -363,7 +429,7 @@ async function startGame(event) {
 
 function wireControls() {
   $("setup-form").addEventListener("submit", startGame);
-  $("game-select").addEventListener("change", buildGameOptions);
+  $("game-select").addEventListener("change", () => { buildGameOptions(); refreshNetworks(); });
   $("heat-select").addEventListener("change", render);
   $("confirm-yes").addEventListener("click", () => closeConfirm(true));
   $("confirm-no").addEventListener("click", () => closeConfirm(false));
@@ -424,6 +490,7 @@ async function main() {
   buildGameOptions();
   buildPlayer($("player-black"), HUMAN);
   buildPlayer($("player-white"), "mcts");
+  await refreshNetworks();
   document.body.dataset.ready = "true";
 }
 

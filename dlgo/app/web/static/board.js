@@ -3,7 +3,10 @@
 //   "columns" discs in a frame, one click target per column (Connect Four);
 //   "grid"    X and O in cells (tic-tac-toe, gomoku, m,n,k).
 // A heat map (one value per action: visits, policy or Q) is laid under the empty
-// points, or above the columns; the last move and a hint are marked.
+// points, or above the columns. The last move is marked as OGS and lichess do (a
+// ring on the stone, a tinted cell), and a hint with a dashed ring; a finished game
+// shows its winning line, or in Go the count: small squares on each side's
+// territory (dead stones faded under them), as OGS draws it.
 
 const SVG = "http://www.w3.org/2000/svg";
 const S = 40; // one point or cell, in SVG units
@@ -64,7 +67,9 @@ function drawGoBoard(svg, view, g) {
   for (let c = 1; c <= cols; c++) {
     el("line", { x1: g.x(c), y1: g.y(1), x2: g.x(c), y2: g.y(rows), stroke: "#333", "stroke-width": 1 }, svg);
   }
-  for (const [r, c] of view.game.star_points) el("circle", { cx: g.x(c), cy: g.y(r), r: 3.5, fill: "#333" }, svg);
+  for (const [r, c] of view.game.star_points) {
+    el("circle", { cx: g.x(c), cy: g.y(r), r: 3.5, fill: "#333", class: "star" }, svg);
+  }
   view.game.column_labels.forEach((label, i) => {
     for (const y of [g.top - 0.6 * S, g.y(1) + 0.75 * S]) {
       text(label, { x: g.x(i + 1), y, "text-anchor": "middle", class: "coord" }, svg);
@@ -127,6 +132,55 @@ function drawStone(svg, view, g, r, c, colour, extra) {
   return group;
 }
 
+// one side's stone (or disc, or letter) on its own, for the legend and the move list
+export function sideIcon(style, colour) {
+  const svg = el("svg", { viewBox: `0 0 ${S} ${S}`, class: `side-icon ${colour === 1 ? "black" : "white"}` });
+  if (style === "columns") el("rect", { x: 0, y: 0, width: S, height: S, rx: 8, fill: "#1f4fb5" }, svg);
+  const centre = { x: () => S / 2, y: () => S / 2 };
+  drawStone(svg, { game: { style } }, centre, 1, 1, colour, {});
+  return svg;
+}
+
+// the last move: a ring on a stone or disc, in the colour that stands out on it (as
+// OGS marks it); in a grid of letters the cell is tinted (as lichess tints squares)
+function drawLastMove(svg, view, g, last, under) {
+  const style = view.game.style;
+  if ((style === "grid") !== under) return;
+  const x = g.x(last.col), y = g.y(last.row);
+  if (style === "grid") {
+    el("rect", { x: x - S / 2, y: y - S / 2, width: S, height: S, class: "last" }, svg);
+    return;
+  }
+  const colour = view.board[last.row - 1][last.col - 1];
+  const contrast = style === "go" ? (colour === 1 ? "#fff" : "#111") : (colour === 1 ? "#fff" : "#8a6d00");
+  el("circle", { cx: x, cy: y, r: style === "go" ? 0.24 * S : 0.18 * S, class: "last", stroke: contrast }, svg);
+}
+
+// the cells of the line (or lines) that won
+function drawWinningLine(svg, view, g) {
+  for (const [r, c] of view.winning_line) {
+    const x = g.x(c), y = g.y(r);
+    if (view.game.style === "grid") {
+      el("rect", { x: x - 0.44 * S, y: y - 0.44 * S, width: 0.88 * S, height: 0.88 * S, rx: 6, class: "win",
+        "data-row": r, "data-col": c }, svg);
+    } else {
+      el("circle", { cx: x, cy: y, r: 0.45 * S, class: "win", "data-row": r, "data-col": c }, svg);
+    }
+  }
+}
+
+// Go's count: a small square of the owner's colour on every point of territory,
+// dead stones included (drawn faded by drawBoard)
+function drawTerritory(svg, view, g) {
+  const size = 0.3 * S;
+  view.count.owners.forEach((row, i) => row.forEach((owner, j) => {
+    if (!owner || view.board[i][j] === owner) return;
+    const r = i + 1, c = j + 1;
+    el("rect", { x: g.x(c) - size / 2, y: g.y(r) - size / 2, width: size, height: size,
+      class: `territory ${owner === 1 ? "black" : "white"}`, "data-row": r, "data-col": c }, svg);
+  }));
+}
+
 function drawHeat(svg, view, g, heat, kind) {
   const values = heat.filter((v, a) => view.points[a]);
   if (!values.length) return;
@@ -181,21 +235,23 @@ export function drawBoard(svg, view, options = {}) {
   if (view.game.style === "go") drawGoBoard(svg, view, g); else drawCells(svg, view, g);
   if (options.heat) drawHeat(svg, view, g, options.heat, options.heatKind);
   const last = view.last_move && view.last_move.row ? view.last_move : null;
+  if (last) drawLastMove(svg, view, g, last, true);
+  const dead = new Set((view.count ? view.count.dead : []).map(([r, c]) => `${r},${c}`));
   view.board.forEach((row, i) => row.forEach((colour, j) => {
     if (!colour) return;
     const r = i + 1, c = j + 1;
     const isLast = last && last.row === r && last.col === c;
     const extra = { "data-row": r, "data-col": c };
     const stone = drawStone(svg, view, g, r, c, colour, extra);
+    if (dead.has(`${r},${c}`)) stone.classList.add("dead");
     if (isLast && options.animate && view.game.style === "columns") {
       stone.classList.add("dropping");
       stone.style.setProperty("--drop-from", `${-(g.y(r) - g.top + 0.5 * S)}px`);
     }
   }));
-  if (last) {
-    el("circle", { cx: g.x(last.col), cy: g.y(last.row), r: view.game.style === "go" ? 0.22 * S : 0.46 * S,
-      class: "last" }, svg);
-  }
+  if (last) drawLastMove(svg, view, g, last, false);
+  if (view.winning_line.length) drawWinningLine(svg, view, g);
+  if (view.count) drawTerritory(svg, view, g);
   if (options.hint !== null && options.hint !== undefined && view.points[options.hint]) {
     const [r, c] = view.points[options.hint];
     el("circle", { cx: g.x(c), cy: g.y(r), r: 0.42 * S, class: "hint-mark", "data-row": r, "data-col": c }, svg);
