@@ -73,4 +73,4 @@ def test_cross_table_counts_both_sides():
         [GameResult("a", "b", 1.0), GameResult("b", "a", 0.5), GameResult("b", "a", 1.0)])}
     assert (rows["a", "b"].wins, rows["a", "b"].draws, rows["a", "b"].losses) == (1, 1, 1)
     assert (rows["b", "a"].wins, rows["b", "a"].draws, rows["b", "a"].losses) == (1, 1, 1)
-    assert rows["a", "b"].score == 0.5 and rows["a", "b"].games == 3
+    assert rows["a", "b"].tally.score == 0.5 and rows["a", "b"].tally.games == 3

@@ -13,6 +13,7 @@ bounds are NaN rather than a point passed off as one.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Collection, Mapping, NamedTuple, Sequence
 
 import numpy as np
@@ -166,9 +167,10 @@ def expected_score(elo_a: float, elo_b: float) -> float:
     return 1.0 / (1.0 + 10 ** ((elo_b - elo_a) / 400))
 
 
-class CrossTableRow(NamedTuple):
-    player: str
-    opponent: str
+@dataclass(frozen=True)
+class Tally:
+    """Games won, drawn and lost: a match's result, or a measured expectation."""
+
     wins: int
     draws: int
     losses: int
@@ -179,7 +181,39 @@ class CrossTableRow(NamedTuple):
 
     @property
     def score(self) -> float:
+        """Points per game: a win 1, a draw a half."""
         return (self.wins + 0.5 * self.draws) / self.games
+
+    @property
+    def spread(self) -> float:
+        """The standard deviation of one game's points."""
+        return math.sqrt(max(0.0, (self.wins + 0.25 * self.draws) / self.games - self.score ** 2))
+
+    def likely_range(self, games: int) -> tuple[float, float]:
+        """Where 95% of the scores over ``games`` games fall, for an engine that
+        wins, draws and loses in these proportions (the normal approximation)."""
+        half = 1.96 * self.spread / math.sqrt(games)
+        return max(0.0, self.score - half), min(1.0, self.score + half)
+
+    def games_to_tell(self, other: "Tally") -> int | None:
+        """The fewest games over which this engine's and ``other``'s likely
+        ranges no longer overlap; None if they never do (the same score)."""
+        gap = abs(self.score - other.score)
+        return math.floor((1.96 * (self.spread + other.spread) / gap) ** 2) + 1 if gap > 0 else None
+
+
+class CrossTableRow(NamedTuple):
+    """One engine's games against one opponent."""
+
+    player: str
+    opponent: str
+    wins: int
+    draws: int
+    losses: int
+
+    @property
+    def tally(self) -> Tally:
+        return Tally(self.wins, self.draws, self.losses)
 
 
 def cross_table(results: Sequence[GameResult]) -> list[CrossTableRow]:

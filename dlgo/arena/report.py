@@ -85,7 +85,7 @@ def write_report(out_dir: str | Path, records: Sequence[GameRecord], title: str 
     ratings = pd.DataFrame(rows, columns=EngineRow._fields)
     with atomic_write(out / "ratings.csv", newline="") as handle:
         ratings.to_csv(handle, index=False, float_format="%.4g")
-    table = pd.DataFrame([(*row, row.games, row.score) for row in cross_table(
+    table = pd.DataFrame([(*row, row.tally.games, row.tally.score) for row in cross_table(
         [GameResult(r.black, r.white, r.score_for(r.black)) for r in records])],
         columns=["engine", "opponent", "wins", "draws", "losses", "games", "score"])
     with atomic_write(out / "crosstable.csv", newline="") as handle:

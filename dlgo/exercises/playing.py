@@ -2,13 +2,11 @@
 score over so few games can and cannot tell."""
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
 from dlgo.arena.match import Task, play_matches
-from dlgo.arena.ratings import wilson_interval
+from dlgo.arena.ratings import Tally, wilson_interval
 from dlgo.arena.tournament import task_seed
 from dlgo.core.agent import Agent
 from dlgo.core.game import State
@@ -42,41 +40,6 @@ class _Factory:
 
     def network_files(self, spec: str) -> list[Path]:
         return []
-
-
-@dataclass(frozen=True)
-class Tally:
-    """Games won, drawn and lost: a match's result, or a measured expectation."""
-
-    wins: int
-    draws: int
-    losses: int
-
-    @property
-    def games(self) -> int:
-        return self.wins + self.draws + self.losses
-
-    @property
-    def score(self) -> float:
-        """Points per game: a win 1, a draw a half."""
-        return (self.wins + 0.5 * self.draws) / self.games
-
-    @property
-    def spread(self) -> float:
-        """The standard deviation of one game's points."""
-        return math.sqrt(max(0.0, (self.wins + 0.25 * self.draws) / self.games - self.score ** 2))
-
-    def likely_range(self, games: int) -> tuple[float, float]:
-        """Where 95% of the scores over ``games`` games fall, for an engine that
-        wins, draws and loses in these proportions (the normal approximation)."""
-        half = 1.96 * self.spread / math.sqrt(games)
-        return max(0.0, self.score - half), min(1.0, self.score + half)
-
-    def games_to_tell(self, other: "Tally") -> int | None:
-        """The fewest games over which this engine's and ``other``'s likely
-        ranges no longer overlap; None if they never do (the same score)."""
-        gap = abs(self.score - other.score)
-        return math.floor((1.96 * (self.spread + other.spread) / gap) ** 2) + 1 if gap > 0 else None
 
 
 def match_tally(choose: Callable[[State], Move], game: str, opponent: str, games: int, seed: int,

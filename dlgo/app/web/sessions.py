@@ -46,7 +46,7 @@ class GameSession:
     """One game in the browser."""
 
     def __init__(self, game: str, black: str, white: str, roots: FileRoots, *, seed: int | None = None,
-                 hint: str | None = None, time_limit: float = 10.0, grace: float = GRACE_SECONDS):
+                 hint: str | None = None, time_limit: float = 10.0, engine: EngineProcess | None = None):
         self.id = secrets.token_urlsafe(12)
         self.state: State = browser_game(game)
         self.players: dict[Player, str | None] = {}
@@ -62,7 +62,8 @@ class GameSession:
         self.report: dict[str, Any] | None = None   # the last engine move's search, or a hint's
         self.hint: dict[str, Any] | None = None
         self.message = ""
-        self.engine = EngineProcess(grace)
+        self.engine = engine if engine is not None else EngineProcess()  # its process: started on the first question
+        self._counted: tuple[State, dict[str, Any] | None] | None = None  # the last view's count, by position
         self._busy = threading.Lock()
         self.last_seen = time.monotonic()
 
@@ -251,11 +252,17 @@ class GameSession:
                 "num_actions": game.num_actions, "sides": {p.name: game.side_name(p) for p in Player},
                 "column_labels": column_labels(state), "star_points": star_points(game.num_rows) if square_go else []}
 
-    @staticmethod
-    def _count(state: State) -> dict[str, Any] | None:
+    def _count(self, state: State) -> dict[str, Any] | None:
         """The count of a finished game scored by area (None for any other): each
         point's owner (``owners[row - 1][col - 1]``: 0 nobody, 1 black, 2 white),
-        the dead stones, and each side's stones, territory, komi and total."""
+        the dead stones, and each side's stones, territory, komi and total. Kept
+        for the position: estimating dead stones runs playouts, once a game."""
+        if self._counted is None or self._counted[0] is not state:
+            self._counted = (state, self._area_count(state))
+        return self._counted[1]
+
+    @staticmethod
+    def _area_count(state: State) -> dict[str, Any] | None:
         count = state.area_count()
         if count is None:
             return None
@@ -315,7 +322,6 @@ class SessionStore:
                  time_limit: float = 10.0, grace: float = GRACE_SECONDS, start_seconds: float = START_SECONDS,
                  max_engines: int | None = None):
         self.roots = roots
-        self.grace = grace
         self.max_sessions = max_sessions
         self.idle_seconds = idle_seconds
         self.time_limit = time_limit
@@ -329,8 +335,7 @@ class SessionStore:
         :class:`SessionError` when ``max_sessions`` are open; :class:`~dlgo.app.web.workers.EnginesBusy` for a game with an
         engine while every engine process is thinking)."""
         session = GameSession(game, black, white, self.roots, seed=seed, hint=hint, time_limit=self.time_limit,
-                              grace=self.grace)
-        session.engine = self.engines.process()
+                              engine=self.engines.process())
         if any(session.players.values()):
             self.engines.check_room()
         self.expire()
