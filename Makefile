@@ -42,6 +42,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/search.py
 	$(BIN)/python benchmarks/predictor.py
 	$(BIN)/python benchmarks/selfplay.py
+	$(BIN)/python benchmarks/web_engines.py --concurrent 31
 	$(BIN)/python scripts/docs_figures.py
 
 docs: $(STAMP)

@@ -76,6 +76,7 @@ class AlphaGoAgent(PUCTAgent):
     """AlphaGo: PUCT with a policy network's priors; leaves valued by a value network and fast rollouts (lam)."""
 
     name = "alphago"
+    network_heads = {"policy": ("policy",), "value": ("value",)}  # checkpoint=: a set of both (and rollouts)
 
     def __init__(self, checkpoint: str = "", policy: str = "", value: str = "", rollout: str = "",
                  simulations: int = 400, lam: float = 0.5, c: float = 2.0, seconds: float = 0.0,
@@ -101,8 +102,8 @@ class AlphaGoAgent(PUCTAgent):
         if lam < 1 and not value:
             raise SpecError(f"alphago: lam={lam:g} gives the value network a share, but there is none; "
                             "add value=PATH (`dlgo train-supervised --target value`) or set lam=1")
-        policy_net = load_network(policy)
-        value_net = load_network(value) if value and lam < 1 else None
+        policy_net = load_network(policy, self.network_heads["policy"], self.name)
+        value_net = load_network(value, self.network_heads["value"], self.name) if value and lam < 1 else None
         if value_net is not None and value_net.encoder.game_spec != policy_net.encoder.game_spec:
             raise SpecError(f"alphago: the policy plays {policy_net.encoder.game_spec}, "
                             f"the value network {value_net.encoder.game_spec}")

@@ -54,6 +54,7 @@ class AlphaZeroAgent(PUCTAgent):
     """AlphaZero: PUCT search guided by a policy-value network (simulations=0: the raw policy)."""
 
     name = "alphazero"
+    network_heads = {"checkpoint": ("policy", "value")}
 
     def __init__(self, checkpoint: str = "", simulations: int = 200, c: float = 1.5, temperature: float = 0.0,
                  seed: int | None = None, reuse: bool = True, fpu: float | None = None, symmetries: bool = False,
@@ -68,7 +69,8 @@ class AlphaZeroAgent(PUCTAgent):
         if not checkpoint:
             raise SpecError("alphazero needs checkpoint=PATH (a .keras file from AlphaZero training)")
         self.check_settings(simulations, c, temperature, fpu, batch=batch)
-        self.evaluator: NetworkEvaluator = NetworkEvaluator(load_network(checkpoint), symmetries=symmetries)
+        network = load_network(checkpoint, self.network_heads["checkpoint"], self.name)
+        self.evaluator: NetworkEvaluator = NetworkEvaluator(network, symmetries=symmetries)
         super().__init__(self.evaluator, simulations=simulations, c=c, temperature=temperature, seed=seed,
                          reuse=reuse, fpu=fpu, batch=batch)
 

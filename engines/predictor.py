@@ -60,13 +60,14 @@ class NetworkAgent(Agent):
 
     unit = "evaluations"
     trained_by = "train-supervised"  # the command that makes its model files
+    network_heads = {"model": ("policy",)}
 
     def __init__(self, model: str, seed: int | None):
         super().__init__()
         if not model:
             raise SpecError(f"{self.name} needs model=PATH (a .keras file from `dlgo {self.trained_by}`)")
         self.model_path = model
-        self.loaded = load_network(model)
+        self.loaded = load_network(model, self.network_heads["model"], self.name)
         self.rng = random.Random(seed)
         self._prepared: tuple[State, list[np.ndarray]] | None = None  # (state, its outputs) from prepare_batch
 

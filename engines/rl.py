@@ -41,6 +41,7 @@ class ActorCriticAgent(PredictorAgent):
 
     name = "ac"
     trained_by = "train-rl --method ac"
+    network_heads = {"model": ("policy", "value")}
 
     def value_of(self, outputs: list[np.ndarray]) -> float | None:
         if len(outputs) != 2:
@@ -54,6 +55,7 @@ class QAgent(NetworkAgent):
 
     name = "q"
     trained_by = "train-rl --method q"
+    network_heads = {"model": ("action values",)}
 
     def __init__(self, model: str = "", epsilon: float = 0.0, seed: int | None = None):
         """``model``: a .keras file from ``dlgo train-rl --method q``; ``epsilon``:

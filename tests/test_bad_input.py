@@ -46,6 +46,8 @@ BAD_COMMAND_LINES = [
     ("a komi past any board", ["play", "--game", "go:size=9,komi=1e308", "--black", "random", "--white", "random"]),
     ("a network for another game", ["play", "--game", "tictactoe", "--black", "random",
                                     "--white", "alphazero:checkpoint=connect4"]),
+    ("a value network as a move predictor", ["play", "--game", "go:size=9", "--black", "random",
+                                             "--white", "predictor:model=go9-value"]),
     ("a hint engine for another game", ["play", "--game", "connect4", "--black", "human", "--white", "random",
                                         "--hint", "gnugo"]),
     ("a network name no file can have", ["play", "--game", "tictactoe", "--black", "predictor:model=" + "a" * 300,

@@ -4,6 +4,7 @@ data set as one line."""
 from __future__ import annotations
 
 import argparse
+import socket
 import subprocess
 import sys
 
@@ -81,3 +82,15 @@ def test_a_damaged_dataset_manifest_is_one_line_naming_it(command, damaged_datas
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith(f"dlgo: error: {manifest} is damaged")
     assert f"delete {manifest.parent}" in err and not (tmp_path / "run").exists()
+
+
+def test_dlgo_serve_hands_its_limits_to_the_server(monkeypatch, capsys):
+    import dlgo.app.web.server
+
+    handed = {}
+    monkeypatch.setattr(dlgo.app.web.server, "serve", lambda host, port, allowed, **options: handed.update(options))
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    assert main(["serve", "--port", str(port), "--idle-minutes", "2.5", "--max-engines", "3", "--start-limit", "9"]) == 0
+    assert (handed["idle_seconds"], handed["max_engines"], handed["start_seconds"]) == (150.0, 3, 9.0)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import concurrent.futures
 import shutil
 import time
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -133,12 +134,17 @@ def test_malformed_and_oversized_requests(client):
     assert error_of(client.get("/api/nothing-here"), 404)
 
 
-def test_an_engine_that_fails_shows_why_and_the_session_goes_on(client):
-    game = new(client, white="q:model=tictactoe")  # two heads (AlphaZero's) where q needs one: found as it plays
+def test_an_engine_that_fails_shows_why_and_the_session_goes_on(client, tmp_path):
+    # a network whose metadata is whole (the session is made) and whose weights are not: it fails as it loads
+    damaged = tmp_path / "runs" / "damaged.keras"
+    with zipfile.ZipFile(SHIPPED / "tictactoe.keras") as source, zipfile.ZipFile(damaged, "w") as target:
+        for entry in source.namelist():
+            target.writestr(entry, source.read(entry) if entry.endswith(".json") else b"damaged")
+    game = new(client, white=f"alphazero:checkpoint={damaged}")
     client.post(f"/api/sessions/{game['id']}/move", json={"action": 4})
     response = client.post(f"/api/sessions/{game['id']}/engine")
     message = error_of(response, 502)
-    assert "not an action-value network" in message
+    assert "damaged" in message
     assert response.json()["session"]["message"] == message
     hint = client.post(f"/api/sessions/{game['id']}/hint", json={"engine": "alphabeta"})
     assert hint.status_code == 200 and hint.json()["hint"]["engine"] == "alphabeta"

@@ -86,6 +86,14 @@ def test_a_report_path_no_file_can_have_is_404(client, path):
     ("connect4", "mcts:rollout=go9-rollout", "Go rollout policy"),
     ("tictactoe", "alphazero:checkpoint=checkpoints", "names no network"),
     ("tictactoe", f"alphazero:checkpoint={SHIPPED}", "names no network"),
+    # a network of the wrong kind for the engine: its recorded heads, read without TensorFlow
+    ("go:size=9", "predictor:model=go9-value", "go9-value has only a value head"),
+    ("go:size=9", "pg:model=go9-value", "policy head"),
+    ("go:size=9", "alphago:policy=go9-value,lam=1", "has only a value head"),
+    ("go:size=9", "alphazero:checkpoint=go9-policy", "policy and value heads"),
+    ("go:size=9", "ac:model=go9-policy", "go9-policy has only a policy head (its kind: predictor)"),
+    ("go:size=9", "q:model=go9-policy", "action values head"),
+    ("tictactoe", "q:model=tictactoe", "has only policy and value heads"),
 ])
 def test_an_engine_that_cannot_play_the_game_is_refused_when_the_session_is_made(client, game, engine, words):
     assert words in error_of(new(client, game=game, white=engine), 400)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import abc
 import math
 import time
-from typing import NamedTuple, Sequence
+from typing import ClassVar, NamedTuple, Sequence
 
 import numpy as np
 
@@ -71,6 +71,9 @@ class Agent(abc.ABC):
     name: str = "agent"
     #: the unit of work counted in the report's compute
     unit: str = "moves"
+    #: the heads the network each parameter names must have, for the engines that play networks
+    #: (``{"model": ("policy",)}``; the checks and the page's lists of files ask it)
+    network_heads: ClassVar[dict[str, tuple[str, ...]]] = {}
 
     def __init__(self) -> None:
         self.spec: str = self.name

@@ -20,7 +20,12 @@ import numpy as np
 from dlgo.core.errors import DlgoError, ModelFileError
 from dlgo.core.game import State
 from dlgo.encoders import Encoder, get_encoder_by_name
-from engines.checkpoints import read_metadata, resolve_model_path
+from engines.checkpoints import SHIPPED, read_metadata, resolve_model_path
+
+#: the heads of a network, by the kind its file records (``kind`` in its metadata, written by the trainer)
+KIND_HEADS: dict[str, tuple[str, ...]] = {
+    "predictor": ("policy",), "pg": ("policy",), "value": ("value",), "q": ("action values",),
+    "policy-value": ("policy", "value"), "alphazero": ("policy", "value"), "ac": ("policy", "value")}
 
 #: set inside :func:`metadata_only`
 _METADATA_ONLY: ContextVar[bool] = ContextVar("metadata_only", default=False)
@@ -86,10 +91,32 @@ def _load(path: str, mtime: float) -> LoadedModel:
     return LoadedModel(path)
 
 
-def load_network(path: str | Path) -> LoadedModel:
+def load_network(path: str | Path, heads: tuple[str, ...] = (), engine: str = "") -> LoadedModel:
     """The model in ``path`` (or a shipped network's name), loaded once per
-    process (reloaded if the file changes)."""
+    process (reloaded if the file changes); a :class:`ModelFileError` if its
+    recorded kind lacks one of the ``heads`` the ``engine`` plays by (read from
+    its metadata before the network: a value network is no move predictor)."""
     path = resolve_model_path(path)
+    kind = str(read_metadata(path).get("kind", ""))
+    missing = [head for head in heads if kind in KIND_HEADS and head not in KIND_HEADS[kind]]
+    if missing:
+        has = KIND_HEADS[kind]
+        raise ModelFileError(f"{engine or 'this engine'} plays by a network's {_heads(heads)}; {_shown(path)} "
+                             f"has only {'a ' if len(has) == 1 else ''}{_heads(has)} (its kind: {kind})")
     if _METADATA_ONLY.get():
         return LoadedModel(str(path), network=False)
     return _load(str(path.resolve()), path.stat().st_mtime)
+
+
+def kind_has_heads(kind: str, heads: tuple[str, ...]) -> bool:
+    """Whether a network of the recorded ``kind`` has the ``heads`` (an unrecorded kind may)."""
+    return kind not in KIND_HEADS or all(head in KIND_HEADS[kind] for head in heads)
+
+
+def _heads(heads: tuple[str, ...]) -> str:
+    return " and ".join(heads) + (" heads" if len(heads) > 1 else " head")
+
+
+def _shown(path: Path) -> str:
+    """A shipped network by its name, any other by its path."""
+    return path.stem if path.parent.resolve() == SHIPPED.resolve() else str(path)

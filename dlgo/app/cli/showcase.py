@@ -56,6 +56,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--start-limit", type=number(above=0), default=60.0,
                    help="seconds an engine may take to start (load its network) before its search (default 60)")
     p.add_argument("--max-sessions", type=whole(1), default=32, help="games open at once, at most (default 32)")
+    p.add_argument("--idle-minutes", type=number(above=0), default=60.0,
+                   help="a game left this long without a request is closed with its engines (default 60)")
     p.add_argument("--max-engines", type=whole(1), default=None,
                    help="engine processes alive at once, at most; beyond it the one idle longest is stopped "
                         "(default: one per 1.5 GB of memory)")
@@ -95,7 +97,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
               file=sys.stderr)
     print(f"dlgo: serving on http://{args.host}:{args.port}/  (Ctrl-C stops)", flush=True)
     serve(args.host, args.port, args.allow_host, runs=args.runs, reports=args.reports, time_limit=args.time_limit,
-          max_sessions=args.max_sessions, start_seconds=args.start_limit, max_engines=args.max_engines)
+          max_sessions=args.max_sessions, idle_seconds=60 * args.idle_minutes, start_seconds=args.start_limit,
+          max_engines=args.max_engines)
     return 0
 
 

@@ -17,7 +17,7 @@ import threading
 import time
 from typing import Any
 
-from dlgo.app.web.safety import HUMAN, FileRoots, browser_engine, browser_game
+from dlgo.app.web.safety import HUMAN, FileRoots, browser_engine, browser_game, relative_paths
 from dlgo.app.web.workers import GRACE_SECONDS, START_SECONDS, EngineAnswer, EngineJob, EnginePool, EngineProcess
 from dlgo.core.errors import DlgoError, IllegalMoveError
 from dlgo.core.game import State
@@ -165,7 +165,7 @@ class GameSession:
         """Apply an engine's answer to ``job`` (an engine move, or a hint), or show ``error``; frees the session."""
         try:
             if error is not None or answer is None:
-                self.message = error or "the engine gave no answer"
+                self.message = relative_paths(error) if error else "the engine gave no answer"
                 return
             state = self.state
             move = Move.resign() if answer.action is None else state.index_to_move(answer.action)

@@ -14,17 +14,10 @@ from dlgo.app.web.safety import MAX_BOARD, MAX_SPEC, FileRoots, Networks, browse
 from dlgo.app.web.sessions import DEFAULT_HINT
 from dlgo.games import GAMES, game_options
 from engines.checkpoints import NETWORK_PARAMETERS
-from engines.registry import engine_description, engine_parameters
+from engines.neural.loading import kind_has_heads
+from engines.registry import engine_class, engine_description, engine_parameters
 
 router = APIRouter()
-
-#: networks with a policy and a value head, by the kind their files record
-TWO_HEADS = ("alphazero", "policy-value", "ac")
-#: the kinds of network an engine's parameter plays, where not a policy (:data:`POLICY`)
-KINDS = {("alphazero", "checkpoint"): TWO_HEADS, ("ac", "model"): TWO_HEADS, ("q", "model"): ("q",),
-         ("alphago", "value"): ("value", *TWO_HEADS)}
-#: the kinds that start with a policy head: what the other network parameters play
-POLICY = ("predictor", "pg", *TWO_HEADS)
 
 
 @router.get("/api/catalog")
@@ -34,13 +27,14 @@ async def get_catalog(store: Store, game: str | None = Query(None, max_length=MA
 
 def files_for(engine: str, parameter: str, networks: Networks) -> list[str]:
     """The files a list offers for ``engine``'s network ``parameter``: rollout
-    policies, AlphaGo's sets, or networks of a kind it plays (or of no recorded kind)."""
+    policies, checkpoint sets (a parameter whose heads the engine does not name),
+    or networks with the heads it plays by (or of no recorded kind)."""
     if parameter == "rollout":
         return networks.rollouts
-    if (engine, parameter) == ("alphago", "checkpoint"):
+    heads = engine_class(engine).network_heads.get(parameter)
+    if heads is None:
         return networks.sets
-    kinds = KINDS.get((engine, parameter), POLICY)
-    return [name for name, kind in networks.keras if not kind or kind in kinds]
+    return [name for name, kind in networks.keras if kind_has_heads(kind, heads)]
 
 
 def _type_name(kind: Any) -> str:
