@@ -124,7 +124,8 @@ def quick(args: argparse.Namespace) -> None:
     """Tiny settings: a minute on 2 cores (tests and a first look)."""
     args.games, args.teacher, args.epochs, args.teacher_positions = 8, "gnugo:level=0", 1, 3
     args.rollout_epochs, args.rl_generations, args.rl_games, args.rl_sparring_games = 2, 1, 4, 4
-    args.value_games, args.match_games, args.seconds = 6, 2, 0.2
+    # alphago: a few batches of search a move, enough to exercise it (at 0.2 s its games took a third of the run)
+    args.value_games, args.match_games, args.seconds = 6, 2, 0.05
     args.opponent = "gnugo:level=0"
 
 
