@@ -94,18 +94,17 @@ def _load(path: str, mtime: float) -> LoadedModel:
 def load_network(path: str | Path, heads: tuple[str, ...] = (), engine: str = "") -> LoadedModel:
     """The model in ``path`` (or a shipped network's name), loaded once per
     process (reloaded if the file changes); a :class:`ModelFileError` if its
-    recorded kind lacks one of the ``heads`` the ``engine`` plays by (read from
-    its metadata before the network: a value network is no move predictor)."""
+    recorded kind lacks one of the ``heads`` the ``engine`` plays by (a value
+    network is no move predictor)."""
     path = resolve_model_path(path)
-    kind = str(read_metadata(path).get("kind", ""))
-    missing = [head for head in heads if kind in KIND_HEADS and head not in KIND_HEADS[kind]]
-    if missing:
+    loaded = LoadedModel(str(path), network=False) if _METADATA_ONLY.get() else \
+        _load(str(path.resolve()), path.stat().st_mtime)
+    kind = str(loaded.metadata.get("kind", ""))
+    if not kind_has_heads(kind, heads):
         has = KIND_HEADS[kind]
         raise ModelFileError(f"{engine or 'this engine'} plays by a network's {_heads(heads)}; {_shown(path)} "
                              f"has only {'a ' if len(has) == 1 else ''}{_heads(has)} (its kind: {kind})")
-    if _METADATA_ONLY.get():
-        return LoadedModel(str(path), network=False)
-    return _load(str(path.resolve()), path.stat().st_mtime)
+    return loaded
 
 
 def kind_has_heads(kind: str, heads: tuple[str, ...]) -> bool:

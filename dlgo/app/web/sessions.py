@@ -86,9 +86,6 @@ class GameSession:
             raise SessionError(f"it is {self.state.next_player.name}'s turn, played by {self.to_move()}")
         if (text is None) == (action is None):
             raise IllegalMoveError("give the move as text or as an action, one of them")
-        if not isinstance(text, (str, type(None))) or isinstance(action, bool) or \
-                not isinstance(action, (int, type(None))):
-            raise IllegalMoveError("a move is text (C3, pass) and an action an integer")
         state = self.state
         if action is not None:
             if not 0 <= action < state.num_actions:
