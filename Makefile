@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test lint bench docs clean system
+.PHONY: demo test lint bench docs clean system kernels
 
 # Debian packages: GNU Go (the GTP tests, experiments/crosschecks/vs_gnugo.py) and Chromium (the browser tests).
 system:
@@ -19,9 +19,14 @@ $(STAMP): pyproject.toml Makefile
 	$(BIN)/python -m pip install --quiet --no-deps 'kaggle-environments==1.33.2'
 	touch $(STAMP)
 
+# The numba kernels (playouts, the Go engine's search), compiled once into their disk
+# cache: about a minute on a fresh checkout, a second or two after.
+kernels: $(STAMP)
+	$(BIN)/python scripts/compile_kernels.py
+
 # The main job: a strength-per-compute tournament on Connect Four (about 4 minutes
 # on 2 cores). Rerunning it resumes and plays no game twice.
-demo: $(STAMP)
+demo: $(STAMP) kernels
 	$(BIN)/python experiments/chapters/ch15_strength_per_compute.py --preset full --out reports/demo-connect4
 
 # The layer contract (each layer imports only the layers below it) and the type hints.
@@ -32,12 +37,12 @@ lint: $(STAMP)
 # pytest-xdist runs the test files on every core (one file's tests share a worker, so a
 # module's fixtures are built once). pytest exits 5 when it collects no tests: not a failure.
 TEST_WORKERS ?= auto
-test: $(STAMP) system lint
+test: $(STAMP) system lint kernels
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile || [ $$? -eq 5 ]
 
 # The benchmarks save their tables in reports/benchmarks/; `make docs` copies them
 # (and every other measured figure) from reports/ into the README and docs/.
-bench: $(STAMP)
+bench: $(STAMP) kernels
 	$(BIN)/python benchmarks/playouts.py --seconds 5
 	$(BIN)/python benchmarks/search.py
 	$(BIN)/python benchmarks/predictor.py

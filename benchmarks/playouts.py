@@ -3,15 +3,22 @@
     python benchmarks/playouts.py                # about 2 s per row
     python benchmarks/playouts.py --seconds 10   # steadier figures
 
-Two paths are timed for each game, and a third for Go:
+Each game's paths, side by side in one run:
 
 * ``playout``: ``state.random_playout(rng)``, the fast path engines use for
-  rollouts (Go: one mutable board, same rule code as ``GameState``);
+  rollouts, on the compiled kernels (numba; Go: the compiled board,
+  :mod:`dlgo.games.go.kernels`; Connect Four and m,n,k: bitboards);
+* ``playout, reference``: the same games on the readable reference
+  (``compiled=False``: Go's :class:`Board` in pure Python), the path the
+  compiled one is tested against move for move;
 * ``GameState``: ``state.apply_move(state.random_move(rng))`` until the end,
   the persistent API every engine and the arena use;
-* ``rollout policy`` (Go): the same playout with its moves drawn from the fast
-  rollout policy (``--rollout``, by default chapter 13's shipped
-  ``go9-rollout``; ``none``: all weights 0, the same work with uniform moves).
+* ``rollout policy`` (Go), compiled and reference: the playout with its moves
+  drawn from the fast rollout policy (``--rollout``, by default chapter 13's
+  shipped ``go9-rollout``; ``none``: all weights 0, uniform moves);
+* ``OpenSpiel (C++)``: OpenSpiel's own game, uniformly random legal actions from
+  Python until the end (its Go passes and fills eyes at random, so its games are
+  shorter; compare moves/s too), when ``open_spiel`` is installed.
 
 The random policy is uniform over legal moves; in Go it never fills its own eye
 and passes only when nothing else is left (the book's random bot).
@@ -22,7 +29,7 @@ import argparse
 import random
 import sys
 import time
-from typing import Callable
+from typing import Any, Callable
 
 import numpy as np
 
@@ -33,10 +40,13 @@ from engines.checkpoints import resolve_model_path
 from engines.rollouts import read_rollout_policy
 from markdown import DEFAULT_FOLDER, Table
 
-# Targets from the foundation issue, measured on the 2-core reference machine; the
-# rollout policy's, from AlphaGo's issue, "thousands of rollout moves per second".
-TARGETS = {("go 9x9", "playout"): 700, ("go 19x19", "playout"): 60, ("connect4", "playout"): 15000,
-           ("go 9x9", "rollout policy"): 20}
+# Targets, measured on the 2-core reference machine: from the foundation issue (the
+# reference paths), AlphaGo's issue ("thousands of rollout moves per second") and
+# the compiled kernels' issue.
+TARGETS = {("go 9x9", "playout"): 30000, ("go 19x19", "playout"): 5000, ("connect4", "playout"): 500000,
+           ("go 9x9", "rollout policy"): 10000, ("go 9x9", "playout, reference"): 700,
+           ("go 19x19", "playout, reference"): 60, ("connect4", "playout, reference"): 15000,
+           ("go 9x9", "rollout policy, reference"): 20}
 
 #: (label, game, options); Go's also time the rollout policy
 CASES = [
@@ -48,19 +58,43 @@ CASES = [
 ]
 
 
-def time_playouts(start, rng: random.Random, seconds: float, **policy) -> tuple[float, float]:
-    """(games/s, mean moves per game) of ``random_playout`` from ``start`` (``policy=``: Go's rollout policy)."""
+def time_playouts(start: Any, rng: random.Random, seconds: float, **options: Any) -> tuple[float, float]:
+    """(games/s, mean moves per game) of ``random_playout`` from ``start`` (``options``:
+    Go's ``policy=``, ``compiled=False`` for the reference)."""
     moves: list = []
     sample = 100
     for _ in range(sample):
-        start.random_playout(rng, moves, **policy)
+        start.random_playout(rng, moves, **options)
     mean_length = len(moves) / sample
     games, t0 = 0, time.perf_counter()
     while (elapsed := time.perf_counter() - t0) < seconds:
         for _ in range(10):
-            start.random_playout(rng, **policy)
+            start.random_playout(rng, **options)
         games += 10
     return games / elapsed, mean_length
+
+
+def time_openspiel(start: Any, rng: random.Random, seconds: float) -> tuple[float, float] | None:
+    """(games/s, mean moves per game) of uniformly random games in OpenSpiel's C++
+    implementation of the game, or None without open_spiel or a counterpart."""
+    counterpart = start.game.openspiel_game()
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    if counterpart is None:
+        return None
+    game = pyspiel.load_game(counterpart.name)
+    choice = rng.choice
+    games = plies = 0
+    t0 = time.perf_counter()
+    while (elapsed := time.perf_counter() - t0) < seconds or games == 0:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            state.apply_action(choice(state.legal_actions()))
+            plies += 1
+        games += 1
+    return games / elapsed, plies / games
 
 
 def rollout_policy(name: str) -> PatternPolicy:
@@ -71,7 +105,7 @@ def rollout_policy(name: str) -> PatternPolicy:
     return read_rollout_policy(resolve_model_path(name, suffix=".npz"))
 
 
-def time_gamestate(start, rng: random.Random, seconds: float, **_) -> tuple[float, float]:
+def time_gamestate(start: Any, rng: random.Random, seconds: float) -> tuple[float, float]:
     """(games/s, mean moves per game) of ``apply_move(random_move())`` to the end."""
     games = plies = 0
     t0 = time.perf_counter()
@@ -102,12 +136,18 @@ def main() -> None:
                   [False, False, True, True, True, False], f"one core, {args.seconds:g} s per row")
     for label, name, options in CASES:
         start = new_game(name, **options)
-        paths: list[tuple[str, Callable[..., tuple[float, float]], dict]] = [
-            ("playout", time_playouts, {}), ("GameState", time_gamestate, {})]
+        start.random_playout(random.Random(0))  # load the compiled kernels before the clock starts
+        paths: list[tuple[str, Callable[..., tuple[float, float] | None], dict]] = [
+            ("playout", time_playouts, {}), ("playout, reference", time_playouts, {"compiled": False})]
         if label.startswith("go "):
-            paths.append(("rollout policy", time_playouts, {"policy": policy}))
+            paths += [("rollout policy", time_playouts, {"policy": policy}),
+                      ("rollout policy, reference", time_playouts, {"policy": policy, "compiled": False})]
+        paths += [("GameState", time_gamestate, {}), ("OpenSpiel (C++)", time_openspiel, {})]
         for path, timer, extra in paths:
-            rate, length = timer(start, random.Random(args.seed), args.seconds, **extra)
+            measured = timer(start, random.Random(args.seed), args.seconds, **extra)
+            if measured is None:
+                continue
+            rate, length = measured
             target = TARGETS.get((label, path))
             verdict = "" if target is None else f"≥ {target:,} {'met' if rate >= target else 'MISSED'}"
             table.row(label, path, f"{rate:,.0f}", f"{length:.0f}", f"{rate * length:,.0f}", verdict)

@@ -12,7 +12,7 @@ import pytest
 
 from dlgo.app.cli import build_parser, main
 
-HEAVY = ("pandas", "matplotlib", "tensorflow", "keras")
+HEAVY = ("pandas", "matplotlib", "tensorflow", "keras", "numba")
 
 
 def test_the_command_line_starts_without_pandas_matplotlib_or_tensorflow():

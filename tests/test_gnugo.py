@@ -1,5 +1,6 @@
 """GNU Go as the referee: whole games over GTP, the SGF they leave, area
-scores and move legality checked against GNU Go's own, handicap points.
+scores and move legality checked against GNU Go's own (the readable board's
+and the compiled board's), handicap points.
 
 GNU Go comes from Debian (``apt-get install gnugo``; `make test` installs it
 where it can). Without it these tests skip and say why."""
@@ -16,6 +17,8 @@ from dlgo.gotypes import Point
 from dlgo.gtp.client import GNUGO, GNUGO_RULES, GtpClient
 from dlgo.games.go.handicap import fixed_handicap_points
 from dlgo.gtp.protocol import format_vertex
+from dlgo.games.go import playouts
+from dlgo.games.go.scoring import GameResult
 from dlgo.games.go.state import compute_game_result
 from dlgo.formats.sgf import read_sgf, sgf_to_state
 
@@ -63,6 +66,8 @@ def test_our_area_score_agrees_with_gnugo_under_chinese_rules(gnugo, seed):
     state = played_out(seed)
     gnugo.sync(state)
     assert gnugo.send("final_score") == str(compute_game_result(state))
+    black, white = playouts.area_points(state)  # the compiled board's count, the playouts' and the search's
+    assert gnugo.send("final_score") == str(GameResult(black, white, 7.5))
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -73,12 +78,14 @@ def test_legal_moves_agree_with_gnugo(gnugo, seed):
         if state.num_moves_played % 5 == 4:
             gnugo.sync(state)
             colour = state.next_player
+            compiled = set(playouts.legal_plays(state))
             for row in range(1, 10):
                 for col in range(1, 10):
                     move = Move.play(Point(row, col))
                     ours = state.is_valid_move(move)
                     theirs = gnugo.send(f"is_legal {colour} {format_vertex(move)}") == "1"
                     assert ours == theirs, (state.num_moves_played, move)
+                    assert (state.move_to_index(move) in compiled) == theirs
                     checked += 1
         state = state.apply_move(state.random_move(rng))
     assert checked >= 81 * 20

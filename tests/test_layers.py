@@ -1,5 +1,6 @@
 """The shape of the code: imports at the top of modules (but for the lazy imports
-of TensorFlow, of pandas and matplotlib by the CLI, and of the web extra), no import cycles, and nothing that imports TensorFlow at start-up. The
+of TensorFlow, of pandas and matplotlib by the CLI, of the web extra and of the numba-compiled
+kernels), no import cycles, and nothing that imports TensorFlow at start-up. The
 layer contract itself (each layer imports only the layers below it) is
 import-linter's, in pyproject.toml, run by `make test`."""
 from __future__ import annotations
@@ -26,6 +27,12 @@ WEB_MODULES = {"dlgo.app.web.server", "dlgo.arena.distributed"} | {
     f"dlgo.app.web.routes.{name}" for name in ("common", "page", "catalog", "games", "engines", "reports")}
 #: the optional extras' packages
 EXTRAS = {"fastapi", "starlette", "uvicorn", "ray"}
+#: the modules that import numba when they load (the compiled kernels and what drives them): a
+#: function imports them, so that `import dlgo`, the CLI and the classic engines start without numba
+COMPILED_MODULES = {"dlgo.games.kernels", "dlgo.games.go.kernels", "dlgo.games.go.pattern_kernels",
+                    "dlgo.games.go.playouts", "dlgo.games.kinarow_kernels"}
+#: optional packages imported where they are used: OpenSpiel's, beside our games in the benchmarks
+OPTIONAL = {"pyspiel"}
 
 
 def function_level_imports(path: Path) -> list[tuple[int, str]]:
@@ -45,8 +52,8 @@ def function_level_imports(path: Path) -> list[tuple[int, str]]:
 def test_imports_sit_at_the_top_but_for_tensorflow_and_the_web_extra(package):
     lazy = [f"{path.relative_to(ROOT)}:{line}: {module}"
             for path in sorted((ROOT / package).rglob("*.py"))
-            for line, module in function_level_imports(path) if module not in TENSORFLOW_MODULES | WEB_MODULES
-            and not (module in PLOTTING_MODULES and path.parent == ROOT / "dlgo" / "app" / "cli")]
+            for line, module in function_level_imports(path)
+            if module not in TENSORFLOW_MODULES | WEB_MODULES | COMPILED_MODULES | OPTIONAL and not (module in PLOTTING_MODULES and path.parent == ROOT / "dlgo" / "app" / "cli")]
     assert lazy == []
 
 
@@ -138,6 +145,14 @@ def test_the_experiments_start_without_tensorflow():
     assert out.strip() == "False"
 
 
+def test_the_compiled_modules_really_import_numba():
+    """The exception above is only for modules that do load numba."""
+    for module in COMPILED_MODULES:
+        source = (ROOT / (module.replace(".", "/") + ".py")).read_text()
+        assert "from numba" in source or "from dlgo.games.kernels import" in source or \
+            "from dlgo.games.go import kernels" in source, module
+
+
 def test_the_tensorflow_modules_really_import_tensorflow():
     """The exception above is only for modules that do pull TensorFlow in."""
     for module in TENSORFLOW_MODULES - {"tensorflow", "keras"}:
@@ -154,7 +169,7 @@ def test_no_import_cycles():
 
 def test_the_library_and_the_cli_start_without_tensorflow_the_web_server_or_ray():
     code = ("import sys, dlgo.app.cli, dlgo.arena.tournament, dlgo.data.dataset, engines.mcts, engines.alphazero, "
-            "engines.analysis; print(sorted({'tensorflow', 'keras', 'fastapi', 'uvicorn', 'ray'} & set(sys.modules)))")
+            "engines.analysis; print(sorted({'tensorflow', 'keras', 'fastapi', 'uvicorn', 'ray', 'numba'} & set(sys.modules)))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 

@@ -18,6 +18,7 @@ from dlgo.arena.match import play_match  # noqa: E402
 from dlgo.core.errors import IllegalMoveError, SpecError  # noqa: E402
 from dlgo.core.types import Player  # noqa: E402
 from dlgo.games import new_game  # noqa: E402
+from dlgo.games.go import playouts  # noqa: E402
 from engines.registry import ENGINES  # noqa: E402
 from helpers import play  # noqa: E402
 
@@ -58,6 +59,7 @@ def test_nine_by_nine_go_agrees_but_for_superko():
         while not ours.is_over():
             legal, allowed = set(ours.legal_actions()), set(theirs.legal_actions())
             assert legal <= allowed  # OpenSpiel never forbids what we allow
+            assert set(playouts.legal_plays(ours)) == legal - {81}  # nor does the compiled board differ
             for action in allowed - legal:  # and what it alone allows repeats an earlier position
                 with pytest.raises(IllegalMoveError, match="superko"):
                     ours.apply_action(action)

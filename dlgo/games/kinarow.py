@@ -17,6 +17,7 @@ from __future__ import annotations
 import abc
 import functools
 import random
+from typing import Any, Callable, cast
 
 import numpy as np
 
@@ -24,9 +25,12 @@ from dlgo.core import zobrist
 from dlgo.core.errors import IllegalMoveError, SpecError
 from dlgo.core.game import Game, State
 from dlgo.core.grid import grid_plays, grid_points, render_grid
+from dlgo.core.splitmix import SplitMix64
 from dlgo.core.types import RESIGN, Move, Player, Point
 
 DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))  # horizontal, vertical, two diagonals
+_NO_MOVES = np.empty(0, np.int32)
+_WINNERS = (None, Player.black, Player.white)
 
 
 class LineGeometry:
@@ -128,6 +132,15 @@ class KInARowGame(Game):
         self.geometry = line_geometry(num_rows, num_cols, k)
         self.num_rows, self.num_cols, self.k = num_rows, num_cols, k
         self.has_swap = self.pie_rule = pie_rule
+
+    @functools.cached_property
+    def compiled_playout(self) -> tuple[Callable[..., tuple[int, int]], Any]:
+        """The compiled playout and its tables (:func:`dlgo.games.kinarow_kernels.compiled_playout`),
+        made on first use."""
+        from dlgo.games.kinarow_kernels import compiled_playout
+        geo = self.geometry
+        start = cast(KInARowState, self.initial_state())
+        return compiled_playout(geo.windows_through, geo.num_cols, start._unlocks())
 
 
 class KInARowState(State):
@@ -354,8 +367,14 @@ class KInARowState(State):
         return render_grid(self.geometry.num_rows, cols, color_at, col_labels, last)
 
     # --------------------------------------------------------------- playouts
-    def random_playout(self, rng: random.Random, moves: list[Move] | None = None) -> Player | None:
-        """Uniformly random moves to the end; returns the winner (None = draw)."""
+    def random_playout(self, rng: random.Random, moves: list[Move] | None = None,
+                       compiled: bool = True) -> Player | None:
+        """Uniformly random moves to the end; returns the winner (None = draw).
+
+        Two paths play the same games from the same ``rng``: the compiled one (the
+        default, :mod:`dlgo.games.kinarow_kernels`) and, with ``compiled=False``,
+        the readable reference below (:meth:`_fast_playout`). Both draw one seed from ``rng`` and their moves
+        from SplitMix64 with it."""
         state = self
         if state.swap_available() and not state.is_over():  # rare: take the generic path once
             legal = state.legal_moves()
@@ -363,19 +382,27 @@ class KInARowState(State):
             if moves is not None:
                 moves.append(move)
             state = state.apply_move(move)
-        if state.is_over():
-            return state.winner()
-        return state._fast_playout(rng, moves)
+        if state._winner is not None or state._full:
+            return state._winner
+        seed = rng.getrandbits(63)
+        if compiled:
+            playout, tables = state.game.compiled_playout
+            record = np.empty(state.geometry.num_cells, np.int32) if moves is not None else _NO_MOVES
+            winner, played = playout(tables, state.bits[1], state.bits[2], state.next_player.value, seed, record)
+            if moves is not None:
+                moves.extend(state.geometry.plays[cell] for cell in record[:played].tolist())
+            return _WINNERS[winner]
+        return state._fast_playout(SplitMix64(seed), moves)
 
     def _unlocks(self) -> tuple[int, ...] | None:
         """For gravity games: the cell each cell makes playable once filled
         (-1 for none). None for free placement, where filling unlocks nothing."""
         return None
 
-    def _fast_playout(self, rng: random.Random, moves: list[Move] | None) -> Player | None:
-        """The playout loop on plain integers (no swap on offer, game not over).
-        ``candidates`` holds the playable cells; a filled cell is replaced by the
-        cell it unlocks, or dropped."""
+    def _fast_playout(self, rng: SplitMix64, moves: list[Move] | None) -> Player | None:
+        """The reference playout loop on plain integers (no swap on offer, game not
+        over). ``candidates`` holds the playable cells; a filled cell is replaced
+        by the cell it unlocks, or dropped."""
         geo = self.geometry
         bits = list(self.bits)
         candidates = self._legal_cells()

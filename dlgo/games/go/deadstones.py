@@ -44,7 +44,7 @@ class Position(Protocol):
     next_player: Player
     game: Any  # a GoGame: its komi
 
-    def continued_board(self, rng: random.Random, first: Player) -> Board: ...
+    def continued_owners(self, first: Player, seed: int) -> list[int]: ...
 
 #: a string whose owner keeps it in between these shares of the playouts is contested:
 #: in seki (alive) if it shares liberties with a contested string of the other colour
@@ -66,13 +66,10 @@ def ownership(state: Position, playouts: int = 200, seed: int = 0) -> list[float
     random continuations of ``state`` to the end, half of them with each colour
     moving first (the game may be over: play goes on regardless)."""
     rng = random.Random(seed)
-    board = state.board
-    total = [0.0] * board.geometry.num_points
-    neighbors = board.geometry.neighbors
+    total = [0.0] * state.board.geometry.num_points
     for k in range(playouts):
         first = state.next_player if k % 2 == 0 else state.next_player.other
-        final = state.continued_board(rng, first)
-        for p, owner in enumerate(point_owners(final.color, neighbors)):
+        for p, owner in enumerate(state.continued_owners(first, rng.getrandbits(63))):
             total[p] += 1.0 if owner == BLACK else -1.0 if owner else 0.0
     return [t / playouts for t in total]
 

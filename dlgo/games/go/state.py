@@ -27,6 +27,7 @@ from typing import Callable, Container, Iterator, Protocol, Sequence
 import numpy as np
 
 from dlgo.core import zobrist
+from dlgo.core.splitmix import SplitMix64
 from dlgo.core.errors import IllegalMoveError, SpecError
 from dlgo.core.game import AreaCount, Ending, Game, OpenSpielGame, Outcome, State
 from dlgo.core.grid import go_column_label, parse_go_point
@@ -35,7 +36,8 @@ from dlgo.core.types import PASS, RESIGN, Move, Player, Point
 from dlgo.games.go.board import BLACK, Board, side_key
 from dlgo.games.go.deadstones import score_with_dead_stones, stone_status
 from dlgo.games.go.handicap import fixed_handicap_points
-from dlgo.games.go.scoring import GameResult, area_score, area_winner, count_area, evaluate_territory
+from dlgo.games.go.scoring import (GameResult, area_score, area_winner, count_area, evaluate_territory,
+                                   point_owners)
 
 __all__ = ["GoGame", "GameState", "compute_game_result"]
 
@@ -45,6 +47,9 @@ class PlayoutPolicy(Protocol):
     def select(self, board: Board, c: int, last: int, forbidden: Container[int], side_key: int,
                rand: Callable[[], float]) -> int:
         """A play for colour ``c`` after a play at ``last`` (-1: none), or -1 to pass."""
+
+    #: the weight of each feature (:mod:`dlgo.games.go.features`): what the compiled playouts draw by
+    weights: np.ndarray
 
 
 #: a shared set of reached hashes larger than this starts afresh (bounded memory
@@ -138,13 +143,13 @@ class GameState(State):
     """
 
     __slots__ = ("game", "board", "next_player", "previous_state", "last_move", "_hash", "_reached", "_seen",
-                 "_ply")
+                 "_ply", "_action", "_compiled")
 
     game: GoGame
     previous_state: "GameState | None"
 
     def __init__(self, board: Board, next_player: Player, previous: "GameState | None", move: Move | None,
-                 game: GoGame | None = None):
+                 game: GoGame | None = None, action: int | None = None):
         self.game = game if game is not None else (
             previous.game if previous is not None else GoGame(board.num_rows, board.num_cols))
         self.board = board
@@ -154,6 +159,11 @@ class GameState(State):
         self._hash = h = board.hash ^ side_key(self.next_player)
         self._seen: frozenset[int] | None = None  # this game's hashes, gathered on first need
         self._ply: int = 0 if previous is None else previous._ply + 1
+        #: the action that led here (-1: none, or a resignation), for replaying the game compiled
+        self._action: int = action if action is not None else (
+            -1 if move is None or move.is_resign else board.geometry.num_points if move.is_pass
+            else board.geometry.index_of_unchecked(move.point))  # type: ignore[arg-type]
+        self._compiled: object = None  # the compiled board of a game's first state (dlgo.games.go.playouts)
         if previous is None:
             self._reached: set[int] = {h}
         elif len(previous._reached) < MAX_REACHED:
@@ -232,13 +242,13 @@ class GameState(State):
             raise IllegalMoveError("the game is over")
         geometry = self.board.geometry
         if action == geometry.num_points:
-            return GameState(self.board, self.next_player.other, self, PASS, self.game)
+            return GameState(self.board, self.next_player.other, self, PASS, self.game, action)
         if not 0 <= action < geometry.num_points:
             raise IllegalMoveError(f"action index {action} out of range 0..{geometry.num_points}")
         self._check_play(action)
         board = self.board.copy()
         board.play(action, int(self.next_player))
-        return GameState(board, self.next_player.other, self, geometry.plays[action], self.game)
+        return GameState(board, self.next_player.other, self, geometry.plays[action], self.game, action)
 
     def apply_move(self, move: Move) -> "GameState":
         if move.point is not None:
@@ -422,30 +432,49 @@ class GameState(State):
 
     # --------------------------------------------------------------- playouts
     def random_playout(self, rng: random.Random, moves: list[Move] | None = None,
-                       max_moves: int | None = None, policy: "PlayoutPolicy | None" = None) -> Player | None:
+                       max_moves: int | None = None, policy: "PlayoutPolicy | None" = None,
+                       compiled: bool = True) -> Player | None:
         """Finish the game with the book's random policy (uniform over legal plays
         that do not fill one's own eye; pass when none is left) on a private
         mutable board, and return the winner by area scoring. With ``policy``
         (a fast rollout policy, :mod:`dlgo.games.go.patterns`) the moves are drawn
         from it instead.
 
-        The playout follows exactly the rules of :meth:`apply_action` (same code);
-        if ``moves`` is a list, the moves played are appended to it. ``max_moves``
+        Two paths play the same games: the compiled board (the default,
+        :mod:`dlgo.games.go.playouts`) and, with ``compiled=False``, the readable
+        reference, this module's :class:`Board` and :meth:`Board.select_random_play`
+        (or the policy's ``select``): the rules of :meth:`apply_action`, same code.
+        Both draw one 63-bit seed from ``rng`` and their moves from SplitMix64 with it.
+        If ``moves`` is a list, the moves played are appended to it. ``max_moves``
         (default 10 x points) is a safety cap: the position is scored when reached."""
         if self.is_over():
             return self.winner()
+        if compiled:
+            from dlgo.games.go.playouts import random_playout
+            return random_playout(self, rng, moves, max_moves, policy=policy)
         passes = 1 if self.last_move is not None and self.last_move.is_pass else 0
-        board = self._play_on(rng, self.next_player, passes, moves, max_moves, policy=policy)
+        stream = SplitMix64(rng.getrandbits(63))
+        board = self._play_on(stream, self.next_player, passes, moves, max_moves, policy=policy)
         return area_winner(board, self.game.komi)
 
-    def continued_board(self, rng: random.Random, first: Player) -> Board:
+    def continued_board(self, rng: "random.Random | SplitMix64", first: Player) -> Board:
         """The board after both players play on from here, ``first`` moving
         first, until two passes in a row, even if the game is over: the random
         policy of :meth:`random_playout` that also never plays a self-atari (a
         light policy, as Go programs use to judge life and death at the end)."""
         return self._play_on(rng, first, 0, None, None, careful=True)
 
-    def _play_on(self, rng: random.Random, first: Player, passes: int, moves: list[Move] | None,
+    def continued_owners(self, first: Player, seed: int, compiled: bool = True) -> list[int]:
+        """Who owns each point (1 black, 2 white, 0 neither; by point index) once
+        both players have played on as in :meth:`continued_board`, with SplitMix64
+        from ``seed``: compiled (the default) or on the readable board, the same game."""
+        if compiled:
+            from dlgo.games.go.playouts import continued_owners
+            return continued_owners(self, first, seed)
+        board = self.continued_board(SplitMix64(seed), first)
+        return point_owners(board.color, board.geometry.neighbors)
+
+    def _play_on(self, rng: "random.Random | SplitMix64", first: Player, passes: int, moves: list[Move] | None,
                  max_moves: int | None, careful: bool = False, policy: "PlayoutPolicy | None" = None) -> Board:
         board = self.board.copy()
         forbidden = self._forbidden()

@@ -1,0 +1,39 @@
+"""Compile every numba kernel of the suite once, into the on-disk cache.
+
+    python scripts/compile_kernels.py
+
+`make test` and `make demo` run it before anything else: the kernels compile
+in about a minute on a fresh checkout (after which a process loads them in a
+fraction of a second), and compiling them here, once, keeps that minute out of
+the tests (where parallel workers would each compile them) and out of the first
+game. Rerunning it costs a second or two; a change to any kernel module
+recompiles them all (:mod:`dlgo.games.kernels` keys the cache by their text).
+"""
+from __future__ import annotations
+
+import random
+import time
+
+import numpy as np
+
+from dlgo.games import new_game
+from dlgo.games.go import playouts
+from dlgo.games.go.patterns import NUM_FEATURES, PatternPolicy
+
+
+def main() -> None:
+    start = time.perf_counter()
+    rng = random.Random(0)
+    go = new_game("go:size=5").apply_action(12)
+    go.random_playout(rng, [])
+    go.random_playout(rng, [], policy=PatternPolicy(np.zeros(NUM_FEATURES)))
+    go.continued_owners(go.next_player, 1)
+    playouts.legal_plays(go)
+    playouts.area_points(go)
+    for game in ("connect4", "gomoku"):
+        new_game(game).random_playout(rng, [])
+    print(f"kernels compiled and cached ({time.perf_counter() - start:.1f} s)")
+
+
+if __name__ == "__main__":
+    main()
