@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from typing import Any
 
 import numpy as np
 
@@ -27,6 +28,7 @@ from dlgo.core.errors import SpecError
 from dlgo.core.game import State
 from dlgo.core.specs import require
 from dlgo.core.types import RESIGN, Move, Player
+from dlgo.games.go.state import GameState
 from engines.rollouts import load_rollout_policy
 
 WIN, DRAW, LOSS = 1, 0, -1  # proven values, for the player who moved into a node
@@ -82,45 +84,83 @@ class Node:
 
 
 class MCTSAgent(Agent):
-    """UCT with random rollouts (or a fast rollout policy's, Go), MCTS-Solver and tree reuse; budget in rounds or seconds."""
+    """Monte Carlo tree search: on Go, as Go programs play it (compiled, with RAVE, pattern priors, heavy playouts, tree reuse and time management); elsewhere, and with plain=true, UCT with random rollouts, MCTS-Solver and tree reuse. Budget in rounds or seconds.
+
+    On Go (unless ``plain``) the search is :class:`engines.go_search.GoSearch`;
+    on the other games, and on Go with ``plain=true``, it is the readable UCT of
+    this module, as the course and the book build it.
+    """
 
     name = "mcts"
     unit = "rounds"
 
-    def __init__(self, rounds: int | None = None, seconds: float = 0.0, c: float = 1.4,
-                 seed: int | None = None, reuse: bool = True, resign: float = 0.0, rollout: str = ""):
-        """``rounds``: rounds per move (default 1000, or none when ``seconds`` is set);
-        ``seconds``: time per move (0 = none); ``c``: UCT exploration constant;
+    def __init__(self, rounds: int | None = None, seconds: float = 0.0, c: float | None = None,
+                 seed: int | None = None, reuse: bool = True, resign: float | None = None, rollout: str = "",
+                 plain: bool = False, rave: bool = True, rave_equiv: float = 3500.0, priors: bool = True,
+                 expand: int = 8, manage: bool = True):
+        """``rounds``: rounds (simulations) per move (default 1000, or none when
+        ``seconds`` is set); ``seconds``: time per move (0 = none); ``c``: the UCT
+        exploration constant (default 1.4; on Go 0, the priors and RAVE explore);
         ``reuse``: keep the subtree of the moves played; ``resign``: resign when the
-        best move's win rate falls below this (0 = never; meant for Go);
+        best move's win rate falls below this (0 = never; default 0, on Go 0.1);
         ``rollout``: a fast rollout policy file (Go, ``dlgo train-rollout``) that
-        plays the simulations instead of uniformly random moves."""
+        plays the simulations instead of uniformly random moves (on Go the
+        default is the shipped ``go9-rollout``; ``random``: uniform moves);
+        ``plain``: today's UCT on Go too, none of what follows;
+        ``rave``, ``rave_equiv``: RAVE with this equivalence (Gelly & Silver 2007);
+        ``priors``: Go knowledge as virtual simulations for new moves (Coulom 2007, Michi);
+        ``expand``: simulations through a leaf before it is expanded;
+        ``manage``: time management (with ``seconds``: stop when decided, spend
+        the time saved on close middle-game positions)."""
         super().__init__()
         require(rounds is None or rounds >= 0, f"mcts: rounds must be at least 0, got {rounds}")
         require(0 <= seconds < math.inf, f"mcts: seconds must be a finite number, at least 0, got {seconds}")
-        require(0 <= c < math.inf, f"mcts: c must be a finite number, at least 0, got {c}")
-        require(0 <= resign < 1, f"mcts: resign is a win rate in [0, 1), got {resign}")
+        require(c is None or 0 <= c < math.inf, f"mcts: c must be a finite number, at least 0, got {c}")
+        require(resign is None or 0 <= resign < 1, f"mcts: resign is a win rate in [0, 1), got {resign}")
+        require(0 <= rave_equiv < math.inf, f"mcts: rave_equiv must be a finite number, at least 0, got {rave_equiv}")
+        require(expand >= 1, f"mcts: expand must be at least 1, got {expand}")
         if rounds is None:
             rounds = 0 if seconds > 0 else 1000
         if rounds <= 0 and seconds <= 0:
             raise SpecError("mcts needs a budget: rounds > 0 or seconds > 0")
         self.rounds = rounds
         self.seconds = seconds
-        self.c = c
+        self.c = 1.4 if c is None else c
         self.reuse = reuse
-        self.resign = resign
+        self.resign = 0.0 if resign is None else resign
+        self.seed = seed
         self.rng = random.Random(seed)
-        self.rollout = load_rollout_policy(rollout)
+        self.rollout = load_rollout_policy("" if rollout == "random" else rollout)
+        self.plain = plain
+        # Go: the rollout policy plays the playouts (heavy) unless rollout=random; its weights give the priors
+        self._go_heavy = rollout != "random"
+        self._go_policy = None if plain else load_rollout_policy(
+            rollout if self._go_heavy and rollout else "go9-rollout")
+        self._go_options: dict[str, Any] = {
+            "rave_equiv": rave_equiv if rave else 0.0, "c": 0.0 if c is None else c, "expand": expand, "priors": priors,
+            "manage": manage, "resign": 0.1 if resign is None else resign}
+        self._go: Any = None  # the Go search (engines.go_search.GoSearch), made at the first Go position
         self.root: Node | None = None
 
     def check_game(self, state: State) -> None:
-        self.rollout.check(state)
+        if not self.searches_go(state):
+            self.rollout.check(state)
+
+    def searches_go(self, state: State) -> bool:
+        """Does this engine search ``state`` with the Go engine (:mod:`engines.go_search`),
+        rather than the readable UCT? On Go, unless ``plain``."""
+        return not self.plain and isinstance(state, GameState)
 
     def new_game(self) -> None:
         self.root = None
+        if self._go is not None:
+            self._go.new_game()
 
     # -------------------------------------------------------------- driver
     def choose(self, state: State) -> Move:
+        if self.searches_go(state):
+            assert isinstance(state, GameState)
+            return self._choose_go(state)
         root = self._reusable_node(state) if self.reuse else None
         if root is None:
             root = Node(state, None, None, self.rng)
@@ -146,6 +186,18 @@ class MCTSAgent(Agent):
             return RESIGN
         assert child.action is not None
         return state.index_to_move(child.action)
+
+    def _choose_go(self, state: GameState) -> Move:
+        """The compiled Go search's move (:mod:`engines.go_search`)."""
+        if self._go is None:
+            from engines.go_search import GoSearch, SearchSettings
+            settings = SearchSettings(heavy=self._go_heavy, **self._go_options)
+            self._go = GoSearch(settings, self._go_policy, self.rng.getrandbits(63))
+        result = self._go.search(state, self.rounds, self.seconds, self.deadline(self.seconds * 2.5), self.reuse)
+        self._work = result.simulations
+        self._report = SearchReport(value=result.value, visits=result.visits, q=result.q,
+                                    principal_variation=result.line)
+        return result.move
 
     @staticmethod
     def _search_report(root: Node, chosen: Node, win_rate: float) -> SearchReport:

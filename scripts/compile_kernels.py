@@ -16,6 +16,7 @@ import time
 
 import numpy as np
 
+import engines
 from dlgo.games import new_game
 from dlgo.games.go import playouts
 from dlgo.games.go.patterns import NUM_FEATURES, PatternPolicy
@@ -32,6 +33,11 @@ def main() -> None:
     playouts.area_points(go)
     for game in ("connect4", "gomoku"):
         new_game(game).random_playout(rng, [])
+    for spec in ("mcts:rounds=50,seed=1", "mcts:rounds=50,seed=1,rollout=random"):  # the Go engine: a tree kept
+        agent = engines.create(spec)
+        state = new_game("go:size=5")
+        for _ in range(3):
+            state = state.apply_move(agent.select_move(state))
     print(f"kernels compiled and cached ({time.perf_counter() - start:.1f} s)")
 
 

@@ -24,6 +24,7 @@ sys.path.insert(0, str(ROOT))  # run as a script from any folder
 
 from dlgo.formats.atomic import atomic_write  # noqa: E402
 from engines.registry import engine_description, engine_names, engine_parameters  # noqa: E402
+from experiments.shared.chapters import course_spec  # noqa: E402
 
 REPORTS = ROOT / "reports"
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -254,7 +255,8 @@ def supervised() -> str:
     """Test accuracy and playing strength of the supervised runs."""
     out = ["| game | network, encoder | test top-1 | top-5 | uniform over legal moves | teacher's self-agreement "
            "| score vs random | vs MCTS 100 rounds |", "|---|---|---:|---:|---:|---:|---:|---:|"]
-    for folder, game in (("supervised-go9", "Go 9x9"), ("supervised-connect4", "Connect Four")):
+    for folder, game, spec in (("supervised-go9", "Go 9x9", "go:size=9"), ("supervised-connect4", "Connect Four",
+                                                                          "connect4")):
         accuracy = pd.read_csv(REPORTS / folder / "accuracy.csv")
         best = accuracy.top1.idxmax()
         played = games(f"{folder}/tournament")
@@ -263,7 +265,8 @@ def supervised() -> str:
             cells = ["", ""]
             if k == best:
                 cells = [f"{s:.0%} ({n} games)" for s, n in (score(played, predictor, "random"),
-                                                            score(played, predictor, "mcts:rounds=100"))]
+                                                            score(played, predictor,
+                                                                  course_spec("mcts:rounds=100", spec)))]
             out.append(f"| {game} | `{row.model}`, `{row.encoder}` | {row.top1:.1%} | {row.top5:.1%} | "
                        f"{row.uniform_legal:.1%} | {row.teacher:.1%} | {cells[0]} | {cells[1]} |")
     return "\n".join(out) + "\n"

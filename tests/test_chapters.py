@@ -114,7 +114,7 @@ def test_ch05_on_go_learns_a_teachers_moves(quick, clone):
     assert (history["loss"] - history["keras_loss"]).abs().max() < 1e-4
     summary = (out / "summary.md").read_text()
     assert "40 positions (32 to train on, 8 held out), each from random go:size=5 games, labelled with the move " \
-           "`mcts:rounds=20` chooses there. A 75-16-26 network" in summary
+           "`mcts:rounds=20,plain=true` chooses there. A 75-16-26 network" in summary
 
 
 def test_ch04a_counts_nodes_and_every_search_finds_the_exact_value(quick, tmp_path):

@@ -276,7 +276,7 @@ def test_mcts_reuses_its_tree():
 
 
 def test_mcts_time_budget_and_resign():
-    agent = engines.create("mcts:seconds=0.05,seed=1")
+    agent = engines.create("mcts:seconds=0.05,seed=1,manage=false")
     agent.select_move(new_game("go:size=9"))
     # it spends its budget and then stops (the loose upper bound only catches a search that ignores it)
     assert agent.last_compute.amount > 0 and 0.04 < agent.last_compute.seconds < 5.0
@@ -287,5 +287,5 @@ def test_mcts_time_budget_and_resign():
         O O O O O
         . O . O .
     """, komi=7.5)
-    assert engines.create("mcts:rounds=200,seed=1,resign=0.2").select_move(lost) == Move.resign()
-    assert engines.create("mcts:rounds=200,seed=1").select_move(lost) != Move.resign()
+    assert engines.create("mcts:rounds=200,seed=1,resign=0.2,plain=true").select_move(lost) == Move.resign()
+    assert engines.create("mcts:rounds=200,seed=1,plain=true").select_move(lost) != Move.resign()  # never, unless told

@@ -7,8 +7,16 @@ from experiments.shared import alphazero, chapters, ladders
 
 def test_mcts_ladder_steps_by_root_ten():
     assert ladders.mcts_ladder(1000) == [10, 32, 100, 316, 1000]
-    assert ladders.ladder_specs(32, 2) == ["random", "mcts:rounds=10", "mcts:rounds=32",
-                                       "alphabeta:depth=1,nodes=0", "alphabeta:depth=2,nodes=0"]
+    assert ladders.ladder_specs(32, 2, "connect4") == ["random", "mcts:rounds=10", "mcts:rounds=32",
+                                                   "alphabeta:depth=1,nodes=0", "alphabeta:depth=2,nodes=0"]
+    assert ladders.ladder_specs(10, 0, "go:size=5") == ["random", "mcts:rounds=10,plain=true"]  # the course's UCT
+
+
+def test_the_course_names_its_uct_on_go_and_nothing_else_changes():
+    assert chapters.course_spec("mcts:rounds=100", "connect4") == "mcts:rounds=100"
+    assert chapters.course_spec("mcts:rounds=100", "go:size=9") == "mcts:rounds=100,plain=true"
+    assert chapters.course_spec("mcts:rounds=100,plain=false", "go:size=9") == "mcts:rounds=100,plain=false"
+    assert chapters.course_spec("random", "go:size=9") == "random"
 
 
 def test_the_shipped_alphazero_networks_join_their_own_game_only():
@@ -253,3 +261,30 @@ def test_a_script_with_two_runs_names_them_with_preset_each_with_its_defaults_an
     assert (full.out, full.mcts_max, full.depth_max) == ("runs/strength-per-compute", 3200, 5)
     with pytest.raises(SystemExit):  # an unknown preset is refused by the command line, not a KeyError
         spc.main(["--preset", "nope"])
+
+
+@pytest.mark.skipif(not __import__("os").access("/usr/games/gnugo", __import__("os").X_OK),
+                    reason="GNU Go is not installed (apt-get install gnugo)")
+def test_the_go_engine_experiment_plays_its_parts_quick_and_resumes(tmp_path):
+    import pandas as pd
+
+    from experiments.headline import mcts_go9
+
+    args = ["--quick", "--workers", "1", "--out", str(tmp_path)]
+    assert mcts_go9.main(args) == 0
+    match = pd.read_csv(tmp_path / "match" / "games.csv")
+    assert set(match.black) | set(match.white) == {"mcts:seconds=0.05", "mcts:seconds=0.05,plain=true",
+                                                   "gnugo:level=0"}
+    ablation = pd.read_csv(tmp_path / "ablation" / "games.csv")
+    bare = "mcts:seconds=0.02,c=1.4,rave=false,priors=false,rollout=random,reuse=false,manage=false"
+    assert len(ablation) == 12 and bare in set(ablation.black) | set(ablation.white)
+    assert "mcts:seconds=0.02,c=1.4,priors=false,rollout=random,reuse=false,manage=false" in \
+        set(ablation.black) | set(ablation.white)  # RAVE alone
+    handicap = pd.read_csv(tmp_path / "handicap" / "games.csv")
+    assert list(handicap.game) == ["go:size=13,komi=0.5,handicap=9"] and list(handicap.black) == ["mcts:seconds=0.05"]
+    summary = (tmp_path / "summary.md").read_text()
+    for heading in ("## The match", "## Each feature alone and together", "## Handicap on 13x13"):
+        assert heading in summary
+    assert (tmp_path / "ablation.png").exists() and (tmp_path / "handicap.png").exists()
+    assert mcts_go9.main(args) == 0  # resumes: nothing new is played
+    assert len(pd.read_csv(tmp_path / "ablation" / "games.csv")) == 12

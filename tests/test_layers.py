@@ -30,7 +30,7 @@ EXTRAS = {"fastapi", "starlette", "uvicorn", "ray"}
 #: the modules that import numba when they load (the compiled kernels and what drives them): a
 #: function imports them, so that `import dlgo`, the CLI and the classic engines start without numba
 COMPILED_MODULES = {"dlgo.games.kernels", "dlgo.games.go.kernels", "dlgo.games.go.pattern_kernels",
-                    "dlgo.games.go.playouts", "dlgo.games.kinarow_kernels"}
+                    "dlgo.games.go.playouts", "dlgo.games.kinarow_kernels", "engines.mcts_kernels", "engines.go_search"}
 #: optional packages imported where they are used: OpenSpiel's, beside our games in the benchmarks
 OPTIONAL = {"pyspiel"}
 
@@ -150,7 +150,7 @@ def test_the_compiled_modules_really_import_numba():
     for module in COMPILED_MODULES:
         source = (ROOT / (module.replace(".", "/") + ".py")).read_text()
         assert "from numba" in source or "from dlgo.games.kernels import" in source or \
-            "from dlgo.games.go import kernels" in source, module
+            "from dlgo.games.go import kernels" in source or "from engines import mcts_kernels" in source, module
 
 
 def test_the_tensorflow_modules_really_import_tensorflow():

@@ -55,7 +55,7 @@ def test_the_catalog_comes_from_the_registries_and_offers_no_program_to_start(cl
     assert "gtp" not in engines  # it needs the command of a program
     assert [p["name"] for p in engines["gnugo"]["parameters"]].count("path") == 0
     mcts = {p["name"]: p for p in engines["mcts"]["parameters"]}
-    assert mcts["c"]["default"] == 1.4 and "rollout" in mcts and "go9-rollout" in mcts["rollout"]["files"]
+    assert mcts["c"]["default"] is None and "rollout" in mcts and "go9-rollout" in mcts["rollout"]["files"]
     assert "connect4" in {f for p in engines["alphazero"]["parameters"] if p["name"] == "checkpoint"
                           for f in p["files"]}
 

@@ -37,7 +37,10 @@ class EngineRow(NamedTuple):
 
 
 def family_of(spec: str) -> str:
-    return spec.split(":", 1)[0]
+    """An engine's line in the plots: its name, and ``plain`` apart (the readable
+    engine of a name that also has a stronger one: ``mcts`` on Go)."""
+    name, _, params = spec.partition(":")
+    return f"{name} (plain)" if "plain=true" in params.split(",") else name
 
 
 def interval_text(row: EngineRow, form: str = "{low:.0f} to {high:.0f}") -> str:

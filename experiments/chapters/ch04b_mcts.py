@@ -77,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
         args.rounds_max, args.games_per_pair, args.workers = 32, 2, 1
     out = Path(args.out)
     suffix = "" if args.c == 1.4 else f",c={args.c:g}"
-    ladder = [f"mcts:rounds={r}{suffix}" for r in ladders.mcts_ladder(args.rounds_max)]
+    ladder = [chapters.course_spec(f"mcts:rounds={r}{suffix}", args.game) for r in ladders.mcts_ladder(args.rounds_max)]
 
     records = run_tournament(ENGINES, out / "tournament", args.game, ["random", *ladder], args.games_per_pair,
                              seed=args.seed, opening_plies=args.opening_plies, workers=args.workers)

@@ -169,6 +169,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     args = p.parse_args(argv)
     if args.quick:
         args.hidden, args.epochs, args.positions, args.teacher = 16, 3, 40, "mcts:rounds=20"
+    args.teacher = chapters.course_spec(args.teacher, args.game)
     if min(args.hidden, args.epochs, args.batch_size) < 1 or not args.learning_rate > 0:
         p.error("--hidden, --epochs and --batch-size must be at least 1, --learning-rate above 0")
     return args

@@ -83,6 +83,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     args = p.parse_args(argv)
     if args.quick:
         args.games, args.black = 6, "mcts:rounds=5"
+    args.black, args.white = (chapters.course_spec(spec, args.game) for spec in (args.black, args.white))
     if args.games < 2 or not 0 < args.discount <= 1:
         p.error("--games must be at least 2 and --discount in (0, 1]")
     return args

@@ -28,9 +28,10 @@ from experiments.shared import chapters, ladders
 EXTRA = ["mcts:rounds=300"]
 
 
-def members(mcts_max: int, depth_max: int) -> list[str]:
-    """The calibration ladder."""
-    return ladders.ladder_specs(mcts_max, depth_max) + [s for s in EXTRA if int(s.split("=")[1]) <= mcts_max]
+def members(mcts_max: int, depth_max: int, game: str) -> list[str]:
+    """The calibration ladder on ``game``."""
+    return ladders.ladder_specs(mcts_max, depth_max, game) + [chapters.course_spec(s, game) for s in EXTRA
+                                                               if int(s.split("=")[1]) <= mcts_max]
 
 
 @chapters.script
@@ -44,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     if args.quick:
         args.mcts_max, args.depth_max, args.games_per_pair, args.workers = 32, 1, 2, 1
-    specs = members(args.mcts_max, args.depth_max)
+    specs = members(args.mcts_max, args.depth_max, args.game)
     print(f"{len(specs)} engines, {len(specs) * (len(specs) - 1) // 2 * args.games_per_pair} games", flush=True)
     records = run_tournament(ENGINES, args.out, args.game, specs, args.games_per_pair, seed=args.seed,
                              opening_plies=2, workers=args.workers)

@@ -79,12 +79,13 @@ def agreement(table: pd.DataFrame) -> dict[str, int]:
 @chapters.script
 def main(argv: list[str] | None = None) -> int:
     parser = chapters.parser(__file__, __doc__, name="dead-stones")
-    parser.add_argument("--engine", default="mcts:rounds=100", help="our engine (default mcts:rounds=100)")
+    parser.add_argument("--engine", default="mcts:rounds=100,plain=true",
+                        help="our engine (default mcts:rounds=100,plain=true: the readable UCT, which never resigns)")
     parser.add_argument("--games", type=int, default=50, help="games in each set (default 50)")
     parser.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
     args = parser.parse_args(argv)
     if args.quick:
-        args.games, args.engine = 4, "mcts:rounds=20"
+        args.games, args.engine = 4, "mcts:rounds=20,plain=true"
     out = Path(args.out)
     sets = {"ours against GNU Go": schedule([args.engine, gnugo(1)], args.games, args.seed),
             "GNU Go against itself": schedule([gnugo(0), gnugo(1)], args.games, args.seed)}

@@ -35,8 +35,7 @@ import pandas as pd
 from dlgo.formats.records import GameRecord
 from dlgo.arena.ratings import GameResult, fit_ratings
 from dlgo.arena.report import interval_text, write_report
-from dlgo.arena.match import Task
-from dlgo.arena.tournament import play_games, schedule, task_seed
+from dlgo.arena.tournament import play_games, schedule
 from dlgo.formats.atomic import atomic_write
 from dlgo.formats.plotting import new_figure, save_figure
 from dlgo.gtp.client import GNUGO
@@ -52,19 +51,6 @@ ANCHOR, ANCHOR_ELO = "gnugo:level=10", 1800.0  # GNU Go's rating on CGOS's 9x9 l
 
 def handicap_game(stones: int) -> str:
     return f"go:size=9,komi=0.5,handicap={stones}"
-
-
-def pairings(ours: list[str], theirs: list[str], games: int, seed: int, label: str = "") -> list[Task]:
-    """Each of ``ours`` against each of ``theirs``, ``games`` times, colours
-    alternating (or ours always black when ``label`` names a handicap)."""
-    tasks = []
-    for engine in ours:
-        for opponent in theirs:
-            for k in range(games):
-                black, white = (engine, opponent) if label or k % 2 == 0 else (opponent, engine)
-                game_id = f"{engine} vs {opponent}{' ' + label if label else ''} #{k}"
-                tasks.append(Task(game_id, black, white, task_seed(seed, game_id)))
-    return tasks
 
 
 def anchor_ratings(records: list[GameRecord], levels: list[str]) -> dict[str, float]:
@@ -161,7 +147,7 @@ def play_the_yardstick_and_even_games(args: argparse.Namespace, levels: list[str
     play_games(ENGINES, out, EVEN, schedule(levels, args.anchor_games, args.seed), opening_plies=plies,
                workers=workers)
     opponents = levels[:1] if args.quick else levels
-    return play_games(ENGINES, out, EVEN, pairings(args.engines, opponents, args.games, args.seed),
+    return play_games(ENGINES, out, EVEN, ladders.pairings(args.engines, opponents, args.games, args.seed),
                       opening_plies=plies, workers=workers)
 
 
@@ -179,7 +165,7 @@ def play_handicap_games(args: argparse.Namespace, needing: list[str], weakest: s
     games so far, if no handicap is tried)."""
     for stones in args.handicaps:
         records = play_games(ENGINES, out, handicap_game(stones),
-                             pairings(needing, [weakest], args.handicap_games, args.seed, f"H{stones}"),
+                             ladders.pairings(needing, [weakest], args.handicap_games, args.seed, f"H{stones}"),
                              opening_plies=0, workers=workers)
     return records
 

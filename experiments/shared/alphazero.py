@@ -26,7 +26,7 @@ from dlgo.arena.tournament import play_games, schedule
 from dlgo.formats.atomic import atomic_write
 from engines.registry import ENGINES
 from engines.training.alphazero_config import AlphaZeroConfig
-from experiments.shared.chapters import add_preset_option, chosen_preset, command, parser, write_lines
+from experiments.shared.chapters import add_preset_option, chosen_preset, command, course_spec, parser, write_lines
 
 
 @dataclass
@@ -141,6 +141,9 @@ def settle(experiment: Experiment, args: argparse.Namespace) -> tuple[Experiment
         experiment = replace(experiment, opponent=experiment.quick_opponent or experiment.opponent)
     if experiment.prepare:
         config = replace(config, init=experiment.prepare(args))
+    config = replace(config, baselines=[course_spec(b, experiment.game) for b in config.baselines])
+    if experiment.opponent:
+        experiment = replace(experiment, opponent=course_spec(experiment.opponent, experiment.game))
     return experiment, config
 
 

@@ -22,16 +22,32 @@ from typing import Mapping, Protocol, Sequence
 
 from dlgo.core.errors import DlgoError, SettingsMismatchError
 from dlgo.core.game import State
+from dlgo.core.specs import split_spec
 from dlgo.core.types import Player
 from dlgo.formats.atomic import atomic_write
 from dlgo.formats.folders import remove_run_folder
 from dlgo.formats.pictures import render_game, render_position
 from dlgo.formats.records import GameRecord, replay
+from dlgo.games import new_game
 from engines.analysis import analyze, render_analysis
+from engines.mcts import MCTSAgent
 from engines.neural.loading import load_network
+from engines.registry import create
 
 #: the folder that holds ``experiments/`` (the repository's root, in a checkout)
 ROOT = Path(__file__).resolve().parents[2]
+
+def course_spec(spec: str, game: str) -> str:
+    """``spec`` as the course means it on ``game``: the course's ``mcts`` is the
+    readable UCT of chapter 4, which on Go is ``mcts:...,plain=true`` (``mcts``
+    alone searches Go as Go programs do: :mod:`engines.go_search`); any other spec,
+    or an ``mcts`` that says ``plain`` either way, is left as it is."""
+    name, params = split_spec(spec)
+    if name != "mcts" or "plain" in params:
+        return spec
+    agent = create(spec)
+    return f"{spec},plain=true" if isinstance(agent, MCTSAgent) and agent.searches_go(new_game(game)) else spec
+
 
 #: what a run does when its folder holds a run with other settings
 START_OVER = "rerun with the settings that made it, start over with --fresh, or use another --out"

@@ -2,7 +2,7 @@
 and the cross-checks): MCTS and alpha-beta at growing budgets, the shipped
 AlphaZero networks, one round-robin, and reports that hold the calibrated
 engines at their ratings so that an engine rates the same in every report.
-Imports no other module of :mod:`experiments.shared`.
+Imports :mod:`experiments.shared.chapters` alone of :mod:`experiments.shared`.
 """
 from __future__ import annotations
 
@@ -16,10 +16,12 @@ import pandas as pd
 
 from dlgo.arena.ratings import describe_scale
 from dlgo.arena.report import EngineRow, interval_text, write_report
-from dlgo.arena.tournament import run_tournament
+from dlgo.arena.match import Task
+from dlgo.arena.tournament import run_tournament, task_seed
 from dlgo.formats.records import GameRecord
 from engines.checkpoints import shipped_network
 from engines.registry import ENGINES
+from experiments.shared import chapters
 
 #: the committed reports, where the course's rating scales are (``reports/calibration-<game>``)
 REPORTS = Path(__file__).resolve().parents[2] / "reports"
@@ -84,10 +86,24 @@ def mcts_ladder(maximum: int, start: int = 10) -> list[int]:
     return rounds
 
 
-def ladder_specs(mcts_max: int, depth_max: int) -> list[str]:
-    """Random, MCTS up to ``mcts_max`` rounds and alpha-beta to ``depth_max`` plies (no node cap)."""
-    return (["random"] + [f"mcts:rounds={r}" for r in mcts_ladder(mcts_max)]
+def ladder_specs(mcts_max: int, depth_max: int, game: str) -> list[str]:
+    """Random, the course's MCTS up to ``mcts_max`` rounds and alpha-beta to
+    ``depth_max`` plies (no node cap), on ``game``."""
+    return (["random"] + [chapters.course_spec(f"mcts:rounds={r}", game) for r in mcts_ladder(mcts_max)]
             + [f"alphabeta:depth={d},nodes=0" for d in range(1, depth_max + 1)])
+
+
+def pairings(ours: Sequence[str], theirs: Sequence[str], games: int, seed: int, label: str = "") -> list[Task]:
+    """Each of ``ours`` against each of ``theirs``, ``games`` times, colours
+    alternating (or ours always black when ``label`` names a handicap)."""
+    tasks = []
+    for engine in ours:
+        for opponent in theirs:
+            for k in range(games):
+                black, white = (engine, opponent) if label or k % 2 == 0 else (opponent, engine)
+                game_id = f"{engine} vs {opponent}{' ' + label if label else ''} #{k}"
+                tasks.append(Task(game_id, black, white, task_seed(seed, game_id)))
+    return tasks
 
 
 def alphazero_specs(game: str, simulations: list[int]) -> list[str]:
@@ -123,7 +139,8 @@ def run_ladder(args: argparse.Namespace, intro: str = "", outro: str | Callable[
     rating rows. ``on_scale``: the ladder's engines are held on the course's
     scale and the rest (networks, ``--engines``) measured against them;
     otherwise every engine is measured, random = 0."""
-    specs = ladder_specs(args.mcts_max, args.depth_max) + alphazero_specs(args.game, args.alphazero_simulations)
+    specs = ladder_specs(args.mcts_max, args.depth_max, args.game) + alphazero_specs(args.game,
+                                                                                     args.alphazero_simulations)
     if args.predictor:
         specs.append(f"predictor:model={args.predictor}")
     specs += [spec for spec in args.engines if spec not in specs]

@@ -26,7 +26,7 @@ from dlgo.formats.records import GameRecord
 from dlgo.games import get_game
 from engines.registry import ENGINES
 from engines.training.rl_config import RLConfig
-from experiments.shared.chapters import command, draw_game, parser, score_against, write_summary
+from experiments.shared.chapters import command, course_spec, draw_game, parser, score_against, write_summary
 
 #: how final.csv names the run's own starting network among the opponents
 START = "its starting network"
@@ -171,8 +171,10 @@ def settle(chapter: RLChapter, args: argparse.Namespace) -> tuple[RLConfig, list
     if args.quick:
         settings = rl_quick_settings()
         args.generations, args.final_games = 2, 4
+    if settings.get("sparring"):
+        settings["sparring"] = [course_spec(spec, args.game) for spec in settings["sparring"]]
     config = RLConfig(**settings, method=chapter.method, game=args.game, seed=args.seed)
-    opponents = [o for o in args.opponents.split(",") if o]
+    opponents = [course_spec(o, args.game) for o in args.opponents.split(",") if o]
     return config, opponents[:1] if args.quick else opponents
 
 

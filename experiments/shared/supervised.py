@@ -34,7 +34,8 @@ from dlgo.formats.plotting import plot_learning_curve
 from dlgo.formats.records import GameRecord, read_games, write_games
 from engines.registry import ENGINES
 from engines.training.accuracy import evaluate_predictor, teacher_agreement
-from experiments.shared.chapters import parser, run_folders, score_against, script_path, variant_name, write_lines
+from experiments.shared.chapters import (course_spec, parser, run_folders, score_against, script_path, variant_name,
+                                         write_lines)
 from experiments.shared.ladders import write_rated_report
 
 #: the network of a supervised ``--quick`` run
@@ -122,6 +123,8 @@ def run_supervised(preset: Preset, argv: list[str] | None, doc: str, script: str
     if args.quick:
         preset = quick_preset(preset, args)
     preset = replace(preset, game=args.game)  # every supervised script but chapter 13's offers --game
+    args.teacher = course_spec(args.teacher, preset.game)
+    preset = replace(preset, opponents=[course_spec(o, preset.game) for o in preset.opponents])
     out, work = Path(args.out), Path(args.work)
     table, teacher = generate_and_train(preset, args, out, work)
     best = table.loc[table["top1"].idxmax()]

@@ -1,10 +1,10 @@
 """The fast rollout policy compiled: :mod:`dlgo.games.go.patterns` on the compiled board.
 
 :class:`~dlgo.games.go.patterns.PatternPolicy` is the readable policy and the
-reference (its features are :mod:`dlgo.games.go.features`); these kernels are its twin over :mod:`dlgo.games.go.kernels`, step
-for step (the same responses in the same order, the same features, the same
-sums and draws), so a compiled policy playout and the reference play the same
-game from the same SplitMix64 seed.
+reference (its features are :mod:`dlgo.games.go.features`); these kernels are
+its twin over :mod:`dlgo.games.go.kernels`, step for step (the same responses
+in the same order, the same features, the same sums and draws), so a compiled
+policy playout and the reference play the same game from the same SplitMix64 seed.
 """
 from __future__ import annotations
 

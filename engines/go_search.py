@@ -1,0 +1,261 @@
+"""The Go engine's search: compiled MCTS with RAVE, priors, heavy playouts and tree reuse.
+
+:class:`GoSearch` drives the kernels of :mod:`engines.mcts_kernels` from
+Python: it puts the game's position on the compiled board, keeps the tree
+between moves (the subtree under the position reached, compacted), runs the
+simulations in short compiled chunks between looks at the clock, manages the
+time of a game, and chooses (the most simulated move), passes or resigns. The
+``mcts`` engine hands it every Go position unless told ``plain=true``.
+
+Time management (``manage``, with a budget in seconds) keeps the average per
+move at ``seconds`` and moves the time to where it matters, as Go programs do
+(Huang, Coulom & Lin, "Time management for Monte-Carlo tree search applied to
+the game of Go", 2010): a search stops early once the most simulated move can
+no longer be overtaken in the time left, the time saved goes to a bank, and a
+close middle-game position whose most simulated move is not also the best
+valued one draws on the bank for up to another ``seconds``.
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from dlgo.core.types import Move
+from dlgo.games.go import kernels, playouts
+from dlgo.games.go.pattern_kernels import tables_for
+from dlgo.games.go.state import GameState
+from engines import mcts_kernels
+from engines.mcts_kernels import MAX_DEPTH, Settings, Tree
+
+#: the first tree's room, in nodes; it doubles when it runs short
+FIRST_CAPACITY = 1 << 16
+#: simulations in the first compiled chunk; later chunks aim at CHUNK_SECONDS each
+FIRST_CHUNK = 16
+CHUNK_SECONDS = 0.01
+#: a search resigns only after this many simulations (or all it was given, if fewer)
+RESIGN_AFTER = 2000
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    """What the ``mcts`` spec sets for Go (see :class:`engines.mcts.MCTSAgent`)."""
+
+    rave_equiv: float = 3500.0  # 0: no RAVE
+    c: float = 0.0
+    expand: int = 8
+    heavy: bool = True
+    priors: bool = True
+    manage: bool = True
+    resign: float = 0.1
+
+    def kernel_settings(self, komi: float, budget: int) -> Settings:
+        """The constants the kernels read; the priors are Michi's (Baudis 2015), in simulations."""
+        on = 1.0 if self.priors else 0.0
+        return Settings(self.rave_equiv, self.c, self.expand, self.heavy, komi, budget, prior_even=10.0,
+                        prior_policy=100.0 * on, prior_capture_one=15.0 * on, prior_capture_many=30.0 * on,
+                        prior_self_atari=10.0 * on, prior_cfg1=24.0 * on, prior_cfg2=22.0 * on, prior_cfg3=8.0 * on,
+                        prior_empty_area=10.0 * on)
+
+
+class SearchResult(NamedTuple):
+    """A finished search: the move chosen and what the report needs."""
+
+    move: Move
+    simulations: int
+    visits: np.ndarray  # per action
+    q: np.ndarray  # per action, for the player to move, -1..1
+    value: float  # the chosen move's win rate, -1..1
+    line: tuple[int, ...]  # the principal variation
+
+
+class GoSearch:
+    """One engine's compiled Go search, its tree kept from move to move."""
+
+    def __init__(self, settings: SearchSettings, policy: Any, seed: int):
+        self.settings = settings
+        self.policy = policy  # a PatternPolicy: its weights give the priors, and the playouts when heavy
+        self.seed = seed
+        self.tree: Tree | None = None
+        self.root_state: GameState | None = None  # the position node 0 of the tree stands for
+        self.bank = 0.0  # seconds saved on earlier moves
+
+    def new_game(self) -> None:
+        self.tree = None
+        self.root_state = None
+        self.bank = 0.0
+
+    # ------------------------------------------------------------ the move
+    def search(self, state: GameState, rounds: int, seconds: float, deadline: float, reuse: bool) -> SearchResult:
+        """Search ``state`` for ``rounds`` simulations (0: no limit) or until
+        ``seconds`` have passed (0: no limit; managed) or ``deadline`` (a hard
+        ``time.perf_counter()`` limit), and choose."""
+        if self._passing_wins(state):
+            return SearchResult(Move.pass_turn(), 0, np.zeros(state.num_actions), np.zeros(state.num_actions), 1.0,
+                                (state.num_actions - 1,))
+        start = time.perf_counter()
+        position = self._position(state, reuse)
+        planned = seconds if seconds > 0 else math.inf
+        done = extended = 0
+        chunk = FIRST_CHUNK
+        while not rounds or done < rounds:
+            count = chunk if not rounds else min(chunk, rounds - done)
+            tick = time.perf_counter()
+            self._simulate(position, count)
+            done += count
+            now = time.perf_counter()
+            chunk = max(1, min(4 * chunk, int(count * CHUNK_SECONDS / max(now - tick, 1e-6))))
+            if now >= deadline:
+                break
+            if seconds > 0 and self.settings.manage and self._decided(done, (planned - (now - start)) * done /
+                                                                        max(now - start, 1e-6)):
+                break
+            if now - start >= planned:
+                if seconds > 0 and self.settings.manage and not extended and self._worth_more_time(state):
+                    extended = 1
+                    planned += min(self.bank, seconds)
+                    self.bank -= min(self.bank, seconds)
+                    if now - start < planned:
+                        continue
+                break
+        if seconds > 0 and self.settings.manage:
+            self.bank = min(self.bank + max(0.0, planned - (time.perf_counter() - start)), 3 * seconds)
+        return self._choose(state, done, min(RESIGN_AFTER, rounds or RESIGN_AFTER))
+
+    @staticmethod
+    def _passing_wins(state: GameState) -> bool:
+        """Has the opponent just passed, so that passing now ends the game, and
+        would the game's own count give it to the player to move?"""
+        last = state.last_move
+        return last is not None and last.is_pass and state.apply_move(Move.pass_turn()).winner() == state.next_player
+
+    def _position(self, state: GameState, reuse: bool) -> "Position":
+        """``state`` on the compiled board, with the tree's node for it at node 0."""
+        settings = self.settings
+        budget = 10 * len(state.board.color)
+        board, seen, color = playouts.compiled_position(state, room=MAX_DEPTH + budget + 2)
+        geometry = kernels.geometry_arrays(state.board.num_rows, state.board.num_cols)
+        last_move = state.last_move
+        passes = 1 if last_move is not None and last_move.is_pass else 0
+        last = -1 if last_move is None or last_move.point is None else state.board.geometry.index_of(last_move.point)
+        ws = mcts_kernels.new_workspace(kernels.copy_board(board), seen, budget, self.seed + state.num_moves_played)
+        s = settings.kernel_settings(state.game.komi, budget)
+        tables = tables_for(self.policy)
+        self.tree = self._reused_tree(state) if reuse else None
+        if self.tree is None:
+            self.tree = mcts_kernels.new_tree(FIRST_CAPACITY)
+        self.root_state = state
+        if self.tree.num_children[0] == 0:
+            mcts_kernels.expand(self.tree, 0, board, geometry, tables, s, ws, color, passes > 0, last)
+        return Position(board, geometry, tables, s, ws, color, passes, last, int(seen.size[0]))
+
+    def _simulate(self, at: "Position", count: int) -> None:
+        tree = self.tree
+        assert tree is not None
+        width = len(at.board.color) + 1  # the most children one expansion makes
+        if tree.size[0] + (count // max(1, self.settings.expand) + 1) * width > len(tree.move):
+            self.tree = tree = mcts_kernels.grown(tree, 2 * len(tree.move))
+        mcts_kernels.simulate_many(tree, 0, at.board, at.geometry, at.tables, at.settings, at.workspace, at.color,
+                                   at.passes, at.last, at.mark, count)
+
+    # --------------------------------------------------------- time management
+    def _children(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The root's children: their moves, simulations and win rates (for the player to move)."""
+        tree = self.tree
+        assert tree is not None
+        first, k = int(tree.first_child[0]), int(tree.num_children[0])
+        visits = tree.visits[first:first + k]
+        rates = np.divide(tree.wins[first:first + k], visits, out=np.full(k, 0.5), where=visits > 0)
+        return tree.move[first:first + k], visits, rates
+
+    def _decided(self, done: int, remaining: float) -> bool:
+        """Can the most simulated move no longer be overtaken in the ``remaining`` simulations?"""
+        _, visits, _ = self._children()
+        if len(visits) < 2:
+            return done >= 1
+        top_two = np.sort(visits)[-2:]
+        return bool(top_two[1] - top_two[0] > remaining)
+
+    def _worth_more_time(self, state: GameState) -> bool:
+        """A close middle game whose most simulated move is not the best valued one."""
+        moves, visits, rates = self._children()
+        if len(visits) < 2:
+            return False
+        best = int(np.argmax(visits))
+        well_sampled = visits >= 0.1 * visits[best]
+        empty = int(np.count_nonzero(np.asarray(state.board.color) == 0))
+        close = 0.25 <= rates[best] <= 0.75 and empty > len(state.board.color) // 4
+        return bool(close and int(np.argmax(np.where(well_sampled, rates, -1.0))) != best)
+
+    # ------------------------------------------------------------- choosing
+    def _choose(self, state: GameState, done: int, enough_to_resign: int) -> SearchResult:
+        moves, visits, rates = self._children()
+        n = len(state.board.color)
+        best = int(np.argmax(visits))
+        action_visits = np.zeros(n + 1)
+        action_q = np.zeros(n + 1)
+        action_visits[moves] = visits
+        action_q[moves] = 2 * rates - 1
+        move = state.index_to_move(int(moves[best]))
+        rate = float(rates[best])
+        if self.settings.resign > 0 and done >= enough_to_resign and rate < self.settings.resign:
+            move = Move.resign()
+        return SearchResult(move, done, action_visits, action_q, 2 * rate - 1, self._line())
+
+    def _line(self) -> tuple[int, ...]:
+        """The most simulated line from the root."""
+        tree = self.tree
+        assert tree is not None
+        line: list[int] = []
+        node = 0
+        while tree.num_children[node] > 0 and len(line) < 20:
+            first, k = int(tree.first_child[node]), int(tree.num_children[node])
+            node = first + int(np.argmax(tree.visits[first:first + k]))
+            if tree.visits[node] == 0:
+                break
+            line.append(int(tree.move[node]))
+        return tuple(line)
+
+    # ----------------------------------------------------------- tree reuse
+    def _reused_tree(self, state: GameState) -> Tree | None:
+        """The kept tree's subtree for ``state`` (the root or a position up to two
+        plies below it, found by the moves played), compacted; None if there is none."""
+        tree, root = self.tree, self.root_state
+        if tree is None or root is None:
+            return None
+        steps: list[int] = []
+        s: GameState | None = state
+        while s is not None and s is not root and len(steps) <= 2:
+            steps.append(s._action)
+            s = s.previous_state
+        if s is not root or any(a < 0 for a in steps):
+            return None
+        node = 0
+        for action in reversed(steps):
+            first, k = int(tree.first_child[node]), int(tree.num_children[node])
+            matches = np.flatnonzero(tree.move[first:first + k] == action) if k else np.empty(0, np.int64)
+            if not len(matches):
+                return None
+            node = first + int(matches[0])
+        if node == 0:
+            return tree
+        out = mcts_kernels.new_tree(len(tree.move))
+        mcts_kernels.compact(tree, node, out)
+        return out
+
+
+class Position(NamedTuple):
+    """A search's root on the compiled board, with what every simulation needs."""
+
+    board: kernels.GoBoard
+    geometry: kernels.GoGeometry
+    tables: Any
+    settings: Settings
+    workspace: mcts_kernels.Workspace
+    color: int
+    passes: int
+    last: int
+    mark: int

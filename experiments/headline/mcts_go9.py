@@ -1,0 +1,243 @@
+"""MCTS as Go programs play it, against GNU Go: the match, each feature alone and together, 13x13 handicap.
+
+    python experiments/headline/mcts_go9.py                       # hours on 2 cores; resumable
+    python experiments/headline/mcts_go9.py --quick               # a minute: tiny settings
+    python experiments/headline/mcts_go9.py --parts match         # any of: match ablation handicap
+
+Needs GNU Go (Debian package ``gnugo``; `make test` installs it). Every game
+has area scoring, situational superko, two random opening plies and colours
+alternating; ``gnugo:level=10`` is GNU Go's strongest level, 1800 on CGOS's 9x9
+ladder. One core a game (``--workers`` games at once).
+
+1. **The match** (9x9, komi 7.5): ``mcts:seconds=2``, the compiled engine with
+   every feature, and chapter 13's ``alphago:checkpoint=go9`` at 2 s a move
+   (its rollouts now compiled) against GNU Go level 10, ``--games`` each; the
+   readable UCT (``plain=true``) at the same 2 s for what it was.
+2. **The ablation** (9x9, ``--ablation-seconds`` a move): the full engine
+   and the engine without each feature against GNU Go level 10 (what each
+   feature is worth in the company of the others), and the bare engine (UCT,
+   ``c=1.4``, uniform playouts, nothing else) with each feature alone against
+   the bare engine (what it is worth by itself).
+3. **Handicap on 13x13**: ``mcts:seconds=2`` takes black and ``--stones``
+   handicap stones (komi 0.5) against GNU Go level 10: the fewest that win half.
+
+``--quick`` plays one or two games of each part against GNU Go level 0, at
+hundredths of a second a move.
+
+Writes ``summary.md``, ``ablation.png``, ``handicap.png`` and each part's
+games (``match/``, ``ablation/``, ``handicap/``: ``games.csv`` and SGF files)
+to ``--out``; reruns resume.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+from pathlib import Path
+from typing import Sequence
+
+from dlgo.arena.ratings import wilson_interval
+from dlgo.arena.tournament import play_games
+from dlgo.formats.plotting import new_figure, save_figure
+from dlgo.formats.records import GameRecord
+from dlgo.gtp.client import GNUGO
+from engines.registry import ENGINES
+from experiments.shared import chapters, ladders
+
+EVEN = "go:size=9,komi=7.5"
+#: the features, and the setting that turns each off (Gelly & Silver; Coulom and Michi; the
+#: rollout policy; the kept tree; Huang, Coulom & Lin)
+FEATURES = {"RAVE": "rave=false", "priors": "priors=false", "heavy playouts": "rollout=random",
+            "tree reuse": "reuse=false", "time management": "manage=false"}
+PARTS = ("match", "ablation", "handicap")
+
+
+def engine(seconds: float, *settings: str) -> str:
+    """The ``mcts`` spec at ``seconds`` a move with these settings."""
+    return ",".join([f"mcts:seconds={seconds:g}", *settings])
+
+
+def bare(seconds: float) -> str:
+    """The compiled engine with every feature off: UCT (c = 1.4) over uniform playouts."""
+    return engine(seconds, "c=1.4", *FEATURES.values())
+
+
+def alone(seconds: float, feature: str) -> str:
+    """The bare engine with ``feature`` back on."""
+    return engine(seconds, "c=1.4", *(off for name, off in FEATURES.items() if name != feature))
+
+
+def score(records: Sequence[GameRecord], spec: str, opponent: str) -> tuple[float, int, float, float]:
+    """``spec``'s score against ``opponent`` (draws half), its games and 95% Wilson interval."""
+    value, games = chapters.score_against(list(records), spec, opponent)
+    low, high = wilson_interval(value, games) if games else (math.nan, math.nan)
+    return value, games, low, high
+
+
+def per_move(records: Sequence[GameRecord], spec: str) -> tuple[float, float]:
+    """``spec``'s mean seconds and simulations (its compute) per move over ``records``."""
+    seconds = compute = moves = 0.0
+    for r in records:
+        for side, (spent, work, n) in zip((r.black, r.white), ((r.black_seconds, r.black_compute, r.engine_moves()[0]),
+                                                                (r.white_seconds, r.white_compute, r.engine_moves()[1]))):
+            if side == spec:
+                seconds, compute, moves = seconds + spent * n, compute + work * n, moves + n
+    return seconds / max(moves, 1), compute / max(moves, 1)
+
+
+def row(records: Sequence[GameRecord], spec: str, opponent: str, label: str = "") -> str:
+    value, games, low, high = score(records, spec, opponent)
+    seconds, compute = per_move(records, spec)
+    return (f"| {label or f'`{spec}`'} | {games} | **{value:.1%}** | {low:.0%} to {high:.0%} | {seconds:.2f} | "
+            f"{compute:,.0f} |")
+
+
+TABLE = "| engine | games | score | 95% interval | s/move | compute/move |\n|---|---:|---:|---|---:|---:|"
+
+
+# ------------------------------------------------------------------ the parts
+def match(args: argparse.Namespace, out: Path, workers: int) -> tuple[list[str], list[GameRecord]]:
+    """Part 1: the compiled engine, AlphaGo and the readable UCT against GNU Go level 10."""
+    seconds = args.match_seconds
+    strong, plain = engine(seconds), engine(seconds, "plain=true")
+    alphago = f"alphago:checkpoint=go9,simulations=100000,seconds={seconds:g}"
+    tasks = (ladders.pairings([strong], [args.opponent], args.games, args.seed)
+             + ladders.pairings([alphago], [args.opponent], args.alphago_games, args.seed)
+             + ladders.pairings([plain], [args.opponent], args.plain_games, args.seed))
+    records = play_games(ENGINES, out / "match", EVEN, tasks, opening_plies=2, workers=workers)
+    value, games, low, high = score(records, strong, args.opponent)
+    lines = ["## The match", "",
+             f"9x9, komi 7.5, {seconds:g} s a move, against `{args.opponent}`. The compiled engine scores "
+             f"**{value:.1%}** of {games} games (95% interval {low:.0%} to {high:.0%}).", "", TABLE,
+             *(row(records, spec, args.opponent) for spec in (strong, alphago, plain)), ""]
+    return lines, records
+
+
+def ablation(args: argparse.Namespace, out: Path, workers: int) -> list[str]:
+    """Part 2: without each feature against GNU Go; each feature alone against the bare engine."""
+    s = args.ablation_seconds
+    full, base = engine(s), bare(s)
+    without = {name: engine(s, off) for name, off in FEATURES.items()}
+    only = {name: alone(s, name) for name in FEATURES}
+    tasks = (ladders.pairings([full, *without.values()], [args.opponent], args.ablation_games, args.seed)
+             + ladders.pairings([full, *only.values()], [base], args.ablation_games, args.seed))
+    records = play_games(ENGINES, out / "ablation", EVEN, tasks, opening_plies=2, workers=workers)
+    together = ["### Together: the full engine without each feature, against GNU Go level 10", "", TABLE,
+                row(records, full, args.opponent, "all five"),
+                *(row(records, spec, args.opponent, f"without {name}") for name, spec in without.items())]
+    by_itself = ["### Alone: the bare engine with each feature, against the bare engine", "",
+                 f"The bare engine: `{base}` (UCT over uniform playouts).", "", TABLE,
+                 row(records, full, base, "all five"),
+                 *(row(records, spec, base, f"{name} alone") for name, spec in only.items())]
+    plot_ablation(records, full, without, only, base, args.opponent, out / "ablation.png")
+    return ["## Each feature alone and together", "",
+            f"9x9, komi 7.5, {s:g} s a move, {args.ablation_games} games each. A feature's worth *together* is what "
+            "the full engine loses without it against GNU Go; *alone*, what the bare engine gains with it, "
+            "against the bare engine.", "", *together, "", *by_itself, "", "![ablation](ablation.png)", ""]
+
+
+def plot_ablation(records: Sequence[GameRecord], full: str, without: dict[str, str], only: dict[str, str],
+                  base: str, opponent: str, path: Path) -> None:
+    fig, (left, right) = new_figure((10, 4.2), cols=2)
+    for ax, entries, opponent, title in ((left, {"all five": full, **{f"without {k}": v for k, v in without.items()}},
+                                          opponent, f"against {opponent}"),
+                                         (right, {"all five": full, **{f"{k} alone": v for k, v in only.items()}},
+                                          base, "against the bare engine")):
+        names = list(entries)
+        scores = [score(records, entries[n], opponent) for n in names]
+        values = [s[0] for s in scores]
+        errors = [[max(0.0, s[0] - s[2]) for s in scores], [max(0.0, s[3] - s[0]) for s in scores]]
+        ax.barh(range(len(names)), values, xerr=errors, capsize=3, color="tab:blue")
+        ax.set_yticks(range(len(names)), names, fontsize=8)
+        ax.axvline(0.5, color="grey", linestyle=":")
+        ax.set(xlim=(0, 1), xlabel="score (95% interval)", title=title)
+        ax.invert_yaxis()
+    save_figure(fig, path)
+
+
+def handicap(args: argparse.Namespace, out: Path, workers: int) -> list[str]:
+    """Part 3: the engine takes black and the stones on 13x13 against GNU Go level 10."""
+    strong = engine(args.match_seconds)
+    lines = ["## Handicap on 13x13", "",
+             f"`{strong}` takes black and the stones (komi 0.5) against `{args.opponent}`, {args.handicap_games} games "
+             "at each handicap.", "", "| stones | games | score | 95% interval |", "|---:|---:|---:|---|"]
+    points = []
+    for stones in args.stones:
+        game = f"go:size=13,komi=0.5,handicap={stones}"
+        records = play_games(ENGINES, out / "handicap", game,
+                             ladders.pairings([strong], [args.opponent], args.handicap_games, args.seed, f"H{stones}"),
+                             opening_plies=0, workers=workers)
+        played = [r for r in records if r.game == game]
+        value, games, low, high = score(played, strong, args.opponent)
+        points.append((stones, value, low, high))
+        lines.append(f"| {stones} | {games} | {value:.0%} | {low:.0%} to {high:.0%} |")
+    winning = [stones for stones, value, _, _ in points if value >= 0.5]
+    lines += ["", (f"The fewest stones that win half the games: **{min(winning)}**." if winning
+                   else f"No handicap tried ({', '.join(map(str, args.stones))}) won half the games."), "",
+              "![handicap](handicap.png)", ""]
+    plot_handicap(points, out / "handicap.png", strong, args.opponent)
+    return lines
+
+
+def plot_handicap(points: list[tuple[int, float, float, float]], path: Path, spec: str, opponent: str) -> None:
+    fig, ax = new_figure((6, 4))
+    x = [p[0] for p in points]
+    ax.errorbar(x, [p[1] for p in points], yerr=[[p[1] - p[2] for p in points], [p[3] - p[1] for p in points]],
+                marker="o", capsize=3)
+    ax.axhline(0.5, color="grey", linestyle=":")
+    ax.set(xlabel="handicap stones (komi 0.5)", ylabel="score (95% interval)", ylim=(-0.05, 1.05),
+           title=f"13x13: {spec} takes black against {opponent}")
+    ax.grid(alpha=0.3)
+    save_figure(fig, path)
+
+
+# -------------------------------------------------------------------- main
+@chapters.script
+def main(argv: list[str] | None = None) -> int:
+    args = parse(argv)
+    if not os.access(GNUGO, os.X_OK):
+        print(f"mcts_go9: GNU Go is not installed at {GNUGO}; install it with `apt-get install gnugo`",
+              file=sys.stderr)
+        return 2
+    out = Path(args.out)
+    workers = args.workers or os.cpu_count() or 1
+    lines = [f"# MCTS as Go programs play it, against GNU Go", "", f"Reproduce: `{chapters.command(__file__, argv)}`",
+             ""]
+    if "match" in args.parts:
+        lines += match(args, out, workers)[0]
+    if "ablation" in args.parts:
+        lines += ablation(args, out, workers)
+    if "handicap" in args.parts:
+        lines += handicap(args, out, workers)
+    lines += ["Every game is in the parts' `games.csv`, with its SGF beside it."]
+    chapters.write_lines(out / "summary.md", lines)
+    print(f"report: {out}/summary.md")
+    return 0
+
+
+def parse(argv: list[str] | None) -> argparse.Namespace:
+    """The command line (``--quick``: tiny settings)."""
+    p = chapters.parser(__file__, __doc__)
+    p.add_argument("--parts", nargs="+", choices=PARTS, default=list(PARTS), help="what to play (default: all)")
+    p.add_argument("--opponent", default="gnugo:level=10", help="the yardstick (default gnugo:level=10)")
+    p.add_argument("--match-seconds", type=float, default=2.0, help="seconds a move in the match (default 2)")
+    p.add_argument("--games", type=int, default=40, help="games of the compiled engine in the match (default 40)")
+    p.add_argument("--alphago-games", type=int, default=40, help="games of alphago in the match (default 40)")
+    p.add_argument("--plain-games", type=int, default=10, help="games of the readable UCT (default 10)")
+    p.add_argument("--ablation-seconds", type=float, default=1.0, help="seconds a move in the ablation (default 1)")
+    p.add_argument("--ablation-games", type=int, default=20, help="games per engine in the ablation (default 20)")
+    p.add_argument("--stones", type=int, nargs="+", default=[2, 4, 6, 9],
+                   help="13x13 handicaps to try (default 2 4 6 9)")
+    p.add_argument("--handicap-games", type=int, default=6, help="games at each handicap (default 6)")
+    p.add_argument("--workers", type=int, default=None, help="games at once (default: all cores)")
+    args = p.parse_args(argv)
+    if args.quick:
+        args.opponent, args.match_seconds, args.games, args.alphago_games = "gnugo:level=0", 0.05, 2, 0
+        args.plain_games = 1
+        args.ablation_seconds, args.ablation_games, args.stones, args.handicap_games = 0.02, 1, [9], 1
+    return args
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,222 @@
+"""The Go engine (``mcts`` on Go): its tree in flat arrays, its priors, RAVE and
+reuse, and what it plays: captures that decide a game, escapes, passing only
+when passing wins, resigning lost games; ``plain=true`` is the readable UCT."""
+import numpy as np
+import pytest
+
+import engines
+from dlgo.core.types import Move, Player, Point
+from dlgo.games import new_game
+from dlgo.games.go import kernels, playouts
+from dlgo.games.go.pattern_kernels import tables_for
+from engines import mcts_kernels
+from engines.go_search import GoSearch, SearchSettings
+from engines.mcts import Node
+from engines.rollouts import load_rollout_policy
+from helpers import go_position, play
+
+POLICY = load_rollout_policy("go9-rollout")
+
+
+def expanded_root(state, **options):
+    """A one-node tree for ``state``, expanded: (tree, children by move)."""
+    settings = SearchSettings(**options).kernel_settings(state.game.komi, 10 * len(state.board.color))
+    board, seen, color = playouts.compiled_position(state, room=2000)
+    geometry = kernels.geometry_arrays(state.board.num_rows, state.board.num_cols)
+    ws = mcts_kernels.new_workspace(kernels.copy_board(board), seen, settings.budget, 1)
+    tree = mcts_kernels.new_tree(1000)
+    move = state.last_move
+    last = state.board.geometry.index_of(move.point) if move is not None and move.point is not None else -1
+    passed = move is not None and move.is_pass
+    assert mcts_kernels.expand(tree, 0, board, geometry, tables_for(POLICY), settings, ws, color, passed, last)
+    first, k = tree.first_child[0], tree.num_children[0]
+    return tree, {int(tree.move[i]): i for i in range(first, first + k)}
+
+
+def point(state, text):
+    return state.board.geometry.index_of(state.parse_move(text).point)
+
+
+# ----------------------------------------------------------- the tree
+def test_expansion_lists_the_legal_moves_but_own_eyes_and_passes_only_after_a_pass():
+    s = go_position("""
+        . X . . .
+        X X . . .
+        . . . . .
+        . . . O .
+        . . . . .
+    """)
+    tree, children = expanded_root(s)
+    assert set(children) == {a for a in s.legal_actions() if a < 25} - {point(s, "A5")}  # A5: black's own eye
+    tree, children = expanded_root(play(s, "pass"))  # white to move after black's pass: pass is a child
+    assert 25 in children
+
+
+def test_priors_favour_a_capture_and_frown_on_a_self_atari():
+    s = go_position("""
+        . . . . . . .
+        . . . . . . .
+        . . X . . . .
+        . X O X . . .
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .
+    """)  # white D4 (C4 here: col 3) is in atari at its last liberty C3
+    tree, children = expanded_root(s)
+    rate = lambda p: tree.prior_wins[children[p]] / tree.prior_visits[children[p]]  # noqa: E731
+    capture, quiet = point(s, "C3"), point(s, "F6")
+    assert tree.prior_visits[children[capture]] > tree.prior_visits[children[quiet]]
+    assert rate(capture) > rate(quiet)
+    white = go_position("""
+        . . . . .
+        . X X X .
+        X O . O .
+        . X X X .
+        . . . . .
+    """, next_player=Player.white)  # white C3 joins B3 and D3 with one liberty left, E3: a self-atari
+    tree, children = expanded_root(white)
+    assert tree.prior_wins[children[point(white, "C3")]] / tree.prior_visits[children[point(white, "C3")]] < 0.5
+    plain, _ = expanded_root(s, priors=False)
+    assert np.all(plain.prior_visits[1:plain.size[0]] == 10.0)  # the even prior alone
+
+
+def test_compaction_keeps_a_subtree_with_its_statistics():
+    s = new_game("go:size=5")
+    search = GoSearch(SearchSettings(expand=1), POLICY, seed=3)
+    search.search(s, rounds=300, seconds=0.0, deadline=float("inf"), reuse=True)
+    tree = search.tree
+    first, k = tree.first_child[0], tree.num_children[0]
+    child = first + int(np.argmax(tree.visits[first:first + k]))
+    out = mcts_kernels.new_tree(len(tree.move))
+    mcts_kernels.compact(tree, child, out)
+    assert out.visits[0] == tree.visits[child] and out.amaf_visits[0] == tree.amaf_visits[child]
+
+    def total(t, node):  # the simulations below a node, summed over its whole subtree
+        n = t.visits[node]
+        if t.num_children[node]:
+            n += sum(total(t, c) for c in range(t.first_child[node], t.first_child[node] + t.num_children[node]))
+        return n
+
+    assert total(out, 0) == total(tree, child) and out.size[0] <= tree.size[0]
+
+
+def test_simulations_are_counted_in_the_path_and_in_amaf():
+    s = new_game("go:size=5")
+    search = GoSearch(SearchSettings(), POLICY, seed=1)
+    result = search.search(s, rounds=500, seconds=0.0, deadline=float("inf"), reuse=True)
+    tree = search.tree
+    assert tree.visits[0] == 500 and result.visits.sum() == 500 and result.simulations == 500
+    first, k = tree.first_child[0], tree.num_children[0]
+    assert tree.amaf_visits[first:first + k].sum() > tree.visits[first:first + k].sum()  # AMAF counts more
+
+
+# ------------------------------------------------------------- playing
+def test_it_captures_the_string_that_decides_the_game():
+    s = go_position("""
+        . O O O .
+        O X X X O
+        O X X X O
+        . O O . .
+        . . . . .
+    """, next_player=Player.white, komi=0.5)  # black's six stones: one liberty, D2
+    for seed in range(3):
+        assert engines.create(f"mcts:rounds=1000,seed={seed}").select_move(s) == Move.play(Point(2, 4))
+
+
+def test_it_saves_its_string_from_atari():
+    s = go_position("""
+        . . . . . . .
+        . . . . . . .
+        . . O O O . .
+        . O X X X O .
+        . . O X O . .
+        . . . . . . .
+        . . . . . . .
+    """)  # black's four stones: one liberty, D2 (black is behind: it must not resign here, only escape)
+    for seed in range(3):
+        assert engines.create(f"mcts:rounds=2000,seed={seed},resign=0").select_move(s) == Move.play(Point(2, 4))
+
+
+SETTLED = """
+    . . X O .
+    . . X O O
+    X X X O .
+    . . X O O
+    . . X O .
+"""  # black 15 points, white 10
+DEAD_STONE = """
+    . X X O .
+    O X X O O
+    X X X O .
+    . . X O O
+    . . X O .
+"""  # as it stands black 13, white 11 (A5 is nobody's); once A5 takes A4: 15 and 10
+
+
+def test_after_a_pass_it_passes_when_the_count_wins_and_plays_on_when_it_does_not():
+    winning = play(go_position(SETTLED, next_player=Player.white, komi=4.5), "pass")
+    agent = engines.create("mcts:rounds=500,seed=1")
+    assert agent.select_move(winning) == Move.pass_turn() and agent.last_report.compute.amount == 0  # no search
+    capture_first = play(go_position(DEAD_STONE, next_player=Player.white, komi=4.5), "pass")
+    for seed in range(3):
+        agent = engines.create(f"mcts:rounds=1000,seed={seed}")
+        assert agent.select_move(capture_first) == Move.play(Point(5, 1))  # A5 captures, then passing wins
+
+
+def test_it_resigns_a_lost_game_and_can_be_told_never_to():
+    lost = go_position("""
+        . O . O .
+        O O O O O
+        . . O . .
+        O O O O O
+        . O . O .
+    """, komi=7.5)
+    assert engines.create("mcts:rounds=500,seed=1").select_move(lost) == Move.resign()
+    assert engines.create("mcts:rounds=500,seed=1,resign=0").select_move(lost) != Move.resign()
+
+
+def test_it_keeps_its_tree_between_moves():
+    agent = engines.create("mcts:rounds=400,seed=2")
+    s = new_game("go:size=7")
+    s = s.apply_move(agent.select_move(s))
+    s = s.apply_action(agent.last_report.principal_variation[1])  # the reply it expects, which its tree holds
+    agent.select_move(s)
+    assert agent._go.tree.visits[0] > 400  # the subtree kept its simulations
+    fresh = engines.create("mcts:rounds=400,seed=2,reuse=false")
+    fresh.select_move(new_game("go:size=7"))
+    assert fresh._go.tree.visits[0] == 400
+
+
+def test_the_same_seed_plays_the_same_go_game():
+    def game():
+        a, b = engines.create("mcts:rounds=300,seed=4"), engines.create("mcts:rounds=300,seed=5")
+        s = new_game("go:size=5")
+        for _ in range(12):
+            if s.is_over():
+                break
+            s = s.apply_move((a if s.next_player is Player.black else b).select_move(s))
+        return s.move_history()
+
+    assert game() == game()
+
+
+def test_plain_is_the_readable_uct_and_other_games_always_get_it():
+    agent = engines.create("mcts:rounds=200,seed=1,plain=true")
+    agent.select_move(new_game("go:size=5"))
+    assert isinstance(agent.root, Node) and agent._go is None
+    c4 = new_game("connect4")
+    a, b = engines.create("mcts:rounds=200,seed=7"), engines.create("mcts:rounds=200,seed=7,plain=true")
+    assert a.select_move(c4) == b.select_move(c4) and a._go is None
+
+
+@pytest.mark.parametrize("spec", ["mcts:rounds=200,rave=false", "mcts:rounds=200,priors=false",
+                                  "mcts:rounds=200,rollout=random", "mcts:rounds=200,c=0.5,expand=1"])
+def test_every_switch_plays_legal_go(spec):
+    agent = engines.create(f"{spec},seed=3")
+    s = new_game("go:size=5")
+    for _ in range(8):
+        move = agent.select_move(s)
+        assert move.is_resign or s.is_valid_move(move)
+        if move.is_resign:
+            break
+        s = s.apply_move(move)
