@@ -1,6 +1,6 @@
 """MCTS as Go programs play it, against GNU Go: the match, each feature alone and together, 13x13 handicap.
 
-    python experiments/headline/mcts_go9.py                       # hours on 2 cores; resumable
+    python experiments/headline/mcts_go9.py --out reports/mcts-go9   # hours on 2 cores; resumable
     python experiments/headline/mcts_go9.py --quick               # a minute: tiny settings
     python experiments/headline/mcts_go9.py --parts match         # any of: match ablation handicap
 
@@ -218,7 +218,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
     """The command line (``--quick``: tiny settings)."""
-    p = chapters.parser(__file__, __doc__)
+    p = chapters.parser(__file__, __doc__, name="mcts-go9")
     p.add_argument("--parts", nargs="+", choices=PARTS, default=list(PARTS), help="what to play (default: all)")
     p.add_argument("--opponent", default="gnugo:level=10", help="the yardstick (default gnugo:level=10)")
     p.add_argument("--match-seconds", type=float, default=2.0, help="seconds a move in the match (default 2)")
