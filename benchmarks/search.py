@@ -1,33 +1,59 @@
-"""Search speed of the classic engines: MCTS rounds/s and alpha-beta nodes/s.
+"""Search speed: MCTS rounds/s, alpha-beta nodes/s and AlphaGo's simulations in 2 s.
 
     python benchmarks/search.py            # a few seconds per row
     python benchmarks/search.py --moves 20 # longer, steadier
 
 Each row lets one engine play both sides of a game for ``--moves`` moves (tree
 reuse off, so every move is a full search) and divides the work it reports
-(``agent.last_compute``) by the wall time it took.
+(``agent.last_compute``) by the wall time it took. On Go, ``mcts`` is the
+compiled Go engine (RAVE, priors, heavy playouts: more work per round) and
+``plain=true`` the readable UCT; ``alphago`` runs with its rollouts compiled,
+and again on the readable board (``reference rollouts``) for what they cost before.
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
+from typing import Iterator
 
 from dlgo.games import new_game
+from dlgo.games.go.patterns import PatternPolicy
 from engines.registry import create
 from markdown import DEFAULT_FOLDER, Table
 
 # Targets from the engines issue, on the 2-core reference machine.
-TARGETS = {("mcts", "connect4"): 4000, ("mcts", "go 9x9"): 400}
+TARGETS = {("mcts", "connect4"): 4000, ("mcts (plain)", "go 9x9"): 400}
+#: AlphaGo as chapter 13 ships it, 2 s a move
+ALPHAGO = "alphago:checkpoint=go9,simulations=100000,seconds=2,reuse=false,seed=1"
 
 CASES = [
     ("mcts", "tictactoe", "tictactoe", "mcts:rounds=2000,reuse=false,seed=1"),
     ("mcts", "connect4", "connect4", "mcts:rounds=5000,reuse=false,seed=1"),
-    ("mcts", "go 9x9", "go:size=9", "mcts:rounds=1000,reuse=false,seed=1"),
-    ("mcts", "go 19x19", "go:size=19", "mcts:rounds=300,reuse=false,seed=1"),
+    ("mcts (plain)", "go 9x9", "go:size=9", "mcts:rounds=1000,reuse=false,seed=1,plain=true"),
+    ("mcts", "go 9x9", "go:size=9", "mcts:rounds=10000,reuse=false,seed=1"),
+    ("mcts (plain)", "go 19x19", "go:size=19", "mcts:rounds=300,reuse=false,seed=1,plain=true"),
+    ("mcts", "go 19x19", "go:size=19", "mcts:rounds=3000,reuse=false,seed=1"),
+    ("alphago", "go 9x9", "go:size=9", ALPHAGO),
+    ("alphago, reference rollouts", "go 9x9", "go:size=9", ALPHAGO),
     ("alphabeta", "tictactoe", "tictactoe", "alphabeta:nodes=0"),
     ("alphabeta", "connect4", "connect4", "alphabeta:depth=7,nodes=0"),
     ("alphabeta", "go 9x9", "go:size=9", "alphabeta:depth=2,nodes=0"),
     ("minimax", "tictactoe", "tictactoe", "minimax"),
 ]
+
+
+@contextlib.contextmanager
+def reference_rollouts(on: bool) -> Iterator[None]:
+    """While ``on``: the rollout policy plays its rollouts on the readable board
+    (``compiled=False``), as before the compiled kernels."""
+    playout = PatternPolicy.playout
+    if on:
+        PatternPolicy.playout = lambda self, state, rng: state.random_playout(rng, policy=self,  # type: ignore
+                                                                                 compiled=False)
+    try:
+        yield
+    finally:
+        PatternPolicy.playout = playout  # type: ignore[method-assign]
 
 
 def measure(spec: str, game: str, moves: int) -> tuple[float, str, int]:
@@ -54,7 +80,8 @@ def main() -> None:
                   f"one core, the first {args.moves} moves of self-play")
     for family, label, game, spec in CASES:
         moves = 1 if family == "minimax" else args.moves  # minimax: the empty board alone is 549,945 nodes
-        rate, unit, played = measure(spec, game, moves)
+        with reference_rollouts("reference" in family):
+            rate, unit, played = measure(spec, game, moves)
         target = TARGETS.get((family, label))
         verdict = "" if target is None else f"≥ {target:,} {'met' if rate >= target else 'MISSED'}"
         table.row(family, label, f"`{spec}`", f"{rate:,.0f} {unit}/s", verdict)

@@ -38,6 +38,8 @@ FIRST_CHUNK = 16
 CHUNK_SECONDS = 0.01
 #: a search resigns only after this many simulations (or all it was given, if fewer)
 RESIGN_AFTER = 2000
+#: the bank holds at most this many moves' time
+BANK_MOVES = 3
 
 
 @dataclass(frozen=True)
@@ -59,6 +61,21 @@ class SearchSettings:
                         prior_policy=100.0 * on, prior_capture_one=15.0 * on, prior_capture_many=30.0 * on,
                         prior_self_atari=10.0 * on, prior_cfg1=24.0 * on, prior_cfg2=22.0 * on, prior_cfg3=8.0 * on,
                         prior_empty_area=10.0 * on)
+
+
+@dataclass
+class Clock:
+    """One move's time: when it began, the seconds planned (inf: none), the hard
+    deadline (a ``time.perf_counter()`` value), and whether it is managed."""
+
+    start: float
+    planned: float
+    deadline: float
+    managed: bool
+    extended: bool = False
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.start
 
 
 class SearchResult(NamedTuple):
@@ -94,36 +111,42 @@ class GoSearch:
         ``seconds`` have passed (0: no limit; managed) or ``deadline`` (a hard
         ``time.perf_counter()`` limit), and choose."""
         if self._passing_wins(state):
-            return SearchResult(Move.pass_turn(), 0, np.zeros(state.num_actions), np.zeros(state.num_actions), 1.0,
-                                (state.num_actions - 1,))
-        start = time.perf_counter()
+            n = state.num_actions
+            return SearchResult(Move.pass_turn(), 0, np.zeros(n), np.zeros(n), 1.0, (n - 1,))
+        clock = Clock(time.perf_counter(), seconds if seconds > 0 else math.inf, deadline,
+                      managed=seconds > 0 and self.settings.manage)
         position = self._position(state, reuse)
-        planned = seconds if seconds > 0 else math.inf
-        done = extended = 0
-        chunk = FIRST_CHUNK
+        done, chunk = 0, FIRST_CHUNK
         while not rounds or done < rounds:
             count = chunk if not rounds else min(chunk, rounds - done)
             tick = time.perf_counter()
             self._simulate(position, count)
             done += count
-            now = time.perf_counter()
-            chunk = max(1, min(4 * chunk, int(count * CHUNK_SECONDS / max(now - tick, 1e-6))))
-            if now >= deadline:
+            # the next chunk: about CHUNK_SECONDS at this speed, at most four times this one
+            chunk = max(1, min(4 * chunk, int(count * CHUNK_SECONDS / max(time.perf_counter() - tick, 1e-6))))
+            if self._time_is_up(clock, done, state):
                 break
-            if seconds > 0 and self.settings.manage and self._decided(done, (planned - (now - start)) * done /
-                                                                        max(now - start, 1e-6)):
-                break
-            if now - start >= planned:
-                if seconds > 0 and self.settings.manage and not extended and self._worth_more_time(state):
-                    extended = 1
-                    planned += min(self.bank, seconds)
-                    self.bank -= min(self.bank, seconds)
-                    if now - start < planned:
-                        continue
-                break
-        if seconds > 0 and self.settings.manage:
-            self.bank = min(self.bank + max(0.0, planned - (time.perf_counter() - start)), 3 * seconds)
+        if clock.managed:  # what this move did not spend goes to the bank
+            self.bank = min(self.bank + max(0.0, clock.planned - clock.elapsed()), BANK_MOVES * seconds)
         return self._choose(state, done, min(RESIGN_AFTER, rounds or RESIGN_AFTER))
+
+    def _time_is_up(self, clock: "Clock", done: int, state: GameState) -> bool:
+        """Should the search stop: past the deadline, decided, or at its planned time
+        (which a close middle game may extend once from the bank)?"""
+        elapsed = clock.elapsed()
+        if clock.start + elapsed >= clock.deadline:
+            return True
+        if clock.managed and self._decided(done, (clock.planned - elapsed) * done / max(elapsed, 1e-6)):
+            return True
+        if elapsed < clock.planned:
+            return False
+        if clock.managed and not clock.extended and self._worth_more_time(state):
+            clock.extended = True
+            extra = min(self.bank, clock.planned)
+            clock.planned += extra
+            self.bank -= extra
+            return elapsed >= clock.planned
+        return True
 
     @staticmethod
     def _passing_wins(state: GameState) -> bool:

@@ -22,6 +22,7 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run as a script from any folder
 
+from dlgo.arena.ratings import wilson_interval  # noqa: E402
 from dlgo.formats.atomic import atomic_write  # noqa: E402
 from engines.registry import engine_description, engine_names, engine_parameters  # noqa: E402
 from experiments.shared.chapters import course_spec  # noqa: E402
@@ -120,6 +121,7 @@ def answers() -> str:
         ("Does AlphaGo beat GNU Go on 9x9, on 2 cores?", alphago_answer(), "ch13_alphago"),
         ("And AlphaGo Zero on 9x9, from a supervised start?", alphazero_go9_answer(), "alphazero-go9"),
         ("Is our MCTS as strong and as fast as OpenSpiel's?", openspiel_answer(), "vs-openspiel"),
+        ("Does search alone beat GNU Go on 9x9?", mcts_go9_answer(), "mcts-go9"),
         ("How far from GNU Go are we on 9x9?", gnugo_answer(), "vs-gnugo"),
         ("Do we count a finished game as GNU Go does?", dead_stones_answer(), "dead-stones"),
     ]
@@ -180,6 +182,27 @@ def gnugo_answer() -> str:
         f"`{e}` {score(even, e)[0]:.0%} of {score(even, e)[1]} (Elo {rated.loc[e, 'elo']:,.0f})"
         for e in sorted(ours, key=lambda e: -rated.loc[e, "elo"])[:3])
         + f"; we won {won:.0f} of {even_games} in all{stones}")
+
+
+def with_interval(table: pd.DataFrame, spec: str, opponent: str) -> str:
+    """``spec``'s score against ``opponent`` with its games and 95% Wilson interval."""
+    value, n = score(table, spec, opponent)
+    low, high = wilson_interval(value, n)
+    return f"{value:.1%} of {n} (95% interval {low:.0%} to {high:.0%})"
+
+
+def mcts_go9_answer() -> str:
+    """The Go engine's match against GNU Go level 10, beside the readable UCT and alphago."""
+    match = games("mcts-go9/match")
+    opponent = "gnugo:level=10"
+    strong = next(s for s in match.black if s.startswith("mcts:") and "plain" not in s)
+    plain = next(s for s in match.black if s.startswith("mcts:") and "plain=true" in s)
+    alphago = next(s for s in match.black if s.startswith("alphago:"))
+    seconds = strong.split("seconds=")[1]
+    return (f"`{strong}` (pure search, compiled, no network) {with_interval(match, strong, opponent)} of its even games "
+            f"against GNU Go level 10, at {seconds} s a move or less; the readable UCT at the same time "
+            f"{score(match, plain, opponent)[0]:.0%} of {score(match, plain, opponent)[1]}; `alphago` at "
+            f"{seconds} s a move, its rollouts now compiled, {with_interval(match, alphago, opponent)}")
 
 
 def dead_stones_answer() -> str:

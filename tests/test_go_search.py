@@ -220,3 +220,56 @@ def test_every_switch_plays_legal_go(spec):
         if move.is_resign:
             break
         s = s.apply_move(move)
+
+
+# ------------------------------------------------------- time management
+def searched(rounds=300, **options):
+    search = GoSearch(SearchSettings(**options), POLICY, seed=1)
+    search.search(new_game("go:size=5"), rounds=rounds, seconds=0.0, deadline=float("inf"), reuse=True)
+    return search
+
+
+def set_root_children(search, visits, wins):
+    """Give the root's first children these statistics (the rest none)."""
+    tree = search.tree
+    first, k = tree.first_child[0], tree.num_children[0]
+    tree.visits[first:first + k] = 0
+    tree.wins[first:first + k] = 0
+    tree.visits[first:first + len(visits)] = visits
+    tree.wins[first:first + len(wins)] = wins
+
+
+def test_a_search_is_decided_when_its_leader_cannot_be_caught():
+    search = searched()
+    set_root_children(search, [100, 10, 5], [60, 6, 3])
+    assert search._decided(done=115, remaining=50)  # 90 ahead, 50 to go
+    assert not search._decided(done=115, remaining=200)
+
+
+def test_a_close_middle_game_whose_leader_is_not_the_best_valued_asks_for_more_time():
+    search = searched()
+    state = new_game("go:size=5")
+    set_root_children(search, [100, 80], [45, 48])  # the leader wins 45%, the runner-up 60%
+    assert search._worth_more_time(state)
+    set_root_children(search, [100, 80], [55, 40])  # the leader is also the best valued
+    assert not search._worth_more_time(state)
+    set_root_children(search, [100, 80], [5, 10])  # not close: a lost game
+    assert not search._worth_more_time(state)
+
+
+def test_managed_time_stops_a_decided_search_at_once_and_banks_the_rest():
+    forced = go_position("""
+        . X . X .
+        X X X X X
+        . X . X .
+        X X X X X
+        . X . X X
+    """, komi=0.5)  # every empty point is black's own eye: passing is its one move
+    engines.create("mcts:rounds=20,seed=1").select_move(forced)  # the kernels loaded before the clock starts
+    managed = engines.create("mcts:seconds=1,seed=1")
+    assert managed.select_move(forced) == Move.pass_turn()
+    assert managed.last_compute.amount == 16  # one chunk: nothing could overtake the only move
+    assert managed._go.bank > 0.5  # the time it did not need, kept for later moves
+    unmanaged = engines.create("mcts:seconds=1,seed=1,manage=false")
+    unmanaged.select_move(forced)
+    assert unmanaged.last_compute.amount > 16

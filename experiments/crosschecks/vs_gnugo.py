@@ -2,7 +2,7 @@
 
     python experiments/crosschecks/vs_gnugo.py              # about an hour on 2 cores; resumable
     python experiments/crosschecks/vs_gnugo.py --quick      # seconds: tiny settings
-    python experiments/crosschecks/vs_gnugo.py --engines mcts:rounds=8000 --levels 0 10 --games 10
+    python experiments/crosschecks/vs_gnugo.py --engines mcts:seconds=5 --levels 0 10 --games 10
 
 Needs GNU Go (Debian package ``gnugo``; `make test` installs it). Three parts,
 all 9x9 with area scoring, situational superko and random opening plies:
@@ -43,9 +43,10 @@ from engines.registry import ENGINES
 from experiments.shared import chapters, ladders
 
 EVEN = "go:size=9,komi=7.5"
-#: random, MCTS, and chapter 13's policy alone and AlphaGo at 2 s a move (the shipped go9 networks)
-ENGINES_DEFAULT = ["random", "mcts:rounds=500", "mcts:rounds=2000", "predictor:model=go9-policy",
-                   ladders.SHIPPED_ALPHAGO]
+#: random; MCTS before and after the Go engine (the readable UCT, plain=true, and the compiled
+#: engine) at the same 0.5 and 2 s a move; chapter 13's policy alone and AlphaGo at 2 s a move
+ENGINES_DEFAULT = ["random", "mcts:seconds=0.5,plain=true", "mcts:seconds=2,plain=true", "mcts:seconds=0.5",
+                   "mcts:seconds=2", "predictor:model=go9-policy", ladders.SHIPPED_ALPHAGO]
 ANCHOR, ANCHOR_ELO = "gnugo:level=10", 1800.0  # GNU Go's rating on CGOS's 9x9 ladder
 
 

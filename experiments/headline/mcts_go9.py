@@ -3,6 +3,7 @@
     python experiments/headline/mcts_go9.py --out reports/mcts-go9   # hours on 2 cores; resumable
     python experiments/headline/mcts_go9.py --quick               # a minute: tiny settings
     python experiments/headline/mcts_go9.py --parts match         # any of: match ablation handicap
+    python experiments/headline/mcts_go9.py --parts               # the summary of the games played
 
 Needs GNU Go (Debian package ``gnugo``; `make test` installs it). Every game
 has area scoring, situational superko, two random opening plies and colours
@@ -26,7 +27,8 @@ hundredths of a second a move.
 
 Writes ``summary.md``, ``ablation.png``, ``handicap.png`` and each part's
 games (``match/``, ``ablation/``, ``handicap/``: ``games.csv`` and SGF files)
-to ``--out``; reruns resume.
+to ``--out``; reruns resume. The summary reports every part that has games in
+``--out``, played now or before.
 """
 from __future__ import annotations
 
@@ -40,7 +42,8 @@ from typing import Sequence
 from dlgo.arena.ratings import wilson_interval
 from dlgo.arena.tournament import play_games
 from dlgo.formats.plotting import new_figure, save_figure
-from dlgo.formats.records import GameRecord
+from dlgo.arena.match import Task
+from dlgo.formats.records import GameRecord, read_games
 from dlgo.gtp.client import GNUGO
 from engines.registry import ENGINES
 from experiments.shared import chapters, ladders
@@ -72,7 +75,7 @@ def score(records: Sequence[GameRecord], spec: str, opponent: str) -> tuple[floa
     """``spec``'s score against ``opponent`` (draws half), its games and 95% Wilson interval."""
     value, games = chapters.score_against(list(records), spec, opponent)
     low, high = wilson_interval(value, games) if games else (math.nan, math.nan)
-    return value, games, low, high
+    return value, games, max(0.0, low), min(1.0, high)
 
 
 def per_move(records: Sequence[GameRecord], spec: str) -> tuple[float, float]:
@@ -96,6 +99,15 @@ def row(records: Sequence[GameRecord], spec: str, opponent: str, label: str = ""
 TABLE = "| engine | games | score | 95% interval | s/move | compute/move |\n|---|---:|---:|---|---:|---:|"
 
 
+def games_of(folder: Path, game: str, tasks: list[Task], args: argparse.Namespace, workers: int,
+             opening_plies: int = 2) -> list[GameRecord]:
+    """The part's games: played (the missing ones) if ``args.parts`` asks for the
+    part whose folder this is, else those already in it (for the summary)."""
+    if folder.name in args.parts:
+        return play_games(ENGINES, folder, game, tasks, opening_plies=opening_plies, workers=workers)
+    return read_games(folder / "games.csv") if (folder / "games.csv").exists() else []
+
+
 # ------------------------------------------------------------------ the parts
 def match(args: argparse.Namespace, out: Path, workers: int) -> tuple[list[str], list[GameRecord]]:
     """Part 1: the compiled engine, AlphaGo and the readable UCT against GNU Go level 10."""
@@ -105,7 +117,9 @@ def match(args: argparse.Namespace, out: Path, workers: int) -> tuple[list[str],
     tasks = (ladders.pairings([strong], [args.opponent], args.games, args.seed)
              + ladders.pairings([alphago], [args.opponent], args.alphago_games, args.seed)
              + ladders.pairings([plain], [args.opponent], args.plain_games, args.seed))
-    records = play_games(ENGINES, out / "match", EVEN, tasks, opening_plies=2, workers=workers)
+    records = games_of(out / "match", EVEN, tasks, args, workers)
+    if not records:
+        return [], records
     value, games, low, high = score(records, strong, args.opponent)
     lines = ["## The match", "",
              f"9x9, komi 7.5, {seconds:g} s a move, against `{args.opponent}`. The compiled engine scores "
@@ -122,7 +136,9 @@ def ablation(args: argparse.Namespace, out: Path, workers: int) -> list[str]:
     only = {name: alone(s, name) for name in FEATURES}
     tasks = (ladders.pairings([full, *without.values()], [args.opponent], args.ablation_games, args.seed)
              + ladders.pairings([full, *only.values()], [base], args.ablation_games, args.seed))
-    records = play_games(ENGINES, out / "ablation", EVEN, tasks, opening_plies=2, workers=workers)
+    records = games_of(out / "ablation", EVEN, tasks, args, workers)
+    if not records:
+        return []
     together = ["### Together: the full engine without each feature, against GNU Go level 10", "", TABLE,
                 row(records, full, args.opponent, "all five"),
                 *(row(records, spec, args.opponent, f"without {name}") for name, spec in without.items())]
@@ -165,13 +181,16 @@ def handicap(args: argparse.Namespace, out: Path, workers: int) -> list[str]:
     points = []
     for stones in args.stones:
         game = f"go:size=13,komi=0.5,handicap={stones}"
-        records = play_games(ENGINES, out / "handicap", game,
-                             ladders.pairings([strong], [args.opponent], args.handicap_games, args.seed, f"H{stones}"),
-                             opening_plies=0, workers=workers)
+        records = games_of(out / "handicap", game, ladders.pairings([strong], [args.opponent], args.handicap_games,
+                                                                    args.seed, f"H{stones}"), args, workers, 0)
         played = [r for r in records if r.game == game]
+        if not played:
+            continue
         value, games, low, high = score(played, strong, args.opponent)
         points.append((stones, value, low, high))
         lines.append(f"| {stones} | {games} | {value:.0%} | {low:.0%} to {high:.0%} |")
+    if not points:
+        return []
     winning = [stones for stones, value, _, _ in points if value >= 0.5]
     lines += ["", (f"The fewest stones that win half the games: **{min(winning)}**." if winning
                    else f"No handicap tried ({', '.join(map(str, args.stones))}) won half the games."), "",
@@ -202,24 +221,34 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     out = Path(args.out)
     workers = args.workers or os.cpu_count() or 1
-    lines = [f"# MCTS as Go programs play it, against GNU Go", "", f"Reproduce: `{chapters.command(__file__, argv)}`",
-             ""]
-    if "match" in args.parts:
-        lines += match(args, out, workers)[0]
-    if "ablation" in args.parts:
-        lines += ablation(args, out, workers)
-    if "handicap" in args.parts:
-        lines += handicap(args, out, workers)
+    lines = ["# MCTS as Go programs play it, against GNU Go", "",
+             f"Reproduce: `{chapters.command(__file__, without_parts(argv))}`", ""]
+    lines += match(args, out, workers)[0]  # each part plays if asked to, and is reported if it has games
+    lines += ablation(args, out, workers)
+    lines += handicap(args, out, workers)
     lines += ["Every game is in the parts' `games.csv`, with its SGF beside it."]
     chapters.write_lines(out / "summary.md", lines)
     print(f"report: {out}/summary.md")
     return 0
 
 
+def without_parts(argv: list[str] | None) -> list[str]:
+    """The command line without ``--parts`` and its words: which parts a run plays
+    is not a setting of the report (every part it has games of is in it)."""
+    kept, skipping = [], False
+    for word in sys.argv[1:] if argv is None else argv:
+        if word.startswith("--"):
+            skipping = word == "--parts"
+        if not skipping:
+            kept.append(word)
+    return kept
+
+
 def parse(argv: list[str] | None) -> argparse.Namespace:
     """The command line (``--quick``: tiny settings)."""
     p = chapters.parser(__file__, __doc__, name="mcts-go9")
-    p.add_argument("--parts", nargs="+", choices=PARTS, default=list(PARTS), help="what to play (default: all)")
+    p.add_argument("--parts", nargs="*", choices=PARTS, default=list(PARTS),
+                   help="what to play (default: all; none: only write the summary of the games played)")
     p.add_argument("--opponent", default="gnugo:level=10", help="the yardstick (default gnugo:level=10)")
     p.add_argument("--match-seconds", type=float, default=2.0, help="seconds a move in the match (default 2)")
     p.add_argument("--games", type=int, default=40, help="games of the compiled engine in the match (default 40)")

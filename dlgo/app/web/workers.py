@@ -62,7 +62,8 @@ GRACE_SECONDS = 10.0
 ENGINE_MEMORY = 1.5 * 2 ** 30
 #: what the fork server imports once, before it forks engine processes: the server's main module, this
 #: module with the registry and the games, the classic engines, and what re-running a main script needs
-PRELOAD = ["__main__", "dlgo.app.web.workers", "engines.randombot", "engines.minimax", "engines.mcts", "pkgutil"]
+PRELOAD = ["__main__", "dlgo.app.web.workers", "engines.randombot", "engines.minimax", "engines.mcts", "pkgutil",
+           "engines.go_search", "dlgo.games.kinarow_kernels"]  # the last two: numba and the compiled kernels
 #: the answer to a question whose session was closed
 CLOSED = "the game was closed while its engine was thinking"
 
