@@ -184,11 +184,11 @@ def gnugo_answer() -> str:
         + f"; we won {won:.0f} of {even_games} in all{stones}")
 
 
-def with_interval(table: pd.DataFrame, spec: str, opponent: str) -> str:
-    """``spec``'s score against ``opponent`` with its games and 95% Wilson interval."""
+def with_interval(table: pd.DataFrame, spec: str, opponent: str, games: str = "games") -> str:
+    """``spec``'s score against ``opponent``: ``70.0% of 40 games (95% interval 55% to 82%)``."""
     value, n = score(table, spec, opponent)
     low, high = wilson_interval(value, n)
-    return f"{value:.1%} of {n} (95% interval {low:.0%} to {high:.0%})"
+    return f"{value:.1%} of {n} {games} (95% interval {max(0.0, low):.0%} to {min(1.0, high):.0%})"
 
 
 def mcts_go9_answer() -> str:
@@ -199,10 +199,11 @@ def mcts_go9_answer() -> str:
     plain = next(s for s in match.black if s.startswith("mcts:") and "plain=true" in s)
     alphago = next(s for s in match.black if s.startswith("alphago:"))
     seconds = strong.split("seconds=")[1]
-    return (f"`{strong}` (pure search, compiled, no network) {with_interval(match, strong, opponent)} of its even games "
-            f"against GNU Go level 10, at {seconds} s a move or less; the readable UCT at the same time "
-            f"{score(match, plain, opponent)[0]:.0%} of {score(match, plain, opponent)[1]}; `alphago` at "
-            f"{seconds} s a move, its rollouts now compiled, {with_interval(match, alphago, opponent)}")
+    return (f"`{strong}` (pure search, compiled, no network) scores "
+            f"{with_interval(match, strong, opponent, 'even games')} against GNU Go level 10, at {seconds} s a move "
+            f"or less; the readable UCT at the same time {score(match, plain, opponent)[0]:.0%} of "
+            f"{score(match, plain, opponent)[1]}; `alphago` at {seconds} s a move, its rollouts now compiled, "
+            f"{with_interval(match, alphago, opponent)}")
 
 
 def dead_stones_answer() -> str:
