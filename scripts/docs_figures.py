@@ -191,6 +191,15 @@ def with_interval(table: pd.DataFrame, spec: str, opponent: str, games: str = "g
     return f"{value:.1%} of {n} {games} (95% interval {max(0.0, low):.0%} to {min(1.0, high):.0%})"
 
 
+def brief_score(table: pd.DataFrame, spec: str, opponent: str) -> str:
+    """A table cell: ``70% of 40 (55-82%)``, or a dash before any game."""
+    value, n = score(table, spec, opponent)
+    if not n:
+        return "–"
+    low, high = wilson_interval(value, n)
+    return f"{value:.0%} of {n} ({max(0.0, low):.0%}–{min(1.0, high):.0%})"
+
+
 def mcts_go9_answer() -> str:
     """The Go engine's match against GNU Go level 10, beside the readable UCT and alphago."""
     match = games("mcts-go9/match")
@@ -484,6 +493,31 @@ def course_mcts() -> str:
             f"{rounds[0]:,} rounds to {elo[-1]:+,.0f} at {rounds[-1]:,} in the sample.\n")
 
 
+def go_engine() -> str:
+    """The Go engine against GNU Go, and what each of its features adds (reports/mcts-go9)."""
+    from experiments.headline import mcts_go9
+
+    match, ablation = games("mcts-go9/match"), games("mcts-go9/ablation")
+    opponent = "gnugo:level=10"
+    strong = next(s for s in match.black if s.startswith("mcts:") and "plain" not in s)
+    plain = next(s for s in match.black if "plain=true" in s)
+    full = next(s for s in ablation.black if s.startswith("mcts:seconds=") and "," not in s)
+    seconds = float(full.split("=")[1])
+    base = mcts_go9.bare(seconds)
+    rows = [("all five", full, full)] + [(name, mcts_go9.engine(seconds, off), mcts_go9.alone(seconds, name))
+                                         for name, off in mcts_go9.FEATURES.items()]
+    lines = [f"| feature | the full engine without it, against GNU Go level 10 | the bare engine with it alone, "
+             "against the bare engine |", "|---|---:|---:|"]
+    for name, without, alone in rows:
+        cells = [brief_score(ablation, spec, rival) for spec, rival in ((without, opponent), (alone, base))]
+        lines.append(f"| {name} | {cells[0]} | {cells[1]} |")
+    return (f"On 9x9 at {strong.split('=')[1]} s a move against GNU Go level 10, the readable UCT scores "
+            f"{score(match, plain, opponent)[0]:.0%} of {score(match, plain, opponent)[1]} games and `{strong}` "
+            f"{with_interval(match, strong, opponent)}. What each feature adds, at {seconds:g} s a move "
+            f"([reports/mcts-go9](reports/mcts-go9/summary.md); the bare engine is `{base}`):\n\n"
+            + "\n".join(lines) + "\n")
+
+
 def course_alphago() -> str:
     """Step 11's findings, from chapter 13's sample: the policy, the value network, the match."""
     folder = REPORTS / "ch13_alphago"
@@ -524,7 +558,7 @@ def vs_openspiel() -> str:
 
 
 BLOCKS: dict[str, Callable[[], str]] = {
-    "kaggle": kaggle, "course-alphago": course_alphago, "vs-openspiel": vs_openspiel,
+    "kaggle": kaggle, "course-alphago": course_alphago, "vs-openspiel": vs_openspiel, "go-engine": go_engine,
     "demo": demo, "answers": answers, "engines": engines_table, "supervised": supervised,
     "alphazero": alphazero, "vs-gnugo": vs_gnugo, "dead-stones": dead_stones, "reinforcement": reinforcement,
     "course-scale": course_scale, "course-minimax": course_minimax, "course-predictor-plays": course_predictor_plays, "course-alphazero-tictactoe": course_alphazero_tictactoe, "course-predictor": course_predictor, "course-random": course_random, "course-mcts": course_mcts,

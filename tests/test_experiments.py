@@ -288,3 +288,11 @@ def test_the_go_engine_experiment_plays_its_parts_quick_and_resumes(tmp_path):
     assert (tmp_path / "ablation.png").exists() and (tmp_path / "handicap.png").exists()
     assert mcts_go9.main(args) == 0  # resumes: nothing new is played
     assert len(pd.read_csv(tmp_path / "ablation" / "games.csv")) == 12
+
+
+def test_mcts_go9_names_the_fewest_handicap_only_when_fewer_stones_lost() -> None:
+    from experiments.headline.mcts_go9 import fewest_stones_sentence
+
+    assert "**4** (2 did not)" in fewest_stones_sentence([(2, 0.33, 0.1, 0.7), (4, 0.5, 0.2, 0.8)])
+    assert "fewer were not tried" in fewest_stones_sentence([(4, 0.67, 0.3, 0.9), (6, 1.0, 0.6, 1.0)])
+    assert fewest_stones_sentence([(2, 0.0, 0.0, 0.4)]).startswith("No handicap tried (2)")

@@ -191,12 +191,22 @@ def handicap(args: argparse.Namespace, out: Path, workers: int) -> list[str]:
         lines.append(f"| {stones} | {games} | {value:.0%} | {low:.0%} to {high:.0%} |")
     if not points:
         return []
-    winning = [stones for stones, value, _, _ in points if value >= 0.5]
-    lines += ["", (f"The fewest stones that win half the games: **{min(winning)}**." if winning
-                   else f"No handicap tried ({', '.join(map(str, args.stones))}) won half the games."), "",
-              "![handicap](handicap.png)", ""]
+    lines += ["", fewest_stones_sentence(points), "", "![handicap](handicap.png)", ""]
     plot_handicap(points, out / "handicap.png", strong, args.opponent)
     return lines
+
+
+def fewest_stones_sentence(points: list[tuple[int, float, float, float]]) -> str:
+    """The fewest handicap that won half the games, and whether fewer stones were tried and lost."""
+    tried = sorted(stones for stones, _, _, _ in points)
+    winning = [stones for stones, value, _, _ in points if value >= 0.5]
+    if not winning:
+        return f"No handicap tried ({', '.join(map(str, tried))}) won half the games."
+    fewest = min(winning)
+    fewer = [stones for stones in tried if stones < fewest]
+    if not fewer:
+        return f"The fewest stones tried that win half the games: **{fewest}** (fewer were not tried)."
+    return f"The fewest stones that win half the games: **{fewest}** ({max(fewer)} did not)."
 
 
 def plot_handicap(points: list[tuple[int, float, float, float]], path: Path, spec: str, opponent: str) -> None:
