@@ -296,3 +296,4 @@ def test_mcts_go9_names_the_fewest_handicap_only_when_fewer_stones_lost() -> Non
     assert "**4** (2 did not)" in fewest_stones_sentence([(2, 0.33, 0.1, 0.7), (4, 0.5, 0.2, 0.8)])
     assert "fewer were not tried" in fewest_stones_sentence([(4, 0.67, 0.3, 0.9), (6, 1.0, 0.6, 1.0)])
     assert fewest_stones_sentence([(2, 0.0, 0.0, 0.4)]).startswith("No handicap tried (2)")
+    assert "no handicap stones" in fewest_stones_sentence([(0, 0.5, 0.2, 0.8), (2, 0.83, 0.4, 0.97)])

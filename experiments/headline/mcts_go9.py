@@ -20,7 +20,8 @@ ladder. One core a game (``--workers`` games at once).
    ``c=1.4``, uniform playouts, nothing else) with each feature alone against
    the bare engine (what it is worth by itself).
 3. **Handicap on 13x13**: ``mcts:seconds=2`` takes black and ``--stones``
-   handicap stones (komi 0.5) against GNU Go level 10: the fewest that win half.
+   handicap stones (komi 0.5; 0 stones: black without komi, the traditional
+   one-stone handicap) against GNU Go level 10: the fewest that win half.
 
 ``--quick`` plays one or two games of each part against GNU Go level 0, at
 hundredths of a second a move.
@@ -180,7 +181,7 @@ def handicap(args: argparse.Namespace, out: Path, workers: int) -> list[str]:
              "at each handicap.", "", "| stones | games | score | 95% interval |", "|---:|---:|---:|---|"]
     points = []
     for stones in args.stones:
-        game = f"go:size=13,komi=0.5,handicap={stones}"
+        game = "go:size=13,komi=0.5" + (f",handicap={stones}" if stones else "")  # 0: black without komi
         records = games_of(out / "handicap", game, ladders.pairings([strong], [args.opponent], args.handicap_games,
                                                                     args.seed, f"H{stones}"), args, workers, 0)
         played = [r for r in records if r.game == game]
@@ -203,6 +204,8 @@ def fewest_stones_sentence(points: list[tuple[int, float, float, float]]) -> str
     if not winning:
         return f"No handicap tried ({', '.join(map(str, tried))}) won half the games."
     fewest = min(winning)
+    if fewest == 0:
+        return "It wins half its games with **no handicap stones** (black, komi 0.5)."
     fewer = [stones for stones in tried if stones < fewest]
     if not fewer:
         return f"The fewest stones tried that win half the games: **{fewest}** (fewer were not tried)."
@@ -212,9 +215,11 @@ def fewest_stones_sentence(points: list[tuple[int, float, float, float]]) -> str
 def plot_handicap(points: list[tuple[int, float, float, float]], path: Path, spec: str, opponent: str) -> None:
     fig, ax = new_figure((6, 4))
     x = [p[0] for p in points]
-    ax.errorbar(x, [p[1] for p in points], yerr=[[p[1] - p[2] for p in points], [p[3] - p[1] for p in points]],
+    ax.errorbar(x, [p[1] for p in points], yerr=[[max(0.0, p[1] - p[2]) for p in points],
+                                               [max(0.0, p[3] - p[1]) for p in points]],
                 marker="o", capsize=3)
     ax.axhline(0.5, color="grey", linestyle=":")
+    ax.set_xticks(x)
     ax.set(xlabel="handicap stones (komi 0.5)", ylabel="score (95% interval)", ylim=(-0.05, 1.05),
            title=f"13x13: {spec} takes black against {opponent}")
     ax.grid(alpha=0.3)
@@ -266,8 +271,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--plain-games", type=int, default=10, help="games of the readable UCT (default 10)")
     p.add_argument("--ablation-seconds", type=float, default=1.0, help="seconds a move in the ablation (default 1)")
     p.add_argument("--ablation-games", type=int, default=20, help="games per engine in the ablation (default 20)")
-    p.add_argument("--stones", type=int, nargs="+", default=[2, 4, 6, 9],
-                   help="13x13 handicaps to try (default 2 4 6 9)")
+    p.add_argument("--stones", type=int, nargs="+", default=[0, 2, 4],
+                   help="13x13 handicaps to try (default 0 2 4; 0: black without komi, one stone's handicap)")
     p.add_argument("--handicap-games", type=int, default=6, help="games at each handicap (default 6)")
     p.add_argument("--workers", type=int, default=None, help="games at once (default: all cores)")
     args = p.parse_args(argv)
