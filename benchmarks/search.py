@@ -7,8 +7,11 @@ Each row lets one engine play both sides of a game for ``--moves`` moves (tree
 reuse off, so every move is a full search) and divides the work it reports
 (``agent.last_compute``) by the wall time it took. On Go, ``mcts`` is the
 compiled Go engine (RAVE, priors, heavy playouts: more work per round) and
-``plain=true`` the readable UCT; ``alphago`` runs with its rollouts compiled,
-and again on the readable board (``reference rollouts``) for what they cost before.
+``plain=true`` the readable UCT; ``alphago`` is the same compiled engine guided
+by chapter 13's networks (simulations, the network's calls included), and with
+``plain=true`` the book's PUCT search (network evaluations, one a simulation)
+with its rollouts compiled, and again on the readable board (``reference
+rollouts``) for what they cost before.
 """
 from __future__ import annotations
 
@@ -34,7 +37,8 @@ CASES = [
     ("mcts (plain)", "go 19x19", "go:size=19", "mcts:rounds=300,reuse=false,seed=1,plain=true"),
     ("mcts", "go 19x19", "go:size=19", "mcts:rounds=3000,reuse=false,seed=1"),
     ("alphago", "go 9x9", "go:size=9", ALPHAGO),
-    ("alphago, reference rollouts", "go 9x9", "go:size=9", ALPHAGO),
+    ("alphago (plain)", "go 9x9", "go:size=9", f"{ALPHAGO},plain=true"),
+    ("alphago (plain), reference rollouts", "go 9x9", "go:size=9", f"{ALPHAGO},plain=true"),
     ("alphabeta", "tictactoe", "tictactoe", "alphabeta:nodes=0"),
     ("alphabeta", "connect4", "connect4", "alphabeta:depth=7,nodes=0"),
     ("alphabeta", "go 9x9", "go:size=9", "alphabeta:depth=2,nodes=0"),

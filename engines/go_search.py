@@ -13,17 +13,20 @@ move at ``seconds`` and moves the time to where it matters, as Go programs do
 the game of Go", 2010): a search stops early once the most simulated move can
 no longer be overtaken in the time left, the time saved goes to a bank, and a
 close middle-game position whose most simulated move is not also the best
-valued one draws on the bank for up to another ``seconds``.
+valued one draws on the bank for up to another ``seconds``. A full bank (three
+moves' time) takes no more: then a decided search goes on to its planned time,
+growing the tree the next moves keep.
 """
 from __future__ import annotations
 
 import math
 import time
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 
+from dlgo.core.agent import SearchReport
 from dlgo.core.types import Move
 from dlgo.games.go import kernels, playouts
 from dlgo.games.go.pattern_kernels import tables_for
@@ -42,6 +45,24 @@ RESIGN_AFTER = 2000
 BANK_MOVES = 3
 
 
+class Guide(Protocol):
+    """A network that guides the search (:mod:`engines.alphago`): how its encoder
+    reads a position, and its answers for a batch of encoded positions."""
+
+    recipe: np.ndarray  # dlgo.encoders.go_kernels.recipe_array of its encoder
+    shape: tuple[int, int, int]  # one position's planes: rows, columns, planes
+
+    def evaluate(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(policy (k, num_actions), values (k,))`` for ``k`` encoded positions;
+        values for the player to move, -1..1."""
+
+
+#: positions that may wait for the network; it is asked once this many wait (a call on
+#: 16 costs little more than on one) and at the end of every search
+GUIDE_ROOM = 256
+GUIDE_BATCH = 16
+
+
 @dataclass(frozen=True)
 class SearchSettings:
     """What the ``mcts`` spec sets for Go (see :class:`engines.mcts.MCTSAgent`)."""
@@ -53,14 +74,18 @@ class SearchSettings:
     priors: bool = True
     manage: bool = True
     resign: float = 0.1
+    guide_after: int = 0  # with a network: simulations through a node before it is asked
+    prior_net: float = 0.0
+    value_share: float = 0.0  # AlphaGo's 1 - lambda
 
-    def kernel_settings(self, komi: float, budget: int) -> Settings:
+    def kernel_settings(self, komi: float, budget: int, guided: bool = False) -> Settings:
         """The constants the kernels read; the priors are Michi's (Baudis 2015), in simulations."""
         on = 1.0 if self.priors else 0.0
         return Settings(self.rave_equiv, self.c, self.expand, self.heavy, komi, budget, prior_even=10.0,
                         prior_policy=100.0 * on, prior_capture_one=15.0 * on, prior_capture_many=30.0 * on,
                         prior_self_atari=10.0 * on, prior_cfg1=24.0 * on, prior_cfg2=22.0 * on, prior_cfg3=8.0 * on,
-                        prior_empty_area=10.0 * on)
+                        prior_empty_area=10.0 * on, guide_after=self.guide_after if guided else 0,
+                        prior_net=self.prior_net, value_share=self.value_share)
 
 
 @dataclass
@@ -72,6 +97,7 @@ class Clock:
     planned: float
     deadline: float
     managed: bool
+    may_bank: bool = True  # the bank has room: a decided search stops (else it grows the tree for later moves)
     extended: bool = False
 
     def elapsed(self) -> float:
@@ -88,13 +114,18 @@ class SearchResult(NamedTuple):
     value: float  # the chosen move's win rate, -1..1
     line: tuple[int, ...]  # the principal variation
 
+    def report(self) -> SearchReport:
+        """The search as an engine reports it."""
+        return SearchReport(value=self.value, visits=self.visits, q=self.q, principal_variation=self.line)
+
 
 class GoSearch:
     """One engine's compiled Go search, its tree kept from move to move."""
 
-    def __init__(self, settings: SearchSettings, policy: Any, seed: int):
+    def __init__(self, settings: SearchSettings, policy: Any, seed: int, guide: Guide | None = None):
         self.settings = settings
         self.policy = policy  # a PatternPolicy: its weights give the priors, and the playouts when heavy
+        self.guide = guide  # a network asked about the nodes simulated often (None: none)
         self.seed = seed
         self.tree: Tree | None = None
         self.root_state: GameState | None = None  # the position node 0 of the tree stands for
@@ -114,7 +145,7 @@ class GoSearch:
             n = state.num_actions
             return SearchResult(Move.pass_turn(), 0, np.zeros(n), np.zeros(n), 1.0, (n - 1,))
         clock = Clock(time.perf_counter(), seconds if seconds > 0 else math.inf, deadline,
-                      managed=seconds > 0 and self.settings.manage)
+                      managed=seconds > 0 and self.settings.manage, may_bank=self.bank < BANK_MOVES * seconds)
         position = self._position(state, reuse)
         done, chunk = 0, FIRST_CHUNK
         while not rounds or done < rounds:
@@ -126,6 +157,7 @@ class GoSearch:
             chunk = max(1, min(4 * chunk, int(count * CHUNK_SECONDS / max(time.perf_counter() - tick, 1e-6))))
             if self._time_is_up(clock, done, state):
                 break
+        self._consult(position)  # no node is left waiting: the tree may be compacted
         if clock.managed:  # what this move did not spend goes to the bank
             self.bank = min(self.bank + max(0.0, clock.planned - clock.elapsed()), BANK_MOVES * seconds)
         return self._choose(state, done, min(RESIGN_AFTER, rounds or RESIGN_AFTER))
@@ -136,7 +168,7 @@ class GoSearch:
         elapsed = clock.elapsed()
         if clock.start + elapsed >= clock.deadline:
             return True
-        if clock.managed and self._decided(done, (clock.planned - elapsed) * done / max(elapsed, 1e-6)):
+        if clock.managed and clock.may_bank and self._decided(done, (clock.planned - elapsed) * done / max(elapsed, 1e-6)):
             return True
         if elapsed < clock.planned:
             return False
@@ -164,16 +196,24 @@ class GoSearch:
         last_move = state.last_move
         passes = 1 if last_move is not None and last_move.is_pass else 0
         last = -1 if last_move is None or last_move.point is None else state.board.geometry.index_of(last_move.point)
-        ws = mcts_kernels.new_workspace(kernels.copy_board(board), seen, budget, self.seed + state.num_moves_played)
-        s = settings.kernel_settings(state.game.komi, budget)
+        guide = self.guide
+        seed = self.seed + state.num_moves_played
+        ws = mcts_kernels.new_workspace(kernels.copy_board(board), seen, budget, seed) if guide is None else \
+            mcts_kernels.new_workspace(kernels.copy_board(board), seen, budget, seed, guide.recipe, guide.shape,
+                                       GUIDE_ROOM)
+        s = settings.kernel_settings(state.game.komi, budget, guided=guide is not None)
         tables = tables_for(self.policy)
         self.tree = self._reused_tree(state) if reuse else None
         if self.tree is None:
             self.tree = mcts_kernels.new_tree(FIRST_CAPACITY)
         self.root_state = state
+        at = Position(board, geometry, tables, s, ws, color, passes, last, int(seen.size[0]))
         if self.tree.num_children[0] == 0:
             mcts_kernels.expand(self.tree, 0, board, geometry, tables, s, ws, color, passes > 0, last)
-        return Position(board, geometry, tables, s, ws, color, passes, last, int(seen.size[0]))
+        if guide is not None and self.tree.guided[0] == 0 and self.tree.num_children[0] > 0:
+            mcts_kernels.ask_network(self.tree, 0, board, geometry, ws, color)  # the root: at once
+            self._consult(at)
+        return at
 
     def _simulate(self, at: "Position", count: int) -> None:
         tree = self.tree
@@ -183,6 +223,18 @@ class GoSearch:
             self.tree = tree = mcts_kernels.grown(tree, 2 * len(tree.move))
         mcts_kernels.simulate_many(tree, 0, at.board, at.geometry, at.tables, at.settings, at.workspace, at.color,
                                    at.passes, at.last, at.mark, count)
+        if at.workspace.asking_size[0] >= GUIDE_BATCH:
+            self._consult(at)
+
+    def _consult(self, at: "Position") -> None:
+        """The network's answers for the nodes queued for it, in one batch."""
+        waiting = int(at.workspace.asking_size[0])
+        if self.guide is None or not waiting:
+            return
+        policy, values = self.guide.evaluate(at.workspace.asking_planes[:waiting])
+        assert self.tree is not None
+        mcts_kernels.apply_guidance(self.tree, at.workspace, policy.astype(np.float64), values.astype(np.float64),
+                                    at.settings)
 
     # --------------------------------------------------------- time management
     def _children(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -195,8 +195,7 @@ class MCTSAgent(Agent):
             self._go = GoSearch(settings, self._go_policy, self.rng.getrandbits(63))
         result = self._go.search(state, self.rounds, self.seconds, self.deadline(self.seconds * 2.5), self.reuse)
         self._work = result.simulations
-        self._report = SearchReport(value=result.value, visits=result.visits, q=result.q,
-                                    principal_variation=result.line)
+        self._report = result.report()
         return result.move
 
     @staticmethod

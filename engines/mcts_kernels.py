@@ -26,6 +26,18 @@ whose move the winner's side played later in the simulation.
   the first visits go to sensible moves, which RAVE then sorts.
 * The urgency has an optional UCB exploration term ``c * sqrt(ln N / n)``; with
   priors and RAVE the suite's default is none (Michi's, Pachi's).
+* **A network's guidance** (AlphaGo's asynchronous policy and value networks,
+  Silver et al. 2016; Pachi's network priors, Baudis): a node reached
+  ``guide_after`` times goes into a queue with its position's planes, written
+  from the board (:func:`dlgo.encoders.go_kernels.encode_board`). Between
+  short compiled chunks the caller asks a policy (and value) network about the
+  whole queue in one batch, and :func:`apply_guidance` gives each child
+  ``prior_net * sqrt(p)`` virtual wins for the policy's probability ``p`` of its
+  move (Pachi's form) and keeps the value network's estimate of the node. From
+  then on a simulation through it counts, in every node of its path above the
+  deepest such node, AlphaGo's mix ``(1 - lam) * v + lam * z`` of that estimate
+  ``v`` and the playout's result ``z`` (``value_share`` is ``1 - lam``). Tree and
+  playouts never wait for the network.
 
 The tree lives in flat arrays (:class:`Tree`): a node's children are one block
 of consecutive nodes (``first_child``, ``num_children``), so no allocation
@@ -40,13 +52,15 @@ from typing import NamedTuple
 
 import numpy as np
 
+from dlgo.encoders.go_kernels import encode_board
 from dlgo.games.go.features import CAPTURE_1, CAPTURE_2, CAPTURE_MORE, SELF_ATARI
 from dlgo.games.go.kernels import (EMPTY, GoBoard, GoGeometry, area_winner, copy_into, hash_after_play, is_eye, play,
                                    random_playout, side_key)
 from dlgo.games.go.pattern_kernels import PolicyTables, policy_features, policy_playout
 from dlgo.games.kernels import HashSet, below, inline, kernel, set_add, set_contains, set_truncate
 
-__all__ = ["Tree", "Settings", "Workspace", "new_tree", "new_workspace", "expand", "simulate", "compact"]
+__all__ = ["Tree", "Settings", "Workspace", "new_tree", "new_workspace", "expand", "simulate", "compact",
+           "ask_network", "apply_guidance"]
 
 #: the deepest a simulation's tree part may go (a longer line stops expanding)
 MAX_DEPTH = 1024
@@ -65,6 +79,8 @@ class Tree(NamedTuple):
     prior_wins: np.ndarray  # float64[M]
     amaf_visits: np.ndarray  # float64[M]: simulations through its parent that played its move later
     amaf_wins: np.ndarray  # float64[M]
+    guided: np.ndarray  # int8[M]: 0, or the network has been asked about it (1) and has answered (2)
+    net_value: np.ndarray  # float64[M]: the value network's win rate for its mover, 0..1 (-1: none)
     size: np.ndarray  # int64[1]: nodes in use
 
 
@@ -86,6 +102,9 @@ class Settings(NamedTuple):
     prior_cfg2: float
     prior_cfg3: float
     prior_empty_area: float  # lost on the first two lines of an empty area, won on the third
+    guide_after: int  # simulations through a node before the network is asked about it; 0: no network
+    prior_net: float  # times sqrt(the policy network's probability), won
+    value_share: float  # the value network's share of a simulation's result (AlphaGo's 1 - lambda); 0: none
 
 
 class Workspace(NamedTuple):
@@ -101,6 +120,10 @@ class Workspace(NamedTuple):
     distance: np.ndarray  # int32[N]: common-fate-graph distance to the last move
     queue: np.ndarray  # int32[N]
     rng: np.ndarray  # uint64[1]
+    asking: np.ndarray  # int32[Q]: the nodes waiting for the network
+    asking_planes: np.ndarray  # float32[Q, rows, cols, planes]: their positions, encoded
+    asking_size: np.ndarray  # int64[1]
+    recipe: np.ndarray  # int32[5]: how the network's encoder reads a position (go_kernels.recipe_array)
 
 
 def new_tree(capacity: int) -> Tree:
@@ -109,7 +132,8 @@ def new_tree(capacity: int) -> Tree:
         return np.zeros(capacity)
 
     return Tree(np.full(capacity, -1, np.int32), np.zeros(capacity, np.int32), np.zeros(capacity, np.int32),
-                zeros(), zeros(), zeros(), zeros(), zeros(), zeros(), np.ones(1, np.int64))
+                zeros(), zeros(), zeros(), zeros(), zeros(), zeros(), np.zeros(capacity, np.int8),
+                np.full(capacity, -1.0), np.ones(1, np.int64))
 
 
 def grown(tree: Tree, capacity: int) -> Tree:
@@ -121,14 +145,20 @@ def grown(tree: Tree, capacity: int) -> Tree:
 
     return Tree(grow(tree.first_child, -1), grow(tree.num_children, 0), grow(tree.move, 0), grow(tree.visits, 0),
                 grow(tree.wins, 0), grow(tree.prior_visits, 0), grow(tree.prior_wins, 0), grow(tree.amaf_visits, 0),
-                grow(tree.amaf_wins, 0), tree.size.copy())
+                grow(tree.amaf_wins, 0), grow(tree.guided, 0), grow(tree.net_value, -1), tree.size.copy())
 
 
-def new_workspace(board: GoBoard, seen: HashSet, budget: int, seed: int) -> Workspace:
+def new_workspace(board: GoBoard, seen: HashSet, budget: int, seed: int, recipe: np.ndarray | None = None,
+                  shape: tuple[int, int, int] = (0, 0, 0), room: int = 0) -> Workspace:
+    """A search's scratch arrays; with a network, ``recipe`` and ``shape`` (rows,
+    columns, planes) say how its encoder reads a position, and ``room`` how many
+    nodes may wait for it."""
     n = len(board.color)
     return Workspace(board, seen, np.zeros(MAX_DEPTH + 1, np.int32), np.zeros(MAX_DEPTH + budget, np.int32),
                      np.zeros(budget, np.int32), np.zeros(n, np.int8), np.zeros(n + 1), np.zeros(n, np.int32),
-                     np.zeros(n, np.int32), np.array([seed], np.uint64))
+                     np.zeros(n, np.int32), np.array([seed], np.uint64), np.zeros(room, np.int32),
+                     np.zeros((room, *shape), np.float32), np.zeros(1, np.int64),
+                     np.zeros(5, np.int32) if recipe is None else recipe)
 
 
 # ------------------------------------------------------------- expansion
@@ -159,6 +189,8 @@ def expand(tree: Tree, node: int, b: GoBoard, g: GoGeometry, t: PolicyTables, s:
     for i in range(start, start + k):
         tree.first_child[i] = -1
         tree.num_children[i] = 0
+        tree.guided[i] = 0
+        tree.net_value[i] = -1.0
         tree.visits[i] = tree.wins[i] = tree.amaf_visits[i] = tree.amaf_wins[i] = 0.0
         tree.prior_visits[i] = s.prior_even
         tree.prior_wins[i] = s.prior_even / 2
@@ -326,6 +358,8 @@ def simulate(tree: Tree, root_node: int, root: GoBoard, g: GoGeometry, t: Policy
     ws.path[0] = node
     winner = -1
     while tree.num_children[node] > 0 and depth < MAX_DEPTH:
+        if s.guide_after > 0 and tree.guided[node] == 0 and tree.visits[node] + 1 >= s.guide_after:
+            ask_network(tree, node, b, g, ws, c)
         child = select_child(tree, node, s, ws)
         m = tree.move[child]
         if m == n:
@@ -356,24 +390,36 @@ def simulate(tree: Tree, root_node: int, root: GoBoard, g: GoGeometry, t: Policy
         for i in range(min(played, len(ws.playout))):
             ws.moves[depth + i] = n if ws.playout[i] < 0 else ws.playout[i]
         winner = area_winner(b, g, s.komi)
-    backup(tree, ws, depth, depth + min(played, len(ws.playout)), color, winner, n)
+    backup(tree, ws, depth, depth + min(played, len(ws.playout)), color, winner, n, s.value_share)
 
 
 @kernel
-def backup(tree: Tree, ws: Workspace, depth: int, length: int, color: int, winner: int, n: int) -> None:
+def backup(tree: Tree, ws: Workspace, depth: int, length: int, color: int, winner: int, n: int,
+           value_share: float) -> None:
     """Count the simulation (``ws.moves[:length]``, ``color`` moving first; the
     first ``depth`` moves in the tree) in every node of its path, and in the AMAF
     statistics of every child of the path whose move its player made first from
-    that node on."""
+    that node on. Above the deepest node of the path that the value network has
+    valued, a node counts ``value_share`` of that value and the rest of the result."""
     first = ws.first_color
     for p in range(n):
         first[p] = 0
+    valued = -1  # the depth of the deepest node on the path with the value network's estimate
+    if value_share > 0:
+        for d in range(depth, -1, -1):
+            if tree.net_value[ws.path[d]] >= 0:
+                valued = d
+                break
     t = length - 1
     for d in range(depth, -1, -1):
         node = ws.path[d]
         mover = color if d % 2 == 1 else 3 - color  # who moved into the node at depth d
         tree.visits[node] += 1
-        tree.wins[node] += 1.0 if winner == mover else 0.5 if winner == 0 else 0.0
+        result = 1.0 if winner == mover else 0.5 if winner == 0 else 0.0
+        if d <= valued:
+            v = tree.net_value[ws.path[valued]]
+            result = (1 - value_share) * result + value_share * (v if (valued - d) % 2 == 0 else 1.0 - v)
+        tree.wins[node] += result
         while t >= d:  # the moves from depth d on, the earliest last: who played each point first
             m = ws.moves[t]
             if m < n:
@@ -398,6 +444,39 @@ def simulate_many(tree: Tree, root_node: int, root: GoBoard, g: GoGeometry, t: P
     """``count`` simulations (see :func:`simulate`)."""
     for _ in range(count):
         simulate(tree, root_node, root, g, t, s, ws, color, passes, last, mark)
+
+
+# ------------------------------------------------------------- guidance
+@kernel
+def ask_network(tree: Tree, node: int, b: GoBoard, g: GoGeometry, ws: Workspace, c: int) -> None:
+    """Queue ``node`` (position ``b``, ``c`` to move) for the network, if the queue has room."""
+    k = ws.asking_size[0]
+    if k >= len(ws.asking):
+        return
+    encode_board(b, g, c, ws.seen, ws.recipe, ws.asking_planes[k])
+    ws.asking[k] = node
+    ws.asking_size[0] = k + 1
+    tree.guided[node] = 1
+
+
+@kernel
+def apply_guidance(tree: Tree, ws: Workspace, policy: np.ndarray, values: np.ndarray, s: Settings) -> None:
+    """The network's answers for the queued nodes (``policy[i]``: move
+    probabilities over the action space, pass last; ``values[i]``: the value for
+    the player to move, -1..1), as virtual simulations; empties the queue."""
+    for i in range(ws.asking_size[0]):
+        node = ws.asking[i]
+        start, k = tree.first_child[node], tree.num_children[node]
+        total = 0.0
+        for child in range(start, start + k):
+            total += policy[i, tree.move[child]]
+        if total > 0:
+            for child in range(start, start + k):
+                add_prior(tree, child, s.prior_net * math.sqrt(policy[i, tree.move[child]] / total), True)
+        if s.value_share > 0:  # the node's statistics are its mover's: the player to move there loses
+            tree.net_value[node] = (1.0 - values[i]) / 2.0
+        tree.guided[node] = 2
+    ws.asking_size[0] = 0
 
 
 # --------------------------------------------------------------- reuse
@@ -438,3 +517,5 @@ def copy_node(tree: Tree, old: int, out: Tree, new: int) -> None:
     out.prior_wins[new] = tree.prior_wins[old]
     out.amaf_visits[new] = tree.amaf_visits[old]
     out.amaf_wins[new] = tree.amaf_wins[old]
+    out.guided[new] = tree.guided[old]
+    out.net_value[new] = tree.net_value[old]

@@ -47,6 +47,11 @@ def score(table: pd.DataFrame, spec: str, opponent: str | None = None) -> tuple[
     return (sum(points) / len(points) if points else float("nan")), len(points)
 
 
+def seconds_per_move(table: pd.DataFrame, spec: str) -> float:
+    """``spec``'s mean seconds a move over its games in ``table`` (each game's mean, averaged)."""
+    return float(pd.concat([table[table.black == spec].black_seconds, table[table.white == spec].white_seconds]).mean())
+
+
 def ratings(folder: str) -> pd.DataFrame:
     return pd.read_csv(REPORTS / folder / "ratings.csv").set_index("engine")
 
@@ -122,6 +127,7 @@ def answers() -> str:
         ("And AlphaGo Zero on 9x9, from a supervised start?", alphazero_go9_answer(), "alphazero-go9"),
         ("Is our MCTS as strong and as fast as OpenSpiel's?", openspiel_answer(), "vs-openspiel"),
         ("Does search alone beat GNU Go on 9x9?", mcts_go9_answer(), "mcts-go9"),
+        ("And AlphaGo's networks guiding that search?", alphago_engine_answer(), "mcts-go9"),
         ("How far from GNU Go are we on 9x9?", gnugo_answer(), "vs-gnugo"),
         ("Do we count a finished game as GNU Go does?", dead_stones_answer(), "dead-stones"),
     ]
@@ -200,19 +206,35 @@ def brief_score(table: pd.DataFrame, spec: str, opponent: str) -> str:
     return f"{value:.0%} of {n} ({max(0.0, low):.0%}–{min(1.0, high):.0%})"
 
 
+def match_engines(match: pd.DataFrame, name: str) -> tuple[str, str]:
+    """The match's two ``name`` engines: the compiled one and the readable one (``plain=true``)."""
+    specs = set(match.black) | set(match.white)
+    strong = next(s for s in specs if s.startswith(f"{name}:") and "plain" not in s)
+    plain = next(s for s in specs if s.startswith(f"{name}:") and "plain=true" in s)
+    return strong, plain
+
+
 def mcts_go9_answer() -> str:
-    """The Go engine's match against GNU Go level 10, beside the readable UCT and alphago."""
+    """The Go engine's match against GNU Go level 10, beside the readable UCT."""
     match = games("mcts-go9/match")
     opponent = "gnugo:level=10"
-    strong = next(s for s in match.black if s.startswith("mcts:") and "plain" not in s)
-    plain = next(s for s in match.black if s.startswith("mcts:") and "plain=true" in s)
-    alphago = next(s for s in match.black if s.startswith("alphago:"))
+    strong, plain = match_engines(match, "mcts")
     seconds = strong.split("seconds=")[1]
     return (f"`{strong}` (pure search, compiled, no network) scores "
             f"{with_interval(match, strong, opponent, 'even games')} against GNU Go level 10, at {seconds} s a move "
             f"or less; the readable UCT at the same time {score(match, plain, opponent)[0]:.0%} of "
-            f"{score(match, plain, opponent)[1]}; `alphago` at {seconds} s a move, its rollouts now compiled, "
-            f"{with_interval(match, alphago, opponent)}")
+            f"{score(match, plain, opponent)[1]}")
+
+
+def alphago_engine_answer() -> str:
+    """AlphaGo's networks guiding the Go engine, against the book's PUCT search with the same networks."""
+    match = games("mcts-go9/match")
+    opponent = "gnugo:level=10"
+    guided, book = match_engines(match, "alphago")
+    seconds = guided.split("seconds=")[1]
+    return (f"`alphago:checkpoint=go9` at {seconds} s a move, its networks guiding the compiled Go engine, scores "
+            f"{with_interval(match, guided, opponent, 'even games')} against GNU Go level 10; the same networks in "
+            f"the book's PUCT search (`plain=true`) {with_interval(match, book, opponent)}")
 
 
 def dead_stones_answer() -> str:
@@ -228,7 +250,8 @@ def alphago_answer() -> str:
     """Chapter 13's match, in a sentence."""
     match = pd.read_csv(REPORTS / "ch13_alphago" / "match.csv").set_index("engine")
     ag, sl = match.loc["alphago"], match.loc["SL policy alone"]
-    return (f"`alphago` at {ag.seconds_per_move:.1f} s a move won {ag.score:.1%} of {ag.games} even games against "
+    return (f"`alphago` (the book's PUCT search) at {ag.seconds_per_move:.1f} s a move won {ag.score:.1%} of "
+            f"{ag.games} even games against "
             f"GNU Go level 10 (Elo {ag.elo:,.0f}, level 10 = 1,800); its policy network alone, no search, "
             f"{sl.score:.1%}")
 
@@ -240,7 +263,7 @@ def alphazero_go9_answer() -> str:
     spent = f"{minutes:.0f} minutes" if minutes < 90 else f"{minutes / 60:.1f} hours"
     others = []
     for folder, label in (("match-supervised", "its supervised start (same search)"),
-                          ("match-alphago", "`alphago` at 2 s a move")):
+                          ("match-alphago", "`alphago` (the book's PUCT search) at 2 s a move")):
         if (REPORTS / "alphazero-go9" / folder / "games.csv").exists():
             table = games(f"alphazero-go9/{folder}")
             engine = next(s for s in table.black if s != opponent)
@@ -493,6 +516,20 @@ def course_mcts() -> str:
             f"{rounds[0]:,} rounds to {elo[-1]:+,.0f} at {rounds[-1]:,} in the sample.\n")
 
 
+def alphago_engine() -> str:
+    """The guided alphago against the book's, from the Go engine's match (reports/mcts-go9)."""
+    match = games("mcts-go9/match")
+    opponent = "gnugo:level=10"
+    rows = [("the networks guiding the Go engine", match_engines(match, "alphago")[0]),
+            ("the book's PUCT search (`plain=true`)", match_engines(match, "alphago")[1]),
+            ("the Go engine alone, no network", match_engines(match, "mcts")[0])]
+    lines = ["| search | spec | against GNU Go level 10 | s/move |", "|---|---|---:|---:|"]
+    lines += [f"| {label} | `{spec}` | {brief_score(match, spec, opponent)} | {seconds_per_move(match, spec):.2f} |"
+              for label, spec in rows]
+    return ("9x9, komi 7.5, colours alternating ([reports/mcts-go9](reports/mcts-go9/summary.md)):\n\n"
+            + "\n".join(lines) + "\n")
+
+
 def go_engine() -> str:
     """The Go engine against GNU Go, and what each of its features adds (reports/mcts-go9)."""
     from experiments.headline import mcts_go9
@@ -559,6 +596,7 @@ def vs_openspiel() -> str:
 
 BLOCKS: dict[str, Callable[[], str]] = {
     "kaggle": kaggle, "course-alphago": course_alphago, "vs-openspiel": vs_openspiel, "go-engine": go_engine,
+    "alphago-engine": alphago_engine,
     "demo": demo, "answers": answers, "engines": engines_table, "supervised": supervised,
     "alphazero": alphazero, "vs-gnugo": vs_gnugo, "dead-stones": dead_stones, "reinforcement": reinforcement,
     "course-scale": course_scale, "course-minimax": course_minimax, "course-predictor-plays": course_predictor_plays, "course-alphazero-tictactoe": course_alphazero_tictactoe, "course-predictor": course_predictor, "course-random": course_random, "course-mcts": course_mcts,

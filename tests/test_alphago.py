@@ -1,5 +1,6 @@
 """The alphago engine: PUCT with a policy network's priors, leaves valued by a
-value network and fast rollouts mixed by lam; tiny networks on 5x5 Go."""
+value network and fast rollouts mixed by lam (``plain=true``), and on Go the
+compiled Go search guided by the same networks; tiny networks on 5x5 Go."""
 import shutil
 
 import numpy as np
@@ -76,7 +77,7 @@ def test_a_leaf_is_valued_by_the_network_and_the_rollout_mixed_by_lam():
 
 
 def test_alphago_plays_legal_moves_from_a_checkpoint_set(go5_set):
-    agent = registry.create(f"alphago:checkpoint={go5_set},simulations=40", seed=1)
+    agent = registry.create(f"alphago:checkpoint={go5_set},simulations=40,plain=true", seed=1)
     state = new_game("go:size=5")
     agent.check_game(state)
     for _ in range(6):
@@ -86,6 +87,20 @@ def test_alphago_plays_legal_moves_from_a_checkpoint_set(go5_set):
     report = agent.last_report
     assert report.visits is not None and report.visits.sum() >= 40  # 40 new simulations, and the kept tree's
     assert 30 <= agent.last_compute.amount <= 41  # one evaluation a simulation (none at a finished game)
+
+
+def test_on_go_the_compiled_search_asks_the_networks_about_the_nodes_it_simulates_often(go5_set):
+    agent = registry.create(f"alphago:checkpoint={go5_set},simulations=2000,guide=50", seed=1)
+    state = new_game("go:size=5")
+    for _ in range(4):
+        move = agent.select_move(state)
+        assert state.is_valid_move(move)
+        state = state.apply_move(move)
+    tree, n = agent._go.tree, agent._go.tree.size[0]
+    asked = int(np.count_nonzero(tree.guided[:n] == 2))
+    assert asked >= 2 and agent.evaluator.evaluations >= asked  # the root and the nodes simulated 50 times
+    assert agent.last_compute.amount == 2000 and agent.last_compute.unit == "simulations"
+    assert agent.last_report.visits.sum() >= 2000 and agent.root is None  # the PUCT tree was never built
 
 
 class WhiteCenterLives:
@@ -107,16 +122,18 @@ def test_alphago_finds_the_capture_that_wins(go5_set):
         . . . . .
     """)  # black A3 takes the three white stones; any other move lets white A3 save them
     for batch in (1, 8):
-        agent = registry.create(f"alphago:checkpoint={go5_set},simulations=300,lam=1,batch={batch}", seed=3)
+        agent = registry.create(f"alphago:checkpoint={go5_set},simulations=300,lam=1,batch={batch},plain=true", seed=3)
         agent.evaluator.rollouts = WhiteCenterLives()
         assert state.format_move(agent.select_move(state)) == "A3"
+    compiled = registry.create(f"alphago:checkpoint={go5_set},simulations=1000", seed=3)  # its own playouts
+    assert state.format_move(compiled.select_move(state)) == "A3"
 
 
 def test_without_search_it_plays_the_policy_networks_move(go5_set):
     from engines.neural.loading import load_network
 
     state = new_game("go:size=5")
-    agent = registry.create(f"alphago:checkpoint={go5_set},simulations=0")
+    agent = registry.create(f"alphago:checkpoint={go5_set},simulations=0,lam=0.5")  # with the value network
     predictor = registry.create(f"predictor:model={go5_set}-policy.keras")
     assert agent.select_move(state) == predictor.select_move(state)
     report = agent.last_report
@@ -181,3 +198,20 @@ def test_the_shipped_go9_set_plays_from_any_folder(tmp_path, monkeypatch):
     opening = bot.select_move(new_game("go:size=9"))
     assert opening.is_play and 3 <= opening.point.row <= 7 and 3 <= opening.point.col <= 7  # near the centre
     assert bot.last_report.visits.sum() >= 95 and -1 < bot.last_report.value < 1
+
+
+def test_the_compiled_search_needs_networks_that_read_positions_alike(go5_set, tmp_path):
+    from dlgo.encoders import get_encoder_by_name
+    from engines.neural.backend import save_model
+    from engines.neural.models import build_model
+
+    encoder = get_encoder_by_name("sevenplane", "go:size=5")
+    other = tmp_path / "seven-value.keras"
+    save_model(build_model("tiny", encoder.shape, encoder.num_moves, head="value"), other,
+               {"kind": "value", "encoder": encoder.config()})
+    with pytest.raises(SpecError, match="read positions alike"):
+        registry.create(f"alphago:policy={go5_set}-policy.keras,value={other},lam=0.5")
+    registry.create(f"alphago:policy={go5_set}-policy.keras,value={other},plain=true")  # the PUCT search encodes apart
+    guided = registry.create(f"alphago:policy={go5_set}-policy.keras,value={other}")  # lam=1 there: no value network
+    assert guided.evaluator.value is None and guided.evaluator.lam == 1
+    assert registry.create(f"alphago:checkpoint={go5_set},plain=true").evaluator.lam == 0.5  # AlphaGo's mix

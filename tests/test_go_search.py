@@ -273,3 +273,89 @@ def test_managed_time_stops_a_decided_search_at_once_and_banks_the_rest():
     unmanaged = engines.create("mcts:seconds=1,seed=1,manage=false")
     unmanaged.select_move(forced)
     assert unmanaged.last_compute.amount > 16
+
+    from engines.go_search import BANK_MOVES
+
+    managed._go.bank = BANK_MOVES * 1.0  # a full bank takes no more time: the search goes on
+    managed.select_move(forced)
+    assert managed.last_compute.amount > 16 and managed._go.bank == BANK_MOVES * 1.0
+
+
+# ------------------------------------------------------------ guidance
+class FakeGuide:
+    """A network's stand-in (:class:`engines.go_search.Guide`): every position gets the
+    same policy and value; it records the planes it was asked about."""
+
+    def __init__(self, size, policy, value=0.0, encoder="simple"):
+        from dlgo.encoders import get_encoder_by_name
+        from dlgo.encoders.go_kernels import recipe_array
+
+        self.encoder = get_encoder_by_name(encoder, f"go:size={size}")
+        self.recipe, self.shape = recipe_array(self.encoder.go_planes()), self.encoder.shape
+        self.policy, self.value = np.asarray(policy, np.float32), value
+        self.asked: list[np.ndarray] = []
+
+    def evaluate(self, planes):
+        self.asked.append(planes.copy())
+        return np.repeat(self.policy[None], len(planes), axis=0), np.full(len(planes), self.value, np.float32)
+
+
+def guided_search(state, guide, rounds, **options):
+    search = GoSearch(SearchSettings(**{"guide_after": 16, "prior_net": 300.0, **options}), POLICY, seed=1,
+                      guide=guide)
+    result = search.search(state, rounds=rounds, seconds=0.0, deadline=float("inf"), reuse=True)
+    return search, result
+
+
+def test_the_network_is_asked_about_the_root_at_once_and_each_node_simulated_guide_after_times():
+    s = play(new_game("go:size=5"), "C3")
+    guide = FakeGuide(5, np.full(26, 1 / 26))
+    search, _ = guided_search(s, guide, rounds=600)
+    assert np.array_equal(guide.asked[0][0], guide.encoder.encode(s))  # the root first, encoded as the encoder does
+    tree, n = search.tree, search.tree.size[0]
+    asked = sum(len(batch) for batch in guide.asked)
+    assert asked == np.count_nonzero(tree.guided[:n] == 2) > 5  # every node asked about was answered
+    often = (tree.num_children[:n] > 0) & (tree.visits[:n] >= 17)
+    assert np.all(tree.guided[:n][often] == 2) and not np.any(tree.guided[:n] == 1)  # none left waiting
+
+
+def test_the_policys_favourite_gets_the_simulations_and_the_value_shifts_the_node():
+    s = new_game("go:size=5")
+    favourite = point(s, "B2")
+    policy = np.full(26, 1e-4)
+    policy[favourite] = 1.0
+    _, result = guided_search(s, FakeGuide(5, policy), rounds=400)
+    assert result.move == Move.play(Point(2, 2)) and result.visits[favourite] > 0.5 * result.visits.sum()
+    _, unguided = guided_search(s, FakeGuide(5, policy), rounds=400, prior_net=0.0)
+    assert unguided.move != Move.play(Point(2, 2)) and unguided.visits[favourite] <= 2
+    corner = point(s, "A1")
+    policy[favourite], policy[corner] = 1e-4, 1.0
+    _, misled = guided_search(s, FakeGuide(5, policy), rounds=400)
+    assert misled.move != Move.play(Point(1, 1))  # the playouts overrule a policy that wants the corner of 5x5
+
+    corner = point(s, "A1")
+
+    tree, children = expanded_root(s)
+    board, seen, color = playouts.compiled_position(s, room=100)
+    settings = SearchSettings(guide_after=1, prior_net=100.0, value_share=0.5).kernel_settings(7.5, 250, True)
+    guide = FakeGuide(5, policy)
+    ws = mcts_kernels.new_workspace(kernels.copy_board(board), seen, 250, 1, guide.recipe, guide.shape, 4)
+    before = tree.prior_wins.copy(), tree.prior_visits.copy()
+    mcts_kernels.ask_network(tree, 0, board, kernels.geometry_arrays(5, 5), ws, color)
+    assert ws.asking_size[0] == 1 and tree.guided[0] == 1
+    mcts_kernels.apply_guidance(tree, ws, policy[None].astype(np.float64), np.array([0.5]), settings)
+    share = policy[corner] / sum(policy[int(tree.move[c])] for c in children.values())
+    assert tree.prior_wins[children[corner]] - before[0][children[corner]] == pytest.approx(100 * np.sqrt(share))
+    assert tree.net_value[0] == 0.25  # the player to move expects to win 75%: the node's mover 25%
+    assert ws.asking_size[0] == 0 and tree.guided[0] == 2
+
+    # a simulation through the root and one child, won by black: the child's mover; the root is white's
+    child = children[corner]
+    ws.path[0], ws.path[1], ws.moves[0] = 0, child, corner
+    mcts_kernels.backup(tree, ws, 1, 1, int(Player.black), int(Player.black), 25, 0.5)
+    assert tree.wins[child] == 1.0  # below the deepest valued node (the root): the result alone
+    assert tree.wins[0] == pytest.approx(0.5 * 0.0 + 0.5 * 0.25)  # at it: the mix, for its mover
+    tree.net_value[child] = 0.9  # valued deeper: the child's own estimate counts, in both
+    mcts_kernels.backup(tree, ws, 1, 1, int(Player.black), int(Player.black), 25, 0.5)
+    assert tree.wins[child] == pytest.approx(1.0 + 0.95) and tree.wins[0] == pytest.approx(0.125 + 0.05)
+    assert tree.visits[child] == tree.visits[0] == 2

@@ -103,6 +103,29 @@ def test_eyes_self_ataris_and_hashes_after_a_play_agree_with_the_reference():
                     assert kernels.is_self_atari(board, geometry, p, c) == ref.is_self_atari(p, c)
 
 
+@pytest.mark.parametrize("name", ["oneplane", "sevenplane", "simple", "planes"])
+def test_the_compiled_encoder_writes_every_go_encoders_planes(name):
+    """The planes a guided search writes from the compiled board are the encoder's own,
+    ko points included (a 4x4 board repeats positions often)."""
+    from dlgo.encoders import get_encoder_by_name
+    from dlgo.encoders.go_kernels import encode_board, recipe_array
+
+    checked = with_ko = 0
+    for game, games in (("go:size=4", 40), ("go:size=9", 4), ("go:size=5x7", 4)):
+        encoder = get_encoder_by_name(name, game)
+        recipe = recipe_array(encoder.go_planes())
+        for seed in range(games):
+            for state in random_states(seed, game):
+                board, seen, c = playouts.compiled_position(state)
+                out = np.full(encoder.shape, 7.0, np.float32)  # every plane is written, not only the stones
+                encode_board(board, kernels.geometry_arrays(state.board.num_rows, state.board.num_cols), c, seen,
+                             recipe, out)
+                assert np.array_equal(out, encoder.encode(state))
+                checked += 1
+                with_ko += bool(state.ko_points())
+    assert checked > 500 and with_ko > 5
+
+
 @pytest.mark.parametrize("game, games", [("go:size=4,komi=0", 800), ("go:size=5,komi=0.5", 600),
                                          ("go:size=9", 1000), ("go:size=13", 80), ("go:size=19", 20)])
 def test_compiled_playouts_play_the_reference_games(game, games):

@@ -11,6 +11,11 @@ TensorFlow). Two habits keep them tidy:
 * **Ctrl-C is the parent's.** A terminal's Ctrl-C reaches the whole process
   group; workers ignore it, so only the parent reacts: it stops the pool
   (:func:`stop_pool`), keeps the games already finished and says so in one line.
+
+A worker is one job on one core: TensorFlow, if a worker starts it, runs one
+thread for its operations (``TF_NUM_INTRAOP_THREADS``, unless the environment
+already says otherwise), so a network engine's calls do not take the core of
+the game beside it.
 """
 from __future__ import annotations
 
@@ -48,6 +53,8 @@ def die_with_parent(parent: int) -> None:
 
 def _start_worker(parent: int, initializer: Callable[..., Any] | None, initargs: tuple[Any, ...]) -> None:
     die_with_parent(parent)
+    os.environ.setdefault("TF_NUM_INTRAOP_THREADS", "1")  # read when TensorFlow starts, if it does
+    os.environ.setdefault("TF_NUM_INTEROP_THREADS", "1")
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the parent
     if initializer is not None:
         initializer(*initargs)

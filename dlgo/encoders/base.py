@@ -10,7 +10,7 @@ is the game's own action index for a play there. All our planes hold -1, 0 or
 from __future__ import annotations
 
 import abc
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -18,6 +18,19 @@ from dlgo.core.errors import ModelFileError, SpecError
 from dlgo.core.game import Game, State
 from dlgo.core.types import Move
 from dlgo.games import get_game
+
+
+class GoPlanes(NamedTuple):
+    """How an encoder's planes read a Go position, for the compiled search that
+    encodes its positions on the compiled board (:mod:`dlgo.encoders.go_kernels`)
+    rather than through :meth:`Encoder.encode`: stones by their string's
+    liberties, who is to move, and the points only ko forbids."""
+
+    relative: bool  # stone planes for the mover, then the opponent (else black, then white)
+    max_liberties: int  # stone planes per side: 1, 2, ... and >= max liberties; 0: one plane, +1 mover, -1 opponent
+    black_turn: int  # the plane of ones when black is to move (-1: none)
+    white_turn: int  # likewise for white
+    ko: int  # the plane of the points forbidden by (super)ko (-1: none)
 
 
 class Encoder(abc.ABC):
@@ -61,6 +74,10 @@ class Encoder(abc.ABC):
     def encode(self, state: State) -> np.ndarray:
         """The planes of ``state``, from the view of the player to move where the
         encoder says so."""
+
+    def go_planes(self) -> GoPlanes | None:
+        """How this encoder's planes read a Go position (None: it has no compiled form)."""
+        return None
 
     def encode_batch(self, states: list[State]) -> np.ndarray:
         """``(len(states), rows, cols, planes)`` float32."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from dlgo.core.game import Game
-from dlgo.encoders.base import Encoder
+from dlgo.encoders.base import Encoder, GoPlanes
 from dlgo.games.go.state import GameState, GoGame
 
 
@@ -44,6 +44,9 @@ class OnePlaneEncoder(GoEncoder):
     name = "oneplane"
     num_planes = 1
 
+    def go_planes(self) -> GoPlanes:
+        return GoPlanes(relative=True, max_liberties=0, black_turn=-1, white_turn=-1, ko=-1)
+
     def encode(self, state: GameState) -> np.ndarray:  # type: ignore[override]
         color = np.asarray(state.board.color, dtype=np.int8)
         me = int(state.next_player)
@@ -56,6 +59,9 @@ class SevenPlaneEncoder(GoEncoder):
 
     name = "sevenplane"
     num_planes = 7
+
+    def go_planes(self) -> GoPlanes:
+        return GoPlanes(relative=True, max_liberties=3, black_turn=-1, white_turn=-1, ko=6)
 
     def encode(self, state: GameState) -> np.ndarray:  # type: ignore[override]
         out = np.zeros(self.shape, dtype=np.float32)
@@ -70,6 +76,9 @@ class SimpleEncoder(GoEncoder):
 
     name = "simple"
     num_planes = 11
+
+    def go_planes(self) -> GoPlanes:
+        return GoPlanes(relative=False, max_liberties=4, black_turn=8, white_turn=9, ko=10)
 
     def encode(self, state: GameState) -> np.ndarray:  # type: ignore[override]
         out = np.zeros(self.shape, dtype=np.float32)

@@ -13,7 +13,7 @@ import numpy as np
 
 from dlgo.core.game import Game, State
 from dlgo.core.types import Player
-from dlgo.encoders.base import Encoder
+from dlgo.encoders.base import Encoder, GoPlanes
 
 
 class PlanesEncoder(Encoder):
@@ -29,6 +29,11 @@ class PlanesEncoder(Encoder):
     @property
     def num_planes(self) -> int:
         return 4 if self.game.has_swap else 3
+
+    def go_planes(self) -> GoPlanes | None:
+        """On Go (no pie rule there): the mover's stones, the opponent's, black to move."""
+        return None if self.game.has_swap else GoPlanes(relative=True, max_liberties=1, black_turn=2, white_turn=-1,
+                                                        ko=-1)
 
     def encode(self, state: State) -> np.ndarray:
         out = np.zeros(self.shape, dtype=np.float32)

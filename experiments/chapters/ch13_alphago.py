@@ -35,7 +35,7 @@ each resumable in ``--work``:
    RL policy's self-play (temperature 1).
 6. **The match.** The SL policy alone, the RL policy alone, and ``alphago``
    (SL policy priors, value network and rollouts mixed by ``lam``, at most
-   ``--seconds`` a move) each play ``--opponent`` (GNU Go level 10), colours
+   ``--seconds`` a move; the book's readable PUCT search, ``plain=true``) each play ``--opponent`` (GNU Go level 10), colours
    alternating, komi 7.5. Ratings are on GNU Go's scale: level 10 = 1800, as
    the Computer Go Server rated it.
 
@@ -175,7 +175,7 @@ def run(args: argparse.Namespace, argv: list[str] | None) -> int:
     minutes["RL policy"] = rl_minutes
     value_run, value = learn_the_value(args, out, work, rl_policy, minutes)  # 5
     prefix = alphago_set(work, sl_policy, value_run / "model.keras", rollout)
-    alphago = f"alphago:checkpoint={prefix},simulations=100000,seconds={args.seconds:g},lam={args.lam:g}"
+    alphago = f"alphago:checkpoint={prefix},simulations=100000,seconds={args.seconds:g},lam={args.lam:g},plain=true"
     match, records = play_the_match(args, out, work, [f"predictor:model={sl_policy}", f"pg:model={rl_policy}",
                                                       alphago], list(minutes.values()))  # 6
     if args.ship:

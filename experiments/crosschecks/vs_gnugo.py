@@ -44,9 +44,10 @@ from experiments.shared import chapters, ladders
 
 EVEN = "go:size=9,komi=7.5"
 #: random; MCTS before and after the Go engine (the readable UCT, plain=true, and the compiled
-#: engine) at the same 0.5 and 2 s a move; chapter 13's policy alone and AlphaGo at 2 s a move
+#: engine) at the same 0.5 and 2 s a move; chapter 13's policy alone, and AlphaGo at 2 s a move
+#: before and after (the book's PUCT search, plain=true, and the compiled search it guides)
 ENGINES_DEFAULT = ["random", "mcts:seconds=0.5,plain=true", "mcts:seconds=2,plain=true", "mcts:seconds=0.5",
-                   "mcts:seconds=2", "predictor:model=go9-policy", ladders.SHIPPED_ALPHAGO]
+                   "mcts:seconds=2", "predictor:model=go9-policy", ladders.BOOK_ALPHAGO, ladders.SHIPPED_ALPHAGO]
 ANCHOR, ANCHOR_ELO = "gnugo:level=10", 1800.0  # GNU Go's rating on CGOS's 9x9 ladder
 
 

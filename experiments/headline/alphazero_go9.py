@@ -87,7 +87,7 @@ def others_against_gnugo(checkpoint: Path, out: Path, args: argparse.Namespace) 
                ("match-supervised", "the supervised start, before self-play",
                 f"alphazero:checkpoint={start},simulations={args.simulations}")]
     if not args.quick and complete_set("go9"):
-        engines.append(("match-alphago", "alphago (chapter 13)", ladders.SHIPPED_ALPHAGO))
+        engines.append(("match-alphago", "alphago (chapter 13)", ladders.BOOK_ALPHAGO))
     opponent = QUICK_OPPONENT if args.quick else OPPONENT
     lines = [*supervised_accuracy(args), "## The same opponent, other engines", "",
              "| engine | spec | score | 95% interval | games |", "|---|---|---:|---:|---:|"]

@@ -12,8 +12,11 @@ ladder. One core a game (``--workers`` games at once).
 
 1. **The match** (9x9, komi 7.5): ``mcts:seconds=2``, the compiled engine with
    every feature, and chapter 13's ``alphago:checkpoint=go9`` at 2 s a move
-   (its rollouts now compiled) against GNU Go level 10, ``--games`` each; the
-   readable UCT (``plain=true``) at the same 2 s for what it was.
+   (the same engine guided by the networks) against GNU Go level 10,
+   ``--games`` and ``--alphago-games`` each, and ``--value-games`` of
+   ``alphago`` with its value network mixed in (``lam=0.5``); the book's
+   ``alphago`` search (``plain=true``, PUCT, its rollouts now compiled) and the
+   readable UCT (``plain=true``) at the same 2 s for what they were.
 2. **The ablation** (9x9, ``--ablation-seconds`` a move): the full engine
    and the engine without each feature against GNU Go level 10 (what each
    feature is worth in the company of the others), and the bare engine (UCT,
@@ -115,8 +118,11 @@ def match(args: argparse.Namespace, out: Path, workers: int) -> tuple[list[str],
     seconds = args.match_seconds
     strong, plain = engine(seconds), engine(seconds, "plain=true")
     alphago = f"alphago:checkpoint=go9,simulations=100000,seconds={seconds:g}"
+    book = f"{alphago},plain=true"  # the same networks in the book's PUCT search
+    valued = f"{alphago},lam=0.5"  # the value network mixed in as AlphaGo did
     tasks = (ladders.pairings([strong], [args.opponent], args.games, args.seed)
-             + ladders.pairings([alphago], [args.opponent], args.alphago_games, args.seed)
+             + ladders.pairings([alphago, book], [args.opponent], args.alphago_games, args.seed)
+             + ladders.pairings([valued], [args.opponent], args.value_games, args.seed)
              + ladders.pairings([plain], [args.opponent], args.plain_games, args.seed))
     records = games_of(out / "match", EVEN, tasks, args, workers)
     if not records:
@@ -125,7 +131,7 @@ def match(args: argparse.Namespace, out: Path, workers: int) -> tuple[list[str],
     lines = ["## The match", "",
              f"9x9, komi 7.5, {seconds:g} s a move, against `{args.opponent}`. The compiled engine scores "
              f"**{value:.1%}** of {games} games (95% interval {low:.0%} to {high:.0%}).", "", TABLE,
-             *(row(records, spec, args.opponent) for spec in (strong, alphago, plain)), ""]
+             *(row(records, spec, args.opponent) for spec in (strong, alphago, valued, book, plain)), ""]
     return lines, records
 
 
@@ -267,7 +273,10 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--opponent", default="gnugo:level=10", help="the yardstick (default gnugo:level=10)")
     p.add_argument("--match-seconds", type=float, default=2.0, help="seconds a move in the match (default 2)")
     p.add_argument("--games", type=int, default=40, help="games of the compiled engine in the match (default 40)")
-    p.add_argument("--alphago-games", type=int, default=40, help="games of alphago in the match (default 40)")
+    p.add_argument("--alphago-games", type=int, default=40,
+                   help="games of alphago, and of the book's alphago (plain=true), in the match (default 40)")
+    p.add_argument("--value-games", type=int, default=20,
+                   help="games of alphago with its value network mixed in, lam=0.5 (default 20)")
     p.add_argument("--plain-games", type=int, default=10, help="games of the readable UCT (default 10)")
     p.add_argument("--ablation-seconds", type=float, default=1.0, help="seconds a move in the ablation (default 1)")
     p.add_argument("--ablation-games", type=int, default=20, help="games per engine in the ablation (default 20)")
@@ -277,7 +286,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--workers", type=int, default=None, help="games at once (default: all cores)")
     args = p.parse_args(argv)
     if args.quick:
-        args.opponent, args.match_seconds, args.games, args.alphago_games = "gnugo:level=0", 0.05, 2, 0
+        args.opponent, args.match_seconds, args.games, args.alphago_games, args.value_games = \
+            "gnugo:level=0", 0.05, 2, 0, 0
         args.plain_games = 1
         args.ablation_seconds, args.ablation_games, args.stones, args.handicap_games = 0.02, 1, [9], 1
     return args

@@ -28,6 +28,8 @@ REPORTS = Path(__file__).resolve().parents[2] / "reports"
 
 #: chapter 13's shipped 9x9 AlphaGo at 2 s a move, as it played GNU Go level 10 (reports/ch13_alphago)
 SHIPPED_ALPHAGO = "alphago:checkpoint=go9,simulations=100000,seconds=2"
+#: the same networks in the book's readable PUCT search (chapter 13's match, and before the compiled Go search)
+BOOK_ALPHAGO = f"{SHIPPED_ALPHAGO},plain=true"
 
 
 def scale_folder(game: str) -> str:
