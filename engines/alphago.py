@@ -61,6 +61,8 @@ PRIOR_NET = 300.0
 #: the rollouts' share of a position's value: AlphaGo's in the book's PUCT search; in the compiled Go
 #: search the rollouts alone (there the shipped value network, mixed in at 0.5, cost strength)
 BOOK_LAM, GUIDED_LAM = 0.5, 1.0
+#: simulations a move when neither simulations nor seconds are given: about a second, in either search
+BOOK_SIMULATIONS, GUIDED_SIMULATIONS = 400, 10_000
 
 
 class AlphaGoEvaluator(Evaluator):
@@ -148,17 +150,19 @@ class AlphaGoAgent(PUCTAgent):
     network_heads = {"policy": ("policy",), "value": ("value",)}  # checkpoint=: a set of both (and rollouts)
 
     def __init__(self, checkpoint: str = "", policy: str = "", value: str = "", rollout: str = "",
-                 simulations: int = 400, lam: float | None = None, c: float = 2.0, seconds: float = 0.0,
+                 simulations: int | None = None, lam: float | None = None, c: float = 2.0, seconds: float = 0.0,
                  temperature: float = 0.0, seed: int | None = None, reuse: bool = True, fpu: float | None = None,
                  batch: int = 8, plain: bool = False, guide: int = GUIDE_AFTER, prior: float = PRIOR_NET):
         """``checkpoint``: the prefix of a set of three files (``NAME-policy.keras``,
         ``NAME-value.keras``, ``NAME-rollout.npz``; a shipped name such as ``go9``);
         ``policy``/``value``/``rollout``: the files one by one (they override the
         set's); ``simulations``: searches per move (0 = the policy network's
-        move); ``lam``: the rollouts' share of a position's value (1 = rollouts
-        only, 0 = the value network only; default 0.5, AlphaGo's, in the PUCT
-        search, and 1 in the compiled Go search, where the shipped value network
-        mixed in at 0.5 cost strength); ``c``: PUCT exploration; ``seconds``: time
+        move; default 400 in the PUCT search, and in the compiled Go search
+        10,000, or no limit but ``seconds`` when it is set); ``lam``: the
+        rollouts' share of a position's value (1 = rollouts only, 0 = the value
+        network only; default 0.5, AlphaGo's, in the PUCT search, and 1 in the
+        compiled Go search, where the shipped value network mixed in at 0.5 cost
+        strength); ``c``: PUCT exploration; ``seconds``: time
         per move (0 = none; the game clock also caps it); ``temperature``: 0 plays
         the most visited move; ``reuse``: keep the tree; ``fpu``: first-play urgency;
         ``batch``: leaves evaluated per network call (kept apart by virtual losses);
@@ -168,7 +172,6 @@ class AlphaGoAgent(PUCTAgent):
         simulations through a node before the networks are asked about it;
         ``prior``: the policy's weight, in virtual wins times the square root of
         a move's probability."""
-        self.check_settings(simulations, c, temperature, fpu, seconds, batch)
         require(lam is None or 0 <= lam <= 1, f"alphago: lam is the rollouts' share in [0, 1], got {lam}")
         require(guide >= 1, f"alphago: guide is the simulations before the networks are asked, at least 1, got {guide}")
         require(0 <= prior < math.inf, f"alphago: prior must be a finite number, at least 0, got {prior}")
@@ -181,8 +184,14 @@ class AlphaGoAgent(PUCTAgent):
         policy_net = load_network(policy, self.network_heads["policy"], self.name)
         guided = not plain and isinstance(policy_net.encoder.game, GoGame)  # the compiled Go search
         lam = (GUIDED_LAM if guided else BOOK_LAM) if lam is None else lam
+        self.raw = simulations == 0  # the policy network's move, no search
+        if simulations is None:  # in the compiled search, 0 is no limit but the time
+            simulations = (0 if seconds > 0 else GUIDED_SIMULATIONS) if guided else BOOK_SIMULATIONS
+        self.check_settings(simulations, c, temperature, fpu, seconds, batch)
         self.evaluator: AlphaGoEvaluator = AlphaGoEvaluator(policy_net, self._value_network(value, lam, policy_net),
                                                             load_rollout_policy(rollout), lam, seed)
+        if guided and not self.raw:
+            self.unit = "simulations"  # of the compiled search; the networks see a few hundred positions a move
         super().__init__(self.evaluator, simulations=simulations, c=c, temperature=temperature, seed=seed,
                          reuse=reuse, fpu=fpu, seconds=seconds, batch=batch)
         self.plain = plain
@@ -191,8 +200,6 @@ class AlphaGoAgent(PUCTAgent):
         self._go_patterns: Any = None
         if guided:
             NetworkGuide.check(self.evaluator)
-            if simulations > 0:
-                self.unit = "simulations"  # of the compiled search; the networks see a few hundred positions a move
             # the rollout policy's patterns give its priors (the shipped one's if the set has none) and play its playouts
             self._go_options = {"heavy": bool(rollout), "guide_after": guide, "prior_net": prior, "value_share": 1 - lam}
             self._go_patterns = self.evaluator.rollouts if rollout else load_rollout_policy("go9-rollout")
@@ -220,7 +227,7 @@ class AlphaGoAgent(PUCTAgent):
             self._go.new_game()
 
     def choose(self, state: State) -> Move:
-        if self.simulations == 0 or not self.searches_go(state):
+        if self.raw or not self.searches_go(state):
             return super().choose(state)
         assert isinstance(state, GameState)
         if self._go is None:

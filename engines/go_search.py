@@ -13,9 +13,10 @@ move at ``seconds`` and moves the time to where it matters, as Go programs do
 the game of Go", 2010): a search stops early once the most simulated move can
 no longer be overtaken in the time left, the time saved goes to a bank, and a
 close middle-game position whose most simulated move is not also the best
-valued one draws on the bank for up to another ``seconds``. A full bank (three
-moves' time) takes no more: then a decided search goes on to its planned time,
-growing the tree the next moves keep.
+valued one draws on the bank for up to another ``seconds``. The bank holds three
+moves' time: a decided search stops early only when the bank can take what it
+saves (or it has one move to play); else it runs on, growing the tree the next
+moves keep.
 """
 from __future__ import annotations
 
@@ -81,11 +82,12 @@ class SearchSettings:
     def kernel_settings(self, komi: float, budget: int, guided: bool = False) -> Settings:
         """The constants the kernels read; the priors are Michi's (Baudis 2015), in simulations."""
         on = 1.0 if self.priors else 0.0
-        return Settings(self.rave_equiv, self.c, self.expand, self.heavy, komi, budget, prior_even=10.0,
+        return Settings(float(self.rave_equiv), float(self.c), self.expand, self.heavy, float(komi), budget,
+                        prior_even=10.0,
                         prior_policy=100.0 * on, prior_capture_one=15.0 * on, prior_capture_many=30.0 * on,
                         prior_self_atari=10.0 * on, prior_cfg1=24.0 * on, prior_cfg2=22.0 * on, prior_cfg3=8.0 * on,
                         prior_empty_area=10.0 * on, guide_after=self.guide_after if guided else 0,
-                        prior_net=self.prior_net, value_share=self.value_share)
+                        prior_net=float(self.prior_net), value_share=float(self.value_share))  # one compiled version
 
 
 @dataclass
@@ -97,7 +99,7 @@ class Clock:
     planned: float
     deadline: float
     managed: bool
-    may_bank: bool = True  # the bank has room: a decided search stops (else it grows the tree for later moves)
+    bank_room: float = math.inf  # the seconds the bank can still take
     extended: bool = False
 
     def elapsed(self) -> float:
@@ -145,19 +147,19 @@ class GoSearch:
             n = state.num_actions
             return SearchResult(Move.pass_turn(), 0, np.zeros(n), np.zeros(n), 1.0, (n - 1,))
         clock = Clock(time.perf_counter(), seconds if seconds > 0 else math.inf, deadline,
-                      managed=seconds > 0 and self.settings.manage, may_bank=self.bank < BANK_MOVES * seconds)
+                      managed=seconds > 0 and self.settings.manage, bank_room=BANK_MOVES * seconds - self.bank)
         position = self._position(state, reuse)
         done, chunk = 0, FIRST_CHUNK
         while not rounds or done < rounds:
             count = chunk if not rounds else min(chunk, rounds - done)
             tick = time.perf_counter()
-            self._simulate(position, count)
-            done += count
+            ran = self._simulate(position, count)
+            done += ran
             # the next chunk: about CHUNK_SECONDS at this speed, at most four times this one
-            chunk = max(1, min(4 * chunk, int(count * CHUNK_SECONDS / max(time.perf_counter() - tick, 1e-6))))
+            chunk = max(1, min(4 * chunk, int(ran * CHUNK_SECONDS / max(time.perf_counter() - tick, 1e-6))))
             if self._time_is_up(clock, done, state):
                 break
-        self._consult(position)  # no node is left waiting: the tree may be compacted
+        self._forget_waiting(position)  # no network call past the time; and the tree may be compacted
         if clock.managed:  # what this move did not spend goes to the bank
             self.bank = min(self.bank + max(0.0, clock.planned - clock.elapsed()), BANK_MOVES * seconds)
         return self._choose(state, done, min(RESIGN_AFTER, rounds or RESIGN_AFTER))
@@ -168,8 +170,9 @@ class GoSearch:
         elapsed = clock.elapsed()
         if clock.start + elapsed >= clock.deadline:
             return True
-        if clock.managed and clock.may_bank and self._decided(done, (clock.planned - elapsed) * done / max(elapsed, 1e-6)):
-            return True
+        if clock.managed and self._decided(done, (clock.planned - elapsed) * done / max(elapsed, 1e-6)) \
+                and (self._forced() or clock.planned - elapsed <= clock.bank_room):
+            return True  # decided, and the bank can take the time saved (else it grows the tree for later moves)
         if elapsed < clock.planned:
             return False
         if clock.managed and not clock.extended and self._worth_more_time(state):
@@ -210,31 +213,48 @@ class GoSearch:
         at = Position(board, geometry, tables, s, ws, color, passes, last, int(seen.size[0]))
         if self.tree.num_children[0] == 0:
             mcts_kernels.expand(self.tree, 0, board, geometry, tables, s, ws, color, passes > 0, last)
+        if guide is not None and guide.shape[:2] != (state.board.num_rows, state.board.num_cols):
+            raise ValueError(f"the network reads {guide.shape[0]}x{guide.shape[1]} boards, not this one")
         if guide is not None and self.tree.guided[0] == 0 and self.tree.num_children[0] > 0:
             mcts_kernels.ask_network(self.tree, 0, board, geometry, ws, color)  # the root: at once
             self._consult(at)
         return at
 
-    def _simulate(self, at: "Position", count: int) -> None:
+    def _simulate(self, at: "Position", count: int) -> int:
+        """Up to ``count`` simulations; the network answers once ``GUIDE_BATCH`` nodes
+        wait (after the same simulations, however fast they ran). Returns how many ran."""
         tree = self.tree
         assert tree is not None
         width = len(at.board.color) + 1  # the most children one expansion makes
         if tree.size[0] + (count // max(1, self.settings.expand) + 1) * width > len(tree.move):
             self.tree = tree = mcts_kernels.grown(tree, 2 * len(tree.move))
-        mcts_kernels.simulate_many(tree, 0, at.board, at.geometry, at.tables, at.settings, at.workspace, at.color,
-                                   at.passes, at.last, at.mark, count)
+        ran = int(mcts_kernels.simulate_many(tree, 0, at.board, at.geometry, at.tables, at.settings, at.workspace,
+                                             at.color, at.passes, at.last, at.mark, count, GUIDE_BATCH))
         if at.workspace.asking_size[0] >= GUIDE_BATCH:
             self._consult(at)
+        return ran
 
     def _consult(self, at: "Position") -> None:
         """The network's answers for the nodes queued for it, in one batch."""
         waiting = int(at.workspace.asking_size[0])
         if self.guide is None or not waiting:
             return
-        policy, values = self.guide.evaluate(at.workspace.asking_planes[:waiting])
+        try:
+            policy, values = self.guide.evaluate(at.workspace.asking_planes[:waiting])
+        except BaseException:
+            self._forget_waiting(at)  # a failed or interrupted call leaves no node waiting for good
+            raise
         assert self.tree is not None
         mcts_kernels.apply_guidance(self.tree, at.workspace, policy.astype(np.float64), values.astype(np.float64),
                                     at.settings)
+
+    def _forget_waiting(self, at: "Position") -> None:
+        """The nodes still queued go unanswered: a later search may queue them again."""
+        waiting = int(at.workspace.asking_size[0])
+        if waiting:
+            assert self.tree is not None
+            self.tree.guided[at.workspace.asking[:waiting]] = 0
+            at.workspace.asking_size[0] = 0
 
     # --------------------------------------------------------- time management
     def _children(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -245,6 +265,11 @@ class GoSearch:
         visits = tree.visits[first:first + k]
         rates = np.divide(tree.wins[first:first + k], visits, out=np.full(k, 0.5), where=visits > 0)
         return tree.move[first:first + k], visits, rates
+
+    def _forced(self) -> bool:
+        """Has the root one move (or none) to choose from?"""
+        assert self.tree is not None
+        return bool(self.tree.num_children[0] < 2)
 
     def _decided(self, done: int, remaining: float) -> bool:
         """Can the most simulated move no longer be overtaken in the ``remaining`` simulations?"""

@@ -110,8 +110,8 @@ class MCTSAgent(Agent):
         ``rave``, ``rave_equiv``: RAVE with this equivalence (Gelly & Silver 2007);
         ``priors``: Go knowledge as virtual simulations for new moves (Coulom 2007, Michi);
         ``expand``: simulations through a leaf before it is expanded;
-        ``manage``: time management (with ``seconds``: stop when decided, spend
-        the time saved on close middle-game positions)."""
+        ``manage``: time management (with ``seconds``: stop when decided while
+        the bank of saved time has room, spend it on close middle-game positions)."""
         super().__init__()
         require(rounds is None or rounds >= 0, f"mcts: rounds must be at least 0, got {rounds}")
         require(0 <= seconds < math.inf, f"mcts: seconds must be a finite number, at least 0, got {seconds}")

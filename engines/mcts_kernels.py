@@ -440,10 +440,15 @@ def backup(tree: Tree, ws: Workspace, depth: int, length: int, color: int, winne
 
 @kernel
 def simulate_many(tree: Tree, root_node: int, root: GoBoard, g: GoGeometry, t: PolicyTables, s: Settings,
-                  ws: Workspace, color: int, passes: int, last: int, mark: int, count: int) -> None:
-    """``count`` simulations (see :func:`simulate`)."""
-    for _ in range(count):
+                  ws: Workspace, color: int, passes: int, last: int, mark: int, count: int, batch: int) -> int:
+    """``count`` simulations (see :func:`simulate`), or fewer: it stops as soon as
+    ``batch`` nodes wait for the network, so that the answers arrive after the
+    same simulations whatever the clock says. Returns how many it ran."""
+    for i in range(count):
         simulate(tree, root_node, root, g, t, s, ws, color, passes, last, mark)
+        if ws.asking_size[0] >= batch:
+            return i + 1
+    return count
 
 
 # ------------------------------------------------------------- guidance

@@ -38,7 +38,36 @@ def main() -> None:
         state = new_game("go:size=5")
         for _ in range(3):
             state = state.apply_move(agent.select_move(state))
+    guided_search()
     print(f"kernels compiled and cached ({time.perf_counter() - start:.1f} s)")
+
+
+class UniformGuide:
+    """A network's stand-in that answers every position alike: the guided search's
+    kernels (queue, encoding, answers, the mixed backup) compile without TensorFlow."""
+
+    def __init__(self, size: int):
+        from dlgo.encoders import get_encoder_by_name
+        from dlgo.encoders.go_kernels import recipe_array
+
+        encoder = get_encoder_by_name("simple", f"go:size={size}")
+        planes = encoder.go_planes()
+        assert planes is not None
+        self.recipe, self.shape = recipe_array(planes), encoder.shape
+        self.actions = encoder.num_moves
+
+    def evaluate(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return np.full((len(planes), self.actions), 1.0 / self.actions), np.zeros(len(planes))
+
+
+def guided_search() -> None:
+    """The Go engine as ``alphago`` drives it, guided by a network (here a stand-in)."""
+    from engines.go_search import GoSearch, SearchSettings
+    from engines.rollouts import load_rollout_policy
+
+    search = GoSearch(SearchSettings(guide_after=4, prior_net=300.0, value_share=0.5),
+                      load_rollout_policy("go9-rollout"), 1, UniformGuide(5))
+    search.search(new_game("go:size=5"), rounds=200, seconds=0.0, deadline=float("inf"), reuse=True)
 
 
 if __name__ == "__main__":

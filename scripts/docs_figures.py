@@ -206,19 +206,18 @@ def brief_score(table: pd.DataFrame, spec: str, opponent: str) -> str:
     return f"{value:.0%} of {n} ({max(0.0, low):.0%}–{min(1.0, high):.0%})"
 
 
-def match_engines(match: pd.DataFrame, name: str) -> tuple[str, str]:
-    """The match's two ``name`` engines: the compiled one and the readable one (``plain=true``)."""
-    specs = set(match.black) | set(match.white)
-    strong = next(s for s in specs if s.startswith(f"{name}:") and "plain" not in s)
-    plain = next(s for s in specs if s.startswith(f"{name}:") and "plain=true" in s)
-    return strong, plain
+def match_specs() -> dict[str, str]:
+    """The Go engine's match's engines by role (``experiments/headline/mcts_go9.py``), at its 2 s a move."""
+    from experiments.headline import mcts_go9
+
+    return mcts_go9.match_specs(2.0)
 
 
 def mcts_go9_answer() -> str:
     """The Go engine's match against GNU Go level 10, beside the readable UCT."""
     match = games("mcts-go9/match")
     opponent = "gnugo:level=10"
-    strong, plain = match_engines(match, "mcts")
+    strong, plain = match_specs()["engine"], match_specs()["plain"]
     seconds = strong.split("seconds=")[1]
     return (f"`{strong}` (pure search, compiled, no network) scores "
             f"{with_interval(match, strong, opponent, 'even games')} against GNU Go level 10, at {seconds} s a move "
@@ -230,9 +229,8 @@ def alphago_engine_answer() -> str:
     """AlphaGo's networks guiding the Go engine, against the book's PUCT search with the same networks."""
     match = games("mcts-go9/match")
     opponent = "gnugo:level=10"
-    guided, book = match_engines(match, "alphago")
-    seconds = guided.split("seconds=")[1]
-    return (f"`alphago:checkpoint=go9` at {seconds} s a move, its networks guiding the compiled Go engine, scores "
+    guided, book = match_specs()["alphago"], match_specs()["book"]
+    return (f"`{guided}`, its networks guiding the compiled Go engine, scores "
             f"{with_interval(match, guided, opponent, 'even games')} against GNU Go level 10; the same networks in "
             f"the book's PUCT search (`plain=true`) {with_interval(match, book, opponent)}")
 
@@ -520,9 +518,11 @@ def alphago_engine() -> str:
     """The guided alphago against the book's, from the Go engine's match (reports/mcts-go9)."""
     match = games("mcts-go9/match")
     opponent = "gnugo:level=10"
-    rows = [("the networks guiding the Go engine", match_engines(match, "alphago")[0]),
-            ("the book's PUCT search (`plain=true`)", match_engines(match, "alphago")[1]),
-            ("the Go engine alone, no network", match_engines(match, "mcts")[0])]
+    specs = match_specs()
+    rows = [("the networks guiding the Go engine", specs["alphago"]),
+            ("the same, the value network mixed in at `lam=0.5`", specs["valued"]),
+            ("the book's PUCT search (`plain=true`)", specs["book"]),
+            ("the Go engine alone, no network", specs["engine"])]
     lines = ["| search | spec | against GNU Go level 10 | s/move |", "|---|---|---:|---:|"]
     lines += [f"| {label} | `{spec}` | {brief_score(match, spec, opponent)} | {seconds_per_move(match, spec):.2f} |"
               for label, spec in rows]
@@ -536,8 +536,7 @@ def go_engine() -> str:
 
     match, ablation = games("mcts-go9/match"), games("mcts-go9/ablation")
     opponent = "gnugo:level=10"
-    strong = next(s for s in match.black if s.startswith("mcts:") and "plain" not in s)
-    plain = next(s for s in match.black if "plain=true" in s)
+    strong, plain = match_specs()["engine"], match_specs()["plain"]
     full = next(s for s in ablation.black if s.startswith("mcts:seconds=") and "," not in s)
     seconds = float(full.split("=")[1])
     base = mcts_go9.bare(seconds)

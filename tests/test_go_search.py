@@ -1,6 +1,8 @@
 """The Go engine (``mcts`` on Go): its tree in flat arrays, its priors, RAVE and
 reuse, and what it plays: captures that decide a game, escapes, passing only
 when passing wins, resigning lost games; ``plain=true`` is the readable UCT."""
+import math
+
 import numpy as np
 import pytest
 
@@ -10,7 +12,7 @@ from dlgo.games import new_game
 from dlgo.games.go import kernels, playouts
 from dlgo.games.go.pattern_kernels import tables_for
 from engines import mcts_kernels
-from engines.go_search import GoSearch, SearchSettings
+from engines.go_search import BANK_MOVES, GUIDE_BATCH, Clock, GoSearch, SearchSettings
 from engines.mcts import Node
 from engines.rollouts import load_rollout_policy
 from helpers import go_position, play
@@ -273,12 +275,24 @@ def test_managed_time_stops_a_decided_search_at_once_and_banks_the_rest():
     unmanaged = engines.create("mcts:seconds=1,seed=1,manage=false")
     unmanaged.select_move(forced)
     assert unmanaged.last_compute.amount > 16
-
-    from engines.go_search import BANK_MOVES
-
-    managed._go.bank = BANK_MOVES * 1.0  # a full bank takes no more time: the search goes on
+    managed._go.bank = BANK_MOVES * 1.0  # a full bank: still, one move to play needs no more time
     managed.select_move(forced)
-    assert managed.last_compute.amount > 16 and managed._go.bank == BANK_MOVES * 1.0
+    assert managed.last_compute.amount == 16
+
+
+def test_a_decided_search_stops_early_only_when_the_bank_can_take_the_time_saved():
+    import time
+
+    search = searched()
+    state = new_game("go:size=5")
+    set_root_children(search, [1000, 10], [500, 5])  # decided: 990 simulations ahead
+
+    def clock(room):  # 1 s gone of 1.5 planned: 0.5 s left, about 50 more simulations at 100 done
+        return Clock(time.perf_counter() - 1.0, 1.5, float("inf"), managed=True, bank_room=room)
+
+    assert search._time_is_up(clock(1.0), 100, state)  # the bank takes the 0.5 s saved
+    assert not search._time_is_up(clock(0.1), 100, state)  # it cannot: search on, for the tree kept
+    assert not search._time_is_up(clock(math.inf), 100_000, state)  # not decided at this rate: 50,000 to come
 
 
 # ------------------------------------------------------------ guidance
@@ -316,7 +330,10 @@ def test_the_network_is_asked_about_the_root_at_once_and_each_node_simulated_gui
     asked = sum(len(batch) for batch in guide.asked)
     assert asked == np.count_nonzero(tree.guided[:n] == 2) > 5  # every node asked about was answered
     often = (tree.num_children[:n] > 0) & (tree.visits[:n] >= 17)
-    assert np.all(tree.guided[:n][often] == 2) and not np.any(tree.guided[:n] == 1)  # none left waiting
+    unanswered = np.count_nonzero(tree.guided[:n][often] == 0)  # the last batch, short of GUIDE_BATCH: dropped
+    assert unanswered < GUIDE_BATCH and not np.any(tree.guided[:n] == 1)  # none left waiting
+    again, _ = guided_search(s, FakeGuide(5, np.full(26, 1 / 26)), rounds=600)
+    assert np.array_equal(again.tree.visits[:n], tree.visits[:n])  # the network answers after the same simulations
 
 
 def test_the_policys_favourite_gets_the_simulations_and_the_value_shifts_the_node():
@@ -331,9 +348,8 @@ def test_the_policys_favourite_gets_the_simulations_and_the_value_shifts_the_nod
     corner = point(s, "A1")
     policy[favourite], policy[corner] = 1e-4, 1.0
     _, misled = guided_search(s, FakeGuide(5, policy), rounds=400)
-    assert misled.move != Move.play(Point(1, 1))  # the playouts overrule a policy that wants the corner of 5x5
+    assert misled.move.is_play and misled.move != Move.play(Point(1, 1))  # the playouts overrule the corner of 5x5
 
-    corner = point(s, "A1")
 
     tree, children = expanded_root(s)
     board, seen, color = playouts.compiled_position(s, room=100)

@@ -31,7 +31,8 @@ class PlanesEncoder(Encoder):
         return 4 if self.game.has_swap else 3
 
     def go_planes(self) -> GoPlanes | None:
-        """On Go (no pie rule there): the mover's stones, the opponent's, black to move."""
+        """The compiled Go search's reading (it asks only on Go, which has no pie rule):
+        the mover's stones, the opponent's, black to move."""
         return None if self.game.has_swap else GoPlanes(relative=True, max_liberties=1, black_turn=2, white_turn=-1,
                                                         ko=-1)
 

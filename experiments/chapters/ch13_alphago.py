@@ -374,13 +374,13 @@ def game_lines(args: argparse.Namespace, records: list, alphago: str, out: Path)
     if games:
         body += ["", "One game of `alphago` (a win if it has one):", "",
                  *chapters.draw_game(games[0], out, "game", f"alphago vs {args.opponent}: {games[0].result}")]
-    shipped = ladders.SHIPPED_ALPHAGO  # what --ship makes playable from anywhere
+    shipped = ladders.BOOK_ALPHAGO  # what --ship makes playable from anywhere, in the match's search
     body += ["Play it yourself: the networks are shipped in `checkpoints/` (`go9-policy.keras`, `go9-value.keras`, "
              "`go9-rollout.npz`), so from any folder:" if args.ship else
              "Play it yourself (`--ship` copies the networks to `checkpoints/`, where `alphago:checkpoint=go9` "
              "finds them from any folder):", "",
              f"    dlgo play --game {GAME} --black human --white "
-             + (shipped if args.ship else alphago.split(',simulations')[0])]
+             + (shipped if args.ship else alphago.split(',simulations')[0] + ",plain=true")]
     return body
 
 

@@ -75,6 +75,15 @@ def alone(seconds: float, feature: str) -> str:
     return engine(seconds, "c=1.4", *(off for name, off in FEATURES.items() if name != feature))
 
 
+def match_specs(seconds: float) -> dict[str, str]:
+    """The match's engines at ``seconds`` a move, by role."""
+    alphago = f"alphago:checkpoint=go9,simulations=100000,seconds={seconds:g}"
+    return {"engine": engine(seconds), "alphago": alphago,
+            "valued": f"{alphago},lam=0.5",  # the value network mixed in as AlphaGo did
+            "book": f"{alphago},plain=true",  # the same networks in the book's PUCT search
+            "plain": engine(seconds, "plain=true")}  # the readable UCT
+
+
 def score(records: Sequence[GameRecord], spec: str, opponent: str) -> tuple[float, int, float, float]:
     """``spec``'s score against ``opponent`` (draws half), its games and 95% Wilson interval."""
     value, games = chapters.score_against(list(records), spec, opponent)
@@ -116,10 +125,8 @@ def games_of(folder: Path, game: str, tasks: list[Task], args: argparse.Namespac
 def match(args: argparse.Namespace, out: Path, workers: int) -> tuple[list[str], list[GameRecord]]:
     """Part 1: the compiled engine, AlphaGo and the readable UCT against GNU Go level 10."""
     seconds = args.match_seconds
-    strong, plain = engine(seconds), engine(seconds, "plain=true")
-    alphago = f"alphago:checkpoint=go9,simulations=100000,seconds={seconds:g}"
-    book = f"{alphago},plain=true"  # the same networks in the book's PUCT search
-    valued = f"{alphago},lam=0.5"  # the value network mixed in as AlphaGo did
+    specs = match_specs(seconds)
+    strong, alphago, valued, book, plain = (specs[k] for k in ("engine", "alphago", "valued", "book", "plain"))
     tasks = (ladders.pairings([strong], [args.opponent], args.games, args.seed)
              + ladders.pairings([alphago, book], [args.opponent], args.alphago_games, args.seed)
              + ladders.pairings([valued], [args.opponent], args.value_games, args.seed)

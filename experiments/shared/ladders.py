@@ -26,9 +26,10 @@ from experiments.shared import chapters
 #: the committed reports, where the course's rating scales are (``reports/calibration-<game>``)
 REPORTS = Path(__file__).resolve().parents[2] / "reports"
 
-#: chapter 13's shipped 9x9 AlphaGo at 2 s a move, as it played GNU Go level 10 (reports/ch13_alphago)
+#: chapter 13's shipped 9x9 AlphaGo networks at 2 s a move, guiding the compiled Go search
 SHIPPED_ALPHAGO = "alphago:checkpoint=go9,simulations=100000,seconds=2"
-#: the same networks in the book's readable PUCT search (chapter 13's match, and before the compiled Go search)
+#: the same networks in the book's readable PUCT search, as chapter 13's match played GNU Go level 10
+#: (reports/ch13_alphago)
 BOOK_ALPHAGO = f"{SHIPPED_ALPHAGO},plain=true"
 
 
