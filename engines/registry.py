@@ -36,6 +36,7 @@ _ENGINES: dict[str, str] = {
     "gtp": "engines.gtpbot:GTPAgent",
     "gnugo": "engines.gtpbot:GnuGoAgent",
     "openspiel": "engines.openspiel:OpenSpielAgent",
+    "solver": "engines.solver:SolverAgent",
 }
 
 

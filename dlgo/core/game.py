@@ -26,7 +26,7 @@ import enum
 import functools
 import random
 from dataclasses import dataclass
-from typing import Iterator, NamedTuple
+from typing import Iterator, NamedTuple, Protocol
 
 import numpy as np
 
@@ -121,6 +121,22 @@ class OpenSpielGame(NamedTuple):
     actions: tuple[int, ...]
 
 
+class ExactSolver(Protocol):
+    """Perfect play's oracle for a game small enough to solve (:meth:`Game.solver`).
+
+    Scores are for the player to move and count how soon the game ends: 0 for a
+    draw; for a win, positive and larger the sooner (winning with the move that
+    puts the ``(m + 1)``-th stone on ``N`` cells scores ``(N + 1 - m) // 2``); a loss
+    is the winner's score negated. Both sides win as soon and lose as late as they can.
+    """
+
+    def score(self, state: "State") -> int:
+        """The exact score of an unfinished position."""
+
+    def move_scores(self, state: "State") -> dict[int, int]:
+        """Each legal action's exact score for the player making it."""
+
+
 class Game(abc.ABC):
     """A game variant: everything about it that no move changes.
 
@@ -175,6 +191,11 @@ class Game(abc.ABC):
     def openspiel_game(self) -> OpenSpielGame | None:
         """The same game in OpenSpiel, where it has one with the same rules (the
         ``openspiel`` engine plays its bots there); None otherwise."""
+        return None
+
+    def solver(self) -> ExactSolver | None:
+        """Perfect play for this game, where the suite can solve it (the ``solver``
+        engine and the solved position sets use it); None otherwise."""
         return None
 
     def outcome_text(self, winner: Player | None, ending: Ending) -> str:

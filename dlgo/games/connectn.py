@@ -10,9 +10,11 @@ import functools
 
 from dlgo.core import zobrist
 from dlgo.core.errors import IllegalMoveError
-from dlgo.core.game import OpenSpielGame
+from dlgo.core.errors import SpecError
+from dlgo.core.game import ExactSolver, OpenSpielGame
 from dlgo.core.symmetry import Symmetry, column_symmetries
 from dlgo.core.types import Move, Player, Point
+from dlgo.games import connectn_solver
 from dlgo.games.kinarow import KInARowGame, KInARowState
 
 
@@ -39,6 +41,14 @@ class ConnectNGame(KInARowGame):
 
     def symmetries(self) -> list[Symmetry]:
         return column_symmetries(self.num_cols, self.num_actions)
+
+    def solver(self) -> ExactSolver | None:
+        """The bitboard solver (:mod:`dlgo.games.connectn_solver`) for boards of
+        ``columns x (rows + 1) <= 64`` bits, without the pie rule."""
+        try:
+            return connectn_solver.Solver(self)
+        except SpecError:
+            return None
 
     def openspiel_game(self) -> OpenSpielGame | None:
         """Connect Four is OpenSpiel's ``connect_four``, with the same column actions."""

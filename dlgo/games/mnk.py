@@ -8,11 +8,15 @@ from __future__ import annotations
 
 from dlgo.core import zobrist
 from dlgo.core.errors import IllegalMoveError
-from dlgo.core.game import OpenSpielGame
+from dlgo.core.game import ExactSolver, OpenSpielGame
 from dlgo.core.grid import letter_column_label
 from dlgo.core.symmetry import Symmetry, grid_symmetries
 from dlgo.core.types import Move, Player, Point
 from dlgo.games.kinarow import KInARowGame, KInARowState
+from dlgo.games.solver import BruteForceSolver
+
+#: the most cells a board may have for the brute-force solver (tic-tac-toe has 9)
+SOLVABLE_CELLS = 12
 
 
 class MNKGame(KInARowGame):
@@ -32,6 +36,12 @@ class MNKGame(KInARowGame):
 
     def symmetries(self) -> list[Symmetry]:
         return grid_symmetries(self.num_rows, self.num_cols, self.num_actions)
+
+    def solver(self) -> ExactSolver | None:
+        """Brute force for boards of at most :data:`SOLVABLE_CELLS` cells, without the pie rule."""
+        if self.pie_rule or self.geometry.num_cells > SOLVABLE_CELLS:
+            return None
+        return BruteForceSolver(self)
 
     def openspiel_game(self) -> OpenSpielGame | None:
         """Tic-tac-toe is OpenSpiel's ``tic_tac_toe``, whose cells are numbered from the top row."""

@@ -7,7 +7,9 @@ boards): the oracle that engines are checked against.
 """
 from __future__ import annotations
 
-from dlgo.core.game import State, value_for
+import numpy as np
+
+from dlgo.core.game import Game, State, value_for
 from dlgo.core.types import Move
 
 #: (game spec, zobrist hash) -> value for the player to move; the spec keeps apart
@@ -36,3 +38,39 @@ def perfect_actions(state: State) -> list[int]:
 def perfect_moves(state: State) -> list[Move]:
     """:func:`perfect_actions` as moves."""
     return [state.index_to_move(a) for a in perfect_actions(state)]
+
+
+class BruteForceSolver:
+    """:class:`dlgo.core.game.ExactSolver` by plain negamax over every legal action,
+    memoised by Zobrist hash: exact scores (how soon each side wins) for a game
+    small enough to search to the end (tic-tac-toe: 5,478 positions)."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.cells = game.num_rows * game.num_cols
+        self._scores: dict[int, int] = {}
+
+    def score(self, state: State) -> int:
+        """The exact score of an unfinished position for the player to move."""
+        if state.is_over():
+            raise ValueError("a finished game has no score to solve")
+        key = state.zobrist_hash()
+        if key not in self._scores:
+            self._scores[key] = max(self.move_scores(state).values())
+        return self._scores[key]
+
+    def move_scores(self, state: State) -> dict[int, int]:
+        """Each legal action's exact score for the player making it."""
+        if state.is_over():
+            raise ValueError("a finished game has no moves to score")
+        stones = int(np.count_nonzero(state.stone_array()))
+        scores = {}
+        for action in state.legal_actions():
+            child = state.apply_action(action)
+            if not child.is_over():
+                scores[action] = -self.score(child)
+            elif child.winner() is None:
+                scores[action] = 0
+            else:  # only the player who moved can have won
+                scores[action] = (self.cells + 1 - stones) // 2
+        return scores

@@ -1,0 +1,76 @@
+"""The perfect player: every move it plays keeps the game's exact result.
+
+It plays the games the suite can solve, each by the solver its game offers
+(:meth:`dlgo.core.game.Game.solver`): tic-tac-toe and other tiny m,n,k boards by
+brute force, Connect Four and the Connect-N boards that fit a 64-bit word by the
+bitboard solver (:mod:`dlgo.games.connectn_solver`). It is the fixed top of the
+Connect Four ladder, as ``random`` is its bottom.
+
+Among the moves that keep the result it prefers, by default, the best score:
+the fastest win, the slowest loss (Pons' perfect play); ``fastest=false`` lets
+it pick any move that keeps a win a win and a draw a draw, for more varied
+games. Ties are broken by the seed.
+"""
+from __future__ import annotations
+
+import random
+
+from dlgo.core.agent import Agent, SearchReport
+from dlgo.core.errors import SpecError
+from dlgo.core.game import ExactSolver, State
+from dlgo.core.types import Move
+
+
+def result_of(score: int) -> int:
+    """+1 a win, 0 a draw, -1 a loss: the result an exact score stands for."""
+    return (score > 0) - (score < 0)
+
+
+class SolverAgent(Agent):
+    """Perfect play, by the game's exact solver (tic-tac-toe, Connect Four, small
+    Connect-N boards); ``fastest``: win as soon and lose as late as possible
+    (else any move that keeps the result); ties broken by ``seed``."""
+
+    name = "solver"
+    unit = "nodes"
+
+    def __init__(self, fastest: bool = True, seed: int | None = None):
+        """``fastest``: among the moves that keep the result, only those with the best
+        score; ``seed``: how ties are broken."""
+        super().__init__()
+        self.fastest = fastest
+        self.rng = random.Random(seed)
+        self._solvers: dict[str, ExactSolver] = {}
+
+    def check_game(self, state: State) -> None:
+        self.solver_for(state)
+
+    def solver_for(self, state: State) -> ExactSolver:
+        """The solver of ``state``'s game (one per game, its tables kept between moves)."""
+        spec = state.game.spec
+        if spec not in self._solvers:
+            solver = state.game.solver()
+            if solver is None:
+                raise SpecError(f"the solver engine cannot solve {state.game.name}: it plays tic-tac-toe, "
+                                "Connect Four and small Connect-N boards")
+            self._solvers[spec] = solver
+        return self._solvers[spec]
+
+    def perfect_actions(self, state: State) -> tuple[list[int], dict[int, int]]:
+        """The actions a perfect player may choose here, and every action's exact score."""
+        solver = self.solver_for(state)
+        nodes = getattr(solver, "nodes", 0)
+        scores = solver.move_scores(state)
+        self._work = getattr(solver, "nodes", 0) - nodes or len(scores)
+        best = max(scores.values())
+        if self.fastest:
+            return [a for a, s in scores.items() if s == best], scores
+        return [a for a, s in scores.items() if result_of(s) == result_of(best)], scores
+
+    def choose(self, state: State) -> Move:
+        actions, scores = self.perfect_actions(state)
+        action = self.rng.choice(sorted(actions))
+        best = max(scores.values())
+        self._report = SearchReport(value=float(result_of(best)), proven=True, principal_variation=(action,),
+                                    score=float(best))
+        return state.index_to_move(action)
