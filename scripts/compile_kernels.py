@@ -39,6 +39,10 @@ def main() -> None:
         for _ in range(3):
             state = state.apply_move(agent.select_move(state))
     guided_search()
+    small = new_game("connectn:columns=4,rows=4,n=3")  # the Connect-N solver
+    solver = small.game.solver()
+    assert solver is not None
+    solver.move_scores(small)
     print(f"kernels compiled and cached ({time.perf_counter() - start:.1f} s)")
 
 
