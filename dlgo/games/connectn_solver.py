@@ -52,7 +52,7 @@ from dlgo.core.errors import SpecError
 
 if TYPE_CHECKING:
     from dlgo.core.game import State
-    from dlgo.games.connectn import ConnectNGame
+    from dlgo.games.kinarow import KInARowGame
 
 
 @dataclass(frozen=True)
@@ -99,7 +99,7 @@ class Shape:
         return -(self.cells // 2)
 
 
-def shape_of(game: "ConnectNGame") -> Shape:
+def shape_of(game: "KInARowGame") -> Shape:
     """The solver's layout of a Connect-N game; :class:`SpecError` for a board it cannot hold."""
     shape = Shape(game.num_cols, game.num_rows, game.k)
     if game.pie_rule:
@@ -213,7 +213,7 @@ class Solver:
     the readable search below (``compiled=False``); the transposition table
     persists between calls, so positions of one game solve faster in turn."""
 
-    game: "ConnectNGame"
+    game: "KInARowGame"  # a Connect-N game (stones fall)
     compiled: bool = True
     table_bits: int = TABLE_BITS
     table: dict[int, tuple[int, bool]] = field(default_factory=dict)  # the reference's: key -> (bound, is lower)
