@@ -94,10 +94,6 @@ class Shape:
         middle = self.columns // 2
         return sorted(range(self.columns), key=lambda c: (abs(2 * c - (self.columns - 1)), c != middle, c))
 
-    def min_score(self) -> int:
-        """The lowest score there is: losing to the opponent's first stone."""
-        return -(self.cells // 2)
-
 
 def shape_of(game: "KInARowGame") -> Shape:
     """The solver's layout of a Connect-N game; :class:`SpecError` for a board it cannot hold."""
@@ -221,6 +217,7 @@ class Solver:
 
     def __post_init__(self) -> None:
         self.shape = shape_of(self.game)
+        self.order = self.shape.order()  # sorted once: every node explores in it
         self._compiled: Any = None  # (the kernels module, its Board, its Table), made on first use
 
     def position(self, state: "State") -> Position:
@@ -330,11 +327,11 @@ class Solver:
             import dlgo.games.connectn_solver_kernels as kernels  # numba: loaded where it runs
 
             shape = self.shape
-            self._compiled = (kernels, kernels.board_of(shape.columns, shape.rows, shape.k, shape.order()),
+            self._compiled = (kernels, kernels.board_of(shape.columns, shape.rows, shape.k, self.order),
                               kernels.new_table(self.table_bits))
         return self._compiled
 
     def ordered(self, position: Position, moves: int) -> list[int]:
         """The non-losing moves, the most threatening first, then the centre's."""
-        candidates = [position.move_in(column) & moves for column in self.shape.order()]
+        candidates = [position.move_in(column) & moves for column in self.order]
         return sorted((m for m in candidates if m), key=lambda m: -position.move_score(m))
