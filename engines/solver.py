@@ -17,13 +17,8 @@ import random
 
 from dlgo.core.agent import Agent, SearchReport
 from dlgo.core.errors import SpecError
-from dlgo.core.game import ExactSolver, State
+from dlgo.core.game import ExactSolver, State, result_of
 from dlgo.core.types import Move
-
-
-def result_of(score: int) -> int:
-    """+1 a win, 0 a draw, -1 a loss: the result an exact score stands for."""
-    return (score > 0) - (score < 0)
 
 
 class SolverAgent(Agent):

@@ -56,6 +56,30 @@ def ratings(folder: str) -> pd.DataFrame:
     return pd.read_csv(REPORTS / folder / "ratings.csv").set_index("engine")
 
 
+def mistakes(folder: str) -> pd.DataFrame:
+    """A report's mistake rates over all its solved positions, by engine (empty where it measured none)."""
+    path = REPORTS / folder / "mistake_rates.csv"
+    if not path.exists():
+        return pd.DataFrame(columns=["engine", "critical_rate"]).set_index("engine")
+    table = pd.read_csv(path)
+    return table[table.group == "all"].set_index("engine")
+
+
+def perfect_play_answer() -> str:
+    """Each family at its fewest mistakes on the solved Connect Four sets."""
+    rates = mistakes("perfect-play-connect4")
+    if rates.empty:
+        return "not measured yet: `python experiments/crosschecks/perfect_play.py --out reports/perfect-play-connect4`"
+    best = rates.sort_values("critical_rate").groupby("family", sort=False).head(1)
+    parts = [f"`{engine}` {row.critical_rate:.1%} ({row.critical_low:.1%} to {row.critical_high:.1%}) at "
+             f"{row.seconds_per_move:.2g} s a move" for engine, row in best.iterrows() if row.family != "solver"]
+    critical = int(rates.critical.iloc[0])
+    solver = rates.loc["solver"] if "solver" in rates.index else None
+    return (f"mistakes per critical position, each family at its best on {critical} critical positions of "
+            f"{int(rates.positions.iloc[0]):,} solved: " + "; ".join(parts)
+            + (f"; the solver 0 at {solver.seconds_per_move:.2g} s a move" if solver is not None else ""))
+
+
 def summary_table(folder: str, heading: str) -> list[list[str]]:
     """The rows (cells as text) of the first Markdown table after ``heading`` in a report's summary."""
     lines = (REPORTS / folder / "summary.md").read_text().splitlines()
@@ -100,10 +124,15 @@ def demo() -> str:
     best, second = rated.index[0], rated.index[1]
     mcts = max((e for e in rated.index if e.startswith("mcts:")), key=lambda e: int(e.split("=")[1]))
     played = len(games("sample-connect4"))
+    rates = mistakes("sample-connect4")
+    erring = "" if not {best, mcts, "random"} <= set(rates.index) else (
+        f" On {int(rates.critical.iloc[0])} critical solved positions `{best}` changes the result in "
+        f"{rates.loc[best, 'critical_rate']:.0%} of them, `{mcts}` in {rates.loc[mcts, 'critical_rate']:.0%}, "
+        f"`random` in {rates.loc['random', 'critical_rate']:.0%}.")
     return (f"{plural(played, 'game')} in all. `{best}` comes out on top (Elo {rated.loc[best, 'elo']:,.0f}, at "
             f"{rated.loc[best, 'seconds_per_move']:.2f} s a move), then `{second}` "
             f"({rated.loc[second, 'elo']:,.0f}); the strongest MCTS, `{mcts}`, rates "
-            f"{rated.loc[mcts, 'elo']:,.0f} at {rated.loc[mcts, 'seconds_per_move']:.2f} s a move.\n")
+            f"{rated.loc[mcts, 'elo']:,.0f} at {rated.loc[mcts, 'seconds_per_move']:.2f} s a move.{erring}\n")
 
 
 def answers() -> str:
@@ -117,6 +146,8 @@ def answers() -> str:
         ("Which engine is strongest on Connect Four, and at what cost?",
          f"`{best}`, first of {len(rated)} engines: Elo {rated.loc[best, 'elo']:,.0f} over random at "
          f"{rated.loc[best, 'seconds_per_move']:.2f} s a move", "sample-connect4"),
+        ("How close to perfect play does each engine come on Connect Four?", perfect_play_answer(),
+         "perfect-play-connect4"),
         ("Can AlphaZero learn Connect Four on 2 cores?", alphazero_connect4_answer(), "alphazero-connect4"),
         ("And tic-tac-toe?", f"lost {lost} of the {lines} lines a perfect opponent can choose",
          "alphazero-tictactoe"),
@@ -398,13 +429,16 @@ def course_scale() -> str:
                 ("alphazero", "raw policy / 50 simulations",
                  [f"alphazero:checkpoint=connect4,simulations={n}" for n in (0, 50)],
                  "self-play with search (two hours for the shipped network)")]
-    out = ["| engine | budget | Elo | seconds per move | before the first move |", "|---|---|---:|---:|---|"]
+    rates = mistakes("ch15_strength_per_compute")
+    out = ["| engine | budget | Elo | mistakes (critical) | seconds per move | before the first move |",
+           "|---|---|---:|---:|---:|---|"]
     for family, budget, specs, before in families:
         specs = [e for e in specs if e in rated.index]
         if not specs:
             continue
         rows = rated.loc[specs]
-        out.append(f"| `{family}` | {budget} | " + " / ".join(f"{e:,.0f}" for e in rows.elo) + " | "
+        erring = " / ".join(f"{rates.loc[e, 'critical_rate']:.0%}" if e in rates.index else "-" for e in specs)
+        out.append(f"| `{family}` | {budget} | " + " / ".join(f"{e:,.0f}" for e in rows.elo) + f" | {erring} | "
                    + " / ".join(f"{t:.2g}" for t in rows.seconds_per_move) + f" | {before} |")
     return "\n".join(out) + "\n"
 
@@ -593,13 +627,30 @@ def vs_openspiel() -> str:
             "our ladder held on the course's scale):\n\n" + "\n".join(lines) + "\n")
 
 
+def solver_opening() -> str:
+    """The first move's exact scores on Connect Four, from the shipped opening book."""
+    from dlgo.games import new_game
+    from dlgo.games.connectn_book import shipped_book
+
+    state = new_game("connect4")
+    book = shipped_book(state.game)  # type: ignore[arg-type]
+    if book is None:
+        return "(no opening book shipped yet: `dlgo solve-book --plies 1 --ship` makes it)\n"
+    scores = state.game.solver().move_scores(state)  # type: ignore[union-attr]
+    words = {1: "first player wins", 0: "draw", -1: "second player wins"}
+    return ("| first move (column) | " + " | ".join(str(c + 1) for c in sorted(scores)) + " |\n|---|"
+            + "---:|" * len(scores) + "\n| score | " + " | ".join(f"{scores[c]:+d}" for c in sorted(scores))
+            + " |\n| result | " + " | ".join(words[(v > 0) - (v < 0)] for _, v in sorted(scores.items())) + " |\n")
+
+
 BLOCKS: dict[str, Callable[[], str]] = {
+    "solver-opening": solver_opening,
     "kaggle": kaggle, "course-alphago": course_alphago, "vs-openspiel": vs_openspiel, "go-engine": go_engine,
     "alphago-engine": alphago_engine,
     "demo": demo, "answers": answers, "engines": engines_table, "supervised": supervised,
     "alphazero": alphazero, "vs-gnugo": vs_gnugo, "dead-stones": dead_stones, "reinforcement": reinforcement,
     "course-scale": course_scale, "course-minimax": course_minimax, "course-predictor-plays": course_predictor_plays, "course-alphazero-tictactoe": course_alphazero_tictactoe, "course-predictor": course_predictor, "course-random": course_random, "course-mcts": course_mcts,
-    **{f"bench-{name}": benchmark(name) for name in ("playouts", "search", "predictor", "selfplay", "web_engines")},
+    **{f"bench-{name}": benchmark(name) for name in ("playouts", "search", "predictor", "selfplay", "web_engines", "solver")},
 }
 
 

@@ -77,12 +77,14 @@ def engine_rows(records: Sequence[GameRecord], anchor: str = "random", bootstrap
 def write_report(out_dir: str | Path, records: Sequence[GameRecord], title: str = "",
                  anchor: str = "random", bootstrap: int = 200, seed: int = 0,
                  fixed: Mapping[str, float] | None = None, intro: str = "",
-                 outro: str | Callable[[list[EngineRow]], str] = "", anchoring: str | None = None
+                 outro: str | Callable[[list[EngineRow]], str] = "", anchoring: str | None = None,
+                 columns: Mapping[str, Mapping[str, str]] | None = None, notes: Mapping[str, str] | None = None
                  ) -> list[EngineRow]:
     """Write ratings.csv, crosstable.csv, the two plots and summary.md into ``out_dir``
     (``intro``/``outro``: Markdown for the summary, before the ratings table and at the end,
     ``outro`` possibly made from the ratings; ``anchoring``: what fixes the scale, in words,
-    if not the default wording)."""
+    if not the default wording; ``columns``: more columns of the summary's table, by
+    heading, each engine's text; ``notes``: text beside an engine's point in the plot)."""
     out = Path(out_dir)
     rows = engine_rows(records, anchor, bootstrap, seed, fixed)
     ratings = pd.DataFrame(rows, columns=EngineRow._fields)
@@ -93,15 +95,16 @@ def write_report(out_dir: str | Path, records: Sequence[GameRecord], title: str 
         columns=["engine", "opponent", "wins", "draws", "losses", "games", "score"])
     with atomic_write(out / "crosstable.csv", newline="") as handle:
         table.to_csv(handle, index=False, float_format="%.4g")
-    plot_strength_vs_compute(rows, out / "strength_vs_compute.png", title)
+    plot_strength_vs_compute(rows, out / "strength_vs_compute.png", title, notes)
     plot_crosstable(rows, table, out / "crosstable.png", title)
     anchoring = anchoring or describe_scale([row.engine for row in rows], anchor, fixed=fixed)
     write_summary(out / "summary.md", rows, records, title, anchoring, intro,
-                  outro if isinstance(outro, str) else outro(rows))
+                  outro if isinstance(outro, str) else outro(rows), columns)
     return rows
 
 
-def plot_strength_vs_compute(rows: Sequence[EngineRow], path: Path, title: str = "") -> None:
+def plot_strength_vs_compute(rows: Sequence[EngineRow], path: Path, title: str = "",
+                             notes: Mapping[str, str] | None = None) -> None:
     fig, ax = new_figure((7.5, 4.8))
     families: dict[str, list[EngineRow]] = defaultdict(list)
     for row in rows:
@@ -114,6 +117,7 @@ def plot_strength_vs_compute(rows: Sequence[EngineRow], path: Path, title: str =
         ax.errorbar(x, y, yerr=err, marker="o", capsize=3, label=family)
         for r, xi, yi in zip(members, x, y):
             label = r.engine.split(":", 1)[1] if ":" in r.engine else r.engine
+            label += f" ({notes[r.engine]})" if notes and r.engine in notes else ""
             ax.annotate(label, (xi, yi), textcoords="offset points", xytext=(4, 4), fontsize=7)
     ax.set_xscale("log")
     ax.set_xlabel("mean seconds per move (log scale)")
@@ -144,8 +148,11 @@ def plot_crosstable(rows: Sequence[EngineRow], table: pd.DataFrame, path: Path, 
 
 
 def write_summary(path: Path, rows: Sequence[EngineRow], records: Sequence[GameRecord], title: str = "",
-                  anchoring: str = "", intro: str = "", outro: str = "") -> None:
-    """``anchoring`` says what fixes the scale; ``intro`` (Markdown) goes before the table, ``outro`` at the end."""
+                  anchoring: str = "", intro: str = "", outro: str = "",
+                  columns: Mapping[str, Mapping[str, str]] | None = None) -> None:
+    """``anchoring`` says what fixes the scale; ``intro`` (Markdown) goes before the table, ``outro`` at the end;
+    ``columns``: more columns of the table (heading -> engine -> text)."""
+    columns = columns or {}
     games = {r.game for r in records}
     lines = [f"# {title or 'Tournament report'}", "",
              f"{len(records)} games of {', '.join(sorted(games))} between {len(rows)} engines. "
@@ -153,11 +160,13 @@ def write_summary(path: Path, rows: Sequence[EngineRow], records: Sequence[GameR
              f"{anchoring or describe_scale([r.engine for r in rows])}, with 95% bootstrap intervals.", "",
              *([intro, ""] if intro else []),
              "![strength against compute](strength_vs_compute.png)", "",
-             "| engine | Elo | 95% interval | games | score | s/move | compute/move |",
-             "|---|---:|---|---:|---:|---:|---:|"]
+             "| engine | Elo | 95% interval | games | score | s/move | compute/move |"
+             + "".join(f" {heading} |" for heading in columns),
+             "|---|---:|---|---:|---:|---:|---:|" + "---:|" * len(columns)]
     for r in rows:
         lines.append(f"| `{r.engine}` | {r.elo:.0f} | {interval_text(r)} | {r.games} | "
-                     f"{r.score:.1%} | {r.seconds_per_move:.4f} | {r.compute_per_move:,.0f} {r.unit} |")
+                     f"{r.score:.1%} | {r.seconds_per_move:.4f} | {r.compute_per_move:,.0f} {r.unit} |"
+                     + "".join(f" {texts.get(r.engine, '')} |" for texts in columns.values()))
     lines += ["", "![cross-table](crosstable.png)", ""]
     early = [r for r in records if r.note]
     if early:  # an engine failed (an external program died or answered an error)

@@ -121,6 +121,11 @@ class OpenSpielGame(NamedTuple):
     actions: tuple[int, ...]
 
 
+def result_of(score: int) -> int:
+    """+1 a win, 0 a draw, -1 a loss: the result an exact score (:class:`ExactSolver`) stands for."""
+    return (score > 0) - (score < 0)
+
+
 class ExactSolver(Protocol):
     """Perfect play's oracle for a game small enough to solve (:meth:`Game.solver`).
 

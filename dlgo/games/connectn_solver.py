@@ -35,6 +35,12 @@ bits and any ``k`` in a row (Connect Four: 7 x 6, 4).
   ``(s, s + 1)``, each saying only whether the score is above ``s``, narrows the
   score's range by bisection, trying the small scores near 0 (draws and late
   results, the cheap ones to prove) first.
+* **An opening book** (Pons, part 12; Allis' program knew its openings too):
+  the positions nearest the empty board cost the most to search, so their
+  exact scores are worked out once and kept (:class:`Book`,
+  :mod:`dlgo.games.connectn_book`), one entry per position and its mirror
+  image; the positions before the book's last ply are scored from their
+  children in it.
 
 >>> from dlgo.games import new_game
 >>> state = new_game("connectn:columns=4,rows=4,n=3")
@@ -88,6 +94,12 @@ class Shape:
     @property
     def board(self) -> int:
         return self.bottom_row * ((1 << self.rows) - 1)
+
+    def mirrored(self, key: int) -> int:
+        """A key (or any bitboard) with its columns in reverse order: the mirror image."""
+        column = (1 << self.stride) - 1
+        return sum(((key >> (c * self.stride)) & column) << ((self.columns - 1 - c) * self.stride)
+                   for c in range(self.columns))
 
     def order(self) -> list[int]:
         """The columns from the centre out (left of centre first on an even board)."""
@@ -155,6 +167,24 @@ class Position:
     def key(self) -> int:
         return self.current + self.mask
 
+    def book_key(self) -> int:
+        """The key of this position or of its mirror image, whichever is smaller:
+        one key for both, as they have the same score."""
+        return min(self.key(), self.shape.mirrored(self.key()))
+
+    @classmethod
+    def after(cls, shape: Shape, columns: str) -> "Position":
+        """The position after the moves in ``columns``, Pons' notation: a digit per
+        stone, its column counted from 1 (``"44"``: both players in column 4; boards
+        of up to 9 columns)."""
+        position = cls(shape, 0, 0, 0)
+        for digit in columns:
+            column = int(digit) - 1
+            if not 0 <= column < shape.columns or not position.can_play(column):
+                raise ValueError(f"{columns!r}: no stone can go into column {digit}")
+            position = position.played(position.move_in(column))
+        return position
+
     def possible(self) -> int:
         """The cell each column would take next (none for a full column)."""
         return (self.mask + self.shape.bottom_row) & self.shape.board
@@ -199,6 +229,18 @@ class Position:
         return popcount(winning_cells(self.shape, self.current | move, self.mask))
 
 
+@dataclass(frozen=True)
+class Book:
+    """Exact scores of every position of a game's first ``plies`` plies, by
+    :meth:`Position.book_key` (see :mod:`dlgo.games.connectn_book`)."""
+
+    plies: int
+    scores: dict[int, int]
+
+    def get(self, position: Position) -> int | None:
+        return self.scores.get(position.book_key()) if position.moves <= self.plies else None
+
+
 #: the compiled table's size: 2**23 entries, 75 MB (Pons' is 2**23 too)
 TABLE_BITS = 23
 
@@ -214,6 +256,7 @@ class Solver:
     table_bits: int = TABLE_BITS
     table: dict[int, tuple[int, bool]] = field(default_factory=dict)  # the reference's: key -> (bound, is lower)
     nodes: int = 0
+    book: Book | None = None  # exact scores of the first plies, looked up rather than searched
 
     def __post_init__(self) -> None:
         self.shape = shape_of(self.game)
@@ -230,20 +273,12 @@ class Solver:
 
     def score(self, state: "State") -> int:
         """The position's exact score for the player to move (see the module)."""
-        position = self.position(state)
-        if not self.compiled:
-            return self.solve(position)
-        kernels, board, table = self._kernels()
-        before = int(table.nodes[0])
-        score = int(kernels.solve(board, table, np.uint64(position.current), np.uint64(position.mask),
-                                  position.moves))
-        self.nodes += int(table.nodes[0]) - before
-        return score
+        return self.exact(self.position(state))
 
     def move_scores(self, state: "State") -> dict[int, int]:
         """Each legal action's exact score for the player making it."""
         position = self.position(state)
-        if self.compiled:
+        if self.compiled and not self.in_book(position.moves + 1):
             kernels, board, table = self._kernels()
             out = np.full(self.shape.columns, np.iinfo(np.int32).min, np.int32)
             before = int(table.nodes[0])
@@ -251,6 +286,10 @@ class Solver:
                                 position.moves, out)
             self.nodes += int(table.nodes[0]) - before
             return {c: int(v) for c, v in enumerate(out) if v != np.iinfo(np.int32).min}
+        return self.child_scores(position)
+
+    def child_scores(self, position: Position) -> dict[int, int]:
+        """Each playable column's exact score for the player to move, one child at a time."""
         scores = {}
         for column in range(self.shape.columns):
             if position.can_play(column):
@@ -259,8 +298,33 @@ class Solver:
                 elif position.moves + 1 == self.shape.cells:
                     scores[column] = 0  # the last cell, and no win: a draw
                 else:
-                    scores[column] = -self.solve(position.played(position.move_in(column)))
+                    scores[column] = -self.exact(position.played(position.move_in(column)))
         return scores
+
+    def in_book(self, moves: int) -> bool:
+        return self.book is not None and moves <= self.book.plies
+
+    def exact(self, position: Position) -> int:
+        """The exact score of an unfinished position: from the book where it has
+        it (or, before the book's last ply, from its children's), else searched."""
+        if self.book is not None and position.moves <= self.book.plies:
+            known = self.book.get(position)
+            if known is not None:
+                return known
+            if position.moves < self.book.plies:
+                return max(self.child_scores(position).values())
+        return self.search(position)
+
+    def search(self, position: Position) -> int:
+        """The exact score by search alone, compiled or readable (no book)."""
+        if not self.compiled:
+            return self.solve(position)
+        kernels, board, table = self._kernels()
+        before = int(table.nodes[0])
+        score = int(kernels.solve(board, table, np.uint64(position.current), np.uint64(position.mask),
+                                  position.moves))
+        self.nodes += int(table.nodes[0]) - before
+        return score
 
     def solve(self, position: Position) -> int:
         """The exact score by null-window searches narrowing its range."""

@@ -116,6 +116,7 @@ def full_ladder(args: argparse.Namespace) -> None:
     """``--preset full``: the ladder and the game's shipped network, every engine measured (random = 0)."""
     if args.quick:
         args.mcts_max, args.depth_max, args.alphazero_simulations, args.games_per_pair = 32, 2, [0], 2
+        args.mistake_positions = min(args.mistake_positions, 2)
     ladders.run_ladder(args)
 
 
@@ -124,6 +125,7 @@ def course_ladder(args: argparse.Namespace, argv: list[str] | None) -> None:
     if args.quick:
         args.mcts_max, args.depth_max, args.games_per_pair, args.workers = 10, 1, 2, 1
         args.alphazero_simulations = [0]
+        args.mistake_positions = min(args.mistake_positions, 2)
     add_the_course_networks(args)
     ladders.run_ladder(args, intro=f"Reproduce: `{chapters.command(__file__, argv)}`", outro=what_to_look_for,
                        on_scale=True)

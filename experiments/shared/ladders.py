@@ -14,10 +14,14 @@ from typing import Callable, Sequence
 
 import pandas as pd
 
+from dlgo.arena.mistakes import MistakeRate, measure_mistakes, write_mistakes_report
 from dlgo.arena.ratings import describe_scale
 from dlgo.arena.report import EngineRow, interval_text, write_report
+from dlgo.data.solved import shipped_sets
+from dlgo.formats.positions import first_of_each_set, read_positions
 from dlgo.arena.match import Task
 from dlgo.arena.tournament import run_tournament, task_seed
+from dlgo.core.arguments import whole
 from dlgo.formats.records import GameRecord
 from engines.checkpoints import shipped_network
 from engines.registry import ENGINES
@@ -50,21 +54,49 @@ def course_scale(game: str) -> dict[str, float]:
 
 
 def write_rated_report(out: str | Path, records: Sequence[GameRecord], game: str, title: str, intro: str = "",
-                       outro: str | Callable[[list[EngineRow]], str] = "", subjects: Sequence[str] = ()
-                       ) -> list[EngineRow]:
+                       outro: str | Callable[[list[EngineRow]], str] = "", subjects: Sequence[str] = (),
+                       mistakes: Sequence[MistakeRate] = ()) -> list[EngineRow]:
     """:func:`~dlgo.arena.report.write_report` on the course's scale: the engines of
     ``game``'s calibration ladder that played here, except the report's
     ``subjects`` (the engines it measures), are held at their calibrated ratings,
     so that an engine rates the same in every report (within its interval); the
-    summary names them. Without a calibration, random = 0."""
+    summary names them. Without a calibration, random = 0. ``mistakes``: the
+    engines' mistake rates on the solved positions, shown beside their Elo."""
     scale = course_scale(game)
     played = {r.black for r in records} | {r.white for r in records}
     held = {spec: elo for spec, elo in scale.items() if spec in played and spec not in subjects}
+    columns = {"mistakes (critical)": {r.engine: f"{r.critical_rate:.1%}" for r in mistakes},
+               "mistakes 95% interval": {r.engine: f"{r.critical_low:.0%}-{r.critical_high:.0%}" for r in mistakes}
+               } if mistakes else None
+    notes = {r.engine: f"{100 * r.critical_rate:.0f} mistakes" for r in mistakes}
     if not held:
-        return write_report(out, records, title=title, intro=intro, outro=outro)
+        return write_report(out, records, title=title, intro=intro, outro=outro, columns=columns, notes=notes)
     anchoring = (f"on the course's {game} scale (`reports/{scale_folder(game)}`): "
                  + ", ".join(f"`{spec}` held at {elo:.0f}" for spec, elo in held.items()))
-    return write_report(out, records, title=title, fixed=held, intro=intro, outro=outro, anchoring=anchoring)
+    return write_report(out, records, title=title, fixed=held, intro=intro, outro=outro, anchoring=anchoring,
+                        columns=columns, notes=notes)
+
+
+def measure_mistakes_of(args: argparse.Namespace, specs: Sequence[str], kind: str = "tournament"
+                        ) -> tuple[list[MistakeRate], str]:
+    """Every engine of ``specs`` on the first ``--mistake-positions`` of each of
+    the game's solved sets (none where the suite ships none, or with 0), into the
+    report folder: the rates over all sets and the Markdown that shows them."""
+    path = shipped_sets(args.game)
+    if path is None or not args.mistake_positions:
+        return [], ""
+    positions = first_of_each_set(read_positions(path), args.mistake_positions)
+    verdicts = measure_mistakes(ENGINES, specs, positions, args.out, seed=args.seed, workers=args.workers,
+                                kind=kind)
+    rows = write_mistakes_report(args.out, verdicts, f"Distance from perfect play: {args.game}")
+    critical = sum(p.critical for p in positions)
+    text = (f"**Mistakes beside Elo.** Every engine also played one move in each of {len(positions)} solved "
+            f"positions (the first {args.mistake_positions} of each of the suite's six sets, "
+            f"`{path.relative_to(REPORTS.parent) if path.is_relative_to(REPORTS.parent) else path}`; {critical} critical, where some move changes the game-theoretic "
+            "result); *mistakes (critical)* is how often its move changed the result there (95% Wilson "
+            "interval; all positions and per set in `mistake_rates.csv`). The second plot puts that against "
+            "seconds a move.\n\n![mistakes against compute](mistakes_vs_compute.png)")
+    return rows, text
 
 
 def scale_words(rows: Sequence[EngineRow], game: str) -> str:
@@ -134,6 +166,9 @@ def add_ladder_options(parser: argparse.ArgumentParser, mcts_max: int = 3200, de
     parser.add_argument("--games-per-pair", type=int, default=10, help="games per pair (default 10)")
     parser.add_argument("--opening-plies", type=int, default=2, help="random opening plies (default 2)")
     parser.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
+    parser.add_argument("--mistake-positions", type=whole(0), default=20,
+                        help="solved positions per set each engine is measured on, beside its Elo (default 20 of "
+                             "each of the six sets; 0: none; games the suite has no solved sets of: none)")
 
 
 def run_ladder(args: argparse.Namespace, intro: str = "", outro: str | Callable[[list[EngineRow]], str] = "",
@@ -152,10 +187,14 @@ def run_ladder(args: argparse.Namespace, intro: str = "", outro: str | Callable[
     records = run_tournament(ENGINES, args.out, args.game, specs, args.games_per_pair, seed=args.seed,
                              opening_plies=args.opening_plies, workers=args.workers)
     subjects = [] if on_scale else specs
-    rows = write_rated_report(args.out, records, args.game, f"{title}: {args.game}", intro, outro,
-                              subjects=subjects)
+    mistakes, shown = measure_mistakes_of(args, specs)
+    rows = write_rated_report(args.out, records, args.game, f"{title}: {args.game}",
+                              "\n\n".join(t for t in (intro, shown) if t), outro, subjects=subjects,
+                              mistakes=mistakes)
+    rates = {r.engine: r for r in mistakes}
     for r in rows:
+        mistake = f"  {rates[r.engine].critical_rate:6.1%} mistakes" if r.engine in rates else ""
         print(f"{r.engine:<28} Elo {r.elo:6.0f} {interval_text(r, '[{low:5.0f}, {high:5.0f}]')}  "
-              f"{r.seconds_per_move:.4f} s/move")
+              f"{r.seconds_per_move:.4f} s/move{mistake}")
     print(f"\nreport: {args.out}/summary.md")
     return rows

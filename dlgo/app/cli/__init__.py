@@ -17,11 +17,11 @@ import errno
 import sys
 from typing import Sequence
 
-from dlgo.app.cli import analysis, arena, data, exercise, listing, play, showcase, training
+from dlgo.app.cli import analysis, arena, data, exercise, listing, play, showcase, solving, training
 from dlgo.core.errors import DlgoError
 
 #: the command groups, in the order ``dlgo --help`` lists their commands
-GROUPS = (listing, play, arena, data, training, analysis, showcase, exercise)
+GROUPS = (listing, play, arena, data, training, analysis, solving, showcase, exercise)
 
 #: operating-system errors a user causes (a path, a permission, a full disk): one line, like DlgoError
 USER_OS_ERRORS = (PermissionError, FileNotFoundError, FileExistsError, IsADirectoryError, NotADirectoryError)

@@ -1,0 +1,120 @@
+"""``dlgo solve`` (a position's exact move scores), ``dlgo solve-book`` (the
+solver's opening book), ``dlgo positions`` (the solved position sets) and
+``dlgo mistakes`` (how often engines change a solved position's result)."""
+from __future__ import annotations
+
+import argparse
+import logging
+import time
+
+from dlgo.core.arguments import whole
+from dlgo.core.errors import SpecError
+import engines
+from dlgo.data.solved import bitboard_solver, board_name, generate_book, generate_positions
+from dlgo.formats.positions import SETS, load_sets
+from dlgo.games import new_game
+from dlgo.games.connectn_solver import TABLE_BITS
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("solve", help="a solvable position's exact result and every move's score (Connect Four, "
+                                     "tic-tac-toe, small boards)")
+    p.add_argument("--game", default="connect4", help="game spec (default connect4)")
+    p.add_argument("--moves", default="", help='moves from the start, e.g. "4 4 5" (Connect Four: columns from 1)')
+    p.set_defaults(func=cmd_solve)
+
+    p = sub.add_parser("solve-book", help="solve the Connect-N solver's opening book (hours); resumable")
+    p.add_argument("--game", default="connect4", help="game spec (default connect4)")
+    p.add_argument("--plies", type=whole(0), default=1, help="the book's last ply (default 1)")
+    p.add_argument("--out", default="runs/solve-book", help="run folder (default runs/solve-book); rerun to resume")
+    p.add_argument("--ship", action="store_true", help="when complete, install it where the solver finds it")
+    p.add_argument("--table-bits", type=whole(10), choices=range(10, 31), metavar="BITS", default=TABLE_BITS,
+                   help=f"the transposition table's size, 2**bits entries of 9 bytes (default {TABLE_BITS})")
+    p.set_defaults(func=cmd_solve_book)
+
+
+    p = sub.add_parser("positions", help="solved position sets (Pons' six: begin/middle/end x easy/medium/hard), "
+                                         "every move scored; seeded, resumable")
+    p.add_argument("--game", default="connect4", help="a Connect-N game spec (default connect4)")
+    p.add_argument("--per-set", type=whole(1), default=170, help="positions in each of the six sets (default 170)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the games the positions come from (default 0)")
+    p.add_argument("--begin-from", type=whole(1), default=None,
+                   help="the fewest stones of a beginning position (default: a third of the board less 4)")
+    p.add_argument("--out", default="runs/positions", help="run folder (default runs/positions); rerun to resume")
+    p.add_argument("--workers", type=whole(1), default=None, help="worker processes (default: all cores)")
+    p.add_argument("--ship", action="store_true", help="also install the sets where the suite finds them")
+    p.set_defaults(func=cmd_positions)
+
+
+    p = sub.add_parser("mistakes", help="engines on the solved position sets: how often each changes the result "
+                                        "(over all and critical positions), and its seconds a move")
+    p.add_argument("engines", nargs="+", help="engine specs, e.g. mcts:rounds=1000 alphazero:checkpoint=connect4")
+    p.add_argument("--game", default="connect4", help="game spec (default connect4)")
+    p.add_argument("--positions", default=None, help="a position-set file (default: the suite's for the game)")
+    p.add_argument("--sets", nargs="+", choices=SETS, default=None, metavar="SET",
+                   help=f"only these sets ({', '.join(SETS)})")
+    p.add_argument("--per-set", type=whole(1), default=None, help="only the first N positions of each set")
+    p.add_argument("--out", required=True, help="report folder; rerun to resume or add engines")
+    p.add_argument("--seed", type=int, default=0, help="seed of the engines' choices (default 0)")
+    p.add_argument("--workers", type=whole(1), default=None, help="worker processes (default: all cores)")
+    p.set_defaults(func=cmd_mistakes)
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    state = new_game(args.game)
+    for text in args.moves.replace(",", " ").split():
+        state = state.apply_move(state.parse_move(text))
+    print(state.render())
+    outcome = state.outcome()
+    if outcome is not None:
+        print(f"\nthe game is over: {outcome.text}")
+        return 0
+    solver = state.game.solver()
+    if solver is None:
+        raise SpecError(f"the suite has no exact solver for {state.game.name}")
+    started = time.perf_counter()
+    scores = solver.move_scores(state)
+    seconds = time.perf_counter() - started
+    best = max(scores.values())
+    words = {1: "wins", 0: "draws", -1: "loses"}
+    print(f"\n{state.next_player.name} to move {words[(best > 0) - (best < 0)]} with perfect play "
+          f"(score {best:+d}; {seconds:.2f} s)")
+    print("scores: 0 a draw, n > 0 a win with the mover's n-th last stone, n < 0 a loss likewise")
+    for action, score in sorted(scores.items(), key=lambda item: -item[1]):
+        move = state.format_move(state.index_to_move(action))
+        print(f"  {move:>6} {score:+4d}  {words[(score > 0) - (score < 0)]}{'  (best)' if score == best else ''}")
+    return 0
+
+
+def cmd_solve_book(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
+    path = generate_book(args.game, args.plies, args.out, ship=args.ship, table_bits=args.table_bits)
+    print(f"book: {path}")
+    return 0
+
+
+def cmd_positions(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.WARNING, format="%(message)s")
+    path = generate_positions(args.game, args.out, per_set=args.per_set, seed=args.seed, begin_from=args.begin_from,
+                              workers=args.workers, ship=args.ship)
+    print(f"positions: {path}")
+    return 0
+
+
+def cmd_mistakes(args: argparse.Namespace) -> int:
+    from dlgo.arena.mistakes import measure_mistakes, write_mistakes_summary  # pandas, matplotlib
+
+    for spec in args.engines:
+        engines.check_engine(spec)
+    solver = bitboard_solver(args.game)
+    positions = load_sets(args.positions, board_name(solver), args.sets, args.per_set)
+    if any(p.game != solver.game.spec for p in positions):
+        raise SpecError(f"the positions are of {positions[0].game}, not {solver.game.spec}")
+    verdicts = measure_mistakes(engines.ENGINES, args.engines, positions, args.out, seed=args.seed,
+                                workers=args.workers)
+    rows = write_mistakes_summary(args.out, verdicts, f"Mistakes on solved positions: {solver.game.name}")
+    for r in rows:
+        print(f"{r.engine:<36} mistakes {r.rate:6.1%} of {r.positions}, {r.critical_rate:6.1%} of {r.critical} "
+              f"critical  {r.seconds_per_move:.4f} s/move")
+    print(f"\nreport: {args.out}/summary.md")
+    return 0
