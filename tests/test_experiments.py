@@ -185,6 +185,14 @@ def test_reports_hold_the_course_scale_so_an_engine_rates_the_same_in_each(tmp_p
     assert "on the course's connect4 scale (`reports/calibration-connect4`): `" in summary
     assert f"`mcts:rounds=10` held at {held['mcts:rounds=10']:.0f}" in summary and "`random` held at 0" in summary
 
+    # mistakes on the solved positions beside Elo, in both reports
+    for folder in (scale, tmp_path / "ch15"):
+        rates = pd.read_csv(folder / "mistake_rates.csv")
+        assert {"all", "begin-hard"} <= set(rates.group) and (folder / "mistakes_vs_compute.png").exists()
+        assert "| mistakes (critical) |" in (folder / "summary.md").read_text()
+    rates = pd.read_csv(tmp_path / "ch15" / "mistake_rates.csv").query("group == 'all'").set_index("engine")
+    assert rates.loc["random", "positions"] == 12 and set(rates.index) == set(ratings.index)  # every engine
+
     # a chapter that measures the ladder itself holds only random
     assert ch04b_mcts.main(["--quick", "--out", str(tmp_path / "ch04b")]) == 0
     ratings = pd.read_csv(tmp_path / "ch04b" / "tournament" / "ratings.csv").set_index("engine")

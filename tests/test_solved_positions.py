@@ -13,7 +13,7 @@ from dlgo.formats.positions import (SETS, SolvedPosition, read_positions, remain
                                     write_positions)
 from dlgo.games import new_game
 from dlgo.games.connectn_book import book_path, positions_at, read_book, shipped_book
-from dlgo.games.connectn_solver import Position, Shape, Solver
+from dlgo.games.connectn_solver import Book, Position, Shape, Solver
 from dlgo.games.solver import BruteForceSolver
 from engines import ENGINES
 
@@ -77,6 +77,11 @@ def test_a_generated_book_holds_what_the_search_finds(tmp_path):
             state = state.apply_action(int(m) - 1)
         assert with_book.move_scores(state) == solver.move_scores(state), moves
     assert with_book.nodes < solver.nodes  # the book's plies were not searched
+    partial = Book(2, {k: v for i, (k, v) in enumerate(book.scores.items()) if i % 3})  # a book still being made
+    incomplete = Solver(solver.game, book=partial)
+    for plies in range(3):
+        for moves, position in positions_at(solver.shape, plies):
+            assert incomplete.exact(position) == solver.search(position), moves
 
 
 def test_book_generation_resumes_and_bad_books_are_refused(tmp_path):

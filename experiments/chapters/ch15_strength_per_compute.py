@@ -44,8 +44,9 @@ from experiments.shared import chapters, ladders, supervised
 LEARNERS = [("pg", "ch10_policy_gradient"), ("q", "ch11_q_learning"), ("ac", "ch12_actor_critic")]
 
 
-def what_to_look_for(rows: list[EngineRow]) -> str:
-    """The closing section, its comparisons made from this run's ratings."""
+def what_to_look_for(rows: list[EngineRow], mistakes: dict[str, float] | None = None) -> str:
+    """The closing section, its comparisons made from this run's ratings (and
+    ``mistakes``: each engine's rate in critical solved positions, where measured)."""
     top = max(rows, key=lambda r: r.elo)
     text = ("The plot puts every engine at its cost (seconds per move, log scale) and its strength, one line per "
             "family: each line is one kind of engine spending more or less, and the lines sit at different heights. "
@@ -74,6 +75,16 @@ def what_to_look_for(rows: list[EngineRow]) -> str:
                  + ", ".join(f"`{r.family}` {r.elo:.0f}" for r in learners)
                  + "; where they land against the predictor says what self-play taught them that imitation did "
                  "not. ")
+    ranked = [r for r in rows if mistakes and r.engine in mistakes]
+    if mistakes and ranked:
+        fewest = min(ranked, key=lambda r: mistakes[r.engine])
+        text += f"On the solved positions the fewest mistakes, {mistakes[fewest.engine]:.0%} of the critical ones, are "
+        if fewest.engine == top.engine:
+            text += "the top engine's too. "
+        else:
+            text += (f"`{fewest.engine}`'s (Elo {fewest.elo:.0f})"
+                     + (f", where `{top.engine}` errs in {mistakes[top.engine]:.0%}" if top.engine in mistakes else "")
+                     + ": winning games and never throwing a solved result away are not quite the same skill. ")
     text += ("Predict, then measure: where would `--mcts-max 3162` land, and which engine would you pick at 0.01 s "
              "per move?")
     return "## What to look for\n\n" + "\n".join(textwrap.wrap(text, 78, break_on_hyphens=False))
@@ -127,8 +138,8 @@ def course_ladder(args: argparse.Namespace, argv: list[str] | None) -> None:
         args.alphazero_simulations = [0]
         args.mistake_positions = min(args.mistake_positions, 2)
     add_the_course_networks(args)
-    ladders.run_ladder(args, intro=f"Reproduce: `{chapters.command(__file__, argv)}`", outro=what_to_look_for,
-                       on_scale=True)
+    ladders.run_ladder(args, intro=f"Reproduce: `{chapters.command(__file__, argv)}`",
+                       outro=lambda rows: what_to_look_for(rows, ladders.critical_mistakes(args.out)), on_scale=True)
 
 
 def add_the_course_networks(args: argparse.Namespace) -> None:

@@ -13,6 +13,11 @@ tournament then holds the ladder's engines that play in it at these ratings and
 fits only the others (``experiments.shared.ladders.write_rated_report``), so an
 engine rates the same in every report, within its interval, and each summary
 names the engines it holds.
+On Connect Four every engine of the ladder also plays one move in each of the
+suite's solved positions (``--mistake-positions`` of each of the six sets,
+default all 170), and the report shows its mistakes there beside its Elo
+(``mistake_rates.csv``, ``mistakes_vs_compute.png``): the scale's distance from
+perfect play.
 Writes the tournament's report (``ratings.csv`` is the scale) to --out.
 """
 from __future__ import annotations
@@ -22,6 +27,7 @@ import sys
 from dlgo.arena.report import interval_text, write_report
 from dlgo.arena.tournament import run_tournament
 from engines.registry import ENGINES
+from dlgo.core.arguments import whole
 from experiments.shared import chapters, ladders
 
 #: engines that chapters play besides the ladder (chapter 8's teacher)
@@ -42,18 +48,25 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--depth-max", type=int, default=5, help="deepest alpha-beta on the ladder (default 5)")
     p.add_argument("--games-per-pair", type=int, default=30, help="games per pair (default 30)")
     p.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
+    p.add_argument("--mistake-positions", type=whole(0), default=170,
+                   help="solved positions per set each engine is measured on (default 170: all; 0: none)")
     args = p.parse_args(argv)
     if args.quick:
         args.mcts_max, args.depth_max, args.games_per_pair, args.workers = 32, 1, 2, 1
+        args.mistake_positions = min(args.mistake_positions, 2)
     specs = members(args.mcts_max, args.depth_max, args.game)
     print(f"{len(specs)} engines, {len(specs) * (len(specs) - 1) // 2 * args.games_per_pair} games", flush=True)
     records = run_tournament(ENGINES, args.out, args.game, specs, args.games_per_pair, seed=args.seed,
                              opening_plies=2, workers=args.workers)
+    mistakes, shown = ladders.measure_mistakes_of(args, specs)
     intro = (f"Reproduce: `{chapters.command(__file__, argv)}`\n\nThe course's {args.game} scale: every chapter's "
-             "tournament holds the engines below that play in it at these ratings.")
-    rows = write_report(args.out, records, title=f"The course's rating scale: {args.game}", intro=intro)
+             "tournament holds the engines below that play in it at these ratings." + (f"\n\n{shown}" if shown else ""))
+    rows = write_report(args.out, records, title=f"The course's rating scale: {args.game}", intro=intro,
+                        **ladders.mistake_columns(mistakes))
+    rates = {r.engine: r for r in mistakes}
     for row in rows:
-        print(f"{row.engine:<28} Elo {row.elo:6.0f} {interval_text(row, '[{low:5.0f}, {high:5.0f}]')}")
+        mistake = f"  {rates[row.engine].critical_rate:6.1%} mistakes" if row.engine in rates else ""
+        print(f"{row.engine:<28} Elo {row.elo:6.0f} {interval_text(row, '[{low:5.0f}, {high:5.0f}]')}{mistake}")
     print(f"\nreport: {args.out}/summary.md")
     return 0
 

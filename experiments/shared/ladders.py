@@ -10,7 +10,7 @@ import argparse
 import math
 import re
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 import pandas as pd
 
@@ -65,16 +65,32 @@ def write_rated_report(out: str | Path, records: Sequence[GameRecord], game: str
     scale = course_scale(game)
     played = {r.black for r in records} | {r.white for r in records}
     held = {spec: elo for spec, elo in scale.items() if spec in played and spec not in subjects}
-    columns = {"mistakes (critical)": {r.engine: f"{r.critical_rate:.1%}" for r in mistakes},
-               "mistakes 95% interval": {r.engine: f"{r.critical_low:.0%}-{r.critical_high:.0%}" for r in mistakes}
-               } if mistakes else None
-    notes = {r.engine: f"{100 * r.critical_rate:.0f} mistakes" for r in mistakes}
     if not held:
-        return write_report(out, records, title=title, intro=intro, outro=outro, columns=columns, notes=notes)
+        return write_report(out, records, title=title, intro=intro, outro=outro, **mistake_columns(mistakes))
     anchoring = (f"on the course's {game} scale (`reports/{scale_folder(game)}`): "
                  + ", ".join(f"`{spec}` held at {elo:.0f}" for spec, elo in held.items()))
     return write_report(out, records, title=title, fixed=held, intro=intro, outro=outro, anchoring=anchoring,
-                        columns=columns, notes=notes)
+                        **mistake_columns(mistakes))
+
+
+def critical_mistakes(out: str | Path) -> dict[str, float]:
+    """Each engine's mistake rate in the critical solved positions of a report
+    folder's ``mistake_rates.csv`` (empty where it has none)."""
+    path = Path(out) / "mistake_rates.csv"
+    if not path.exists():
+        return {}
+    table = pd.read_csv(path)
+    return dict(zip(table[table.group == "all"].engine, table[table.group == "all"].critical_rate))
+
+
+def mistake_columns(mistakes: Sequence[MistakeRate]) -> dict[str, Any]:
+    """:func:`~dlgo.arena.report.write_report`'s ``columns`` and ``notes`` that put mistake rates beside Elo."""
+    if not mistakes:
+        return {}
+    return {"columns": {"mistakes (critical)": {r.engine: f"{r.critical_rate:.1%}" for r in mistakes},
+                        "mistakes 95% interval": {r.engine: f"{r.critical_low:.0%}-{r.critical_high:.0%}"
+                                                  for r in mistakes}},
+            "notes": {r.engine: f"{100 * r.critical_rate:.0f} mistakes" for r in mistakes}}
 
 
 def measure_mistakes_of(args: argparse.Namespace, specs: Sequence[str], kind: str = "tournament"

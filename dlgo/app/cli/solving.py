@@ -77,7 +77,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     seconds = time.perf_counter() - started
     best = max(scores.values())
     words = {1: "wins", 0: "draws", -1: "loses"}
-    print(f"\n{state.next_player.name} to move {words[(best > 0) - (best < 0)]} with perfect play "
+    print(f"\n{state.game.side_name(state.next_player)} to move {words[(best > 0) - (best < 0)]} with perfect play "
           f"(score {best:+d}; {seconds:.2f} s)")
     print("scores: 0 a draw, n > 0 a win with the mover's n-th last stone, n < 0 a loss likewise")
     for action, score in sorted(scores.items(), key=lambda item: -item[1]):
