@@ -48,7 +48,7 @@ bench: $(STAMP) kernels
 	$(BIN)/python benchmarks/predictor.py
 	$(BIN)/python benchmarks/selfplay.py
 	$(BIN)/python benchmarks/web_engines.py --concurrent 31
-	$(BIN)/python benchmarks/solver.py
+	$(BIN)/python benchmarks/solver.py --positions 30
 	$(BIN)/python scripts/docs_figures.py
 
 docs: $(STAMP)

@@ -62,6 +62,7 @@ def mistakes(folder: str) -> pd.DataFrame:
     if not path.exists():
         return pd.DataFrame(columns=["engine", "critical_rate"]).set_index("engine")
     table = pd.read_csv(path)
+    table["critical_rate"] = table.critical_mistakes / table.critical  # exact, not the file's 4 digits
     return table[table.group == "all"].set_index("engine")
 
 

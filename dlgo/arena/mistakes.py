@@ -16,11 +16,15 @@ critical positions against seconds a move, one line per engine family).
 """
 from __future__ import annotations
 
+import csv
 import os
 from collections import defaultdict
 from concurrent.futures import Future, as_completed
 from pathlib import Path
 from typing import NamedTuple, Sequence
+
+import numpy as np
+import pandas as pd
 
 from dlgo.arena.match import AgentFactory
 from dlgo.arena.ratings import wilson_interval
@@ -29,7 +33,9 @@ from dlgo.arena.tournament import task_seed
 from dlgo.arena.workers import stop_pool, worker_pool
 from dlgo.core.errors import RecordError
 from dlgo.core.game import State
+from dlgo.formats.atomic import atomic_write
 from dlgo.formats.folders import hold_folder
+from dlgo.formats.plotting import new_figure, save_figure
 from dlgo.formats.positions import SETS, SolvedPosition, append_row, open_log
 from dlgo.formats.progress import progress_bar
 from dlgo.formats.records import replay
@@ -84,9 +90,26 @@ def position_state(position: SolvedPosition) -> State:
     return replay(position.game, position.moves)[-1]
 
 
+_warmed: set[str] = set()  # the engines this process has already run once (untimed)
+
+
+def warm_up(factory: AgentFactory, spec: str, state: State) -> None:
+    """One untimed move of ``spec``, once per process: its compiled kernels and
+    networks load here, not inside the first position's seconds."""
+    if spec not in _warmed:
+        agent = factory.create(spec, seed=0)
+        try:
+            agent.select_move(state)
+        finally:
+            agent.close()
+        _warmed.add(spec)
+
+
 def check_moves(factory: AgentFactory, spec: str, positions: Sequence[SolvedPosition], seed: int) -> list[Verdict]:
     """``spec``'s move on each position, a fresh engine seeded by the position's set and id."""
     verdicts = []
+    if positions:
+        warm_up(factory, spec, position_state(positions[0]))
     for position in positions:
         agent = factory.create(spec, seed=task_seed(seed, f"{spec} {position.set} #{position.id}"))
         try:
@@ -107,8 +130,6 @@ def _check(job: tuple[AgentFactory, str, list[SolvedPosition], int]) -> list[Ver
 
 def read_verdicts(path: Path) -> list[Verdict]:
     """The rows of a ``mistakes.csv`` (for readers: nothing is written)."""
-    import csv
-
     if not path.exists():
         return []
     with path.open(newline="", encoding="utf-8") as handle:
@@ -209,10 +230,6 @@ def mistake_rates(verdicts: Sequence[Verdict], by_set: bool = False) -> list[Mis
 def write_mistakes_report(out_dir: str | Path, verdicts: Sequence[Verdict], title: str = "") -> list[MistakeRate]:
     """``mistake_rates.csv`` and ``mistakes_vs_compute.png`` into ``out_dir``;
     returns the rates over all sets, one row per engine."""
-    import pandas as pd
-
-    from dlgo.formats.atomic import atomic_write
-
     out = Path(out_dir)
     rows = mistake_rates(verdicts, by_set=True)
     with atomic_write(out / "mistake_rates.csv", newline="") as handle:
@@ -224,10 +241,6 @@ def write_mistakes_report(out_dir: str | Path, verdicts: Sequence[Verdict], titl
 
 def plot_mistakes_vs_compute(rows: Sequence[MistakeRate], path: Path, title: str = "") -> None:
     """Mistakes per 100 critical positions against mean seconds a move (log scale), one line per family."""
-    import numpy as np
-
-    from dlgo.formats.plotting import new_figure, save_figure
-
     fig, ax = new_figure((7.5, 4.8))
     families: dict[str, list[MistakeRate]] = defaultdict(list)
     for row in rows:
@@ -267,8 +280,6 @@ def write_mistakes_summary(out_dir: str | Path, verdicts: Sequence[Verdict], tit
                            intro: str = "") -> list[MistakeRate]:
     """:func:`write_mistakes_report` and a ``summary.md`` of its own (the ``dlgo
     mistakes`` report): each engine over all sets, then per set."""
-    from dlgo.formats.atomic import atomic_write
-
     overall = write_mistakes_report(out_dir, verdicts, title)
     by_set = [r for r in mistake_rates(verdicts, by_set=True) if r.group != "all"]
     lines = [f"# {title or 'Mistakes on solved positions'}", "",

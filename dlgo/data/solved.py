@@ -18,9 +18,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterable, Iterator
 
+from dlgo.arena.workers import stop_pool, worker_pool
 from dlgo.core.errors import SpecError
 from dlgo.core.game import State
-from dlgo.arena.workers import stop_pool, worker_pool
 from dlgo.formats.atomic import atomic_write
 from dlgo.formats.folders import hold_folder
 from dlgo.formats.positions import (SETS, SolvedPosition, append_position, open_positions_log, remaining_plies,

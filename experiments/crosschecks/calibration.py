@@ -60,9 +60,9 @@ def main(argv: list[str] | None = None) -> int:
                              opening_plies=2, workers=args.workers)
     mistakes, shown = ladders.measure_mistakes_of(args, specs)
     intro = (f"Reproduce: `{chapters.command(__file__, argv)}`\n\nThe course's {args.game} scale: every chapter's "
-             "tournament holds the engines below that play in it at these ratings." + (f"\n\n{shown}" if shown else ""))
+             "tournament holds the engines below that play in it at these ratings.")
     rows = write_report(args.out, records, title=f"The course's rating scale: {args.game}", intro=intro,
-                        **ladders.mistake_columns(mistakes))
+                        outro=shown, **ladders.mistake_columns(mistakes))
     rates = {r.engine: r for r in mistakes}
     for row in rows:
         mistake = f"  {rates[row.engine].critical_rate:6.1%} mistakes" if row.engine in rates else ""

@@ -53,17 +53,27 @@ def specs_of(args: argparse.Namespace) -> list[str]:
 
 
 def best_of_each_family(rows: list[MistakeRate]) -> str:
-    """The closing section: each family at its fewest critical mistakes."""
+    """The closing section: each family at its fewest critical mistakes, and the hardest set."""
+    overall = [r for r in rows if r.group == "all"]
     best: dict[str, MistakeRate] = {}
-    for r in rows:
+    for r in overall:
         if r.family not in best or r.critical_rate < best[r.family].critical_rate:
             best[r.family] = r
     text = " ".join(f"`{r.engine}` errs in {r.critical_rate:.1%} of the critical positions "
                     f"({r.critical_low:.1%} to {r.critical_high:.1%}) at {r.seconds_per_move:.3f} s a move."
                     for r in sorted(best.values(), key=lambda r: r.critical_rate))
+    hardest = {}
+    for r in overall:
+        if r.critical_mistakes:  # an engine that errs somewhere: where most?
+            sets = [s for s in rows if s.engine == r.engine and s.group != "all" and s.critical]
+            hardest[r.engine] = max(sets, key=lambda s: s.critical_rate)
+    names = {s.group for s in hardest.values()}
+    if len(names) == 1:
+        rates = sorted(s.critical_rate for s in hardest.values())
+        text += (f" `{names.pop()}` is the hardest set for every engine that errs: {rates[0]:.0%} to "
+                 f"{rates[-1]:.0%} of its critical positions.")
     return "## How close each family comes\n\n" + "\n".join(textwrap.wrap(
-        "At its best here: " + text + " The beginning is where every engine loses most: see the per-set "
-        "table.", 78, break_on_hyphens=False))
+        "At its best here: " + text + " Per set: the table below.", 78, break_on_hyphens=False))
 
 
 @chapters.script
@@ -79,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(specs)} engines on {len(positions)} positions ({sum(p.critical for p in positions)} critical)",
           flush=True)
     verdicts = measure_mistakes(ENGINES, specs, positions, args.out, seed=args.seed, workers=args.workers)
-    rows = mistake_rates(verdicts)
+    rows = mistake_rates(verdicts, by_set=True)
     intro = (f"Reproduce: `{chapters.command(__file__, argv)}`\n\n{len(positions)} positions "
              f"({sum(p.critical for p in positions)} critical) of `{path.name}`, each engine seeded per "
              "position. The shipped network's rows are the targets the next AlphaZero runs are measured "

@@ -182,8 +182,8 @@ def add_ladder_options(parser: argparse.ArgumentParser, mcts_max: int = 3200, de
     parser.add_argument("--games-per-pair", type=int, default=10, help="games per pair (default 10)")
     parser.add_argument("--opening-plies", type=int, default=2, help="random opening plies (default 2)")
     parser.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
-    parser.add_argument("--mistake-positions", type=whole(0), default=20,
-                        help="solved positions per set each engine is measured on, beside its Elo (default 20 of "
+    parser.add_argument("--mistake-positions", type=whole(0), default=50,
+                        help="solved positions per set each engine is measured on, beside its Elo (default 50 of "
                              "each of the six sets; 0: none; games the suite has no solved sets of: none)")
 
 
@@ -204,9 +204,12 @@ def run_ladder(args: argparse.Namespace, intro: str = "", outro: str | Callable[
                              opening_plies=args.opening_plies, workers=args.workers)
     subjects = [] if on_scale else specs
     mistakes, shown = measure_mistakes_of(args, specs)
-    rows = write_rated_report(args.out, records, args.game, f"{title}: {args.game}",
-                              "\n\n".join(t for t in (intro, shown) if t), outro, subjects=subjects,
-                              mistakes=mistakes)
+
+    def closing(rows: list[EngineRow]) -> str:  # the mistakes' plot and words after the table, then the outro
+        return "\n\n".join(t for t in (shown, outro(rows) if callable(outro) else outro) if t)
+
+    rows = write_rated_report(args.out, records, args.game, f"{title}: {args.game}", intro, closing,
+                              subjects=subjects, mistakes=mistakes)
     rates = {r.engine: r for r in mistakes}
     for r in rows:
         mistake = f"  {rates[r.engine].critical_rate:6.1%} mistakes" if r.engine in rates else ""

@@ -7,9 +7,9 @@ import argparse
 import logging
 import time
 
+import engines
 from dlgo.core.arguments import whole
 from dlgo.core.errors import SpecError
-import engines
 from dlgo.data.solved import bitboard_solver, board_name, generate_book, generate_positions
 from dlgo.formats.positions import SETS, load_sets
 from dlgo.games import new_game
