@@ -64,14 +64,14 @@ def cmd_solve(args: argparse.Namespace) -> int:
     state = new_game(args.game)
     for text in args.moves.replace(",", " ").split():
         state = state.apply_move(state.parse_move(text))
+    solver = state.game.solver()
+    if solver is None:
+        raise SpecError(f"the suite has no exact solver for {state.game.name}")
     print(state.render())
     outcome = state.outcome()
     if outcome is not None:
         print(f"\nthe game is over: {outcome.text}")
         return 0
-    solver = state.game.solver()
-    if solver is None:
-        raise SpecError(f"the suite has no exact solver for {state.game.name}")
     started = time.perf_counter()
     scores = solver.move_scores(state)
     seconds = time.perf_counter() - started
