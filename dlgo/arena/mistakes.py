@@ -270,9 +270,10 @@ def mistakes_table(rows: Sequence[MistakeRate]) -> list[str]:
     lines = ["| engine | mistakes (all) | 95% interval | mistakes (critical) | 95% interval | positions "
              "(critical) | s/move |", "|---|---:|---|---:|---|---:|---:|"]
     for r in rows:
-        lines.append(f"| `{r.engine}` | {r.rate:.1%} | {r.low:.1%} to {r.high:.1%} | {r.critical_rate:.1%} | "
-                     f"{r.critical_low:.1%} to {r.critical_high:.1%} | {r.positions} ({r.critical}) | "
-                     f"{r.seconds_per_move:.4f} |")
+        critical = (f"{r.critical_rate:.1%} | {r.critical_low:.1%} to {r.critical_high:.1%}" if r.critical
+                    else "- | -")
+        lines.append(f"| `{r.engine}` | {r.rate:.1%} | {r.low:.1%} to {r.high:.1%} | {critical} | "
+                     f"{r.positions} ({r.critical}) | {r.seconds_per_move:.4f} |")
     return lines
 
 
@@ -289,8 +290,8 @@ def write_mistakes_summary(out_dir: str | Path, verdicts: Sequence[Verdict], tit
              "![mistakes against compute](mistakes_vs_compute.png)", "", *mistakes_table(overall), "",
              "## Per set", "", "| engine | set | mistakes | critical mistakes | positions (critical) |",
              "|---|---|---:|---:|---:|"]
-    lines += [f"| `{r.engine}` | {r.group} | {r.rate:.1%} | {r.critical_rate:.1%} | {r.positions} ({r.critical}) |"
-              for r in by_set]
+    lines += [f"| `{r.engine}` | {r.group} | {r.rate:.1%} | {f'{r.critical_rate:.1%}' if r.critical else '-'} | "
+              f"{r.positions} ({r.critical}) |" for r in by_set]
     lines += ["", "Files: `mistakes.csv` (every engine's move on every position), `mistake_rates.csv`.", ""]
     with atomic_write(Path(out_dir) / "summary.md") as handle:
         handle.write("\n".join(lines))

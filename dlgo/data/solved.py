@@ -40,7 +40,8 @@ def bitboard_solver(spec: str, table_bits: int = TABLE_BITS, book: bool = False)
     offered = game.solver()
     if not isinstance(offered, Solver):
         raise SpecError(f"{game.name} has no Connect-N solver: opening books and position sets are for Connect "
-                        "Four and the Connect-N boards of up to 64 bits (connectn:columns=...,rows=...,n=...)")
+                        "Four and the Connect-N boards of columns x (rows + 1) <= 64 bits, without the pie rule "
+                        "(connectn:columns=...,rows=...,n=...)")
     return Solver(offered.game, table_bits=table_bits, book=offered.book if book else None)
 
 
@@ -59,6 +60,8 @@ def generate_book(spec: str, plies: int, out_dir: str | Path, ship: bool = False
     solver finds it. Returns the book's path."""
     solver = bitboard_solver(spec, table_bits)  # no book: it searches
     game, shape = solver.game, solver.shape
+    if not 0 <= plies < shape.cells:
+        raise SpecError(f"a book's plies are fewer than the board's {shape.cells} cells, not {plies}")
     if shape.columns > 9:
         raise SpecError(f"opening books write a digit per stone: boards of up to 9 columns, not {shape.columns}")
     with hold_folder(out_dir, "solve-book", game=game.spec, plies=plies) as folder:
@@ -195,7 +198,9 @@ def generate_positions(spec: str, out_dir: str | Path, per_set: int = 170, seed:
         bar.close()
         short = [f"{n} ({len(chosen[n])})" for n in SETS if len(chosen[n]) < per_set]
         if short:
-            log.warning("after %d candidates, these sets stay short of %d: %s", limit, per_set, ", ".join(short))
+            log.warning("after %d candidates, these sets stay short of %d positions (found so far in brackets): %s; "
+                        "the seeded play rarely reaches them on this board: try another --seed or --begin-from",
+                        limit, per_set, ", ".join(short))
         path = folder / "positions.csv"
         final = [p._replace(id=i) for i, p in enumerate(p for n in SETS for p in chosen[n])]
         write_positions(path, final)

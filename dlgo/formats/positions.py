@@ -20,7 +20,8 @@ A set file is CSV with one row per position: ``set``, ``id``, ``game`` (its
 spec), ``moves`` (from the start, in the game's notation, space-separated),
 ``stones``, ``score`` (the position's), ``remaining`` (plies to the end under
 perfect play), ``critical`` (0/1) and ``scores`` (``action:score`` for every
-legal action).
+legal action, by the game's action index: Connect Four's columns from 0,
+where ``moves`` counts them from 1 as players do).
 
 >>> p = SolvedPosition("begin-easy", 0, "connect4", "4 4", 2, 1, 39, {0: -1, 3: 1})
 >>> p.critical, p.is_mistake(0), p.is_mistake(3)

@@ -29,7 +29,7 @@ from dlgo.core.arguments import whole
 from dlgo.core.errors import RecordError
 from dlgo.data.solved import shipped_sets
 from dlgo.formats.positions import first_of_each_set, read_positions
-from engines.registry import ENGINES
+from engines.registry import ENGINES, check_engine
 from experiments.shared import chapters
 
 #: the shipped network's targets (0: its raw policy)
@@ -65,10 +65,12 @@ def best_of_each_family(rows: list[MistakeRate]) -> str:
     hardest = {}
     for r in overall:
         if r.critical_mistakes:  # an engine that errs somewhere: where most?
-            sets = [s for s in rows if s.engine == r.engine and s.group != "all" and s.critical]
-            hardest[r.engine] = max(sets, key=lambda s: s.critical_rate)
+            sets = sorted((s for s in rows if s.engine == r.engine and s.group != "all" and s.critical),
+                          key=lambda s: -s.critical_rate)
+            if len(sets) == 1 or sets[0].critical_rate > sets[1].critical_rate:  # one set, not a tie
+                hardest[r.engine] = sets[0]
     names = {s.group for s in hardest.values()}
-    if len(names) == 1:
+    if len(names) == 1 and len(hardest) == sum(bool(r.critical_mistakes) for r in overall):
         rates = sorted(s.critical_rate for s in hardest.values())
         text += (f" `{names.pop()}` is the hardest set for every engine that errs: {rates[0]:.0%} to "
                  f"{rates[-1]:.0%} of its critical positions.")
@@ -84,8 +86,10 @@ def main(argv: list[str] | None = None) -> int:
         raise RecordError("the Connect Four position sets are missing: dlgo positions --ship makes them")
     per_set = 2 if args.quick else args.per_set
     positions = first_of_each_set(read_positions(path), per_set)
-    specs = ["random", "alphazero:checkpoint=connect4,simulations=0", "alphabeta:depth=2"] if args.quick \
-        else specs_of(args)
+    quick = ["random", "alphazero:checkpoint=connect4,simulations=0", "alphabeta:depth=2"]
+    specs = quick + [s for s in args.engines if s not in quick] if args.quick else specs_of(args)
+    for spec in specs:
+        check_engine(spec)
     print(f"{len(specs)} engines on {len(positions)} positions ({sum(p.critical for p in positions)} critical)",
           flush=True)
     verdicts = measure_mistakes(ENGINES, specs, positions, args.out, seed=args.seed, workers=args.workers)

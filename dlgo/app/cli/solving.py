@@ -9,6 +9,7 @@ import time
 
 import engines
 from dlgo.core.arguments import whole
+from dlgo.core.grid import STONE_SYMBOLS
 from dlgo.core.errors import SpecError
 from dlgo.data.solved import bitboard_solver, board_name, generate_book, generate_positions
 from dlgo.formats.positions import SETS, load_sets
@@ -20,7 +21,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("solve", help="a solvable position's exact result and every move's score (Connect Four, "
                                      "tic-tac-toe, small boards)")
     p.add_argument("--game", default="connect4", help="game spec (default connect4)")
-    p.add_argument("--moves", default="", help='moves from the start, e.g. "4 4 5" (Connect Four: columns from 1)')
+    p.add_argument("--moves", default="",
+                   help='moves from the start, e.g. "3 5 4 3 3 4 1 2 2 7" (Connect Four: columns from 1; positions '
+                        'of 2 to 7 stones take minutes, from about 10 stones a second or two)')
     p.set_defaults(func=cmd_solve)
 
     p = sub.add_parser("solve-book", help="solve the Connect-N solver's opening book (hours); resumable")
@@ -54,7 +57,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--sets", nargs="+", choices=SETS, default=None, metavar="SET",
                    help=f"only these sets ({', '.join(SETS)})")
     p.add_argument("--per-set", type=whole(1), default=None, help="only the first N positions of each set")
-    p.add_argument("--out", required=True, help="report folder; rerun to resume or add engines")
+    p.add_argument("--out", required=True,
+                   help="report folder; rerun to resume (mistakes.csv keeps every verdict; the report covers this "
+                        "run's engines and positions)")
     p.add_argument("--seed", type=int, default=0, help="seed of the engines' choices (default 0)")
     p.add_argument("--workers", type=whole(1), default=None, help="worker processes (default: all cores)")
     p.set_defaults(func=cmd_mistakes)
@@ -66,18 +71,22 @@ def cmd_solve(args: argparse.Namespace) -> int:
         state = state.apply_move(state.parse_move(text))
     solver = state.game.solver()
     if solver is None:
-        raise SpecError(f"the suite has no exact solver for {state.game.name}")
+        raise SpecError(f"the suite has no exact solver for {state.game.name} (it solves tic-tac-toe and m,n,k boards "
+                        "of up to 12 cells, and Connect-N boards of columns x (rows + 1) <= 64 bits, without the "
+                        "pie rule)")
     print(state.render())
     outcome = state.outcome()
     if outcome is not None:
-        print(f"\nthe game is over: {outcome.text}")
+        print(f"\nthe game is over: {outcome.describe(state.game.side_names)}")
         return 0
     started = time.perf_counter()
     scores = solver.move_scores(state)
     seconds = time.perf_counter() - started
     best = max(scores.values())
     words = {1: "wins", 0: "draws", -1: "loses"}
-    print(f"\n{state.game.side_name(state.next_player)} to move {words[(best > 0) - (best < 0)]} with perfect play "
+    side, symbol = state.game.side_name(state.next_player), STONE_SYMBOLS[state.next_player.value]
+    side += f" ({symbol})" if symbol != side else ""  # the board's letter beside the side's name
+    print(f"\n{side} to move {words[(best > 0) - (best < 0)]} with perfect play "
           f"(score {best:+d}; {seconds:.2f} s)")
     print("scores: 0 a draw, n > 0 a win with the mover's n-th last stone, n < 0 a loss likewise")
     for action, score in sorted(scores.items(), key=lambda item: -item[1]):
@@ -109,7 +118,8 @@ def cmd_mistakes(args: argparse.Namespace) -> int:
     solver = bitboard_solver(args.game)
     positions = load_sets(args.positions, board_name(solver), args.sets, args.per_set)
     if any(p.game != solver.game.spec for p in positions):
-        raise SpecError(f"the positions are of {positions[0].game}, not {solver.game.spec}")
+        raise SpecError(f"the positions are of {positions[0].game}, not {solver.game.spec}: name their game with "
+                        "--game")
     verdicts = measure_mistakes(engines.ENGINES, args.engines, positions, args.out, seed=args.seed,
                                 workers=args.workers)
     rows = write_mistakes_summary(args.out, verdicts, f"Mistakes on solved positions: {solver.game.name}")
