@@ -74,10 +74,11 @@ def terminal_value(state: State) -> float:
 class Node:
     """A position; ``actions``, ``P``, ``N``, ``W`` are filled when it is expanded."""
 
-    __slots__ = ("state", "terminal", "actions", "P", "N", "W", "children")
+    __slots__ = ("state", "terminal", "actions", "P", "N", "W", "children", "value")
 
     def __init__(self, state: State):
         self.state = state
+        self.value = 0.0  # the evaluator's value of this position, where a search keeps it (Gumbel's)
         self.terminal: float | None = terminal_value(state) if state.is_over() else None
         self.actions: np.ndarray = _NO_ACTIONS
         self.P = self.N = self.W = np.zeros(0)

@@ -1,0 +1,87 @@
+"""Gumbel AlphaZero's search (engines/gumbel.py): perfect moves with a perfect
+evaluator and few simulations, the simulation budget, the improved policy."""
+from __future__ import annotations
+
+import random
+from typing import Sequence
+
+import numpy as np
+
+from dlgo.core.game import State
+from dlgo.games import new_game
+from dlgo.games.solver import exact_value, perfect_actions
+from engines.gumbel import GumbelSearch, completed_q, improved_policy
+from engines.puct import Evaluator, Node
+from helpers import play
+
+
+class ExactEvaluator(Evaluator):
+    """Uniform priors and the exact game value: a perfect value network for tic-tac-toe."""
+
+    def evaluate(self, states: Sequence[State]) -> tuple[np.ndarray, np.ndarray]:
+        self.evaluations += len(states)
+        return (np.ones((len(states), states[0].num_actions), np.float32),
+                np.array([exact_value(s) for s in states], np.float32))
+
+
+def random_positions(games: int, seed: int):
+    rng = random.Random(seed)
+    for _ in range(games):
+        state = new_game("tictactoe")
+        while not state.is_over():
+            yield state
+            state = state.apply_action(rng.choice(state.legal_actions()))
+
+
+def test_with_a_perfect_evaluator_one_simulation_per_move_plays_perfectly():
+    search = GumbelSearch(ExactEvaluator(), considered=16, seed=0)
+    checked = 0
+    for state in random_positions(20, seed=1):
+        actions = state.sensible_actions()
+        _, action = search.run(state, simulations=len(actions))  # every action visited once
+        assert action in perfect_actions(state), state.moves_text()
+        checked += 1
+    assert checked > 60
+
+
+def test_the_search_spends_its_budget_on_the_considered_actions():
+    evaluator = ExactEvaluator()
+    search = GumbelSearch(evaluator, considered=4, seed=3)
+    root, action = search.run(new_game("tictactoe"), simulations=20)
+    assert root.N.sum() == 20 and evaluator.evaluations <= 21
+    assert np.count_nonzero(root.N) == 4  # Gumbel-top-4 of the 9 moves, the rest never visited
+    assert action in root.actions[root.N > 0]
+    few = GumbelSearch(ExactEvaluator(), considered=16, seed=3).run(new_game("tictactoe"), simulations=2)[0]
+    assert few.N.sum() == 2 and np.count_nonzero(few.N) == 2  # fewer simulations than actions: that many considered
+
+
+def test_seeded_searches_repeat_and_noise_off_is_deterministic():
+    state = play(new_game("tictactoe"), "b2", "a1")
+    a = GumbelSearch(ExactEvaluator(), seed=7).run(state, 12)
+    b = GumbelSearch(ExactEvaluator(), seed=7).run(state, 12)
+    assert a[1] == b[1] and np.array_equal(a[0].N, b[0].N)
+    plain = {GumbelSearch(ExactEvaluator(), gumbel_scale=0.0, seed=s).run(state, 12)[1] for s in range(5)}
+    assert len(plain) == 1
+
+
+def test_the_improved_policy_moves_towards_the_better_values():
+    state = play(new_game("tictactoe"), "b2", "a1", "b1")  # O must block at b3; every other move loses
+    search = GumbelSearch(ExactEvaluator(), considered=16, seed=0)
+    root, action = search.run(state, simulations=len(state.sensible_actions()))
+    target = search.policy_target(root)
+    block = state.move_to_index(state.parse_move("b3"))
+    assert action == block and abs(target.sum() - 1) < 1e-9
+    assert target[block] > 0.9 and np.argmax(target) == block
+    q = completed_q(root)
+    assert q[list(root.actions).index(block)] == max(q)
+
+
+def test_an_unvisited_action_takes_the_mixed_value():
+    root = Node(new_game("tictactoe"))
+    root.expand(np.ones(9))
+    root.value = 0.5
+    assert np.allclose(completed_q(root), 0.5)  # no visits: the node's own value
+    root.N[0], root.W[0] = 2.0, -2.0  # one action visited twice, value -1
+    q = completed_q(root)
+    assert q[0] == -1.0 and np.allclose(q[1:], (0.5 + 2 * -1.0) / 3)
+    assert np.isclose(improved_policy(root).sum(), 1.0) and improved_policy(root)[0] < 1 / 9
