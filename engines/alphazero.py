@@ -14,8 +14,11 @@ import numpy as np
 from dlgo.core.agent import SearchReport
 from dlgo.core.errors import ModelFileError, SpecError
 from dlgo.core.game import Game, State
+from dlgo.core.specs import require
+from dlgo.core.types import Move
 from engines.neural.loading import LoadedModel, load_network
 from engines.predictor import choose_from_policy
+from engines.gumbel import GumbelSearch
 from engines.puct import Evaluator, PUCTAgent
 
 
@@ -58,27 +61,43 @@ class AlphaZeroAgent(PUCTAgent):
 
     def __init__(self, checkpoint: str = "", simulations: int = 200, c: float = 1.5, temperature: float = 0.0,
                  seed: int | None = None, reuse: bool = True, fpu: float | None = None, symmetries: bool = False,
-                 batch: int = 1):
+                 batch: int = 1, gumbel: int = 0):
         """``checkpoint``: a .keras policy-value network; ``simulations``: searches per
         move (0 = play the raw policy); ``c``: PUCT exploration; ``temperature``:
         0 plays the most visited move, 1 samples by visits; ``reuse``: keep the tree;
         ``fpu``: first-play urgency (an unvisited move counts as the position's
         mean value so far minus ``fpu``; None: it counts 0); ``symmetries``:
         average the network over the board's symmetries (see :class:`NetworkEvaluator`);
-        ``batch``: leaves per network call (kept apart by virtual losses; 1 = one at a time)."""
+        ``batch``: leaves per network call (kept apart by virtual losses; 1 = one at a time);
+        ``gumbel``: search as Gumbel AlphaZero does, considering this many root moves
+        (:mod:`engines.gumbel`; 0 = PUCT; ``temperature`` > 0 adds the Gumbel noise)."""
         if not checkpoint:
             raise SpecError("alphazero needs checkpoint=PATH (a .keras file from AlphaZero training)")
         self.check_settings(simulations, c, temperature, fpu, batch=batch)
+        require(gumbel >= 0, f"{self.name}: gumbel is the root moves Gumbel search considers, at least 0 (0 = PUCT), "
+                             f"got {gumbel}")
         network = load_network(checkpoint, self.network_heads["checkpoint"], self.name)
         self.evaluator: NetworkEvaluator = NetworkEvaluator(network, symmetries=symmetries)
         super().__init__(self.evaluator, simulations=simulations, c=c, temperature=temperature, seed=seed,
                          reuse=reuse, fpu=fpu, batch=batch)
+        self.gumbel = GumbelSearch(self.evaluator, considered=gumbel, gumbel_scale=1.0 if temperature > 0 else 0.0,
+                                   seed=seed) if gumbel else None
 
     def check_game(self, state: State) -> None:
         self.evaluator.loaded.check(state)
 
     def native_game(self) -> Game:
         return self.evaluator.loaded.encoder.game
+
+    def choose(self, state: State) -> Move:
+        if self.gumbel is None or self.simulations == 0:
+            return super().choose(state)
+        before = self.evaluator.evaluations
+        root, action = self.gumbel.run(state, self.simulations)
+        report = root.report(action)
+        self._report = report._replace(policy=self.gumbel.policy_target(root))  # the improved policy
+        self._work = self.evaluator.evaluations - before
+        return state.index_to_move(action)
 
     def raw_move(self, state: State) -> tuple[int, SearchReport]:
         policy, value = self.evaluator.evaluate([state])

@@ -6,6 +6,7 @@ import random
 from typing import Sequence
 
 import numpy as np
+import pytest
 
 from dlgo.core.game import State
 from dlgo.games import new_game
@@ -85,3 +86,18 @@ def test_an_unvisited_action_takes_the_mixed_value():
     q = completed_q(root)
     assert q[0] == -1.0 and np.allclose(q[1:], (0.5 + 2 * -1.0) / 3)
     assert np.isclose(improved_policy(root).sum(), 1.0) and improved_policy(root)[0] < 1 / 9
+
+
+def test_the_alphazero_engine_searches_with_gumbel_when_asked():
+    import engines
+    from dlgo.core.errors import SpecError
+
+    state = play(new_game("tictactoe"), "b2", "a1", "b1")  # O must block at b3
+    bot = engines.create("alphazero:checkpoint=tictactoe,simulations=12,gumbel=8")
+    move = bot.select_move(state)
+    report = bot.last_report
+    assert state.format_move(move) == "b3" and report.visits.sum() == 12
+    assert np.count_nonzero(report.visits) <= 8 and abs(report.policy.sum() - 1) < 1e-6
+    assert report.compute.amount <= 13  # one network call per simulation, and the root's
+    with pytest.raises(SpecError, match="gumbel"):
+        engines.create("alphazero:checkpoint=tictactoe,gumbel=-1")
