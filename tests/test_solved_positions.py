@@ -124,6 +124,14 @@ def test_generated_sets_are_seeded_solved_and_resumable(tmp_path):
     log.write_text(log.read_text()[:-25])  # a killed run's torn last line
     again = generate_positions(SMALL, tmp_path / "a", per_set=3, seed=3, workers=1, progress=False)
     assert read_positions(again) == positions
+    # workers finish out of order: a chosen candidate lost while later ones of its set were kept
+    candidates = read_positions(log)
+    crowded = next(name for name in SETS if sum(c.set == name for c in candidates) > 3)
+    lost = min(c.id for c in candidates if c.set == crowded)
+    log.write_text("".join(line for line in log.read_text().splitlines(keepends=True)
+                           if not line.startswith(f"{crowded},{lost},")))
+    again = generate_positions(SMALL, tmp_path / "a", per_set=3, seed=3, workers=1, progress=False)
+    assert read_positions(again) == positions  # solved again: its set was not full before it
     parallel = generate_positions(SMALL, tmp_path / "b", per_set=3, seed=3, workers=2, progress=False)
     assert read_positions(parallel) == positions  # the workers do not change the sets
     other = read_positions(generate_positions(SMALL, tmp_path / "c", per_set=3, seed=4, workers=1, progress=False))
@@ -167,10 +175,11 @@ def test_perfect_play_makes_no_mistakes_and_random_play_some(tmp_path):
 
 
 def test_rates_and_their_intervals():
-    verdicts = [Verdict("e", "end-easy", i, "4 4", 0, 0, i < 3, i < 6, 0.5, 1, "moves") for i in range(10)]
+    verdicts = [Verdict("e", "end-easy", i, "4 4", 0, 0, i < 3, i < 6, i, 1, "moves") for i in range(10)]
     [row] = mistake_rates(verdicts)
     assert (row.positions, row.mistakes, row.critical, row.critical_mistakes) == (10, 3, 6, 3)
-    assert row.rate == 0.3 and row.critical_rate == 0.5 and row.seconds_per_move == 0.5
+    assert row.rate == 0.3 and row.critical_rate == 0.5
+    assert row.seconds_per_move == sum(range(10)) / 10  # the mean of the verdicts' given seconds
     assert row.low < 0.3 < row.high and math.isclose(row.critical_low + row.critical_high, 1.0)
 
 
@@ -192,3 +201,25 @@ def test_the_solve_command(capsys):
     assert "(best)" in out and "to move" in out
     assert cli(["solve", "--game", "tictactoe"]) == 0 and "draws with perfect play" in capsys.readouterr().out
     assert cli(["solve", "--game", "go:size=5"]) == 2
+
+
+def test_each_engine_is_warmed_up_once_per_process_outside_the_timed_moves(tmp_path):
+    from dlgo.arena import mistakes
+
+    made = []
+
+    class Counting:
+        def create(self, spec, seed=None):
+            made.append(seed)
+            return ENGINES.create(spec, seed)
+
+        def network_files(self, spec):
+            return []
+
+    positions = read_positions(generate_positions(SMALL, tmp_path / "sets", per_set=1, seed=0, workers=1,
+                                                  progress=False))[:3]
+    mistakes._warmed.discard("random")
+    first = mistakes.check_moves(Counting(), "random", positions, seed=0)
+    assert len(made) == 4 and made[0] == 0  # one untimed move first, then a seeded engine per position
+    again = mistakes.check_moves(Counting(), "random", positions, seed=0)
+    assert len(made) == 7 and [v.action for v in again] == [v.action for v in first]

@@ -19,23 +19,20 @@ from __future__ import annotations
 import csv
 import os
 from collections import defaultdict
-from concurrent.futures import Future, as_completed
 from pathlib import Path
 from typing import NamedTuple, Sequence
 
-import numpy as np
 import pandas as pd
 
 from dlgo.arena.match import AgentFactory
 from dlgo.arena.ratings import wilson_interval
-from dlgo.arena.report import family_of
+from dlgo.arena.report import ComputePoint, family_of, plot_against_compute
 from dlgo.arena.tournament import task_seed
-from dlgo.arena.workers import stop_pool, worker_pool
+from dlgo.arena.workers import run_jobs, worker_pool
 from dlgo.core.errors import RecordError
 from dlgo.core.game import State
 from dlgo.formats.atomic import atomic_write
 from dlgo.formats.folders import hold_folder
-from dlgo.formats.plotting import new_figure, save_figure
 from dlgo.formats.positions import SETS, SolvedPosition, append_row, open_log
 from dlgo.formats.progress import progress_bar
 from dlgo.formats.records import replay
@@ -183,19 +180,11 @@ def measure_mistakes(factory: AgentFactory, specs: Sequence[str], positions: Seq
 
         workers = workers or os.cpu_count() or 1
         try:
-            if workers == 1 or len(jobs) == 1:
-                for job in jobs:
-                    keep(_check(job))
+            if workers == 1 or len(jobs) <= 1:
+                run_jobs(_check, jobs, keep)
             else:
                 with worker_pool(workers) as pool:
-                    futures: list[Future] = []
-                    try:
-                        futures.extend(pool.submit(_check, job) for job in jobs)
-                        for future in as_completed(futures):
-                            keep(future.result())
-                    except BaseException:
-                        stop_pool(pool, futures)
-                        raise
+                    run_jobs(_check, jobs, keep, pool)
         except KeyboardInterrupt:
             raise KeyboardInterrupt(f"{len(done)} verdicts kept in {path}; the same command finishes the run") from None
         finally:
@@ -241,28 +230,10 @@ def write_mistakes_report(out_dir: str | Path, verdicts: Sequence[Verdict], titl
 
 def plot_mistakes_vs_compute(rows: Sequence[MistakeRate], path: Path, title: str = "") -> None:
     """Mistakes per 100 critical positions against mean seconds a move (log scale), one line per family."""
-    fig, ax = new_figure((7.5, 4.8))
-    families: dict[str, list[MistakeRate]] = defaultdict(list)
-    for row in rows:
-        families[row.family].append(row)
-    for family, members in sorted(families.items()):
-        members.sort(key=lambda r: r.seconds_per_move)
-        x = [max(r.seconds_per_move, 1e-6) for r in members]
-        y = [100 * r.critical_rate for r in members]
-        err = np.nan_to_num([[100 * (r.critical_rate - r.critical_low) for r in members],
-                             [100 * (r.critical_high - r.critical_rate) for r in members]])
-        ax.errorbar(x, y, yerr=err, marker="o", capsize=3, label=family)
-        for r, xi, yi in zip(members, x, y):
-            label = r.engine.split(":", 1)[1] if ":" in r.engine else r.engine
-            ax.annotate(label, (xi, yi), textcoords="offset points", xytext=(4, 4), fontsize=7)
-    ax.set_xscale("log")
-    ax.set_xlabel("mean seconds per move (log scale)")
-    ax.set_ylabel("mistakes per 100 critical positions (95% interval)")
-    ax.set_ylim(bottom=0)
-    ax.set_title(title or "Distance from perfect play")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend()
-    save_figure(fig, path)
+    plot_against_compute([ComputePoint(r.engine, r.family, r.seconds_per_move, 100 * r.critical_rate,
+                                       100 * r.critical_low, 100 * r.critical_high) for r in rows],
+                         path, title or "Distance from perfect play",
+                         "mistakes per 100 critical positions (95% interval)", floor=0)
 
 
 def mistakes_table(rows: Sequence[MistakeRate]) -> list[str]:

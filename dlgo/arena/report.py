@@ -103,29 +103,55 @@ def write_report(out_dir: str | Path, records: Sequence[GameRecord], title: str 
     return rows
 
 
-def plot_strength_vs_compute(rows: Sequence[EngineRow], path: Path, title: str = "",
-                             notes: Mapping[str, str] | None = None) -> None:
+class ComputePoint(NamedTuple):
+    """An engine on a plot against compute: its measure, the 95% interval's ends
+    (NaN: none), and a note beside its label."""
+
+    engine: str
+    family: str
+    seconds: float
+    value: float
+    low: float
+    high: float
+    note: str = ""
+
+
+def plot_against_compute(points: Sequence[ComputePoint], path: Path, title: str, ylabel: str,
+                         floor: float | None = None) -> None:
+    """Each engine's measure against its mean seconds per move (log scale), with
+    its interval, one line per family; the y axis starts at ``floor`` if given."""
     fig, ax = new_figure((7.5, 4.8))
-    families: dict[str, list[EngineRow]] = defaultdict(list)
-    for row in rows:
-        families[row.family].append(row)
+    families: dict[str, list[ComputePoint]] = defaultdict(list)
+    for point in points:
+        families[point.family].append(point)
     for family, members in sorted(families.items()):
-        members.sort(key=lambda r: r.seconds_per_move)
-        x = [max(r.seconds_per_move, 1e-6) for r in members]
-        y = [r.elo for r in members]
-        err = np.nan_to_num([[r.elo - r.elo_low for r in members], [r.elo_high - r.elo for r in members]])
+        members.sort(key=lambda p: p.seconds)
+        x = [max(p.seconds, 1e-6) for p in members]
+        y = [p.value for p in members]
+        err = np.nan_to_num([[p.value - p.low for p in members], [p.high - p.value for p in members]])
         ax.errorbar(x, y, yerr=err, marker="o", capsize=3, label=family)
-        for r, xi, yi in zip(members, x, y):
-            label = r.engine.split(":", 1)[1] if ":" in r.engine else r.engine
-            label += f" ({notes[r.engine]})" if notes and r.engine in notes else ""
+        for p, xi, yi in zip(members, x, y):
+            label = p.engine.split(":", 1)[1] if ":" in p.engine else p.engine
+            label += f" ({p.note})" if p.note else ""
             ax.annotate(label, (xi, yi), textcoords="offset points", xytext=(4, 4), fontsize=7)
     ax.set_xscale("log")
     ax.set_xlabel("mean seconds per move (log scale)")
-    ax.set_ylabel("Elo (95% interval)")
-    ax.set_title(title or "Strength against compute")
+    ax.set_ylabel(ylabel)
+    if floor is not None:
+        ax.set_ylim(bottom=floor)
+    ax.set_title(title)
     ax.grid(True, which="both", alpha=0.3)
     ax.legend()
     save_figure(fig, path)
+
+
+def plot_strength_vs_compute(rows: Sequence[EngineRow], path: Path, title: str = "",
+                             notes: Mapping[str, str] | None = None) -> None:
+    """Elo against seconds per move (``notes``: text beside an engine's label)."""
+    notes = notes or {}
+    plot_against_compute([ComputePoint(r.engine, r.family, r.seconds_per_move, r.elo, r.elo_low, r.elo_high,
+                                       notes.get(r.engine, "")) for r in rows],
+                         path, title or "Strength against compute", "Elo (95% interval)")
 
 
 def plot_crosstable(rows: Sequence[EngineRow], table: pd.DataFrame, path: Path, title: str = "") -> None:

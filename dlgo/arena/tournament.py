@@ -19,12 +19,11 @@ import itertools
 import json
 import logging
 import os
-from concurrent.futures import Future, as_completed
 from pathlib import Path
 from typing import Any
 
 from dlgo.arena.match import AgentFactory, Task, play_match, play_matches
-from dlgo.arena.workers import stop_pool, worker_pool
+from dlgo.arena.workers import run_jobs, worker_pool
 from dlgo.core.errors import RecordError, SettingsMismatchError, SpecError
 from dlgo.formats.atomic import atomic_write
 from dlgo.formats.folders import hold_folder
@@ -205,18 +204,10 @@ def _play_games(factory: AgentFactory, out: Path, held: Path, game: str, tasks: 
             elif batch > 0:
                 play_matches(factory, game, todo, opening_plies, experiment, parallel=batch, finished=finished_game)
             elif workers == 1:
-                for job in jobs:
-                    finished_game(_play(job))
+                run_jobs(_play, jobs, finished_game)
             else:
                 with worker_pool(workers) as pool:
-                    futures: list[Future] = []
-                    try:  # submitting too: a pool left unstopped waits for every game it was sent
-                        futures.extend(pool.submit(_play, job) for job in jobs)
-                        for future in as_completed(futures):
-                            finished_game(future.result())
-                    except BaseException:
-                        stop_pool(pool, futures)
-                        raise
+                    run_jobs(_play, jobs, finished_game, pool)
         except KeyboardInterrupt:
             raise KeyboardInterrupt(f"{len(done)} of {len(tasks)} games kept in {path}; "
                                     "the same command finishes the run") from None

@@ -27,10 +27,13 @@ import signal
 import sys
 import threading
 import time
-from concurrent.futures import Future, ProcessPoolExecutor
-from typing import Any, Callable, Iterable
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from typing import Any, Callable, Iterable, Sequence, TypeVar
 
 PR_SET_PDEATHSIG = 1  # from <sys/prctl.h>
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 def die_with_parent(parent: int) -> None:
@@ -80,3 +83,23 @@ def stop_pool(pool: ProcessPoolExecutor, futures: Iterable[Future] = ()) -> None
             process.terminate()
     for process in processes:
         process.join(timeout=5)
+
+
+def run_jobs(function: Callable[[T], R], jobs: Sequence[T], finished: Callable[[R], None],
+             pool: ProcessPoolExecutor | None = None) -> None:
+    """``finished(function(job))`` for every job, in the order the jobs end: in
+    ``pool``'s workers, or one after another in this process without one. Any
+    exception, Ctrl-C too, stops the pool at once (:func:`stop_pool`), so a pool
+    left behind never waits for every job it was sent; what ``finished`` kept stays kept."""
+    if pool is None:
+        for job in jobs:
+            finished(function(job))
+        return
+    futures: list[Future] = []
+    try:  # submitting too
+        futures.extend(pool.submit(function, job) for job in jobs)
+        for future in as_completed(futures):
+            finished(future.result())
+    except BaseException:
+        stop_pool(pool, futures)
+        raise

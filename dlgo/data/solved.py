@@ -13,12 +13,11 @@ import logging
 import os
 import random
 import time
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
-from contextlib import contextmanager
+from contextlib import nullcontext
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Iterable
 
-from dlgo.arena.workers import stop_pool, worker_pool
+from dlgo.arena.workers import run_jobs, worker_pool
 from dlgo.core.errors import SpecError
 from dlgo.core.game import State
 from dlgo.formats.atomic import atomic_write
@@ -27,8 +26,8 @@ from dlgo.formats.positions import (SETS, SolvedPosition, append_position, open_
                                     set_of, shipped_positions, write_positions)
 from dlgo.formats.progress import progress_bar
 from dlgo.games import get_game
-from dlgo.games.connectn_book import book_path, book_text, positions_at, read_book
-from dlgo.games.connectn_solver import TABLE_BITS, Book, Position, Shape, Solver
+from dlgo.games.connectn_book import book_of, book_path, book_text, positions_at, read_entries
+from dlgo.games.connectn_solver import TABLE_BITS, Position, Shape, Solver
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +65,7 @@ def generate_book(spec: str, plies: int, out_dir: str | Path, ship: bool = False
         raise SpecError(f"opening books write a digit per stone: boards of up to 9 columns, not {shape.columns}")
     with hold_folder(out_dir, "solve-book", game=game.spec, plies=plies) as folder:
         path = folder / "book.txt"
-        entries = read_entries(path, shape) if path.exists() else {}
+        entries = read_entries(path, shape)[1] if path.exists() else {}
         last = list(positions_at(shape, plies))
         todo = [(moves, p) for moves, p in last if moves not in entries]
         bar = progress_bar(total=len(last), initial=len(last) - len(todo), unit="position", desc=f"ply {plies}",
@@ -78,7 +77,7 @@ def generate_book(spec: str, plies: int, out_dir: str | Path, ship: bool = False
             write_book(path, shape, plies, entries)
             bar.update()
         bar.close()
-        book = Book(plies, {Position.after(shape, m).book_key(): s for m, s in entries.items()})
+        book = book_of(shape, plies, entries)
         scorer = Solver(game, book=book)  # the earlier plies, from their children in the book
         for depth in range(plies - 1, -1, -1):  # the deepest first, each kept for the ply before it
             for moves, position in positions_at(shape, depth):
@@ -88,18 +87,6 @@ def generate_book(spec: str, plies: int, out_dir: str | Path, ship: bool = False
             with atomic_write(book_path(shape)) as handle:
                 handle.write(path.read_text(encoding="utf-8"))
         return book_path(shape) if ship else path
-
-
-def read_entries(path: Path, shape: Shape) -> dict[str, int]:
-    """A book file's lines as moves -> score (checked by reading it as a book first)."""
-    read_book(path, shape)  # every line checked
-    entries = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        line = line.split("#", 1)[0].strip()
-        if line:
-            moves, score = line.split()
-            entries["" if moves == "-" else moves] = int(score)
-    return entries
 
 
 def write_book(path: Path, shape: Shape, plies: int, entries: dict[str, int]) -> None:
@@ -172,12 +159,18 @@ def generate_positions(spec: str, out_dir: str | Path, per_set: int = 170, seed:
     with hold_folder(out_dir, "positions", game=game.spec, seed=seed, begin_from=begin_from) as folder:
         log_path = folder / "candidates.csv"
         solved = {p.id: p for p in open_positions_log(log_path)}
+
+        def keep(found: SolvedPosition | None) -> None:  # each solved candidate, durable as it comes
+            if found is not None:
+                append_position(log_path, found)
+                solved[found.id] = found
+
         chosen = choose(solved.values(), per_set)
         bar = progress_bar(total=per_set * len(SETS), initial=sum(map(len, chosen.values())), unit="position",
                            desc="solved positions", disable=not progress)
         workers = workers or os.cpu_count() or 1
         k = 0
-        with worker_pool(workers) if workers > 1 else _no_pool() as pool:
+        with worker_pool(workers) if workers > 1 else nullcontext() as pool:
             while sum(map(len, chosen.values())) < per_set * len(SETS) and k < limit:
                 batch: list[tuple[str, int, int, int, int]] = []
                 while len(batch) < 2 * workers and k < limit:
@@ -188,10 +181,7 @@ def generate_positions(spec: str, out_dir: str | Path, per_set: int = 170, seed:
                         batch.append((game.spec, seed, k, rng.choice(stones_for(stage, cells, begin_from)),
                                       table_bits))
                     k += 1
-                for found in _solve_all(pool, batch):
-                    if found is not None:
-                        append_position(log_path, found)
-                        solved[found.id] = found
+                run_jobs(solve_candidate, batch, keep, pool)
                 before = sum(map(len, chosen.values()))
                 chosen = choose(solved.values(), per_set)
                 bar.update(sum(map(len, chosen.values())) - before)
@@ -207,27 +197,6 @@ def generate_positions(spec: str, out_dir: str | Path, per_set: int = 170, seed:
         if ship:
             write_positions(shipped_positions(board_name(solver)), final)
         return shipped_positions(board_name(solver)) if ship else path
-
-
-@contextmanager
-def _no_pool() -> Iterator[None]:
-    yield None
-
-
-def _solve_all(pool: ProcessPoolExecutor | None, jobs: list[tuple[str, int, int, int, int]]
-               ) -> Iterator[SolvedPosition | None]:
-    """The jobs solved in worker processes (in this one without a pool), as they finish."""
-    if pool is None:
-        yield from map(solve_candidate, jobs)
-        return
-    futures: list[Future] = []
-    try:
-        futures.extend(pool.submit(solve_candidate, job) for job in jobs)
-        for future in as_completed(futures):
-            yield future.result()
-    except BaseException:
-        stop_pool(pool, futures)
-        raise
 
 
 def full_before(chosen: list[SolvedPosition], per_set: int, k: int) -> bool:

@@ -49,9 +49,19 @@ def _read_once(path: Path, mtime: float, shape: Shape) -> Book:
 
 
 def read_book(path: Path, shape: Shape) -> Book:
-    """A book file (see the module); :class:`RecordError` for a line it cannot read,
-    or for an entry past the book's ``# plies:``."""
-    plies, scores = -1, {}
+    """A book file (see the module) as a :class:`Book`."""
+    return book_of(shape, *read_entries(path, shape))
+
+
+def book_of(shape: Shape, plies: int, entries: dict[str, int]) -> Book:
+    """The book of ``entries`` (moves -> score) up to ``plies``, keyed as the solver looks positions up."""
+    return Book(plies, {Position.after(shape, moves).book_key(): score for moves, score in entries.items()})
+
+
+def read_entries(path: Path, shape: Shape) -> tuple[int, dict[str, int]]:
+    """A book file's plies and entries (moves -> score; ``""`` the empty board);
+    :class:`RecordError` for a line it cannot read, or an entry past the book's ``# plies:``."""
+    plies, entries = -1, {}
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         if match := re.fullmatch(r"#\s*plies:\s*(\d+)\s*", line):
             plies = int(match.group(1))
@@ -60,15 +70,15 @@ def read_book(path: Path, shape: Shape) -> Book:
             continue
         try:
             moves, score = line.split()
-            position = Position.after(shape, "" if moves == "-" else moves)
-            if position.moves > plies:
+            moves = "" if moves == "-" else moves
+            if Position.after(shape, moves).moves > plies:
                 raise ValueError(f"deeper than the book's plies ({plies}), or before its '# plies:' line")
-            scores[position.book_key()] = int(score)
+            entries[moves] = int(score)
         except ValueError as err:
             raise RecordError(f"{path}, line {number}: not a book entry ({err}): {line!r}") from None
     if plies < 0:
         raise RecordError(f"{path} is not an opening book: it has no '# plies:' line")
-    return Book(plies, scores)
+    return plies, entries
 
 
 def book_text(shape: Shape, plies: int, entries: dict[str, int], about: str = "") -> str:
