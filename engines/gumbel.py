@@ -23,12 +23,22 @@ the nodes and evaluators of :mod:`engines.puct`. With the network's logits
   training target at the root, and below it the deterministic selection
   ``argmax_a pi'(a) - N(a) / (1 + sum_b N(b))`` (visits follow ``pi'``).
 
+Sequential halving is written as mctx writes it, without state: a fixed
+*schedule* (:func:`considered_visits`) says, for the k-th simulation, how many
+visits the root action it goes through must already have; of the actions with
+that many, the one with the best ``g + logits + sigma(q)`` is simulated. So a
+search is one simulation after another, whoever runs them: the engine one at a
+time, self-play a batch of games in step (:mod:`engines.training.selfplay`).
+The search starts each move from a fresh root (as mctx does): the schedule
+counts the root's visits from zero.
+
 Without the Gumbel noise (``gumbel_scale=0``) the choice is deterministic; in
 self-play the noise explores, and the improved policy is the policy target.
 """
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -73,6 +83,39 @@ def improved_policy(node: Node, c_visit: float = C_VISIT, c_scale: float = C_SCA
     return scores / scores.sum()
 
 
+def considered_visits(considered: int, simulations: int) -> tuple[int, ...]:
+    """mctx's ``get_sequence_of_considered_visits``: for each simulation, the visits
+    its root action already has. Phases of ``ceil(log2 considered)`` visit every
+    remaining action equally, then half of them go (at least two stay)."""
+    if considered <= 1:
+        return tuple(range(simulations))
+    phases = math.ceil(math.log2(considered))
+    sequence: list[int] = []
+    visits = [0] * considered
+    remaining = considered
+    while len(sequence) < simulations:
+        for _ in range(max(1, simulations // (phases * remaining))):
+            sequence.extend(visits[:remaining])
+            for i in range(remaining):
+                visits[i] += 1
+        remaining = max(2, remaining // 2)
+    return tuple(sequence[:simulations])
+
+
+@dataclass
+class RootPlan:
+    """One move's search: its root, the Gumbel noise per root action and the
+    schedule of considered visits."""
+
+    root: Node
+    gumbel: np.ndarray
+    schedule: tuple[int, ...]
+
+    def scores(self, c_visit: float, c_scale: float) -> np.ndarray:
+        """``g + logits + sigma(completed Q)`` per root action."""
+        return self.gumbel + logits_of(self.root) + sigma(self.root, completed_q(self.root), c_visit, c_scale)
+
+
 class GumbelSearch:
     """Gumbel root search with sequential halving, and the improved-policy
     selection below the root, over any :class:`~engines.puct.Evaluator`."""
@@ -84,38 +127,63 @@ class GumbelSearch:
         self.gumbel_scale = gumbel_scale
         self.c_visit, self.c_scale = c_visit, c_scale
         self.rng = np.random.default_rng(seed)
+        self.plans: dict[int, RootPlan] = {}  # the searches under way, by their root's id
 
     def run(self, root: Node | State, simulations: int) -> tuple[Node, int]:
         """Search ``simulations`` times from ``root``; returns the root and the
-        action to play (the last action sequential halving keeps)."""
-        if not isinstance(root, Node):
-            root = Node(root)
-        if root.terminal is not None:
+        action to play (of the most visited actions, the best by ``g + logits + sigma(q)``)."""
+        node = root if isinstance(root, Node) else Node(root)
+        if node.terminal is not None:
             raise ValueError("a finished game has no move to search")
-        if not root.expanded:
-            self.expand(root)
-        gumbel = self.gumbel_scale * self.rng.gumbel(size=len(root.actions))
-        base = gumbel + logits_of(root)
-        m = max(1, min(self.considered, len(root.actions), simulations))
-        remaining = list(np.argsort(-base, kind="stable")[:m])
-        phases = max(1, math.ceil(math.log2(m)))
-        done = 0
-        for _ in range(phases):
-            each = max(1, simulations // (phases * len(remaining)))
-            for slot in remaining:
-                for _ in range(each):
-                    if done < simulations:
-                        self.simulate(root, int(slot))
-                        done += 1
-            if len(remaining) > 1:
-                score = base + sigma(root, completed_q(root), self.c_visit, self.c_scale)
-                remaining = sorted(remaining, key=lambda s: -score[s])[: math.ceil(len(remaining) / 2)]
-        while done < simulations:  # what the phases' rounding left: to the actions still in the running
-            self.simulate(root, int(remaining[done % len(remaining)]))
-            done += 1
-        score = base + sigma(root, completed_q(root), self.c_visit, self.c_scale)
-        best = max(remaining, key=lambda s: score[s])
-        return root, int(root.actions[best])
+        if not node.expanded:
+            self.expand(node)
+        self.begin(node, noise=self.gumbel_scale > 0, simulations=simulations)
+        for _ in range(simulations):
+            path, leaf = self.descend(node)
+            value = leaf.terminal if leaf.terminal is not None else self.expand(leaf)
+            backup(path, leaf, value)
+        return node, self.play(node, 0.0, self.rng)
+
+    def begin(self, root: Node, noise: bool, simulations: int) -> None:
+        """Start a move's search at the expanded ``root`` (its visits from an
+        earlier move are dropped): draw the Gumbel noise (``noise``: scaled by
+        ``gumbel_scale``; else none) and the schedule for ``simulations``."""
+        if root.N.sum() > 0:
+            root.N, root.W, root.children = np.zeros_like(root.N), np.zeros_like(root.W), {}
+        scale = self.gumbel_scale if noise else 0.0
+        gumbel = scale * self.rng.gumbel(size=len(root.actions))
+        considered = min(self.considered, len(root.actions))
+        self.plans[id(root)] = RootPlan(root, gumbel, considered_visits(considered, simulations))
+
+    def descend(self, root: Node) -> tuple[list[tuple[Node, int]], Node]:
+        """The next simulation's path: through the root action the schedule names,
+        then down by the improved policy to an unexpanded or finished node."""
+        plan = self.plans[id(root)]
+        done = int(root.N.sum())
+        wanted = plan.schedule[min(done, len(plan.schedule) - 1)]
+        scores = np.where(root.N == wanted, plan.scores(self.c_visit, self.c_scale), -np.inf)
+        if not np.isfinite(scores).any():  # more simulations than the schedule planned: the improved policy's way
+            scores = improved_policy(root, self.c_visit, self.c_scale) - root.N / (1.0 + done)
+        slot = int(np.argmax(scores))
+        path, node = [(root, slot)], root.child(slot)
+        while node.expanded and node.terminal is None:
+            visits = node.N.sum()
+            i = int(np.argmax(improved_policy(node, self.c_visit, self.c_scale) - node.N / (1.0 + visits)))
+            path.append((node, i))
+            node = node.child(i)
+        return path, node
+
+    def play(self, root: Node, temperature: float, rng: np.random.Generator) -> int:
+        """End the move's search: the action to play. Temperature 0: of the most
+        visited actions, the best by ``g + logits + sigma(q)`` (the last one
+        sequential halving keeps); above 0: sampled from the improved policy
+        (sharpened by ``1 / temperature``), so that matches without noise still vary."""
+        plan = self.plans.pop(id(root))
+        if temperature > 0:
+            weights = improved_policy(root, self.c_visit, self.c_scale) ** (1.0 / temperature)
+            return int(root.actions[rng.choice(len(weights), p=weights / weights.sum())])
+        scores = np.where(root.N == root.N.max(), plan.scores(self.c_visit, self.c_scale), -np.inf)
+        return int(root.actions[int(np.argmax(scores))])
 
     def expand(self, node: Node) -> float:
         """Evaluate ``node``, keep its priors and value; returns the value."""
@@ -123,17 +191,6 @@ class GumbelSearch:
         node.expand(priors[0])
         node.value = float(values[0])
         return node.value
-
-    def simulate(self, root: Node, slot: int) -> None:
-        """One simulation through the root action in ``slot``, then down by the improved policy."""
-        path, node = [(root, slot)], root.child(slot)
-        while node.expanded and node.terminal is None:
-            visits = node.N.sum()
-            i = int(np.argmax(improved_policy(node, self.c_visit, self.c_scale) - node.N / (1.0 + visits)))
-            path.append((node, i))
-            node = node.child(i)
-        value = node.terminal if node.terminal is not None else self.expand(node)
-        backup(path, node, value)
 
     def policy_target(self, root: Node) -> np.ndarray:
         """The improved policy over the whole action space: the training target."""

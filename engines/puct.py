@@ -27,7 +27,7 @@ import abc
 import math
 import random
 import time
-from typing import Sequence
+from typing import Protocol, Sequence
 
 import numpy as np
 
@@ -147,6 +147,27 @@ class Node:
 _NO_ACTIONS = np.zeros(0, dtype=np.int64)  # an unexpanded node's actions
 
 
+class MoveSearch(Protocol):
+    """What a loop that runs many searches in step (batched self-play) needs of
+    a search: PUCT (:class:`PUCTSearch`) or Gumbel (:class:`engines.gumbel.GumbelSearch`).
+    A move's search is ``begin``, then ``descend`` / evaluate / :func:`backup`
+    once per simulation, then ``policy_target`` and ``play``."""
+
+    evaluator: Evaluator
+
+    def begin(self, root: Node, noise: bool, simulations: int) -> None:
+        """Start a move's search at the expanded ``root`` (``noise``: explore, as in self-play)."""
+
+    def descend(self, root: Node) -> tuple[list[tuple[Node, int]], Node]:
+        """The next simulation's path of (node, action slot) and its leaf."""
+
+    def policy_target(self, root: Node) -> np.ndarray:
+        """The training target over the whole action space."""
+
+    def play(self, root: Node, temperature: float, rng: np.random.Generator) -> int:
+        """End the move's search: the action to play."""
+
+
 class PUCTSearch:
     """PUCT over any evaluator. ``dirichlet_alpha``/``epsilon`` set the root noise;
     ``fpu`` (None: off) the first-play-urgency reduction for unvisited actions;
@@ -187,6 +208,19 @@ class PUCTSearch:
                 self.simulate(root)
                 done += 1
         return root
+
+    def begin(self, root: Node, noise: bool, simulations: int) -> None:
+        """Start a move's search at the expanded ``root``; ``noise``: Dirichlet noise in its priors."""
+        if noise:
+            self.add_noise(root)
+
+    def policy_target(self, root: Node) -> np.ndarray:
+        """The root's visit distribution over the whole action space: the training target."""
+        return root.visit_policy(root.state.num_actions)
+
+    def play(self, root: Node, temperature: float, rng: np.random.Generator) -> int:
+        """The action to play (:func:`select_action`)."""
+        return select_action(root, temperature, rng)
 
     def add_noise(self, root: Node) -> None:
         """Mix Dirichlet noise into an expanded root's priors (exploration in self-play)."""

@@ -101,3 +101,57 @@ def test_the_alphazero_engine_searches_with_gumbel_when_asked():
     assert report.compute.amount <= 13  # one network call per simulation, and the root's
     with pytest.raises(SpecError, match="gumbel"):
         engines.create("alphazero:checkpoint=tictactoe,gumbel=-1")
+
+
+class CountingExact(ExactEvaluator):
+    """The exact evaluator, recording the size of every call."""
+
+    def __init__(self):
+        self.batches: list[int] = []
+
+    def evaluate(self, states):
+        self.batches.append(len(states))
+        return super().evaluate(states)
+
+
+def test_the_schedule_halves_the_considered_actions():
+    from engines.gumbel import considered_visits
+
+    assert considered_visits(4, 20) == (0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7)  # mctx's own
+    assert considered_visits(1, 3) == (0, 1, 2)
+    assert considered_visits(16, 2) == (0, 0)
+
+
+def test_gumbel_self_play_with_a_perfect_evaluator_learns_the_improved_policy():
+    """Self-play searched as Gumbel AlphaZero: batched, seeded, varied by the
+    Gumbel noise, and its targets (improved policies) put most of their mass on
+    the perfect moves, far more than the uniform priors do."""
+    from dlgo.encoders import get_encoder_by_name
+    from engines.training.selfplay import SelfPlaySettings, self_play
+
+    enc = get_encoder_by_name(None, "tictactoe")
+    evaluator = CountingExact()
+    settings = SelfPlaySettings(parallel=4, simulations=16, gumbel=9, temperature_moves=0)
+    ex = self_play("tictactoe", evaluator, enc, 6, settings, seed=2)
+    assert len(ex.games) == 6 and max(evaluator.batches) > 1
+    np.testing.assert_allclose(ex.policies.sum(axis=1), 1.0, rtol=1e-6)
+    states = [s for g in ex.games for s in list(g.history())[:-1]]
+    assert len(states) == len(ex.policies)
+    assert all((ex.policies[k][~s.legal_action_mask()] == 0).all() for k, s in enumerate(states))
+    on_perfect = np.mean([ex.policies[k][perfect_actions(s)].sum() for k, s in enumerate(states)])
+    uniform = np.mean([len(perfect_actions(s)) / len(s.legal_actions()) for s in states])
+    assert uniform < 0.6 and on_perfect > 0.9
+    assert len({g.moves_text() for g in ex.games}) > 1  # the Gumbel noise varies the games
+    again = self_play("tictactoe", CountingExact(), enc, 6, settings, seed=2)
+    assert [g.moves_text() for g in again.games] == [g.moves_text() for g in ex.games]
+
+
+def test_a_gumbel_match_without_noise_keeps_the_result():
+    """Perfect values, one simulation per move and no noise against uniform rollouts:
+    the perfect side never loses, from either colour."""
+    from engines.puct import RolloutEvaluator
+    from engines.training.selfplay import MatchSettings, play_batched_match
+
+    scores = play_batched_match("tictactoe", ExactEvaluator(), RolloutEvaluator(seed=1), 8,
+                                MatchSettings(parallel=8, simulations=9, gumbel=9, temperature_moves=0), seed=3)
+    assert len(scores) == 8 and min(scores) >= 0.5 and max(scores) == 1.0

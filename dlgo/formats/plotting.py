@@ -30,16 +30,21 @@ def plot_learning_curve(history: pd.DataFrame, path: str | Path, title: str = ""
                         baselines: Mapping[str, float] | None = None, *, x: str = "epoch",
                         losses: Sequence[str] = ("loss", "val_loss"),
                         scores: Sequence[str] = ("accuracy", "val_accuracy", "top5", "val_top5"),
-                        score_label: str = "accuracy", elo: str | None = None) -> None:
+                        score_label: str = "accuracy", elo: str | None = None,
+                        mistakes: Sequence[str] = (), published: str | None = None) -> None:
     """Loss columns (left) and score columns (middle) of a training history, one
     point per ``x`` (epoch, iteration); columns the history lacks are skipped.
     ``baselines`` are drawn as labelled horizontal lines on the score panel; an
-    ``elo`` column gets a panel of its own (right)."""
-    panels = 3 if elo else 2
+    ``elo`` column gets a panel of its own, and so do ``mistakes`` columns
+    (shares of solved positions lost, lower is better). A ``published`` column
+    (the step whose model is the one to use), where it is not always the latest,
+    is marked on every panel by a dotted vertical line at its last value."""
+    shown = [c for c in mistakes if c in history]
+    panels = 2 + bool(elo) + bool(shown)
     fig, axes = new_figure((5 * panels, 4), 1, panels)
     left, right = axes[0], axes[1]
     steps = history[x]
-    for panel, columns in ((left, losses), (right, scores)):
+    for panel, columns in [(left, losses), (right, scores)] + ([(axes[-1], shown)] if shown else []):
         for column in columns:
             if column in history:  # iterations without a value (baselines not played) are skipped
                 points = history[[x, column]].dropna()
@@ -52,9 +57,21 @@ def plot_learning_curve(history: pd.DataFrame, path: str | Path, title: str = ""
     right.set(xlabel=x, ylabel=score_label, title=score_label, ylim=(0, None))
     right.legend(fontsize="small")
     if elo:
-        axes[2].plot([0, *steps], [0.0, *history[elo]], marker="o", color="C3")
+        start = [] if len(steps) and steps.iloc[0] == 0 else [0]  # the untrained network is 0 (its own row, or none)
+        axes[2].plot([*start, *steps], [0.0] * len(start) + list(history[elo]), marker="o", color="C3")
         axes[2].set(xlabel=x, ylabel="Elo", title="Elo over the untrained network")
         axes[2].grid(alpha=0.3)
+    if shown:
+        axes[-1].set(xlabel=x, ylabel="share of critical positions lost", ylim=(0, None),
+                     title="mistakes on solved positions")
+        axes[-1].legend(fontsize="small")
+        axes[-1].grid(alpha=0.3)
+    if published and published in history and (history[published].notna() & (history[published] != history[x])).any():
+        chosen = history[published].dropna().iloc[-1]
+        for axis in axes:
+            axis.axvline(chosen, color="0.5", linestyle=":", linewidth=1)
+        axes[-1].annotate(f"published: {x} {chosen:g}", (chosen, 0), xytext=(3, 3), textcoords="offset points",
+                          fontsize="small", color="0.4")
     if title:
         fig.suptitle(title)
     save_figure(fig, path)

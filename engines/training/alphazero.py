@@ -14,15 +14,22 @@ Each iteration, as the paper tells it (:func:`train_alphazero`, one screen):
    and against fixed baselines (``random``, ``mcts:rounds=1000``, ...). The score
    against the previous network gives an Elo difference,
    ``400 * log10(s / (1 - s))``; their running sum, from 0 for the untrained
-   network, is the ``elo`` column.
+   network, is the ``elo`` column. With ``reference_positions`` the network is
+   also measured on solved positions (:func:`measure_references`), a yardstick
+   that never moves.
 4. **Publish** (:func:`publish`): the iteration's row joins ``history.csv`` and
-   the network becomes ``checkpoint.keras``, the one to play.
+   ``checkpoint.keras``, the network to play, becomes this one, or with
+   ``publish="best"`` the best so far by the fixed references (the solved
+   positions' mistakes, else the first baseline's score; the starting network,
+   measured before iteration 1 as row 0, counts): so the published network is
+   never weaker than the start by the measure that matters, whatever the
+   self-play Elo says.
 
 ``out/`` holds ``config.json``, ``checkpoints/iter-NNN.keras`` (the network,
 ``iter-000`` untrained, with its optimizer state and encoder), ``buffer-NNN.npz``
 (the replay buffer after iteration NNN), ``history.csv`` (loss components,
-scores and seconds per iteration) and ``checkpoint.keras``, a copy of the latest
-network for playing. All are written atomically, ``history.csv`` after the
+scores and seconds per iteration) and ``checkpoint.keras``, a copy of the
+published network for playing. All are written atomically, ``history.csv`` after the
 iteration's network and buffer, so a killed run resumes (:func:`open_run`) from
 the last finished iteration with exactly its network, optimizer state and
 replay buffer.
@@ -33,7 +40,7 @@ import json
 import logging
 import math
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +64,7 @@ from engines.neural.resnet import build_resnet
 from engines.registry import ENGINES
 from engines.training.alphazero_config import AlphaZeroConfig
 from engines.training.replay import ReplayBuffer
+from engines.training.references import measure_reference, reference_positions
 from engines.training.selfplay import Examples, SelfPlayPool, play_batched_match, self_play
 
 log = logging.getLogger(__name__)
@@ -76,6 +84,8 @@ def train_alphazero(out: str | Path, config: AlphaZeroConfig, iterations: int,
         run = open_run(Path(out), config, progress)
         pool = SelfPlayPool(workers, ray) if workers > 1 or ray else None
         try:
+            if run.done == 0 and run.history.empty and (config.reference_positions or config.publish == "best"):
+                measure_start(run)
             for iteration in progress_bar(range(run.done + 1, iterations + 1), desc="iterations", unit="iter",
                                           initial=run.done, total=iterations, disable=not progress):
                 started = time.perf_counter()
@@ -88,6 +98,7 @@ def train_alphazero(out: str | Path, config: AlphaZeroConfig, iterations: int,
                        "learning_rate": config.learning_rate_at(iteration), **train_network(run, iteration)}
                 checkpoint = save_iteration(run, iteration)
                 row.update(evaluate_network(run, iteration, checkpoint, last=iteration == iterations))
+                row.update(measure_references(run, iteration))
                 row["seconds"] = time.perf_counter() - started  # self-play, training and evaluation
                 row["workers"] = workers
                 publish(run, iteration, row)
@@ -201,13 +212,62 @@ def evaluate_network(run: Run, iteration: int, checkpoint: Path, last: bool) -> 
     return scores
 
 
+def measure_references(run: Run, iteration: int) -> dict[str, float]:
+    """Step 3, against what never changes: with ``reference_positions``, the
+    network's mistakes on the solved early-game positions (:mod:`engines.training.references`)."""
+    config = run.config
+    if not config.reference_positions:
+        return {}
+    positions = reference_positions(config.game, config.reference_positions)
+    settings = replace(config.match_settings(), parallel=max(config.parallel, 1))
+    measured = measure_reference(NetworkEvaluator(run.current), positions, settings, seed=config.seed + iteration)
+    return {"reference_positions": measured.positions, "mistakes_raw": measured.raw, "mistakes_search": measured.search}
+
+
+def measure_start(run: Run) -> None:
+    """Iteration 0's row: the starting network (untrained, or ``init``) against
+    the fixed references, so that it can be the one published."""
+    row: dict[str, float] = {"iteration": 0, "examples": 0, "elo": 0.0}
+    checkpoint = run.out / "checkpoints" / "iter-000.keras"
+    row.update(_against_baselines(checkpoint, run.config, 0, run.progress) if run.config.baselines else {})
+    row.update(measure_references(run, 0))
+    row["seconds"] = 0.0
+    publish(run, 0, row)
+
+
+def best_iteration(history: pd.DataFrame, config: AlphaZeroConfig) -> int:
+    """The iteration ``config.publish`` names: the latest, or the best by the
+    fixed references (fewest mistakes at search on the solved positions, else the
+    best score against the first baseline; ties go to the later iteration)."""
+    latest = int(history["iteration"].iloc[-1])
+    if config.publish == "latest":
+        return latest
+    column = "mistakes_search" if config.reference_positions else f"score_vs_{config.baselines[0]}"
+    if column not in history:
+        return latest
+    measured = history[["iteration", column]].dropna()
+    if measured.empty:
+        return latest
+    key = measured[column] if column.startswith("score_vs_") else -measured[column]
+    best = measured[key == key.max()]
+    return int(best["iteration"].iloc[-1])
+
+
 def publish(run: Run, iteration: int, row: dict[str, float]) -> None:
     """Step 4: the iteration's row joins ``history.csv`` (the iteration is now
-    complete), its network becomes ``checkpoint.keras`` and older buffers go."""
-    run.history = pd.concat([run.history, pd.DataFrame([row])], ignore_index=True)
+    complete), the network ``publish`` names (this one, or the best so far by
+    the fixed references, column ``published``) becomes ``checkpoint.keras`` and
+    older buffers go."""
+    history = pd.concat([run.history, pd.DataFrame([row])], ignore_index=True)
+    published = best_iteration(history, run.config)
+    history.loc[history.index[-1], "published"] = published
+    run.history = history
     with atomic_write(run.out / "history.csv") as handle:
         run.history.to_csv(handle, index=False)
-    save_model(run.model, run.out / "checkpoint.keras", {**run.metadata, "iteration": iteration})
+    if published == iteration:
+        save_model(run.model, run.out / "checkpoint.keras", {**run.metadata, "iteration": iteration})
+    else:
+        _copy(run.out / "checkpoints" / f"iter-{published:03d}.keras", run.out / "checkpoint.keras")
     for stale in run.out.glob("buffer-*.npz"):
         if stale.name != f"buffer-{iteration:03d}.npz":
             stale.unlink()
@@ -236,21 +296,27 @@ def _resume_point(out: Path, history: pd.DataFrame) -> int:
     done = 0 if history.empty else int(history["iteration"].iloc[-1])
     if not done:
         return 0
+    wanted = int(history["published"].iloc[-1]) if "published" in history else done
     checkpoint, buffer = out / "checkpoints" / f"iter-{done:03d}.keras", out / f"buffer-{done:03d}.npz"
     for needed in (checkpoint, buffer):
         if not needed.exists():
             raise RecordError(f"{out}: history.csv lists iteration {done} but {needed.name} is missing; "
                               "the run cannot resume: use another folder")
     published = out / "checkpoint.keras"
-    if not published.exists() or read_metadata(published).get("iteration") != done:
+    if not published.exists() or read_metadata(published).get("iteration") != wanted:
         log.warning("%s: checkpoint.keras did not hold iteration %d (a kill after history.csv); copying it",
-                    out, done)
-        with atomic_write(published, "wb") as handle:
-            handle.write(checkpoint.read_bytes())
+                    out, wanted)
+        _copy(out / "checkpoints" / f"iter-{wanted:03d}.keras", published)
     for stale in out.glob("buffer-*.npz"):
         if stale != buffer:
             stale.unlink()
     return done
+
+
+def _copy(source: Path, target: Path) -> None:
+    """``source``'s bytes into ``target``, atomically."""
+    with atomic_write(target, "wb") as handle:
+        handle.write(source.read_bytes())
 
 
 def starting_network(path: str, encoder: Encoder) -> "keras.Model":
@@ -288,7 +354,8 @@ def _against_previous(run: Run, iteration: int) -> float:
 def _against_baselines(checkpoint: Path, config: AlphaZeroConfig, iteration: int,
                        progress: bool) -> dict[str, float]:
     """Score of the network (with search) against each baseline, colours alternating."""
-    spec = f"alphazero:checkpoint={checkpoint},simulations={config.eval_simulations}"
+    spec = f"alphazero:checkpoint={checkpoint},simulations={config.eval_simulations}" + (
+        f",gumbel={config.gumbel}" if config.gumbel else "")
     scores = {}
     bar = progress_bar(total=config.eval_games * len(config.baselines), desc="baselines", unit="game",
                        disable=not progress, leave=False)
@@ -329,7 +396,8 @@ def plot_history(history: pd.DataFrame, path: str | Path, title: str) -> None:
     """The learning curve: loss components, scores per iteration, and Elo."""
     plot_learning_curve(history, path, title=title, x="iteration", losses=("loss", "policy_loss", "value_loss"),
                         scores=[c for c in history.columns if c.startswith("score_vs_")], score_label="score",
-                        elo="elo" if "elo" in history else None)
+                        elo="elo" if "elo" in history else None, mistakes=("mistakes_raw", "mistakes_search"),
+                        published="published")
 
 
 def saved_config(out: str | Path) -> AlphaZeroConfig:

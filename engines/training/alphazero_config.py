@@ -8,6 +8,7 @@ from dataclasses import dataclass, fields
 
 from dlgo.core.arguments import setting
 from dlgo.core.errors import SpecError
+from dlgo.data.solved import shipped_sets
 from dlgo.games import get_game
 from engines.registry import check_spec
 from engines.training.selfplay import MatchSettings, SelfPlaySettings
@@ -17,6 +18,7 @@ AT_LEAST_ONE = ("blocks", "filters", "games", "parallel", "simulations", "buffer
                 "previous_games", "eval_simulations", "baseline_every")
 POSITIVE = ("learning_rate", "learning_rate_drop", "c", "dirichlet_alpha")
 FRACTIONS = ("full_fraction", "search_value_weight", "dirichlet_epsilon")
+PUBLISH = ("latest", "best")
 
 
 @dataclass
@@ -40,11 +42,14 @@ class AlphaZeroConfig:
                                          "(and learnt from)")
     search_value_weight: float = setting(0.0, "value target: (1 - w) * the game's result + w * the root's "
                                               "search value")
+    gumbel: int = setting(0, "search as Gumbel AlphaZero does, considering this many root moves, and learn its "
+                             "improved policy (0: PUCT with Dirichlet noise, learning the visit counts)")
     c: float = setting(1.5, "PUCT exploration constant")
     dirichlet_alpha: float = setting(0.5, "alpha of the Dirichlet noise added to the root's priors")
     dirichlet_epsilon: float = setting(0.25, "share of the root's priors given to the Dirichlet noise")
     temperature_moves: int = setting(4, "moves at the start of each self-play game sampled by visit counts "
-                                        "(later ones: the most visited)")
+                                        "(later ones: the most visited; PUCT only, Gumbel's noise explores "
+                                        "every move)")
     buffer_games: int = setting(1000, "replay buffer: the positions of this many latest games")
     batch_size: int = setting(128, "training batch size")
     train_steps: int = setting(100, "training batches per iteration")
@@ -53,6 +58,12 @@ class AlphaZeroConfig:
     eval_simulations: int = setting(50, "PUCT simulations per move in evaluation games")
     baselines: list[str] = setting(["random"], "engine specs the network is measured against")
     baseline_every: int = setting(1, "play the baselines every k iterations (and at the last)")
+    reference_positions: int = setting(0, "each iteration, measure the network on this many critical positions of "
+                                          "each early-game solved set (raw and at --eval-simulations; 0: none; "
+                                          "games with solved sets: Connect Four)")
+    publish: str = setting("latest", "the network checkpoint.keras holds: latest, or best by the fixed references "
+                                     "(fewest mistakes on the solved positions where measured, else the best score "
+                                     "against the first baseline; the starting network counts)")
     seed: int = setting(0, "seed of the network's weights and of the games")
     init: str = setting("", "start from this policy-value network (train-supervised --target both) "
                             "instead of a fresh one")
@@ -77,6 +88,13 @@ class AlphaZeroConfig:
             raise SpecError(f"learning_rate_drops are iterations (1 or more), got {self.learning_rate_drops}")
         for spec in self.baselines:
             check_spec(spec)
+        if self.publish not in PUBLISH:
+            raise SpecError(f"publish must be one of {', '.join(PUBLISH)}, got {self.publish!r}")
+        if self.publish == "best" and not (self.reference_positions or self.baselines):
+            raise SpecError("publish best needs a fixed reference: --reference-positions above 0, or a baseline")
+        if self.reference_positions and shipped_sets(self.game) is None:
+            raise SpecError(f"--reference-positions: the suite has no solved position sets for {self.game} "
+                            "(Connect Four only); use 0 and a baseline as the reference")
         if self.init and not Path(self.init).is_file():
             raise SpecError(f"--init {self.init}: no such network file")
 
@@ -89,11 +107,12 @@ class AlphaZeroConfig:
     def self_play_settings(self) -> SelfPlaySettings:
         """How this run's self-play searches and chooses its moves."""
         return SelfPlaySettings(parallel=self.parallel, simulations=self.simulations, c=self.c,
-                                temperature_moves=self.temperature_moves, dirichlet_alpha=self.dirichlet_alpha,
-                                dirichlet_epsilon=self.dirichlet_epsilon, fast_simulations=self.fast_simulations,
-                                full_fraction=self.full_fraction, search_value_weight=self.search_value_weight)
+                                temperature_moves=0 if self.gumbel else self.temperature_moves,
+                                dirichlet_alpha=self.dirichlet_alpha, dirichlet_epsilon=self.dirichlet_epsilon,
+                                fast_simulations=self.fast_simulations, full_fraction=self.full_fraction,
+                                search_value_weight=self.search_value_weight, gumbel=self.gumbel)
 
     def match_settings(self) -> MatchSettings:
         """How each new network plays the one before it (its Elo step)."""
         return MatchSettings(parallel=min(self.parallel, self.previous_games), simulations=self.eval_simulations,
-                             c=self.c)
+                             c=self.c, gumbel=self.gumbel)

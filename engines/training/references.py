@@ -1,0 +1,65 @@
+"""Fixed references for a training run: how far the network plays from perfect.
+
+An iteration's score against its predecessor says whether it moved, not where
+to: a run can climb its own Elo ladder while getting weaker against everyone
+else (the 9x9 Go run did). So each iteration is also measured against
+something that never changes. Where the suite has solved the game (Connect
+Four, :mod:`dlgo.data.solved`), that is the network's move in the critical
+positions of the early-game sets (``begin-easy``, ``begin-medium``,
+``begin-hard``: where some move changes the game-theoretic result), played
+from its raw policy and after a search with the run's evaluation budget; a
+move that changes the result is a mistake. Elsewhere it is the score against a
+fixed baseline (GNU Go at a fixed level), which the loop already plays.
+
+The positions are measured in one batch: one network call for every raw move,
+and the searches of all the positions advance together (:func:`~engines.training.selfplay.search_moves`).
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from dlgo.arena.mistakes import position_state
+from dlgo.core.errors import SpecError
+from dlgo.data.solved import shipped_sets
+from dlgo.formats.positions import SolvedPosition, first_of_each_set, read_positions
+from engines.puct import Evaluator
+from engines.training.selfplay import MatchSettings, make_search, search_moves
+
+#: the sets whose critical positions a run is measured on: the opening, where the network's values matter most
+EARLY_SETS = ("begin-easy", "begin-medium", "begin-hard")
+
+
+class ReferenceMistakes(NamedTuple):
+    """The share of the reference positions where a move changed the result."""
+
+    positions: int
+    raw: float     # the network's raw policy (its most likely sensible move)
+    search: float  # after the run's evaluation search
+
+
+def reference_positions(game: str, per_set: int) -> list[SolvedPosition]:
+    """The first ``per_set`` critical positions of each early-game set the suite
+    ships for ``game``; a :class:`SpecError` for a game without solved sets."""
+    path = shipped_sets(game)
+    if path is None:
+        raise SpecError(f"{game} has no solved position sets to measure a network on (the suite ships them for "
+                        "Connect Four); use --reference-positions 0 and a baseline as the reference")
+    critical = [p for p in read_positions(path, EARLY_SETS) if p.critical]
+    return first_of_each_set(critical, per_set)
+
+
+def measure_reference(evaluator: Evaluator, positions: list[SolvedPosition], settings: MatchSettings,
+                      seed: int = 0) -> ReferenceMistakes:
+    """The network's mistakes on ``positions``: raw and with ``settings``' search (no noise)."""
+    states = [position_state(p) for p in positions]
+    priors, _ = evaluator.evaluate(states)
+    raw = []
+    for state, prior in zip(states, priors):
+        sensible = np.asarray(state.sensible_actions())
+        raw.append(int(sensible[int(np.argmax(prior[sensible]))]))
+    searched = search_moves(make_search(evaluator, settings, seed), states, settings.simulations,
+                            parallel=settings.parallel)
+    return ReferenceMistakes(len(positions), float(np.mean([p.is_mistake(a) for p, a in zip(positions, raw)])),
+                             float(np.mean([p.is_mistake(a) for p, a in zip(positions, searched)])))
