@@ -172,13 +172,23 @@ class PUCTSearch:
     """PUCT over any evaluator. ``dirichlet_alpha``/``epsilon`` set the root noise;
     ``fpu`` (None: off) the first-play-urgency reduction for unvisited actions;
     ``batch`` > 1 evaluates that many leaves per call, kept apart by virtual losses
-    (:meth:`simulate_batch`)."""
+    (:meth:`simulate_batch`).
+
+    ``forced_playouts`` k > 0 turns on KataGo's forced playouts and policy
+    target pruning (Wu 2019, section 3.1), for self-play: at the root, a child
+    with fewer than ``n_forced = sqrt(k * P * sum N)`` visits is visited next,
+    so that the noise's discoveries get looked at (k = 2 in KataGo); the policy
+    target then takes those visits back from every child but the most visited,
+    as far as that child's PUCT score stays below the best one's, and drops the
+    children left with one visit, so the network does not learn the forcing.
+    """
 
     def __init__(self, evaluator: Evaluator, c: float = 1.5, dirichlet_alpha: float = 0.3,
                  dirichlet_epsilon: float = 0.25, seed: int | None = None, fpu: float | None = None,
-                 batch: int = 1):
+                 batch: int = 1, forced_playouts: float = 0.0):
         self.evaluator = evaluator
         self.c = c
+        self.forced_playouts = forced_playouts
         self.fpu = fpu
         self.batch = batch
         self.dirichlet_alpha = dirichlet_alpha
@@ -215,8 +225,35 @@ class PUCTSearch:
             self.add_noise(root)
 
     def policy_target(self, root: Node) -> np.ndarray:
-        """The root's visit distribution over the whole action space: the training target."""
-        return root.visit_policy(root.state.num_actions)
+        """The root's visit distribution over the whole action space: the training
+        target (with forced playouts, pruned: :meth:`pruned_visits`)."""
+        if not self.forced_playouts:
+            return root.visit_policy(root.state.num_actions)
+        target = np.zeros(root.state.num_actions)
+        visits = self.pruned_visits(root)
+        target[root.actions] = visits / max(1.0, visits.sum())
+        return target
+
+    def forced_visits(self, root: Node) -> np.ndarray:
+        """``sqrt(k * P * sum N)`` per root action: the visits forced playouts give it."""
+        return np.sqrt(self.forced_playouts * root.P * root.N.sum())
+
+    def pruned_visits(self, root: Node) -> np.ndarray:
+        """Policy target pruning: each child but the most visited loses up to its
+        forced visits, but never so many that its PUCT score would reach the most
+        visited child's; children left with at most one visit are dropped."""
+        N = root.N
+        best = int(np.argmax(N))
+        best_score = float(root.puct_scores(self.c)[best])
+        q = root.W / np.maximum(N, 1.0)
+        explore = self.c * math.sqrt(max(N.sum(), 1.0)) * root.P  # PUCT's numerator: score = q + explore / (1 + n)
+        gap = best_score - q
+        # the fewest visits that keep the score below the best: explore / (1 + n) < gap
+        keep = np.where(gap > 0, explore / np.where(gap > 0, gap, 1.0) - 1.0, N)
+        pruned = np.clip(np.maximum(N - self.forced_visits(root), keep), 0.0, N)
+        pruned[pruned <= 1.0] = 0.0
+        pruned[best] = N[best]
+        return pruned
 
     def play(self, root: Node, temperature: float, rng: np.random.Generator) -> int:
         """The action to play (:func:`select_action`)."""
@@ -274,6 +311,12 @@ class PUCTSearch:
         returns the path of (node, action slot) and that leaf."""
         node, path = root, []
         c, fpu = self.c, self.fpu
+        if self.forced_playouts and root.expanded and root.terminal is None:
+            short = root.N < self.forced_visits(root)
+            if short.any():  # a forced playout: the best-scored of the children short of their forced visits
+                i = int(np.where(short, root.puct_scores(c, fpu), -np.inf).argmax())
+                path.append((root, i))
+                node = root.child(i)
         while node.expanded and node.terminal is None:
             i = int(node.puct_scores(c, fpu).argmax())
             path.append((node, i))

@@ -122,3 +122,36 @@ def test_batched_leaves_share_calls_and_leave_no_virtual_loss_behind():
                 assert node.N[i] == child.N.sum() + 1 or child.terminal is not None
                 assert abs(node.W[i]) <= node.N[i]
                 stack.append(child)
+
+
+def test_forced_playouts_visit_every_child_and_pruning_takes_them_back():
+    """KataGo's forced playouts: each root child gets at least sqrt(k P sum N)
+    visits (give or take the last one); the pruned target keeps the most
+    visited child's visits, never raises another's, and drops the losing moves
+    that only the forcing visited."""
+    state = play(new_game("tictactoe"), "b2", "a1", "b1")  # O must block at b3; the rest lose
+    search = PUCTSearch(RolloutEvaluator(rollouts=4, seed=1), c=1.5, forced_playouts=2.0, seed=1)
+    root = search.run(state, 300)
+    forced = np.sqrt(2.0 * root.P * root.N.sum())
+    assert (root.N >= np.floor(forced) - 1).all()
+    pruned = search.pruned_visits(root)
+    best = int(np.argmax(root.N))
+    block = state.move_to_index(state.parse_move("b3"))
+    assert root.actions[best] == block and pruned[best] == root.N[best]
+    assert (pruned <= root.N).all() and pruned.sum() < root.N.sum()
+    target = search.policy_target(root)
+    assert abs(target.sum() - 1) < 1e-9 and target[block] > root.visit_policy(9)[block]
+
+
+def test_policy_target_pruning_by_hand():
+    """P = .5 .3 .2, N = 80 15 5, Q = .5 -.8 -1, c = 1.5, k = 2: the best's PUCT
+    score is .5 + 1.5 * 10 * .5 / 81; the second child can give back all of its
+    sqrt(2 * .3 * 100) = 7.75 forced visits (its score stays below), the third
+    would need to keep 0.88 visits: at most one, so it goes."""
+    root = Node(new_game("tictactoe"))
+    root.expand(np.ones(9))
+    root.actions, root.P = root.actions[:3], np.array([0.5, 0.3, 0.2])
+    root.N, root.W = np.array([80.0, 15.0, 5.0]), np.array([40.0, -12.0, -5.0])
+    search = PUCTSearch(RolloutEvaluator(), c=1.5, forced_playouts=2.0)
+    np.testing.assert_allclose(search.pruned_visits(root), [80.0, 15.0 - math.sqrt(60.0), 0.0])
+    assert search.policy_target(root)[root.actions[2]] == 0.0

@@ -91,10 +91,12 @@ def train_alphazero(out: str | Path, config: AlphaZeroConfig, iterations: int,
                 started = time.perf_counter()
                 run.previous_network.set_weights(run.model.get_weights())  # frozen: the opponent of step 3
                 examples = self_play_games(run, iteration, pool)
+                played = time.perf_counter() - started
                 if sgf and get_game(config.game).has_sgf:
                     _write_selfplay_sgf(run.out / "selfplay-sgf" / f"iter-{iteration:03d}", config.game,
                                         examples.moves, f"alphazero iteration {iteration - 1}")
                 row = {"iteration": iteration, "examples": len(run.buffer),
+                       "selfplay_evaluations": examples.evaluations, "selfplay_seconds": played,
                        "learning_rate": config.learning_rate_at(iteration), **train_network(run, iteration)}
                 checkpoint = save_iteration(run, iteration)
                 row.update(evaluate_network(run, iteration, checkpoint, last=iteration == iterations))

@@ -44,6 +44,8 @@ class AlphaZeroConfig:
                                               "search value")
     gumbel: int = setting(0, "search as Gumbel AlphaZero does, considering this many root moves, and learn its "
                              "improved policy (0: PUCT with Dirichlet noise, learning the visit counts)")
+    forced_playouts: float = setting(0.0, "PUCT: KataGo's forced playouts and policy target pruning with this k "
+                                          "(2 in KataGo; 0: off)")
     c: float = setting(1.5, "PUCT exploration constant")
     dirichlet_alpha: float = setting(0.5, "alpha of the Dirichlet noise added to the root's priors")
     dirichlet_epsilon: float = setting(0.25, "share of the root's priors given to the Dirichlet noise")
@@ -88,6 +90,8 @@ class AlphaZeroConfig:
             raise SpecError(f"learning_rate_drops are iterations (1 or more), got {self.learning_rate_drops}")
         for spec in self.baselines:
             check_spec(spec)
+        if self.gumbel and self.forced_playouts:
+            raise SpecError("forced_playouts is PUCT's (Gumbel search plans its root visits itself): use one")
         if self.publish not in PUBLISH:
             raise SpecError(f"publish must be one of {', '.join(PUBLISH)}, got {self.publish!r}")
         if self.publish == "best" and not (self.reference_positions or self.baselines):
@@ -110,7 +114,8 @@ class AlphaZeroConfig:
                                 temperature_moves=0 if self.gumbel else self.temperature_moves,
                                 dirichlet_alpha=self.dirichlet_alpha, dirichlet_epsilon=self.dirichlet_epsilon,
                                 fast_simulations=self.fast_simulations, full_fraction=self.full_fraction,
-                                search_value_weight=self.search_value_weight, gumbel=self.gumbel)
+                                search_value_weight=self.search_value_weight, gumbel=self.gumbel,
+                                forced_playouts=self.forced_playouts)
 
     def match_settings(self) -> MatchSettings:
         """How each new network plays the one before it (its Elo step)."""

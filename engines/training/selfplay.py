@@ -67,13 +67,15 @@ class Examples:
     games: list[State] = field(default_factory=list)  # the finished games, last states (in-process only)
     lengths: list[int] = field(default_factory=list)
     moves: list[str] = field(default_factory=list)  # each game's moves as typed, space separated (for SGF)
+    evaluations: int = 0  # the network evaluations the games cost (self-play's compute)
 
     @staticmethod
     def concatenate(parts: Sequence["Examples"]) -> "Examples":
         """One batch of examples from several, in order."""
         return Examples(np.concatenate([p.features for p in parts]), np.concatenate([p.policies for p in parts]),
                         np.concatenate([p.values for p in parts]), [g for p in parts for g in p.games],
-                        [n for p in parts for n in p.lengths], [m for p in parts for m in p.moves])
+                        [n for p in parts for n in p.lengths], [m for p in parts for m in p.moves],
+                        sum(p.evaluations for p in parts))
 
 
 @dataclass(frozen=True)
@@ -92,6 +94,7 @@ class SelfPlaySettings:
     full_fraction: float = 1.0      # ... and gives the full search (and an example) to this share of moves
     search_value_weight: float = 0.0  # value target: (1 - w) * game result + w * the root's search value
     gumbel: int = 0                 # > 0: Gumbel AlphaZero's search, considering this many root moves (0: PUCT)
+    forced_playouts: float = 0.0    # PUCT: KataGo's forced playouts and policy target pruning, with this k (2)
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.search_value_weight <= 1.0:
@@ -220,7 +223,8 @@ def make_search(evaluator: Evaluator, settings: SelfPlaySettings | MatchSettings
         return GumbelSearch(evaluator, considered=settings.gumbel, seed=seed)
     if isinstance(settings, SelfPlaySettings):
         return PUCTSearch(evaluator, c=settings.c, dirichlet_alpha=settings.dirichlet_alpha,
-                          dirichlet_epsilon=settings.dirichlet_epsilon, seed=seed)
+                          dirichlet_epsilon=settings.dirichlet_epsilon, seed=seed,
+                          forced_playouts=settings.forced_playouts)
     return PUCTSearch(evaluator, c=settings.c, seed=seed)
 
 
@@ -245,9 +249,12 @@ def self_play(game: str, evaluator: Evaluator, encoder: Encoder, num_games: int,
     """Play ``num_games`` games of ``game`` against itself with ``evaluator``
     guiding the search as ``settings`` say; return their examples."""
     search = make_search(evaluator, settings, seed)
+    before = evaluator.evaluations
     games = _play_batched(game, [search], lambda index, player: 0, num_games, settings, noise=True,
                           rng=np.random.default_rng(seed), progress=progress, desc="self-play")
-    return _examples(games, encoder, settings.search_value_weight)
+    examples = _examples(games, encoder, settings.search_value_weight)
+    examples.evaluations = evaluator.evaluations - before
+    return examples
 
 
 def play_batched_match(game: str, first: Evaluator, second: Evaluator, num_games: int,
@@ -310,7 +317,7 @@ def _self_play_task(job: SelfPlayJob) -> Examples:
     examples = self_play(game, NetworkEvaluator(loaded), loaded.encoder, num_games, settings, seed=seed)
     # Positions only: finished game states are long chains of objects, costly to send back.
     return Examples(examples.features.astype(np.int8), examples.policies, examples.values,
-                    lengths=examples.lengths, moves=examples.moves)
+                    lengths=examples.lengths, moves=examples.moves, evaluations=examples.evaluations)
 
 
 def _ray_self_play_task(task: tuple[int, SelfPlayJob]) -> tuple[int, Examples]:
