@@ -2,6 +2,7 @@
 
     python benchmarks/selfplay.py                       # Connect Four, the default net
     python benchmarks/selfplay.py --parallel 128 --blocks 3 --filters 32
+    python benchmarks/selfplay.py --simulations 16 --gumbel 16   # Gumbel AlphaZero's search
 
 An untrained policy-value ResNet (speed does not depend on the weights) plays
 Connect Four against itself with batched self-play (``engines.training.selfplay``):
@@ -32,6 +33,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=64, help="games to play (default 64)")
     parser.add_argument("--parallel", type=int, default=64, help="games advancing together (default 64)")
     parser.add_argument("--simulations", type=int, default=50, help="simulations per move (default 50)")
+    parser.add_argument("--gumbel", type=int, default=0,
+                        help="search as Gumbel AlphaZero, considering this many root moves (default 0: PUCT)")
     parser.add_argument("--blocks", type=int, default=5)
     parser.add_argument("--filters", type=int, default=64)
     parser.add_argument("--out", default=f"{DEFAULT_FOLDER}/selfplay.md", help="where the table is saved")
@@ -49,7 +52,7 @@ def main() -> None:
         evaluator.evaluate([enc.game.initial_state()])  # trace the compiled call before timing
         evaluator.evaluations = 0
         start = time.perf_counter()
-        settings = SelfPlaySettings(parallel=args.parallel, simulations=args.simulations)
+        settings = SelfPlaySettings(parallel=args.parallel, simulations=args.simulations, gumbel=args.gumbel)
         examples = self_play(args.game, evaluator, enc, args.games, settings, seed=0, progress=True)
         seconds = time.perf_counter() - start
     moves = len(examples.values)
@@ -57,7 +60,8 @@ def main() -> None:
     table = Table(["games", "moves", "seconds", "network evaluations/s", "simulations/s", "moves/s", "target"],
                   [True] * 6 + [False],
                   f"{args.game}, an untrained ResNet of {args.blocks} blocks x {args.filters} filters, "
-                  f"{args.parallel} games in parallel, {args.simulations} simulations per move")
+                  f"{args.parallel} games in parallel, {args.simulations} simulations per move"
+                  + (f", Gumbel search over {args.gumbel} root moves" if args.gumbel else ""))
     table.row(f"{args.games}", f"{moves:,}", f"{seconds:.1f}", f"{rate:,.0f}", f"{moves * args.simulations / seconds:,.0f}",
               f"{moves / seconds:,.1f}", f"≥ {TARGET:,} {'met' if rate >= TARGET else 'MISSED'}")
     table.save(args.out)

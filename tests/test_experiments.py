@@ -1,4 +1,6 @@
 """The experiment scripts run end to end on tiny settings."""
+import json
+
 import pytest
 
 from experiments.chapters import ch15_strength_per_compute as spc
@@ -305,3 +307,27 @@ def test_mcts_go9_names_the_fewest_handicap_only_when_fewer_stones_lost() -> Non
     assert "fewer were not tried" in fewest_stones_sentence([(4, 0.67, 0.3, 0.9), (6, 1.0, 0.6, 1.0)])
     assert fewest_stones_sentence([(2, 0.0, 0.0, 0.4)]).startswith("No handicap tried (2)")
     assert "no handicap stones" in fewest_stones_sentence([(0, 0.5, 0.2, 0.8), (2, 0.83, 0.4, 0.97)])
+
+
+def test_the_economies_ablation_runs_quick_and_reports_each_variant(tmp_path):
+    """Three variants, one tiny iteration each: every run measured on the solved
+    positions from its start, published by them, and reported with its compute."""
+    import pandas as pd
+
+    from experiments.headline import alphazero_economies as economies
+
+    out, work = tmp_path / "out", tmp_path / "work"
+    argv = ["--quick", "--out", str(out), "--work", str(work), "--variants", "gumbel16", "puct16", "forced"]
+    assert economies.main(argv) == 0
+    table = pd.read_csv(out / "economies.csv")
+    assert list(table["variant"].unique()) == ["gumbel16", "puct16", "forced"]
+    assert {v: list(runs["iteration"]) for v, runs in table.groupby("variant")} == \
+        {"gumbel16": [0, 1], "puct16": [0, 1], "forced": [0, 1]}  # row 0: the random start, measured
+    first = table[table["iteration"] == 1]
+    assert (first["selfplay_evaluations"] > 0).all() and (first["cumulative_evaluations"] > 0).all()
+    assert json.loads((work / "gumbel16" / "config.json").read_text())["gumbel"] == 16
+    assert json.loads((work / "forced" / "config.json").read_text())["forced_playouts"] == 2.0
+    summary = (out / "summary.md").read_text()
+    assert "| gumbel16 | Gumbel search, 16 simulations, improved-policy targets; Gumbel AlphaZero" in summary and (out / "mistakes_vs_evaluations.png").exists()
+    assert economies.main(argv) == 0  # a finished run: nothing to train, the same report
+    assert economies.main(["--quick", "--out", str(out), "--variants", "nope"]) == 2

@@ -71,9 +71,11 @@ log = logging.getLogger(__name__)
 
 
 def train_alphazero(out: str | Path, config: AlphaZeroConfig, iterations: int,
-                    progress: bool = True, workers: int = 1, sgf: bool = False, ray: str | None = None
-                    ) -> pd.DataFrame:
-    """Run (or continue) training until ``iterations`` iterations are done;
+                    progress: bool = True, workers: int = 1, sgf: bool = False, ray: str | None = None,
+                    budget_seconds: float = math.inf) -> pd.DataFrame:
+    """Run (or continue) training until ``iterations`` iterations are done, or
+    until the iterations' ``seconds`` add up to ``budget_seconds`` (a compute
+    budget that a resumed run keeps, whatever the session it ran in);
     ``workers`` > 1 plays the self-play games in that many processes (with
     ``ray``: in that many shares on the Ray cluster there); ``sgf`` keeps Go
     self-play games as SGF in ``out/selfplay-sgf/iter-NNN/``. The folder is
@@ -88,6 +90,8 @@ def train_alphazero(out: str | Path, config: AlphaZeroConfig, iterations: int,
                 measure_start(run)
             for iteration in progress_bar(range(run.done + 1, iterations + 1), desc="iterations", unit="iter",
                                           initial=run.done, total=iterations, disable=not progress):
+                if _seconds_spent(run.history) >= budget_seconds:
+                    break
                 started = time.perf_counter()
                 run.previous_network.set_weights(run.model.get_weights())  # frozen: the opponent of step 3
                 examples = self_play_games(run, iteration, pool)
@@ -229,11 +233,12 @@ def measure_references(run: Run, iteration: int) -> dict[str, float]:
 def measure_start(run: Run) -> None:
     """Iteration 0's row: the starting network (untrained, or ``init``) against
     the fixed references, so that it can be the one published."""
+    started = time.perf_counter()
     row: dict[str, float] = {"iteration": 0, "examples": 0, "elo": 0.0}
     checkpoint = run.out / "checkpoints" / "iter-000.keras"
     row.update(_against_baselines(checkpoint, run.config, 0, run.progress) if run.config.baselines else {})
     row.update(measure_references(run, 0))
-    row["seconds"] = 0.0
+    row["seconds"] = time.perf_counter() - started  # part of the run's budget
     publish(run, 0, row)
 
 
@@ -275,6 +280,11 @@ def publish(run: Run, iteration: int, row: dict[str, float]) -> None:
             stale.unlink()
     run.done = iteration
     log.info("iteration %d: %s", iteration, row)
+
+
+def _seconds_spent(history: pd.DataFrame) -> float:
+    """The seconds a run's iterations took so far (self-play, training and evaluation)."""
+    return float(history["seconds"].sum()) if "seconds" in history else 0.0
 
 
 def _record_settings(out: Path, config: AlphaZeroConfig) -> None:

@@ -1,0 +1,211 @@
+"""What buys AlphaZero strength cheaply on Connect Four: one training run per economy, judged by perfect play.
+
+    python experiments/headline/alphazero_economies.py --variants gumbel16 puct100   # a budget of hours each
+    python experiments/headline/alphazero_economies.py --out reports/alphazero-economies-connect4
+    python experiments/headline/alphazero_economies.py --quick
+
+Each variant is a training run from a random network (``engines.training.alphazero``)
+that differs from the suite's recipe, the shipped network's (PUCT with 100
+simulations a move, Dirichlet noise, the visit counts as the policy target,
+half the result and half the root's search value as the value target, a
+5-block 64-filter ResNet, 256 games an iteration), in one setting, each with
+its source:
+
+* ``gumbel16``: Gumbel AlphaZero's search with 16 simulations, its improved
+  policy as the target (Danihelka et al., ICLR 2022);
+* ``puct16``: PUCT with the same 16 simulations (the control for Gumbel);
+* ``puct200``: PUCT with 200 simulations (the issue's reference training);
+* ``forced``: KataGo's forced playouts and policy target pruning, k = 2 (Wu 2019);
+* ``capped``: KataGo's playout cap randomisation: a quarter of the moves
+  searched with 100 simulations and learnt from, the rest with 20 (Wu 2019);
+* ``results-only``: the value target is the game's result alone (AlphaZero's),
+  not mixed with the search value (Oracle's Connect Four study).
+
+Every run is measured after every iteration on the same fixed reference: the
+293 critical positions of the early-game solved sets (``begin-easy``,
+``begin-medium``, ``begin-hard``; positions where some move changes the
+game-theoretic result), with the raw policy and after the run's own search
+of 50 simulations; the published network is the best by it. Each run stops at
+its compute budget (``--hours`` of its own iterations' time, resumable across
+sessions) or ``--iterations``.
+
+Writes ``economies.csv`` (every variant's iterations), ``summary.md`` (the
+published networks' mistakes with 95% Wilson intervals, the self-play network
+evaluations and minutes they took), ``mistakes_vs_evaluations.png`` (the
+searched mistake rate against cumulative self-play evaluations, one line per
+variant) and ``mistakes_vs_minutes.png`` to --out; each variant's run folder is
+``--work/VARIANT``. A run's seconds are this machine's, as loaded as it was.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Callable
+
+import pandas as pd
+
+from dlgo.arena.ratings import wilson_interval
+from dlgo.core.arguments import whole
+from dlgo.core.errors import SpecError
+from dlgo.formats.atomic import atomic_write
+from dlgo.formats.plotting import new_figure, save_figure
+from engines.training.alphazero_config import AlphaZeroConfig
+from experiments.shared import chapters
+
+NAME = "alphazero-economies-connect4"
+
+
+def recipe(seed: int = 0) -> AlphaZeroConfig:
+    """The suite's Connect Four recipe (the shipped network's), measured on the
+    critical early-game positions every iteration and publishing its best."""
+    return AlphaZeroConfig(game="connect4", blocks=5, filters=64, learning_rate=1e-3, l2=1e-4,
+                           learning_rate_drops=[100, 120], learning_rate_drop=0.3, games=256, parallel=256,
+                           simulations=100, c=1.5, dirichlet_alpha=1.0, dirichlet_epsilon=0.25, temperature_moves=8,
+                           buffer_games=5000, batch_size=256, train_steps=150, eval_games=10, eval_simulations=50,
+                           previous_games=20, baselines=["random", "mcts:rounds=1000"], baseline_every=10,
+                           search_value_weight=0.5, reference_positions=1000, publish="best", seed=seed)
+
+
+def quick_recipe(seed: int = 0) -> AlphaZeroConfig:
+    """Tiny settings that run every variant's pipeline in seconds."""
+    return AlphaZeroConfig(game="connect4", blocks=1, filters=8, games=4, parallel=4, simulations=8, train_steps=2,
+                           batch_size=32, eval_games=0, eval_simulations=4, previous_games=2, baselines=[],
+                           reference_positions=2, publish="best", seed=seed)
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One economy: what it changes in the recipe, and where it comes from."""
+
+    name: str
+    change: str
+    source: str
+    apply: Callable[[AlphaZeroConfig], AlphaZeroConfig]
+
+
+def _search(simulations: int, gumbel: int = 0) -> Callable[[AlphaZeroConfig], AlphaZeroConfig]:
+    """The recipe with another self-play search."""
+    return lambda config: replace(config, simulations=simulations, gumbel=gumbel)
+
+
+VARIANTS = {v.name: v for v in [
+    Variant("puct100", "the recipe: PUCT, 100 simulations", "AlphaZero (Silver et al. 2018)", lambda c: c),
+    Variant("gumbel16", "Gumbel search, 16 simulations, improved-policy targets",
+            "Gumbel AlphaZero (Danihelka et al. 2022)", _search(16, gumbel=16)),
+    Variant("puct16", "PUCT, 16 simulations", "the control for gumbel16", _search(16)),
+    Variant("puct200", "PUCT, 200 simulations", "the issue's reference training", _search(200)),
+    Variant("forced", "forced playouts and policy target pruning, k = 2", "KataGo (Wu 2019, 3.1)",
+            lambda c: replace(c, forced_playouts=2.0)),
+    Variant("capped", "playout cap randomisation: 25% of moves at 100 simulations, the rest at 20",
+            "KataGo (Wu 2019, 3.2)",
+            lambda c: replace(c, fast_simulations=max(1, c.simulations // 5), full_fraction=0.25)),
+    Variant("results-only", "value target: the game's result only", "AlphaZero; against Oracle's mix",
+            lambda c: replace(c, search_value_weight=0.0)),
+]}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = chapters.parser(__file__, __doc__, name=NAME, work="the variants' training runs, resumable")
+    p.add_argument("--variants", nargs="+", default=list(VARIANTS), metavar="VARIANT",
+                   help=f"the runs to train and report (default all: {', '.join(VARIANTS)})")
+    p.add_argument("--hours", type=float, default=2.0,
+                   help="each run's compute budget: its iterations' hours on this machine (default 2)")
+    p.add_argument("--iterations", type=whole(1), default=200, help="at most this many iterations a run (default 200)")
+    p.add_argument("--workers", type=whole(1), default=1, help="self-play processes (default 1)")
+    return p
+
+
+def train_variants(args: argparse.Namespace) -> pd.DataFrame:
+    """Train (or go on training) every asked variant to its budget; their histories, one table."""
+    from engines.training.alphazero import train_alphazero  # loads TensorFlow
+
+    base = quick_recipe(args.seed) if args.quick else recipe(args.seed)
+    iterations, budget = (1, math.inf) if args.quick else (args.iterations, args.hours * 3600)
+    histories = []
+    for name in args.variants:
+        config = VARIANTS[name].apply(base)
+        history = train_alphazero(Path(args.work) / name, config, iterations, workers=args.workers,
+                                  budget_seconds=budget)
+        histories.append(history.assign(variant=name))
+    return pd.concat(histories, ignore_index=True)
+
+
+def with_totals(table: pd.DataFrame) -> pd.DataFrame:
+    """Each iteration's cumulative self-play evaluations and minutes, per variant."""
+    table = table.copy()
+    grouped = table.groupby("variant", sort=False)
+    table["cumulative_evaluations"] = grouped["selfplay_evaluations"].transform(lambda s: s.fillna(0).cumsum())
+    table["cumulative_minutes"] = grouped["seconds"].transform(lambda s: s.fillna(0).cumsum() / 60)
+    return table
+
+
+def summary_rows(table: pd.DataFrame) -> list[str]:
+    """Per variant: its published network's mistakes (95% Wilson intervals) and what it cost."""
+    lines = ["| variant | change | iterations | published | mistakes, search | mistakes, raw | self-play evaluations "
+             "to it | minutes to it |", "|---|---|---:|---:|---:|---:|---:|---:|"]
+    for name, runs in table.groupby("variant", sort=False):
+        last = runs.iloc[-1]
+        published = runs[runs["iteration"] == last["published"]].iloc[0]
+        n = int(published["reference_positions"])
+        cells = []
+        for column in ("mistakes_search", "mistakes_raw"):
+            low, high = wilson_interval(published[column], n)
+            cells.append(f"{published[column]:.1%} ({low:.1%}-{high:.1%})")
+        lines.append(f"| {name} | {VARIANTS[name].change}; {VARIANTS[name].source} | {int(last['iteration'])} | "
+                     f"{int(published['iteration'])} | {cells[0]} | {cells[1]} | "
+                     f"{published['cumulative_evaluations']:,.0f} | {published['cumulative_minutes']:.0f} |")
+    return lines
+
+
+def plot_against(table: pd.DataFrame, x: str, label: str, path: Path, log: bool) -> None:
+    """The searched and raw mistake rates of every variant against ``x``."""
+    fig, axis = new_figure((7, 4.5))
+    for k, (name, runs) in enumerate(table.groupby("variant", sort=False)):
+        axis.plot(runs[x], runs["mistakes_search"], "-", marker=".", color=f"C{k}", label=f"{name} (search)")
+        axis.plot(runs[x], runs["mistakes_raw"], ":", color=f"C{k}", alpha=0.7, label=f"{name} (raw)")
+    if log:
+        axis.set_xscale("symlog", linthresh=1e5)
+    axis.set(xlabel=label, ylabel="share of critical early-game positions lost", ylim=(0, None),
+             title="Connect Four: mistakes against perfect play during training")
+    axis.grid(alpha=0.3)
+    axis.legend(fontsize="small", ncol=2)
+    save_figure(fig, path)
+
+
+@chapters.script
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    unknown = [v for v in args.variants if v not in VARIANTS]
+    if unknown:
+        raise SpecError(f"unknown variant {', '.join(unknown)}; the variants: {', '.join(VARIANTS)}")
+    if not args.hours > 0:
+        raise SpecError(f"--hours must be above 0, got {args.hours}")
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    table = with_totals(train_variants(args))
+    with atomic_write(out / "economies.csv") as handle:
+        table.to_csv(handle, index=False)
+    plot_against(table, "cumulative_evaluations", "self-play network evaluations", out / "mistakes_vs_evaluations.png",
+                 log=True)
+    plot_against(table, "cumulative_minutes", "minutes of training (self-play, learning, measuring)",
+                 out / "mistakes_vs_minutes.png", log=False)
+    command_line = chapters.command(__file__, argv, {"--seed": args.seed, "--workers": args.workers})
+    lines = ["# AlphaZero's economies on Connect Four, judged by perfect play", "",
+             f"Reproduce: `{command_line}`", "",
+             "Each run starts from a random network and differs from the recipe in one setting; after every "
+             "iteration its network plays the critical early-game positions of the solved sets, raw and after "
+             "its own search of 50 simulations; the published network is its best by that. Mistakes: the share "
+             "of those positions where its move changed the game-theoretic result (95% Wilson interval).", "",
+             *summary_rows(table), "",
+             "![mistakes against self-play evaluations](mistakes_vs_evaluations.png)", "",
+             "![mistakes against minutes](mistakes_vs_minutes.png)", ""]
+    chapters.write_lines(out / "summary.md", lines)
+    print(f"report: {out}/summary.md")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
