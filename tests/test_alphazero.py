@@ -1,5 +1,7 @@
 """AlphaZero: the policy-value ResNet (shapes, outputs in range, compiled = eager,
 save/load, a fit that learns) and the engine that searches with it."""
+import math
+
 import numpy as np
 import pytest
 
@@ -324,3 +326,25 @@ def test_go_self_play_games_are_kept_as_sgf(tmp_path):
         record = read_sgf(path.read_bytes())
         assert record.size == 5 and record.black == "alphazero iteration 0" and record.result
         assert sgf_to_state(record).is_over()
+
+
+def test_the_replay_window_grows_as_katago_s_and_sample_reuse_sets_the_batches(tmp_path):
+    """KataGo's window: c * (1 + 0.4 * ((n / c) ** alpha - 1) / alpha) games once n > c
+    have been played; sample reuse: each new position drawn about k times."""
+    from engines.training.alphazero import AlphaZeroConfig, train_alphazero
+    from engines.training.replay import ReplayBuffer
+
+    window = AlphaZeroConfig(buffer_games=100, window_alpha=0.75)
+    assert window.window_games(50) == window.window_games(100) == 100
+    assert window.window_games(1000) == int(100 * (1 + 0.4 * (10 ** 0.75 - 1) / 0.75)) == 346
+    assert AlphaZeroConfig(buffer_games=100).window_games(10 ** 6) == 100  # alpha 0: fixed
+    reuse = AlphaZeroConfig(batch_size=256, sample_reuse=4.0, train_steps=7)
+    assert reuse.training_batches(1000) == 16 and reuse.training_batches(1) == 1
+    assert AlphaZeroConfig(train_steps=7).training_batches(1000) == 7
+    config = AlphaZeroConfig(game="tictactoe", blocks=1, filters=8, games=4, parallel=4, simulations=4,
+                             buffer_games=4, window_alpha=0.75, sample_reuse=2.0, batch_size=8, eval_games=0,
+                             previous_games=2, eval_simulations=2, baselines=[])
+    history = train_alphazero(tmp_path, config, iterations=2, progress=False)
+    assert list(history["buffer_games"]) == [4, 5]  # 8 games played: the window holds 5
+    assert len(ReplayBuffer.load(tmp_path / "buffer-002.npz").games) == 5
+    assert history["train_steps"].iloc[0] == math.ceil(2.0 * history["examples"].iloc[0] / 8)  # all new

@@ -4,8 +4,10 @@ Each iteration, as the paper tells it (:func:`train_alphazero`, one screen):
 
 1. **Self-play** (:func:`self_play_games`): the current network plays ``games``
    games against itself (batched, :mod:`engines.training.selfplay`) and the
-   examples join a replay buffer of the last ``buffer_games`` games.
-2. **Train** (:func:`train_network`): ``train_steps`` batches drawn from the
+   examples join a replay buffer of the last ``buffer_games`` games (or
+   KataGo's window, growing with the games played: ``window_alpha``).
+2. **Train** (:func:`train_network`): ``train_steps`` batches (or as many as
+   reuse each new example ``sample_reuse`` times) drawn from the
    buffer with random symmetries (policy: cross-entropy against the search's
    visit distribution; value: squared error against the result, or its mix with
    the search's root value, ``search_value_weight``).
@@ -99,9 +101,11 @@ def train_alphazero(out: str | Path, config: AlphaZeroConfig, iterations: int,
                 if sgf and get_game(config.game).has_sgf:
                     _write_selfplay_sgf(run.out / "selfplay-sgf" / f"iter-{iteration:03d}", config.game,
                                         examples.moves, f"alphazero iteration {iteration - 1}")
-                row = {"iteration": iteration, "examples": len(run.buffer),
+                batches = config.training_batches(len(examples.values))
+                row = {"iteration": iteration, "examples": len(run.buffer), "buffer_games": run.buffer.capacity,
                        "selfplay_evaluations": examples.evaluations, "selfplay_seconds": played,
-                       "learning_rate": config.learning_rate_at(iteration), **train_network(run, iteration)}
+                       "learning_rate": config.learning_rate_at(iteration), "train_steps": batches,
+                       **train_network(run, iteration, batches)}
                 checkpoint = save_iteration(run, iteration)
                 row.update(evaluate_network(run, iteration, checkpoint, last=iteration == iterations))
                 row.update(measure_references(run, iteration))
@@ -178,17 +182,18 @@ def self_play_games(run: Run, iteration: int, pool: SelfPlayPool | None) -> Exam
         if not start.exists():
             save_model(run.model, start, {**run.metadata, "iteration": iteration - 1})
         examples = pool.self_play(config.game, start, config.games, settings, seed=seed, progress=run.progress)
+    run.buffer.resize(config.window_games(iteration * config.games))
     run.buffer.add(examples)
     return examples
 
 
-def train_network(run: Run, iteration: int) -> dict[str, float]:
-    """Step 2: ``train_steps`` batches from the buffer at the iteration's learning
+def train_network(run: Run, iteration: int, batches: int) -> dict[str, float]:
+    """Step 2: ``batches`` batches from the buffer at the iteration's learning
     rate; the mean of each loss component."""
     config = run.config
     run.model.optimizer.learning_rate.assign(config.learning_rate_at(iteration))
     losses = []
-    bar = progress_bar(range(config.train_steps), desc="training", unit="batch", disable=not run.progress,
+    bar = progress_bar(range(batches), desc="training", unit="batch", disable=not run.progress,
                        leave=False)
     for _ in bar:
         x, pi, z = run.buffer.sample(config.batch_size, run.rng)

@@ -17,7 +17,7 @@ from engines.training.selfplay import MatchSettings, SelfPlaySettings
 AT_LEAST_ONE = ("blocks", "filters", "games", "parallel", "simulations", "buffer_games", "batch_size", "train_steps",
                 "previous_games", "eval_simulations", "baseline_every")
 POSITIVE = ("learning_rate", "learning_rate_drop", "c", "dirichlet_alpha")
-FRACTIONS = ("full_fraction", "search_value_weight", "dirichlet_epsilon")
+FRACTIONS = ("full_fraction", "search_value_weight", "dirichlet_epsilon", "window_alpha")
 PUBLISH = ("latest", "best")
 
 
@@ -53,6 +53,12 @@ class AlphaZeroConfig:
                                         "(later ones: the most visited; PUCT only, Gumbel's noise explores "
                                         "every move)")
     buffer_games: int = setting(1000, "replay buffer: the positions of this many latest games")
+    window_alpha: float = setting(0.0, "KataGo's growing replay window: once more than --buffer-games games are "
+                                       "played, the buffer holds buffer_games * (1 + 0.4 * ((played / buffer_games)"
+                                       " ** alpha - 1) / alpha) games (KataGo: alpha 0.75; 0: a fixed window)")
+    sample_reuse: float = setting(0.0, "above 0: train ceil(reuse * the iteration's new positions / --batch-size) "
+                                       "batches, so each new position is drawn about this many times, instead of "
+                                       "--train-steps")
     batch_size: int = setting(128, "training batch size")
     train_steps: int = setting(100, "training batches per iteration")
     eval_games: int = setting(10, "evaluation games against each baseline")
@@ -107,6 +113,22 @@ class AlphaZeroConfig:
         per entry of ``learning_rate_drops`` at or before ``iteration``."""
         drops = sum(1 for start in self.learning_rate_drops if iteration >= start)
         return self.learning_rate * self.learning_rate_drop ** drops
+
+    def window_games(self, played: int) -> int:
+        """The replay window after ``played`` self-play games (Wu 2019, appendix C: a window that
+        grows sublinearly, so early, weak games leave the buffer sooner): ``buffer_games`` while
+        ``window_alpha`` is 0 or fewer games were played."""
+        c, alpha = self.buffer_games, self.window_alpha
+        if alpha <= 0 or played <= c:
+            return c
+        return int(c * (1 + 0.4 * ((played / c) ** alpha - 1) / alpha))
+
+    def training_batches(self, new_positions: int) -> int:
+        """Batches an iteration trains: ``train_steps``, or with ``sample_reuse`` as many as
+        draw each of its ``new_positions`` about ``sample_reuse`` times (at least one)."""
+        if not self.sample_reuse:
+            return self.train_steps
+        return max(1, math.ceil(self.sample_reuse * new_positions / self.batch_size))
 
     def self_play_settings(self) -> SelfPlaySettings:
         """How this run's self-play searches and chooses its moves."""

@@ -28,6 +28,12 @@ class ReplayBuffer:
         self.symmetries = symmetries or []
         self.games: deque[tuple[np.ndarray, np.ndarray, np.ndarray]] = deque(maxlen=capacity)
 
+    def resize(self, capacity: int) -> None:
+        """Hold the last ``capacity`` games from now on (the oldest go if there are more)."""
+        if capacity != self.capacity:
+            self.capacity = capacity
+            self.games = deque(self.games, maxlen=capacity)
+
     def __len__(self) -> int:
         """Number of examples (positions) held."""
         return sum(len(g[2]) for g in self.games)

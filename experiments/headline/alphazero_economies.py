@@ -19,7 +19,9 @@ its source:
 * ``capped``: KataGo's playout cap randomisation: a quarter of the moves
   searched with 100 simulations and learnt from, the rest with 20 (Wu 2019);
 * ``results-only``: the value target is the game's result alone (AlphaZero's),
-  not mixed with the search value (Oracle's Connect Four study).
+  not mixed with the search value (Oracle's Connect Four study);
+* ``window``: KataGo's replay window, growing sublinearly with the games played
+  from the recipe's 5,000 games (Wu 2019, appendix C).
 
 Every run is measured after every iteration on the same fixed reference: the
 293 critical positions of the early-game solved sets (``begin-easy``,
@@ -104,6 +106,8 @@ VARIANTS = {v.name: v for v in [
             lambda c: replace(c, fast_simulations=max(1, c.simulations // 5), full_fraction=0.25)),
     Variant("results-only", "value target: the game's result only", "AlphaZero; against Oracle's mix",
             lambda c: replace(c, search_value_weight=0.0)),
+    Variant("window", "a replay window growing with the games played (alpha 0.75)", "KataGo (Wu 2019, appendix C)",
+            lambda c: replace(c, window_alpha=0.75)),
 ]}
 
 
