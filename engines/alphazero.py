@@ -41,10 +41,10 @@ class NetworkEvaluator(Evaluator):
         if self.symmetries:
             features = np.concatenate([sym.planes(features) for sym in self.symmetries])
         outputs = self.loaded.call(features)
-        if len(outputs) != 2:
+        if len(outputs) < 2:
             raise ModelFileError("this network has no value head: train it with AlphaZero, not supervised learning")
         self.evaluations += len(states)
-        policy, value = outputs
+        policy, value = outputs[:2]  # auxiliary heads (moves left, ownership, score) follow; the search uses neither
         if self.symmetries:  # the network's prior for action i under a symmetry sits at sym.actions[i]
             n = len(states)
             policy = np.mean([policy[k * n:(k + 1) * n][:, sym.actions] for k, sym in enumerate(self.symmetries)],

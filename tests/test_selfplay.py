@@ -77,7 +77,7 @@ def test_sampling_moves_policies_with_the_boards():
         syms = enc.game.symmetries()
         buffer = ReplayBuffer(10, syms)
         buffer.add(ex)
-        x, pi, z = buffer.sample(200, np.random.default_rng(0))
+        x, pi, z, _ = buffer.sample(200, np.random.default_rng(0))
         assert x.shape == (200,) + enc.shape and pi.shape == (200, enc.num_moves) and z.shape == (200,)
         np.testing.assert_allclose(pi.sum(axis=1), 1.0, rtol=1e-5)
         occupied = (x[:, :, :, 0] + x[:, :, :, 1]) > 0  # either player's stone
@@ -166,7 +166,8 @@ def test_a_runs_settings_reach_self_play_and_its_matches_whole():
                              previous_games=8, eval_simulations=21)
     settings = config.self_play_settings()
     assert {f.name: getattr(settings, f.name) for f in fields(SelfPlaySettings)} == \
-        {f.name: getattr(config, f.name) for f in fields(SelfPlaySettings)}
+        {f.name: getattr(config, f.name) for f in fields(SelfPlaySettings) if f.name != "auxiliary"} | \
+        {"auxiliary": config.auxiliary_targets()}  # the names, in the network's order
     assert config.match_settings() == MatchSettings(parallel=8, simulations=21, c=2.5)
     with pytest.raises(SpecError, match="search_value_weight"):
         SelfPlaySettings(search_value_weight=1.5)

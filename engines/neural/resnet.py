@@ -9,18 +9,39 @@
 
 Every kernel carries L2 regularisation ``l2``; ``channels_last`` throughout.
 Built for any game from its encoder's ``shape`` and ``num_moves``.
+
+Auxiliary heads (KataGo's, Wu 2019 section 4: more to learn from each game
+than its result) follow the value and policy in the outputs, in the order asked:
+
+      -> ``moves_left``: dense from the value head's hidden layer -> the plies
+                         to the end, over the number of actions (linear)
+      -> ``score``:      dense from the same layer -> the final margin for the
+                         player to move, over the board's points (linear)
+      -> ``ownership``:  1x1 conv on the tower -> tanh per point: who owns it
+                         at the end (1 the player to move, -1 the opponent)
 """
 from __future__ import annotations
+
+from typing import Sequence
 
 from dlgo.core.errors import SpecError
 from engines.neural.backend import keras
 
+#: the auxiliary heads a network can have: a number per position, or one per point of the board
+AUXILIARY_HEADS = {"moves_left": "scalar", "score": "scalar", "ownership": "board"}
+
 
 def build_resnet(input_shape: tuple[int, int, int], num_moves: int, *, blocks: int = 5, filters: int = 64,
-                 value_units: int = 64, l2: float = 1e-4, name: str = "alphazero") -> "keras.Model":
-    """A policy-value ResNet; outputs ``[policy (batch, num_moves), value (batch, 1)]``."""
+                 value_units: int = 64, l2: float = 1e-4, name: str = "alphazero",
+                 auxiliary: Sequence[str] = ()) -> "keras.Model":
+    """A policy-value ResNet; outputs ``[policy (batch, num_moves), value (batch, 1)]``
+    and then each of the ``auxiliary`` heads (:data:`AUXILIARY_HEADS`): ``(batch, 1)``
+    for a number, ``(batch, rows, cols, 1)`` for ownership."""
     if blocks < 0 or filters < 1:
         raise SpecError(f"need blocks >= 0 and filters >= 1, got blocks={blocks}, filters={filters}")
+    unknown = [head for head in auxiliary if head not in AUXILIARY_HEADS]
+    if unknown:
+        raise SpecError(f"unknown auxiliary head {', '.join(unknown)}; the heads: {', '.join(AUXILIARY_HEADS)}")
     layers = keras.layers
     regularizer = keras.regularizers.L2(l2) if l2 else None
 
@@ -44,4 +65,10 @@ def build_resnet(input_shape: tuple[int, int, int], num_moves: int, *, blocks: i
     v = layers.Flatten(name="value_flat")(v)
     v = layers.Dense(value_units, activation="relu", kernel_regularizer=regularizer, name="value_hidden")(v)
     value = layers.Dense(1, activation="tanh", kernel_regularizer=regularizer, name="value")(v)
-    return keras.Model(inputs, [policy, value], name=name)
+    extra = []
+    for head in auxiliary:
+        if AUXILIARY_HEADS[head] == "board":
+            extra.append(layers.Conv2D(1, 1, activation="tanh", kernel_regularizer=regularizer, name=head)(x))
+        else:
+            extra.append(layers.Dense(1, kernel_regularizer=regularizer, name=head)(v))
+    return keras.Model(inputs, [policy, value, *extra], name=name)

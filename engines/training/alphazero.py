@@ -158,8 +158,9 @@ def open_run(out: Path, config: AlphaZeroConfig, progress: bool) -> Run:
     else:
         keras.utils.set_random_seed(config.seed)
         model = starting_network(config.init, encoder) if config.init else build_resnet(
-            encoder.shape, encoder.num_moves, blocks=config.blocks, filters=config.filters, l2=config.l2)
-        _compile(model, config.learning_rate)
+            encoder.shape, encoder.num_moves, blocks=config.blocks, filters=config.filters, l2=config.l2,
+            auxiliary=config.auxiliary_targets())
+        _compile(model, config)
         buffer = ReplayBuffer(config.buffer_games, syms)
         save_model(model, out / "checkpoints" / "iter-000.keras", {**metadata, "iteration": 0})
     previous = keras.models.clone_model(model)
@@ -196,8 +197,9 @@ def train_network(run: Run, iteration: int, batches: int) -> dict[str, float]:
     bar = progress_bar(range(batches), desc="training", unit="batch", disable=not run.progress,
                        leave=False)
     for _ in bar:
-        x, pi, z = run.buffer.sample(config.batch_size, run.rng)
-        losses.append(run.model.train_on_batch(x, [pi, z[:, None]], return_dict=True))
+        batch = run.buffer.sample(config.batch_size, run.rng)
+        targets = [batch.pi, batch.z[:, None], *(batch.auxiliary[name] for name in config.auxiliary_targets())]
+        losses.append(run.model.train_on_batch(batch.x, targets, return_dict=True))
         bar.set_postfix(loss=f"{float(losses[-1]['loss']):.3f}", refresh=False)
     return {k: float(np.mean([step[k] for step in losses])) for k in losses[0]}
 
@@ -352,9 +354,13 @@ def starting_network(path: str, encoder: Encoder) -> "keras.Model":
     return model
 
 
-def _compile(model: "keras.Model", learning_rate: float) -> None:
-    model.compile(optimizer=keras.optimizers.Adam(learning_rate=learning_rate),
-                  loss=[keras.losses.CategoricalCrossentropy(), keras.losses.MeanSquaredError()])
+def _compile(model: "keras.Model", config: AlphaZeroConfig) -> None:
+    """Adam on policy cross-entropy + value squared error (+ each auxiliary target's squared error, weighted)."""
+    auxiliary = config.auxiliary_targets()
+    model.compile(optimizer=keras.optimizers.Adam(learning_rate=config.learning_rate),
+                  loss=[keras.losses.CategoricalCrossentropy(), keras.losses.MeanSquaredError(),
+                        *(keras.losses.MeanSquaredError() for _ in auxiliary)],
+                  loss_weights=[1.0, 1.0, *(config.auxiliary_weight for _ in auxiliary)])
 
 
 def _against_previous(run: Run, iteration: int) -> float:

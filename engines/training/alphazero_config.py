@@ -11,6 +11,7 @@ from dlgo.core.errors import SpecError
 from dlgo.data.solved import shipped_sets
 from dlgo.games import get_game
 from engines.registry import check_spec
+from engines.training.auxiliary import auxiliary_targets
 from engines.training.selfplay import MatchSettings, SelfPlaySettings
 
 #: the least value of each count (every other number: finite, and >= 0 unless listed in POSITIVE)
@@ -53,6 +54,11 @@ class AlphaZeroConfig:
                                         "(later ones: the most visited; PUCT only, Gumbel's noise explores "
                                         "every move)")
     buffer_games: int = setting(1000, "replay buffer: the positions of this many latest games")
+    auxiliary: list[str] = setting([], "KataGo's auxiliary targets to learn too (names, or all: the game's): "
+                                       "moves_left (the plies to the end); on games scored by area ownership "
+                                       "(each point's final owner) and score (the final margin)")
+    auxiliary_weight: float = setting(0.15, "the weight of each auxiliary target's loss (the policy's and the "
+                                            "value's are 1)")
     window_alpha: float = setting(0.0, "KataGo's growing replay window: once more than --buffer-games games are "
                                        "played, the buffer holds buffer_games * (1 + 0.4 * ((played / buffer_games)"
                                        " ** alpha - 1) / alpha) games (KataGo: alpha 0.75; 0: a fixed window)")
@@ -105,6 +111,14 @@ class AlphaZeroConfig:
         if self.reference_positions and shipped_sets(self.game) is None:
             raise SpecError(f"--reference-positions: the suite has no solved position sets for {self.game} "
                             "(Connect Four only); use 0 and a baseline as the reference")
+        offered = auxiliary_targets(get_game(self.game))
+        unknown = [t for t in self.auxiliary if t not in (*offered, "all")]
+        if unknown:
+            raise SpecError(f"{self.game} has no auxiliary target {', '.join(unknown)}; its targets: "
+                            f"{', '.join(offered)} (or all)")
+        if self.init and self.auxiliary:
+            raise SpecError("--auxiliary needs a network with the auxiliary heads: start from random weights, not "
+                            "--init")
         if self.init and not Path(self.init).is_file():
             raise SpecError(f"--init {self.init}: no such network file")
 
@@ -113,6 +127,12 @@ class AlphaZeroConfig:
         per entry of ``learning_rate_drops`` at or before ``iteration``."""
         drops = sum(1 for start in self.learning_rate_drops if iteration >= start)
         return self.learning_rate * self.learning_rate_drop ** drops
+
+    def auxiliary_targets(self) -> tuple[str, ...]:
+        """The auxiliary targets this run learns, in the network's order (``all``: its game's,
+        :func:`~engines.training.auxiliary.auxiliary_targets`)."""
+        offered = auxiliary_targets(get_game(self.game))
+        return offered if "all" in self.auxiliary else tuple(t for t in offered if t in self.auxiliary)
 
     def window_games(self, played: int) -> int:
         """The replay window after ``played`` self-play games (Wu 2019, appendix C: a window that
@@ -137,7 +157,7 @@ class AlphaZeroConfig:
                                 dirichlet_alpha=self.dirichlet_alpha, dirichlet_epsilon=self.dirichlet_epsilon,
                                 fast_simulations=self.fast_simulations, full_fraction=self.full_fraction,
                                 search_value_weight=self.search_value_weight, gumbel=self.gumbel,
-                                forced_playouts=self.forced_playouts)
+                                forced_playouts=self.forced_playouts, auxiliary=self.auxiliary_targets())
 
     def match_settings(self) -> MatchSettings:
         """How each new network plays the one before it (its Elo step)."""

@@ -3,7 +3,8 @@
 Examples (board planes, search policy ``pi``, result ``z``) are kept per game,
 oldest game dropped first. :meth:`ReplayBuffer.sample` draws a training batch
 and shows each example under a random board symmetry (8 on square boards, the
-mirror in Connect Four), moving ``pi`` along with the board. The buffer saves
+mirror in Connect Four), moving ``pi`` (and a board-shaped auxiliary target,
+ownership) along with the board. The buffer saves
 to one compressed ``.npz`` file, written atomically, so a resumed run trains
 on exactly the data it had.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 from collections import deque
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -20,13 +22,31 @@ from dlgo.formats.atomic import atomic_write
 from engines.training.selfplay import Examples
 
 
+class GameExamples(NamedTuple):
+    """One game's examples: board planes (int8), search policies, value targets and auxiliary targets."""
+
+    features: np.ndarray
+    policies: np.ndarray
+    values: np.ndarray
+    auxiliary: dict[str, np.ndarray] = {}
+
+
+class Batch(NamedTuple):
+    """A training batch: inputs, policy and value targets, and the auxiliary targets by name."""
+
+    x: np.ndarray
+    pi: np.ndarray
+    z: np.ndarray
+    auxiliary: dict[str, np.ndarray]
+
+
 class ReplayBuffer:
     """The last ``capacity`` games' examples, sampled with symmetry augmentation."""
 
     def __init__(self, capacity: int, symmetries: list[Symmetry] | None = None):
         self.capacity = capacity
         self.symmetries = symmetries or []
-        self.games: deque[tuple[np.ndarray, np.ndarray, np.ndarray]] = deque(maxlen=capacity)
+        self.games: deque[GameExamples] = deque(maxlen=capacity)
 
     def resize(self, capacity: int) -> None:
         """Hold the last ``capacity`` games from now on (the oldest go if there are more)."""
@@ -43,8 +63,11 @@ class ReplayBuffer:
         start = 0
         for n in examples.lengths:
             sl = slice(start, start + n)
-            self.games.append((examples.features[sl].astype(np.int8), examples.policies[sl].astype(np.float32),
-                               examples.values[sl].astype(np.float32)))
+            self.games.append(GameExamples(examples.features[sl].astype(np.int8),
+                                           examples.policies[sl].astype(np.float32),
+                                           examples.values[sl].astype(np.float32),
+                                           {name: rows[sl].astype(np.float32)
+                                            for name, rows in examples.auxiliary.items()}))
             start += n
         if start != len(examples.values):
             raise RecordError(f"the examples hold {len(examples.values)} positions, their games {start}")
@@ -53,13 +76,20 @@ class ReplayBuffer:
         """Everything held: (features int8, policies, values)."""
         if not self.games:
             raise RecordError("the replay buffer is empty")
-        return tuple(np.concatenate(parts) for parts in zip(*self.games))  # type: ignore[return-value]
+        return (np.concatenate([g.features for g in self.games]), np.concatenate([g.policies for g in self.games]),
+                np.concatenate([g.values for g in self.games]))
 
-    def sample(self, size: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def auxiliary_arrays(self) -> dict[str, np.ndarray]:
+        """Every auxiliary target held, by name (those every game has)."""
+        names = set.intersection(*(set(g.auxiliary) for g in self.games)) if self.games else set()
+        return {name: np.concatenate([g.auxiliary[name] for g in self.games]) for name in sorted(names)}
+
+    def sample(self, size: int, rng: np.random.Generator) -> Batch:
         """``size`` examples drawn uniformly (with replacement), each under a random symmetry."""
         features, policies, values = self.arrays()
         pick = rng.integers(len(values), size=size)
         x, pi, z = features[pick].astype(np.float32), policies[pick], values[pick]
+        auxiliary = {name: rows[pick] for name, rows in self.auxiliary_arrays().items()}
         if len(self.symmetries) > 1:
             choice = rng.integers(len(self.symmetries), size=size)
             for k, sym in enumerate(self.symmetries[1:], start=1):
@@ -69,23 +99,31 @@ class ReplayBuffer:
                     moved = np.zeros_like(pi[rows])
                     moved[:, sym.actions] = pi[rows]  # action i goes to sym.actions[i]
                     pi[rows] = moved
-        return x, pi, z
+                    for target in auxiliary.values():
+                        if target.ndim == 4:  # a board-shaped target moves with the board
+                            target[rows] = sym.planes(target[rows])
+        return Batch(x, pi, z, auxiliary)
 
     def save(self, path: str | Path) -> None:
         """Write the buffer atomically to ``path`` (.npz)."""
         lengths = np.array([len(g[2]) for g in self.games], dtype=np.int64)
         features, policies, values = self.arrays() if self.games else (np.zeros(0), np.zeros(0), np.zeros(0))
         with atomic_write(Path(path), "wb") as handle:
-            np.savez_compressed(handle, lengths=lengths, features=features, policies=policies, values=values,
-                                capacity=np.array(self.capacity))
+            arrays: dict[str, np.ndarray] = {
+                "lengths": lengths, "features": features, "policies": policies, "values": values,
+                "capacity": np.array(self.capacity),
+                **{f"auxiliary_{name}": rows for name, rows in self.auxiliary_arrays().items()}}
+            np.savez_compressed(handle, **arrays)  # type: ignore[arg-type]  # numpy's stub types allow_pickle too
 
     @classmethod
     def load(cls, path: str | Path, symmetries: list[Symmetry] | None = None) -> "ReplayBuffer":
         with np.load(path) as data:  # each data[...] decompresses its whole array: read each once
             capacity, lengths = int(data["capacity"]), data["lengths"]
             features, policies, values = data["features"], data["policies"], data["values"]
+            auxiliary = {key.removeprefix("auxiliary_"): data[key] for key in data.files if key.startswith("auxiliary_")}
         buffer = cls(capacity, symmetries)
         bounds = np.concatenate([[0], np.cumsum(lengths)])
         for a, b in zip(bounds[:-1], bounds[1:]):
-            buffer.games.append((features[a:b], policies[a:b], values[a:b]))
+            buffer.games.append(GameExamples(features[a:b], policies[a:b], values[a:b],
+                                             {name: rows[a:b] for name, rows in auxiliary.items()}))
         return buffer

@@ -54,6 +54,7 @@ from engines.alphazero import NetworkEvaluator
 from engines.neural.loading import load_network
 from engines.gumbel import GumbelSearch
 from engines.puct import Evaluator, MoveSearch, Node, PUCTSearch, backup
+from engines.training.auxiliary import target_shape, targets_of
 
 
 @dataclass
@@ -68,6 +69,7 @@ class Examples:
     lengths: list[int] = field(default_factory=list)
     moves: list[str] = field(default_factory=list)  # each game's moves as typed, space separated (for SGF)
     evaluations: int = 0  # the network evaluations the games cost (self-play's compute)
+    auxiliary: dict[str, np.ndarray] = field(default_factory=dict)  # auxiliary targets by name, (n, ...) each
 
     @staticmethod
     def concatenate(parts: Sequence["Examples"]) -> "Examples":
@@ -75,7 +77,9 @@ class Examples:
         return Examples(np.concatenate([p.features for p in parts]), np.concatenate([p.policies for p in parts]),
                         np.concatenate([p.values for p in parts]), [g for p in parts for g in p.games],
                         [n for p in parts for n in p.lengths], [m for p in parts for m in p.moves],
-                        sum(p.evaluations for p in parts))
+                        sum(p.evaluations for p in parts),
+                        {name: np.concatenate([p.auxiliary[name] for p in parts]) for name in parts[0].auxiliary}
+                        if parts else {})
 
 
 @dataclass(frozen=True)
@@ -95,6 +99,7 @@ class SelfPlaySettings:
     search_value_weight: float = 0.0  # value target: (1 - w) * game result + w * the root's search value
     gumbel: int = 0                 # > 0: Gumbel AlphaZero's search, considering this many root moves (0: PUCT)
     forced_playouts: float = 0.0    # PUCT: KataGo's forced playouts and policy target pruning, with this k (2)
+    auxiliary: tuple[str, ...] = ()  # auxiliary targets to record (engines.training.auxiliary)
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.search_value_weight <= 1.0:
@@ -252,7 +257,7 @@ def self_play(game: str, evaluator: Evaluator, encoder: Encoder, num_games: int,
     before = evaluator.evaluations
     games = _play_batched(game, [search], lambda index, player: 0, num_games, settings, noise=True,
                           rng=np.random.default_rng(seed), progress=progress, desc="self-play")
-    examples = _examples(games, encoder, settings.search_value_weight)
+    examples = _examples(games, encoder, settings.search_value_weight, settings.auxiliary)
     examples.evaluations = evaluator.evaluations - before
     return examples
 
@@ -280,8 +285,10 @@ def play_batched_match(game: str, first: Evaluator, second: Evaluator, num_games
     return scores
 
 
-def _examples(games: list[_Game], encoder: Encoder, search_value_weight: float = 0.0) -> Examples:
+def _examples(games: list[_Game], encoder: Encoder, search_value_weight: float = 0.0,
+              auxiliary: Sequence[str] = ()) -> Examples:
     states, policies, values = [], [], []
+    extra: dict[str, list[np.ndarray]] = {name: [] for name in auxiliary}
     for g in games:
         winner = g.state.winner()
         for state, pi, q in g.positions:
@@ -289,10 +296,16 @@ def _examples(games: list[_Game], encoder: Encoder, search_value_weight: float =
             states.append(state)
             policies.append(pi)
             values.append((1.0 - search_value_weight) * z + search_value_weight * q)
+        for name, rows in targets_of([state for state, _, _ in g.positions], g.state, auxiliary).items():
+            extra[name].append(rows)
     features = encoder.encode_batch(states) if states else np.zeros((0,) + encoder.shape, np.float32)
+    game = encoder.game
     return Examples(features, np.asarray(policies, np.float32).reshape(len(states), -1),
                     np.asarray(values, np.float32), [g.state for g in games], [len(g.positions) for g in games],
-                    [g.state.moves_text() for g in games])
+                    [g.state.moves_text() for g in games],
+                    auxiliary={name: np.concatenate(rows) if rows else np.zeros((0, *target_shape(name, game)),
+                                                                                  np.float32)
+                               for name, rows in extra.items()})
 
 
 def _init_worker() -> None:
@@ -317,7 +330,8 @@ def _self_play_task(job: SelfPlayJob) -> Examples:
     examples = self_play(game, NetworkEvaluator(loaded), loaded.encoder, num_games, settings, seed=seed)
     # Positions only: finished game states are long chains of objects, costly to send back.
     return Examples(examples.features.astype(np.int8), examples.policies, examples.values,
-                    lengths=examples.lengths, moves=examples.moves, evaluations=examples.evaluations)
+                    lengths=examples.lengths, moves=examples.moves, evaluations=examples.evaluations,
+                    auxiliary=examples.auxiliary)
 
 
 def _ray_self_play_task(task: tuple[int, SelfPlayJob]) -> tuple[int, Examples]:

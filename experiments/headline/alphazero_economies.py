@@ -21,7 +21,9 @@ its source:
 * ``results-only``: the value target is the game's result alone (AlphaZero's),
   not mixed with the search value (Oracle's Connect Four study);
 * ``window``: KataGo's replay window, growing sublinearly with the games played
-  from the recipe's 5,000 games (Wu 2019, appendix C).
+  from the recipe's 5,000 games (Wu 2019, appendix C);
+* ``moves-left``: an auxiliary head that learns the plies to the end of the
+  game (KataGo's auxiliary targets, section 4; Connect Four has no ownership or score).
 
 Every run is measured after every iteration on the same fixed reference: the
 293 critical positions of the early-game solved sets (``begin-easy``,
@@ -108,6 +110,8 @@ VARIANTS = {v.name: v for v in [
             lambda c: replace(c, search_value_weight=0.0)),
     Variant("window", "a replay window growing with the games played (alpha 0.75)", "KataGo (Wu 2019, appendix C)",
             lambda c: replace(c, window_alpha=0.75)),
+    Variant("moves-left", "an auxiliary head learning the moves to the end", "KataGo (Wu 2019, section 4)",
+            lambda c: replace(c, auxiliary=["moves_left"])),
 ]}
 
 
