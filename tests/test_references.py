@@ -84,6 +84,7 @@ def test_a_gated_gumbel_run_measures_the_start_and_publishes_the_best(tmp_path):
     assert list(history["iteration"]) == [0, 1, 2]  # row 0: the starting network, measured
     assert history["reference_positions"].tolist() == [6, 6, 6]
     assert (history["selfplay_evaluations"].iloc[1:] > 2 * 7 * 4).all()  # 2 games, 7+ moves, 4 simulations each
+    assert history["device"].iloc[-1] == "CPU" or history["device"].iloc[-1].startswith("GPU (")
     assert history["mistakes_raw"].between(0, 1).all() and history["mistakes_search"].between(0, 1).all()
     best = history["mistakes_search"].min()
     published = int(history["published"].iloc[-1])

@@ -95,6 +95,16 @@ def export_model(source: str | Path, dest: str | Path) -> None:
     save_model(model, dest, metadata)
 
 
+def device_name() -> str:
+    """Where TensorFlow runs the networks: ``GPU (NVIDIA H100 ...)`` when it sees an
+    accelerator (TensorFlow's CUDA build: ``pip install -e '.[gpu]'``), else ``CPU``."""
+    gpus = tf.config.list_physical_devices("GPU")
+    if not gpus:
+        return "CPU"
+    details = tf.config.experimental.get_device_details(gpus[0])
+    return f"GPU ({details.get('device_name', gpus[0].name)}" + (f" x{len(gpus)})" if len(gpus) > 1 else ")")
+
+
 def compiled_call(model: "keras.Model") -> Callable[[np.ndarray], list[np.ndarray]]:
     """``model`` as a graph-compiled function of a float32 batch, returning numpy
     outputs. About 1 ms per call here against 45 ms for ``model.predict``; one

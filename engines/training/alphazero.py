@@ -60,7 +60,7 @@ from dlgo.formats.records import replay
 from dlgo.formats.sgf import game_to_sgf
 from dlgo.games import get_game
 from engines.alphazero import NetworkEvaluator
-from engines.neural.backend import keras, load_model, read_metadata, save_model
+from engines.neural.backend import device_name, keras, load_model, read_metadata, save_model
 from engines.neural.loading import LoadedModel
 from engines.neural.resnet import build_resnet
 from engines.registry import ENGINES
@@ -86,6 +86,7 @@ def train_alphazero(out: str | Path, config: AlphaZeroConfig, iterations: int,
         raise SpecError(f"iterations and workers must be at least 1, got {iterations} and {workers}")
     with hold_folder(out, "train-alphazero", game=config.game):
         run = open_run(Path(out), config, progress)
+        device = device_name()  # where the training process's networks run (self-play workers: the same machine)
         pool = SelfPlayPool(workers, ray) if workers > 1 or ray else None
         try:
             if run.done == 0 and run.history.empty and (config.reference_positions or config.publish == "best"):
@@ -111,6 +112,7 @@ def train_alphazero(out: str | Path, config: AlphaZeroConfig, iterations: int,
                 row.update(measure_references(run, iteration))
                 row["seconds"] = time.perf_counter() - started  # self-play, training and evaluation
                 row["workers"] = workers
+                row["device"] = device
                 publish(run, iteration, row)
         finally:
             if pool is not None:

@@ -177,7 +177,13 @@ def introduction(title: str, command_line: str, config: AlphaZeroConfig, history
             + f", {config.train_steps} batches of "
             f"{config.batch_size} per iteration from a replay buffer of the last {config.buffer_games} games: "
             f"**{seconds / 60:.1f} minutes** of training (self-play, learning and the per-iteration scores) on "
-            f"this machine, with self-play in {self_play_processes(history)}.", ""]
+            f"this machine{devices(history)}, with self-play in {self_play_processes(history)}.", ""]
+
+
+def devices(history: pd.DataFrame) -> str:
+    """Where the networks ran, as the history recorded it (`` (CPU)``), or nothing for rows from before."""
+    used = sorted(set(history["device"].dropna())) if "device" in history else []
+    return f" ({', '.join(used)})" if used else ""
 
 
 def judge(experiment: Experiment, agent: str, checkpoint: Path, args: argparse.Namespace, out: Path
