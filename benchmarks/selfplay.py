@@ -3,6 +3,7 @@
     python benchmarks/selfplay.py                       # Connect Four, the default net
     python benchmarks/selfplay.py --parallel 128 --blocks 3 --filters 32
     python benchmarks/selfplay.py --simulations 16 --gumbel 16   # Gumbel AlphaZero's search
+    python benchmarks/selfplay.py --precision bfloat16            # the network in mixed precision
 
 An untrained policy-value ResNet (speed does not depend on the weights) plays
 Connect Four against itself with batched self-play (``engines.training.selfplay``):
@@ -35,6 +36,8 @@ def main() -> None:
     parser.add_argument("--simulations", type=int, default=50, help="simulations per move (default 50)")
     parser.add_argument("--gumbel", type=int, default=0,
                         help="search as Gumbel AlphaZero, considering this many root moves (default 0: PUCT)")
+    parser.add_argument("--precision", default="float32", help="the network's arithmetic: float32 (default), "
+                                                                "bfloat16 or float16")
     parser.add_argument("--blocks", type=int, default=5)
     parser.add_argument("--filters", type=int, default=64)
     parser.add_argument("--out", default=f"{DEFAULT_FOLDER}/selfplay.md", help="where the table is saved")
@@ -48,7 +51,7 @@ def main() -> None:
         path = Path(tmp) / "net.keras"
         save_model(build_resnet(enc.shape, enc.num_moves, blocks=args.blocks, filters=args.filters), path,
                    {"kind": "alphazero", "encoder": enc.config()})
-        evaluator = NetworkEvaluator(load_network(path))
+        evaluator = NetworkEvaluator(load_network(path, precision=args.precision))
         evaluator.evaluate([enc.game.initial_state()])  # trace the compiled call before timing
         evaluator.evaluations = 0
         start = time.perf_counter()
@@ -61,7 +64,8 @@ def main() -> None:
                   [True] * 6 + [False],
                   f"{args.game}, an untrained ResNet of {args.blocks} blocks x {args.filters} filters, "
                   f"{args.parallel} games in parallel, {args.simulations} simulations per move"
-                  + (f", Gumbel search over {args.gumbel} root moves" if args.gumbel else ""))
+                  + (f", Gumbel search over {args.gumbel} root moves" if args.gumbel else "")
+                  + (f", the network in {args.precision}" if args.precision != "float32" else ""))
     table.row(f"{args.games}", f"{moves:,}", f"{seconds:.1f}", f"{rate:,.0f}", f"{moves * args.simulations / seconds:,.0f}",
               f"{moves / seconds:,.1f}", f"≥ {TARGET:,} {'met' if rate >= TARGET else 'MISSED'}")
     table.save(args.out)

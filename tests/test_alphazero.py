@@ -348,3 +348,45 @@ def test_the_replay_window_grows_as_katago_s_and_sample_reuse_sets_the_batches(t
     assert list(history["buffer_games"]) == [4, 5]  # 8 games played: the window holds 5
     assert len(ReplayBuffer.load(tmp_path / "buffer-002.npz").games) == 5
     assert history["train_steps"].iloc[0] == math.ceil(2.0 * history["examples"].iloc[0] / 8)  # all new
+
+
+def test_a_network_in_bfloat16_answers_as_in_float32_and_plays(tmp_path):
+    """Mixed precision (the weights float32, the arithmetic bfloat16): the answers
+    within a few hundredths of float32's, as float32 arrays; the engine still
+    takes the win; a bad precision is a one-line error."""
+    import engines
+    from dlgo.core.errors import SpecError
+    from dlgo.games import new_game
+    from engines.neural.loading import load_network
+
+    state = new_game("connect4")
+    for move in ["1", "2", "1", "2", "1", "2"]:  # the first player wins in column 1
+        state = state.apply_move(state.parse_move(move))
+    states = [state, new_game("connect4")]
+    f32, bf16 = load_network("connect4"), load_network("connect4", precision="bfloat16")
+    enc = f32.encoder
+    a, b = f32.call(enc.encode_batch(states)), bf16.call(enc.encode_batch(states))
+    assert all(o.dtype == np.float32 for o in b)
+    np.testing.assert_allclose(a[0], b[0], atol=0.05)
+    np.testing.assert_allclose(a[1], b[1], atol=0.05)
+    bots = [engines.create(f"alphazero:checkpoint=connect4,simulations=50,precision={p}")
+            for p in ("float32", "bfloat16")]
+    assert [state.format_move(bot.select_move(state)) for bot in bots] == ["1", "1"]
+    np.testing.assert_array_equal(bots[0].last_report.visits, bots[1].last_report.visits)
+    with pytest.raises(SpecError, match="precision must be one of"):
+        engines.create("alphazero:checkpoint=connect4,precision=int8")
+
+
+def test_self_play_in_bfloat16_trains_the_float32_network(tmp_path):
+    from engines.training.alphazero import AlphaZeroConfig, open_run, train_alphazero
+
+    config = AlphaZeroConfig(game="tictactoe", blocks=1, filters=8, games=2, parallel=2, simulations=4,
+                             precision="bfloat16", batch_size=8, train_steps=2, eval_games=0, previous_games=2,
+                             eval_simulations=2, baselines=[])
+    history = train_alphazero(tmp_path, config, iterations=1, progress=False)
+    assert history["iteration"].tolist() == [1] and history["selfplay_evaluations"].iloc[0] > 0
+    history = train_alphazero(tmp_path, config, iterations=2, progress=False, workers=2)  # workers load it in bfloat16
+    assert history["iteration"].tolist() == [1, 2]
+    run = open_run(tmp_path, config, progress=False)
+    assert run.playing_network is not run.model and run.model.layers[1].dtype_policy.name == "float32"
+    assert run.playing_network.layers[1].dtype_policy.name == "mixed_bfloat16"

@@ -331,3 +331,15 @@ def test_the_economies_ablation_runs_quick_and_reports_each_variant(tmp_path):
     assert "| gumbel16 | Gumbel search, 16 simulations, improved-policy targets; Gumbel AlphaZero" in summary and (out / "mistakes_vs_evaluations.png").exists()
     assert economies.main(argv) == 0  # a finished run: nothing to train, the same report
     assert economies.main(["--quick", "--out", str(out), "--variants", "nope"]) == 2
+
+
+def test_gumbel_search_crosscheck_runs_quick_and_reports_both_searches(tmp_path):
+    from experiments.crosschecks import gumbel_search
+
+    out = tmp_path / "out"
+    assert gumbel_search.main(["--quick", "--out", str(out), "--workers", "1"]) == 0
+    summary = (out / "summary.md").read_text()
+    assert "## Head to head" in summary and "simulations=8,gumbel=16` against" in summary
+    rates = (out / "mistake_rates.csv").read_text()
+    assert "simulations=2,gumbel=16" in rates and "simulations=8," in rates
+    assert (out / "mistakes_vs_compute.png").exists() and (out / "match" / "games.csv").exists()

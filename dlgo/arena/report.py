@@ -38,9 +38,14 @@ class EngineRow(NamedTuple):
 
 def family_of(spec: str) -> str:
     """An engine's line in the plots: its name, and ``plain`` apart (the readable
-    engine of a name that also has a stronger one: ``mcts`` on Go)."""
+    engine of a name that also has a stronger one: ``mcts`` on Go), and a search
+    other than the engine's own apart too (``gumbel=K``: Gumbel AlphaZero's)."""
     name, _, params = spec.partition(":")
-    return f"{name} (plain)" if "plain=true" in params.split(",") else name
+    settings = params.split(",")
+    if "plain=true" in settings:
+        return f"{name} (plain)"
+    gumbel = [s for s in settings if s.startswith("gumbel=") and s != "gumbel=0"]
+    return f"{name} ({gumbel[0]})" if gumbel else name
 
 
 def interval_text(row: EngineRow, form: str = "{low:.0f} to {high:.0f}") -> str:

@@ -22,6 +22,7 @@ import numpy as np
 from dlgo.core.errors import ModelFileError
 from dlgo.formats.atomic import temporary_path
 from engines.checkpoints import METADATA, read_metadata  # read without TensorFlow; kept here for the trainers
+from engines.neural.precision import PRECISIONS
 
 # No C++ log lines above the board (a CPU-only machine gets "failed call to cuInit"
 # as an error); a Python exception still says what went wrong. Set
@@ -105,6 +106,20 @@ def device_name() -> str:
     return f"GPU ({details.get('device_name', gpus[0].name)}" + (f" x{len(gpus)})" if len(gpus) > 1 else ")")
 
 
+def in_precision(model: "keras.Model", precision: str) -> "keras.Model":
+    """``model`` to play in ``precision`` (:data:`~engines.neural.precision.PRECISIONS`):
+    itself for float32, else a copy whose layers compute in bfloat16 or float16
+    (mixed precision: the weights, copied now, stay float32). A copy does not
+    follow later training of ``model``: copy the weights again (``set_weights``)."""
+    if PRECISIONS[precision] == "float32":
+        return model
+    copy = keras.models.clone_model(model)
+    copy.set_weights(model.get_weights())
+    for layer in copy.layers:
+        layer.dtype_policy = keras.DTypePolicy(PRECISIONS[precision])
+    return copy
+
+
 def compiled_call(model: "keras.Model") -> Callable[[np.ndarray], list[np.ndarray]]:
     """``model`` as a graph-compiled function of a float32 batch, returning numpy
     outputs. About 1 ms per call here against 45 ms for ``model.predict``; one
@@ -116,7 +131,7 @@ def compiled_call(model: "keras.Model") -> Callable[[np.ndarray], list[np.ndarra
         out = model(batch, training=False)
         return out if isinstance(out, (list, tuple)) else [out]
 
-    def run(batch: np.ndarray) -> list[np.ndarray]:
-        return [o.numpy() for o in call(tf.convert_to_tensor(batch, tf.float32))]
+    def run(batch: np.ndarray) -> list[np.ndarray]:  # float32 answers, whatever the precision it computed in
+        return [o.numpy().astype(np.float32, copy=False) for o in call(tf.convert_to_tensor(batch, tf.float32))]
 
     return run

@@ -21,6 +21,7 @@ from dlgo.core.errors import DlgoError, ModelFileError
 from dlgo.core.game import State
 from dlgo.encoders import Encoder, get_encoder_by_name
 from engines.checkpoints import SHIPPED, read_metadata, resolve_model_path
+from engines.neural.precision import check_precision
 
 #: the heads of a network, by the kind its file records (``kind`` in its metadata, written by the trainer)
 KIND_HEADS: dict[str, tuple[str, ...]] = {
@@ -33,9 +34,10 @@ _METADATA_ONLY: ContextVar[bool] = ContextVar("metadata_only", default=False)
 
 class LoadedModel:
     """A model file ready to play: the compiled network, its encoder, its metadata
-    (with ``network=False`` the metadata and encoder only, read without TensorFlow)."""
+    (with ``network=False`` the metadata and encoder only, read without TensorFlow);
+    ``precision``: the arithmetic it plays in (:data:`~engines.neural.precision.PRECISIONS`)."""
 
-    def __init__(self, path: str, network: bool = True):
+    def __init__(self, path: str, network: bool = True, precision: str = "float32"):
         self.metadata = read_metadata(path)
         encoder = self.metadata.get("encoder")
         if not isinstance(encoder, dict) or not {"name", "game"} <= set(encoder):
@@ -43,13 +45,13 @@ class LoadedModel:
         self.encoder: Encoder = get_encoder_by_name(encoder["name"], encoder["game"])
         self.call: Callable[[np.ndarray], list[np.ndarray]] = _not_loaded
         if network:
-            compiled_call, load_model = _backend()
-            self.call = compiled_call(load_model(path, compile=False)[0])
+            compiled_call, load_model, in_precision = _backend()
+            self.call = compiled_call(in_precision(load_model(path, compile=False)[0], precision))
 
     @classmethod
     def from_model(cls, model: Any, encoder: Encoder, metadata: dict[str, Any]) -> "LoadedModel":
         """A network in memory (a ``keras.Model`` being trained), ready to play like a loaded file."""
-        compiled_call, _ = _backend()
+        compiled_call, _, _ = _backend()
         loaded = cls.__new__(cls)
         loaded.metadata, loaded.encoder, loaded.call = metadata, encoder, compiled_call(model)
         return loaded
@@ -75,30 +77,32 @@ def metadata_only() -> Iterator[None]:
         _METADATA_ONLY.reset(token)
 
 
-def _backend() -> tuple[Any, Any]:
-    """``compiled_call`` and ``load_model`` from the Keras backend: TensorFlow's
-    lazy import, with a clear error where the ``[neural]`` extra is not installed."""
+def _backend() -> tuple[Any, Any, Any]:
+    """``compiled_call``, ``load_model`` and ``in_precision`` from the Keras backend:
+    TensorFlow's lazy import, with a clear error where the ``[neural]`` extra is not installed."""
     try:
-        from engines.neural.backend import compiled_call, load_model  # TensorFlow's lazy import
+        from engines.neural.backend import compiled_call, in_precision, load_model  # TensorFlow's lazy import
     except ImportError as err:
         raise DlgoError(f"the neural engines need TensorFlow and Keras ({err}); install them with "
                         "pip install -e '.[neural]'") from None
-    return compiled_call, load_model
+    return compiled_call, load_model, in_precision
 
 
 @functools.lru_cache(maxsize=8)
-def _load(path: str, mtime: float) -> LoadedModel:
-    return LoadedModel(path)
+def _load(path: str, mtime: float, precision: str) -> LoadedModel:
+    return LoadedModel(path, precision=precision)
 
 
-def load_network(path: str | Path, heads: tuple[str, ...] = (), engine: str = "") -> LoadedModel:
+def load_network(path: str | Path, heads: tuple[str, ...] = (), engine: str = "",
+                 precision: str = "float32") -> LoadedModel:
     """The model in ``path`` (or a shipped network's name), loaded once per
-    process (reloaded if the file changes); a :class:`ModelFileError` if its
+    process and precision (reloaded if the file changes); a :class:`ModelFileError` if its
     recorded kind lacks one of the ``heads`` the ``engine`` plays by (a value
     network is no move predictor)."""
+    check_precision(precision)
     path = resolve_model_path(path)
     loaded = LoadedModel(str(path), network=False) if _METADATA_ONLY.get() else \
-        _load(str(path.resolve()), path.stat().st_mtime)
+        _load(str(path.resolve()), path.stat().st_mtime, precision)
     kind = str(loaded.metadata.get("kind", ""))
     if not kind_has_heads(kind, heads):
         has = KIND_HEADS[kind]

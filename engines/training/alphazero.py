@@ -60,7 +60,7 @@ from dlgo.formats.records import replay
 from dlgo.formats.sgf import game_to_sgf
 from dlgo.games import get_game
 from engines.alphazero import NetworkEvaluator
-from engines.neural.backend import device_name, keras, load_model, read_metadata, save_model
+from engines.neural.backend import device_name, in_precision, keras, load_model, read_metadata, save_model
 from engines.neural.loading import LoadedModel
 from engines.neural.resnet import build_resnet
 from engines.registry import ENGINES
@@ -97,6 +97,8 @@ def train_alphazero(out: str | Path, config: AlphaZeroConfig, iterations: int,
                     break
                 started = time.perf_counter()
                 run.previous_network.set_weights(run.model.get_weights())  # frozen: the opponent of step 3
+                if run.playing_network is not run.model:  # self-play's copy in another precision: today's weights
+                    run.playing_network.set_weights(run.model.get_weights())
                 examples = self_play_games(run, iteration, pool)
                 played = time.perf_counter() - started
                 if sgf and get_game(config.game).has_sgf:
@@ -133,8 +135,10 @@ class Run:
     metadata: dict[str, Any]   # what every saved network of the run records about it
     model: "keras.Model"
     previous_network: "keras.Model"
+    playing_network: "keras.Model"  # the network self-play uses: the model, or its copy in another precision
     current: LoadedModel
     previous: LoadedModel
+    playing: LoadedModel
     buffer: ReplayBuffer
     history: pd.DataFrame
     done: int                  # the last finished iteration
@@ -166,8 +170,10 @@ def open_run(out: Path, config: AlphaZeroConfig, progress: bool) -> Run:
         buffer = ReplayBuffer(config.buffer_games, syms)
         save_model(model, out / "checkpoints" / "iter-000.keras", {**metadata, "iteration": 0})
     previous = keras.models.clone_model(model)
-    return Run(out, config, encoder, metadata, model, previous, LoadedModel.from_model(model, encoder, metadata),
-               LoadedModel.from_model(previous, encoder, metadata), buffer, history, done,
+    playing = in_precision(model, config.precision)
+    return Run(out, config, encoder, metadata, model, previous, playing,
+               LoadedModel.from_model(model, encoder, metadata), LoadedModel.from_model(previous, encoder, metadata),
+               LoadedModel.from_model(playing, encoder, metadata), buffer, history, done,
                np.random.default_rng(config.seed + 1000 * done), progress)
 
 
@@ -178,7 +184,7 @@ def self_play_games(run: Run, iteration: int, pool: SelfPlayPool | None) -> Exam
     config = run.config
     settings, seed = config.self_play_settings(), config.seed * 1_000_003 + iteration
     if pool is None:
-        examples = self_play(config.game, NetworkEvaluator(run.current), run.encoder, config.games, settings,
+        examples = self_play(config.game, NetworkEvaluator(run.playing), run.encoder, config.games, settings,
                              seed=seed, progress=run.progress)
     else:
         start = run.out / "checkpoints" / f"iter-{iteration - 1:03d}.keras"

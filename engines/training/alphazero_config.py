@@ -10,6 +10,7 @@ from dlgo.core.arguments import setting
 from dlgo.core.errors import SpecError
 from dlgo.data.solved import shipped_sets
 from dlgo.games import get_game
+from engines.neural.precision import check_precision
 from engines.registry import check_spec
 from engines.training.auxiliary import auxiliary_targets
 from engines.training.selfplay import MatchSettings, SelfPlaySettings
@@ -72,6 +73,9 @@ class AlphaZeroConfig:
     eval_simulations: int = setting(50, "PUCT simulations per move in evaluation games")
     baselines: list[str] = setting(["random"], "engine specs the network is measured against")
     baseline_every: int = setting(1, "play the baselines every k iterations (and at the last)")
+    precision: str = setting("float32", "the networks' arithmetic in self-play: float32, or bfloat16 / float16 "
+                                        "(mixed precision: faster on CPUs with AVX512-BF16 and on GPUs; training "
+                                        "and the weights stay float32)")
     reference_positions: int = setting(0, "each iteration, measure the network on this many critical positions of "
                                           "each early-game solved set (raw and at --eval-simulations; 0: none; "
                                           "games with solved sets: Connect Four)")
@@ -104,6 +108,7 @@ class AlphaZeroConfig:
             check_spec(spec)
         if self.gumbel and self.forced_playouts:
             raise SpecError("forced_playouts is PUCT's (Gumbel search plans its root visits itself): use one")
+        check_precision(self.precision)
         if self.publish not in PUBLISH:
             raise SpecError(f"publish must be one of {', '.join(PUBLISH)}, got {self.publish!r}")
         if self.publish == "best" and not (self.reference_positions or self.baselines):
@@ -157,7 +162,8 @@ class AlphaZeroConfig:
                                 dirichlet_alpha=self.dirichlet_alpha, dirichlet_epsilon=self.dirichlet_epsilon,
                                 fast_simulations=self.fast_simulations, full_fraction=self.full_fraction,
                                 search_value_weight=self.search_value_weight, gumbel=self.gumbel,
-                                forced_playouts=self.forced_playouts, auxiliary=self.auxiliary_targets())
+                                forced_playouts=self.forced_playouts, auxiliary=self.auxiliary_targets(),
+                                precision=self.precision)
 
     def match_settings(self) -> MatchSettings:
         """How each new network plays the one before it (its Elo step)."""

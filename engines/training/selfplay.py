@@ -100,6 +100,7 @@ class SelfPlaySettings:
     gumbel: int = 0                 # > 0: Gumbel AlphaZero's search, considering this many root moves (0: PUCT)
     forced_playouts: float = 0.0    # PUCT: KataGo's forced playouts and policy target pruning, with this k (2)
     auxiliary: tuple[str, ...] = ()  # auxiliary targets to record (engines.training.auxiliary)
+    precision: str = "float32"      # the network's arithmetic in worker processes (engines.neural.precision.PRECISIONS)
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.search_value_weight <= 1.0:
@@ -326,7 +327,7 @@ SelfPlayJob = tuple[str, str, int, SelfPlaySettings, int]
 
 def _self_play_task(job: SelfPlayJob) -> Examples:
     game, checkpoint, num_games, settings, seed = job
-    loaded = load_network(checkpoint)
+    loaded = load_network(checkpoint, precision=settings.precision)
     examples = self_play(game, NetworkEvaluator(loaded), loaded.encoder, num_games, settings, seed=seed)
     # Positions only: finished game states are long chains of objects, costly to send back.
     return Examples(examples.features.astype(np.int8), examples.policies, examples.values,
