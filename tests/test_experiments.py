@@ -343,3 +343,22 @@ def test_gumbel_search_crosscheck_runs_quick_and_reports_both_searches(tmp_path)
     rates = (out / "mistake_rates.csv").read_text()
     assert "simulations=2,gumbel=16" in rates and "simulations=8," in rates
     assert (out / "mistakes_vs_compute.png").exists() and (out / "match" / "games.csv").exists()
+
+
+def test_zero_knowledge_go7_runs_quick_with_its_economies_and_publishes_its_best(tmp_path):
+    """The 7x7 run's quick version keeps its economies (Gumbel search, auxiliary
+    targets, publishing the best by the fixed opponent): the start is measured
+    as row 0 and the summary names the published network."""
+    import pandas as pd
+
+    from experiments.headline import alphazero_go7
+
+    out, work = tmp_path / "rep", tmp_path / "work"
+    assert alphazero_go7.main(["--quick", "--out", str(out), "--work", str(work), "--workers", "1"]) == 0
+    history = pd.read_csv(out / "history.csv")
+    assert list(history["iteration"]) == [0, 1, 2] and history["score_vs_random"].notna().all()
+    assert {"ownership_loss", "score_loss", "moves_left_loss", "published"} <= set(history.columns)
+    config = json.loads((work / "config.json").read_text())
+    assert config["gumbel"] == 16 and config["auxiliary"] == ["all"] and config["publish"] == "best"
+    summary = (out / "summary.md").read_text()
+    assert "The run publishes its best network by a fixed reference (best score against `random`" in summary

@@ -64,11 +64,20 @@ class Experiment:
         return self.folder or f"alphazero-{self.name}"
 
 
-def quick_config(game: str, seed: int) -> AlphaZeroConfig:
-    """Tiny settings that run any game's pipeline in seconds (``--quick``, tests)."""
-    return AlphaZeroConfig(game=game, blocks=1, filters=8, games=4, parallel=4, simulations=8, train_steps=3,
+def quick_config(game: str, seed: int, like: AlphaZeroConfig | None = None) -> AlphaZeroConfig:
+    """Tiny settings that run any game's pipeline in seconds (``--quick``, tests),
+    with the economies of the run ``like`` (its search, targets, window and publishing), so
+    a quick run takes the same paths as the full one."""
+    tiny = AlphaZeroConfig(game=game, blocks=1, filters=8, games=4, parallel=4, simulations=8, train_steps=3,
                            batch_size=32, eval_games=2, eval_simulations=4, previous_games=2, baselines=["random"],
                            seed=seed)
+    if like is None:
+        return tiny
+    return replace(tiny, gumbel=like.gumbel, forced_playouts=like.forced_playouts, auxiliary=list(like.auxiliary),
+                   search_value_weight=like.search_value_weight, window_alpha=like.window_alpha,
+                   sample_reuse=like.sample_reuse, precision=like.precision, publish=like.publish,
+                   reference_positions=min(like.reference_positions, 2),
+                   fast_simulations=min(like.fast_simulations, 2), full_fraction=like.full_fraction)
 
 
 def alphazero_parser(experiment: Experiment, doc: str, presets: Mapping[str, Experiment] | None = None
@@ -135,7 +144,8 @@ def run_alphazero(experiments: Experiment | Mapping[str, Experiment], argv: list
 def settle(experiment: Experiment, args: argparse.Namespace) -> tuple[Experiment, AlphaZeroConfig]:
     """The run's settings: the experiment's, or tiny ones with ``--quick`` (which
     also shortens ``args``' run and final match)."""
-    config = quick_config(experiment.game, args.seed) if args.quick else experiment.config(args.seed)
+    config = quick_config(experiment.game, args.seed, experiment.config(args.seed)) if args.quick else \
+        experiment.config(args.seed)
     if args.quick:
         args.iterations, args.simulations, args.games = experiment.quick_iterations, 4, 2
         experiment = replace(experiment, opponent=experiment.quick_opponent or experiment.opponent)
@@ -150,14 +160,14 @@ def settle(experiment: Experiment, args: argparse.Namespace) -> tuple[Experiment
 def train(experiment: Experiment, config: AlphaZeroConfig, args: argparse.Namespace, workers: int
           ) -> tuple[pd.DataFrame, Path]:
     """Train (or go on training) in --work up to ``args.iterations``; copy the
-    final network to --ship if asked; write ``history.csv`` and
+    published network (the last, or the best by the run's fixed reference) to --ship if asked; write ``history.csv`` and
     ``learning_curve.png`` to --out. Returns the history and the final checkpoint."""
     from engines.training.alphazero import plot_history, train_alphazero  # loads TensorFlow
 
     out, work = Path(args.out), Path(args.work)
     history = train_alphazero(work, config, args.iterations, workers=workers)
     history = history[history["iteration"] <= args.iterations]
-    checkpoint = work / "checkpoints" / f"iter-{args.iterations:03d}.keras"
+    checkpoint = work / "checkpoints" / f"iter-{published_iteration(history):03d}.keras"
     if args.ship:
         Path(args.ship).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(checkpoint, args.ship)
@@ -165,6 +175,13 @@ def train(experiment: Experiment, config: AlphaZeroConfig, args: argparse.Namesp
         history.to_csv(handle, index=False)
     plot_history(history, out / "learning_curve.png", experiment.title)
     return history, checkpoint
+
+
+def published_iteration(history: pd.DataFrame) -> int:
+    """The iteration whose network the run published at its last row (the last
+    one, unless the run publishes its best by a fixed reference)."""
+    last = history.iloc[-1]
+    return int(last["published"]) if "published" in history and pd.notna(last["published"]) else int(last["iteration"])
 
 
 def introduction(title: str, command_line: str, config: AlphaZeroConfig, history: pd.DataFrame) -> list[str]:
@@ -177,7 +194,21 @@ def introduction(title: str, command_line: str, config: AlphaZeroConfig, history
             + f", {config.train_steps} batches of "
             f"{config.batch_size} per iteration from a replay buffer of the last {config.buffer_games} games: "
             f"**{seconds / 60:.1f} minutes** of training (self-play, learning and the per-iteration scores) on "
-            f"this machine{devices(history)}, with self-play in {self_play_processes(history)}.", ""]
+            f"this machine{devices(history)}, with self-play in {self_play_processes(history)}.", "",
+            *published_words(config, history)]
+
+
+def published_words(config: AlphaZeroConfig, history: pd.DataFrame) -> list[str]:
+    """With ``publish best``: which iteration's network the run published, and by what."""
+    if config.publish != "best":
+        return []
+    reference = (f"fewest mistakes on {int(history['reference_positions'].iloc[-1])} critical early-game solved "
+                 "positions" if config.reference_positions else f"best score against `{config.baselines[0]}`")
+    published = published_iteration(history)
+    which = "the start, before any self-play" if published == 0 else f"iteration {published}'s"
+    return [f"The run publishes its best network by a fixed reference ({reference}, {config.eval_simulations} "
+            f"simulations a move, measured after every iteration and for the start): here {which}; the "
+            "matches below play it.", ""]
 
 
 def devices(history: pd.DataFrame) -> str:
