@@ -28,11 +28,9 @@ from dlgo.arena.mistakes import measure_mistakes, write_mistakes_summary
 from dlgo.arena.ratings import wilson_interval
 from dlgo.arena.tournament import play_games, schedule
 from dlgo.core.arguments import whole
-from dlgo.core.errors import RecordError
-from dlgo.data.solved import shipped_sets
 from dlgo.formats.positions import first_of_each_set, read_positions
 from engines.registry import ENGINES, check_engine
-from experiments.shared import chapters
+from experiments.shared import chapters, ladders
 
 PUCT = [16, 50, 200, 800]
 GUMBEL = [4, 8, 16, 32, 50, 200]
@@ -56,9 +54,7 @@ def spec(network: str, simulations: int, gumbel: int = 0) -> str:
 @chapters.script
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    path = shipped_sets("connect4")
-    if path is None:
-        raise RecordError("the Connect Four position sets are missing: dlgo positions --ship makes them")
+    path = ladders.connect4_sets()
     per_set, games = (2, 2) if args.quick else (args.per_set, args.games)
     puct, gumbel = ([2, 8], [2, 8]) if args.quick else (PUCT, GUMBEL)
     specs = [spec(args.network, n) for n in puct] + [spec(args.network, n, CONSIDERED) for n in gumbel]

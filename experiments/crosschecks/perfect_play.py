@@ -26,11 +26,9 @@ import textwrap
 
 from dlgo.arena.mistakes import MistakeRate, measure_mistakes, mistake_rates, write_mistakes_summary
 from dlgo.core.arguments import whole
-from dlgo.core.errors import RecordError
-from dlgo.data.solved import shipped_sets
 from dlgo.formats.positions import first_of_each_set, read_positions
 from engines.registry import ENGINES, check_engine
-from experiments.shared import chapters
+from experiments.shared import chapters, ladders
 
 #: the shipped network's targets (0: its raw policy)
 SIMULATIONS = [0, 50, 200, 800]
@@ -81,9 +79,7 @@ def best_of_each_family(rows: list[MistakeRate]) -> str:
 @chapters.script
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    path = shipped_sets("connect4")
-    if path is None:
-        raise RecordError("the Connect Four position sets are missing: dlgo positions --ship makes them")
+    path = ladders.connect4_sets()
     per_set = 2 if args.quick else args.per_set
     positions = first_of_each_set(read_positions(path), per_set)
     quick = ["random", "alphazero:checkpoint=connect4,simulations=0", "alphabeta:depth=2"]

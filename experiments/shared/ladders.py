@@ -22,6 +22,7 @@ from dlgo.formats.positions import first_of_each_set, read_positions
 from dlgo.arena.match import Task
 from dlgo.arena.tournament import run_tournament, task_seed
 from dlgo.core.arguments import whole
+from dlgo.core.errors import RecordError
 from dlgo.formats.records import GameRecord
 from engines.checkpoints import shipped_network
 from engines.registry import ENGINES
@@ -91,6 +92,14 @@ def mistake_columns(mistakes: Sequence[MistakeRate]) -> dict[str, Any]:
                         "mistakes 95% interval": {r.engine: f"{r.critical_low:.0%}-{r.critical_high:.0%}"
                                                   for r in mistakes}},
             "notes": {r.engine: f"{100 * r.critical_rate:.0f} mistakes" for r in mistakes}}
+
+
+def connect4_sets() -> Path:
+    """The suite's solved Connect Four position sets (a :class:`RecordError` if they are missing)."""
+    path = shipped_sets("connect4")
+    if path is None:
+        raise RecordError("the Connect Four position sets are missing: dlgo positions --ship makes them")
+    return path
 
 
 def measure_mistakes_of(args: argparse.Namespace, specs: Sequence[str], kind: str = "tournament"
