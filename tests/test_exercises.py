@@ -55,6 +55,10 @@ MISTAKES = [
      ["discounted returns", "the replay buffer"]),
     (7, "weights = N ** (1 / temperature)", "weights = N * temperature", "the move after the search",
      ["PUCT scores", "the policy target"]),
+    (8, "return np.where(visited, q, mixed)", "return np.where(visited, q, 0.0)", "completed Q-values",
+     ["sequential halving's schedule"]),
+    (8, "        remaining = max(2, remaining // 2)", "        remaining = max(1, remaining // 2)",
+     "sequential halving's schedule", ["completed Q-values", "the improved policy"]),
 ]
 
 
@@ -93,8 +97,8 @@ def test_start_check_and_play_from_the_command_line(tmp_path, monkeypatch, capsy
     assert "the reference against" in (out := capsys.readouterr().out) and "your engine" not in out
     assert main(["exercise", "play", "1"]) == 2
     assert "not an engine; the ones that play are 2, 3" in capsys.readouterr().err
-    assert main(["exercise", "check", "9"]) == 2
-    assert "no exercise 9; the exercises are 1-7" in capsys.readouterr().err
+    assert main(["exercise", "check", "99"]) == 2
+    assert "no exercise 99; the exercises are 1-8" in capsys.readouterr().err
 
 
 def test_a_broken_file_gets_one_line_that_says_where(tmp_path, monkeypatch, capsys):

@@ -21,13 +21,14 @@ from __future__ import annotations
 
 from dlgo.core.errors import DlgoError
 from dlgo.exercises import (chapter03, chapter04a, chapter04b, chapter05, chapter06_07, chapter09_12,
-                            chapter13_14)
+                            chapter13_14, chapter14_gumbel)
 from dlgo.exercises.checking import (Check, CheckFailed, Exercise, Result, expect, first_failure,
                                      load_student_file, run_checks)
 
 #: every exercise, in course order
 EXERCISES: list[Exercise] = [module.EXERCISE for module in (chapter03, chapter04a, chapter04b, chapter05,
-                                                            chapter06_07, chapter09_12, chapter13_14)]
+                                                            chapter06_07, chapter09_12, chapter13_14,
+                                                            chapter14_gumbel)]
 
 
 def all_exercises() -> list[Exercise]:

@@ -52,7 +52,8 @@ class _Buffer:
         return len(self._buffer)
 
     def sample(self, size: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        return self._buffer.sample(size, rng)
+        batch = self._buffer.sample(size, rng)
+        return batch.x, batch.pi, batch.z
 
 
 def returns(module: Any) -> None:
