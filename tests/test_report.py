@@ -1,7 +1,7 @@
 """Tournament reports: files, schema, recomputation from games.csv."""
 import csv
 
-from dlgo.arena.report import write_report
+from dlgo.arena.report import family_of, write_report
 from dlgo.arena.tournament import run_tournament
 from dlgo.app.cli import main
 from engines import ENGINES
@@ -76,3 +76,10 @@ def test_go_games_are_also_written_as_sgf(tmp_path):
     expected = [("B" if s.next_player.name == "black" else "W", sgf_point(t.last_move, 5))
                 for s, t in zip(states, states[1:]) if not t.last_move.is_resign]
     assert moves == expected and len(moves) == record.plies
+
+
+def test_each_search_of_an_engine_is_a_line_of_its_own():
+    assert family_of("alphazero:checkpoint=connect4,simulations=50") == "alphazero"
+    assert family_of("alphazero:checkpoint=connect4,simulations=50,gumbel=0") == "alphazero"
+    assert family_of("alphazero:checkpoint=connect4,simulations=16,gumbel=16") == "alphazero (gumbel=16)"
+    assert family_of("mcts:rounds=100,plain=true") == "mcts (plain)"

@@ -168,14 +168,12 @@ def summary_rows(table: pd.DataFrame) -> list[str]:
     return lines
 
 
-def plot_against(table: pd.DataFrame, x: str, label: str, path: Path, log: bool) -> None:
-    """The searched and raw mistake rates of every variant against ``x``."""
+def plot_against(table: pd.DataFrame, x: str, label: str, path: Path, scale: float = 1.0) -> None:
+    """The searched and raw mistake rates of every variant against ``x`` (divided by ``scale``)."""
     fig, axis = new_figure((7, 4.5))
     for k, (name, runs) in enumerate(table.groupby("variant", sort=False)):
-        axis.plot(runs[x], runs["mistakes_search"], "-", marker=".", color=f"C{k}", label=f"{name} (search)")
-        axis.plot(runs[x], runs["mistakes_raw"], ":", color=f"C{k}", alpha=0.7, label=f"{name} (raw)")
-    if log:
-        axis.set_xscale("symlog", linthresh=1e5)
+        axis.plot(runs[x] / scale, runs["mistakes_search"], "-", marker=".", color=f"C{k}", label=f"{name} (search)")
+        axis.plot(runs[x] / scale, runs["mistakes_raw"], ":", color=f"C{k}", alpha=0.7, label=f"{name} (raw)")
     axis.set(xlabel=label, ylabel="share of critical early-game positions lost", ylim=(0, None),
              title="Connect Four: mistakes against perfect play during training")
     axis.grid(alpha=0.3)
@@ -196,10 +194,10 @@ def main(argv: list[str] | None = None) -> int:
     table = with_totals(train_variants(args))
     with atomic_write(out / "economies.csv") as handle:
         table.to_csv(handle, index=False)
-    plot_against(table, "cumulative_evaluations", "self-play network evaluations", out / "mistakes_vs_evaluations.png",
-                 log=True)
+    plot_against(table, "cumulative_evaluations", "self-play network evaluations (millions)",
+                 out / "mistakes_vs_evaluations.png", scale=1e6)
     plot_against(table, "cumulative_minutes", "minutes of training (self-play, learning, measuring)",
-                 out / "mistakes_vs_minutes.png", log=False)
+                 out / "mistakes_vs_minutes.png")
     command_line = chapters.command(__file__, argv, {"--seed": args.seed, "--workers": args.workers})
     lines = ["# AlphaZero's economies on Connect Four, judged by perfect play", "",
              f"Reproduce: `{command_line}`", "",
