@@ -237,7 +237,8 @@ def test_alphago_zero_on_9x9_starts_from_a_supervised_network_and_says_so(tmp_pa
     assert "over the network it started from" in summary and "over the untrained network" not in summary
     assert "--supervised-epochs" not in summary  # only options that differ from their defaults are repeated
     assert len(pd.read_csv(out / "match-supervised" / "games.csv")) == 2
-    assert list(pd.read_csv(out / "history.csv")["iteration"]) == [1]  # one iteration with --quick
+    # one iteration with --quick, after row 0: the supervised start measured against the fixed opponent (publish best)
+    assert list(pd.read_csv(out / "history.csv")["iteration"]) == [0, 1]
 
 
 def test_a_script_with_two_runs_names_them_with_preset_each_with_its_defaults_and_folders():

@@ -56,8 +56,11 @@ from dlgo.core.arguments import whole
 from dlgo.core.errors import SpecError
 from dlgo.formats.atomic import atomic_write
 from dlgo.formats.plotting import new_figure, save_figure
+from engines.alphazero import NetworkEvaluator
+from engines.neural.loading import load_network
 from engines.training.alphazero_config import AlphaZeroConfig
-from experiments.shared import chapters
+from engines.training.references import measure_reference, reference_positions
+from experiments.shared import chapters, ladders
 
 NAME = "alphazero-economies-connect4"
 
@@ -168,12 +171,38 @@ def summary_rows(table: pd.DataFrame) -> list[str]:
     return lines
 
 
-def plot_against(table: pd.DataFrame, x: str, label: str, path: Path, scale: float = 1.0) -> None:
-    """The searched and raw mistake rates of every variant against ``x`` (divided by ``scale``)."""
+def shipped_reference(base: AlphaZeroConfig) -> tuple[float, float]:
+    """The shipped network's mistakes (raw, PUCT at the runs' evaluation budget) on the same
+    reference positions: the line a run must cross to replace it."""
+    positions = reference_positions(base.game, base.reference_positions)
+    measured = measure_reference(NetworkEvaluator(load_network("connect4")), positions, base.match_settings())
+    return measured.raw, measured.search
+
+
+def shipped_cost() -> str:
+    """What the shipped network's training cost, from its committed history: its
+    iterations, minutes and, at most, self-play evaluations (that run did not count
+    them: its first iteration's positions, times the iterations, times 100 simulations)."""
+    path = ladders.REPORTS / "alphazero-connect4" / "history.csv"
+    if not path.exists():
+        return ""
+    history = pd.read_csv(path)
+    bound = int(history["examples"].iloc[0]) * len(history) * 100
+    return (f": {len(history)} iterations of PUCT self-play at 100 simulations a move, "
+            f"{history['seconds'].sum() / 60:.0f} minutes on this machine, at most {bound / 1e6:.0f} million "
+            "self-play evaluations")
+
+
+def plot_against(table: pd.DataFrame, x: str, label: str, path: Path, shipped: tuple[float, float],
+                 scale: float = 1.0) -> None:
+    """The searched and raw mistake rates of every variant against ``x`` (divided by
+    ``scale``), the shipped network's as grey lines."""
     fig, axis = new_figure((7, 4.5))
     for k, (name, runs) in enumerate(table.groupby("variant", sort=False)):
         axis.plot(runs[x] / scale, runs["mistakes_search"], "-", marker=".", color=f"C{k}", label=f"{name} (search)")
         axis.plot(runs[x] / scale, runs["mistakes_raw"], ":", color=f"C{k}", alpha=0.7, label=f"{name} (raw)")
+    axis.axhline(shipped[1], color="0.4", linestyle="-", linewidth=1, label="shipped connect4 (search)")
+    axis.axhline(shipped[0], color="0.4", linestyle=":", linewidth=1, label="shipped connect4 (raw)")
     axis.set(xlabel=label, ylabel="share of critical early-game positions lost", ylim=(0, None),
              title="Connect Four: mistakes against perfect play during training")
     axis.grid(alpha=0.3)
@@ -194,18 +223,28 @@ def main(argv: list[str] | None = None) -> int:
     table = with_totals(train_variants(args))
     with atomic_write(out / "economies.csv") as handle:
         table.to_csv(handle, index=False)
+    base = quick_recipe(args.seed) if args.quick else recipe(args.seed)
+    shipped = shipped_reference(base)
     plot_against(table, "cumulative_evaluations", "self-play network evaluations (millions)",
-                 out / "mistakes_vs_evaluations.png", scale=1e6)
+                 out / "mistakes_vs_evaluations.png", shipped, scale=1e6)
     plot_against(table, "cumulative_minutes", "minutes of training (self-play, learning, measuring)",
-                 out / "mistakes_vs_minutes.png")
+                 out / "mistakes_vs_minutes.png", shipped)
+    missing = [name for name in VARIANTS if name not in args.variants]
     command_line = chapters.command(__file__, argv, {"--seed": args.seed, "--workers": args.workers})
     lines = ["# AlphaZero's economies on Connect Four, judged by perfect play", "",
              f"Reproduce: `{command_line}`", "",
              "Each run starts from a random network and differs from the recipe in one setting; after every "
              "iteration its network plays the critical early-game positions of the solved sets, raw and after "
              "its own search of 50 simulations; the published network is its best by that. Mistakes: the share "
-             "of those positions where its move changed the game-theoretic result (95% Wilson interval).", "",
+             "of those positions where its move changed the game-theoretic result (95% Wilson interval). Self-play "
+             "evaluations are counted by the runs; minutes are this machine's, as busy as it was while each ran "
+             "(compare evaluations across runs, minutes only on a quiet machine).", "",
              *summary_rows(table), "",
+             f"The shipped network (`checkpoints/connect4.keras`{shipped_cost()}) on the same positions: "
+             f"**{shipped[1]:.1%}** with PUCT at {base.eval_simulations} simulations, {shipped[0]:.1%} raw (the grey "
+             "lines). A run's published network replaces it if it does better here and in games.", "",
+             *([f"Variants not in this report yet: {', '.join(missing)} (`--variants`; each resumes in "
+                f"`--work/VARIANT`).", ""] if missing else []),
              "![mistakes against self-play evaluations](mistakes_vs_evaluations.png)", "",
              "![mistakes against minutes](mistakes_vs_minutes.png)", ""]
     chapters.write_lines(out / "summary.md", lines)
