@@ -13,25 +13,28 @@ from dlgo.exercises.checking import Check, Exercise, expect
 from engines import puct
 
 
-def _node(W: np.ndarray, N: np.ndarray, P: np.ndarray, actions: np.ndarray | None = None) -> puct.Node:
-    """A library node holding these statistics (no game state needed for the arithmetic)."""
+def library_node(W: np.ndarray, N: np.ndarray, P: np.ndarray, actions: np.ndarray | None = None,
+                 value: float = 0.0) -> puct.Node:
+    """A library node holding these statistics and the evaluator's ``value`` (no game
+    state needed for the arithmetic)."""
     node = puct.Node.__new__(puct.Node)
     node.W, node.N, node.P = (np.asarray(a, np.float64) for a in (W, N, P))
     node.actions = np.arange(len(N)) if actions is None else np.asarray(actions, np.int64)
     node.children = {}
+    node.value = value
     return node
 
 
 def library_scores(W: np.ndarray, N: np.ndarray, P: np.ndarray, c: float) -> np.ndarray:
-    return _node(W, N, P).puct_scores(c)
+    return library_node(W, N, P).puct_scores(c)
 
 
 def library_select(N: np.ndarray, temperature: float, rng: np.random.Generator) -> int:
-    return puct.select_action(_node(np.zeros(len(N)), N, np.ones(len(N))), temperature, rng)
+    return puct.select_action(library_node(np.zeros(len(N)), N, np.ones(len(N))), temperature, rng)
 
 
 def library_policy(actions: np.ndarray, N: np.ndarray, num_actions: int) -> np.ndarray:
-    return _node(np.zeros(len(N)), N, np.ones(len(N)), actions).visit_policy(num_actions)
+    return library_node(np.zeros(len(N)), N, np.ones(len(N)), actions).visit_policy(num_actions)
 
 
 def library_values(movers: list[Player], winner: Player | None) -> list[float]:

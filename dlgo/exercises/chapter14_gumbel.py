@@ -4,30 +4,21 @@ checked against :mod:`engines.gumbel`."""
 from __future__ import annotations
 
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
+from dlgo.exercises.chapter13_14 import library_node
 from dlgo.exercises.checking import Check, Exercise, expect
-from engines import gumbel, puct
-
-
-def _node(W: np.ndarray, N: np.ndarray, P: np.ndarray, value: float) -> puct.Node:
-    """A library node holding these statistics (no game state needed for the arithmetic)."""
-    node = puct.Node.__new__(puct.Node)
-    node.W, node.N, node.P = (np.asarray(a, np.float64) for a in (W, N, P))
-    node.actions = np.arange(len(N))
-    node.children = {}
-    node.value = value
-    return node
+from engines import gumbel
 
 
 def library_completed_q(W: np.ndarray, N: np.ndarray, P: np.ndarray, value: float) -> np.ndarray:
-    return gumbel.completed_q(_node(W, N, P, value))
+    return gumbel.completed_q(library_node(W, N, P, value=value))
 
 
 def library_improved_policy(W: np.ndarray, N: np.ndarray, P: np.ndarray, value: float) -> np.ndarray:
-    return gumbel.improved_policy(_node(W, N, P, value))
+    return gumbel.improved_policy(library_node(W, N, P, value=value))
 
 
 def library_schedule(considered: int, simulations: int) -> list[int]:
@@ -39,22 +30,22 @@ CASES = [(np.zeros(4), np.zeros(4), np.array([0.4, 0.3, 0.2, 0.1]), 0.3),  # not
          (np.array([0.9, 4.0, -1.0]), np.array([1.0, 5.0, 3.0]), np.array([0.5, 0.25, 0.25]), 0.0)]
 
 
-def completed(module: Any) -> None:
+def _agrees(module: Any, name: str, library: Callable[..., np.ndarray]) -> None:
+    """The student's ``name`` against the library's on every case."""
     for W, N, P, value in CASES:
-        got = np.asarray(module.completed_q(W, N, P, value), float)
-        expected = library_completed_q(W, N, P, value)
+        got = np.asarray(getattr(module, name)(W, N, P, value), float)
+        expected = library(W, N, P, value)
         expect(got.shape == expected.shape and np.allclose(got, expected, atol=1e-9),
-               f"completed_q(W={W.tolist()}, N={N.tolist()}, P={P.tolist()}, value={value}) is "
+               f"{name}(W={W.tolist()}, N={N.tolist()}, P={P.tolist()}, value={value}) is "
                f"{np.round(got, 4).tolist()}; expected {np.round(expected, 4).tolist()}")
+
+
+def completed(module: Any) -> None:
+    _agrees(module, "completed_q", library_completed_q)
 
 
 def improved(module: Any) -> None:
-    for W, N, P, value in CASES:
-        got = np.asarray(module.improved_policy(W, N, P, value), float)
-        expected = library_improved_policy(W, N, P, value)
-        expect(got.shape == expected.shape and np.allclose(got, expected, atol=1e-9),
-               f"improved_policy(W={W.tolist()}, N={N.tolist()}, P={P.tolist()}, value={value}) is "
-               f"{np.round(got, 4).tolist()}; expected {np.round(expected, 4).tolist()}")
+    _agrees(module, "improved_policy", library_improved_policy)
 
 
 def schedule(module: Any) -> None:
