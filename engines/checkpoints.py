@@ -14,6 +14,7 @@ from typing import Any
 
 from dlgo.core.errors import ModelFileError
 from dlgo.core.specs import split_spec
+from dlgo.formats.atomic import atomic_write
 
 #: The trained networks that ship with the suite (``checkpoints/<name>.keras``, and
 #: Go rollout policies, ``checkpoints/<name>.npz``).
@@ -121,3 +122,14 @@ def read_metadata(path: str | Path) -> dict[str, Any]:
     if not isinstance(metadata, dict):
         raise ModelFileError(f"{path} has damaged dlgo metadata")
     return metadata
+
+
+def publish_copy(checkpoint: Path, published: Path, key: str, value: int) -> None:
+    """Make ``published`` an atomic copy of ``checkpoint``, unless its metadata
+    already says ``key`` = ``value`` (the trainers' "the network to play": the
+    best epoch, the last generation, the published iteration), so that a run
+    killed between its history and the copy is put right when it resumes."""
+    if published.exists() and read_metadata(published).get(key) == value:
+        return
+    with atomic_write(published, "wb") as handle:
+        handle.write(checkpoint.read_bytes())

@@ -83,6 +83,12 @@ def improved_policy(node: Node, c_visit: float = C_VISIT, c_scale: float = C_SCA
     return scores / scores.sum()
 
 
+def interior_choice(node: Node, c_visit: float = C_VISIT, c_scale: float = C_SCALE) -> int:
+    """The slot a simulation takes below the root: ``argmax pi'(a) - N(a) / (1 + sum N)``,
+    so that the visits follow the improved policy, deterministically."""
+    return int(np.argmax(improved_policy(node, c_visit, c_scale) - node.N / (1.0 + node.N.sum())))
+
+
 def considered_visits(considered: int, simulations: int) -> tuple[int, ...]:
     """mctx's ``get_sequence_of_considered_visits``: for each simulation, the visits
     its root action already has. Phases of ``ceil(log2 considered)`` visit every
@@ -162,13 +168,13 @@ class GumbelSearch:
         done = int(root.N.sum())
         wanted = plan.schedule[min(done, len(plan.schedule) - 1)]
         scores = np.where(root.N == wanted, plan.scores(self.c_visit, self.c_scale), -np.inf)
-        if not np.isfinite(scores).any():  # more simulations than the schedule planned: the improved policy's way
-            scores = improved_policy(root, self.c_visit, self.c_scale) - root.N / (1.0 + done)
-        slot = int(np.argmax(scores))
+        if np.isfinite(scores).any():
+            slot = int(np.argmax(scores))
+        else:  # more simulations than the schedule planned: the improved policy's way, as below the root
+            slot = interior_choice(root, self.c_visit, self.c_scale)
         path, node = [(root, slot)], root.child(slot)
         while node.expanded and node.terminal is None:
-            visits = node.N.sum()
-            i = int(np.argmax(improved_policy(node, self.c_visit, self.c_scale) - node.N / (1.0 + visits)))
+            i = interior_choice(node, self.c_visit, self.c_scale)
             path.append((node, i))
             node = node.child(i)
         return path, node

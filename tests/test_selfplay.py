@@ -5,7 +5,7 @@ import numpy as np
 
 from dlgo.encoders import get_encoder_by_name
 from engines.puct import RolloutEvaluator
-from engines.training.selfplay import MatchSettings, SelfPlaySettings, play_batched_match, self_play
+from engines.training.selfplay import Examples, MatchSettings, SelfPlaySettings, play_batched_match, self_play
 from helpers import CountingRollouts
 
 
@@ -171,3 +171,23 @@ def test_a_runs_settings_reach_self_play_and_its_matches_whole():
     assert config.match_settings() == MatchSettings(parallel=8, simulations=21, c=2.5)
     with pytest.raises(SpecError, match="search_value_weight"):
         SelfPlaySettings(search_value_weight=1.5)
+
+
+def test_the_buffer_samples_the_games_added_since_its_last_batch():
+    """Batches come from arrays joined once per change: a game added after a batch is drawn in the next."""
+    from engines.training.replay import ReplayBuffer
+
+    def game(value: float):
+        return Examples(np.zeros((3, 3, 3, 3), np.int8), np.full((3, 9), 1 / 9, np.float32),
+                        np.full(3, value, np.float32), lengths=[3])
+
+    buffer = ReplayBuffer(capacity=2)
+    buffer.add(game(1.0))
+    rng = np.random.default_rng(0)
+    assert set(buffer.sample(50, rng).z) == {1.0}
+    buffer.add(game(-1.0))
+    assert set(buffer.sample(50, rng).z) == {1.0, -1.0}
+    buffer.add(game(0.5))  # capacity 2: the first game goes
+    assert set(buffer.sample(50, rng).z) == {-1.0, 0.5}
+    buffer.resize(1)
+    assert set(buffer.sample(50, rng).z) == {0.5}

@@ -175,11 +175,12 @@ def test_perfect_play_makes_no_mistakes_and_random_play_some(tmp_path):
 
 
 def test_rates_and_their_intervals():
-    verdicts = [Verdict("e", "end-easy", i, "4 4", 0, 0, i < 3, i < 6, i, 1, "moves") for i in range(10)]
+    recorded = [0.5 * i for i in range(10)]  # the seconds each verdict records (data, not a clock)
+    verdicts = [Verdict("e", "end-easy", i, "4 4", 0, 0, i < 3, i < 6, recorded[i], 1, "moves") for i in range(10)]
     [row] = mistake_rates(verdicts)
     assert (row.positions, row.mistakes, row.critical, row.critical_mistakes) == (10, 3, 6, 3)
     assert row.rate == 0.3 and row.critical_rate == 0.5
-    assert row.seconds_per_move == sum(range(10)) / 10  # the mean of the verdicts' given seconds
+    assert row.seconds_per_move == pytest.approx(sum(recorded) / len(recorded))  # the mean of what they record
     assert row.low < 0.3 < row.high and math.isclose(row.critical_low + row.critical_high, 1.0)
 
 

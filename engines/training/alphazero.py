@@ -60,7 +60,8 @@ from dlgo.formats.records import replay
 from dlgo.formats.sgf import game_to_sgf
 from dlgo.games import get_game
 from engines.alphazero import NetworkEvaluator
-from engines.neural.backend import device_name, in_precision, keras, load_model, read_metadata, save_model
+from engines.checkpoints import publish_copy
+from engines.neural.backend import device_name, in_precision, keras, load_model, save_model
 from engines.neural.loading import LoadedModel
 from engines.neural.resnet import build_resnet
 from engines.registry import ENGINES
@@ -171,10 +172,11 @@ def open_run(out: Path, config: AlphaZeroConfig, progress: bool) -> Run:
         save_model(model, out / "checkpoints" / "iter-000.keras", {**metadata, "iteration": 0})
     previous = keras.models.clone_model(model)
     playing = in_precision(model, config.precision)
-    return Run(out, config, encoder, metadata, model, previous, playing,
-               LoadedModel.from_model(model, encoder, metadata), LoadedModel.from_model(previous, encoder, metadata),
-               LoadedModel.from_model(playing, encoder, metadata), buffer, history, done,
-               np.random.default_rng(config.seed + 1000 * done), progress)
+    current = LoadedModel.from_model(model, encoder, metadata)
+    return Run(out, config, encoder, metadata, model, previous, playing, current,
+               LoadedModel.from_model(previous, encoder, metadata),
+               current if playing is model else LoadedModel.from_model(playing, encoder, metadata), buffer, history,
+               done, np.random.default_rng(config.seed + 1000 * done), progress)
 
 
 def self_play_games(run: Run, iteration: int, pool: SelfPlayPool | None) -> Examples:
@@ -240,7 +242,7 @@ def measure_references(run: Run, iteration: int) -> dict[str, float]:
     if not config.reference_positions:
         return {}
     positions = reference_positions(config.game, config.reference_positions)
-    settings = replace(config.match_settings(), parallel=max(config.parallel, 1))
+    settings = replace(config.match_settings(), parallel=config.parallel)  # all of a batch of positions at once
     measured = measure_reference(NetworkEvaluator(run.current), positions, settings, seed=config.seed + iteration)
     return {"reference_positions": measured.positions, "mistakes_raw": measured.raw, "mistakes_search": measured.search}
 
@@ -286,10 +288,8 @@ def publish(run: Run, iteration: int, row: dict[str, float]) -> None:
     run.history = history
     with atomic_write(run.out / "history.csv") as handle:
         run.history.to_csv(handle, index=False)
-    if published == iteration:
-        save_model(run.model, run.out / "checkpoint.keras", {**run.metadata, "iteration": iteration})
-    else:
-        _copy(run.out / "checkpoints" / f"iter-{published:03d}.keras", run.out / "checkpoint.keras")
+    publish_copy(run.out / "checkpoints" / f"iter-{published:03d}.keras", run.out / "checkpoint.keras", "iteration",
+                 published)
     for stale in run.out.glob("buffer-*.npz"):
         if stale.name != f"buffer-{iteration:03d}.npz":
             stale.unlink()
@@ -329,21 +329,11 @@ def _resume_point(out: Path, history: pd.DataFrame) -> int:
         if not needed.exists():
             raise RecordError(f"{out}: history.csv lists iteration {done} but {needed.name} is missing; "
                               "the run cannot resume: use another folder")
-    published = out / "checkpoint.keras"
-    if not published.exists() or read_metadata(published).get("iteration") != wanted:
-        log.warning("%s: checkpoint.keras did not hold iteration %d (a kill after history.csv); copying it",
-                    out, wanted)
-        _copy(out / "checkpoints" / f"iter-{wanted:03d}.keras", published)
+    publish_copy(out / "checkpoints" / f"iter-{wanted:03d}.keras", out / "checkpoint.keras", "iteration", wanted)
     for stale in out.glob("buffer-*.npz"):
         if stale != buffer:
             stale.unlink()
     return done
-
-
-def _copy(source: Path, target: Path) -> None:
-    """``source``'s bytes into ``target``, atomically."""
-    with atomic_write(target, "wb") as handle:
-        handle.write(source.read_bytes())
 
 
 def starting_network(path: str, encoder: Encoder) -> "keras.Model":

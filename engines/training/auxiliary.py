@@ -41,7 +41,8 @@ def targets_of(positions: Sequence[State], final: State, names: Sequence[str]) -
     """Each of ``names``' target for every position of one finished game (``final``
     its last state), from the view of the player to move at the position."""
     game = final.game
-    end = final.num_moves_played
+    ply = {id(state): k for k, state in enumerate(final.history())}  # each state's moves played, in one pass
+    end = len(ply) - 1
     count = final.area_count() if {"ownership", "score"} & set(names) else None
     targets: dict[str, np.ndarray] = {}
     for name in names:
@@ -49,7 +50,7 @@ def targets_of(positions: Sequence[State], final: State, names: Sequence[str]) -
         for k, state in enumerate(positions):
             me, other = state.next_player, state.next_player.other
             if name == "moves_left":
-                rows[k] = (end - state.num_moves_played) / game.num_actions
+                rows[k] = (end - ply[id(state)]) / game.num_actions
             elif count is not None and name == "ownership":
                 # a player's value is its stone code in the owners array
                 rows[k, ..., 0] = (count.owners == int(me)).astype(np.float32) - (count.owners == int(other))

@@ -28,7 +28,7 @@ class GameExamples(NamedTuple):
     features: np.ndarray
     policies: np.ndarray
     values: np.ndarray
-    auxiliary: dict[str, np.ndarray] = {}
+    auxiliary: dict[str, np.ndarray]  # by name: moves left, ownership, score (engines.training.auxiliary)
 
 
 class Batch(NamedTuple):
@@ -47,12 +47,14 @@ class ReplayBuffer:
         self.capacity = capacity
         self.symmetries = symmetries or []
         self.games: deque[GameExamples] = deque(maxlen=capacity)
+        self._held: tuple[tuple[np.ndarray, np.ndarray, np.ndarray], dict[str, np.ndarray]] | None = None
 
     def resize(self, capacity: int) -> None:
         """Hold the last ``capacity`` games from now on (the oldest go if there are more)."""
         if capacity != self.capacity:
             self.capacity = capacity
             self.games = deque(self.games, maxlen=capacity)
+            self._held = None
 
     def __len__(self) -> int:
         """Number of examples (positions) held."""
@@ -60,6 +62,7 @@ class ReplayBuffer:
 
     def add(self, examples: Examples) -> None:
         """Add a self-play batch, game by game (its ``lengths`` tell where each ends)."""
+        self._held = None  # the games change: the joined arrays are joined again at the next batch
         start = 0
         for n in examples.lengths:
             sl = slice(start, start + n)
@@ -85,11 +88,14 @@ class ReplayBuffer:
         return {name: np.concatenate([g.auxiliary[name] for g in self.games]) for name in sorted(names)}
 
     def sample(self, size: int, rng: np.random.Generator) -> Batch:
-        """``size`` examples drawn uniformly (with replacement), each under a random symmetry."""
-        features, policies, values = self.arrays()
+        """``size`` examples drawn uniformly (with replacement), each under a random symmetry.
+        The games are joined into whole arrays once after each change, not for every batch."""
+        if self._held is None:
+            self._held = self.arrays(), self.auxiliary_arrays()
+        (features, policies, values), held_auxiliary = self._held
         pick = rng.integers(len(values), size=size)
         x, pi, z = features[pick].astype(np.float32), policies[pick], values[pick]
-        auxiliary = {name: rows[pick] for name, rows in self.auxiliary_arrays().items()}
+        auxiliary = {name: rows[pick] for name, rows in held_auxiliary.items()}
         if len(self.symmetries) > 1:
             choice = rng.integers(len(self.symmetries), size=size)
             for k, sym in enumerate(self.symmetries[1:], start=1):

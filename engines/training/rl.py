@@ -59,7 +59,8 @@ from dlgo.formats.atomic import atomic_write
 from dlgo.formats.folders import hold_folder, read_settings
 from dlgo.formats.plotting import new_figure, save_figure
 from dlgo.formats.progress import fit_verbosity
-from engines.neural.backend import compiled_call, keras, load_model, read_metadata, save_model
+from engines.checkpoints import publish_copy
+from engines.neural.backend import compiled_call, keras, load_model, save_model
 from engines.neural.models import build_model
 from engines.training.rl_config import HEADS, RLConfig
 from engines.registry import ENGINES
@@ -243,11 +244,7 @@ def _start(out: Path, config: RLConfig) -> None:
 
 def _publish(out: Path, generation: int) -> None:
     """``current.keras``: a copy of the last finished generation's network (put right if a kill left it behind)."""
-    current, checkpoint = out / "current.keras", out / "checkpoints" / f"gen-{generation:03d}.keras"
-    if current.exists() and read_metadata(current).get("generation") == generation:
-        return
-    with atomic_write(current, "wb") as handle:
-        handle.write(checkpoint.read_bytes())
+    publish_copy(out / "checkpoints" / f"gen-{generation:03d}.keras", out / "current.keras", "generation", generation)
 
 
 def _resume_model(out: Path, config: RLConfig, generation: int) -> tuple["keras.Model", dict[str, Any]]:

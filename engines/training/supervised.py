@@ -40,7 +40,8 @@ from dlgo.encoders.symmetry import augment_batch
 from dlgo.formats.atomic import atomic_write
 from dlgo.formats.folders import hold_folder
 from dlgo.formats.progress import fit_verbosity
-from engines.neural.backend import keras, load_model, read_metadata, save_model
+from engines.checkpoints import publish_copy
+from engines.neural.backend import keras, load_model, save_model
 from engines.neural.models import MODELS, build_model
 from engines.neural.resnet import build_resnet
 
@@ -147,12 +148,7 @@ def publish_best(out: Path, history: pd.DataFrame) -> None:
     if history.empty:
         return
     best = best_epoch(history)
-    published = out / "model.keras"
-    if published.exists() and read_metadata(published).get("epoch") == best:
-        return
-    checkpoint = out / "checkpoints" / f"epoch-{best:03d}.keras"
-    with atomic_write(published, "wb") as handle:
-        handle.write(checkpoint.read_bytes())
+    publish_copy(out / "checkpoints" / f"epoch-{best:03d}.keras", out / "model.keras", "epoch", best)
 
 
 def best_epoch(history: pd.DataFrame) -> int:
