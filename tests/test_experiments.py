@@ -334,6 +334,28 @@ def test_the_economies_ablation_runs_quick_and_reports_each_variant(tmp_path):
     assert economies.main(["--quick", "--out", str(out), "--variants", "nope"]) == 2
 
 
+def test_the_economies_report_prices_each_variant_against_the_reference_runs_best():
+    """The evaluations each run took to first match puct200's published mistake
+    rate, as a share of puct200's; a run that never did says so."""
+    import pandas as pd
+
+    from experiments.headline.alphazero_economies import reach_rows
+
+    def run(name: str, rates: list[float], evaluations: list[int], published: int) -> pd.DataFrame:
+        return pd.DataFrame({"variant": name, "iteration": range(len(rates)), "mistakes_search": rates,
+                             "cumulative_evaluations": evaluations, "published": published,
+                             "reference_positions": 293})
+
+    table = pd.concat([run("gumbel16", [0.5, 0.2, 0.16, 0.14], [0, 30, 60, 90], 3),
+                       run("puct200", [0.5, 0.15, 0.18], [0, 400, 800], 1),
+                       run("puct16", [0.5, 0.3], [0, 30], 1)], ignore_index=True)
+    lines = reach_rows(table)
+    assert "puct200's published mistake rate (15.0% with search, after 400 self-play evaluations)" in lines[0]
+    assert "| gumbel16 | 3 | 90 | 22% |" in lines and "| puct200 | 1 | 400 | 100% |" in lines
+    assert "| puct16 | not reached by iteration 1 | - | - |" in lines
+    assert reach_rows(table[table["variant"] != "puct200"]) == []
+
+
 def test_gumbel_search_crosscheck_runs_quick_and_reports_both_searches(tmp_path):
     from experiments.crosschecks import gumbel_search
 

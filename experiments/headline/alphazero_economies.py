@@ -171,6 +171,36 @@ def summary_rows(table: pd.DataFrame) -> list[str]:
     return lines
 
 
+#: the run the others are priced against: the issue's reference training
+REFERENCE_VARIANT = "puct200"
+
+
+def reach_rows(table: pd.DataFrame, reference: str = REFERENCE_VARIANT) -> list[str]:
+    """What each variant paid to reach the reference run's published (best) searched
+    mistake rate: the self-play evaluations to its first iteration at or below it,
+    and their share of the reference run's. Empty without the reference run."""
+    if reference not in set(table["variant"]):
+        return []
+    runs = table[table["variant"] == reference]
+    best = runs[runs["iteration"] == runs.iloc[-1]["published"]].iloc[0]
+    level, cost = float(best["mistakes_search"]), float(best["cumulative_evaluations"])
+    lines = [f"Evaluations to reach {reference}'s published mistake rate ({level:.1%} with search, after "
+             f"{cost:,.0f} self-play evaluations): a single iteration's rate is measured on "
+             f"{int(best['reference_positions'])} positions, so read it with the intervals above.", "",
+             "| variant | first iteration at or below it | self-play evaluations to it | share of "
+             f"{reference}'s |", "|---|---:|---:|---:|"]
+    for name, runs in table.groupby("variant", sort=False):
+        reached = runs[runs["mistakes_search"] <= level]
+        if reached.empty:
+            lines.append(f"| {name} | not reached by iteration {int(runs['iteration'].max())} | - | - |")
+            continue
+        first = reached.iloc[0]
+        lines.append(f"| {name} | {int(first['iteration'])} | {first['cumulative_evaluations']:,.0f} | "
+                     f"{first['cumulative_evaluations'] / cost:.0%} |" if cost else
+                     f"| {name} | {int(first['iteration'])} | {first['cumulative_evaluations']:,.0f} | - |")
+    return [*lines, ""]
+
+
 def shipped_reference(base: AlphaZeroConfig) -> tuple[float, float]:
     """The shipped network's mistakes (raw, PUCT at the runs' evaluation budget) on the same
     reference positions: the line a run must cross to replace it."""
@@ -240,6 +270,7 @@ def main(argv: list[str] | None = None) -> int:
              "evaluations are counted by the runs; minutes are this machine's, as busy as it was while each ran "
              "(compare evaluations across runs, minutes only on a quiet machine).", "",
              *summary_rows(table), "",
+             *reach_rows(table),
              f"The shipped network (`checkpoints/connect4.keras`{shipped_cost()}) on the same positions: "
              f"**{shipped[1]:.1%}** with PUCT at {base.eval_simulations} simulations, {shipped[0]:.1%} raw (the grey "
              "lines). A run's published network replaces it if it does better here and in games.", "",
