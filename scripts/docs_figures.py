@@ -156,6 +156,7 @@ def answers() -> str:
         ("And 5x5 Go?", alphazero_go5_answer(), "alphazero-go5"),
         ("How well does a network imitate MCTS on 9x9 Go?", supervised_go9_answer(), "supervised-go9"),
         ("Does AlphaGo beat GNU Go on 9x9, on 2 cores?", alphago_answer(), "ch13_alphago"),
+        ("And 7x7 Go from nothing?", alphazero_go7_answer(), "alphazero-go7"),
         ("And AlphaGo Zero on 9x9, from a supervised start?", alphazero_go9_answer(), "alphazero-go9"),
         ("Is our MCTS as strong and as fast as OpenSpiel's?", openspiel_answer(), "vs-openspiel"),
         ("Does search alone beat GNU Go on 9x9?", mcts_go9_answer(), "mcts-go9"),
@@ -286,6 +287,28 @@ def alphago_answer() -> str:
             f"{sl.score:.1%}")
 
 
+def trained_iterations(run: pd.DataFrame) -> int:
+    """A run's training iterations (row 0, where there is one, is its start, measured)."""
+    return int((run.iteration > 0).sum())
+
+
+def alphazero_go7_answer() -> str:
+    """The zero-knowledge 7x7 run: its fixed opponent's score early and late, and the published network's match."""
+    run = history("alphazero-go7")
+    network, opponent, _, _, by_colour = final_match("alphazero-go7")
+    measured = run.dropna(subset=[f"score_vs_{opponent}"])
+    early, late = measured.iloc[: len(measured) // 3], measured.iloc[-len(measured) // 3:]
+    column = f"score_vs_{opponent}"
+    return (f"Gumbel search at 16 simulations and KataGo's auxiliary targets, {trained_iterations(run)} iterations "
+            f"in {run.seconds.sum() / 60:.0f} minutes: its score against `{opponent}` (20 games, 50 simulations a "
+            f"move) averaged {early[column].mean():.0%} in iterations {int(early.iteration.iloc[0])}-"
+            f"{int(early.iteration.iloc[-1])} and {late[column].mean():.0%} in iterations {int(late.iteration.iloc[0])}-"
+            f"{int(late.iteration.iloc[-1])}; the published network (iteration {int(run.published.iloc[-1])}) with "
+            f"{network.rsplit('simulations=', 1)[1]} simulations scores "
+            f"{with_interval(games('alphazero-go7/match'), network, opponent)[:-1]}; {by_colour['black']:.0%} as "
+            f"black, {by_colour['white']:.0%} as white)")
+
+
 def alphazero_go9_answer() -> str:
     """AlphaGo Zero on 9x9: the final network, its supervised start and alphago against the same GNU Go."""
     network, opponent, total, played, _ = final_match("alphazero-go9")
@@ -369,12 +392,15 @@ def alphazero() -> str:
                + f", {sum(int(r[2]) for r in perfect)} lost | [summary](reports/alphazero-tictactoe/summary.md) |")
     for folder, game, base in (("alphazero-connect4", "Connect Four", "the untrained network"),
                                ("alphazero-go5", "5x5 Go", "the untrained network"),
+                               ("alphazero-go7", "7x7 Go, from nothing (Gumbel search, auxiliary targets)",
+                                "the untrained network"),
                                ("alphazero-go9", "9x9 Go, from a supervised start (GNU Go's games)",
                                 "its supervised start")):
         run = history(folder)
         network, opponent, total, played, by_colour = final_match(folder)
         simulations = network.rsplit("simulations=", 1)[1]
-        out.append(f"| {game} | {len(run)} iterations, {run.seconds.sum() / 60:.1f} minutes | **{total:.1%}** "
+        out.append(f"| {game} | {trained_iterations(run)} iterations, {run.seconds.sum() / 60:.1f} minutes | "
+                   f"**{total:.1%}** "
                    f"against `{opponent}` with {simulations} simulations a move ({played} games: "
                    f"{by_colour['black']:.1%} as black, {by_colour['white']:.1%} as white); Elo "
                    f"{run.elo.iloc[-1]:+,.0f} over {base} | [summary](reports/{folder}/summary.md) |")

@@ -101,7 +101,7 @@ def test_alphazero_summaries_name_the_self_play_processes_per_stretch():
     assert alphazero.self_play_processes(mixed) == "the training process (iterations 1-2), 2 worker processes (iterations 3-4)"
 
 
-def test_alphazero_summaries_describe_playout_cap_randomisation_only_when_used():
+def test_alphazero_summaries_describe_the_economies_only_when_used():
     from engines.training.alphazero_config import AlphaZeroConfig
 
     assert alphazero.search_budget(AlphaZeroConfig(simulations=100)) == "100 simulations per move"
@@ -110,6 +110,9 @@ def test_alphazero_summaries_describe_playout_cap_randomisation_only_when_used()
     assert "after 20 simulations" in capped
     mixed = alphazero.search_budget(AlphaZeroConfig(simulations=100, search_value_weight=0.5))
     assert mixed.startswith("100 simulations per move; value targets 0.5 x the game's result")
+    gumbel = alphazero.search_budget(AlphaZeroConfig(game="go:size=5", simulations=16, gumbel=16, auxiliary=["all"]))
+    assert gumbel == ("16 simulations per move, Gumbel AlphaZero's search over 16 root moves with its improved policy "
+                      "as the target; auxiliary targets: all (weight 0.15 each)")
 
 
 @pytest.mark.skipif(not __import__("os").access("/usr/games/gnugo", __import__("os").X_OK),

@@ -1,6 +1,6 @@
 """AlphaZero learns 7x7 Go from nothing, judged against GNU Go after every iteration.
 
-    python experiments/headline/alphazero_go7.py             # about an hour on 2 cores, resumable
+    python experiments/headline/alphazero_go7.py             # 80 minutes on 2 cores, resumable
     python experiments/headline/alphazero_go7.py --quick     # seconds: tiny settings
 
 No supervised start and no Go knowledge beyond the rules: a 4-block, 48-filter

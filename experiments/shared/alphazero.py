@@ -103,16 +103,23 @@ def alphazero_parser(experiment: Experiment, doc: str, presets: Mapping[str, Exp
 
 
 def search_budget(config: AlphaZeroConfig) -> str:
-    """The self-play search in words, with playout-cap randomisation and mixed value targets if the run uses them."""
+    """The self-play search in words, with the economies the run uses: Gumbel search or
+    forced playouts, playout-cap randomisation, mixed value targets and auxiliary targets."""
     if not config.fast_simulations:
         words = f"{config.simulations} simulations per move"
     else:
         words = (f"{config.full_fraction:.0%} of the moves searched with {config.simulations} simulations and kept "
                  f"as examples, the rest played after {config.fast_simulations} simulations: playout-cap "
                  "randomisation")
+    if config.gumbel:
+        words += f", Gumbel AlphaZero's search over {config.gumbel} root moves with its improved policy as the target"
+    elif config.forced_playouts:
+        words += f", forced playouts and policy target pruning (k = {config.forced_playouts:g})"
     if config.search_value_weight:
         words += (f"; value targets {1 - config.search_value_weight:g} x the game's result + "
                   f"{config.search_value_weight:g} x the root's search value")
+    if config.auxiliary:
+        words += f"; auxiliary targets: {', '.join(config.auxiliary)} (weight {config.auxiliary_weight:g} each)"
     return words
 
 
@@ -187,8 +194,9 @@ def published_iteration(history: pd.DataFrame) -> int:
 def introduction(title: str, command_line: str, config: AlphaZeroConfig, history: pd.DataFrame) -> list[str]:
     """The summary's title, its reproducing command and what the training did, in one paragraph."""
     seconds = history["seconds"].sum()  # over all iterations, resumed runs included
+    trained = int((history["iteration"] > 0).sum())  # row 0, when there is one, is the start measured
     return [f"# {title}", "", f"Reproduce: `{command_line}`", "",
-            f"{len(history)} iterations of {config.games} self-play games ({search_budget(config)}), "
+            f"{trained} iterations of {config.games} self-play games ({search_budget(config)}), "
             + (f"a {config.blocks}-block, {config.filters}-filter ResNet" if not config.init else
                f"the network of `{config.init}` (its own shape)")
             + f", {config.train_steps} batches of "
@@ -302,7 +310,7 @@ def final_match(game: str, agent: str, opponent: str, args: argparse.Namespace, 
     records = play_games(ENGINES, folder, game, tasks, opening_plies=0, workers=args.workers)
     records = [r for r in records if {r.black, r.white} == {agent, opponent}]
     lines = [f"## Against {opponent}", "",
-             f"The final network with {args.simulations} simulations per move against `{opponent}`, "
+             f"The published network with {args.simulations} simulations per move against `{opponent}`, "
              f"{len(records)} games, colours alternating (games in `match/games.csv`):", "",
              "| the network plays | games | won | drawn | lost | score |", "|---|---:|---:|---:|---:|---:|"]
     score = 0.0
