@@ -296,9 +296,10 @@ def alphazero_go7_answer() -> str:
     """The zero-knowledge 7x7 run: its fixed opponent's score early and late, and the published network's match."""
     run = history("alphazero-go7")
     network, opponent, _, _, by_colour = final_match("alphazero-go7")
-    measured = run.dropna(subset=[f"score_vs_{opponent}"])
-    early, late = measured.iloc[: len(measured) // 3], measured.iloc[-len(measured) // 3:]
     column = f"score_vs_{opponent}"
+    measured = run.dropna(subset=[column])  # the iterations that played the fixed opponent
+    third = len(measured) // 3
+    early, late = measured.iloc[:third], measured.iloc[len(measured) - third:]  # the first and the last third
     return (f"Gumbel search at 16 simulations and KataGo's auxiliary targets, {trained_iterations(run)} iterations "
             f"in {run.seconds.sum() / 60:.0f} minutes: its score against `{opponent}` (20 games, 50 simulations a "
             f"move) averaged {early[column].mean():.0%} in iterations {int(early.iteration.iloc[0])}-"

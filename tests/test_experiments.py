@@ -113,6 +113,8 @@ def test_alphazero_summaries_describe_the_economies_only_when_used():
     gumbel = alphazero.search_budget(AlphaZeroConfig(game="go:size=5", simulations=16, gumbel=16, auxiliary=["all"]))
     assert gumbel == ("16 simulations per move, Gumbel AlphaZero's search over 16 root moves with its improved policy "
                       "as the target; auxiliary targets: all (weight 0.15 each)")
+    forced = alphazero.search_budget(AlphaZeroConfig(simulations=100, forced_playouts=2.0))
+    assert forced == "100 simulations per move, forced playouts and policy target pruning (k = 2)"
 
 
 @pytest.mark.skipif(not __import__("os").access("/usr/games/gnugo", __import__("os").X_OK),

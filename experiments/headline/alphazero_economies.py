@@ -153,13 +153,17 @@ def with_totals(table: pd.DataFrame) -> pd.DataFrame:
     return table
 
 
+def published_row(runs: pd.DataFrame) -> pd.Series:
+    """One variant's row for the network it published at its last iteration."""
+    return runs[runs["iteration"] == runs.iloc[-1]["published"]].iloc[0]
+
+
 def summary_rows(table: pd.DataFrame) -> list[str]:
     """Per variant: its published network's mistakes (95% Wilson intervals) and what it cost."""
     lines = ["| variant | change | iterations | published | mistakes, search | mistakes, raw | self-play evaluations "
              "to it | minutes to it |", "|---|---|---:|---:|---:|---:|---:|---:|"]
     for name, runs in table.groupby("variant", sort=False):
-        last = runs.iloc[-1]
-        published = runs[runs["iteration"] == last["published"]].iloc[0]
+        last, published = runs.iloc[-1], published_row(runs)
         n = int(published["reference_positions"])
         cells = []
         for column in ("mistakes_search", "mistakes_raw"):
@@ -181,8 +185,7 @@ def reach_rows(table: pd.DataFrame, reference: str = REFERENCE_VARIANT) -> list[
     and their share of the reference run's. Empty without the reference run."""
     if reference not in set(table["variant"]):
         return []
-    runs = table[table["variant"] == reference]
-    best = runs[runs["iteration"] == runs.iloc[-1]["published"]].iloc[0]
+    best = published_row(table[table["variant"] == reference])
     level, cost = float(best["mistakes_search"]), float(best["cumulative_evaluations"])
     lines = [f"Evaluations to reach {reference}'s published mistake rate ({level:.1%} with search, after "
              f"{cost:,.0f} self-play evaluations): a single iteration's rate is measured on "
@@ -195,9 +198,8 @@ def reach_rows(table: pd.DataFrame, reference: str = REFERENCE_VARIANT) -> list[
             lines.append(f"| {name} | not reached by iteration {int(runs['iteration'].max())} | - | - |")
             continue
         first = reached.iloc[0]
-        lines.append(f"| {name} | {int(first['iteration'])} | {first['cumulative_evaluations']:,.0f} | "
-                     f"{first['cumulative_evaluations'] / cost:.0%} |" if cost else
-                     f"| {name} | {int(first['iteration'])} | {first['cumulative_evaluations']:,.0f} | - |")
+        share = f"{first['cumulative_evaluations'] / cost:.0%}" if cost else "-"
+        lines.append(f"| {name} | {int(first['iteration'])} | {first['cumulative_evaluations']:,.0f} | {share} |")
     return [*lines, ""]
 
 
