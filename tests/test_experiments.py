@@ -337,6 +337,32 @@ def test_the_economies_ablation_runs_quick_and_reports_each_variant(tmp_path):
     assert "| gumbel16 | Gumbel search, 16 simulations, improved-policy targets; Gumbel AlphaZero" in summary and (out / "mistakes_vs_evaluations.png").exists()
     assert economies.main(argv) == 0  # a finished run: nothing to train, the same report
     assert economies.main(["--quick", "--out", str(out), "--variants", "nope"]) == 2
+    # another command trains another variant elsewhere: the report keeps the three, each with its command
+    assert economies.main(["--quick", "--out", str(out), "--work", str(tmp_path / "elsewhere"),
+                           "--variants", "puct200"]) == 0
+    table = pd.read_csv(out / "economies.csv")
+    assert list(table["variant"].unique()) == ["gumbel16", "puct16", "puct200", "forced"]  # the report's order
+    assert table.groupby("variant")["iteration"].apply(list).to_dict()["forced"] == [0, 1]
+    summary = (out / "summary.md").read_text()
+    assert "- gumbel16, puct16, forced: `python experiments/headline/alphazero_economies.py --quick --variants " \
+           "gumbel16 puct16 forced --seed 0 --workers 1`" in summary
+    assert "- puct200: `python experiments/headline/alphazero_economies.py --quick --variants puct200" in summary
+
+
+def test_the_economies_report_keeps_earlier_variants_with_the_command_its_summary_named(tmp_path):
+    """A report written before rows carried their command: the variants another command
+    did not train keep their rows, and take the command of the summary they came with."""
+    import pandas as pd
+
+    from experiments.headline.alphazero_economies import earlier_variants
+
+    pd.DataFrame({"variant": ["gumbel16", "gumbel16", "puct200"], "iteration": [0, 1, 0]}).to_csv(
+        tmp_path / "economies.csv", index=False)
+    (tmp_path / "summary.md").write_text("# title\n\nReproduce: `python x.py --variants gumbel16 puct200`\n")
+    kept = earlier_variants(tmp_path / "economies.csv", ["puct200"], tmp_path / "summary.md")
+    assert list(kept["variant"]) == ["gumbel16", "gumbel16"]
+    assert set(kept["command"]) == {"python x.py --variants gumbel16 puct200"}
+    assert earlier_variants(tmp_path / "absent.csv", [], tmp_path / "summary.md").empty
 
 
 def test_the_economies_report_prices_each_variant_against_the_reference_runs_best():

@@ -33,6 +33,11 @@ of 50 simulations; the published network is the best by it. Each run stops at
 its compute budget (``--hours`` of its own iterations' time, resumable across
 sessions) or ``--iterations``.
 
+The ablation spans sessions and machines: the report keeps, from the
+``economies.csv`` already in --out, the variants this command did not train
+(with the command that made each row), so each variant can be trained where and
+when there is time, and the report still shows them all.
+
 Writes ``economies.csv`` (every variant's iterations), ``summary.md`` (the
 published networks' mistakes with 95% Wilson intervals, the self-play network
 evaluations and minutes they took), ``mistakes_vs_evaluations.png`` (the
@@ -144,6 +149,39 @@ def train_variants(args: argparse.Namespace) -> pd.DataFrame:
     return pd.concat(histories, ignore_index=True)
 
 
+def earlier_variants(path: Path, trained: list[str], summary: Path) -> pd.DataFrame:
+    """The rows of the variants in an earlier ``economies.csv`` at ``path`` that this command
+    did not train (their run folders may be on another machine), in the report's order; a
+    row without its command takes the one the earlier ``summary`` names."""
+    if not path.exists():
+        return pd.DataFrame()
+    earlier = pd.read_csv(path)
+    earlier = earlier[earlier["variant"].isin([name for name in VARIANTS if name not in trained])]
+    if "command" not in earlier:
+        earlier = earlier.assign(command=pd.NA)
+    reproduce = [line for line in (summary.read_text().splitlines() if summary.exists() else [])
+                 if line.startswith("Reproduce: `")]
+    if reproduce:
+        earlier = earlier.assign(command=earlier["command"].fillna(reproduce[0].split("`")[1]))
+    return earlier
+
+
+def in_report_order(table: pd.DataFrame) -> pd.DataFrame:
+    """The variants in the order :data:`VARIANTS` lists them, each run's iterations in order."""
+    order = {name: k for k, name in enumerate(VARIANTS)}
+    return table.sort_values(["variant", "iteration"], key=lambda column: column.map(order) if
+                             column.name == "variant" else column, kind="stable").reset_index(drop=True)
+
+
+def reproduce_lines(table: pd.DataFrame) -> list[str]:
+    """The commands that made the table's runs, each with the variants it made."""
+    commands = table.drop_duplicates("variant").groupby("command", sort=False)["variant"].apply(list)
+    if len(commands) == 1:
+        return [f"Reproduce: `{commands.index[0]}`"]
+    return ["Reproduce (the variants were trained by separate commands, each resuming in `--work/VARIANT`):", "",
+            *(f"- {', '.join(variants)}: `{line}`" for line, variants in commands.items())]
+
+
 def with_totals(table: pd.DataFrame) -> pd.DataFrame:
     """Each iteration's cumulative self-play evaluations and minutes, per variant."""
     table = table.copy()
@@ -161,7 +199,7 @@ def published_row(runs: pd.DataFrame) -> pd.Series:
 def summary_rows(table: pd.DataFrame) -> list[str]:
     """Per variant: its published network's mistakes (95% Wilson intervals) and what it cost."""
     lines = ["| variant | change | iterations | published | mistakes, search | mistakes, raw | self-play evaluations "
-             "to it | minutes to it |", "|---|---|---:|---:|---:|---:|---:|---:|"]
+             "to it | minutes to it | minutes in all |", "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
     for name, runs in table.groupby("variant", sort=False):
         last, published = runs.iloc[-1], published_row(runs)
         n = int(published["reference_positions"])
@@ -171,7 +209,8 @@ def summary_rows(table: pd.DataFrame) -> list[str]:
             cells.append(f"{published[column]:.1%} ({low:.1%}-{high:.1%})")
         lines.append(f"| {name} | {VARIANTS[name].change}; {VARIANTS[name].source} | {int(last['iteration'])} | "
                      f"{int(published['iteration'])} | {cells[0]} | {cells[1]} | "
-                     f"{published['cumulative_evaluations']:,.0f} | {published['cumulative_minutes']:.0f} |")
+                     f"{published['cumulative_evaluations']:,.0f} | {published['cumulative_minutes']:.0f} | "
+                     f"{last['cumulative_minutes']:.0f} |")
     return lines
 
 
@@ -252,7 +291,10 @@ def main(argv: list[str] | None = None) -> int:
         raise SpecError(f"--hours must be above 0, got {args.hours}")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    table = with_totals(train_variants(args))
+    trained = with_totals(train_variants(args))
+    command_line = chapters.command(__file__, argv, {"--seed": args.seed, "--workers": args.workers})
+    earlier = earlier_variants(out / "economies.csv", args.variants, out / "summary.md")
+    table = in_report_order(pd.concat([trained.assign(command=command_line), earlier], ignore_index=True))
     with atomic_write(out / "economies.csv") as handle:
         table.to_csv(handle, index=False)
     base = quick_recipe(args.seed) if args.quick else recipe(args.seed)
@@ -261,10 +303,9 @@ def main(argv: list[str] | None = None) -> int:
                  out / "mistakes_vs_evaluations.png", shipped, scale=1e6)
     plot_against(table, "cumulative_minutes", "minutes of training (self-play, learning, measuring)",
                  out / "mistakes_vs_minutes.png", shipped)
-    missing = [name for name in VARIANTS if name not in args.variants]
-    command_line = chapters.command(__file__, argv, {"--seed": args.seed, "--workers": args.workers})
+    missing = [name for name in VARIANTS if name not in set(table["variant"])]
     lines = ["# AlphaZero's economies on Connect Four, judged by perfect play", "",
-             f"Reproduce: `{command_line}`", "",
+             *reproduce_lines(table), "",
              "Each run starts from a random network and differs from the recipe in one setting; after every "
              "iteration its network plays the critical early-game positions of the solved sets, raw and after "
              "its own search of 50 simulations; the published network is its best by that. Mistakes: the share "
