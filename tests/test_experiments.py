@@ -387,6 +387,25 @@ def test_the_economies_report_prices_each_variant_against_the_reference_runs_bes
     assert reach_rows(table[table["variant"] != "puct200"]) == []
 
 
+def test_the_economies_report_compares_every_variant_at_the_smallest_runs_evaluations():
+    """At the evaluations of the run that spent fewest (puct16's 30): the network each
+    run would have published by then, and the mean of its last three iterations by then."""
+    import pandas as pd
+
+    from experiments.headline.alphazero_economies import common_budget_rows
+
+    def run(name: str, rates: list[float], evaluations: list[int]) -> pd.DataFrame:
+        return pd.DataFrame({"variant": name, "iteration": range(len(rates)), "mistakes_search": rates,
+                             "cumulative_evaluations": evaluations, "reference_positions": 100})
+
+    table = pd.concat([run("gumbel16", [0.5, 0.2, 0.3, 0.4, 0.1], [0, 10, 20, 30, 40]),
+                       run("puct16", [0.5, 0.3], [0, 30])], ignore_index=True)
+    lines = common_budget_rows(table)
+    assert lines[0].startswith("Every variant at the same compute, 30 self-play evaluations")
+    assert "| gumbel16 | 3 | 1 | 20.0% (13.3%-28.9%) | 30.0% |" in lines  # not iteration 4's 10%: past the budget
+    assert "| puct16 | 1 | 1 | 30.0% (21.9%-39.6%) | 30.0% |" in lines
+
+
 def test_gumbel_search_crosscheck_runs_quick_and_reports_both_searches(tmp_path):
     from experiments.crosschecks import gumbel_search
 

@@ -242,6 +242,27 @@ def reach_rows(table: pd.DataFrame, reference: str = REFERENCE_VARIANT) -> list[
     return [*lines, ""]
 
 
+def common_budget_rows(table: pd.DataFrame) -> list[str]:
+    """Every variant at the same compute: the self-play evaluations of the run that
+    spent fewest. Per variant, the network it would have published by then (its best
+    measured iteration so far) and, less lucky than a best of many noisy measurements,
+    the mean searched mistake rate of its last three iterations by then."""
+    budget = float(table.groupby("variant", sort=False)["cumulative_evaluations"].max().min())
+    lines = [f"Every variant at the same compute, {budget:,.0f} self-play evaluations (what the run that spent "
+             "fewest spent in all):", "",
+             "| variant | iterations by then | published by then | its mistakes, search | mean of the last three |",
+             "|---|---:|---:|---:|---:|"]
+    for name, runs in table.groupby("variant", sort=False):
+        within = runs[runs["cumulative_evaluations"] <= budget]
+        best = within.loc[within["mistakes_search"].idxmin()]
+        low, high = wilson_interval(best["mistakes_search"], int(best["reference_positions"]))
+        recent = within[within["iteration"] > 0]["mistakes_search"].tail(3)
+        lines.append(f"| {name} | {int(within['iteration'].max())} | {int(best['iteration'])} | "
+                     f"{best['mistakes_search']:.1%} ({low:.1%}-{high:.1%}) | "
+                     + (f"{recent.mean():.1%} |" if len(recent) else "- |"))
+    return [*lines, ""]
+
+
 def shipped_reference(base: AlphaZeroConfig) -> tuple[float, float]:
     """The shipped network's mistakes (raw, PUCT at the runs' evaluation budget) on the same
     reference positions: the line a run must cross to replace it."""
@@ -314,6 +335,7 @@ def main(argv: list[str] | None = None) -> int:
              "(compare evaluations across runs, minutes only on a quiet machine).", "",
              *summary_rows(table), "",
              *reach_rows(table),
+             *common_budget_rows(table),
              f"The shipped network (`checkpoints/connect4.keras`{shipped_cost()}) on the same positions: "
              f"**{shipped[1]:.1%}** with PUCT at {base.eval_simulations} simulations, {shipped[0]:.1%} raw (the grey "
              "lines). A run's published network replaces it if it does better here and in games.", "",
