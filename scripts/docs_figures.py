@@ -25,6 +25,7 @@ sys.path.insert(0, str(ROOT))  # run as a script from any folder
 from dlgo.arena.ratings import wilson_interval  # noqa: E402
 from dlgo.formats.atomic import atomic_write  # noqa: E402
 from engines.registry import engine_description, engine_names, engine_parameters  # noqa: E402
+from experiments.headline import alphazero_economies  # noqa: E402
 from experiments.shared.chapters import course_spec  # noqa: E402
 
 REPORTS = ROOT / "reports"
@@ -158,6 +159,8 @@ def answers() -> str:
         ("Does AlphaGo beat GNU Go on 9x9, on 2 cores?", alphago_answer(), "ch13_alphago"),
         ("And 7x7 Go from nothing?", alphazero_go7_answer(), "alphazero-go7"),
         ("And AlphaGo Zero on 9x9, from a supervised start?", alphazero_go9_answer(), "alphazero-go9"),
+        ("Which AlphaZero economy buys Connect Four strength cheapest?", economies_answer(),
+         "alphazero-economies-connect4"),
         ("Is our MCTS as strong and as fast as OpenSpiel's?", openspiel_answer(), "vs-openspiel"),
         ("Does search alone beat GNU Go on 9x9?", mcts_go9_answer(), "mcts-go9"),
         ("And AlphaGo's networks guiding that search?", alphago_engine_answer(), "mcts-go9"),
@@ -325,6 +328,64 @@ def alphazero_go9_answer() -> str:
             others.append(f"{label} {other:.0%} of {n}")
     return (f"after {spent} of self-play and training, {total:.0%} of {played} even games against "
             f"`{opponent}` ({network.rsplit('simulations=', 1)[1]} simulations a move); " + "; ".join(others))
+
+
+def economies_answer() -> str:
+    """The economies ablation in one cell: the variants, best first, at the thriftiest run's evaluations."""
+    table = pd.read_csv(REPORTS / "alphazero-economies-connect4" / "economies.csv")
+    budget, at = alphazero_economies.common_budget(table)
+    ranked = sorted(at.items(), key=lambda item: item[1].best["mistakes_search"])
+    n = int(table["reference_positions"].max())
+    low, high = wilson_interval(ranked[len(ranked) // 2][1].best["mistakes_search"], n)
+    return (f"after {budget / 1e6:.1f} million self-play evaluations from a random network, the share of {n} "
+            "critical early-game positions each run's best network loses with search: "
+            + ", ".join(f"{name} {v.best['mistakes_search']:.1%}" for name, v in ranked)
+            + f" (95% intervals about ±{(high - low) * 50:.0f} points)")
+
+
+def economies() -> str:
+    """What the economies ablation measured: every variant at the same self-play
+    evaluations, what Gumbel paid to reach PUCT 200's best, and which published
+    networks differ from the recipe's by more than their intervals."""
+    folder = "alphazero-economies-connect4"
+    table = pd.read_csv(REPORTS / folder / "economies.csv")
+    budget, at = alphazero_economies.common_budget(table)
+    n, searched = int(table["reference_positions"].max()), alphazero_economies.recipe().eval_simulations
+    lines = [f"What [the ablation](reports/{folder}/summary.md) measured, each run from a random network "
+             f"on 2 cores. After the same {budget / 1e6:.1f} million self-play evaluations (all that the "
+             f"thriftiest run spent), each run's best network by then loses, with {searched} simulations of search, "
+             + ", ".join(f"{v.best['mistakes_search']:.1%} ({name}, {plural(v.iterations, 'iteration')})"
+                         for name, v in sorted(at.items(), key=lambda item: item[1].best["mistakes_search"]))
+             + f" of the {n} critical early-game positions."]
+    reach = alphazero_economies.first_reaching(table)
+    if reach is not None:
+        best, firsts = reach
+        reference, cost = str(best["variant"]), float(best["cumulative_evaluations"])
+        reached = sorted(((float(row["cumulative_evaluations"]), name) for name, row in firsts.items()
+                          if row is not None and name != reference))
+        lines.append(f"{reference}'s best, {best['mistakes_search']:.1%}, took it {cost / 1e6:.1f} million; "
+                     + ("; ".join(f"{name} first reached it after {evals / 1e6:.1f} million ({evals / cost:.0%})"
+                                  for evals, name in reached) if reached else "no other run reached it")
+                     + ".")
+    published = {str(name): alphazero_economies.published_row(runs) for name, runs in table.groupby("variant")}
+    lowest = min(published, key=lambda name: published[name]["mistakes_search"])
+    top = published[lowest]
+    low, high = wilson_interval(top["mistakes_search"], n)
+    lines.append(f"The fewest mistakes of any published network: {lowest}'s {top['mistakes_search']:.1%} ({low:.1%} "
+                 f"to {high:.1%}), after {top['cumulative_evaluations'] / 1e6:.1f} million evaluations.")
+    recipe = published["puct100"]
+    clear = []
+    for name, row in published.items():
+        for column, what in (("mistakes_search", "with search"), ("mistakes_raw", "raw policy")):
+            low, high = wilson_interval(row[column], n)
+            base_low, base_high = wilson_interval(recipe[column], n)
+            if name != "puct100" and (high < base_low or low > base_high):
+                clear.append(f"{name} ({what}: {row[column]:.1%}, {low:.1%} to {high:.1%}, against "
+                             f"{recipe[column]:.1%}, {base_low:.1%} to {base_high:.1%})")
+    lines.append("Published networks whose 95% interval does not overlap the recipe's (puct100, "
+                 f"{recipe['mistakes_search']:.1%} with search, {recipe['mistakes_raw']:.1%} raw): "
+                 + ("; ".join(clear) if clear else "none") + ".")
+    return "\n".join(lines) + "\n"
 
 
 def openspiel_answer() -> str:
@@ -676,7 +737,7 @@ BLOCKS: dict[str, Callable[[], str]] = {
     "kaggle": kaggle, "course-alphago": course_alphago, "vs-openspiel": vs_openspiel, "go-engine": go_engine,
     "alphago-engine": alphago_engine,
     "demo": demo, "answers": answers, "engines": engines_table, "supervised": supervised,
-    "alphazero": alphazero, "vs-gnugo": vs_gnugo, "dead-stones": dead_stones, "reinforcement": reinforcement,
+    "alphazero": alphazero, "economies": economies, "vs-gnugo": vs_gnugo, "dead-stones": dead_stones, "reinforcement": reinforcement,
     "course-scale": course_scale, "course-minimax": course_minimax, "course-predictor-plays": course_predictor_plays, "course-alphazero-tictactoe": course_alphazero_tictactoe, "course-predictor": course_predictor, "course-random": course_random, "course-mcts": course_mcts,
     **{f"bench-{name}": benchmark(name) for name in ("playouts", "search", "predictor", "selfplay", "selfplay-workers",
                                                           "web_engines", "solver")},
@@ -714,8 +775,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.check:
         old = stale()
-        for path in old:
-            print(f"{path}: generated figures are stale; run python scripts/docs_figures.py", file=sys.stderr)
+        for name in old:
+            print(f"{name}: generated figures are stale; run python scripts/docs_figures.py", file=sys.stderr)
         return 1 if old else 0
     for path in DOCUMENTS:
         text = path.read_text()

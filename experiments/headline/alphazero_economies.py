@@ -218,13 +218,28 @@ def summary_rows(table: pd.DataFrame) -> list[str]:
 REFERENCE_VARIANT = "puct200"
 
 
+def first_reaching(table: pd.DataFrame, reference: str = REFERENCE_VARIANT
+                   ) -> tuple[pd.Series, dict[str, pd.Series | None]] | None:
+    """The reference run's published row and, per variant, its first iteration at or
+    below that searched mistake rate (None: not reached). None without the reference run."""
+    if reference not in set(table["variant"]):
+        return None
+    best = published_row(table[table["variant"] == reference])
+    firsts: dict[str, pd.Series | None] = {}
+    for name, runs in table.groupby("variant", sort=False):
+        reached = runs[runs["mistakes_search"] <= best["mistakes_search"]]
+        firsts[str(name)] = None if reached.empty else reached.iloc[0]
+    return best, firsts
+
+
 def reach_rows(table: pd.DataFrame, reference: str = REFERENCE_VARIANT) -> list[str]:
     """What each variant paid to reach the reference run's published (best) searched
     mistake rate: the self-play evaluations to its first iteration at or below it,
     and their share of the reference run's. Empty without the reference run."""
-    if reference not in set(table["variant"]):
+    reach = first_reaching(table, reference)
+    if reach is None:
         return []
-    best = published_row(table[table["variant"] == reference])
+    best, firsts = reach
     level, cost = float(best["mistakes_search"]), float(best["cumulative_evaluations"])
     lines = [f"Evaluations to reach {reference}'s published mistake rate ({level:.1%} with search, after "
              f"{cost:,.0f} self-play evaluations): a single iteration's rate is measured on "
@@ -232,14 +247,34 @@ def reach_rows(table: pd.DataFrame, reference: str = REFERENCE_VARIANT) -> list[
              "| variant | first iteration at or below it | self-play evaluations to it | share of "
              f"{reference}'s |", "|---|---:|---:|---:|"]
     for name, runs in table.groupby("variant", sort=False):
-        reached = runs[runs["mistakes_search"] <= level]
-        if reached.empty:
+        first = firsts[str(name)]
+        if first is None:
             lines.append(f"| {name} | not reached by iteration {int(runs['iteration'].max())} | - | - |")
             continue
-        first = reached.iloc[0]
         share = f"{first['cumulative_evaluations'] / cost:.0%}" if cost else "-"
         lines.append(f"| {name} | {int(first['iteration'])} | {first['cumulative_evaluations']:,.0f} | {share} |")
     return [*lines, ""]
+
+
+@dataclass(frozen=True)
+class AtBudget:
+    """One variant after a given number of self-play evaluations."""
+
+    iterations: int  # its iterations by then
+    best: pd.Series  # the iteration it would have published by then (its best measured so far)
+    recent: float  # the mean searched mistake rate of its last three iterations by then (nan: none yet)
+
+
+def common_budget(table: pd.DataFrame) -> tuple[float, dict[str, AtBudget]]:
+    """Every variant at the self-play evaluations of the run that spent fewest."""
+    budget = float(table.groupby("variant", sort=False)["cumulative_evaluations"].max().min())
+    variants = {}
+    for name, runs in table.groupby("variant", sort=False):
+        within = runs[runs["cumulative_evaluations"] <= budget]
+        recent = within[within["iteration"] > 0]["mistakes_search"].tail(3)
+        variants[str(name)] = AtBudget(int(within["iteration"].max()), within.loc[within["mistakes_search"].idxmin()],
+                                       float(recent.mean()) if len(recent) else math.nan)
+    return budget, variants
 
 
 def common_budget_rows(table: pd.DataFrame) -> list[str]:
@@ -247,19 +282,17 @@ def common_budget_rows(table: pd.DataFrame) -> list[str]:
     spent fewest. Per variant, the network it would have published by then (its best
     measured iteration so far) and, less lucky than a best of many noisy measurements,
     the mean searched mistake rate of its last three iterations by then."""
-    budget = float(table.groupby("variant", sort=False)["cumulative_evaluations"].max().min())
+    budget, variants = common_budget(table)
     lines = [f"Every variant at the same compute, {budget:,.0f} self-play evaluations (what the run that spent "
              "fewest spent in all):", "",
              "| variant | iterations by then | published by then | its mistakes, search | mean of the last three |",
              "|---|---:|---:|---:|---:|"]
-    for name, runs in table.groupby("variant", sort=False):
-        within = runs[runs["cumulative_evaluations"] <= budget]
-        best = within.loc[within["mistakes_search"].idxmin()]
+    for name, at in variants.items():
+        best = at.best
         low, high = wilson_interval(best["mistakes_search"], int(best["reference_positions"]))
-        recent = within[within["iteration"] > 0]["mistakes_search"].tail(3)
-        lines.append(f"| {name} | {int(within['iteration'].max())} | {int(best['iteration'])} | "
+        lines.append(f"| {name} | {at.iterations} | {int(best['iteration'])} | "
                      f"{best['mistakes_search']:.1%} ({low:.1%}-{high:.1%}) | "
-                     + (f"{recent.mean():.1%} |" if len(recent) else "- |"))
+                     + (f"{at.recent:.1%} |" if not math.isnan(at.recent) else "- |"))
     return [*lines, ""]
 
 
