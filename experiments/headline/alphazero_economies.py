@@ -20,8 +20,11 @@ its source:
   searched with 100 simulations and learnt from, the rest with 20 (Wu 2019);
 * ``results-only``: the value target is the game's result alone (AlphaZero's),
   not mixed with the search value (Oracle's Connect Four study);
-* ``window``: KataGo's replay window, growing sublinearly with the games played
-  from the recipe's 5,000 games (Wu 2019, appendix C);
+* ``window``: KataGo's replay window: 1,000 games (four iterations') at first,
+  growing sublinearly with the games played (Wu 2019, appendix C); the
+  recipe's fixed 5,000 games hold every game of a run of a few hours;
+* ``lr-drops``: a step schedule, the learning rate times 0.3 at iterations 5 and 8
+  (AlphaZero's schedule, scaled to a run of about ten iterations);
 * ``moves-left``: an auxiliary head that learns the plies to the end of the
   game (KataGo's auxiliary targets, section 4; Connect Four has no ownership or score).
 
@@ -116,8 +119,10 @@ VARIANTS = {v.name: v for v in [
             lambda c: replace(c, fast_simulations=max(1, c.simulations // 5), full_fraction=0.25)),
     Variant("results-only", "value target: the game's result only", "AlphaZero; against Oracle's mix",
             lambda c: replace(c, search_value_weight=0.0)),
-    Variant("window", "a replay window growing with the games played (alpha 0.75)", "KataGo (Wu 2019, appendix C)",
-            lambda c: replace(c, window_alpha=0.75)),
+    Variant("window", "a replay window of 1,000 games growing with the games played (alpha 0.75)",
+            "KataGo (Wu 2019, appendix C)", lambda c: replace(c, buffer_games=1000, window_alpha=0.75)),
+    Variant("lr-drops", "the learning rate times 0.3 at iterations 5 and 8", "AlphaZero's step schedule",
+            lambda c: replace(c, learning_rate_drops=[5, 8], learning_rate_drop=0.3)),
     Variant("moves-left", "an auxiliary head learning the moves to the end", "KataGo (Wu 2019, section 4)",
             lambda c: replace(c, auxiliary=["moves_left"])),
 ]}
