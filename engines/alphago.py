@@ -48,7 +48,7 @@ from dlgo.core.specs import require
 from dlgo.core.types import Move
 from dlgo.games.go.state import GameState, GoGame
 from engines.checkpoints import checkpoint_set
-from engines.neural.loading import LoadedModel, load_network
+from engines.neural.loading import LoadedModel, load_network, value_output
 from engines.predictor import candidate_plays, choose_from_policy, pass_wins
 from engines.puct import Evaluator, PUCTAgent
 from engines.rollouts import Rollouts, load_rollout_policy
@@ -94,7 +94,7 @@ class AlphaGoEvaluator(Evaluator):
 
     def values_of(self, planes: np.ndarray) -> np.ndarray:
         """The value network's estimates for positions already encoded (zeros without one)."""
-        return self.value.call(planes)[-1][:, 0] if self.value is not None else np.zeros(len(planes))
+        return value_output(self.value.call(planes)) if self.value is not None else np.zeros(len(planes))
 
     def evaluate(self, states: Sequence[State]) -> tuple[np.ndarray, np.ndarray]:
         self.evaluations += len(states)

@@ -70,7 +70,9 @@ class AlphaZeroAgent(PUCTAgent):
         average the network over the board's symmetries (see :class:`NetworkEvaluator`);
         ``batch``: leaves per network call (kept apart by virtual losses; 1 = one at a time);
         ``gumbel``: search as Gumbel AlphaZero does, considering this many root moves
-        (:mod:`engines.gumbel`; 0 = PUCT; ``temperature`` > 0 adds the Gumbel noise);
+        (:mod:`engines.gumbel`; 0 = PUCT; ``temperature`` > 0 adds the Gumbel noise; it
+        plans each move's visits from a fresh root, so ``c``, ``fpu``, ``batch`` and
+        ``reuse`` are PUCT's alone);
         ``precision``: the network's arithmetic, float32, or bfloat16 / float16 (mixed
         precision, faster on CPUs with AVX512-BF16 and on GPUs, answers within about 0.01)."""
         if not checkpoint:
@@ -95,7 +97,7 @@ class AlphaZeroAgent(PUCTAgent):
         if self.gumbel is None or self.simulations == 0:
             return super().choose(state)
         before = self.evaluator.evaluations
-        root, action = self.gumbel.run(state, self.simulations)
+        root, action = self.gumbel.run(state, self.simulations, deadline=self.deadline(self.seconds))
         report = root.report(action)
         self._report = report._replace(policy=self.gumbel.policy_target(root))  # the improved policy
         self._work = self.evaluator.evaluations - before

@@ -38,6 +38,7 @@ self-play the noise explores, and the improved policy is the policy target.
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -135,16 +136,19 @@ class GumbelSearch:
         self.rng = np.random.default_rng(seed)
         self.plans: dict[int, RootPlan] = {}  # the searches under way, by their root's id
 
-    def run(self, root: Node | State, simulations: int) -> tuple[Node, int]:
-        """Search ``simulations`` times from ``root``; returns the root and the
-        action to play (of the most visited actions, the best by ``g + logits + sigma(q)``)."""
+    def run(self, root: Node | State, simulations: int, deadline: float = math.inf) -> tuple[Node, int]:
+        """Search ``simulations`` times from ``root``, or fewer if ``time.perf_counter()``
+        reaches ``deadline`` first; returns the root and the action to play (of the
+        most visited actions, the best by ``g + logits + sigma(q)``)."""
         node = root if isinstance(root, Node) else Node(root)
         if node.terminal is not None:
             raise ValueError("a finished game has no move to search")
         if not node.expanded:
             self.expand(node)
         self.begin(node, noise=self.gumbel_scale > 0, simulations=simulations)
-        for _ in range(simulations):
+        for done in range(simulations):
+            if done and deadline != math.inf and time.perf_counter() >= deadline:
+                break
             path, leaf = self.descend(node)
             value = leaf.terminal if leaf.terminal is not None else self.expand(leaf)
             backup(path, leaf, value)
@@ -194,9 +198,15 @@ class GumbelSearch:
     def expand(self, node: Node) -> float:
         """Evaluate ``node``, keep its priors and value; returns the value."""
         priors, values = self.evaluator.evaluate([node.state])
-        node.expand(priors[0])
-        node.value = float(values[0])
+        node.expand(priors[0], values[0])
         return node.value
+
+    def search_value(self, root: Node) -> float:
+        """The searched value of the root for the player to move: the completed Q
+        averaged under the improved policy, ``sum_a pi'(a) completedQ(a)``. Not
+        the mean over the root's visits: sequential halving gives every considered
+        action, blunders included, its share of the simulations."""
+        return float(improved_policy(root, self.c_visit, self.c_scale) @ completed_q(root))
 
     def policy_target(self, root: Node) -> np.ndarray:
         """The improved policy over the whole action space: the training target."""

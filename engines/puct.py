@@ -74,11 +74,12 @@ def terminal_value(state: State) -> float:
 class Node:
     """A position; ``actions``, ``P``, ``N``, ``W`` are filled when it is expanded."""
 
-    __slots__ = ("state", "terminal", "actions", "P", "N", "W", "children", "value")
+    __slots__ = ("state", "terminal", "actions", "P", "N", "W", "children", "value", "noised")
 
     def __init__(self, state: State):
         self.state = state
         self.value = 0.0  # the evaluator's value of this position, where a search keeps it (Gumbel's)
+        self.noised = False  # a root whose priors hold exploration noise (self-play's full searches)
         self.terminal: float | None = terminal_value(state) if state.is_over() else None
         self.actions: np.ndarray = _NO_ACTIONS
         self.P = self.N = self.W = np.zeros(0)
@@ -88,8 +89,10 @@ class Node:
     def expanded(self) -> bool:
         return self.actions is not _NO_ACTIONS
 
-    def expand(self, priors: np.ndarray) -> None:
-        """Keep the sensible actions, with the evaluator's priors renormalised over them."""
+    def expand(self, priors: np.ndarray, value: float = 0.0) -> None:
+        """Keep the sensible actions, with the evaluator's priors renormalised over
+        them, and the evaluator's ``value`` of the position (Gumbel's search reads it)."""
+        self.value = float(value)
         self.actions = np.array(self.state.sensible_actions(), dtype=np.int64)
         p = np.asarray(priors, dtype=np.float64)[self.actions]
         total = p.sum()
@@ -151,7 +154,7 @@ class MoveSearch(Protocol):
     """What a loop that runs many searches in step (batched self-play) needs of
     a search: PUCT (:class:`PUCTSearch`) or Gumbel (:class:`engines.gumbel.GumbelSearch`).
     A move's search is ``begin``, then ``descend`` / evaluate / :func:`backup`
-    once per simulation, then ``policy_target`` and ``play``."""
+    once per simulation, then ``policy_target``, ``search_value`` and ``play``."""
 
     evaluator: Evaluator
 
@@ -164,6 +167,9 @@ class MoveSearch(Protocol):
     def policy_target(self, root: Node) -> np.ndarray:
         """The training target over the whole action space."""
 
+    def search_value(self, root: Node) -> float:
+        """The searched value of the root for the player to move (a value target's share)."""
+
     def play(self, root: Node, temperature: float, rng: np.random.Generator) -> int:
         """End the move's search: the action to play."""
 
@@ -175,9 +181,10 @@ class PUCTSearch:
     (:meth:`simulate_batch`).
 
     ``forced_playouts`` k > 0 turns on KataGo's forced playouts and policy
-    target pruning (Wu 2019, section 3.1), for self-play: at the root, a child
-    with fewer than ``n_forced = sqrt(k * P * sum N)`` visits is visited next,
-    so that the noise's discoveries get looked at (k = 2 in KataGo); the policy
+    target pruning (Wu 2019, section 3.1), for self-play's noised searches: at
+    a root with Dirichlet noise, a child already visited but with fewer than
+    ``n_forced = sqrt(k * P * sum N)`` visits is visited next, so that the
+    noise's discoveries get looked at (k = 2 in KataGo); the policy
     target then takes those visits back from every child but the most visited,
     as far as that child's PUCT score stays below the best one's, and drops the
     children left with one visit, so the network does not learn the forcing.
@@ -234,6 +241,10 @@ class PUCTSearch:
         target[root.actions] = visits / max(1.0, visits.sum())
         return target
 
+    def search_value(self, root: Node) -> float:
+        """The mean value over the root's visits, for the player to move."""
+        return root.mean_value()
+
     def forced_visits(self, root: Node) -> np.ndarray:
         """``sqrt(k * P * sum N)`` per root action: the visits forced playouts give it."""
         return np.sqrt(self.forced_playouts * root.P * root.N.sum())
@@ -263,6 +274,7 @@ class PUCTSearch:
         """Mix Dirichlet noise into an expanded root's priors (exploration in self-play)."""
         sample = self.np_rng.dirichlet([self.dirichlet_alpha] * len(root.actions))
         root.P = (1 - self.dirichlet_epsilon) * root.P + self.dirichlet_epsilon * sample
+        root.noised = True
 
     def simulate(self, root: Node) -> None:
         """One descent, evaluation and backup."""
@@ -311,9 +323,9 @@ class PUCTSearch:
         returns the path of (node, action slot) and that leaf."""
         node, path = root, []
         c, fpu = self.c, self.fpu
-        if self.forced_playouts and root.expanded and root.terminal is None:
-            short = root.N < self.forced_visits(root)
-            if short.any():  # a forced playout: the best-scored of the children short of their forced visits
+        if self.forced_playouts and root.noised and root.terminal is None:
+            short = (root.N > 0) & (root.N < self.forced_visits(root))
+            if short.any():  # a forced playout: the best-scored of the visited children short of their forced visits
                 i = int(np.where(short, root.puct_scores(c, fpu), -np.inf).argmax())
                 path.append((root, i))
                 node = root.child(i)

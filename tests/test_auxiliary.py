@@ -79,6 +79,7 @@ def test_the_buffer_moves_ownership_with_the_board_and_round_trips(tmp_path):
 
 def test_a_run_with_auxiliary_targets_learns_them_and_plays(tmp_path):
     from engines.neural.backend import load_model
+    from engines.neural.loading import load_network, value_output
     from engines.training.alphazero import train_alphazero
     from engines.training.alphazero_config import AlphaZeroConfig
 
@@ -96,3 +97,6 @@ def test_a_run_with_auxiliary_targets_learns_them_and_plays(tmp_path):
     bot = engines.create(f"alphazero:checkpoint={tmp_path / 'checkpoint.keras'},simulations=4")
     state = new_game("go:size=5")
     assert state.is_valid_move(bot.select_move(state))
+    loaded = load_network(tmp_path / "checkpoint.keras")  # the value head is read by position, not as the last
+    planes = loaded.encoder.encode_batch([state, state.apply_move(bot.select_move(state))])
+    np.testing.assert_array_equal(value_output(loaded.call(planes)), loaded.call(planes)[1][:, 0])

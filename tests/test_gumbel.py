@@ -88,6 +88,29 @@ def test_an_unvisited_action_takes_the_mixed_value():
     assert np.isclose(improved_policy(root).sum(), 1.0) and improved_policy(root)[0] < 1 / 9
 
 
+def test_the_search_value_follows_the_improved_policy_not_the_halving_visits():
+    """Sequential halving visits a blunder as often as the best move; the value
+    the search reports (a value target's share) is the improved policy's, near
+    the best move's, where the visits' mean would be 0."""
+    root = Node(new_game("tictactoe"))
+    root.expand(np.ones(9))
+    root.actions, root.P = root.actions[:2], np.array([0.5, 0.5])
+    root.N, root.W = np.array([4.0, 4.0]), np.array([4.0, -4.0])
+    assert root.mean_value() == 0.0
+    pi = improved_policy(root)  # softmax(log .5 + (50 + 4) * 0.1 * [1, 0])
+    assert GumbelSearch(ExactEvaluator()).search_value(root) == pytest.approx(pi[0] - pi[1]) and pi[0] > 0.99
+
+
+def test_a_search_past_its_deadline_stops_after_one_simulation():
+    """A clock's deadline (GTP's time_left, a game's time limit) ends the search:
+    one already past leaves one simulation and still a legal move."""
+    import time
+
+    state = new_game("tictactoe")
+    root, action = GumbelSearch(ExactEvaluator(), considered=4).run(state, 500, deadline=time.perf_counter())
+    assert root.N.sum() == 1 and action in state.legal_actions()
+
+
 def test_the_alphazero_engine_searches_with_gumbel_when_asked():
     import engines
     from dlgo.core.errors import SpecError

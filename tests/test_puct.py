@@ -124,16 +124,16 @@ def test_batched_leaves_share_calls_and_leave_no_virtual_loss_behind():
                 stack.append(child)
 
 
-def test_forced_playouts_visit_every_child_and_pruning_takes_them_back():
-    """KataGo's forced playouts: each root child gets at least sqrt(k P sum N)
-    visits (give or take the last one); the pruned target keeps the most
-    visited child's visits, never raises another's, and drops the losing moves
-    that only the forcing visited."""
+def test_forced_playouts_visit_every_visited_child_and_pruning_takes_them_back():
+    """KataGo's forced playouts, at a noised root: each child with a visit gets
+    at least sqrt(k P sum N) visits (give or take the last one); the pruned
+    target keeps the most visited child's visits, never raises another's, and
+    drops the losing moves that only the forcing visited."""
     state = play(new_game("tictactoe"), "b2", "a1", "b1")  # O must block at b3; the rest lose
     search = PUCTSearch(RolloutEvaluator(rollouts=4, seed=1), c=1.5, forced_playouts=2.0, seed=1)
-    root = search.run(state, 300)
+    root = search.run(state, 300, noise=True)
     forced = np.sqrt(2.0 * root.P * root.N.sum())
-    assert (root.N >= np.floor(forced) - 1).all()
+    assert (root.N[root.N > 0] >= np.floor(forced[root.N > 0]) - 1).all()
     pruned = search.pruned_visits(root)
     best = int(np.argmax(root.N))
     block = state.move_to_index(state.parse_move("b3"))
@@ -141,6 +141,24 @@ def test_forced_playouts_visit_every_child_and_pruning_takes_them_back():
     assert (pruned <= root.N).all() and pruned.sum() < root.N.sum()
     target = search.policy_target(root)
     assert abs(target.sum() - 1) < 1e-9 and target[block] > root.visit_policy(9)[block]
+
+
+def test_forced_playouts_skip_unvisited_children_and_roots_without_noise():
+    """Only a child that has a visit is forced (KataGo), and only at a root
+    searched with noise: a plain search, and a fast playout-cap move, is PUCT's."""
+    root = Node(new_game("tictactoe"))
+    root.expand(np.ones(9))
+    root.actions, root.P = root.actions[:3], np.array([0.2, 0.7, 0.1])
+    root.N, root.W = np.array([30.0, 0.0, 1.0]), np.array([15.0, 0.0, 0.0])
+    search = PUCTSearch(UniformZero(), c=1.5, forced_playouts=2.0)
+    assert int(np.argmax(root.puct_scores(1.5))) == 1  # PUCT's choice: the unvisited child
+    assert search.descend(root)[0][0][1] == 1  # no noise: PUCT's choice
+    root.noised = True  # child 2 has 1 visit of its sqrt(2 * .1 * 31) = 2.5 forced ones; child 1 has none
+    assert search.descend(root)[0][0][1] == 2
+    quiet = PUCTSearch(RolloutEvaluator(rollouts=4, seed=1), c=1.5, seed=1)
+    plain = quiet.run(play(new_game("tictactoe"), "b2", "a1", "b1"), 200)
+    forcing = PUCTSearch(RolloutEvaluator(rollouts=4, seed=1), c=1.5, forced_playouts=2.0, seed=1)
+    np.testing.assert_array_equal(forcing.run(play(new_game("tictactoe"), "b2", "a1", "b1"), 200).N, plain.N)
 
 
 def test_policy_target_pruning_by_hand():

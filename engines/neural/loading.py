@@ -61,6 +61,13 @@ class LoadedModel:
         self.encoder.check(state.game)
 
 
+def value_output(outputs: list[np.ndarray]) -> np.ndarray:
+    """The value head's answers among a network's ``outputs`` (one per position, for
+    the player to move): a value network's one output, or a policy-value network's
+    second (auxiliary heads, where it has them, follow it)."""
+    return outputs[0 if len(outputs) == 1 else 1][:, 0]
+
+
 def _not_loaded(batch: np.ndarray) -> list[np.ndarray]:
     raise DlgoError("this network was read for its metadata only (engines.neural.loading.metadata_only)")
 

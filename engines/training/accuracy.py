@@ -23,7 +23,7 @@ from dlgo.core.errors import ModelFileError, RecordError
 from dlgo.data.dataset import encode_dataset, load_chunk, split_of
 from dlgo.formats.folders import read_manifest
 from dlgo.formats.records import GameRecord, read_games, replay
-from engines.neural.loading import load_network
+from engines.neural.loading import load_network, value_output
 from engines.registry import create_seeded
 
 
@@ -78,7 +78,7 @@ def evaluate_value(model: str | Path, data: str | Path, *, split: str = "test",
     n = 0
     for path in manifest.chunk_paths(split):
         chunk = load_chunk(path)
-        outputs = [loaded.call(chunk.features[i:i + batch_size].astype(np.float32))[-1][:, 0]
+        outputs = [value_output(loaded.call(chunk.features[i:i + batch_size].astype(np.float32)))
                    for i in range(0, len(chunk.values), batch_size)]
         if not outputs:
             continue

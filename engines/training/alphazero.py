@@ -143,7 +143,6 @@ class Run:
     buffer: ReplayBuffer
     history: pd.DataFrame
     done: int                  # the last finished iteration
-    rng: np.random.Generator   # draws the training batches
     progress: bool
 
 
@@ -158,10 +157,14 @@ def open_run(out: Path, config: AlphaZeroConfig, progress: bool) -> Run:
     history = pd.read_csv(history_file) if history_file.exists() else pd.DataFrame()
     done = _resume_point(out, history)
     metadata = {"kind": "alphazero", "encoder": encoder.config(), "config": asdict(config)}
+    start = out / "checkpoints" / "iter-000.keras"
     if done:
         model, _ = load_model(out / "checkpoints" / f"iter-{done:03d}.keras")
         buffer = ReplayBuffer.load(out / f"buffer-{done:03d}.npz", syms)
         log.info("resuming %s after iteration %d (%d examples in the buffer)", out, done, len(buffer))
+    elif start.exists() and not history.empty:  # killed after measuring its start: that network, as measured
+        model, _ = load_model(start)
+        buffer = ReplayBuffer(config.buffer_games, syms)
     else:
         keras.utils.set_random_seed(config.seed)
         model = starting_network(config.init, encoder) if config.init else build_resnet(
@@ -169,14 +172,14 @@ def open_run(out: Path, config: AlphaZeroConfig, progress: bool) -> Run:
             auxiliary=config.auxiliary_targets())
         _compile(model, config)
         buffer = ReplayBuffer(config.buffer_games, syms)
-        save_model(model, out / "checkpoints" / "iter-000.keras", {**metadata, "iteration": 0})
+        save_model(model, start, {**metadata, "iteration": 0})
     previous = keras.models.clone_model(model)
     playing = in_precision(model, config.precision)
     current = LoadedModel.from_model(model, encoder, metadata)
     return Run(out, config, encoder, metadata, model, previous, playing, current,
                LoadedModel.from_model(previous, encoder, metadata),
                current if playing is model else LoadedModel.from_model(playing, encoder, metadata), buffer, history,
-               done, np.random.default_rng(config.seed + 1000 * done), progress)
+               done, progress)
 
 
 def self_play_games(run: Run, iteration: int, pool: SelfPlayPool | None) -> Examples:
@@ -203,11 +206,12 @@ def train_network(run: Run, iteration: int, batches: int) -> dict[str, float]:
     rate; the mean of each loss component."""
     config = run.config
     run.model.optimizer.learning_rate.assign(config.learning_rate_at(iteration))
+    rng = np.random.default_rng((config.seed, iteration))  # the same batches, resumed or not
     losses = []
     bar = progress_bar(range(batches), desc="training", unit="batch", disable=not run.progress,
                        leave=False)
     for _ in bar:
-        batch = run.buffer.sample(config.batch_size, run.rng)
+        batch = run.buffer.sample(config.batch_size, rng)
         targets = [batch.pi, batch.z[:, None], *(batch.auxiliary[name] for name in config.auxiliary_targets())]
         losses.append(run.model.train_on_batch(batch.x, targets, return_dict=True))
         bar.set_postfix(loss=f"{float(losses[-1]['loss']):.3f}", refresh=False)

@@ -181,8 +181,7 @@ def _search(games: list[_Game], movers: list[int], searches: Sequence[MoveSearch
         for s, items in pending.items():
             priors, values = searches[s].evaluator.evaluate([leaf.state for _, leaf in items])
             for (path, leaf), p, v in zip(items, priors, values):
-                leaf.expand(p)
-                leaf.value = float(v)
+                leaf.expand(p, v)
                 backup(path, leaf, float(v))
 
 
@@ -191,7 +190,7 @@ def _play_move(g: _Game, search: MoveSearch, root: Node, temperature_moves: int,
     value), then play the move: with temperature 1 for the first
     ``temperature_moves`` moves of the game (PUCT: sampled by visits), then the search's choice."""
     if g.full:
-        g.positions.append((root.state, search.policy_target(root), root.mean_value()))
+        g.positions.append((root.state, search.policy_target(root), search.search_value(root)))
     g.moves += 1
     temperature = 1.0 if g.moves <= temperature_moves else 0.0
     action = search.play(root, temperature, rng)
@@ -216,8 +215,7 @@ def _prepare_roots(games: list[_Game], movers: list[int], searches: Sequence[Mov
         if unexpanded:
             priors, values = search.evaluator.evaluate([g.trees[s].state for g in unexpanded])
             for g, p, v in zip(unexpanded, priors, values):
-                g.trees[s].expand(p)
-                g.trees[s].value = float(v)
+                g.trees[s].expand(p, v)
     for g, s, budget in zip(games, movers, budgets):
         searches[s].begin(g.trees[s], noise and g.full, budget)
 
@@ -254,10 +252,11 @@ def self_play(game: str, evaluator: Evaluator, encoder: Encoder, num_games: int,
               progress: bool = False) -> Examples:
     """Play ``num_games`` games of ``game`` against itself with ``evaluator``
     guiding the search as ``settings`` say; return their examples."""
-    search = make_search(evaluator, settings, seed)
+    searching, playing = np.random.SeedSequence(seed).spawn(2)  # the search's noise apart from the moves' draws
+    search = make_search(evaluator, settings, int(searching.generate_state(1)[0]))
     before = evaluator.evaluations
     games = _play_batched(game, [search], lambda index, player: 0, num_games, settings, noise=True,
-                          rng=np.random.default_rng(seed), progress=progress, desc="self-play")
+                          rng=np.random.default_rng(playing), progress=progress, desc="self-play")
     examples = _examples(games, encoder, settings.search_value_weight, settings.auxiliary)
     examples.evaluations = evaluator.evaluations - before
     return examples

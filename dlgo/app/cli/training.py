@@ -138,7 +138,8 @@ def cmd_train_alphazero(args: argparse.Namespace) -> int:
     history = train_alphazero(args.out, config, args.iterations, workers=args.workers, sgf=args.sgf, ray=args.ray)
     plot_history(history, Path(args.out) / "learning_curve.png", f"AlphaZero on {config.game}")
     print_last_rows(history)
-    print(f"\nlatest network: {args.out}/checkpoint.keras   learning curve: {args.out}/learning_curve.png\n"
+    published = int(history["published"].iloc[-1]) if "published" in history else int(history["iteration"].iloc[-1])
+    print(f"\npublished network (iteration {published}): {args.out}/checkpoint.keras   learning curve: {args.out}/learning_curve.png\n"
           f"play it: dlgo play --game {config.game} --white alphazero:checkpoint={args.out}/checkpoint.keras")
     return 0
 
