@@ -1,5 +1,6 @@
 """The experiment scripts run end to end on tiny settings."""
 import json
+from pathlib import Path
 
 import pytest
 
@@ -435,3 +436,34 @@ def test_zero_knowledge_go7_runs_quick_with_its_economies_and_publishes_its_best
     assert config["gumbel"] == 16 and config["auxiliary"] == ["all"] and config["publish"] == "best"
     summary = (out / "summary.md").read_text()
     assert "The run publishes its best network by a fixed reference (best score against `random`" in summary
+
+
+def test_a_challenger_replaces_the_shipped_network_only_when_it_beats_it(tmp_path):
+    """The shipped Connect Four network against an untrained one, both ways: it
+    wins on the solved positions and in games, and is copied; the untrained one
+    does not, and nothing is copied."""
+    import pandas as pd
+
+    from dlgo.encoders import get_encoder_by_name
+    from engines.neural import backend
+    from engines.neural.resnet import build_resnet
+    from experiments.crosschecks import challenger
+
+    encoder = get_encoder_by_name(None, "connect4")
+    untrained = tmp_path / "untrained.keras"
+    backend.save_model(build_resnet(encoder.shape, encoder.num_moves, blocks=1, filters=4), untrained,
+                       {"kind": "alphazero", "encoder": encoder.config()})
+    shipped = Path(__file__).resolve().parent.parent / "checkpoints" / "connect4.keras"
+    ship = tmp_path / "shipped" / "connect4.keras"
+    assert challenger.main(["--quick", "--network", str(shipped), "--shipped", str(untrained), "--ship", str(ship),
+                            "--out", str(tmp_path / "wins")]) == 0
+    positions = pd.read_csv(tmp_path / "wins" / "positions.csv").set_index("network")
+    assert positions.loc["challenger", "mistakes_search"] < positions.loc["shipped", "mistakes_search"]
+    assert pd.read_csv(tmp_path / "wins" / "games.csv")["score"].mean() > 0.5
+    assert "wins on both counts" in (tmp_path / "wins" / "summary.md").read_text()
+    assert ship.read_bytes() == shipped.read_bytes()
+    other = tmp_path / "other.keras"
+    assert challenger.main(["--quick", "--network", str(untrained), "--shipped", str(shipped), "--ship", str(other),
+                            "--out", str(tmp_path / "loses")]) == 0
+    assert "does not replace" in (tmp_path / "loses" / "summary.md").read_text() and not other.exists()
+    assert challenger.main(["--quick", "--network", str(tmp_path / "none.keras"), "--out", str(tmp_path / "x")]) == 2

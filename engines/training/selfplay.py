@@ -264,7 +264,7 @@ def self_play(game: str, evaluator: Evaluator, encoder: Encoder, num_games: int,
 
 def play_batched_match(game: str, first: Evaluator, second: Evaluator, num_games: int,
                        settings: MatchSettings = MatchSettings(), *, seed: int | None = None,
-                       progress: bool = False) -> list[float]:
+                       progress: bool = False, desc: str = "vs previous") -> list[float]:
     """``first`` against ``second`` with search and no noise, ``first`` opening the
     even-numbered games. Returns ``first``'s score per game (win 1, draw 0.5, loss 0)."""
     searches = [make_search(first, settings, seed), make_search(second, settings, seed)]
@@ -276,7 +276,7 @@ def play_batched_match(game: str, first: Evaluator, second: Evaluator, num_games
     played = SelfPlaySettings(parallel=settings.parallel, simulations=settings.simulations, c=settings.c,
                               temperature_moves=settings.temperature_moves, gumbel=settings.gumbel)
     games = _play_batched(game, searches, seat, num_games, played, noise=False, rng=np.random.default_rng(seed),
-                          progress=progress, desc="vs previous")
+                          progress=progress, desc=desc)
     scores = []
     for g in games:
         winner = g.state.winner()
