@@ -23,8 +23,9 @@ buffer), in one setting, each with its source:
 * ``window``: KataGo's replay window: 1,000 games (four iterations') at first,
   growing sublinearly with the games played (Wu 2019, appendix C); the
   recipe's fixed 5,000 games hold every game of a run of a few hours;
-* ``lr-drops``: a step schedule, the learning rate times 0.3 at iterations 5 and 8
-  (AlphaZero's schedule, scaled to a run of about ten iterations);
+* ``puct16-drops``: ``puct16`` with a step schedule, the learning rate times 0.3
+  at iterations 30 and 45 (AlphaZero's schedule, scaled to a two-hour run of
+  the cheap search; the control is ``puct16``);
 * ``moves-left``: an auxiliary head that learns the plies to the end of the
   game (KataGo's auxiliary targets, section 4; Connect Four has no ownership or score).
 
@@ -124,8 +125,9 @@ VARIANTS = {v.name: v for v in [
             lambda c: replace(c, search_value_weight=0.0)),
     Variant("window", "a replay window of 1,000 games growing with the games played (alpha 0.75)",
             "KataGo (Wu 2019, appendix C)", lambda c: replace(c, buffer_games=1000, window_alpha=0.75)),
-    Variant("lr-drops", "the learning rate times 0.3 at iterations 5 and 8", "AlphaZero's step schedule",
-            lambda c: replace(c, learning_rate_drops=[5, 8], learning_rate_drop=0.3)),
+    Variant("puct16-drops", "PUCT, 16 simulations, the learning rate times 0.3 at iterations 30 and 45",
+            "AlphaZero's step schedule; against puct16",
+            lambda c: replace(c, simulations=16, learning_rate_drops=[30, 45], learning_rate_drop=0.3)),
     Variant("moves-left", "an auxiliary head learning the moves to the end", "KataGo (Wu 2019, section 4)",
             lambda c: replace(c, auxiliary=["moves_left"])),
 ]}
