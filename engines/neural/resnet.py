@@ -72,3 +72,20 @@ def build_resnet(input_shape: tuple[int, int, int], num_moves: int, *, blocks: i
         else:
             extra.append(layers.Dense(1, kernel_regularizer=regularizer, name=head)(v))
     return keras.Model(inputs, [policy, value, *extra], name=name)
+
+
+def resnet_flops(input_shape: tuple[int, int, int], num_moves: int, *, blocks: int, filters: int,
+                 value_units: int = 64, auxiliary: Sequence[str] = ()) -> int:
+    """Floating-point operations of one position through :func:`build_resnet`'s network
+    (two per multiply-add of its convolutions and dense layers; batch norm, ReLU and
+    softmax are left out, as scaling studies do): the unit of the scaling lab's compute.
+    A training step costs about three forward passes (the backward pass two)."""
+    rows, cols, planes = input_shape
+    points = rows * cols
+    macs = points * 9 * planes * filters                   # the stem's 3x3 convolution
+    macs += blocks * 2 * points * 9 * filters * filters    # two 3x3 convolutions a block
+    macs += points * filters * 2 + 2 * points * num_moves  # policy head: 1x1 conv to 2 planes, dense
+    macs += points * filters + points * value_units + value_units  # value head: 1x1 conv, dense, dense
+    for head in auxiliary:
+        macs += points * filters if AUXILIARY_HEADS[head] == "board" else value_units
+    return 2 * macs

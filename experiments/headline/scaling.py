@@ -1,0 +1,648 @@
+"""The scaling lab: AlphaZero's strength against training compute and search compute, from random play to perfect play.
+
+    python experiments/headline/scaling.py                 # the full run: hours on 2 cores, resumable
+    python experiments/headline/scaling.py --ray           # the same on a Ray cluster
+    python experiments/headline/scaling.py --quick         # every step in a few minutes
+    python experiments/headline/scaling.py --out reports/scaling-connectn
+
+Andy Jones' "Scaling Scaling Laws with Board Games" (2021) trained AlphaZero on
+Hex boards of growing size at many network sizes and budgets and found, along
+the compute frontier (the best Elo any run reached at each training compute),
+about 500 Elo per 10x of compute, the compute to reach perfect play growing
+about 7x per board-size step, and training compute and search compute trading
+against each other along straight iso-Elo lines. This lab repeats the study on
+Connect-N boards the suite's solver plays perfectly in seconds:
+
+1. **Training.** For each board (``--boards``) and network size (``--nets``,
+   ``BLOCKSxFILTERS``), an AlphaZero run from a random network
+   (``engines.training.alphazero``; PUCT with 16 simulations a self-play move,
+   the cheapest economy of the Connect Four ablation), ``--iterations`` long,
+   in ``--work/BOARD/NET`` (resumable, its every iteration's network kept).
+2. **Perfect play's yardstick.** Each board's solved position sets (Pons' six
+   sets, ``--positions`` per set, generated once with the solver in
+   ``--work/BOARD/positions``); every evaluated network's mistakes on their
+   critical positions at each search budget: ``mistakes.csv``.
+3. **Tournaments.** The networks after iterations 0, 1, 2, 4, 8, ... of every
+   run, each at every search budget (``--simulations``, 1 to 512), play a fixed
+   ladder: ``random``, MCTS at fixed rounds (``--ladder``) and the perfect
+   ``solver``, which also play each other; openings of ``--opening-plies``
+   random moves. Every board's games resume in ``--work/BOARD/games``.
+4. **Elo** on one scale per board (Bradley-Terry, random = 0, 95% bootstrap
+   intervals), with compute counted in network evaluations and in FLOPs
+   estimated from the network's shape (:func:`engines.neural.resnet.resnet_flops`):
+   training compute is self-play's evaluations plus three forward passes per
+   trained position; search compute is the evaluations per move of the games.
+
+Writes to ``--out``: ``points.csv`` (every network at every search budget: its
+training and search compute, Elo and mistakes), ``frontier.csv``,
+``iso_elo.csv``, ``elo_vs_training.png`` (one panel per board, a line per
+search budget, the frontier and its fit, perfect play marked),
+``mistakes_vs_training.png``, ``iso_elo.png`` and ``summary.md``.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import NamedTuple, Sequence
+
+import numpy as np
+import pandas as pd
+from tqdm import tqdm
+
+from dlgo.arena.ratings import GameResult, fit_ratings
+from dlgo.arena.tournament import play_games, schedule
+from dlgo.core.arguments import whole
+from dlgo.core.errors import SpecError
+from dlgo.data.solved import generate_positions
+from dlgo.encoders import get_encoder_by_name
+from dlgo.formats.atomic import atomic_write
+from dlgo.formats.folders import hold_folder
+from dlgo.formats.plotting import new_figure, save_figure
+from dlgo.formats.positions import append_row, open_log, read_positions
+from dlgo.formats.records import GameRecord
+from dlgo.games.registry import get_game
+from engines.alphazero import NetworkEvaluator
+from engines.neural.loading import load_network
+from engines.neural.resnet import resnet_flops
+from engines.registry import ENGINES, check_spec
+from engines.training.alphazero_config import AlphaZeroConfig
+from engines.training.references import measure_reference
+from engines.training.selfplay import MatchSettings
+from experiments.shared import chapters, ladders
+
+NAME = "scaling-connectn"
+BOARDS = ["connectn:columns=5,rows=4,n=4", "connectn:columns=6,rows=4,n=4", "connectn:columns=6,rows=5,n=4"]
+NETS = ["1x16", "2x32", "4x64"]
+SIMULATIONS = [1, 8, 64, 512]
+LADDER = ["random", "mcts:rounds=10", "mcts:rounds=100", "mcts:rounds=1000", "solver"]
+#: Jones' figures for Hex (2021), which the summary sets each of ours beside
+JONES_ELO_PER_DECADE = 500
+JONES_PERFECT_GROWTH = 7
+PERFECT = 0.01  # the mistake rate on the solved sets that counts as perfect play
+
+MISTAKE_COLUMNS = ["net", "iteration", "simulations", "positions", "mistakes_raw", "mistakes_search"]
+
+
+@dataclass(frozen=True)
+class Net:
+    """A network size of the lab: residual blocks and filters (``"2x32"``)."""
+
+    blocks: int
+    filters: int
+
+    @classmethod
+    def parse(cls, text: str) -> "Net":
+        match = re.fullmatch(r"(\d+)x(\d+)", text)
+        if not match or int(match[2]) < 1:
+            raise SpecError(f"a network size is BLOCKSxFILTERS, e.g. 2x32; got {text!r}")
+        return cls(int(match[1]), int(match[2]))
+
+    @property
+    def name(self) -> str:
+        return f"{self.blocks}x{self.filters}"
+
+
+def training_config(board: str, net: Net, seed: int, quick: bool) -> AlphaZeroConfig:
+    """One run of the lab: the Connect Four ablation's cheapest economy (PUCT with 16
+    simulations, half result and half search value as the value target), scaled to
+    the small boards; tiny with ``quick``. No baselines: the tournaments measure."""
+    if quick:
+        return AlphaZeroConfig(game=board, blocks=net.blocks, filters=net.filters, games=4, parallel=4,
+                               simulations=4, train_steps=2, batch_size=32, eval_games=0, eval_simulations=4,
+                               previous_games=1, baselines=[], seed=seed)
+    return AlphaZeroConfig(game=board, blocks=net.blocks, filters=net.filters, learning_rate=1e-3, l2=1e-4,
+                           games=128, parallel=128, simulations=16, c=1.5, dirichlet_alpha=1.0,
+                           dirichlet_epsilon=0.25, temperature_moves=4, buffer_games=2000, batch_size=128,
+                           train_steps=50, eval_games=0, eval_simulations=16, previous_games=2, baselines=[],
+                           search_value_weight=0.5, seed=seed)
+
+
+def evaluated_iterations(last: int) -> list[int]:
+    """The iterations whose networks play: 0 and the powers of two up to ``last``, and ``last``."""
+    chosen = {0, last} | {2 ** k for k in range(int(math.log2(max(last, 1))) + 1)}
+    return sorted(i for i in chosen if i <= last)
+
+
+def board_slug(board: str) -> str:
+    """A board's folder name: ``6x5-4`` for ``connectn:columns=6,rows=5,n=4``."""
+    spec = get_game(board).spec
+    numbers = dict(re.findall(r"(\w+)=(\d+)", spec))
+    if not spec.startswith("connectn:") or not {"columns", "rows", "n"} <= set(numbers):
+        raise SpecError(f"the scaling lab plays Connect-N boards (connectn:columns=C,rows=R,n=K), not {board}")
+    return f"{numbers['columns']}x{numbers['rows']}-{numbers['n']}"
+
+
+# --- compute -----------------------------------------------------------------------------------------------
+
+
+def forward_flops(board: str, net: Net) -> int:
+    """FLOPs of one network evaluation of ``net`` on ``board``."""
+
+    encoder = get_encoder_by_name(None, board)
+    return resnet_flops(encoder.shape, encoder.num_moves, blocks=net.blocks, filters=net.filters)
+
+
+def training_compute(history: pd.DataFrame, batch_size: int, flops: int) -> pd.DataFrame:
+    """Per iteration of a run's ``history``: the cumulative self-play evaluations, trained
+    positions and FLOPs (an evaluation is one forward pass, a trained position three)."""
+    rows = history.set_index("iteration").sort_index()
+    evaluations = rows["selfplay_evaluations"].fillna(0).cumsum()
+    trained = (rows["train_steps"].fillna(0) * batch_size).cumsum()
+    table = pd.DataFrame({"train_evaluations": evaluations, "trained_positions": trained})
+    table["train_flops"] = (evaluations + 3 * trained) * flops
+    table.loc[0] = [0.0, 0.0, 0.0]  # the untrained network cost nothing
+    return table.sort_index()
+
+
+# --- the analysis (pure functions over points.csv) ----------------------------------------------------------
+
+
+class Fit(NamedTuple):
+    """A compute frontier's change-point fit: Elo rising linearly in log10(compute), then flat."""
+
+    slope: float        # Elo per 10x compute on the rising part
+    low: float          # its 95% bootstrap interval
+    high: float
+    intercept: float    # Elo at 1 FLOP (log10 = 0)
+    plateau: float      # the flat part's Elo
+    points: int         # frontier points on the rising part
+
+
+def frontier(points: pd.DataFrame, x: str = "train_flops", y: str = "elo") -> pd.DataFrame:
+    """The points no cheaper point beats: each one's ``y`` is above every point with less ``x``."""
+    ordered = points[points[x] > 0].sort_values([x, y], ascending=[True, False])
+    keep, best = [], -math.inf
+    for value in ordered[y]:
+        keep.append(value > best)
+        best = max(best, value)
+    return ordered[keep]
+
+
+def _line(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
+    slope, intercept = np.polyfit(x, y, 1)
+    return float(slope), float(intercept)
+
+
+def fit_frontier(front: pd.DataFrame, x: str = "train_flops", y: str = "elo", seed: int = 0,
+                 resamples: int = 1000) -> Fit | None:
+    """Jones' change-point model of a frontier: Elo = intercept + slope·log10(compute) up to
+    a plateau, then the plateau. The split is the one with least squared error that leaves
+    at least three points on the rising part; the slope's interval resamples those points.
+    None with fewer than three frontier points."""
+    logs, elos = np.log10(front[x].to_numpy(float)), front[y].to_numpy(float)
+    if len(logs) < 3:
+        return None
+    best: tuple[float, int] | None = None
+    for k in range(3, len(logs) + 1):
+        slope, intercept = _line(logs[:k], elos[:k])
+        error = float(np.sum((intercept + slope * logs[:k] - elos[:k]) ** 2))
+        if k < len(logs):
+            error += float(np.sum((elos[k:] - elos[k:].mean()) ** 2))
+        if best is None or error < best[0] - 1e-9:
+            best = (error, k)
+    assert best is not None
+    k = best[1]
+    slope, intercept = _line(logs[:k], elos[:k])
+    rng = np.random.default_rng(seed)
+    slopes = []
+    for _ in range(resamples):
+        pick = rng.integers(0, k, k)
+        if np.ptp(logs[:k][pick]) > 0:
+            slopes.append(_line(logs[:k][pick], elos[:k][pick])[0])
+    low, high = np.percentile(slopes, [2.5, 97.5]) if slopes else (math.nan, math.nan)
+    plateau = float(elos[k:].mean()) if k < len(logs) else float(elos[-1])
+    return Fit(slope, float(low), float(high), intercept, plateau, k)
+
+
+class Reach(NamedTuple):
+    """The training compute at which a board's networks first play perfectly."""
+
+    flops: float   # the cheapest network whose mistakes are at most the threshold (NaN: none)
+    after: float   # the most compute any network spent that still erred more (the interval's low end)
+
+
+def perfect_compute(points: pd.DataFrame, threshold: float = PERFECT) -> Reach:
+    """The least training compute whose network errs on at most ``threshold`` of the solved
+    positions, and the most compute spent by a network that erred more before it."""
+    rows = points.dropna(subset=["mistakes"]).sort_values("train_flops")
+    good = rows[rows["mistakes"] <= threshold]
+    if good.empty:
+        return Reach(math.nan, float(rows["train_flops"].max()) if len(rows) else math.nan)
+    first = float(good["train_flops"].iloc[0])
+    bad = rows[(rows["mistakes"] > threshold) & (rows["train_flops"] < first)]
+    return Reach(first, float(bad["train_flops"].max()) if len(bad) else 0.0)
+
+
+def crossing(front: pd.DataFrame, level: float, x: str = "train_flops", y: str = "elo") -> float:
+    """The compute at which a frontier first reaches Elo ``level``, interpolated in log10
+    compute between the two frontier points around it (NaN if it never does, or if its
+    cheapest point is already above: the crossing lies below what the runs measured)."""
+    logs, elos = np.log10(front[x].to_numpy(float)), front[y].to_numpy(float)
+    above = np.nonzero(elos >= level)[0]
+    if not len(above) or above[0] == 0:
+        return math.nan
+    k = int(above[0])
+    share = (level - elos[k - 1]) / (elos[k] - elos[k - 1])
+    return float(10 ** (logs[k - 1] + share * (logs[k] - logs[k - 1])))
+
+
+def iso_elo(points: pd.DataFrame, levels: Sequence[float]) -> pd.DataFrame:
+    """For each Elo level and search budget, the training compute at which that budget's
+    frontier reaches the level: the iso-Elo curves of training against search compute."""
+    rows = []
+    for simulations, group in points.groupby("simulations"):
+        front = frontier(group)
+        search = float(group["search_flops"].median())
+        for level in levels:
+            rows.append({"level": level, "simulations": simulations, "search_flops": search,
+                         "train_flops": crossing(front, level)})
+    return pd.DataFrame(rows, columns=["level", "simulations", "search_flops", "train_flops"])
+
+
+def exchange_rate(curves: pd.DataFrame, seed: int = 0, resamples: int = 1000) -> tuple[float, float, float, int]:
+    """How much training compute 10x more search compute replaces, along iso-Elo lines:
+    the pooled slope b of log10(train) on log10(search) with one intercept per level
+    (10x search replaces 10^-b x training), its 95% bootstrap interval over the
+    points, and how many points it rests on (NaN without two budgets on one level)."""
+    rows = curves.dropna(subset=["train_flops"])
+    rows = rows[rows.groupby("level")["level"].transform("size") >= 2]
+    if rows.empty:
+        return math.nan, math.nan, math.nan, 0
+    x = np.log10(rows["search_flops"].to_numpy(float))
+    y = np.log10(rows["train_flops"].to_numpy(float))
+    levels = rows["level"].to_numpy()
+
+    def slope(pick: np.ndarray) -> float:
+        xs, ys, ls = x[pick], y[pick], levels[pick]
+        xc = xs - pd.Series(xs).groupby(ls).transform("mean").to_numpy()
+        yc = ys - pd.Series(ys).groupby(ls).transform("mean").to_numpy()
+        denominator = float(np.sum(xc * xc))
+        return float(np.sum(xc * yc) / denominator) if denominator > 0 else math.nan
+
+    every = np.arange(len(x))
+    b = slope(every)
+    rng = np.random.default_rng(seed)
+    draws = [slope(rng.integers(0, len(x), len(x))) for _ in range(resamples)]
+    draws = [d for d in draws if not math.isnan(d)]
+    low, high = np.percentile(draws, [2.5, 97.5]) if draws else (math.nan, math.nan)
+    return b, float(low), float(high), len(x)
+
+
+# --- the run ------------------------------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = chapters.parser(__file__, __doc__, name=NAME, work="the training runs, position sets and games, resumable")
+    p.add_argument("--boards", nargs="+", default=BOARDS, metavar="SPEC",
+                   help="Connect-N boards, smallest first (default 5x4, 6x4 and 6x5, four in a row)")
+    p.add_argument("--nets", nargs="+", default=NETS, metavar="BLOCKSxFILTERS",
+                   help=f"network sizes (default {' '.join(NETS)})")
+    p.add_argument("--iterations", type=whole(1), default=32, help="each run's iterations (default 32)")
+    p.add_argument("--simulations", type=whole(1), nargs="+", default=SIMULATIONS, metavar="N",
+                   help=f"search budgets the networks play at (default {' '.join(map(str, SIMULATIONS))})")
+    p.add_argument("--ladder", nargs="+", default=LADDER, metavar="SPEC",
+                   help=f"the fixed opponents, random and the solver included (default {' '.join(LADDER)})")
+    p.add_argument("--games", type=whole(2), default=10,
+                   help="games of each network and budget against each ladder engine (default 10)")
+    p.add_argument("--ladder-games", type=whole(2), default=20,
+                   help="games of each pair of ladder engines (default 20)")
+    p.add_argument("--opening-plies", type=whole(0), default=2,
+                   help="random moves that open every game (default 2; the solver and the networks are deterministic)")
+    p.add_argument("--positions", type=whole(1), default=100, help="solved positions per set and board (default 100)")
+    p.add_argument("--frontier-simulations", type=whole(1), default=64,
+                   help="the search budget of the frontier and of perfect play (default 64)")
+    p.add_argument("--workers", type=whole(1), default=None,
+                   help="processes for the games and the position sets (default one per core) and for self-play "
+                        "(default 1, or with --ray one share per CPU of the cluster)")
+    p.add_argument("--ray", nargs="?", const="auto", default=None, metavar="ADDRESS",
+                   help="self-play and games on a Ray cluster: auto, HOST:PORT or local")
+    return p
+
+
+def settle(args: argparse.Namespace) -> None:
+    """The quick run's settings, and every option checked before anything runs."""
+    if args.quick:
+        args.boards, args.nets, args.iterations = BOARDS[:1], ["1x8"], 2
+        args.simulations, args.ladder = [1, 4], ["random", "mcts:rounds=10", "solver"]
+        args.games, args.ladder_games, args.positions, args.frontier_simulations = 2, 2, 3, 4
+    for board in args.boards:
+        board_slug(board)
+        if get_game(board).solver() is None:
+            raise SpecError(f"the solver cannot play {board}: the lab needs boards it solves")
+    args.nets = [Net.parse(text) for text in args.nets]
+    for spec in args.ladder:
+        check_spec(spec)
+    missing = {"random", "solver"} - set(args.ladder)
+    if missing:
+        raise SpecError(f"the ladder must hold {' and '.join(sorted(missing))}: the scale's bottom and top")
+    if args.frontier_simulations not in args.simulations:
+        raise SpecError(f"--frontier-simulations {args.frontier_simulations} is not one of --simulations")
+
+
+def train_runs(args: argparse.Namespace, board: str, work: Path) -> dict[str, pd.DataFrame]:
+    """Train (or go on training) every network size on ``board``; each run's compute table."""
+    from engines.training.alphazero import train_alphazero  # loads TensorFlow
+
+    shares = args.workers or 1  # one process batches a run's self-play best on a small machine
+    if args.ray and not args.workers:
+        from dlgo.arena.distributed import cluster_cpus, connect  # the distributed extra (Ray)
+
+        connect(args.ray)
+        shares = cluster_cpus()
+    tables = {}
+    for net in args.nets:
+        config = training_config(board, net, args.seed, args.quick)
+        history = train_alphazero(work / net.name, config, args.iterations, workers=shares, ray=args.ray)
+        tables[net.name] = training_compute(history, config.batch_size, forward_flops(board, net))
+    return tables
+
+
+def network_spec(work: Path, net: str, iteration: int, simulations: int) -> str:
+    return f"alphazero:checkpoint={work / net / 'checkpoints' / f'iter-{iteration:03d}.keras'},simulations={simulations}"
+
+
+def measure_mistakes(args: argparse.Namespace, board: str, work: Path, iterations: list[int]) -> pd.DataFrame:
+    """Every evaluated network's mistakes on the board's critical solved positions at every
+    search budget, appended to ``mistakes.csv`` as measured (resumable)."""
+
+    sets = generate_positions(board, work / "positions", per_set=args.positions, seed=args.seed,
+                              workers=args.workers, progress=True)
+    positions = [p for p in read_positions(sets) if p.critical]
+    if not positions:
+        raise SpecError(f"no critical solved positions for {board}; raise --positions")
+    with hold_folder(work / "mistakes", "scaling-mistakes", game=get_game(board).spec, seed=args.seed,
+                     positions=args.positions) as folder:
+        log = folder / "mistakes.csv"
+        done = {(row["net"], int(row["iteration"]), int(row["simulations"]))
+                for row in open_log(log, MISTAKE_COLUMNS)}
+        jobs = [(net, iteration) for net in args.nets for iteration in iterations]
+        for net, iteration in tqdm(jobs, desc=f"mistakes {board_slug(board)}", unit="network"):
+            todo = [n for n in args.simulations if (net.name, iteration, n) not in done]
+            if not todo:
+                continue
+            network = load_network(work / net.name / "checkpoints" / f"iter-{iteration:03d}.keras")
+            evaluator = NetworkEvaluator(network)
+            for simulations in todo:
+                measured = measure_reference(evaluator, positions,
+                                             MatchSettings(parallel=64, simulations=simulations), seed=args.seed)
+                append_row(log, MISTAKE_COLUMNS, {"net": net.name, "iteration": iteration,
+                                                  "simulations": simulations, "positions": measured.positions,
+                                                  "mistakes_raw": measured.raw, "mistakes_search": measured.search})
+        return pd.read_csv(log)
+
+
+def play_board(args: argparse.Namespace, board: str, work: Path, iterations: list[int]) -> list[GameRecord]:
+    """The board's tournament: the ladder's round robin, and every network at every budget
+    against every ladder engine (resumable in ``work/games``)."""
+    players = [network_spec(work, net.name, i, n) for net in args.nets for i in iterations for n in args.simulations]
+    tasks = schedule(args.ladder, args.ladder_games, args.seed) + ladders.pairings(players, args.ladder, args.games,
+                                                                                     args.seed)
+    return play_games(ENGINES, work / "games", board, tasks, opening_plies=args.opening_plies,
+                      workers=args.workers, ray=args.ray, facts={"game": get_game(board).spec})
+
+
+def board_points(args: argparse.Namespace, board: str, work: Path, compute: dict[str, pd.DataFrame],
+                 mistakes: pd.DataFrame, records: list[GameRecord]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """One board's ratings: every network at every budget as a row of ``points.csv`` (its
+    compute, Elo and mistakes), and the ladder's own ratings."""
+    ratings = {r.name: r for r in fit_ratings([GameResult(r.black, r.white, r.score_for(r.black)) for r in records],
+                                              anchor="random", seed=args.seed)}
+    per_move: dict[str, list[float]] = {}
+    for record in records:
+        for player, work_per_move in ((record.black, record.black_compute), (record.white, record.white_compute)):
+            per_move.setdefault(player, []).append(work_per_move)
+    slug = board_slug(board)
+    rows = []
+    for net in args.nets:
+        flops = forward_flops(board, net)
+        for iteration in evaluated_iterations(args.iterations):
+            spent = compute[net.name].loc[iteration]
+            for simulations in args.simulations:
+                spec = network_spec(work, net.name, iteration, simulations)
+                rating = ratings[spec]
+                evaluations = float(np.mean(per_move[spec])) if spec in per_move else float(simulations)
+                measured = mistakes[(mistakes["net"] == net.name) & (mistakes["iteration"] == iteration)
+                                    & (mistakes["simulations"] == simulations)]
+                rows.append({"board": slug, "net": net.name, "iteration": iteration, "simulations": simulations,
+                             "network_flops": flops, "train_evaluations": spent["train_evaluations"],
+                             "trained_positions": spent["trained_positions"], "train_flops": spent["train_flops"],
+                             "search_evaluations": evaluations, "search_flops": evaluations * flops,
+                             "elo": rating.elo, "elo_low": rating.lower, "elo_high": rating.upper,
+                             "games": rating.games, "score": rating.score,
+                             "positions": int(measured["positions"].iloc[0]) if len(measured) else 0,
+                             "mistakes": float(measured["mistakes_search"].iloc[0]) if len(measured) else math.nan,
+                             "mistakes_raw": float(measured["mistakes_raw"].iloc[0]) if len(measured) else math.nan})
+    ladder = pd.DataFrame([{"board": slug, "engine": spec, "elo": ratings[spec].elo, "elo_low": ratings[spec].lower,
+                            "elo_high": ratings[spec].upper, "games": ratings[spec].games}
+                           for spec in args.ladder if spec in ratings])
+    return pd.DataFrame(rows), ladder
+
+
+# --- the report -----------------------------------------------------------------------------------------------
+
+
+class BoardFacts(NamedTuple):
+    """What the summary states about one board."""
+
+    board: str
+    fit: Fit | None        # the frontier's fit (None: too few points)
+    frontier_points: int
+    perfect_elo: float     # the solver's Elo
+    reach: Reach           # the training compute that reached perfect play
+    best: pd.Series        # the strongest network at any budget
+
+
+def board_findings(points: pd.DataFrame, ladder: pd.DataFrame, frontier_simulations: int, seed: int
+                   ) -> tuple[pd.DataFrame, list[BoardFacts]]:
+    """Per board: the frontier's points (at the frontier's search budget) and the facts the
+    summary states: the fit, perfect play's Elo and the compute that reached it."""
+    fronts, facts = [], []
+    for board, group in points.groupby("board", sort=False):
+        at = group[group["simulations"] == frontier_simulations]
+        front = frontier(at)
+        fronts.append(front.assign(board=board))
+        solver = ladder[(ladder["board"] == board) & (ladder["engine"] == "solver")]
+        facts.append(BoardFacts(str(board), fit_frontier(front, seed=seed), len(front),
+                                float(solver["elo"].iloc[0]) if len(solver) else math.nan,
+                                perfect_compute(at), group.loc[group["elo"].idxmax()]))
+    return pd.concat(fronts, ignore_index=True) if fronts else pd.DataFrame(), facts
+
+
+def growth_per_step(facts: list[BoardFacts]) -> list[str]:
+    """Sentences: how much more training compute perfect play took on each board than on the one before."""
+    lines = []
+    for smaller, larger in zip(facts, facts[1:]):
+        a, b = smaller.reach, larger.reach
+        if math.isnan(a.flops) or math.isnan(b.flops):
+            lines.append(f"- {smaller.board} to {larger.board}: not measured (perfect play not reached on both).")
+            continue
+        ratio = b.flops / a.flops
+        low = b.after / a.flops if b.after > 0 else math.nan
+        high = b.flops / a.after if a.after > 0 else math.inf
+        lines.append(f"- {smaller.board} to {larger.board}: **{ratio:.1f}x** the training compute "
+                     f"(between {low:.1f}x and {high:.1f}x, from the checkpoints on either side of each crossing); "
+                     f"Jones measured about {JONES_PERFECT_GROWTH}x per board-size step on Hex.")
+    return lines
+
+
+def plot_boards(points: pd.DataFrame, fronts: pd.DataFrame, facts: list[BoardFacts], path: Path) -> None:
+    boards = list(points["board"].unique())
+    fig, axes = new_figure((5 * len(boards), 4), cols=len(boards))
+    axes = np.atleast_1d(axes)
+    for ax, board, fact in zip(axes, boards, facts):
+        group = points[(points["board"] == board) & (points["train_flops"] > 0)]
+        for simulations, rows in group.groupby("simulations"):
+            rows = rows.sort_values("train_flops")
+            ax.scatter(rows["train_flops"], rows["elo"], s=12, label=f"{simulations} simulations")
+        front = fronts[fronts["board"] == board]
+        ax.plot(front["train_flops"], front["elo"], color="black", lw=1, label="frontier")
+        fit = fact.fit
+        if fit is not None:
+            xs = np.logspace(np.log10(front["train_flops"].min()), np.log10(front["train_flops"].max()), 50)
+            ax.plot(xs, np.minimum(fit.intercept + fit.slope * np.log10(xs), fit.plateau), ls=":", color="black",
+                    label=f"fit: {fit.slope:.0f} Elo per 10x")
+        if not math.isnan(fact.perfect_elo):
+            ax.axhline(fact.perfect_elo, color="grey", ls="--", label="perfect play (solver)")
+        ax.set_xscale("log")
+        ax.set_xlabel("training compute (FLOPs)")
+        ax.set_ylabel("Elo (random = 0)")
+        ax.set_title(board)
+        ax.legend(fontsize=7)
+    save_figure(fig, path)
+
+
+def plot_mistakes(points: pd.DataFrame, path: Path, simulations: int) -> None:
+    fig, ax = new_figure()
+    for board, rows in points[(points["simulations"] == simulations) & (points["train_flops"] > 0)].groupby(
+            "board", sort=False):
+        rows = rows.sort_values("train_flops")
+        ax.scatter(rows["train_flops"], rows["mistakes"], s=12, label=board)
+    ax.axhline(PERFECT, color="grey", ls="--", label=f"perfect play ({PERFECT:.0%})")
+    ax.set_xscale("log")
+    ax.set_xlabel("training compute (FLOPs)")
+    ax.set_ylabel(f"mistakes on the solved positions ({simulations} simulations)")
+    ax.legend(fontsize=7)
+    save_figure(fig, path)
+
+
+def plot_iso(curves: pd.DataFrame, path: Path) -> None:
+    fig, ax = new_figure()
+    for (board, level), rows in curves.dropna(subset=["train_flops"]).groupby(["board", "level"], sort=False):
+        ax.plot(rows["search_flops"], rows["train_flops"], marker="o", label=f"{board}: Elo {level:.0f}")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("search compute per move (FLOPs)")
+    ax.set_ylabel("training compute (FLOPs)")
+    ax.set_title("iso-Elo: training against search compute")
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize=6)
+    else:
+        ax.text(0.5, 0.5, "no level crossed at two budgets yet", ha="center", transform=ax.transAxes)
+    save_figure(fig, path)
+
+
+def levels_of(group: pd.DataFrame, count: int = 3) -> list[float]:
+    """Elo levels for the iso-Elo curves: evenly between the weakest and strongest trained network."""
+    trained = group[group["train_flops"] > 0]["elo"]
+    if trained.empty:
+        return []
+    return [float(v) for v in np.linspace(trained.min(), trained.max(), count + 2)[1:-1]]
+
+
+def summary_lines(args: argparse.Namespace, command_line: str, points: pd.DataFrame, ladder: pd.DataFrame,
+                  facts: list[BoardFacts], curves: pd.DataFrame) -> list[str]:
+    rate, low, high, count = exchange_rate(curves, seed=args.seed)
+    lines = ["# The scaling lab: strength against training and search compute on Connect-N", "",
+             f"Reproduce: `{command_line}`", "",
+             f"Boards {', '.join(points['board'].unique())} (columns x rows - in a row); networks "
+             f"{', '.join(n.name for n in args.nets)} (residual blocks x filters), {args.iterations} iterations each "
+             "from a random network; every network after iterations "
+             f"{', '.join(map(str, evaluated_iterations(args.iterations)))} plays at "
+             f"{', '.join(map(str, args.simulations))} simulations a move against {', '.join(args.ladder)} "
+             f"({args.games} games each, openings of {args.opening_plies} random moves). Elo: one scale per board, "
+             "random = 0, 95% bootstrap intervals. Compute: FLOPs estimated from each network's shape; training "
+             "counts self-play's network evaluations and three forward passes per trained position; search counts "
+             "the evaluations per move of the games.", "",
+             "## The compute frontier", "",
+             f"At {args.frontier_simulations} simulations a move, the best Elo any network reached at each training "
+             "compute, fitted as Jones did with a line in log compute up to a plateau:", "",
+             "| board | frontier points | Elo per 10x training compute | plateau | perfect play (solver) | "
+             "best network |", "|---|---:|---:|---:|---:|---|"]
+    for fact in facts:
+        fit, best = fact.fit, fact.best
+        slope, plateau = ((f"**{fit.slope:.0f}** ({fit.low:.0f} to {fit.high:.0f}, {fit.points} points)",
+                           f"{fit.plateau:.0f}") if fit is not None else ("too few points", "-"))
+        lines.append(f"| {fact.board} | {fact.frontier_points} | {slope} | {plateau} | {fact.perfect_elo:.0f} | "
+                     f"{best['net']} after {int(best['iteration'])} iterations at {int(best['simulations'])} "
+                     f"simulations: {best['elo']:.0f} |")
+    slopes = [fact.fit.slope for fact in facts if fact.fit is not None]
+    if slopes:
+        lines += ["", f"Jones measured about {JONES_ELO_PER_DECADE} Elo per 10x along the frontier on Hex; here "
+                      f"{' and '.join(f'{s:.0f}' for s in slopes)}, so doubling training compute wins "
+                      f"{' and '.join(f'{1 / (1 + 10 ** (-s * math.log10(2) / 400)):.0%}' for s in slopes)} of the "
+                      "games against the network it doubled (Jones: about two in three)."]
+    lines += ["", "![Elo against training compute](elo_vs_training.png)", "", "## Perfect play", "",
+              f"The least training compute whose network errs on at most {PERFECT:.0%} of the board's critical "
+              f"solved positions at {args.frontier_simulations} simulations:", ""]
+    for fact in facts:
+        reach = fact.reach
+        lines.append(f"- {fact.board}: " + (f"**{reach.flops:.3g} FLOPs** (after {reach.after:.3g})"
+                                               if not math.isnan(reach.flops) else
+                                               f"not reached within {reach.after:.3g} FLOPs"))
+    lines += ["", *growth_per_step(facts), "", "![mistakes against training compute](mistakes_vs_training.png)", "",
+              "## Training against search", "",
+              "Along each iso-Elo curve, the training compute at which each search budget's frontier reaches the "
+              "level. " + (f"Pooled over boards and levels ({count} points), 10x more search compute per move "
+                           f"replaces **{10 ** -rate:.1f}x** the training compute (slope {rate:.2f}, {low:.2f} to "
+                           f"{high:.2f}); Jones found the same trade along straight iso-Elo lines on Hex."
+                           if count else "Too few crossings to measure the exchange rate."), "",
+              "![iso-Elo curves](iso_elo.png)", "", "## The ladder", "",
+              "| board | engine | Elo | 95% interval | games |", "|---|---|---:|---|---:|",
+              *(f"| {r.board} | `{r.engine}` | {r.elo:.0f} | {r.elo_low:.0f} to {r.elo_high:.0f} | {r.games} |"
+                for r in ladder.itertuples()), ""]
+    return lines
+
+
+@chapters.script
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    settle(args)
+    out, work = Path(args.out), Path(args.work)
+    with hold_folder(out, "scaling-report"):
+        return run_lab(args, argv, out, work)
+
+
+def run_lab(args: argparse.Namespace, argv: list[str] | None, out: Path, work: Path) -> int:
+    """Train, measure and play every board, then write the report to ``out``."""
+    all_points, all_ladders, curves = [], [], []
+    iterations = evaluated_iterations(args.iterations)
+    for board in args.boards:
+        folder = work / board_slug(board)
+        compute = train_runs(args, board, folder)
+        mistakes = measure_mistakes(args, board, folder, iterations)
+        records = play_board(args, board, folder, iterations)
+        points, ladder = board_points(args, board, folder, compute, mistakes, records)
+        all_points.append(points)
+        all_ladders.append(ladder)
+        curves.append(iso_elo(points, levels_of(points)).assign(board=board_slug(board)))
+    points, ladder = pd.concat(all_points, ignore_index=True), pd.concat(all_ladders, ignore_index=True)
+    iso = pd.concat(curves, ignore_index=True)
+    fronts, facts = board_findings(points, ladder, args.frontier_simulations, args.seed)
+    for name, table in (("points.csv", points), ("ladder.csv", ladder), ("frontier.csv", fronts),
+                        ("iso_elo.csv", iso)):
+        with atomic_write(out / name) as handle:
+            table.to_csv(handle, index=False)
+    plot_boards(points, fronts, facts, out / "elo_vs_training.png")
+    plot_mistakes(points, out / "mistakes_vs_training.png", args.frontier_simulations)
+    plot_iso(iso, out / "iso_elo.png")
+    command_line = chapters.command(__file__, argv, {"--seed": args.seed})
+    chapters.write_lines(out / "summary.md", summary_lines(args, command_line, points, ladder, facts, iso))
+    print(f"wrote {out / 'summary.md'}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

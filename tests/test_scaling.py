@@ -1,0 +1,110 @@
+"""The scaling lab (experiments/headline/scaling.py): its compute accounting, its fits on
+made-up data with known answers, and a quick run end to end that resumes."""
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from engines.neural.resnet import resnet_flops
+from experiments.headline import scaling
+
+
+def test_resnet_flops_count_every_kernel_of_the_built_network():
+    from engines.neural.resnet import build_resnet
+
+    model = build_resnet((5, 6, 3), 6, blocks=2, filters=16, auxiliary=("moves_left", "ownership"))
+    counted = 0
+    for layer in model.layers:
+        kernel = getattr(layer, "kernel", None)
+        if kernel is not None:  # a multiply-add per weight at every output point
+            shape = layer.output.shape
+            counted += 2 * int(np.prod(kernel.shape)) * (shape[1] * shape[2] if len(shape) == 4 else 1)
+    assert resnet_flops((5, 6, 3), 6, blocks=2, filters=16, auxiliary=("moves_left", "ownership")) == counted
+
+
+def test_training_compute_adds_self_play_and_three_passes_per_trained_position():
+    history = pd.DataFrame({"iteration": [1, 2], "selfplay_evaluations": [1000, 3000], "train_steps": [10, 10]})
+    table = scaling.training_compute(history, batch_size=4, flops=100)
+    assert table.loc[0, "train_flops"] == 0
+    assert table.loc[1, "train_flops"] == (1000 + 3 * 40) * 100
+    assert table.loc[2, "train_flops"] == (4000 + 3 * 80) * 100
+
+
+def test_evaluated_iterations_are_powers_of_two_and_the_last():
+    assert scaling.evaluated_iterations(20) == [0, 1, 2, 4, 8, 16, 20]
+    assert scaling.evaluated_iterations(1) == [0, 1]
+
+
+def test_the_frontier_keeps_only_points_no_cheaper_point_beats():
+    points = pd.DataFrame({"train_flops": [0, 10, 20, 30, 40, 50], "elo": [-50, 100, 80, 150, 150, 300]})
+    assert scaling.frontier(points)["elo"].tolist() == [100, 150, 300]
+
+
+def test_the_change_point_fit_recovers_a_known_slope_and_plateau():
+    logs = np.arange(6, 14)
+    elos = np.minimum(-2000 + 300 * logs, 1400.0) + np.array([5, -5, 5, -5, 5, -5, 5, -5])
+    fit = scaling.fit_frontier(pd.DataFrame({"train_flops": 10.0 ** logs, "elo": elos}))
+    assert fit is not None
+    assert fit.slope == pytest.approx(300, abs=10)
+    assert fit.low <= fit.slope <= fit.high
+    assert fit.plateau == pytest.approx(1400, abs=10)
+    assert fit.points == 6  # 6..11 rise; 12 and 13 sit on the plateau
+    assert scaling.fit_frontier(pd.DataFrame({"train_flops": [1.0, 10.0], "elo": [0.0, 1.0]})) is None
+
+
+def test_crossing_interpolates_in_log_compute():
+    front = pd.DataFrame({"train_flops": [1e6, 1e8], "elo": [0.0, 200.0]})
+    assert scaling.crossing(front, 100.0) == pytest.approx(1e7)
+    assert math.isnan(scaling.crossing(front, 300.0))   # never reached
+    assert math.isnan(scaling.crossing(front, -10.0))   # below what was measured
+
+
+def test_the_exchange_rate_recovers_a_known_trade():
+    # each 10x of search compute saves 100x of training compute: log10 T = c(level) - 2 log10 S
+    rows = [{"level": level, "search_flops": 10.0 ** s, "train_flops": 10.0 ** (offset - 2 * s)}
+            for level, offset in ((100, 14), (200, 15)) for s in (4, 5, 6)]
+    slope, low, high, count = scaling.exchange_rate(pd.DataFrame(rows))
+    assert slope == pytest.approx(-2)
+    assert low == pytest.approx(-2) and high == pytest.approx(-2)
+    assert count == 6
+
+
+def test_perfect_compute_brackets_the_first_perfect_network():
+    points = pd.DataFrame({"train_flops": [1, 10, 100, 1000], "mistakes": [0.3, 0.02, 0.005, 0.0]})
+    assert scaling.perfect_compute(points) == scaling.Reach(100.0, 10.0)
+    never = scaling.perfect_compute(points.assign(mistakes=0.5))
+    assert math.isnan(never.flops) and never.after == 1000
+
+
+def test_bad_settings_exit_with_one_line(tmp_path, capsys):
+    out, work = str(tmp_path / "out"), str(tmp_path / "work")
+    assert scaling.main(["--out", out, "--work", work, "--boards", "go:size=5"]) == 2
+    assert scaling.main(["--out", out, "--work", work, "--nets", "big"]) == 2
+    assert scaling.main(["--out", out, "--work", work, "--ladder", "random", "mcts:rounds=10"]) == 2
+    assert scaling.main(["--out", out, "--work", work, "--frontier-simulations", "3"]) == 2
+    errors = capsys.readouterr().err.strip().splitlines()
+    assert len(errors) == 4 and all(line.startswith("error: ") for line in errors)
+    assert not (tmp_path / "work").exists()
+
+
+def test_quick_run_rates_every_network_and_resumes(tmp_path):
+    out, work = tmp_path / "out", tmp_path / "work"
+    argv = ["--quick", "--out", str(out), "--work", str(work), "--workers", "1"]
+    assert scaling.main(argv) == 0
+    points = pd.read_csv(out / "points.csv")
+    assert len(points) == 3 * 2  # iterations 0, 1, 2 at 1 and 4 simulations
+    assert (points.groupby("simulations")["search_evaluations"].mean().diff().dropna() > 0).all()
+    assert (points[points["iteration"] == 0]["train_flops"] == 0).all()
+    assert (points[points["iteration"] > 0]["train_flops"] > 0).all()
+    assert points["mistakes"].between(0, 1).all()
+    ladder = pd.read_csv(out / "ladder.csv")
+    assert set(ladder["engine"]) == {"random", "mcts:rounds=10", "solver"}
+    assert ladder.set_index("engine").loc["random", "elo"] == 0
+    for name in ("summary.md", "elo_vs_training.png", "mistakes_vs_training.png", "iso_elo.png"):
+        assert (out / name).stat().st_size > 0
+    games = (work / "5x4-4" / "games" / "games.csv").read_text()
+    mistakes = (work / "5x4-4" / "mistakes" / "mistakes.csv").read_text()
+    assert scaling.main(argv) == 0  # resumes: nothing left to train, measure or play
+    assert (work / "5x4-4" / "games" / "games.csv").read_text() == games
+    assert (work / "5x4-4" / "mistakes" / "mistakes.csv").read_text() == mistakes
