@@ -48,9 +48,18 @@ def test_the_change_point_fit_recovers_a_known_slope_and_plateau():
     assert fit is not None
     assert fit.slope == pytest.approx(300, abs=10)
     assert fit.low <= fit.slope <= fit.high
-    assert fit.plateau == pytest.approx(1400, abs=10)
+    assert fit.plateau == pytest.approx(1400, abs=60)
     assert fit.points == 6  # 6..11 rise; 12 and 13 sit on the plateau
     assert scaling.fit_frontier(pd.DataFrame({"train_flops": [1.0, 10.0], "elo": [0.0, 1.0]})) is None
+
+
+def test_a_straight_frontier_gets_no_plateau():
+    rng = np.random.default_rng(1)
+    logs = np.arange(5, 15)
+    fit = scaling.fit_frontier(pd.DataFrame({"train_flops": 10.0 ** logs,
+                                             "elo": 200 * logs + rng.normal(0, 30, len(logs))}))
+    assert fit is not None and fit.plateau is None and fit.points == len(logs)
+    assert fit.low < 200 < fit.high
 
 
 def test_crossing_interpolates_in_log_compute():
@@ -60,21 +69,47 @@ def test_crossing_interpolates_in_log_compute():
     assert math.isnan(scaling.crossing(front, -10.0))   # below what was measured
 
 
+def test_iso_elo_puts_each_crossing_at_its_own_networks_search_compute():
+    # the small network needs 100x the training of the big one to reach Elo 100, and its search costs 1/10
+    rows = []
+    for net, flops, train in (("small", 1e3, 1e10), ("big", 1e4, 1e8)):
+        for k, elo in enumerate((0.0, 200.0)):
+            rows.append({"net": net, "simulations": 8, "search_flops": 8 * flops, "games": 10,
+                         "train_flops": train * 10.0 ** (2 * k - 1), "elo": elo})
+    curves = scaling.iso_elo(pd.DataFrame(rows), [100.0])
+    assert curves[["net", "search_flops", "train_flops"]].values.tolist() == [["small", 8e3, 1e10], ["big", 8e4, 1e8]]
+
+
 def test_the_exchange_rate_recovers_a_known_trade():
-    # each 10x of search compute saves 100x of training compute: log10 T = c(level) - 2 log10 S
-    rows = [{"level": level, "search_flops": 10.0 ** s, "train_flops": 10.0 ** (offset - 2 * s)}
-            for level, offset in ((100, 14), (200, 15)) for s in (4, 5, 6)]
+    # each 10x of search compute saves 100x of training compute: log10 T = c(curve) - 2 log10 S, measured with noise
+    rng = np.random.default_rng(0)
+    rows = [{"board": board, "level": level, "search_flops": 10.0 ** s,
+             "train_flops": 10.0 ** (offset - 2 * s + rng.normal(0, 0.05))}
+            for board in ("5x4-4", "6x5-4") for level, offset in ((100, 14), (200, 15)) for s in (4, 5, 6)]
     slope, low, high, count = scaling.exchange_rate(pd.DataFrame(rows))
-    assert slope == pytest.approx(-2)
-    assert low == pytest.approx(-2) and high == pytest.approx(-2)
-    assert count == 6
+    assert slope == pytest.approx(-2, abs=0.1)
+    assert low < slope < high and high - low < 0.5
+    assert count == 12
+    alone = scaling.exchange_rate(pd.DataFrame(rows[:1]))
+    assert math.isnan(alone[0]) and alone[3] == 0
+
+
+def test_growth_per_step_reads_each_crossing_between_its_neighbours():
+    def facts(board, reach):
+        return scaling.BoardFacts(board, None, 0, 0.0, reach, pd.Series(dtype=float))
+
+    lines = scaling.growth_per_step([facts("5x4-4", scaling.Reach(1e9, 0.0, 0, 3)),
+                                     facts("6x5-4", scaling.Reach(1e11, 5e10, 1, 4)),
+                                     facts("7x6-4", scaling.Reach(math.nan, 1e12, 0, 0))])
+    assert "**100.0x**" in lines[0] and "between 50.0x and any multiple" in lines[0] and "20 to 30 points" in lines[0]
+    assert "not measured" in lines[1]
 
 
 def test_perfect_compute_brackets_the_first_perfect_network():
-    points = pd.DataFrame({"train_flops": [1, 10, 100, 1000], "mistakes": [0.3, 0.02, 0.005, 0.0]})
-    assert scaling.perfect_compute(points) == scaling.Reach(100.0, 10.0)
+    points = pd.DataFrame({"train_flops": [0, 1, 10, 100, 1000, 2000], "mistakes": [0.0, 0.3, 0.02, 0.005, 0.02, 0]})
+    assert scaling.perfect_compute(points) == scaling.Reach(100.0, 10.0, 1, 2)  # the untrained network left out
     never = scaling.perfect_compute(points.assign(mistakes=0.5))
-    assert math.isnan(never.flops) and never.after == 1000
+    assert math.isnan(never.flops) and never.after == 2000
 
 
 def test_bad_settings_exit_with_one_line(tmp_path, capsys):
@@ -83,8 +118,11 @@ def test_bad_settings_exit_with_one_line(tmp_path, capsys):
     assert scaling.main(["--out", out, "--work", work, "--nets", "big"]) == 2
     assert scaling.main(["--out", out, "--work", work, "--ladder", "random", "mcts:rounds=10"]) == 2
     assert scaling.main(["--out", out, "--work", work, "--frontier-simulations", "3"]) == 2
+    assert scaling.main(["--out", out, "--work", work, "--simulations", "8", "8"]) == 2
+    assert scaling.main(["--out", out, "--work", work, "--ladder", "random", "solver", "gnugo"]) == 2
+    assert scaling.main(["--out", out, "--work", str(tmp_path / "a=b")]) == 2
     errors = capsys.readouterr().err.strip().splitlines()
-    assert len(errors) == 4 and all(line.startswith("error: ") for line in errors)
+    assert len(errors) == 7 and all(line.startswith("error: ") for line in errors)
     assert not (tmp_path / "work").exists()
 
 
@@ -104,7 +142,7 @@ def test_quick_run_rates_every_network_and_resumes(tmp_path):
     for name in ("summary.md", "elo_vs_training.png", "mistakes_vs_training.png", "iso_elo.png"):
         assert (out / name).stat().st_size > 0
     games = (work / "5x4-4" / "games" / "games.csv").read_text()
-    mistakes = (work / "5x4-4" / "mistakes" / "mistakes.csv").read_text()
+    mistakes = (work / "5x4-4" / "mistakes-3" / "mistakes.csv").read_text()
     assert scaling.main(argv) == 0  # resumes: nothing left to train, measure or play
     assert (work / "5x4-4" / "games" / "games.csv").read_text() == games
-    assert (work / "5x4-4" / "mistakes" / "mistakes.csv").read_text() == mistakes
+    assert (work / "5x4-4" / "mistakes-3" / "mistakes.csv").read_text() == mistakes

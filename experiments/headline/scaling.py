@@ -126,6 +126,18 @@ def evaluated_iterations(last: int) -> list[int]:
     return sorted(i for i in chosen if i <= last)
 
 
+def cells_of(slug: str) -> int:
+    """The points of a board named by :func:`board_slug` (``6x5-4``: 30)."""
+    columns, rows = slug.split("-")[0].split("x")
+    return int(columns) * int(rows)
+
+
+def cells(board: str) -> int:
+    """The board's points: boards are ordered by it, smallest first."""
+    numbers = dict(re.findall(r"(\w+)=(\d+)", get_game(board).spec))
+    return int(numbers["columns"]) * int(numbers["rows"])
+
+
 def board_slug(board: str) -> str:
     """A board's folder name: ``6x5-4`` for ``connectn:columns=6,rows=5,n=4``."""
     spec = get_game(board).spec
@@ -161,18 +173,24 @@ def training_compute(history: pd.DataFrame, batch_size: int, flops: int) -> pd.D
 
 
 class Fit(NamedTuple):
-    """A compute frontier's change-point fit: Elo rising linearly in log10(compute), then flat."""
+    """A compute frontier's fit: Elo rising linearly in log10(compute), then (if the
+    data ask for one) flat from a change point on, as Jones fitted his frontiers."""
 
-    slope: float        # Elo per 10x compute on the rising part
-    low: float          # its 95% bootstrap interval
+    slope: float            # Elo per 10x compute on the rising part
+    low: float              # its 95% bootstrap interval
     high: float
-    intercept: float    # Elo at 1 FLOP (log10 = 0)
-    plateau: float      # the flat part's Elo
-    points: int         # frontier points on the rising part
+    intercept: float        # Elo at 1 FLOP (log10 = 0)
+    plateau: float | None   # the flat part's Elo; None when a straight line fits better
+    points: int             # frontier points on the rising part
+
+    def predict(self, log_compute: np.ndarray) -> np.ndarray:
+        line = self.intercept + self.slope * log_compute
+        return line if self.plateau is None else np.minimum(line, self.plateau)
 
 
 def frontier(points: pd.DataFrame, x: str = "train_flops", y: str = "elo") -> pd.DataFrame:
-    """The points no cheaper point beats: each one's ``y`` is above every point with less ``x``."""
+    """The points no cheaper point beats: each one's ``y`` is above every point with less ``x``
+    (points without compute, the untrained networks, left out)."""
     ordered = points[points[x] > 0].sort_values([x, y], ascending=[True, False])
     keep, best = [], -math.inf
     for value in ordered[y]:
@@ -181,59 +199,70 @@ def frontier(points: pd.DataFrame, x: str = "train_flops", y: str = "elo") -> pd
     return ordered[keep]
 
 
-def _line(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
-    slope, intercept = np.polyfit(x, y, 1)
-    return float(slope), float(intercept)
+def _hinge(logs: np.ndarray, elos: np.ndarray, knee: float) -> tuple[float, float, float]:
+    """Least squares of elo = a + b·min(log, knee): (a, b, squared error)."""
+    z = np.minimum(logs, knee)
+    if np.ptp(z) == 0:
+        return float(elos.mean()), 0.0, float(np.sum((elos - elos.mean()) ** 2))
+    b, a = np.polyfit(z, elos, 1)
+    return float(a), float(b), float(np.sum((a + b * z - elos) ** 2))
 
 
 def fit_frontier(front: pd.DataFrame, x: str = "train_flops", y: str = "elo", seed: int = 0,
                  resamples: int = 1000) -> Fit | None:
-    """Jones' change-point model of a frontier: Elo = intercept + slope·log10(compute) up to
-    a plateau, then the plateau. The split is the one with least squared error that leaves
-    at least three points on the rising part; the slope's interval resamples those points.
-    None with fewer than three frontier points."""
+    """Jones' change-point model of a frontier: Elo = a + b·log10(compute) up to a knee, flat
+    after it, continuous at the knee. The knee is searched on a fine grid (leaving at least
+    three points on the rising part); it is kept only if the Bayesian information
+    criterion prefers it to a straight line. The slope's interval resamples the rising
+    points. None with fewer than three frontier points."""
     logs, elos = np.log10(front[x].to_numpy(float)), front[y].to_numpy(float)
-    if len(logs) < 3:
+    n = len(logs)
+    if n < 3:
         return None
-    best: tuple[float, int] | None = None
-    for k in range(3, len(logs) + 1):
-        slope, intercept = _line(logs[:k], elos[:k])
-        error = float(np.sum((intercept + slope * logs[:k] - elos[:k]) ** 2))
-        if k < len(logs):
-            error += float(np.sum((elos[k:] - elos[k:].mean()) ** 2))
-        if best is None or error < best[0] - 1e-9:
-            best = (error, k)
-    assert best is not None
-    k = best[1]
-    slope, intercept = _line(logs[:k], elos[:k])
+
+    def bic(error: float, parameters: int) -> float:
+        return n * math.log(max(error, 1e-9) / n) + parameters * math.log(n)
+
+    a, b, error = _hinge(logs, elos, logs[-1])  # a straight line
+    knee, best = None, bic(error, 2)
+    for candidate in np.linspace(logs[2], logs[-1], 400, endpoint=False):  # at least three points rise
+        ka, kb, kerror = _hinge(logs, elos, float(candidate))
+        if kb > 0 and bic(kerror, 3) < best:
+            knee, best, a, b = float(candidate), bic(kerror, 3), ka, kb
+    rising = logs <= knee if knee is not None else np.ones(n, bool)
     rng = np.random.default_rng(seed)
     slopes = []
     for _ in range(resamples):
-        pick = rng.integers(0, k, k)
-        if np.ptp(logs[:k][pick]) > 0:
-            slopes.append(_line(logs[:k][pick], elos[:k][pick])[0])
+        pick = rng.integers(0, n, n)
+        if np.ptp(np.minimum(logs[pick], knee if knee is not None else logs[-1])) > 0:
+            slopes.append(_hinge(logs[pick], elos[pick], knee if knee is not None else logs[-1])[1])
     low, high = np.percentile(slopes, [2.5, 97.5]) if slopes else (math.nan, math.nan)
-    plateau = float(elos[k:].mean()) if k < len(logs) else float(elos[-1])
-    return Fit(slope, float(low), float(high), intercept, plateau, k)
+    plateau = a + b * knee if knee is not None else None
+    return Fit(b, float(low), float(high), a, plateau, int(rising.sum()))
 
 
 class Reach(NamedTuple):
     """The training compute at which a board's networks first play perfectly."""
 
-    flops: float   # the cheapest network whose mistakes are at most the threshold (NaN: none)
-    after: float   # the most compute any network spent that still erred more (the interval's low end)
+    flops: float    # the cheapest trained network whose mistakes are at most the threshold (NaN: none)
+    after: float    # the most compute a cheaper network spent that still erred more (the interval's low end)
+    relapses: int   # networks with more compute than ``flops`` that err more again
+    heavier: int    # networks with more compute than ``flops``
 
 
 def perfect_compute(points: pd.DataFrame, threshold: float = PERFECT) -> Reach:
     """The least training compute whose network errs on at most ``threshold`` of the solved
-    positions, and the most compute spent by a network that erred more before it."""
-    rows = points.dropna(subset=["mistakes"]).sort_values("train_flops")
+    positions, the most compute spent by a network that erred more before it, and how many
+    of the networks that spent more err more again (a lucky measurement shows there)."""
+    rows = points[points["train_flops"] > 0].dropna(subset=["mistakes"]).sort_values("train_flops")
     good = rows[rows["mistakes"] <= threshold]
     if good.empty:
-        return Reach(math.nan, float(rows["train_flops"].max()) if len(rows) else math.nan)
+        return Reach(math.nan, float(rows["train_flops"].max()) if len(rows) else math.nan, 0, 0)
     first = float(good["train_flops"].iloc[0])
     bad = rows[(rows["mistakes"] > threshold) & (rows["train_flops"] < first)]
-    return Reach(first, float(bad["train_flops"].max()) if len(bad) else 0.0)
+    later = rows[rows["train_flops"] > first]
+    return Reach(first, float(bad["train_flops"].max()) if len(bad) else 0.0,
+                 int((later["mistakes"] > threshold).sum()), len(later))
 
 
 def crossing(front: pd.DataFrame, level: float, x: str = "train_flops", y: str = "elo") -> float:
@@ -250,45 +279,60 @@ def crossing(front: pd.DataFrame, level: float, x: str = "train_flops", y: str =
 
 
 def iso_elo(points: pd.DataFrame, levels: Sequence[float]) -> pd.DataFrame:
-    """For each Elo level and search budget, the training compute at which that budget's
-    frontier reaches the level: the iso-Elo curves of training against search compute."""
+    """The iso-Elo curves of training against search compute: for each Elo level, each
+    network size and each search budget, the training compute at which that network's
+    runs (its best so far at that budget) reach the level, at that network's own search
+    FLOPs per move; then per level only the points no cheaper search beats in training
+    compute (the curve's lower envelope across network sizes)."""
     rows = []
-    for simulations, group in points.groupby("simulations"):
-        front = frontier(group)
-        search = float(group["search_flops"].median())
+    for (net, simulations), group in points.groupby(["net", "simulations"]):
+        curve = frontier(group)
+        search = float(np.average(group["search_flops"], weights=group["games"].clip(lower=1)))
         for level in levels:
-            rows.append({"level": level, "simulations": simulations, "search_flops": search,
-                         "train_flops": crossing(front, level)})
-    return pd.DataFrame(rows, columns=["level", "simulations", "search_flops", "train_flops"])
+            rows.append({"level": level, "net": net, "simulations": simulations, "search_flops": search,
+                         "train_flops": crossing(curve, level)})
+    table = pd.DataFrame(rows, columns=["level", "net", "simulations", "search_flops", "train_flops"])
+    table = table.dropna(subset=["train_flops"]).sort_values(["level", "search_flops", "train_flops"])
+    envelope = []
+    for _, group in table.groupby("level", sort=False):
+        best = math.inf
+        for row in group.itertuples(index=False):
+            if row.train_flops < best:
+                envelope.append(row)
+                best = row.train_flops
+    return pd.DataFrame(envelope, columns=table.columns).reset_index(drop=True)
 
 
 def exchange_rate(curves: pd.DataFrame, seed: int = 0, resamples: int = 1000) -> tuple[float, float, float, int]:
     """How much training compute 10x more search compute replaces, along iso-Elo lines:
-    the pooled slope b of log10(train) on log10(search) with one intercept per level
-    (10x search replaces 10^-b x training), its 95% bootstrap interval over the
-    points, and how many points it rests on (NaN without two budgets on one level)."""
-    rows = curves.dropna(subset=["train_flops"])
-    rows = rows[rows.groupby("level")["level"].transform("size") >= 2]
+    the pooled slope b of log10(train) on log10(search) with one intercept per curve
+    (a board's level) — 10x search replaces 10^-b x training — its 95% interval from
+    resampling whole curves, and how many points it rests on (NaN without a curve of two
+    points)."""
+    rows = curves.dropna(subset=["train_flops"]).copy()
+    rows["curve"] = (rows["board"].astype(str) + "@" if "board" in rows else "") + rows["level"].astype(str)
+    rows = rows[rows.groupby("curve")["curve"].transform("size") >= 2]
     if rows.empty:
         return math.nan, math.nan, math.nan, 0
-    x = np.log10(rows["search_flops"].to_numpy(float))
-    y = np.log10(rows["train_flops"].to_numpy(float))
-    levels = rows["level"].to_numpy()
+    rows["x"], rows["y"] = np.log10(rows["search_flops"].astype(float)), np.log10(rows["train_flops"].astype(float))
+    by_curve = {name: group for name, group in rows.groupby("curve")}
 
-    def slope(pick: np.ndarray) -> float:
-        xs, ys, ls = x[pick], y[pick], levels[pick]
-        xc = xs - pd.Series(xs).groupby(ls).transform("mean").to_numpy()
-        yc = ys - pd.Series(ys).groupby(ls).transform("mean").to_numpy()
-        denominator = float(np.sum(xc * xc))
-        return float(np.sum(xc * yc) / denominator) if denominator > 0 else math.nan
+    def slope(names: Sequence[str]) -> float:
+        xc, yc = [], []
+        for name in names:
+            group = by_curve[name]
+            xc.append(group["x"] - group["x"].mean())
+            yc.append(group["y"] - group["y"].mean())
+        x, y = np.concatenate(xc), np.concatenate(yc)
+        return float(np.sum(x * y) / np.sum(x * x)) if np.sum(x * x) > 0 else math.nan
 
-    every = np.arange(len(x))
-    b = slope(every)
+    names = list(by_curve)
+    b = slope(names)
     rng = np.random.default_rng(seed)
-    draws = [slope(rng.integers(0, len(x), len(x))) for _ in range(resamples)]
+    draws = [slope([names[i] for i in rng.integers(0, len(names), len(names))]) for _ in range(resamples)]
     draws = [d for d in draws if not math.isnan(d)]
     low, high = np.percentile(draws, [2.5, 97.5]) if draws else (math.nan, math.nan)
-    return b, float(low), float(high), len(x)
+    return b, float(low), float(high), len(rows)
 
 
 # --- the run ------------------------------------------------------------------------------------------------
@@ -328,13 +372,26 @@ def settle(args: argparse.Namespace) -> None:
         args.boards, args.nets, args.iterations = BOARDS[:1], ["1x8"], 2
         args.simulations, args.ladder = [1, 4], ["random", "mcts:rounds=10", "solver"]
         args.games, args.ladder_games, args.positions, args.frontier_simulations = 2, 2, 3, 4
+    for option in ("boards", "nets", "simulations", "ladder"):
+        values = getattr(args, option)
+        if len(set(values)) < len(values):
+            raise SpecError(f"--{option} names one of its values twice: {' '.join(map(str, values))}")
     for board in args.boards:
         board_slug(board)
         if get_game(board).solver() is None:
             raise SpecError(f"the solver cannot play {board}: the lab needs boards it solves")
+    args.boards = sorted(args.boards, key=cells)
     args.nets = [Net.parse(text) for text in args.nets]
     for spec in args.ladder:
         check_spec(spec)
+        for board in args.boards:
+            agent = ENGINES.create(spec)
+            try:
+                agent.check_game(get_game(board).initial_state())
+            finally:
+                agent.close()
+    if any(mark in str(args.work) for mark in ",="):
+        raise SpecError(f"--work {args.work} holds ',' or '=', which engine specs cannot carry; choose another folder")
     missing = {"random", "solver"} - set(args.ladder)
     if missing:
         raise SpecError(f"the ladder must hold {' and '.join(sorted(missing))}: the scale's bottom and top")
@@ -368,13 +425,13 @@ def measure_mistakes(args: argparse.Namespace, board: str, work: Path, iteration
     """Every evaluated network's mistakes on the board's critical solved positions at every
     search budget, appended to ``mistakes.csv`` as measured (resumable)."""
 
-    sets = generate_positions(board, work / "positions", per_set=args.positions, seed=args.seed,
+    sets = generate_positions(board, work / f"positions-{args.positions}", per_set=args.positions, seed=args.seed,
                               workers=args.workers, progress=True)
     positions = [p for p in read_positions(sets) if p.critical]
     if not positions:
         raise SpecError(f"no critical solved positions for {board}; raise --positions")
-    with hold_folder(work / "mistakes", "scaling-mistakes", game=get_game(board).spec, seed=args.seed,
-                     positions=args.positions) as folder:
+    with hold_folder(work / f"mistakes-{args.positions}", "scaling-mistakes", game=get_game(board).spec,
+                     seed=args.seed, positions=args.positions) as folder:
         log = folder / "mistakes.csv"
         done = {(row["net"], int(row["iteration"]), int(row["simulations"]))
                 for row in open_log(log, MISTAKE_COLUMNS)}
@@ -400,8 +457,10 @@ def play_board(args: argparse.Namespace, board: str, work: Path, iterations: lis
     players = [network_spec(work, net.name, i, n) for net in args.nets for i in iterations for n in args.simulations]
     tasks = schedule(args.ladder, args.ladder_games, args.seed) + ladders.pairings(players, args.ladder, args.games,
                                                                                      args.seed)
-    return play_games(ENGINES, work / "games", board, tasks, opening_plies=args.opening_plies,
-                      workers=args.workers, ray=args.ray, facts={"game": get_game(board).spec})
+    records = play_games(ENGINES, work / "games", board, tasks, opening_plies=args.opening_plies,
+                         workers=args.workers, ray=args.ray, facts={"game": get_game(board).spec})
+    wanted = {task.game_id for task in tasks}  # not the games of earlier settings (other budgets or networks)
+    return [record for record in records if record.game_id in wanted]
 
 
 def board_points(args: argparse.Namespace, board: str, work: Path, compute: dict[str, pd.DataFrame],
@@ -410,10 +469,14 @@ def board_points(args: argparse.Namespace, board: str, work: Path, compute: dict
     compute, Elo and mistakes), and the ladder's own ratings."""
     ratings = {r.name: r for r in fit_ratings([GameResult(r.black, r.white, r.score_for(r.black)) for r in records],
                                               anchor="random", seed=args.seed)}
-    per_move: dict[str, list[float]] = {}
+    spent_moves: dict[str, list[float]] = {}  # per player: total work and moves over its games
     for record in records:
-        for player, work_per_move in ((record.black, record.black_compute), (record.white, record.white_compute)):
-            per_move.setdefault(player, []).append(work_per_move)
+        black_moves, white_moves = record.engine_moves()
+        for player, work_per_move, moves in ((record.black, record.black_compute, black_moves),
+                                             (record.white, record.white_compute, white_moves)):
+            total = spent_moves.setdefault(player, [0.0, 0.0])
+            total[0] += work_per_move * moves
+            total[1] += moves
     slug = board_slug(board)
     rows = []
     for net in args.nets:
@@ -423,7 +486,8 @@ def board_points(args: argparse.Namespace, board: str, work: Path, compute: dict
             for simulations in args.simulations:
                 spec = network_spec(work, net.name, iteration, simulations)
                 rating = ratings[spec]
-                evaluations = float(np.mean(per_move[spec])) if spec in per_move else float(simulations)
+                work_done, engine_moves = spent_moves[spec]
+                evaluations = work_done / max(engine_moves, 1.0)  # the games' evaluations per move
                 measured = mistakes[(mistakes["net"] == net.name) & (mistakes["iteration"] == iteration)
                                     & (mistakes["simulations"] == simulations)]
                 rows.append({"board": slug, "net": net.name, "iteration": iteration, "simulations": simulations,
@@ -480,11 +544,13 @@ def growth_per_step(facts: list[BoardFacts]) -> list[str]:
             lines.append(f"- {smaller.board} to {larger.board}: not measured (perfect play not reached on both).")
             continue
         ratio = b.flops / a.flops
-        low = b.after / a.flops if b.after > 0 else math.nan
-        high = b.flops / a.after if a.after > 0 else math.inf
-        lines.append(f"- {smaller.board} to {larger.board}: **{ratio:.1f}x** the training compute "
-                     f"(between {low:.1f}x and {high:.1f}x, from the checkpoints on either side of each crossing); "
-                     f"Jones measured about {JONES_PERFECT_GROWTH}x per board-size step on Hex.")
+        # each crossing lies between the last network that erred and the first that did not
+        low = f"{b.after / a.flops:.1f}x" if b.after > 0 else "0x"
+        high = f"{b.flops / a.after:.1f}x" if a.after > 0 else "any multiple"
+        lines.append(f"- {smaller.board} to {larger.board} ({cells_of(smaller.board)} to {cells_of(larger.board)} "
+                     f"points): **{ratio:.1f}x** the training compute (between {low} and {high}, from the networks "
+                     f"on either side of each crossing); Jones measured about {JONES_PERFECT_GROWTH}x per step of one "
+                     "row and one column on Hex.")
     return lines
 
 
@@ -502,8 +568,7 @@ def plot_boards(points: pd.DataFrame, fronts: pd.DataFrame, facts: list[BoardFac
         fit = fact.fit
         if fit is not None:
             xs = np.logspace(np.log10(front["train_flops"].min()), np.log10(front["train_flops"].max()), 50)
-            ax.plot(xs, np.minimum(fit.intercept + fit.slope * np.log10(xs), fit.plateau), ls=":", color="black",
-                    label=f"fit: {fit.slope:.0f} Elo per 10x")
+            ax.plot(xs, fit.predict(np.log10(xs)), ls=":", color="black", label=f"fit: {fit.slope:.0f} Elo per 10x")
         if not math.isnan(fact.perfect_elo):
             ax.axhline(fact.perfect_elo, color="grey", ls="--", label="perfect play (solver)")
         ax.set_xscale("log")
@@ -564,17 +629,19 @@ def summary_lines(args: argparse.Namespace, command_line: str, points: pd.DataFr
              f"{', '.join(map(str, args.simulations))} simulations a move against {', '.join(args.ladder)} "
              f"({args.games} games each, openings of {args.opening_plies} random moves). Elo: one scale per board, "
              "random = 0, 95% bootstrap intervals. Compute: FLOPs estimated from each network's shape; training "
-             "counts self-play's network evaluations and three forward passes per trained position; search counts "
-             "the evaluations per move of the games.", "",
+             "counts self-play's network evaluations and three forward passes per trained position (not the few "
+             "games each iteration plays against its predecessor); search counts the evaluations per move of the "
+             "games.", "",
              "## The compute frontier", "",
              f"At {args.frontier_simulations} simulations a move, the best Elo any network reached at each training "
-             "compute, fitted as Jones did with a line in log compute up to a plateau:", "",
+             "compute, fitted as Jones did with a line in log compute up to a plateau (kept only where the Bayesian "
+             "information criterion prefers it to a straight line):", "",
              "| board | frontier points | Elo per 10x training compute | plateau | perfect play (solver) | "
              "best network |", "|---|---:|---:|---:|---:|---|"]
     for fact in facts:
         fit, best = fact.fit, fact.best
-        slope, plateau = ((f"**{fit.slope:.0f}** ({fit.low:.0f} to {fit.high:.0f}, {fit.points} points)",
-                           f"{fit.plateau:.0f}") if fit is not None else ("too few points", "-"))
+        slope = f"**{fit.slope:.0f}** ({fit.low:.0f} to {fit.high:.0f}, {fit.points} points)" if fit else "too few points"
+        plateau = f"{fit.plateau:.0f}" if fit is not None and fit.plateau is not None else "none"
         lines.append(f"| {fact.board} | {fact.frontier_points} | {slope} | {plateau} | {fact.perfect_elo:.0f} | "
                      f"{best['net']} after {int(best['iteration'])} iterations at {int(best['simulations'])} "
                      f"simulations: {best['elo']:.0f} |")
@@ -589,16 +656,22 @@ def summary_lines(args: argparse.Namespace, command_line: str, points: pd.DataFr
               f"solved positions at {args.frontier_simulations} simulations:", ""]
     for fact in facts:
         reach = fact.reach
-        lines.append(f"- {fact.board}: " + (f"**{reach.flops:.3g} FLOPs** (after {reach.after:.3g})"
-                                               if not math.isnan(reach.flops) else
-                                               f"not reached within {reach.after:.3g} FLOPs"))
+        if math.isnan(reach.flops):
+            lines.append(f"- {fact.board}: not reached within {reach.after:.3g} FLOPs")
+        else:
+            lines.append(f"- {fact.board}: **{reach.flops:.3g} FLOPs** (the last network that erred more spent "
+                         f"{reach.after:.3g}); {reach.relapses} of the {reach.heavier} networks that spent more err "
+                         "more again")
     lines += ["", *growth_per_step(facts), "", "![mistakes against training compute](mistakes_vs_training.png)", "",
               "## Training against search", "",
-              "Along each iso-Elo curve, the training compute at which each search budget's frontier reaches the "
-              "level. " + (f"Pooled over boards and levels ({count} points), 10x more search compute per move "
-                           f"replaces **{10 ** -rate:.1f}x** the training compute (slope {rate:.2f}, {low:.2f} to "
-                           f"{high:.2f}); Jones found the same trade along straight iso-Elo lines on Hex."
-                           if count else "Too few crossings to measure the exchange rate."), "",
+              "Along each iso-Elo curve, the training compute at which each network size at each search budget "
+              "first reaches the level, at that network's search FLOPs per move (the cheapest in training at each "
+              "search compute). " + (
+                  f"Pooled over boards and levels ({count} points, one intercept per curve), 10x more search compute "
+                  f"per move replaces **{10 ** -rate:.1f}x** the training compute (slope {rate:.2f}, 95% interval "
+                  f"{low:.2f} to {high:.2f}, resampling whole curves); Jones found the two trading along straight "
+                  "iso-Elo lines on Hex." if count and not math.isnan(rate)
+                  else "Too few crossings to measure the exchange rate."), "",
               "![iso-Elo curves](iso_elo.png)", "", "## The ladder", "",
               "| board | engine | Elo | 95% interval | games |", "|---|---|---:|---|---:|",
               *(f"| {r.board} | `{r.engine}` | {r.elo:.0f} | {r.elo_low:.0f} to {r.elo_high:.0f} | {r.games} |"
