@@ -344,7 +344,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="Connect-N boards, smallest first (default 5x4, 6x4 and 6x5, four in a row)")
     p.add_argument("--nets", nargs="+", default=NETS, metavar="BLOCKSxFILTERS",
                    help=f"network sizes (default {' '.join(NETS)})")
-    p.add_argument("--iterations", type=whole(1), default=32, help="each run's iterations (default 32)")
+    p.add_argument("--iterations", type=whole(1), default=64, help="each run's iterations (default 64)")
     p.add_argument("--simulations", type=whole(1), nargs="+", default=SIMULATIONS, metavar="N",
                    help=f"search budgets the networks play at (default {' '.join(map(str, SIMULATIONS))})")
     p.add_argument("--ladder", nargs="+", default=LADDER, metavar="SPEC",
