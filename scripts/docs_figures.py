@@ -99,10 +99,13 @@ def summary_table(folder: str, heading: str) -> list[list[str]]:
 
 
 def final_match(folder: str) -> tuple[str, str, float, int, dict[str, float]]:
-    """(network spec, opponent, score, games, score by colour) of an AlphaZero run's final match."""
+    """(network spec, opponent, score, games, score by colour) of an AlphaZero run's final match: the
+    network of its last game (a match folder keeps the games of networks published before)."""
     table = games(f"{folder}/match")
-    network = next(s for s in table.black if s.startswith("alphazero:"))
-    opponent = next(s for s in table.black if s != network)
+    last = (table.black.iloc[-1], table.white.iloc[-1])
+    network = next(s for s in last if s.startswith("alphazero:"))
+    opponent = next(s for s in last if s != network)
+    table = table[(table.black == network) | (table.white == network)]
     total, played = score(table, network)
     by_colour = {"black": score(table[table.black == network], network)[0],
                  "white": score(table[table.white == network], network)[0]}
