@@ -132,19 +132,25 @@ def cells_of(slug: str) -> int:
     return int(columns) * int(rows)
 
 
-def cells(board: str) -> int:
-    """The board's points: boards are ordered by it, smallest first."""
-    numbers = dict(re.findall(r"(\w+)=(\d+)", get_game(board).spec))
-    return int(numbers["columns"]) * int(numbers["rows"])
-
-
-def board_slug(board: str) -> str:
-    """A board's folder name: ``6x5-4`` for ``connectn:columns=6,rows=5,n=4``."""
+def board_shape(board: str) -> tuple[int, int, int]:
+    """(columns, rows, in a row) of a Connect-N board spec; a :class:`SpecError` for another game."""
     spec = get_game(board).spec
     numbers = dict(re.findall(r"(\w+)=(\d+)", spec))
     if not spec.startswith("connectn:") or not {"columns", "rows", "n"} <= set(numbers):
         raise SpecError(f"the scaling lab plays Connect-N boards (connectn:columns=C,rows=R,n=K), not {board}")
-    return f"{numbers['columns']}x{numbers['rows']}-{numbers['n']}"
+    return int(numbers["columns"]), int(numbers["rows"]), int(numbers["n"])
+
+
+def cells(board: str) -> int:
+    """The board's points: boards are ordered by it, smallest first."""
+    columns, rows, _ = board_shape(board)
+    return columns * rows
+
+
+def board_slug(board: str) -> str:
+    """A board's folder name: ``6x5-4`` for ``connectn:columns=6,rows=5,n=4``."""
+    columns, rows, n = board_shape(board)
+    return f"{columns}x{rows}-{n}"
 
 
 # --- compute -----------------------------------------------------------------------------------------------
@@ -152,7 +158,6 @@ def board_slug(board: str) -> str:
 
 def forward_flops(board: str, net: Net) -> int:
     """FLOPs of one network evaluation of ``net`` on ``board``."""
-
     encoder = get_encoder_by_name(None, board)
     return resnet_flops(encoder.shape, encoder.num_moves, blocks=net.blocks, filters=net.filters)
 
@@ -310,7 +315,7 @@ def exchange_rate(curves: pd.DataFrame, seed: int = 0, resamples: int = 1000) ->
     resampling whole curves, and how many points it rests on (NaN without a curve of two
     points)."""
     rows = curves.dropna(subset=["train_flops"]).copy()
-    rows["curve"] = (rows["board"].astype(str) + "@" if "board" in rows else "") + rows["level"].astype(str)
+    rows["curve"] = rows["board"].astype(str) + "@" + rows["level"].astype(str)
     rows = rows[rows.groupby("curve")["curve"].transform("size") >= 2]
     if rows.empty:
         return math.nan, math.nan, math.nan, 0
@@ -418,6 +423,7 @@ def train_runs(args: argparse.Namespace, board: str, work: Path) -> dict[str, pd
 
 
 def network_spec(work: Path, net: str, iteration: int, simulations: int) -> str:
+    """The engine spec of run ``net``'s network after ``iteration``, searching ``simulations`` a move."""
     return f"alphazero:checkpoint={work / net / 'checkpoints' / f'iter-{iteration:03d}.keras'},simulations={simulations}"
 
 
@@ -555,6 +561,8 @@ def growth_per_step(facts: list[BoardFacts]) -> list[str]:
 
 
 def plot_boards(points: pd.DataFrame, fronts: pd.DataFrame, facts: list[BoardFacts], path: Path) -> None:
+    """One panel per board: Elo against training compute, a colour per search budget, the
+    frontier, its fit and the solver's Elo."""
     boards = list(points["board"].unique())
     fig, axes = new_figure((5 * len(boards), 4), cols=len(boards))
     axes = np.atleast_1d(axes)
@@ -580,6 +588,7 @@ def plot_boards(points: pd.DataFrame, fronts: pd.DataFrame, facts: list[BoardFac
 
 
 def plot_mistakes(points: pd.DataFrame, path: Path, simulations: int) -> None:
+    """Mistakes on the solved positions against training compute, a colour per board."""
     fig, ax = new_figure()
     for board, rows in points[(points["simulations"] == simulations) & (points["train_flops"] > 0)].groupby(
             "board", sort=False):
@@ -594,6 +603,7 @@ def plot_mistakes(points: pd.DataFrame, path: Path, simulations: int) -> None:
 
 
 def plot_iso(curves: pd.DataFrame, path: Path) -> None:
+    """The iso-Elo curves: training compute against search compute per move, one line per board and level."""
     fig, ax = new_figure()
     for (board, level), rows in curves.dropna(subset=["train_flops"]).groupby(["board", "level"], sort=False):
         ax.plot(rows["search_flops"], rows["train_flops"], marker="o", label=f"{board}: Elo {level:.0f}")
@@ -619,6 +629,7 @@ def levels_of(group: pd.DataFrame, count: int = 3) -> list[float]:
 
 def summary_lines(args: argparse.Namespace, command_line: str, points: pd.DataFrame, ladder: pd.DataFrame,
                   facts: list[BoardFacts], curves: pd.DataFrame) -> list[str]:
+    """The report's ``summary.md``: the frontier, perfect play, the iso-Elo trade and the ladder."""
     rate, low, high, count = exchange_rate(curves, seed=args.seed)
     lines = ["# The scaling lab: strength against training and search compute on Connect-N", "",
              f"Reproduce: `{command_line}`", "",
