@@ -12,6 +12,7 @@ an experiment or a benchmark, then this script. The script only reads reports.
 from __future__ import annotations
 
 import argparse
+import math
 import re
 import sys
 from pathlib import Path
@@ -170,6 +171,9 @@ def answers() -> str:
         ("How far from GNU Go are we on 9x9?", gnugo_answer(), "vs-gnugo"),
         ("Do we count a finished game as GNU Go does?", dead_stones_answer(), "dead-stones"),
     ]
+    if scaling_tables() is not None:  # the lab's full run takes hours: its row comes with its report
+        rows.insert(-4, ("How does strength grow with training and search compute, up to perfect play?",
+                         scaling_answer(), SCALING))
     out = ["| question | answer | report |", "|---|---|---|"]
     out += [f"| {q} | {a} | [{folder}](reports/{folder}/summary.md) |" for q, a, folder in rows]
     return "\n".join(out) + "\n"
@@ -344,6 +348,86 @@ def economies_answer() -> str:
             "critical early-game positions each run's best network loses with search: "
             + ", ".join(f"{name} {v.best['mistakes_search']:.1%}" for name, v in ranked)
             + f" (95% intervals about ±{(high - low) * 50:.0f} points)")
+
+
+SCALING = "scaling-connectn"
+SCALING_COMMAND = "python experiments/headline/scaling.py --workers 2 --out reports/scaling-connectn"
+#: the course's own run of the lab: one network size on the smallest board (docs/course.md, step 15)
+STUDENT_NET, STUDENT_ITERATIONS = "2x32", 16
+
+
+def scaling_tables() -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, int] | None:
+    """The scaling lab's per-board findings, exchange rate, points and frontier search budget (None: not run yet)."""
+    folder = REPORTS / SCALING
+    if not (folder / "boards.csv").exists():
+        return None
+    frontier = pd.read_csv(folder / "frontier.csv")
+    return (pd.read_csv(folder / "boards.csv"), pd.read_csv(folder / "exchange.csv"), pd.read_csv(folder / "points.csv"),
+            int(frontier["simulations"].iloc[0]))
+
+
+def win_share(elo: float) -> float:
+    """The share of games a player ``elo`` points stronger wins (the Elo model)."""
+    return 1 / (1 + 10 ** (-elo / 400))
+
+
+def search_doubling(points: pd.DataFrame) -> list[tuple[int, int, float]]:
+    """Elo per doubling of the simulations between each two neighbouring budgets, for each
+    run's last network, averaged over boards and network sizes: (budget, next budget, Elo)."""
+    budgets = sorted(int(n) for n in points["simulations"].unique())
+    last = points[points["iteration"] == points.groupby(["board", "net"])["iteration"].transform("max")]
+    elo = last.pivot_table(index=["board", "net"], columns="simulations", values="elo")
+    return [(small, large, float(((elo[large] - elo[small]) / math.log2(large / small)).mean()))
+            for small, large in zip(budgets, budgets[1:])]
+
+
+def scaling_answer() -> str:
+    """The scaling lab in one cell: Elo per 10x of training, perfect play's compute, search for training."""
+    tables = scaling_tables()
+    if tables is None:
+        return f"not measured yet: `{SCALING_COMMAND}`"
+    boards, exchange, _, _ = tables
+    slopes = ", ".join(f"{r.board} {r.elo_per_decade:.0f} ({r.elo_per_decade_low:.0f} to {r.elo_per_decade_high:.0f})"
+                       for r in boards.itertuples())
+    rate = exchange.iloc[0]
+    return (f"Elo per 10x of training compute along the frontier: {slopes} (Jones on Hex: about 500); 10x the search "
+            f"compute per move replaces {rate.training_per_10x_search:.1f}x the training compute")
+
+
+def course_scaling() -> str:
+    """Step 15's findings: where the course's own run lands and what doubling each compute buys."""
+    tables = scaling_tables()
+    if tables is None:
+        return f"*The full run has not been committed yet: `{SCALING_COMMAND}`.*\n"
+    boards, exchange, points, budget = tables
+    small = boards.iloc[0]
+    slopes = "; ".join(f"{r.board} ({r.cells} points): **{r.elo_per_decade:.0f}** ({r.elo_per_decade_low:.0f} to "
+                       f"{r.elo_per_decade_high:.0f})" for r in boards.itertuples())
+    lines = [f"In the committed run ([reports/{SCALING}](reports/{SCALING}/summary.md)) each 10x of training compute "
+             f"buys, along the frontier at {budget} simulations a move: {slopes} Elo (Jones measured about 500 on Hex)."]
+    student = points[(points["board"] == small.board) & (points["net"] == STUDENT_NET)
+                     & (points["iteration"] == STUDENT_ITERATIONS) & (points["simulations"] == budget)]
+    if len(student):
+        row = student.iloc[0]
+        reached = ("where its frontier turns flat" if math.isnan(small.plateau_flops) else
+                   f"its frontier turns flat at Elo {small.plateau:.0f} from {small.plateau_flops:.2g} FLOPs, "
+                   f"{small.plateau_flops / row.train_flops:.0f}x further on")
+        lines.append(f"The course's run, `{STUDENT_NET}` on {small.board} for {STUDENT_ITERATIONS} iterations "
+                     f"({plural(max(1, round(row.train_seconds / 60)), 'minute')} of training on 2 cores, {row.train_flops:.2g} FLOPs), "
+                     f"lands at Elo **{row.elo:.0f}** ({row.elo_low:.0f} to {row.elo_high:.0f}) at {budget} "
+                     f"simulations, on a scale where random play is 0 and the solver {small.solver_elo:.0f}; "
+                     f"{reached}.")
+    train_gain = float(boards["elo_per_decade"].mean()) * math.log10(2)
+    search = ", ".join(f"**{gain:.0f}** from {small} to {large}" for small, large, gain in search_doubling(points))
+    rate = exchange.iloc[0]
+    lines.append(f"Doubling the training compute buys about **{train_gain:.0f} Elo** on the rising frontier "
+                 f"(averaged over the boards): the doubled run's network wins {win_share(train_gain):.0%} of its games "
+                 f"against the network it doubled. Each doubling of the search buys each run's last network, in Elo "
+                 f"averaged over the runs: {search}, simulations a move. Along iso-Elo "
+                 f"curves 10x the search compute per move replaces **{rate.training_per_10x_search:.1f}x** the "
+                 f"training compute (95% interval {10 ** -rate.slope_high:.1f}x to {10 ** -rate.slope_low:.1f}x), "
+                 f"so doubling the search stands in for {2 ** -rate.slope:.1f}x the training.")
+    return "\n\n".join(lines) + "\n"
 
 
 def economies() -> str:
@@ -742,6 +826,7 @@ BLOCKS: dict[str, Callable[[], str]] = {
     "demo": demo, "answers": answers, "engines": engines_table, "supervised": supervised,
     "alphazero": alphazero, "economies": economies, "vs-gnugo": vs_gnugo, "dead-stones": dead_stones, "reinforcement": reinforcement,
     "course-scale": course_scale, "course-minimax": course_minimax, "course-predictor-plays": course_predictor_plays, "course-alphazero-tictactoe": course_alphazero_tictactoe, "course-predictor": course_predictor, "course-random": course_random, "course-mcts": course_mcts,
+    "course-scaling": course_scaling,
     **{f"bench-{name}": benchmark(name) for name in ("playouts", "search", "predictor", "selfplay", "selfplay-workers",
                                                           "web_engines", "solver")},
 }

@@ -44,6 +44,38 @@ def test_every_document_has_its_figure_blocks_filled():
             assert match["body"].strip(), f"{path.name}: block {match['name']} is empty"
 
 
+def test_the_course_reads_the_scaling_labs_findings(tmp_path, monkeypatch):
+    import pandas as pd
+
+    figures = load_docs_figures()
+    monkeypatch.setattr(figures, "REPORTS", tmp_path)
+    assert "not been committed yet" in figures.course_scaling()
+    folder = tmp_path / figures.SCALING
+    folder.mkdir()
+    pd.DataFrame([{"board": "5x4-4", "cells": 20, "elo_per_decade": 200.0, "elo_per_decade_low": 150.0,
+                   "elo_per_decade_high": 250.0, "plateau": 600.0, "plateau_flops": 1e13, "solver_elo": 560.0},
+                  {"board": "6x5-4", "cells": 30, "elo_per_decade": 200.0, "elo_per_decade_low": 180.0,
+                   "elo_per_decade_high": 220.0, "plateau": float("nan"), "plateau_flops": float("nan"),
+                   "solver_elo": 700.0}]).to_csv(folder / "boards.csv", index=False)
+    pd.DataFrame([{"slope": -1.0, "slope_low": -1.5, "slope_high": -0.5, "points": 6,
+                   "training_per_10x_search": 10.0}]).to_csv(folder / "exchange.csv", index=False)
+    rows = [{"board": board, "net": net, "iteration": iteration, "simulations": simulations,
+             "train_flops": 1e11 * iteration, "train_seconds": 60.0 * iteration,
+             "elo": 100.0 * iteration + {1: 0, 8: 90, 64: 150}[simulations], "elo_low": 0.0, "elo_high": 900.0}
+            for board in ("5x4-4", "6x5-4") for net in ("1x16", "2x32") for iteration in (0, 16)
+            for simulations in (1, 8, 64)]
+    pd.DataFrame(rows).to_csv(folder / "points.csv", index=False)
+    pd.DataFrame(rows[2:3]).to_csv(folder / "frontier.csv", index=False)  # the frontier's budget: 64
+    text = figures.course_scaling()
+    assert "5x4-4 (20 points): **200** (150 to 250)" in text
+    assert "16 iterations (16 minutes of training on 2 cores, 1.6e+12 FLOPs), lands at Elo **1750**" in text
+    assert "turns flat at Elo 600 from 1e+13 FLOPs, 6x further on" in text
+    assert "about **60 Elo**" in text and "wins 59%" in text  # 200 per 10x is 60 per doubling
+    assert "**30** from 1 to 8, **20** from 8 to 64" in text  # 90 Elo over 3 doublings, 60 over 3
+    assert "replaces **10.0x** the training compute (95% interval 3.2x to 31.6x)" in text and "for 2.0x" in text
+    assert "5x4-4 200 (150 to 250), 6x5-4 200 (180 to 220)" in figures.scaling_answer()
+
+
 def test_an_unknown_figure_block_is_an_error():
     figures = load_docs_figures()
     with pytest.raises(SystemExit, match="unknown block 'nope'"):

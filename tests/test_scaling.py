@@ -24,11 +24,12 @@ def test_resnet_flops_count_every_kernel_of_the_built_network():
 
 
 def test_training_compute_adds_self_play_and_three_passes_per_trained_position():
-    history = pd.DataFrame({"iteration": [1, 2], "selfplay_evaluations": [1000, 3000], "train_steps": [10, 10]})
+    history = pd.DataFrame({"iteration": [1, 2], "selfplay_evaluations": [1000, 3000], "train_steps": [10, 10],
+                            "seconds": [5.0, 7.0]})
     table = scaling.training_compute(history, batch_size=4, flops=100)
-    assert table.loc[0, "train_flops"] == 0
+    assert table.loc[0, "train_flops"] == 0 and table.loc[0, "train_seconds"] == 0
     assert table.loc[1, "train_flops"] == (1000 + 3 * 40) * 100
-    assert table.loc[2, "train_flops"] == (4000 + 3 * 80) * 100
+    assert table.loc[2, "train_flops"] == (4000 + 3 * 80) * 100 and table.loc[2, "train_seconds"] == 12
 
 
 def test_evaluated_iterations_are_powers_of_two_and_the_last():
@@ -50,6 +51,7 @@ def test_the_change_point_fit_recovers_a_known_slope_and_plateau():
     assert fit.low <= fit.slope <= fit.high
     assert fit.plateau == pytest.approx(1400, abs=60)
     assert fit.points == 6  # 6..11 rise; 12 and 13 sit on the plateau
+    assert math.log10(fit.knee_flops) == pytest.approx(3400 / 300, abs=0.2)  # where the line meets 1400
     assert scaling.fit_frontier(pd.DataFrame({"train_flops": [1.0, 10.0], "elo": [0.0, 1.0]})) is None
 
 
@@ -58,7 +60,7 @@ def test_a_straight_frontier_gets_no_plateau():
     logs = np.arange(5, 15)
     fit = scaling.fit_frontier(pd.DataFrame({"train_flops": 10.0 ** logs,
                                              "elo": 200 * logs + rng.normal(0, 30, len(logs))}))
-    assert fit is not None and fit.plateau is None and fit.points == len(logs)
+    assert fit is not None and fit.plateau is None and fit.points == len(logs) and math.isnan(fit.knee_flops)
     assert fit.low < 200 < fit.high
 
 
@@ -95,14 +97,23 @@ def test_the_exchange_rate_recovers_a_known_trade():
 
 
 def test_growth_per_step_reads_each_crossing_between_its_neighbours():
-    def facts(board, reach):
-        return scaling.BoardFacts(board, None, 0, 0.0, reach, pd.Series(dtype=float))
+    never = scaling.Reach(math.nan, 1e12, 0, 0)
 
-    lines = scaling.growth_per_step([facts("5x4-4", scaling.Reach(1e9, 0.0, 0, 3)),
-                                     facts("6x5-4", scaling.Reach(1e11, 5e10, 1, 4)),
-                                     facts("7x6-4", scaling.Reach(math.nan, 1e12, 0, 0))])
-    assert "**100.0x**" in lines[0] and "between 50.0x and any multiple" in lines[0] and "20 to 30 points" in lines[0]
-    assert "not measured" in lines[1]
+    def facts(board, reaches, knee=None):
+        fit = scaling.Fit(100.0, 90.0, 110.0, 0.0, None if knee is None else 100.0 * knee, 5, knee)
+        levels = {level: reaches.get(level, never) for level in scaling.MISTAKE_LEVELS}
+        return scaling.BoardFacts(board, fit, 5, 0.0, levels, pd.Series(dtype=float), pd.Series(dtype=float))
+
+    lines = scaling.growth_per_step([
+        facts("5x4-4", {0.05: scaling.Reach(1e8, 0.0, 0, 4), scaling.PERFECT: scaling.Reach(1e9, 0.0, 0, 3)}, 10.0),
+        facts("6x5-4", {0.05: scaling.Reach(1e9, 1e8, 0, 4), scaling.PERFECT: scaling.Reach(1e11, 5e10, 1, 4)}, 11.0),
+        facts("7x6-4", {0.05: scaling.Reach(4e9, 2e9, 0, 2)}),
+        facts("8x7-4", {})])
+    assert "perfect play took **100.0x**" in lines[0] and "between 50.0x and any multiple" in lines[0]
+    assert "20 to 30 points" in lines[0] and "turned flat at **10.0x**" in lines[0]
+    assert "at most 5% mistakes" in lines[1] and "**4.0x**" in lines[1] and "between 2.0x and 40.0x" in lines[1]
+    assert "plateaus not both measured" in lines[1]
+    assert "no mistake level reached on both boards" in lines[2]
 
 
 def test_perfect_compute_brackets_the_first_perfect_network():

@@ -35,7 +35,9 @@ Connect-N boards the suite's solver plays perfectly in seconds:
 
 Writes to ``--out``: ``points.csv`` (every network at every search budget: its
 training and search compute, Elo and mistakes), ``frontier.csv``,
-``iso_elo.csv``, ``elo_vs_training.png`` (one panel per board, a line per
+``iso_elo.csv``, ``boards.csv`` (per board: the frontier's fit, the solver's
+Elo, the training compute that reached each mistake level), ``exchange.csv``
+(the exchange rate of search for training compute), ``elo_vs_training.png`` (one panel per board, a line per
 search budget, the frontier and its fit, perfect play marked),
 ``mistakes_vs_training.png``, ``iso_elo.png`` and ``summary.md``.
 """
@@ -82,6 +84,8 @@ LADDER = ["random", "mcts:rounds=10", "mcts:rounds=100", "mcts:rounds=1000", "so
 JONES_ELO_PER_DECADE = 500
 JONES_PERFECT_GROWTH = 7
 PERFECT = 0.01  # the mistake rate on the solved sets that counts as perfect play
+#: the mistake rates whose training compute the report tabulates, perfect play's last
+MISTAKE_LEVELS = (0.20, 0.10, 0.05, 0.02, PERFECT)
 
 MISTAKE_COLUMNS = ["net", "iteration", "simulations", "positions", "mistakes_raw", "mistakes_search"]
 
@@ -164,13 +168,15 @@ def forward_flops(board: str, net: Net) -> int:
 
 def training_compute(history: pd.DataFrame, batch_size: int, flops: int) -> pd.DataFrame:
     """Per iteration of a run's ``history``: the cumulative self-play evaluations, trained
-    positions and FLOPs (an evaluation is one forward pass, a trained position three)."""
+    positions and FLOPs (an evaluation is one forward pass, a trained position three), and
+    the run's wall-clock seconds so far (on the machine that trained it)."""
     rows = history.set_index("iteration").sort_index()
     evaluations = rows["selfplay_evaluations"].fillna(0).cumsum()
     trained = (rows["train_steps"].fillna(0) * batch_size).cumsum()
     table = pd.DataFrame({"train_evaluations": evaluations, "trained_positions": trained})
     table["train_flops"] = (evaluations + 3 * trained) * flops
-    table.loc[0] = [0.0, 0.0, 0.0]  # the untrained network cost nothing
+    table["train_seconds"] = rows["seconds"].fillna(0).cumsum()
+    table.loc[0] = [0.0, 0.0, 0.0, 0.0]  # the untrained network cost nothing
     return table.sort_index()
 
 
@@ -187,6 +193,12 @@ class Fit(NamedTuple):
     intercept: float        # Elo at 1 FLOP (log10 = 0)
     plateau: float | None   # the flat part's Elo; None when a straight line fits better
     points: int             # frontier points on the rising part
+    knee: float | None = None  # log10 of the compute where the plateau begins
+
+    @property
+    def knee_flops(self) -> float:
+        """The compute where the frontier turns flat (Jones' compute for perfect play; NaN: no plateau)."""
+        return math.nan if self.knee is None else 10 ** self.knee
 
     def predict(self, log_compute: np.ndarray) -> np.ndarray:
         line = self.intercept + self.slope * log_compute
@@ -243,7 +255,7 @@ def fit_frontier(front: pd.DataFrame, x: str = "train_flops", y: str = "elo", se
             slopes.append(_hinge(logs[pick], elos[pick], knee if knee is not None else logs[-1])[1])
     low, high = np.percentile(slopes, [2.5, 97.5]) if slopes else (math.nan, math.nan)
     plateau = a + b * knee if knee is not None else None
-    return Fit(b, float(low), float(high), a, plateau, int(rising.sum()))
+    return Fit(b, float(low), float(high), a, plateau, int(rising.sum()), knee)
 
 
 class Reach(NamedTuple):
@@ -349,7 +361,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="Connect-N boards, smallest first (default 5x4, 6x4 and 6x5, four in a row)")
     p.add_argument("--nets", nargs="+", default=NETS, metavar="BLOCKSxFILTERS",
                    help=f"network sizes (default {' '.join(NETS)})")
-    p.add_argument("--iterations", type=whole(1), default=64, help="each run's iterations (default 64)")
+    p.add_argument("--iterations", type=whole(1), default=64,
+                   help="the smallest board's iterations a run (default 64)")
+    p.add_argument("--iterations-growth", type=float, default=2.0, metavar="FACTOR",
+                   help="each larger board's runs train this many times longer than the board before "
+                        "(default 2: 64, 128, 256 iterations), so every board's frontier can reach its plateau")
     p.add_argument("--simulations", type=whole(1), nargs="+", default=SIMULATIONS, metavar="N",
                    help=f"search budgets the networks play at (default {' '.join(map(str, SIMULATIONS))})")
     p.add_argument("--ladder", nargs="+", default=LADDER, metavar="SPEC",
@@ -386,6 +402,10 @@ def settle(args: argparse.Namespace) -> None:
         if get_game(board).solver() is None:
             raise SpecError(f"the solver cannot play {board}: the lab needs boards it solves")
     args.boards = sorted(args.boards, key=cells)
+    if not 1 <= args.iterations_growth <= 10:
+        raise SpecError(f"--iterations-growth {args.iterations_growth} is outside 1 to 10")
+    args.board_iterations = {board: round(args.iterations * args.iterations_growth ** k)
+                             for k, board in enumerate(args.boards)}
     args.nets = [Net.parse(text) for text in args.nets]
     for spec in args.ladder:
         check_spec(spec)
@@ -417,7 +437,8 @@ def train_runs(args: argparse.Namespace, board: str, work: Path) -> dict[str, pd
     tables = {}
     for net in args.nets:
         config = training_config(board, net, args.seed, args.quick)
-        history = train_alphazero(work / net.name, config, args.iterations, workers=shares, ray=args.ray)
+        history = train_alphazero(work / net.name, config, args.board_iterations[board], workers=shares,
+                                  ray=args.ray)
         tables[net.name] = training_compute(history, config.batch_size, forward_flops(board, net))
     return tables
 
@@ -487,7 +508,7 @@ def board_points(args: argparse.Namespace, board: str, work: Path, compute: dict
     rows = []
     for net in args.nets:
         flops = forward_flops(board, net)
-        for iteration in evaluated_iterations(args.iterations):
+        for iteration in evaluated_iterations(args.board_iterations[board]):
             spent = compute[net.name].loc[iteration]
             for simulations in args.simulations:
                 spec = network_spec(work, net.name, iteration, simulations)
@@ -499,6 +520,7 @@ def board_points(args: argparse.Namespace, board: str, work: Path, compute: dict
                 rows.append({"board": slug, "net": net.name, "iteration": iteration, "simulations": simulations,
                              "network_flops": flops, "train_evaluations": spent["train_evaluations"],
                              "trained_positions": spent["trained_positions"], "train_flops": spent["train_flops"],
+                             "train_seconds": spent["train_seconds"],
                              "search_evaluations": evaluations, "search_flops": evaluations * flops,
                              "elo": rating.elo, "elo_low": rating.lower, "elo_high": rating.upper,
                              "games": rating.games, "score": rating.score,
@@ -518,46 +540,95 @@ class BoardFacts(NamedTuple):
     """What the summary states about one board."""
 
     board: str
-    fit: Fit | None        # the frontier's fit (None: too few points)
+    fit: Fit | None             # the frontier's fit (None: too few points)
     frontier_points: int
-    perfect_elo: float     # the solver's Elo
-    reach: Reach           # the training compute that reached perfect play
-    best: pd.Series        # the strongest network at any budget
+    perfect_elo: float          # the solver's Elo
+    reaches: dict[float, Reach]  # per mistake level (MISTAKE_LEVELS), the training compute that reached it
+    best: pd.Series             # the strongest network at any budget
+    fewest: pd.Series           # the network and budget with the fewest mistakes
+
+    @property
+    def reach(self) -> Reach:
+        """The training compute that reached perfect play (mistakes <= PERFECT)."""
+        return self.reaches[PERFECT]
 
 
 def board_findings(points: pd.DataFrame, ladder: pd.DataFrame, frontier_simulations: int, seed: int
                    ) -> tuple[pd.DataFrame, list[BoardFacts]]:
     """Per board: the frontier's points (at the frontier's search budget) and the facts the
-    summary states: the fit, perfect play's Elo and the compute that reached it."""
+    summary states: the fit, perfect play's Elo and the compute that reached each mistake level."""
     fronts, facts = [], []
     for board, group in points.groupby("board", sort=False):
         at = group[group["simulations"] == frontier_simulations]
         front = frontier(at)
         fronts.append(front.assign(board=board))
         solver = ladder[(ladder["board"] == board) & (ladder["engine"] == "solver")]
+        measured = group.dropna(subset=["mistakes"])
+        fewest = measured.loc[measured["mistakes"].idxmin()] if len(measured) else pd.Series(dtype=float)
         facts.append(BoardFacts(str(board), fit_frontier(front, seed=seed), len(front),
                                 float(solver["elo"].iloc[0]) if len(solver) else math.nan,
-                                perfect_compute(at), group.loc[group["elo"].idxmax()]))
+                                {level: perfect_compute(at, level) for level in MISTAKE_LEVELS},
+                                group.loc[group["elo"].idxmax()], fewest))
     return pd.concat(fronts, ignore_index=True) if fronts else pd.DataFrame(), facts
 
 
 def growth_per_step(facts: list[BoardFacts]) -> list[str]:
-    """Sentences: how much more training compute perfect play took on each board than on the one before."""
+    """Sentences: how much more training compute each board took than the one before to err on
+    at most the finest mistake level both reached (perfect play's 1% where they did), and
+    how much later its frontier turned flat (Jones' own measure of perfect play)."""
     lines = []
     for smaller, larger in zip(facts, facts[1:]):
-        a, b = smaller.reach, larger.reach
-        if math.isnan(a.flops) or math.isnan(b.flops):
-            lines.append(f"- {smaller.board} to {larger.board}: not measured (perfect play not reached on both).")
-            continue
-        ratio = b.flops / a.flops
-        # each crossing lies between the last network that erred and the first that did not
-        low = f"{b.after / a.flops:.1f}x" if b.after > 0 else "0x"
-        high = f"{b.flops / a.after:.1f}x" if a.after > 0 else "any multiple"
-        lines.append(f"- {smaller.board} to {larger.board} ({cells_of(smaller.board)} to {cells_of(larger.board)} "
-                     f"points): **{ratio:.1f}x** the training compute (between {low} and {high}, from the networks "
-                     f"on either side of each crossing); Jones measured about {JONES_PERFECT_GROWTH}x per step of one "
+        step = f"{smaller.board} to {larger.board} ({cells_of(smaller.board)} to {cells_of(larger.board)} points)"
+        both = [level for level in MISTAKE_LEVELS
+                if not math.isnan(smaller.reaches[level].flops) and not math.isnan(larger.reaches[level].flops)]
+        parts = []
+        if both:
+            level = both[-1]
+            a, b = smaller.reaches[level], larger.reaches[level]
+            # each crossing lies between the last network that erred more and the first that did not
+            low = f"{b.after / a.flops:.1f}x" if b.after > 0 else "0x"
+            high = f"{b.flops / a.after:.1f}x" if a.after > 0 else "any multiple"
+            what = "perfect play" if level == PERFECT else (f"at most {level:.0%} mistakes (the finest level both "
+                                                            f"boards reached; perfect play is {PERFECT:.0%})")
+            parts.append(f"{what} took **{b.flops / a.flops:.1f}x** the training compute (between {low} and "
+                         f"{high}, from the networks on either side of each crossing)")
+        else:
+            parts.append("no mistake level reached on both boards")
+        if smaller.fit is not None and larger.fit is not None and smaller.fit.knee is not None and larger.fit.knee is not None:
+            parts.append(f"the frontier turned flat at **{larger.fit.knee_flops / smaller.fit.knee_flops:.1f}x** "
+                         "the compute")
+        else:
+            parts.append("the frontiers' plateaus not both measured")
+        lines.append(f"- {step}: {'; '.join(parts)}. Jones measured about {JONES_PERFECT_GROWTH}x per step of one "
                      "row and one column on Hex.")
     return lines
+
+
+def level_column(level: float) -> str:
+    """``boards.csv``'s column of the training compute that reached a mistake level (``flops_to_5pct``)."""
+    return f"flops_to_{level * 100:g}pct"
+
+
+def facts_table(facts: list[BoardFacts]) -> pd.DataFrame:
+    """``boards.csv``: one row of findings per board (the frontier's fit, the solver's Elo, the
+    compute that reached each mistake level: NaN where none did)."""
+    rows = []
+    for fact in facts:
+        fit = fact.fit
+        row = {"board": fact.board, "cells": cells_of(fact.board), "frontier_points": fact.frontier_points,
+               "elo_per_decade": fit.slope if fit else math.nan, "elo_per_decade_low": fit.low if fit else math.nan,
+               "elo_per_decade_high": fit.high if fit else math.nan,
+               "plateau": fit.plateau if fit is not None and fit.plateau is not None else math.nan,
+               "plateau_flops": fit.knee_flops if fit else math.nan, "solver_elo": fact.perfect_elo,
+               "fewest_mistakes": fact.fewest.get("mistakes", math.nan)}
+        row.update({level_column(level): fact.reaches[level].flops for level in MISTAKE_LEVELS})
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def reach_cell(reach: Reach) -> str:
+    """A table cell: the compute that reached a mistake level, or how far the runs went without."""
+    return f"{reach.flops:.2g}" if not math.isnan(reach.flops) else f"not by {reach.after:.2g}"
 
 
 def plot_boards(points: pd.DataFrame, fronts: pd.DataFrame, facts: list[BoardFacts], path: Path) -> None:
@@ -634,9 +705,9 @@ def summary_lines(args: argparse.Namespace, command_line: str, points: pd.DataFr
     lines = ["# The scaling lab: strength against training and search compute on Connect-N", "",
              f"Reproduce: `{command_line}`", "",
              f"Boards {', '.join(points['board'].unique())} (columns x rows - in a row); networks "
-             f"{', '.join(n.name for n in args.nets)} (residual blocks x filters), {args.iterations} iterations each "
-             "from a random network; every network after iterations "
-             f"{', '.join(map(str, evaluated_iterations(args.iterations)))} plays at "
+             f"{', '.join(n.name for n in args.nets)} (residual blocks x filters), each from a random network for "
+             f"{' and '.join(f'{n} iterations on {board_slug(b)}' for b, n in args.board_iterations.items())}; every "
+             "network after iterations 0, 1, 2, 4, 8, ... and the last plays at "
              f"{', '.join(map(str, args.simulations))} simulations a move against {', '.join(args.ladder)} "
              f"({args.games} games each, openings of {args.opening_plies} random moves). Elo: one scale per board, "
              "random = 0, 95% bootstrap intervals. Compute: FLOPs estimated from each network's shape; training "
@@ -662,17 +733,22 @@ def summary_lines(args: argparse.Namespace, command_line: str, points: pd.DataFr
                       f"{' and '.join(f'{s:.0f}' for s in slopes)}, so doubling training compute wins "
                       f"{' and '.join(f'{1 / (1 + 10 ** (-s * math.log10(2) / 400)):.0%}' for s in slopes)} of the "
                       "games against the network it doubled (Jones: about two in three)."]
+    levels = " | ".join(f"<= {level:.0%}" for level in MISTAKE_LEVELS)
     lines += ["", "![Elo against training compute](elo_vs_training.png)", "", "## Perfect play", "",
-              f"The least training compute whose network errs on at most {PERFECT:.0%} of the board's critical "
-              f"solved positions at {args.frontier_simulations} simulations:", ""]
+              f"Perfect play here is erring on at most {PERFECT:.0%} of the board's critical solved positions at "
+              f"{args.frontier_simulations} simulations. The least training compute (FLOPs) whose network errs on at "
+              "most each share of them, the fewest mistakes any network made at any budget, and Jones' own "
+              "measure, the compute where the frontier's fit turns flat (its plateau beside the solver's Elo):", "",
+              f"| board | {levels} | fewest mistakes | frontier flat from |",
+              "|---|" + "---:|" * len(MISTAKE_LEVELS) + "---|---|"]
     for fact in facts:
-        reach = fact.reach
-        if math.isnan(reach.flops):
-            lines.append(f"- {fact.board}: not reached within {reach.after:.3g} FLOPs")
-        else:
-            lines.append(f"- {fact.board}: **{reach.flops:.3g} FLOPs** (the last network that erred more spent "
-                         f"{reach.after:.3g}); {reach.relapses} of the {reach.heavier} networks that spent more err "
-                         "more again")
+        fewest, fit = fact.fewest, fact.fit
+        least = (f"{fewest['mistakes']:.1%} ({fewest['net']} after {int(fewest['iteration'])} iterations, "
+                 f"{int(fewest['simulations'])} simulations)" if len(fewest) else "not measured")
+        flat = (f"{fit.knee_flops:.2g} (Elo {fit.plateau:.0f}; solver {fact.perfect_elo:.0f})"
+                if fit is not None and fit.plateau is not None else "no plateau")
+        lines.append(f"| {fact.board} | {' | '.join(reach_cell(fact.reaches[level]) for level in MISTAKE_LEVELS)} "
+                     f"| {least} | {flat} |")
     lines += ["", *growth_per_step(facts), "", "![mistakes against training compute](mistakes_vs_training.png)", "",
               "## Training against search", "",
               "Along each iso-Elo curve, the training compute at which each network size at each search budget "
@@ -702,8 +778,8 @@ def main(argv: list[str] | None = None) -> int:
 def run_lab(args: argparse.Namespace, argv: list[str] | None, out: Path, work: Path) -> int:
     """Train, measure and play every board, then write the report to ``out``."""
     all_points, all_ladders, curves = [], [], []
-    iterations = evaluated_iterations(args.iterations)
     for board in args.boards:
+        iterations = evaluated_iterations(args.board_iterations[board])
         folder = work / board_slug(board)
         compute = train_runs(args, board, folder)
         mistakes = measure_mistakes(args, board, folder, iterations)
@@ -715,8 +791,11 @@ def run_lab(args: argparse.Namespace, argv: list[str] | None, out: Path, work: P
     points, ladder = pd.concat(all_points, ignore_index=True), pd.concat(all_ladders, ignore_index=True)
     iso = pd.concat(curves, ignore_index=True)
     fronts, facts = board_findings(points, ladder, args.frontier_simulations, args.seed)
+    rate, low, high, count = exchange_rate(iso, seed=args.seed)
+    exchange = pd.DataFrame([{"slope": rate, "slope_low": low, "slope_high": high, "points": count,
+                              "training_per_10x_search": 10 ** -rate}])
     for name, table in (("points.csv", points), ("ladder.csv", ladder), ("frontier.csv", fronts),
-                        ("iso_elo.csv", iso)):
+                        ("iso_elo.csv", iso), ("boards.csv", facts_table(facts)), ("exchange.csv", exchange)):
         with atomic_write(out / name) as handle:
             table.to_csv(handle, index=False)
     plot_boards(points, fronts, facts, out / "elo_vs_training.png")
