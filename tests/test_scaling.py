@@ -150,8 +150,11 @@ def test_quick_run_rates_every_network_and_resumes(tmp_path):
     ladder = pd.read_csv(out / "ladder.csv")
     assert set(ladder["engine"]) == {"random", "mcts:rounds=10", "solver"}
     assert ladder.set_index("engine").loc["random", "elo"] == 0
-    for name in ("summary.md", "elo_vs_training.png", "mistakes_vs_training.png", "iso_elo.png"):
+    for name in ("summary.md", "elo_vs_training.png", "mistakes_vs_training.png", "iso_elo.png", "exchange.csv"):
         assert (out / name).stat().st_size > 0
+    board = pd.read_csv(out / "boards.csv").iloc[0]
+    assert board["board"] == "5x4-4" and board["train_hours"] > 0 and board["game_hours"] > 0
+    assert board["solver_elo"] == ladder.set_index("engine").loc["solver", "elo"]
     games = (work / "5x4-4" / "games" / "games.csv").read_text()
     mistakes = (work / "5x4-4" / "mistakes-3" / "mistakes.csv").read_text()
     assert scaling.main(argv) == 0  # resumes: nothing left to train, measure or play

@@ -766,6 +766,17 @@ def summary_lines(args: argparse.Namespace, command_line: str, points: pd.DataFr
     return lines
 
 
+def cost_lines(costs: pd.DataFrame) -> list[str]:
+    """The summary's last section: the hours each board's training and games took."""
+    lines = ["## What the run cost", "",
+             "Training: the runs' wall-clock hours (self-play and learning, every iteration); games: the engines' "
+             "hours of thinking, to be divided by the workers that shared them. Measuring the solved positions "
+             "comes on top.", "", "| board | training (hours) | games (engine hours) |", "|---|---:|---:|"]
+    lines += [f"| {row.board} | {row.train_hours:.1f} | {row.game_hours:.1f} |" for row in costs.itertuples()]
+    lines += [f"| all | {costs['train_hours'].sum():.1f} | {costs['game_hours'].sum():.1f} |", ""]
+    return lines
+
+
 @chapters.script
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
@@ -775,9 +786,18 @@ def main(argv: list[str] | None = None) -> int:
         return run_lab(args, argv, out, work)
 
 
+def game_hours(records: list[GameRecord]) -> float:
+    """The engines' hours of thinking over ``records`` (both sides' seconds a move times their moves)."""
+    seconds = 0.0
+    for record in records:
+        black_moves, white_moves = record.engine_moves()
+        seconds += record.black_seconds * black_moves + record.white_seconds * white_moves
+    return seconds / 3600
+
+
 def run_lab(args: argparse.Namespace, argv: list[str] | None, out: Path, work: Path) -> int:
     """Train, measure and play every board, then write the report to ``out``."""
-    all_points, all_ladders, curves = [], [], []
+    all_points, all_ladders, curves, costs = [], [], [], []
     for board in args.boards:
         iterations = evaluated_iterations(args.board_iterations[board])
         folder = work / board_slug(board)
@@ -787,6 +807,9 @@ def run_lab(args: argparse.Namespace, argv: list[str] | None, out: Path, work: P
         points, ladder = board_points(args, board, folder, compute, mistakes, records)
         all_points.append(points)
         all_ladders.append(ladder)
+        costs.append({"board": board_slug(board), "train_hours": sum(float(table["train_seconds"].max())
+                                                                     for table in compute.values()) / 3600,
+                      "game_hours": game_hours(records)})
         curves.append(iso_elo(points, levels_of(points)).assign(board=board_slug(board)))
     points, ladder = pd.concat(all_points, ignore_index=True), pd.concat(all_ladders, ignore_index=True)
     iso = pd.concat(curves, ignore_index=True)
@@ -795,14 +818,15 @@ def run_lab(args: argparse.Namespace, argv: list[str] | None, out: Path, work: P
     exchange = pd.DataFrame([{"slope": rate, "slope_low": low, "slope_high": high, "points": count,
                               "training_per_10x_search": 10 ** -rate}])
     for name, table in (("points.csv", points), ("ladder.csv", ladder), ("frontier.csv", fronts),
-                        ("iso_elo.csv", iso), ("boards.csv", facts_table(facts)), ("exchange.csv", exchange)):
+                        ("iso_elo.csv", iso), ("boards.csv", facts_table(facts).merge(pd.DataFrame(costs), on="board")), ("exchange.csv", exchange)):
         with atomic_write(out / name) as handle:
             table.to_csv(handle, index=False)
     plot_boards(points, fronts, facts, out / "elo_vs_training.png")
     plot_mistakes(points, out / "mistakes_vs_training.png", args.frontier_simulations)
     plot_iso(iso, out / "iso_elo.png")
     command_line = chapters.command(__file__, argv, {"--seed": args.seed})
-    chapters.write_lines(out / "summary.md", summary_lines(args, command_line, points, ladder, facts, iso))
+    chapters.write_lines(out / "summary.md", summary_lines(args, command_line, points, ladder, facts, iso)
+                         + cost_lines(pd.DataFrame(costs)))
     print(f"wrote {out / 'summary.md'}")
     return 0
 
