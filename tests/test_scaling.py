@@ -123,6 +123,17 @@ def test_perfect_compute_brackets_the_first_perfect_network():
     assert math.isnan(never.flops) and never.after == 2000
 
 
+def test_larger_boards_train_longer_unless_told():
+    def iterations(*argv):
+        args = scaling.build_parser().parse_args(list(argv))
+        scaling.settle(args)
+        return [args.board_iterations[board] for board in args.boards]
+
+    assert iterations() == [64, 128, 256]
+    assert iterations("--iterations", "10") == [10, 10, 10]
+    assert iterations("--iterations", "1", "2", "3", "--boards", *reversed(scaling.BOARDS)) == [1, 2, 3]  # smallest first
+
+
 def test_bad_settings_exit_with_one_line(tmp_path, capsys):
     out, work = str(tmp_path / "out"), str(tmp_path / "work")
     assert scaling.main(["--out", out, "--work", work, "--boards", "go:size=5"]) == 2
@@ -132,8 +143,9 @@ def test_bad_settings_exit_with_one_line(tmp_path, capsys):
     assert scaling.main(["--out", out, "--work", work, "--simulations", "8", "8"]) == 2
     assert scaling.main(["--out", out, "--work", work, "--ladder", "random", "solver", "gnugo"]) == 2
     assert scaling.main(["--out", out, "--work", str(tmp_path / "a=b")]) == 2
+    assert scaling.main(["--out", out, "--work", work, "--iterations", "8", "16"]) == 2  # three boards
     errors = capsys.readouterr().err.strip().splitlines()
-    assert len(errors) == 7 and all(line.startswith("error: ") for line in errors)
+    assert len(errors) == 8 and all(line.startswith("error: ") for line in errors)
     assert not (tmp_path / "work").exists()
 
 

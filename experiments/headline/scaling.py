@@ -83,6 +83,7 @@ LADDER = ["random", "mcts:rounds=10", "mcts:rounds=100", "mcts:rounds=1000", "so
 #: Jones' figures for Hex (2021), which the summary sets each of ours beside
 JONES_ELO_PER_DECADE = 500
 JONES_PERFECT_GROWTH = 7
+FIRST_ITERATIONS = 64  # the smallest board's iterations a run; each larger board's runs train twice as long
 PERFECT = 0.01  # the mistake rate on the solved sets that counts as perfect play
 #: the mistake rates whose training compute the report tabulates, perfect play's last
 MISTAKE_LEVELS = (0.20, 0.10, 0.05, 0.02, PERFECT)
@@ -361,11 +362,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="Connect-N boards, smallest first (default 5x4, 6x4 and 6x5, four in a row)")
     p.add_argument("--nets", nargs="+", default=NETS, metavar="BLOCKSxFILTERS",
                    help=f"network sizes (default {' '.join(NETS)})")
-    p.add_argument("--iterations", type=whole(1), default=64,
-                   help="the smallest board's iterations a run (default 64)")
-    p.add_argument("--iterations-growth", type=float, default=2.0, metavar="FACTOR",
-                   help="each larger board's runs train this many times longer than the board before "
-                        "(default 2: 64, 128, 256 iterations), so every board's frontier can reach its plateau")
+    p.add_argument("--iterations", type=whole(1), nargs="+", default=None, metavar="N",
+                   help="each run's iterations: one number for every board, or one per board, smallest first "
+                        f"(default {FIRST_ITERATIONS} on the smallest board, twice as many on each larger one, so "
+                        "that every board's frontier can reach its plateau)")
     p.add_argument("--simulations", type=whole(1), nargs="+", default=SIMULATIONS, metavar="N",
                    help=f"search budgets the networks play at (default {' '.join(map(str, SIMULATIONS))})")
     p.add_argument("--ladder", nargs="+", default=LADDER, metavar="SPEC",
@@ -390,7 +390,7 @@ def build_parser() -> argparse.ArgumentParser:
 def settle(args: argparse.Namespace) -> None:
     """The quick run's settings, and every option checked before anything runs."""
     if args.quick:
-        args.boards, args.nets, args.iterations = BOARDS[:1], ["1x8"], 2
+        args.boards, args.nets, args.iterations = BOARDS[:1], ["1x8"], [2]
         args.simulations, args.ladder = [1, 4], ["random", "mcts:rounds=10", "solver"]
         args.games, args.ladder_games, args.positions, args.frontier_simulations = 2, 2, 3, 4
     for option in ("boards", "nets", "simulations", "ladder"):
@@ -402,10 +402,11 @@ def settle(args: argparse.Namespace) -> None:
         if get_game(board).solver() is None:
             raise SpecError(f"the solver cannot play {board}: the lab needs boards it solves")
     args.boards = sorted(args.boards, key=cells)
-    if not 1 <= args.iterations_growth <= 10:
-        raise SpecError(f"--iterations-growth {args.iterations_growth} is outside 1 to 10")
-    args.board_iterations = {board: round(args.iterations * args.iterations_growth ** k)
-                             for k, board in enumerate(args.boards)}
+    iterations = args.iterations or [FIRST_ITERATIONS * 2 ** k for k in range(len(args.boards))]
+    if len(iterations) not in (1, len(args.boards)):
+        raise SpecError(f"--iterations takes one number or one per board ({len(args.boards)}), "
+                        f"not {len(iterations)}")
+    args.board_iterations = {board: iterations[min(k, len(iterations) - 1)] for k, board in enumerate(args.boards)}
     args.nets = [Net.parse(text) for text in args.nets]
     for spec in args.ladder:
         check_spec(spec)
