@@ -394,6 +394,33 @@ def scaling_answer() -> str:
             f"compute per move replaces {rate.training_per_10x_search:.1f}x the training compute")
 
 
+def flops_cell(value: float) -> str:
+    return "not reached" if math.isnan(value) else f"{value:.2g}"
+
+
+def scaling() -> str:
+    """The scaling lab's findings per board (docs/alphazero.md), from reports/scaling-connectn."""
+    tables = scaling_tables()
+    if tables is None:
+        return f"*The full run has not been committed yet: `{SCALING_COMMAND}`.*\n"
+    boards, exchange, _, budget = tables
+    lines = [f"At {budget} simulations a move ([reports/{SCALING}](reports/{SCALING}/summary.md); FLOPs of training):",
+             "", "| board | Elo per 10x (95%) | frontier flat from | <= 5% mistakes | <= 1% mistakes (perfect) | "
+             "fewest mistakes | training hours |", "|---|---:|---|---:|---:|---:|---:|"]
+    for r in boards.itertuples():
+        flat = ("no plateau" if math.isnan(r.plateau_flops) else
+                f"{r.plateau_flops:.2g} at Elo {r.plateau:.0f} (solver {r.solver_elo:.0f})")
+        lines.append(f"| {r.board} | {r.elo_per_decade:.0f} ({r.elo_per_decade_low:.0f} to {r.elo_per_decade_high:.0f}) "
+                     f"| {flat} | {flops_cell(r.flops_to_5pct)} | {flops_cell(r.flops_to_1pct)} | "
+                     f"{r.fewest_mistakes:.1%} | {r.train_hours:.1f} |")
+    rate = exchange.iloc[0]
+    lines += ["", f"Along iso-Elo curves 10x the search compute per move replaces {rate.training_per_10x_search:.1f}x the "
+                  f"training compute (95% interval {10 ** -rate.slope_high:.1f}x to {10 ** -rate.slope_low:.1f}x, "
+                  f"{int(rate.points)} points).", "",
+              f"![Elo against training compute](reports/{SCALING}/elo_vs_training.png)"]
+    return "\n".join(lines) + "\n"
+
+
 def course_scaling() -> str:
     """Step 15's findings: where the course's own run lands and what doubling each compute buys."""
     tables = scaling_tables()
@@ -826,7 +853,7 @@ BLOCKS: dict[str, Callable[[], str]] = {
     "demo": demo, "answers": answers, "engines": engines_table, "supervised": supervised,
     "alphazero": alphazero, "economies": economies, "vs-gnugo": vs_gnugo, "dead-stones": dead_stones, "reinforcement": reinforcement,
     "course-scale": course_scale, "course-minimax": course_minimax, "course-predictor-plays": course_predictor_plays, "course-alphazero-tictactoe": course_alphazero_tictactoe, "course-predictor": course_predictor, "course-random": course_random, "course-mcts": course_mcts,
-    "course-scaling": course_scaling,
+    "course-scaling": course_scaling, "scaling": scaling,
     **{f"bench-{name}": benchmark(name) for name in ("playouts", "search", "predictor", "selfplay", "selfplay-workers",
                                                           "web_engines", "solver")},
 }

@@ -49,14 +49,16 @@ def test_the_course_reads_the_scaling_labs_findings(tmp_path, monkeypatch):
 
     figures = load_docs_figures()
     monkeypatch.setattr(figures, "REPORTS", tmp_path)
-    assert "not been committed yet" in figures.course_scaling()
+    assert "not been committed yet" in figures.course_scaling() and "not been committed yet" in figures.scaling()
     folder = tmp_path / figures.SCALING
     folder.mkdir()
     pd.DataFrame([{"board": "5x4-4", "cells": 20, "elo_per_decade": 200.0, "elo_per_decade_low": 150.0,
-                   "elo_per_decade_high": 250.0, "plateau": 600.0, "plateau_flops": 1e13, "solver_elo": 560.0},
+                   "elo_per_decade_high": 250.0, "plateau": 600.0, "plateau_flops": 1e13, "solver_elo": 560.0,
+                   "flops_to_5pct": 2e12, "flops_to_1pct": float("nan"), "fewest_mistakes": 0.023, "train_hours": 0.4},
                   {"board": "6x5-4", "cells": 30, "elo_per_decade": 200.0, "elo_per_decade_low": 180.0,
                    "elo_per_decade_high": 220.0, "plateau": float("nan"), "plateau_flops": float("nan"),
-                   "solver_elo": 700.0}]).to_csv(folder / "boards.csv", index=False)
+                   "solver_elo": 700.0, "flops_to_5pct": 3e13, "flops_to_1pct": float("nan"),
+                   "fewest_mistakes": 0.04, "train_hours": 2.0}]).to_csv(folder / "boards.csv", index=False)
     pd.DataFrame([{"slope": -1.0, "slope_low": -1.5, "slope_high": -0.5, "points": 6,
                    "training_per_10x_search": 10.0}]).to_csv(folder / "exchange.csv", index=False)
     rows = [{"board": board, "net": net, "iteration": iteration, "simulations": simulations,
@@ -74,6 +76,9 @@ def test_the_course_reads_the_scaling_labs_findings(tmp_path, monkeypatch):
     assert "**30** from 1 to 8, **20** from 8 to 64" in text  # 90 Elo over 3 doublings, 60 over 3
     assert "replaces **10.0x** the training compute (95% interval 3.2x to 31.6x)" in text and "for 2.0x" in text
     assert "5x4-4 200 (150 to 250), 6x5-4 200 (180 to 220)" in figures.scaling_answer()
+    table = figures.scaling()
+    assert "| 5x4-4 | 200 (150 to 250) | 1e+13 at Elo 600 (solver 560) | 2e+12 | not reached | 2.3% | 0.4 |" in table
+    assert "| 6x5-4 | 200 (180 to 220) | no plateau | 3e+13 | not reached | 4.0% | 2.0 |" in table
 
 
 def test_an_unknown_figure_block_is_an_error():
