@@ -357,11 +357,15 @@ STUDENT_NET, STUDENT_ITERATIONS = "2x32", 16
 
 
 def scaling_tables() -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, int] | None:
-    """The scaling lab's per-board findings, exchange rate, points and frontier search budget (None: not run yet)."""
+    """The scaling lab's per-board findings, exchange rate, points and frontier search budget
+    (None until a finished run's report is there)."""
     folder = REPORTS / SCALING
-    if not (folder / "boards.csv").exists():
+    names = ("boards.csv", "exchange.csv", "points.csv", "frontier.csv", "summary.md")
+    if not all((folder / name).exists() for name in names):
         return None
     frontier = pd.read_csv(folder / "frontier.csv")
+    if frontier.empty:
+        return None
     return (pd.read_csv(folder / "boards.csv"), pd.read_csv(folder / "exchange.csv"), pd.read_csv(folder / "points.csv"),
             int(frontier["simulations"].iloc[0]))
 
@@ -381,21 +385,39 @@ def search_doubling(points: pd.DataFrame) -> list[tuple[int, int, float]]:
             for small, large in zip(budgets, budgets[1:])]
 
 
-def scaling_answer() -> str:
-    """The scaling lab in one cell: Elo per 10x of training, perfect play's compute, search for training."""
-    tables = scaling_tables()
-    if tables is None:
-        return f"not measured yet: `{SCALING_COMMAND}`"
-    boards, exchange, _, _ = tables
-    slopes = ", ".join(f"{r.board} {r.elo_per_decade:.0f} ({r.elo_per_decade_low:.0f} to {r.elo_per_decade_high:.0f})"
-                       for r in boards.itertuples())
+def slope_cell(board: pd.Series) -> str:
+    """A board's Elo per 10x of training compute with its interval ("too few points" without a fit)."""
+    if math.isnan(board.elo_per_decade):
+        return "too few points"
+    return f"{board.elo_per_decade:.0f} ({board.elo_per_decade_low:.0f} to {board.elo_per_decade_high:.0f})"
+
+
+def exchange_words(exchange: pd.DataFrame) -> str:
+    """How much training compute 10x (and 2x) the search replaces, or why that was not measured."""
     rate = exchange.iloc[0]
-    return (f"Elo per 10x of training compute along the frontier: {slopes} (Jones on Hex: about 500); 10x the search "
-            f"compute per move replaces {rate.training_per_10x_search:.1f}x the training compute")
+    if math.isnan(rate.slope):
+        return "too few iso-Elo crossings to measure how much training the search replaces"
+    if rate.slope_high >= 0:
+        return (f"no measurable trade of search for training compute (slope {rate.slope:.2f}, 95% interval "
+                f"{rate.slope_low:.2f} to {rate.slope_high:.2f})")
+    return (f"10x the search compute per move replaces **{rate.training_per_10x_search:.1f}x** the training compute "
+            f"(95% interval {10 ** -rate.slope_high:.1f}x to {10 ** -rate.slope_low:.1f}x, {int(rate.points)} points), "
+            f"so doubling the search stands in for {2 ** -rate.slope:.1f}x the training")
 
 
 def flops_cell(value: float) -> str:
     return "not reached" if math.isnan(value) else f"{value:.2g}"
+
+
+def scaling_answer() -> str:
+    """The scaling lab in one cell: Elo per 10x of training, and search for training."""
+    tables = scaling_tables()
+    if tables is None:
+        return f"not measured yet: `{SCALING_COMMAND}`"
+    boards, exchange, _, _ = tables
+    slopes = ", ".join(f"{board.board} {slope_cell(board)}" for _, board in boards.iterrows())
+    return (f"Elo per 10x of training compute along the frontier: {slopes} (Jones on Hex: about 500); "
+            f"{exchange_words(exchange).replace('**', '')}")
 
 
 def scaling() -> str:
@@ -405,55 +427,61 @@ def scaling() -> str:
         return f"*The full run has not been committed yet: `{SCALING_COMMAND}`.*\n"
     boards, exchange, _, budget = tables
     lines = [f"At {budget} simulations a move ([reports/{SCALING}](reports/{SCALING}/summary.md); FLOPs of training):",
-             "", "| board | Elo per 10x (95%) | frontier flat from | <= 5% mistakes | <= 1% mistakes (perfect) | "
-             "fewest mistakes | training hours |", "|---|---:|---|---:|---:|---:|---:|"]
-    for r in boards.itertuples():
-        flat = ("no plateau" if math.isnan(r.plateau_flops) else
-                f"{r.plateau_flops:.2g} at Elo {r.plateau:.0f} (solver {r.solver_elo:.0f})")
-        lines.append(f"| {r.board} | {r.elo_per_decade:.0f} ({r.elo_per_decade_low:.0f} to {r.elo_per_decade_high:.0f}) "
-                     f"| {flat} | {flops_cell(r.flops_to_5pct)} | {flops_cell(r.flops_to_1pct)} | "
-                     f"{r.fewest_mistakes:.1%} | {r.train_hours:.1f} |")
-    rate = exchange.iloc[0]
-    lines += ["", f"Along iso-Elo curves 10x the search compute per move replaces {rate.training_per_10x_search:.1f}x the "
-                  f"training compute (95% interval {10 ** -rate.slope_high:.1f}x to {10 ** -rate.slope_low:.1f}x, "
-                  f"{int(rate.points)} points).", "",
+             "", "| board | Elo per 10x (95%) | Elo flat from | <= 5% mistakes | <= 1% mistakes (perfect) | "
+             "fewest mistakes (any budget) | training hours (all networks) |", "|---|---:|---|---:|---:|---:|---:|"]
+    for _, board in boards.iterrows():
+        flat = ("no plateau" if math.isnan(board.plateau_flops) else
+                f"{board.plateau_flops:.2g} at Elo {board.plateau:.0f} (solver {board.solver_elo:.0f})")
+        fewest = "not measured" if math.isnan(board.fewest_mistakes) else f"{board.fewest_mistakes:.1%}"
+        lines.append(f"| {board.board} | {slope_cell(board)} | {flat} | {flops_cell(board.flops_to_5pct)} | "
+                     f"{flops_cell(board.flops_to_1pct)} | {fewest} | {board.train_hours:.1f} |")
+    words = exchange_words(exchange).replace("**", "")
+    lines += ["", f"Along iso-Elo curves, {words}.", "",
               f"![Elo against training compute](reports/{SCALING}/elo_vs_training.png)"]
     return "\n".join(lines) + "\n"
 
 
 def course_scaling() -> str:
-    """Step 15's findings: where the course's own run lands and what doubling each compute buys."""
+    """Step 15's findings: where the course's run lands and what doubling each compute buys."""
     tables = scaling_tables()
     if tables is None:
         return f"*The full run has not been committed yet: `{SCALING_COMMAND}`.*\n"
     boards, exchange, points, budget = tables
     small = boards.iloc[0]
-    slopes = "; ".join(f"{r.board} ({r.cells} points): **{r.elo_per_decade:.0f}** ({r.elo_per_decade_low:.0f} to "
-                       f"{r.elo_per_decade_high:.0f})" for r in boards.itertuples())
+    slopes = "; ".join(f"{board.board} ({board.cells} points): {slope_cell(board)}" for _, board in boards.iterrows())
     lines = [f"In the committed run ([reports/{SCALING}](reports/{SCALING}/summary.md)) each 10x of training compute "
-             f"buys, along the frontier at {budget} simulations a move: {slopes} Elo (Jones measured about 500 on Hex)."]
+             f"buys, along the frontier at {budget} simulations a move, in Elo: {slopes} (Jones measured about 500 "
+             "on Hex)."]
     student = points[(points["board"] == small.board) & (points["net"] == STUDENT_NET)
                      & (points["iteration"] == STUDENT_ITERATIONS) & (points["simulations"] == budget)]
     if len(student):
         row = student.iloc[0]
-        reached = ("where its frontier turns flat" if math.isnan(small.plateau_flops) else
-                   f"its frontier turns flat at Elo {small.plateau:.0f} from {small.plateau_flops:.2g} FLOPs, "
-                   f"{small.plateau_flops / row.train_flops:.0f}x further on")
-        lines.append(f"The course's run, `{STUDENT_NET}` on {small.board} for {STUDENT_ITERATIONS} iterations "
-                     f"({plural(max(1, round(row.train_seconds / 60)), 'minute')} of training on 2 cores, {row.train_flops:.2g} FLOPs), "
-                     f"lands at Elo **{row.elo:.0f}** ({row.elo_low:.0f} to {row.elo_high:.0f}) at {budget} "
-                     f"simulations, on a scale where random play is 0 and the solver {small.solver_elo:.0f}; "
-                     f"{reached}.")
-    train_gain = float(boards["elo_per_decade"].mean()) * math.log10(2)
-    search = ", ".join(f"**{gain:.0f}** from {small} to {large}" for small, large, gain in search_doubling(points))
-    rate = exchange.iloc[0]
-    lines.append(f"Doubling the training compute buys about **{train_gain:.0f} Elo** on the rising frontier "
-                 f"(averaged over the boards): the doubled run's network wins {win_share(train_gain):.0%} of its games "
-                 f"against the network it doubled. Each doubling of the search buys each run's last network, in Elo "
-                 f"averaged over the runs: {search}, simulations a move. Along iso-Elo "
-                 f"curves 10x the search compute per move replaces **{rate.training_per_10x_search:.1f}x** the "
-                 f"training compute (95% interval {10 ** -rate.slope_high:.1f}x to {10 ** -rate.slope_low:.1f}x), "
-                 f"so doubling the search stands in for {2 ** -rate.slope:.1f}x the training.")
+        if math.isnan(small.plateau_flops):
+            flat = "its frontier had not turned flat by the end of the run"
+        elif small.plateau_flops > row.train_flops:
+            flat = (f"its frontier turns flat at Elo {small.plateau:.0f} from {small.plateau_flops:.2g} FLOPs, "
+                    f"{small.plateau_flops / row.train_flops:.1f}x further on")
+        else:
+            flat = f"its frontier had already turned flat, at Elo {small.plateau:.0f}"
+        lines.append(f"The full run's `{STUDENT_NET}` network on {small.board} after {STUDENT_ITERATIONS} iterations, "
+                     f"what the course's command trains ({plural(max(1, round(row.train_seconds / 60)), 'minute')} of "
+                     f"training there, {row.train_flops:.2g} FLOPs), rates **{row.elo:.0f}** ({row.elo_low:.0f} to "
+                     f"{row.elo_high:.0f}) at {budget} simulations, where random play is 0 and the solver "
+                     f"{small.solver_elo:.0f}; {flat}. Your own run rates its networks on its own scale (random is 0 "
+                     "there too) from its own games, so expect it near, not on, that figure.")
+    rising = boards["elo_per_decade"].dropna()
+    if len(rising):
+        train_gain = float(rising.mean()) * math.log10(2)
+        lines.append(f"Doubling the training compute buys about **{train_gain:.0f} Elo** on the rising frontier "
+                     f"(averaged over the boards): the doubled run's network wins {win_share(train_gain):.0%} of its "
+                     "games against the network it doubled.")
+    doublings = search_doubling(points)
+    if doublings:
+        search = ", ".join(f"**{gain:.0f}** from {small_budget} to {large_budget}"
+                           for small_budget, large_budget, gain in doublings)
+        lines.append(f"Each doubling of the search buys each run's last network, in Elo averaged over the runs: "
+                     f"{search} simulations a move.")
+    lines.append(f"Along iso-Elo curves, {exchange_words(exchange)}.")
     return "\n\n".join(lines) + "\n"
 
 

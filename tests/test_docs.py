@@ -44,41 +44,62 @@ def test_every_document_has_its_figure_blocks_filled():
             assert match["body"].strip(), f"{path.name}: block {match['name']} is empty"
 
 
-def test_the_course_reads_the_scaling_labs_findings(tmp_path, monkeypatch):
+def write_scaling_report(folder, boards, exchange, budgets=(1, 8, 64), student=True):
+    """A scaling lab report with two boards of two network sizes, for the docs' blocks to read."""
     import pandas as pd
 
-    figures = load_docs_figures()
-    monkeypatch.setattr(figures, "REPORTS", tmp_path)
-    assert "not been committed yet" in figures.course_scaling() and "not been committed yet" in figures.scaling()
-    folder = tmp_path / figures.SCALING
-    folder.mkdir()
-    pd.DataFrame([{"board": "5x4-4", "cells": 20, "elo_per_decade": 200.0, "elo_per_decade_low": 150.0,
-                   "elo_per_decade_high": 250.0, "plateau": 600.0, "plateau_flops": 1e13, "solver_elo": 560.0,
-                   "flops_to_5pct": 2e12, "flops_to_1pct": float("nan"), "fewest_mistakes": 0.023, "train_hours": 0.4},
-                  {"board": "6x5-4", "cells": 30, "elo_per_decade": 200.0, "elo_per_decade_low": 180.0,
-                   "elo_per_decade_high": 220.0, "plateau": float("nan"), "plateau_flops": float("nan"),
-                   "solver_elo": 700.0, "flops_to_5pct": 3e13, "flops_to_1pct": float("nan"),
-                   "fewest_mistakes": 0.04, "train_hours": 2.0}]).to_csv(folder / "boards.csv", index=False)
-    pd.DataFrame([{"slope": -1.0, "slope_low": -1.5, "slope_high": -0.5, "points": 6,
-                   "training_per_10x_search": 10.0}]).to_csv(folder / "exchange.csv", index=False)
+    folder.mkdir(parents=True, exist_ok=True)
+    pd.DataFrame(boards).to_csv(folder / "boards.csv", index=False)
+    pd.DataFrame([exchange]).to_csv(folder / "exchange.csv", index=False)
     rows = [{"board": board, "net": net, "iteration": iteration, "simulations": simulations,
              "train_flops": 1e11 * iteration, "train_seconds": 60.0 * iteration,
              "elo": 100.0 * iteration + {1: 0, 8: 90, 64: 150}[simulations], "elo_low": 0.0, "elo_high": 900.0}
-            for board in ("5x4-4", "6x5-4") for net in ("1x16", "2x32") for iteration in (0, 16)
-            for simulations in (1, 8, 64)]
+            for board in ("5x4-4", "6x5-4") for net in ("1x16", "2x32" if student else "4x64") for iteration in (0, 16)
+            for simulations in budgets]
     pd.DataFrame(rows).to_csv(folder / "points.csv", index=False)
-    pd.DataFrame(rows[2:3]).to_csv(folder / "frontier.csv", index=False)  # the frontier's budget: 64
+    pd.DataFrame([row for row in rows if row["simulations"] == budgets[-1]][:2]).to_csv(folder / "frontier.csv",
+                                                                                         index=False)
+    (folder / "summary.md").write_text("# summary\n")
+
+
+def test_the_course_reads_the_scaling_labs_findings(tmp_path, monkeypatch):
+    figures = load_docs_figures()
+    monkeypatch.setattr(figures, "REPORTS", tmp_path)
+    assert "not been committed yet" in figures.course_scaling() and "not been committed yet" in figures.scaling()
+    nan = float("nan")
+    board = {"board": "5x4-4", "cells": 20, "elo_per_decade": 200.0, "elo_per_decade_low": 150.0,
+             "elo_per_decade_high": 250.0, "plateau": 600.0, "plateau_flops": 2e13, "solver_elo": 560.0,
+             "flops_to_5pct": 2e12, "flops_to_1pct": nan, "fewest_mistakes": 0.023, "train_hours": 0.4}
+    larger = {**board, "board": "6x5-4", "cells": 30, "elo_per_decade_low": 180.0, "elo_per_decade_high": 220.0,
+              "plateau": nan, "plateau_flops": nan, "solver_elo": 700.0, "flops_to_5pct": 3e13, "fewest_mistakes": 0.04,
+              "train_hours": 2.0}
+    trade = {"slope": -1.0, "slope_low": -1.5, "slope_high": -0.5, "points": 6, "training_per_10x_search": 10.0}
+    write_scaling_report(tmp_path / figures.SCALING, [board, larger], trade)
     text = figures.course_scaling()
-    assert "5x4-4 (20 points): **200** (150 to 250)" in text
-    assert "16 iterations (16 minutes of training on 2 cores, 1.6e+12 FLOPs), lands at Elo **1750**" in text
-    assert "turns flat at Elo 600 from 1e+13 FLOPs, 6x further on" in text
+    assert "5x4-4 (20 points): 200 (150 to 250)" in text
+    assert ("`2x32` network on 5x4-4 after 16 iterations, what the course's command trains (16 minutes of training "
+            "there, 1.6e+12 FLOPs), rates **1750**") in text
+    assert "turns flat at Elo 600 from 2e+13 FLOPs, 12.5x further on" in text
     assert "about **60 Elo**" in text and "wins 59%" in text  # 200 per 10x is 60 per doubling
     assert "**30** from 1 to 8, **20** from 8 to 64" in text  # 90 Elo over 3 doublings, 60 over 3
-    assert "replaces **10.0x** the training compute (95% interval 3.2x to 31.6x)" in text and "for 2.0x" in text
+    assert "replaces **10.0x** the training compute (95% interval 3.2x to 31.6x, 6 points)" in text
+    assert "stands in for 2.0x" in text
     assert "5x4-4 200 (150 to 250), 6x5-4 200 (180 to 220)" in figures.scaling_answer()
     table = figures.scaling()
-    assert "| 5x4-4 | 200 (150 to 250) | 1e+13 at Elo 600 (solver 560) | 2e+12 | not reached | 2.3% | 0.4 |" in table
+    assert "| 5x4-4 | 200 (150 to 250) | 2e+13 at Elo 600 (solver 560) | 2e+12 | not reached | 2.3% | 0.4 |" in table
     assert "| 6x5-4 | 200 (180 to 220) | no plateau | 3e+13 | not reached | 4.0% | 2.0 |" in table
+
+    # a run too short for a fit or a trade, at one budget, without the course's network: no sentence about them
+    bare = {**board, "elo_per_decade": nan, "plateau": nan, "plateau_flops": nan, "fewest_mistakes": nan}
+    write_scaling_report(tmp_path / figures.SCALING, [bare, larger], {**trade, "slope": nan, "points": 0},
+                         budgets=(64,), student=False)
+    text = figures.course_scaling()
+    assert "5x4-4 (20 points): too few points" in text and "nan" not in text
+    assert "The full run's" not in text and "Each doubling of the search" not in text
+    assert "too few iso-Elo crossings" in text and "about **60 Elo**" in text  # the other board's fit remains
+    assert "| 5x4-4 | too few points | no plateau | 2e+12 | not reached | not measured | 0.4 |" in figures.scaling()
+    write_scaling_report(tmp_path / figures.SCALING, [board, larger], {**trade, "slope": 0.2, "slope_high": 0.6})
+    assert "no measurable trade" in figures.course_scaling()
 
 
 def test_an_unknown_figure_block_is_an_error():

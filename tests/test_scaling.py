@@ -107,13 +107,15 @@ def test_growth_per_step_reads_each_crossing_between_its_neighbours():
     lines = scaling.growth_per_step([
         facts("5x4-4", {0.05: scaling.Reach(1e8, 0.0, 0, 4), scaling.PERFECT: scaling.Reach(1e9, 0.0, 0, 3)}, 10.0),
         facts("6x5-4", {0.05: scaling.Reach(1e9, 1e8, 0, 4), scaling.PERFECT: scaling.Reach(1e11, 5e10, 1, 4)}, 11.0),
-        facts("7x6-4", {0.05: scaling.Reach(4e9, 2e9, 0, 2)}),
+        facts("7x5-4", {0.05: scaling.Reach(4e9, 2e9, 0, 2)}),
         facts("8x7-4", {})])
     assert "perfect play took **100.0x**" in lines[0] and "between 50.0x and any multiple" in lines[0]
-    assert "20 to 30 points" in lines[0] and "turned flat at **10.0x**" in lines[0]
+    assert "20 to 30 points, a row and a column more" in lines[0] and "stopped rising at **10.0x**" in lines[0]
     assert "at most 5% mistakes" in lines[1] and "**4.0x**" in lines[1] and "between 2.0x and 40.0x" in lines[1]
-    assert "plateaus not both measured" in lines[1]
-    assert "no mistake level reached on both boards" in lines[2]
+    assert "30 to 35 points, a column more" in lines[1] and "plateau not reached on both" in lines[1]
+    assert "no mistake level reached on both boards" in lines[2] and "35 to 56 points, 21 points more" in lines[2]
+    assert lines[3].startswith("- 5x4-4 to 8x7-4") and "at most 5% mistakes" not in lines[3]  # 8x7 reached none
+    assert "Jones measured about 7x" in lines[4]
 
 
 def test_perfect_compute_brackets_the_first_perfect_network():
@@ -131,7 +133,7 @@ def test_larger_boards_train_longer_unless_told():
 
     assert iterations() == [64, 128, 256]
     assert iterations("--iterations", "10") == [10, 10, 10]
-    assert iterations("--iterations", "1", "2", "3", "--boards", *reversed(scaling.BOARDS)) == [1, 2, 3]  # smallest first
+    assert iterations("--iterations", "3", "2", "1", "--boards", *reversed(scaling.BOARDS)) == [1, 2, 3]  # as given
 
 
 def test_bad_settings_exit_with_one_line(tmp_path, capsys):

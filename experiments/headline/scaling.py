@@ -198,7 +198,9 @@ class Fit(NamedTuple):
 
     @property
     def knee_flops(self) -> float:
-        """The compute where the frontier turns flat (Jones' compute for perfect play; NaN: no plateau)."""
+        """The compute where the frontier turns flat (NaN: no plateau). On Hex, which has no draws, Jones
+        read perfect play there; on a drawn board Elo stops rising once the networks stop losing to
+        the solver, while their mistakes can go on falling."""
         return math.nan if self.knee is None else 10 ** self.knee
 
     def predict(self, log_compute: np.ndarray) -> np.ndarray:
@@ -363,7 +365,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--nets", nargs="+", default=NETS, metavar="BLOCKSxFILTERS",
                    help=f"network sizes (default {' '.join(NETS)})")
     p.add_argument("--iterations", type=whole(1), nargs="+", default=None, metavar="N",
-                   help="each run's iterations: one number for every board, or one per board, smallest first "
+                   help="each run's iterations: one number for every board, or one per board of --boards "
                         f"(default {FIRST_ITERATIONS} on the smallest board, twice as many on each larger one, so "
                         "that every board's frontier can reach its plateau)")
     p.add_argument("--simulations", type=whole(1), nargs="+", default=SIMULATIONS, metavar="N",
@@ -401,12 +403,13 @@ def settle(args: argparse.Namespace) -> None:
         board_slug(board)
         if get_game(board).solver() is None:
             raise SpecError(f"the solver cannot play {board}: the lab needs boards it solves")
-    args.boards = sorted(args.boards, key=cells)
-    iterations = args.iterations or [FIRST_ITERATIONS * 2 ** k for k in range(len(args.boards))]
-    if len(iterations) not in (1, len(args.boards)):
+    if args.iterations and len(args.iterations) not in (1, len(args.boards)):
         raise SpecError(f"--iterations takes one number or one per board ({len(args.boards)}), "
-                        f"not {len(iterations)}")
-    args.board_iterations = {board: iterations[min(k, len(iterations) - 1)] for k, board in enumerate(args.boards)}
+                        f"not {len(args.iterations)}")
+    values = args.iterations or []
+    given = dict(zip(args.boards, values * len(args.boards) if len(values) == 1 else values))  # in --boards' order
+    args.boards = sorted(args.boards, key=cells)
+    args.board_iterations = {board: given.get(board, FIRST_ITERATIONS * 2 ** k) for k, board in enumerate(args.boards)}
     args.nets = [Net.parse(text) for text in args.nets]
     for spec in args.ladder:
         check_spec(spec)
@@ -573,13 +576,22 @@ def board_findings(points: pd.DataFrame, ladder: pd.DataFrame, frontier_simulati
     return pd.concat(fronts, ignore_index=True) if fronts else pd.DataFrame(), facts
 
 
+def step_words(smaller: str, larger: str) -> str:
+    """What a board-size step adds: ``a column``, ``a row``, ``a row and a column`` or ``N points``."""
+    (c1, r1), (c2, r2) = (tuple(int(v) for v in slug.split("-")[0].split("x")) for slug in (smaller, larger))
+    named = {(1, 0): "a column", (0, 1): "a row", (1, 1): "a row and a column"}
+    return named.get((c2 - c1, r2 - r1), f"{c2 * r2 - c1 * r1} points")
+
+
 def growth_per_step(facts: list[BoardFacts]) -> list[str]:
-    """Sentences: how much more training compute each board took than the one before to err on
-    at most the finest mistake level both reached (perfect play's 1% where they did), and
-    how much later its frontier turned flat (Jones' own measure of perfect play)."""
+    """Sentences: how much more training compute each board took than the one before (and, with
+    three boards or more, the last than the first) to err on at most the finest mistake level
+    both reached (perfect play's 1% where they did), and to bring Elo to its plateau."""
+    pairs = list(zip(facts, facts[1:])) + ([(facts[0], facts[-1])] if len(facts) > 2 else [])
     lines = []
-    for smaller, larger in zip(facts, facts[1:]):
-        step = f"{smaller.board} to {larger.board} ({cells_of(smaller.board)} to {cells_of(larger.board)} points)"
+    for smaller, larger in pairs:
+        step = (f"{smaller.board} to {larger.board} ({cells_of(smaller.board)} to {cells_of(larger.board)} points, "
+                f"{step_words(smaller.board, larger.board)} more)")
         both = [level for level in MISTAKE_LEVELS
                 if not math.isnan(smaller.reaches[level].flops) and not math.isnan(larger.reaches[level].flops)]
         parts = []
@@ -595,13 +607,16 @@ def growth_per_step(facts: list[BoardFacts]) -> list[str]:
                          f"{high}, from the networks on either side of each crossing)")
         else:
             parts.append("no mistake level reached on both boards")
-        if smaller.fit is not None and larger.fit is not None and smaller.fit.knee is not None and larger.fit.knee is not None:
-            parts.append(f"the frontier turned flat at **{larger.fit.knee_flops / smaller.fit.knee_flops:.1f}x** "
-                         "the compute")
+        if (smaller.fit is not None and larger.fit is not None and smaller.fit.knee is not None
+                and larger.fit.knee is not None):
+            parts.append(f"Elo stopped rising at **{larger.fit.knee_flops / smaller.fit.knee_flops:.1f}x** the "
+                         "compute")
         else:
-            parts.append("the frontiers' plateaus not both measured")
-        lines.append(f"- {step}: {'; '.join(parts)}. Jones measured about {JONES_PERFECT_GROWTH}x per step of one "
-                     "row and one column on Hex.")
+            parts.append("Elo's plateau not reached on both")
+        lines.append(f"- {step}: {'; '.join(parts)}.")
+    if lines:
+        lines.append(f"\nJones measured about {JONES_PERFECT_GROWTH}x per step of Hex board size, each adding a row "
+                     "and a column.")
     return lines
 
 
@@ -738,9 +753,11 @@ def summary_lines(args: argparse.Namespace, command_line: str, points: pd.DataFr
     lines += ["", "![Elo against training compute](elo_vs_training.png)", "", "## Perfect play", "",
               f"Perfect play here is erring on at most {PERFECT:.0%} of the board's critical solved positions at "
               f"{args.frontier_simulations} simulations. The least training compute (FLOPs) whose network errs on at "
-              "most each share of them, the fewest mistakes any network made at any budget, and Jones' own "
-              "measure, the compute where the frontier's fit turns flat (its plateau beside the solver's Elo):", "",
-              f"| board | {levels} | fewest mistakes | frontier flat from |",
+              "most each share of them, the fewest mistakes any network made at any budget, and where the "
+              "frontier's fit turns flat, its plateau beside the solver's Elo. Jones read perfect play at that "
+              "knee on Hex, which has no draws; on a drawn board Elo stops rising once the networks stop losing "
+              "to the solver, and their mistakes can go on falling after it:", "",
+              f"| board | {levels} | fewest mistakes | Elo flat from |",
               "|---|" + "---:|" * len(MISTAKE_LEVELS) + "---|---|"]
     for fact in facts:
         fewest, fit = fact.fewest, fact.fit
