@@ -431,7 +431,8 @@ def scaling() -> str:
              "fewest mistakes (any budget) | training hours (all networks) |", "|---|---:|---|---:|---:|---:|---:|"]
     for _, board in boards.iterrows():
         flat = ("no plateau" if math.isnan(board.plateau_flops) else
-                f"{board.plateau_flops:.2g} at Elo {board.plateau:.0f} (solver {board.solver_elo:.0f})")
+                f"{board.plateau_flops:.2g} at Elo {board.plateau:.0f} (solver {board.solver_elo:.0f}"
+                f"{')' if board.plateau_at_solver else ': a stall below it)'}")
         fewest = "not measured" if math.isnan(board.fewest_mistakes) else f"{board.fewest_mistakes:.1%}"
         lines.append(f"| {board.board} | {slope_cell(board)} | {flat} | {flops_cell(board.flops_to_5pct)} | "
                      f"{flops_cell(board.flops_to_1pct)} | {fewest} | {board.train_hours:.1f} |")
@@ -458,6 +459,8 @@ def course_scaling() -> str:
         row = student.iloc[0]
         if math.isnan(small.plateau_flops):
             flat = "its frontier had not turned flat by the end of the run"
+        elif not small.plateau_at_solver:
+            flat = f"its frontier stalls below the solver, at Elo {small.plateau:.0f}"
         elif small.plateau_flops > row.train_flops:
             flat = (f"its frontier turns flat at Elo {small.plateau:.0f} from {small.plateau_flops:.2g} FLOPs, "
                     f"{small.plateau_flops / row.train_flops:.1f}x further on")

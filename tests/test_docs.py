@@ -69,9 +69,10 @@ def test_the_course_reads_the_scaling_labs_findings(tmp_path, monkeypatch):
     nan = float("nan")
     board = {"board": "5x4-4", "cells": 20, "elo_per_decade": 200.0, "elo_per_decade_low": 150.0,
              "elo_per_decade_high": 250.0, "plateau": 600.0, "plateau_flops": 2e13, "solver_elo": 560.0,
+             "plateau_at_solver": True,
              "flops_to_5pct": 2e12, "flops_to_1pct": nan, "fewest_mistakes": 0.023, "train_hours": 0.4}
     larger = {**board, "board": "6x5-4", "cells": 30, "elo_per_decade_low": 180.0, "elo_per_decade_high": 220.0,
-              "plateau": nan, "plateau_flops": nan, "solver_elo": 700.0, "flops_to_5pct": 3e13, "fewest_mistakes": 0.04,
+              "plateau": nan, "plateau_flops": nan, "solver_elo": 700.0, "plateau_at_solver": False, "flops_to_5pct": 3e13, "fewest_mistakes": 0.04,
               "train_hours": 2.0}
     trade = {"slope": -1.0, "slope_low": -1.5, "slope_high": -0.5, "points": 6, "training_per_10x_search": 10.0}
     write_scaling_report(tmp_path / figures.SCALING, [board, larger], trade)
@@ -100,6 +101,10 @@ def test_the_course_reads_the_scaling_labs_findings(tmp_path, monkeypatch):
     assert "| 5x4-4 | too few points | no plateau | 2e+12 | not reached | not measured | 0.4 |" in figures.scaling()
     write_scaling_report(tmp_path / figures.SCALING, [board, larger], {**trade, "slope": 0.2, "slope_high": 0.6})
     assert "no measurable trade" in figures.course_scaling()
+    stall = {**larger, "plateau": 650.0, "plateau_flops": 1e13}
+    write_scaling_report(tmp_path / figures.SCALING, [{**board, "plateau_at_solver": False}, stall], trade)
+    assert "its frontier stalls below the solver, at Elo 600" in figures.course_scaling()
+    assert "1e+13 at Elo 650 (solver 700: a stall below it)" in figures.scaling()
 
 
 def test_an_unknown_figure_block_is_an_error():

@@ -102,17 +102,18 @@ def test_growth_per_step_reads_each_crossing_between_its_neighbours():
     def facts(board, reaches, knee=None):
         fit = scaling.Fit(100.0, 90.0, 110.0, 0.0, None if knee is None else 100.0 * knee, 5, knee)
         levels = {level: reaches.get(level, never) for level in scaling.MISTAKE_LEVELS}
-        return scaling.BoardFacts(board, fit, 5, 0.0, levels, pd.Series(dtype=float), pd.Series(dtype=float))
+        return scaling.BoardFacts(board, fit, 5, 1000.0, levels, pd.Series(dtype=float), pd.Series(dtype=float),
+                                  perfect_low=950.0)
 
     lines = scaling.growth_per_step([
-        facts("5x4-4", {0.05: scaling.Reach(1e8, 0.0, 0, 4), scaling.PERFECT: scaling.Reach(1e9, 0.0, 0, 3)}, 10.0),
+        facts("5x4-4", {0.05: scaling.Reach(1e8, 0.0, 0, 4), scaling.PERFECT: scaling.Reach(1e9, 0.0, 0, 3)}, 10.0),  # plateau 1000
         facts("6x5-4", {0.05: scaling.Reach(1e9, 1e8, 0, 4), scaling.PERFECT: scaling.Reach(1e11, 5e10, 1, 4)}, 11.0),
-        facts("7x5-4", {0.05: scaling.Reach(4e9, 2e9, 0, 2)}),
+        facts("7x5-4", {0.05: scaling.Reach(4e9, 2e9, 0, 2)}, 9.0),  # a stall at 900, below the solver
         facts("8x7-4", {})])
     assert "perfect play took **100.0x**" in lines[0] and "between 50.0x and any multiple" in lines[0]
-    assert "20 to 30 points, a row and a column more" in lines[0] and "stopped rising at **10.0x**" in lines[0]
+    assert "20 to 30 points, a row and a column more" in lines[0] and "the solver's level at **10.0x**" in lines[0]
     assert "at most 5% mistakes" in lines[1] and "**4.0x**" in lines[1] and "between 2.0x and 40.0x" in lines[1]
-    assert "30 to 35 points, a column more" in lines[1] and "plateau not reached on both" in lines[1]
+    assert "30 to 35 points, a column more" in lines[1] and "did not reach the solver's level on both" in lines[1]
     assert "no mistake level reached on both boards" in lines[2] and "35 to 56 points, 21 points more" in lines[2]
     assert lines[3].startswith("- 5x4-4 to 8x7-4") and "at most 5% mistakes" not in lines[3]  # 8x7 reached none
     assert "Jones measured about 7x" in lines[4]

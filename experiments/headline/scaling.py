@@ -550,6 +550,13 @@ class BoardFacts(NamedTuple):
     reaches: dict[float, Reach]  # per mistake level (MISTAKE_LEVELS), the training compute that reached it
     best: pd.Series             # the strongest network at any budget
     fewest: pd.Series           # the network and budget with the fewest mistakes
+    perfect_low: float = math.nan  # the low end of the solver's 95% Elo interval
+
+    @property
+    def at_solver(self) -> bool:
+        """Whether Elo's plateau reaches the solver's level (its interval's low end): the networks
+        stopped losing to perfect play there, rather than stalling below it."""
+        return self.fit is not None and self.fit.plateau is not None and self.fit.plateau >= self.perfect_low
 
     @property
     def reach(self) -> Reach:
@@ -572,7 +579,8 @@ def board_findings(points: pd.DataFrame, ladder: pd.DataFrame, frontier_simulati
         facts.append(BoardFacts(str(board), fit_frontier(front, seed=seed), len(front),
                                 float(solver["elo"].iloc[0]) if len(solver) else math.nan,
                                 {level: perfect_compute(at, level) for level in MISTAKE_LEVELS},
-                                group.loc[group["elo"].idxmax()], fewest))
+                                group.loc[group["elo"].idxmax()], fewest,
+                                float(solver["elo_low"].iloc[0]) if len(solver) else math.nan))
     return pd.concat(fronts, ignore_index=True) if fronts else pd.DataFrame(), facts
 
 
@@ -607,12 +615,11 @@ def growth_per_step(facts: list[BoardFacts]) -> list[str]:
                          f"{high}, from the networks on either side of each crossing)")
         else:
             parts.append("no mistake level reached on both boards")
-        if (smaller.fit is not None and larger.fit is not None and smaller.fit.knee is not None
-                and larger.fit.knee is not None):
-            parts.append(f"Elo stopped rising at **{larger.fit.knee_flops / smaller.fit.knee_flops:.1f}x** the "
-                         "compute")
+        if smaller.at_solver and larger.at_solver and smaller.fit is not None and larger.fit is not None:
+            parts.append(f"Elo reached the solver's level at **{larger.fit.knee_flops / smaller.fit.knee_flops:.1f}x** "
+                         "the compute")
         else:
-            parts.append("Elo's plateau not reached on both")
+            parts.append("Elo did not reach the solver's level on both")
         lines.append(f"- {step}: {'; '.join(parts)}.")
     if lines:
         lines.append(f"\nJones measured about {JONES_PERFECT_GROWTH}x per step of Hex board size, each adding a row "
@@ -636,6 +643,7 @@ def facts_table(facts: list[BoardFacts]) -> pd.DataFrame:
                "elo_per_decade_high": fit.high if fit else math.nan,
                "plateau": fit.plateau if fit is not None and fit.plateau is not None else math.nan,
                "plateau_flops": fit.knee_flops if fit else math.nan, "solver_elo": fact.perfect_elo,
+               "solver_elo_low": fact.perfect_low, "plateau_at_solver": fact.at_solver,
                "fewest_mistakes": fact.fewest.get("mistakes", math.nan)}
         row.update({level_column(level): fact.reaches[level].flops for level in MISTAKE_LEVELS})
         rows.append(row)
@@ -763,7 +771,8 @@ def summary_lines(args: argparse.Namespace, command_line: str, points: pd.DataFr
         fewest, fit = fact.fewest, fact.fit
         least = (f"{fewest['mistakes']:.1%} ({fewest['net']} after {int(fewest['iteration'])} iterations, "
                  f"{int(fewest['simulations'])} simulations)" if len(fewest) else "not measured")
-        flat = (f"{fit.knee_flops:.2g} (Elo {fit.plateau:.0f}; solver {fact.perfect_elo:.0f})"
+        flat = (f"{fit.knee_flops:.2g} (Elo {fit.plateau:.0f}; solver {fact.perfect_elo:.0f}"
+                f"{')' if fact.at_solver else ': a stall below it)'}"
                 if fit is not None and fit.plateau is not None else "no plateau")
         lines.append(f"| {fact.board} | {' | '.join(reach_cell(fact.reaches[level]) for level in MISTAKE_LEVELS)} "
                      f"| {least} | {flat} |")
