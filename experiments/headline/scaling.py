@@ -723,9 +723,15 @@ def levels_of(group: pd.DataFrame, count: int = 3) -> list[float]:
 
 
 def summary_lines(args: argparse.Namespace, command_line: str, points: pd.DataFrame, ladder: pd.DataFrame,
-                  facts: list[BoardFacts], curves: pd.DataFrame) -> list[str]:
+                  facts: list[BoardFacts], trade: tuple[float, float, float, int]) -> list[str]:
     """The report's ``summary.md``: the frontier, perfect play, the iso-Elo trade and the ladder."""
-    rate, low, high, count = exchange_rate(curves, seed=args.seed)
+    return (frontier_lines(args, command_line, points, facts) + perfect_lines(args, facts)
+            + trade_lines(trade, ladder))
+
+
+def frontier_lines(args: argparse.Namespace, command_line: str, points: pd.DataFrame,
+                   facts: list[BoardFacts]) -> list[str]:
+    """The summary's head and its compute frontier section."""
     lines = ["# The scaling lab: strength against training and search compute on Connect-N", "",
              f"Reproduce: `{command_line}`", "",
              f"Boards {', '.join(points['board'].unique())} (columns x rows - in a row); networks "
@@ -757,8 +763,13 @@ def summary_lines(args: argparse.Namespace, command_line: str, points: pd.DataFr
                       f"{' and '.join(f'{s:.0f}' for s in slopes)}, so doubling training compute wins "
                       f"{' and '.join(f'{1 / (1 + 10 ** (-s * math.log10(2) / 400)):.0%}' for s in slopes)} of the "
                       "games against the network it doubled (Jones: about two in three)."]
+    return lines
+
+
+def perfect_lines(args: argparse.Namespace, facts: list[BoardFacts]) -> list[str]:
+    """The summary's perfect play section: the compute to each mistake level, the knees, the growth per step."""
     levels = " | ".join(f"<= {level:.0%}" for level in MISTAKE_LEVELS)
-    lines += ["", "![Elo against training compute](elo_vs_training.png)", "", "## Perfect play", "",
+    lines = ["", "![Elo against training compute](elo_vs_training.png)", "", "## Perfect play", "",
               f"Perfect play here is erring on at most {PERFECT:.0%} of the board's critical solved positions at "
               f"{args.frontier_simulations} simulations. The least training compute (FLOPs) whose network errs on at "
               "most each share of them, the fewest mistakes any network made at any budget, and where the "
@@ -776,8 +787,14 @@ def summary_lines(args: argparse.Namespace, command_line: str, points: pd.DataFr
                 if fit is not None and fit.plateau is not None else "no plateau")
         lines.append(f"| {fact.board} | {' | '.join(reach_cell(fact.reaches[level]) for level in MISTAKE_LEVELS)} "
                      f"| {least} | {flat} |")
-    lines += ["", *growth_per_step(facts), "", "![mistakes against training compute](mistakes_vs_training.png)", "",
-              "## Training against search", "",
+    return lines + ["", *growth_per_step(facts), "", "![mistakes against training compute](mistakes_vs_training.png)",
+                    ""]
+
+
+def trade_lines(trade: tuple[float, float, float, int], ladder: pd.DataFrame) -> list[str]:
+    """The summary's iso-Elo exchange rate and the ladder's ratings."""
+    rate, low, high, count = trade
+    return ["## Training against search", "",
               "Along each iso-Elo curve, the training compute at which each network size at each search budget "
               "first reaches the level, at that network's search FLOPs per move (the cheapest in training at each "
               "search compute). " + (
@@ -790,7 +807,6 @@ def summary_lines(args: argparse.Namespace, command_line: str, points: pd.DataFr
               "| board | engine | Elo | 95% interval | games |", "|---|---|---:|---|---:|",
               *(f"| {r.board} | `{r.engine}` | {r.elo:.0f} | {r.elo_low:.0f} to {r.elo_high:.0f} | {r.games} |"
                 for r in ladder.itertuples()), ""]
-    return lines
 
 
 def cost_lines(costs: pd.DataFrame) -> list[str]:
@@ -841,7 +857,7 @@ def run_lab(args: argparse.Namespace, argv: list[str] | None, out: Path, work: P
     points, ladder = pd.concat(all_points, ignore_index=True), pd.concat(all_ladders, ignore_index=True)
     iso = pd.concat(curves, ignore_index=True)
     fronts, facts = board_findings(points, ladder, args.frontier_simulations, args.seed)
-    rate, low, high, count = exchange_rate(iso, seed=args.seed)
+    trade = rate, low, high, count = exchange_rate(iso, seed=args.seed)
     exchange = pd.DataFrame([{"slope": rate, "slope_low": low, "slope_high": high, "points": count,
                               "training_per_10x_search": 10 ** -rate}])
     for name, table in (("points.csv", points), ("ladder.csv", ladder), ("frontier.csv", fronts),
@@ -852,7 +868,7 @@ def run_lab(args: argparse.Namespace, argv: list[str] | None, out: Path, work: P
     plot_mistakes(points, out / "mistakes_vs_training.png", args.frontier_simulations)
     plot_iso(iso, out / "iso_elo.png")
     command_line = chapters.command(__file__, argv, {"--seed": args.seed})
-    chapters.write_lines(out / "summary.md", summary_lines(args, command_line, points, ladder, facts, iso)
+    chapters.write_lines(out / "summary.md", summary_lines(args, command_line, points, ladder, facts, trade)
                          + cost_lines(pd.DataFrame(costs)))
     print(f"wrote {out / 'summary.md'}")
     return 0
