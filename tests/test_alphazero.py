@@ -267,6 +267,9 @@ def test_self_play_in_worker_processes_gives_whole_games():
     with SelfPlayPool(2) as pool:
         examples = pool.self_play("tictactoe", SHIPPED / "tictactoe.keras", 5,
                                   SelfPlaySettings(parallel=4, simulations=8), seed=3)
+        workers = list(pool.pool._processes.values())
+    # the idle workers exit normally (a killed worker leaves its semaphores behind, and a warning at exit)
+    assert [worker.exitcode for worker in workers] == [0, 0]
     assert len(examples.lengths) == 5 and sum(examples.lengths) == len(examples.values) == len(examples.features)
     assert all(5 <= n <= 9 for n in examples.lengths)  # tic-tac-toe lasts 5 to 9 moves
     np.testing.assert_allclose(examples.policies.sum(axis=1), 1.0, rtol=1e-5)

@@ -64,6 +64,18 @@ def test_a_straight_frontier_gets_no_plateau():
     assert fit.low < 200 < fit.high
 
 
+def test_runs_that_go_on_without_beating_the_frontier_make_it_a_plateau():
+    # the frontier rose 300 Elo a decade up to 1e11; the runs then spent 1,000x more without beating it
+    logs = np.arange(6, 12)
+    front = pd.DataFrame({"train_flops": 10.0 ** logs, "elo": 300 * logs + np.array([5, -5, 5, -5, 5, -5])})
+    assert scaling.fit_frontier(front).plateau is None  # its improving points alone show no flat part
+    fit = scaling.fit_frontier(front, until=1e14)
+    assert fit is not None and fit.plateau == pytest.approx(3300, abs=30)
+    assert fit.slope == pytest.approx(300, abs=15)
+    assert fit.points >= 5 and 10.8 < math.log10(fit.knee_flops) < 11.5  # the last rising point sits at the knee
+    assert scaling.fit_frontier(front, until=1e11).plateau is None  # no compute beyond the frontier's last point
+
+
 def test_crossing_interpolates_in_log_compute():
     front = pd.DataFrame({"train_flops": [1e6, 1e8], "elo": [0.0, 200.0]})
     assert scaling.crossing(front, 100.0) == pytest.approx(1e7)

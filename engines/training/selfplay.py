@@ -36,14 +36,13 @@ own tree, and each step's leaves go to each side's network in one call.
 """
 from __future__ import annotations
 
-from concurrent.futures import as_completed
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Sequence
 
 import numpy as np
 
-from dlgo.arena.workers import stop_pool, worker_pool
+from dlgo.arena.workers import run_jobs, worker_pool
 from dlgo.core.errors import SpecError
 from dlgo.core.game import State, value_for
 from dlgo.core.types import Player
@@ -334,8 +333,8 @@ def _self_play_task(job: SelfPlayJob) -> Examples:
                     auxiliary=examples.auxiliary)
 
 
-def _ray_self_play_task(task: tuple[int, SelfPlayJob]) -> tuple[int, Examples]:
-    """A share of the self-play games on a Ray worker, with its index."""
+def _self_play_share(task: tuple[int, SelfPlayJob]) -> tuple[int, Examples]:
+    """A share of the self-play games, with its index (in a pool's worker or a Ray task)."""
     _init_worker()
     share, job = task
     return share, _self_play_task(job)
@@ -366,9 +365,11 @@ class SelfPlayPool:
         self.close()
 
     def close(self) -> None:
-        """Stop the worker processes (at once: a batch still playing is given up)."""
+        """Let the worker processes end. No batch is playing here (a batch that failed has
+        stopped them at once), so each exits normally and releases what it held: a worker
+        killed instead leaves its semaphores for the resource tracker to warn about."""
         if self.pool is not None:
-            stop_pool(self.pool)
+            self.pool.shutdown(wait=True)
 
     def self_play(self, game: str, checkpoint: str | Path, num_games: int,
                   settings: SelfPlaySettings = SelfPlaySettings(), *, seed: int | None = None,
@@ -390,9 +391,7 @@ class SelfPlayPool:
             if self.pool is None:
                 from dlgo.arena.distributed import run_tasks  # Ray: this pool was made with it
 
-                run_tasks(_ray_self_play_task, list(jobs.items()), lambda result: finished(*result))
-            else:
-                futures = {self.pool.submit(_self_play_task, job): k for k, job in jobs.items()}
-                for future in as_completed(futures):
-                    finished(futures[future], future.result())
+                run_tasks(_self_play_share, list(jobs.items()), lambda result: finished(*result))
+            else:  # any exception, Ctrl-C too, stops the workers at once
+                run_jobs(_self_play_share, list(jobs.items()), lambda result: finished(*result), self.pool)
         return Examples.concatenate([parts[k] for k in sorted(parts)])

@@ -229,16 +229,23 @@ def _hinge(logs: np.ndarray, elos: np.ndarray, knee: float) -> tuple[float, floa
 
 
 def fit_frontier(front: pd.DataFrame, x: str = "train_flops", y: str = "elo", seed: int = 0,
-                 resamples: int = 1000) -> Fit | None:
+                 resamples: int = 1000, until: float | None = None) -> Fit | None:
     """Jones' change-point model of a frontier: Elo = a + b·log10(compute) up to a knee, flat
     after it, continuous at the knee. The knee is searched on a fine grid (leaving at least
     three points on the rising part); it is kept only if the Bayesian information
     criterion prefers it to a straight line. The slope's interval resamples the rising
-    points. None with fewer than three frontier points."""
+    points. None with fewer than three frontier points.
+
+    ``until`` is the most compute any run spent: the frontier holds its last Elo up to
+    there (no network beat it), which the fit sees as one more point, so runs that went
+    on long after their best without improving show as a plateau."""
     logs, elos = np.log10(front[x].to_numpy(float)), front[y].to_numpy(float)
-    n = len(logs)
-    if n < 3:
+    measured = len(logs)
+    if measured < 3:
         return None
+    if until is not None and math.log10(until) > logs[-1]:
+        logs, elos = np.append(logs, math.log10(until)), np.append(elos, elos[-1])
+    n = len(logs)
 
     def bic(error: float, parameters: int) -> float:
         return n * math.log(max(error, 1e-9) / n) + parameters * math.log(n)
@@ -249,7 +256,7 @@ def fit_frontier(front: pd.DataFrame, x: str = "train_flops", y: str = "elo", se
         ka, kb, kerror = _hinge(logs, elos, float(candidate))
         if kb > 0 and bic(kerror, 3) < best:
             knee, best, a, b = float(candidate), bic(kerror, 3), ka, kb
-    rising = logs <= knee if knee is not None else np.ones(n, bool)
+    rising = logs[:measured] <= knee if knee is not None else np.ones(measured, bool)
     rng = np.random.default_rng(seed)
     slopes = []
     for _ in range(resamples):
@@ -576,7 +583,8 @@ def board_findings(points: pd.DataFrame, ladder: pd.DataFrame, frontier_simulati
         solver = ladder[(ladder["board"] == board) & (ladder["engine"] == "solver")]
         measured = group.dropna(subset=["mistakes"])
         fewest = measured.loc[measured["mistakes"].idxmin()] if len(measured) else pd.Series(dtype=float)
-        facts.append(BoardFacts(str(board), fit_frontier(front, seed=seed), len(front),
+        until = float(at["train_flops"].max()) if len(at) else None  # the frontier holds its Elo up to there
+        facts.append(BoardFacts(str(board), fit_frontier(front, seed=seed, until=until), len(front),
                                 float(solver["elo"].iloc[0]) if len(solver) else math.nan,
                                 {level: perfect_compute(at, level) for level in MISTAKE_LEVELS},
                                 group.loc[group["elo"].idxmax()], fewest,
@@ -667,11 +675,14 @@ def plot_boards(points: pd.DataFrame, fronts: pd.DataFrame, facts: list[BoardFac
             rows = rows.sort_values("train_flops")
             ax.scatter(rows["train_flops"], rows["elo"], s=12, label=f"{simulations} simulations")
         front = fronts[fronts["board"] == board]
-        ax.plot(front["train_flops"], front["elo"], color="black", lw=1, label="frontier")
-        fit = fact.fit
-        if fit is not None:
-            xs = np.logspace(np.log10(front["train_flops"].min()), np.log10(front["train_flops"].max()), 50)
-            ax.plot(xs, fit.predict(np.log10(xs)), ls=":", color="black", label=f"fit: {fit.slope:.0f} Elo per 10x")
+        if len(front):  # the frontier holds its last Elo up to the most compute spent: no network beat it
+            until = max(float(group["train_flops"].max()), float(front["train_flops"].max()))
+            ax.plot([*front["train_flops"], until], [*front["elo"], front["elo"].iloc[-1]], color="black", lw=1,
+                    label="frontier")
+            if fact.fit is not None:
+                xs = np.logspace(np.log10(front["train_flops"].min()), np.log10(until), 50)
+                ax.plot(xs, fact.fit.predict(np.log10(xs)), ls=":", color="black",
+                        label=f"fit: {fact.fit.slope:.0f} Elo per 10x")
         if not math.isnan(fact.perfect_elo):
             ax.axhline(fact.perfect_elo, color="grey", ls="--", label="perfect play (solver)")
         ax.set_xscale("log")
@@ -747,7 +758,8 @@ def frontier_lines(args: argparse.Namespace, command_line: str, points: pd.DataF
              "## The compute frontier", "",
              f"At {args.frontier_simulations} simulations a move, the best Elo any network reached at each training "
              "compute, fitted as Jones did with a line in log compute up to a plateau (kept only where the Bayesian "
-             "information criterion prefers it to a straight line):", "",
+             "information criterion prefers it to a straight line; the frontier holds its best Elo up to the most "
+             "compute any run spent, so runs that went on long after their best show as a plateau):", "",
              "| board | frontier points | Elo per 10x training compute | plateau | perfect play (solver) | "
              "best network |", "|---|---:|---:|---:|---:|---|"]
     for fact in facts:
