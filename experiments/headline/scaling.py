@@ -1,6 +1,6 @@
 """The scaling lab: AlphaZero's strength against training compute and search compute, from random play to perfect play.
 
-    python experiments/headline/scaling.py                 # the full run: hours on 2 cores, resumable
+    python experiments/headline/scaling.py                 # the full run: about 3 hours on 2 cores, resumable
     python experiments/headline/scaling.py --ray           # the same on a Ray cluster
     python experiments/headline/scaling.py --quick         # every step in a few minutes
     python experiments/headline/scaling.py --out reports/scaling-connectn
