@@ -427,11 +427,12 @@ def scaling() -> str:
         return f"*The full run has not been committed yet: `{SCALING_COMMAND}`.*\n"
     boards, exchange, _, budget = tables
     lines = [f"At {budget} simulations a move ([reports/{SCALING}](reports/{SCALING}/summary.md); FLOPs of training):",
-             "", "| board | Elo per 10x (95%) | Elo flat from | <= 5% mistakes | <= 1% mistakes (perfect) | "
+             "", "| board | Elo per 10x (95%) | Elo flat from (95%) | <= 5% mistakes | <= 1% mistakes (perfect) | "
              "fewest mistakes (any budget) | training hours (all networks) |", "|---|---:|---|---:|---:|---:|---:|"]
     for _, board in boards.iterrows():
         flat = ("no plateau" if math.isnan(board.plateau_flops) else
-                f"{board.plateau_flops:.2g} at Elo {board.plateau:.0f} (solver {board.solver_elo:.0f}"
+                f"{board.plateau_flops:.2g} ({board.plateau_flops_low:.2g} to {board.plateau_flops_high:.2g}) "
+                f"at Elo {board.plateau:.0f} (solver {board.solver_elo:.0f}"
                 f"{')' if board.plateau_at_solver else ': a stall below it)'}")
         fewest = "not measured" if math.isnan(board.fewest_mistakes) else f"{board.fewest_mistakes:.1%}"
         lines.append(f"| {board.board} | {slope_cell(board)} | {flat} | {flops_cell(board.flops_to_5pct)} | "

@@ -68,7 +68,8 @@ def test_the_course_reads_the_scaling_labs_findings(tmp_path, monkeypatch):
     assert "not been committed yet" in figures.course_scaling() and "not been committed yet" in figures.scaling()
     nan = float("nan")
     board = {"board": "5x4-4", "cells": 20, "elo_per_decade": 200.0, "elo_per_decade_low": 150.0,
-             "elo_per_decade_high": 250.0, "plateau": 600.0, "plateau_flops": 2e13, "solver_elo": 560.0,
+             "elo_per_decade_high": 250.0, "plateau": 600.0, "plateau_flops": 2e13, "plateau_flops_low": 5e12,
+             "plateau_flops_high": 6e13, "solver_elo": 560.0,
              "plateau_at_solver": True,
              "flops_to_5pct": 2e12, "flops_to_1pct": nan, "fewest_mistakes": 0.023, "train_hours": 0.4}
     larger = {**board, "board": "6x5-4", "cells": 30, "elo_per_decade_low": 180.0, "elo_per_decade_high": 220.0,
@@ -87,7 +88,7 @@ def test_the_course_reads_the_scaling_labs_findings(tmp_path, monkeypatch):
     assert "stands in for 2.0x" in text
     assert "5x4-4 200 (150 to 250), 6x5-4 200 (180 to 220)" in figures.scaling_answer()
     table = figures.scaling()
-    assert "| 5x4-4 | 200 (150 to 250) | 2e+13 at Elo 600 (solver 560) | 2e+12 | not reached | 2.3% | 0.4 |" in table
+    assert "| 5x4-4 | 200 (150 to 250) | 2e+13 (5e+12 to 6e+13) at Elo 600 (solver 560) | 2e+12 | not reached | 2.3% | 0.4 |" in table
     assert "| 6x5-4 | 200 (180 to 220) | no plateau | 3e+13 | not reached | 4.0% | 2.0 |" in table
 
     # a run too short for a fit or a trade, at one budget, without the course's network: no sentence about them
@@ -101,10 +102,10 @@ def test_the_course_reads_the_scaling_labs_findings(tmp_path, monkeypatch):
     assert "| 5x4-4 | too few points | no plateau | 2e+12 | not reached | not measured | 0.4 |" in figures.scaling()
     write_scaling_report(tmp_path / figures.SCALING, [board, larger], {**trade, "slope": 0.2, "slope_high": 0.6})
     assert "no measurable trade" in figures.course_scaling()
-    stall = {**larger, "plateau": 650.0, "plateau_flops": 1e13}
+    stall = {**larger, "plateau": 650.0, "plateau_flops": 1e13, "plateau_flops_low": 4e12, "plateau_flops_high": 3e13}
     write_scaling_report(tmp_path / figures.SCALING, [{**board, "plateau_at_solver": False}, stall], trade)
     assert "its frontier stalls below the solver, at Elo 600" in figures.course_scaling()
-    assert "1e+13 at Elo 650 (solver 700: a stall below it)" in figures.scaling()
+    assert "1e+13 (4e+12 to 3e+13) at Elo 650 (solver 700: a stall below it)" in figures.scaling()
 
 
 def test_an_unknown_figure_block_is_an_error():

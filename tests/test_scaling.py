@@ -55,6 +55,23 @@ def test_the_change_point_fit_recovers_a_known_slope_and_plateau():
     assert scaling.fit_frontier(pd.DataFrame({"train_flops": [1.0, 10.0], "elo": [0.0, 1.0]})) is None
 
 
+def test_the_knee_has_an_interval_and_boards_compare_their_knees():
+    logs = np.arange(6, 16)
+    wiggle = np.array([5, -5] * 5)
+    early = scaling.fit_frontier(pd.DataFrame({"train_flops": 10.0 ** logs,
+                                               "elo": np.minimum(-2000 + 300 * logs, 1400.0) + wiggle}))
+    late = scaling.fit_frontier(pd.DataFrame({"train_flops": 10.0 ** logs,  # the same frontier, 10x the compute
+                                              "elo": np.minimum(-2300 + 300 * logs, 1400.0) + wiggle}), seed=1)
+    assert early is not None and late is not None
+    low, high = early.knee_interval
+    assert low <= early.knee_flops <= high and high / low < 10  # a sharp knee is placed within a decade
+    ratio, low_ratio, high_ratio = scaling.knee_ratio(early, late)
+    assert ratio == pytest.approx(10, rel=0.2) and low_ratio <= ratio <= high_ratio
+    straight = scaling.fit_frontier(pd.DataFrame({"train_flops": 10.0 ** logs, "elo": 200.0 * logs + wiggle}))
+    assert straight is not None and all(math.isnan(v) for v in (*straight.knee_interval,
+                                                                 *scaling.knee_ratio(early, straight)))
+
+
 def test_a_straight_frontier_gets_no_plateau():
     rng = np.random.default_rng(1)
     logs = np.arange(5, 15)

@@ -195,6 +195,7 @@ class Fit(NamedTuple):
     plateau: float | None   # the flat part's Elo; None when a straight line fits better
     points: int             # frontier points on the rising part
     knee: float | None = None  # log10 of the compute where the plateau begins
+    knees: tuple[float, ...] = ()  # the knee of each resampled frontier that still has a plateau
 
     @property
     def knee_flops(self) -> float:
@@ -202,6 +203,14 @@ class Fit(NamedTuple):
         read perfect play there; on a drawn board Elo stops rising once the networks stop losing to
         the solver, while their mistakes can go on falling."""
         return math.nan if self.knee is None else 10 ** self.knee
+
+    @property
+    def knee_interval(self) -> tuple[float, float]:
+        """The 95% bootstrap interval of :attr:`knee_flops` (NaN without a plateau)."""
+        if self.knee is None or not self.knees:
+            return math.nan, math.nan
+        low, high = np.percentile(self.knees, [2.5, 97.5])
+        return float(10 ** low), float(10 ** high)
 
     def predict(self, log_compute: np.ndarray) -> np.ndarray:
         line = self.intercept + self.slope * log_compute
@@ -246,26 +255,45 @@ def fit_frontier(front: pd.DataFrame, x: str = "train_flops", y: str = "elo", se
     if until is not None and math.log10(until) > logs[-1]:
         logs, elos = np.append(logs, math.log10(until)), np.append(elos, elos[-1])
     n = len(logs)
-
-    def bic(error: float, parameters: int) -> float:
-        return n * math.log(max(error, 1e-9) / n) + parameters * math.log(n)
-
-    a, b, error = _hinge(logs, elos, logs[-1])  # a straight line
-    knee, best = None, bic(error, 2)
-    for candidate in np.linspace(logs[2], logs[-1], 400, endpoint=False):  # at least three points rise
-        ka, kb, kerror = _hinge(logs, elos, float(candidate))
-        if kb > 0 and bic(kerror, 3) < best:
-            knee, best, a, b = float(candidate), bic(kerror, 3), ka, kb
+    knee, a, b = _change_point(logs, elos)
     rising = logs[:measured] <= knee if knee is not None else np.ones(measured, bool)
     rng = np.random.default_rng(seed)
-    slopes = []
+    slopes, knees = [], []
     for _ in range(resamples):
-        pick = rng.integers(0, n, n)
+        pick = np.sort(rng.integers(0, n, n))
         if np.ptp(np.minimum(logs[pick], knee if knee is not None else logs[-1])) > 0:
             slopes.append(_hinge(logs[pick], elos[pick], knee if knee is not None else logs[-1])[1])
+        if knee is not None:  # the knee itself, found afresh in each resample that still turns flat
+            resampled = _change_point(logs[pick], elos[pick])[0]
+            if resampled is not None:
+                knees.append(resampled)
     low, high = np.percentile(slopes, [2.5, 97.5]) if slopes else (math.nan, math.nan)
     plateau = a + b * knee if knee is not None else None
-    return Fit(b, float(low), float(high), a, plateau, int(rising.sum()), knee)
+    return Fit(b, float(low), float(high), a, plateau, int(rising.sum()), knee, tuple(knees))
+
+
+def _change_point(logs: np.ndarray, elos: np.ndarray) -> tuple[float | None, float, float]:
+    """The best continuous hinge through sorted ``logs``: (knee, intercept, slope), the knee
+    None where the Bayesian information criterion prefers a straight line. The knee is
+    searched on a grid of 400 that leaves at least three points rising, all at once."""
+    n = len(logs)
+
+    def bic(error: np.ndarray | float, parameters: int) -> np.ndarray:
+        return n * np.log(np.maximum(error, 1e-9) / n) + parameters * math.log(n)
+
+    a, b, error = _hinge(logs, elos, logs[-1])  # a straight line
+    knees = np.linspace(logs[2], logs[-1], 400, endpoint=False)
+    z = np.minimum(logs[None, :], knees[:, None])  # a row per candidate knee
+    centred = z - z.mean(axis=1, keepdims=True)
+    spread = (centred ** 2).sum(axis=1)
+    slopes = np.divide(centred @ (elos - elos.mean()), spread, out=np.zeros_like(spread), where=spread > 0)
+    intercepts = elos.mean() - slopes * z.mean(axis=1)
+    scores = bic(((intercepts[:, None] + slopes[:, None] * z - elos) ** 2).sum(axis=1), 3)
+    scores[slopes <= 0] = np.inf  # a plateau follows a rise
+    k = int(np.argmin(scores))
+    if scores[k] < bic(error, 2):
+        return float(knees[k]), float(intercepts[k]), float(slopes[k])
+    return None, a, b
 
 
 class Reach(NamedTuple):
@@ -624,8 +652,10 @@ def growth_per_step(facts: list[BoardFacts]) -> list[str]:
         else:
             parts.append("no mistake level reached on both boards")
         if smaller.at_solver and larger.at_solver and smaller.fit is not None and larger.fit is not None:
-            parts.append(f"Elo reached the solver's level at **{larger.fit.knee_flops / smaller.fit.knee_flops:.1f}x** "
-                         "the compute")
+            ratio, low_ratio, high_ratio = knee_ratio(smaller.fit, larger.fit)
+            spread = ("" if math.isnan(low_ratio) else
+                      f" (95% interval {low_ratio:.1f}x to {high_ratio:.1f}x, from the resampled frontiers' knees)")
+            parts.append(f"Elo reached the solver's level at **{ratio:.1f}x** the compute{spread}")
         else:
             parts.append("Elo did not reach the solver's level on both")
         lines.append(f"- {step}: {'; '.join(parts)}.")
@@ -633,6 +663,21 @@ def growth_per_step(facts: list[BoardFacts]) -> list[str]:
         lines.append(f"\nJones measured about {JONES_PERFECT_GROWTH}x per step of Hex board size, each adding a row "
                      "and a column.")
     return lines
+
+
+def knee_ratio(smaller: Fit, larger: Fit, seed: int = 0) -> tuple[float, float, float]:
+    """How many times the training compute ``larger``'s frontier took to turn flat as ``smaller``'s,
+    with a 95% interval from the two fits' resampled knees, paired at random (NaN where either
+    has no plateau; the interval NaN where no resample of one kept its plateau)."""
+    if smaller.knee is None or larger.knee is None:
+        return math.nan, math.nan, math.nan
+    ratio = 10 ** (larger.knee - smaller.knee)
+    count = min(len(smaller.knees), len(larger.knees))
+    if not count:
+        return ratio, math.nan, math.nan
+    paired = np.random.default_rng(seed).permutation(np.asarray(larger.knees))[:count]
+    low, high = np.percentile(paired - np.asarray(smaller.knees[:count]), [2.5, 97.5])
+    return ratio, float(10 ** low), float(10 ** high)
 
 
 def level_column(level: float) -> str:
@@ -650,7 +695,9 @@ def facts_table(facts: list[BoardFacts]) -> pd.DataFrame:
                "elo_per_decade": fit.slope if fit else math.nan, "elo_per_decade_low": fit.low if fit else math.nan,
                "elo_per_decade_high": fit.high if fit else math.nan,
                "plateau": fit.plateau if fit is not None and fit.plateau is not None else math.nan,
-               "plateau_flops": fit.knee_flops if fit else math.nan, "solver_elo": fact.perfect_elo,
+               "plateau_flops": fit.knee_flops if fit else math.nan,
+               "plateau_flops_low": fit.knee_interval[0] if fit else math.nan,
+               "plateau_flops_high": fit.knee_interval[1] if fit else math.nan, "solver_elo": fact.perfect_elo,
                "solver_elo_low": fact.perfect_low, "plateau_at_solver": fact.at_solver,
                "fewest_mistakes": fact.fewest.get("mistakes", math.nan)}
         row.update({level_column(level): fact.reaches[level].flops for level in MISTAKE_LEVELS})
@@ -788,13 +835,14 @@ def perfect_lines(args: argparse.Namespace, facts: list[BoardFacts]) -> list[str
               "frontier's fit turns flat, its plateau beside the solver's Elo. Jones read perfect play at that "
               "knee on Hex, which has no draws; on a drawn board Elo stops rising once the networks stop losing "
               "to the solver, and their mistakes can go on falling after it:", "",
-              f"| board | {levels} | fewest mistakes | Elo flat from |",
+              f"| board | {levels} | fewest mistakes | Elo flat from (95% interval) |",
               "|---|" + "---:|" * len(MISTAKE_LEVELS) + "---|---|"]
     for fact in facts:
         fewest, fit = fact.fewest, fact.fit
         least = (f"{fewest['mistakes']:.1%} ({fewest['net']} after {int(fewest['iteration'])} iterations, "
                  f"{int(fewest['simulations'])} simulations)" if len(fewest) else "not measured")
-        flat = (f"{fit.knee_flops:.2g} (Elo {fit.plateau:.0f}; solver {fact.perfect_elo:.0f}"
+        flat = (f"{fit.knee_flops:.2g} ({fit.knee_interval[0]:.2g} to {fit.knee_interval[1]:.2g}; "
+                f"Elo {fit.plateau:.0f}; solver {fact.perfect_elo:.0f}"
                 f"{')' if fact.at_solver else ': a stall below it)'}"
                 if fit is not None and fit.plateau is not None else "no plateau")
         lines.append(f"| {fact.board} | {' | '.join(reach_cell(fact.reaches[level]) for level in MISTAKE_LEVELS)} "
