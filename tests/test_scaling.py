@@ -64,7 +64,7 @@ def test_the_knee_has_an_interval_and_boards_compare_their_knees():
                                               "elo": np.minimum(-2300 + 300 * logs, 1400.0) + wiggle}), seed=1)
     assert early is not None and late is not None
     low, high = early.knee_interval
-    assert low <= early.knee_flops <= high and high / low < 10  # a sharp knee is placed within a decade
+    assert low <= early.knee_flops <= high and high / low < 20  # within about a point either side (a decade apart)
     ratio, low_ratio, high_ratio = scaling.knee_ratio(early, late)
     assert ratio == pytest.approx(10, rel=0.2) and low_ratio <= ratio <= high_ratio
     straight = scaling.fit_frontier(pd.DataFrame({"train_flops": 10.0 ** logs, "elo": 200.0 * logs + wiggle}))
@@ -82,15 +82,29 @@ def test_a_straight_frontier_gets_no_plateau():
 
 
 def test_runs_that_go_on_without_beating_the_frontier_make_it_a_plateau():
-    # the frontier rose 300 Elo a decade up to 1e11; the runs then spent 1,000x more without beating it
-    logs = np.arange(6, 12)
-    front = pd.DataFrame({"train_flops": 10.0 ** logs, "elo": 300 * logs + np.array([5, -5, 5, -5, 5, -5])})
+    # the frontier rose 300 Elo a decade up to 1e13; the runs then spent 1,000x more without beating it
+    logs = np.arange(6, 14)
+    front = pd.DataFrame({"train_flops": 10.0 ** logs, "elo": 300 * logs + np.array([5, -5] * 4)})
     assert scaling.fit_frontier(front).plateau is None  # its improving points alone show no flat part
-    fit = scaling.fit_frontier(front, until=1e14)
-    assert fit is not None and fit.plateau == pytest.approx(3300, abs=30)
+    fit = scaling.fit_frontier(front, until=1e16)
+    assert fit is not None and fit.plateau == pytest.approx(3900, abs=30)
     assert fit.slope == pytest.approx(300, abs=15)
-    assert fit.points >= 5 and 10.8 < math.log10(fit.knee_flops) < 11.5  # the last rising point sits at the knee
-    assert scaling.fit_frontier(front, until=1e11).plateau is None  # no compute beyond the frontier's last point
+    assert fit.points >= 7 and 12.8 < math.log10(fit.knee_flops) < 13.5  # the last rising point sits at the knee
+    assert fit.flat_share > 0.9  # that last point is a bound, not a measurement: every resample keeps it
+
+
+def test_a_plateau_needs_two_points_and_most_resamples():
+    logs = np.arange(6.0, 13.0)
+    dip = pd.DataFrame({"train_flops": 10.0 ** logs, "elo": 300 * logs - np.array([0, 4, 0, 4, 0, 4, 400])})
+    assert scaling.fit_frontier(dip).plateau is None  # one point below the line is not a plateau
+    knee, _, _ = scaling.change_point(np.array([6.0, 6, 6, 7, 8, 9, 10, 11]), np.array([0, 1, 2, 300, 600, 900, 900, 900.0]))
+    assert knee is not None and knee >= 8  # three distinct computes rise, however often one was drawn
+    # the full run's 6x5 frontier: the line bends only at its last point, and most resamples lose the bend
+    six_by_five = pd.DataFrame({"train_flops": 10 ** np.array([10.21, 10.5, 10.81, 11.1, 11.71, 11.97, 12.03, 12.65,
+                                                               12.9, 13.22, 13.52, 14.43]),
+                                "elo": [301, 360, 371, 450, 515, 547, 589, 672, 715, 725, 781, 842]})
+    fit = scaling.fit_frontier(six_by_five)
+    assert fit is not None and fit.plateau is None and fit.points == 12 and fit.low < fit.slope < fit.high
 
 
 def test_crossing_interpolates_in_log_compute():
@@ -140,9 +154,9 @@ def test_growth_per_step_reads_each_crossing_between_its_neighbours():
         facts("7x5-4", {0.05: scaling.Reach(4e9, 2e9, 0, 2)}, 9.0),  # a stall at 900, below the solver
         facts("8x7-4", {})])
     assert "perfect play took **100.0x**" in lines[0] and "between 50.0x and any multiple" in lines[0]
-    assert "20 to 30 points, a row and a column more" in lines[0] and "the solver's level at **10.0x**" in lines[0]
+    assert "20 to 30 points, a row and a column more" in lines[0] and "the solver's level on both, at **10x**" in lines[0]
     assert "at most 5% mistakes" in lines[1] and "**4.0x**" in lines[1] and "between 2.0x and 40.0x" in lines[1]
-    assert "30 to 35 points, a column more" in lines[1] and "did not reach the solver's level on both" in lines[1]
+    assert "30 to 35 points, a column more" in lines[1] and "did not turn flat at the solver's level on both" in lines[1]
     assert "no mistake level reached on both boards" in lines[2] and "35 to 56 points, 21 points more" in lines[2]
     assert lines[3].startswith("- 5x4-4 to 8x7-4") and "at most 5% mistakes" not in lines[3]  # 8x7 reached none
     assert "Jones measured about 7x" in lines[4]

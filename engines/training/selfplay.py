@@ -369,7 +369,7 @@ class SelfPlayPool:
         stopped them at once), so each exits normally and releases what it held: a worker
         killed instead leaves its semaphores for the resource tracker to warn about."""
         if self.pool is not None:
-            self.pool.shutdown(wait=True)
+            self.pool.shutdown(wait=True, cancel_futures=True)
 
     def self_play(self, game: str, checkpoint: str | Path, num_games: int,
                   settings: SelfPlaySettings = SelfPlaySettings(), *, seed: int | None = None,

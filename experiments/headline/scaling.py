@@ -195,7 +195,10 @@ class Fit(NamedTuple):
     plateau: float | None   # the flat part's Elo; None when a straight line fits better
     points: int             # frontier points on the rising part
     knee: float | None = None  # log10 of the compute where the plateau begins
-    knees: tuple[float, ...] = ()  # the knee of each resampled frontier that still has a plateau
+    knees: tuple[float, ...] = ()  # the knee of each resampled frontier that keeps a plateau
+    plateau_low: float = math.nan  # the plateau's 95% interval over those resamples
+    plateau_high: float = math.nan
+    flat_share: float = math.nan   # the share of resamples that keep a plateau
 
     @property
     def knee_flops(self) -> float:
@@ -240,49 +243,72 @@ def _hinge(logs: np.ndarray, elos: np.ndarray, knee: float) -> tuple[float, floa
 def fit_frontier(front: pd.DataFrame, x: str = "train_flops", y: str = "elo", seed: int = 0,
                  resamples: int = 1000, until: float | None = None) -> Fit | None:
     """Jones' change-point model of a frontier: Elo = a + b·log10(compute) up to a knee, flat
-    after it, continuous at the knee. The knee is searched on a fine grid (leaving at least
-    three points on the rising part); it is kept only if the Bayesian information
-    criterion prefers it to a straight line. The slope's interval resamples the rising
-    points. None with fewer than three frontier points.
+    after it, continuous at the knee (:func:`change_point`). None with fewer than three
+    frontier points. A plateau is kept only where at least half of the resampled frontiers
+    keep one too.
 
-    ``until`` is the most compute any run spent: the frontier holds its last Elo up to
+    ``until`` is the most compute any run spent: the frontier holds its best Elo up to
     there (no network beat it), which the fit sees as one more point, so runs that went
-    on long after their best without improving show as a plateau."""
+    on long after their best without improving show as a plateau. The intervals resample
+    the measured frontier points (that last point, a bound rather than a measurement,
+    joins every resample): the slope's with the knee held, the knee's and the plateau's
+    found afresh in each resample that keeps a plateau."""
     logs, elos = np.log10(front[x].to_numpy(float)), front[y].to_numpy(float)
     measured = len(logs)
     if measured < 3:
         return None
-    if until is not None and math.log10(until) > logs[-1]:
-        logs, elos = np.append(logs, math.log10(until)), np.append(elos, elos[-1])
-    n = len(logs)
-    knee, a, b = _change_point(logs, elos)
-    rising = logs[:measured] <= knee if knee is not None else np.ones(measured, bool)
+    tail = math.log10(until) if until is not None and math.log10(until) > logs[-1] else None
+
+    def held(chosen_logs: np.ndarray, chosen_elos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The chosen points and, at ``until``, their best Elo held."""
+        if tail is None:
+            return chosen_logs, chosen_elos
+        return np.append(chosen_logs, tail), np.append(chosen_elos, chosen_elos.max())
+
+    all_logs, all_elos = held(logs, elos)
+    knee, a, b = change_point(all_logs, all_elos)
     rng = np.random.default_rng(seed)
-    slopes, knees = [], []
-    for _ in range(resamples):
-        pick = np.sort(rng.integers(0, n, n))
-        if np.ptp(np.minimum(logs[pick], knee if knee is not None else logs[-1])) > 0:
-            slopes.append(_hinge(logs[pick], elos[pick], knee if knee is not None else logs[-1])[1])
-        if knee is not None:  # the knee itself, found afresh in each resample that still turns flat
-            resampled = _change_point(logs[pick], elos[pick])[0]
-            if resampled is not None:
-                knees.append(resampled)
+    picks = [np.sort(rng.integers(0, measured, measured)) for _ in range(resamples)]
+    knees, plateaus = [], []
+    for pick in picks if knee is not None else []:
+        resampled, ra, rb = change_point(*held(logs[pick], elos[pick]))
+        if resampled is not None:
+            knees.append(resampled)
+            plateaus.append(ra + rb * resampled)
+    if knee is not None and len(knees) < resamples / 2:  # a plateau most resamples lose: the data do not show one
+        knee, knees, plateaus = None, [], []
+        a, b, _ = _hinge(all_logs, all_elos, all_logs[-1])
+    slopes = []
+    for pick in picks:
+        some_logs, some_elos = held(logs[pick], elos[pick])
+        hinge = knee if knee is not None else some_logs[-1]
+        if np.ptp(np.minimum(some_logs, hinge)) > 0:
+            slopes.append(_hinge(some_logs, some_elos, hinge)[1])
     low, high = np.percentile(slopes, [2.5, 97.5]) if slopes else (math.nan, math.nan)
-    plateau = a + b * knee if knee is not None else None
-    return Fit(b, float(low), float(high), a, plateau, int(rising.sum()), knee, tuple(knees))
+    rising = logs <= knee if knee is not None else np.ones(measured, bool)
+    if knee is None:
+        return Fit(b, float(low), float(high), a, None, int(rising.sum()))
+    plateau_low, plateau_high = np.percentile(plateaus, [2.5, 97.5])
+    return Fit(b, float(low), float(high), a, a + b * knee, int(rising.sum()), knee, tuple(knees),
+               float(plateau_low), float(plateau_high), len(knees) / resamples)
 
 
-def _change_point(logs: np.ndarray, elos: np.ndarray) -> tuple[float | None, float, float]:
+def change_point(logs: np.ndarray, elos: np.ndarray) -> tuple[float | None, float, float]:
     """The best continuous hinge through sorted ``logs``: (knee, intercept, slope), the knee
     None where the Bayesian information criterion prefers a straight line. The knee is
-    searched on a grid of 400 that leaves at least three points rising, all at once."""
+    searched, all at once, on a grid of 400 between the third and the second-to-last
+    distinct compute, so that at least three points rise and two lie on the plateau."""
     n = len(logs)
+    floor = 1e-9 * max(float(np.sum((elos - elos.mean()) ** 2)), 1.0)  # an exact fit is not infinitely good
 
     def bic(error: np.ndarray | float, parameters: int) -> np.ndarray:
-        return n * np.log(np.maximum(error, 1e-9) / n) + parameters * math.log(n)
+        return n * np.log(np.maximum(error, floor) / n) + parameters * math.log(n)
 
     a, b, error = _hinge(logs, elos, logs[-1])  # a straight line
-    knees = np.linspace(logs[2], logs[-1], 400, endpoint=False)
+    distinct = np.unique(logs)
+    if len(distinct) < 5:
+        return None, a, b
+    knees = np.linspace(distinct[2], distinct[-2], 400, endpoint=False)
     z = np.minimum(logs[None, :], knees[:, None])  # a row per candidate knee
     centred = z - z.mean(axis=1, keepdims=True)
     spread = (centred ** 2).sum(axis=1)
@@ -586,12 +612,17 @@ class BoardFacts(NamedTuple):
     best: pd.Series             # the strongest network at any budget
     fewest: pd.Series           # the network and budget with the fewest mistakes
     perfect_low: float = math.nan  # the low end of the solver's 95% Elo interval
+    until: float = math.nan     # the most training compute any run spent (the frontier holds its Elo up to it)
 
     @property
     def at_solver(self) -> bool:
-        """Whether Elo's plateau reaches the solver's level (its interval's low end): the networks
-        stopped losing to perfect play there, rather than stalling below it."""
-        return self.fit is not None and self.fit.plateau is not None and self.fit.plateau >= self.perfect_low
+        """Whether Elo's plateau is consistent with the solver's level (the plateau's interval
+        reaches the solver's): the networks stopped losing to perfect play there. Only a plateau
+        whose whole interval lies below the solver's counts as a stall."""
+        if self.fit is None or self.fit.plateau is None:
+            return False
+        top = self.fit.plateau if math.isnan(self.fit.plateau_high) else max(self.fit.plateau, self.fit.plateau_high)
+        return top >= self.perfect_low
 
     @property
     def reach(self) -> Reach:
@@ -611,12 +642,12 @@ def board_findings(points: pd.DataFrame, ladder: pd.DataFrame, frontier_simulati
         solver = ladder[(ladder["board"] == board) & (ladder["engine"] == "solver")]
         measured = group.dropna(subset=["mistakes"])
         fewest = measured.loc[measured["mistakes"].idxmin()] if len(measured) else pd.Series(dtype=float)
-        until = float(at["train_flops"].max()) if len(at) else None  # the frontier holds its Elo up to there
-        facts.append(BoardFacts(str(board), fit_frontier(front, seed=seed, until=until), len(front),
-                                float(solver["elo"].iloc[0]) if len(solver) else math.nan,
+        until = float(at["train_flops"].max()) if len(at) else math.nan  # the frontier holds its Elo up to there
+        facts.append(BoardFacts(str(board), fit_frontier(front, seed=seed, until=None if math.isnan(until) else until),
+                                len(front), float(solver["elo"].iloc[0]) if len(solver) else math.nan,
                                 {level: perfect_compute(at, level) for level in MISTAKE_LEVELS},
                                 group.loc[group["elo"].idxmax()], fewest,
-                                float(solver["elo_low"].iloc[0]) if len(solver) else math.nan))
+                                float(solver["elo_low"].iloc[0]) if len(solver) else math.nan, until))
     return pd.concat(fronts, ignore_index=True) if fronts else pd.DataFrame(), facts
 
 
@@ -654,10 +685,11 @@ def growth_per_step(facts: list[BoardFacts]) -> list[str]:
         if smaller.at_solver and larger.at_solver and smaller.fit is not None and larger.fit is not None:
             ratio, low_ratio, high_ratio = knee_ratio(smaller.fit, larger.fit)
             spread = ("" if math.isnan(low_ratio) else
-                      f" (95% interval {low_ratio:.1f}x to {high_ratio:.1f}x, from the resampled frontiers' knees)")
-            parts.append(f"Elo reached the solver's level at **{ratio:.1f}x** the compute{spread}")
+                      f" (95% interval {times(low_ratio)} to {times(high_ratio)}, from the resampled frontiers' knees)")
+            parts.append(f"the frontier turned flat, at the solver's level on both, at **{times(ratio)}** the "
+                         f"compute{spread}")
         else:
-            parts.append("Elo did not reach the solver's level on both")
+            parts.append("the frontier did not turn flat at the solver's level on both")
         lines.append(f"- {step}: {'; '.join(parts)}.")
     if lines:
         lines.append(f"\nJones measured about {JONES_PERFECT_GROWTH}x per step of Hex board size, each adding a row "
@@ -665,19 +697,22 @@ def growth_per_step(facts: list[BoardFacts]) -> list[str]:
     return lines
 
 
-def knee_ratio(smaller: Fit, larger: Fit, seed: int = 0) -> tuple[float, float, float]:
+def knee_ratio(smaller: Fit, larger: Fit) -> tuple[float, float, float]:
     """How many times the training compute ``larger``'s frontier took to turn flat as ``smaller``'s,
-    with a 95% interval from the two fits' resampled knees, paired at random (NaN where either
-    has no plateau; the interval NaN where no resample of one kept its plateau)."""
+    with a 95% interval over every pair of the two fits' resampled knees (NaN where either has
+    no plateau; the interval NaN where no resample of one kept its plateau)."""
     if smaller.knee is None or larger.knee is None:
         return math.nan, math.nan, math.nan
     ratio = 10 ** (larger.knee - smaller.knee)
-    count = min(len(smaller.knees), len(larger.knees))
-    if not count:
+    if not smaller.knees or not larger.knees:
         return ratio, math.nan, math.nan
-    paired = np.random.default_rng(seed).permutation(np.asarray(larger.knees))[:count]
-    low, high = np.percentile(paired - np.asarray(smaller.knees[:count]), [2.5, 97.5])
+    low, high = np.percentile(np.subtract.outer(larger.knees, smaller.knees), [2.5, 97.5])
     return ratio, float(10 ** low), float(10 ** high)
+
+
+def times(ratio: float) -> str:
+    """A multiple to the precision it deserves: ``3.9x``, ``36x``."""
+    return f"{ratio:.1f}x" if ratio < 10 else f"{ratio:.0f}x"
 
 
 def level_column(level: float) -> str:
@@ -695,6 +730,8 @@ def facts_table(facts: list[BoardFacts]) -> pd.DataFrame:
                "elo_per_decade": fit.slope if fit else math.nan, "elo_per_decade_low": fit.low if fit else math.nan,
                "elo_per_decade_high": fit.high if fit else math.nan,
                "plateau": fit.plateau if fit is not None and fit.plateau is not None else math.nan,
+               "plateau_low": fit.plateau_low if fit else math.nan, "plateau_high": fit.plateau_high if fit else math.nan,
+               "plateau_share": fit.flat_share if fit else math.nan,
                "plateau_flops": fit.knee_flops if fit else math.nan,
                "plateau_flops_low": fit.knee_interval[0] if fit else math.nan,
                "plateau_flops_high": fit.knee_interval[1] if fit else math.nan, "solver_elo": fact.perfect_elo,
@@ -723,7 +760,7 @@ def plot_boards(points: pd.DataFrame, fronts: pd.DataFrame, facts: list[BoardFac
             ax.scatter(rows["train_flops"], rows["elo"], s=12, label=f"{simulations} simulations")
         front = fronts[fronts["board"] == board]
         if len(front):  # the frontier holds its last Elo up to the most compute spent: no network beat it
-            until = max(float(group["train_flops"].max()), float(front["train_flops"].max()))
+            until = float(front["train_flops"].max()) if math.isnan(fact.until) else fact.until
             ax.plot([*front["train_flops"], until], [*front["elo"], front["elo"].iloc[-1]], color="black", lw=1,
                     label="frontier")
             if fact.fit is not None:
@@ -834,16 +871,18 @@ def perfect_lines(args: argparse.Namespace, facts: list[BoardFacts]) -> list[str
               "most each share of them, the fewest mistakes any network made at any budget, and where the "
               "frontier's fit turns flat, its plateau beside the solver's Elo. Jones read perfect play at that "
               "knee on Hex, which has no draws; on a drawn board Elo stops rising once the networks stop losing "
-              "to the solver, and their mistakes can go on falling after it:", "",
-              f"| board | {levels} | fewest mistakes | Elo flat from (95% interval) |",
+              "to the solver, and their mistakes can go on falling after it. A plateau whose interval reaches the "
+              "solver's is taken as perfect play's level (a frontier is the running best of noisy ratings, so it "
+              "leans high); one wholly below it is a stall:", "",
+              f"| board | {levels} | fewest mistakes | Elo flat from (95% intervals) |",
               "|---|" + "---:|" * len(MISTAKE_LEVELS) + "---|---|"]
     for fact in facts:
         fewest, fit = fact.fewest, fact.fit
         least = (f"{fewest['mistakes']:.1%} ({fewest['net']} after {int(fewest['iteration'])} iterations, "
                  f"{int(fewest['simulations'])} simulations)" if len(fewest) else "not measured")
-        flat = (f"{fit.knee_flops:.2g} ({fit.knee_interval[0]:.2g} to {fit.knee_interval[1]:.2g}; "
-                f"Elo {fit.plateau:.0f}; solver {fact.perfect_elo:.0f}"
-                f"{')' if fact.at_solver else ': a stall below it)'}"
+        flat = (f"{fit.knee_flops:.2g} ({fit.knee_interval[0]:.2g} to {fit.knee_interval[1]:.2g}; Elo "
+                f"{fit.plateau:.0f}, {fit.plateau_low:.0f} to {fit.plateau_high:.0f}; solver {fact.perfect_elo:.0f}"
+                f"{'' if fact.at_solver else ': a stall below it'}; {fit.flat_share:.0%} of resamples flat)"
                 if fit is not None and fit.plateau is not None else "no plateau")
         lines.append(f"| {fact.board} | {' | '.join(reach_cell(fact.reaches[level]) for level in MISTAKE_LEVELS)} "
                      f"| {least} | {flat} |")
