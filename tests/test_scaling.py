@@ -61,7 +61,7 @@ def test_the_knee_has_an_interval_and_boards_compare_their_knees():
     early = scaling.fit_frontier(pd.DataFrame({"train_flops": 10.0 ** logs,
                                                "elo": np.minimum(-2000 + 300 * logs, 1400.0) + wiggle}))
     late = scaling.fit_frontier(pd.DataFrame({"train_flops": 10.0 ** logs,  # the same frontier, 10x the compute
-                                              "elo": np.minimum(-2300 + 300 * logs, 1400.0) + wiggle}), seed=1)
+                                              "elo": np.minimum(-2300 + 300 * logs, 1400.0) + wiggle}))
     assert early is not None and late is not None
     low, high = early.knee_interval
     assert low <= early.knee_flops <= high and high / low < 20  # within about a point either side (a decade apart)
@@ -91,6 +91,7 @@ def test_runs_that_go_on_without_beating_the_frontier_make_it_a_plateau():
     assert fit.slope == pytest.approx(300, abs=15)
     assert fit.points >= 7 and 12.8 < math.log10(fit.knee_flops) < 13.5  # the last rising point sits at the knee
     assert fit.flat_share > 0.9  # that last point is a bound, not a measurement: every resample keeps it
+    assert scaling.fit_frontier(front, until=math.nan).plateau is None  # no runs' end known: no tail
 
 
 def test_a_plateau_needs_two_points_and_most_resamples():
@@ -105,6 +106,9 @@ def test_a_plateau_needs_two_points_and_most_resamples():
                                 "elo": [301, 360, 371, 450, 515, 547, 589, 672, 715, 725, 781, 842]})
     fit = scaling.fit_frontier(six_by_five)
     assert fit is not None and fit.plateau is None and fit.points == 12 and fit.low < fit.slope < fit.high
+    # the runs ended at the frontier's last point: no flat stretch to add (not even one rounded into being)
+    end = float(six_by_five["train_flops"].max())
+    assert scaling.fit_frontier(six_by_five, until=end * (1 + 1e-12)) == fit
 
 
 def test_crossing_interpolates_in_log_compute():

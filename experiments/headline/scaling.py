@@ -247,7 +247,7 @@ def fit_frontier(front: pd.DataFrame, x: str = "train_flops", y: str = "elo", se
     frontier points. A plateau is kept only where at least half of the resampled frontiers
     keep one too.
 
-    ``until`` is the most compute any run spent: the frontier holds its best Elo up to
+    ``until`` is the most compute any run spent (None or NaN: not known): the frontier holds its best Elo up to
     there (no network beat it), which the fit sees as one more point, so runs that went
     on long after their best without improving show as a plateau. The intervals resample
     the measured frontier points (that last point, a bound rather than a measurement,
@@ -257,7 +257,9 @@ def fit_frontier(front: pd.DataFrame, x: str = "train_flops", y: str = "elo", se
     measured = len(logs)
     if measured < 3:
         return None
-    tail = math.log10(until) if until is not None and math.log10(until) > logs[-1] else None
+    tail = None if until is None or math.isnan(until) else math.log10(until)
+    if tail is not None and tail <= logs[-1] + 1e-9:  # the runs ended at the frontier's last point (to rounding)
+        tail = None
 
     def held(chosen_logs: np.ndarray, chosen_elos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The chosen points and, at ``until``, their best Elo held."""
@@ -285,11 +287,10 @@ def fit_frontier(front: pd.DataFrame, x: str = "train_flops", y: str = "elo", se
         if np.ptp(np.minimum(some_logs, hinge)) > 0:
             slopes.append(_hinge(some_logs, some_elos, hinge)[1])
     low, high = np.percentile(slopes, [2.5, 97.5]) if slopes else (math.nan, math.nan)
-    rising = logs <= knee if knee is not None else np.ones(measured, bool)
     if knee is None:
-        return Fit(b, float(low), float(high), a, None, int(rising.sum()))
+        return Fit(b, float(low), float(high), a, None, measured)
     plateau_low, plateau_high = np.percentile(plateaus, [2.5, 97.5])
-    return Fit(b, float(low), float(high), a, a + b * knee, int(rising.sum()), knee, tuple(knees),
+    return Fit(b, float(low), float(high), a, a + b * knee, int((logs <= knee).sum()), knee, tuple(knees),
                float(plateau_low), float(plateau_high), len(knees) / resamples)
 
 
@@ -643,8 +644,8 @@ def board_findings(points: pd.DataFrame, ladder: pd.DataFrame, frontier_simulati
         measured = group.dropna(subset=["mistakes"])
         fewest = measured.loc[measured["mistakes"].idxmin()] if len(measured) else pd.Series(dtype=float)
         until = float(at["train_flops"].max()) if len(at) else math.nan  # the frontier holds its Elo up to there
-        facts.append(BoardFacts(str(board), fit_frontier(front, seed=seed, until=None if math.isnan(until) else until),
-                                len(front), float(solver["elo"].iloc[0]) if len(solver) else math.nan,
+        facts.append(BoardFacts(str(board), fit_frontier(front, seed=seed, until=until), len(front),
+                                float(solver["elo"].iloc[0]) if len(solver) else math.nan,
                                 {level: perfect_compute(at, level) for level in MISTAKE_LEVELS},
                                 group.loc[group["elo"].idxmax()], fewest,
                                 float(solver["elo_low"].iloc[0]) if len(solver) else math.nan, until))
