@@ -19,9 +19,10 @@ import argparse
 import contextlib
 from typing import Iterator
 
+from dlgo.arena.match import warm_up
 from dlgo.games import new_game
 from dlgo.games.go.patterns import PatternPolicy
-from engines.registry import create
+from engines.registry import ENGINES, create
 from markdown import DEFAULT_FOLDER, Table
 
 # Targets from the engines issue, on the 2-core reference machine.
@@ -61,9 +62,11 @@ def reference_rollouts(on: bool) -> Iterator[None]:
 
 
 def measure(spec: str, game: str, moves: int) -> tuple[float, str, int]:
-    """(work per second, unit, moves measured) over the first ``moves`` moves."""
-    agent = create(spec)
+    """(work per second, unit, moves measured) over the first ``moves`` moves (the
+    process warmed up first: kernels and networks load outside the timed moves)."""
     state = new_game(game)
+    warm_up(ENGINES, spec, state)
+    agent = create(spec)
     work = seconds = 0.0
     played = 0
     while not state.is_over() and played < moves:

@@ -22,6 +22,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -122,10 +123,10 @@ def many_at_once(base: str, count: int) -> str:
     return f"{answered} of {count} answered; the slowest in {max(s for _, s in answers):.1f} s"
 
 
-def serve(port: int) -> subprocess.Popen[bytes]:
-    """``dlgo serve`` on ``port``, once it listens."""
+def serve(port: int, state: str) -> subprocess.Popen[bytes]:
+    """``dlgo serve`` on ``port``, its games kept in ``state``, once it listens."""
     command = [str(Path(sys.executable).with_name("dlgo")), "serve", "--port", str(port), "--time-limit", "10",
-               "--max-sessions", "64"]
+               "--max-sessions", "64", "--state", state]
     server = subprocess.Popen(command, stdout=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
     while True:
@@ -147,7 +148,8 @@ def main() -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    server = serve(port)
+    state = tempfile.TemporaryDirectory(prefix="dlgo-bench-")  # not the games of a server you run
+    server = serve(port, state.name)
     try:
         base = f"http://127.0.0.1:{port}"
         table = Table(["engine", "first answer s", "second answer s", "process CPU s", "RSS MB", "USS MB"],
@@ -163,6 +165,7 @@ def main() -> None:
     finally:
         server.terminate()
         server.wait(30)
+        state.cleanup()
 
 
 if __name__ == "__main__":

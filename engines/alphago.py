@@ -148,6 +148,7 @@ class AlphaGoAgent(PUCTAgent):
 
     name = "alphago"
     network_heads = {"policy": ("policy",), "value": ("value",)}  # checkpoint=: a set of both (and rollouts)
+    budget_parameters = ("simulations", "seconds")
 
     def __init__(self, checkpoint: str = "", policy: str = "", value: str = "", rollout: str = "",
                  simulations: int | None = None, lam: float | None = None, c: float = 2.0, seconds: float = 0.0,
@@ -163,7 +164,8 @@ class AlphaGoAgent(PUCTAgent):
         network only; default 0.5, AlphaGo's, in the PUCT search, and 1 in the
         compiled Go search, where the shipped value network mixed in at 0.5 cost
         strength); ``c``: PUCT exploration; ``seconds``: time
-        per move (0 = none; the game clock also caps it); ``temperature``: 0 plays
+        per move (0 = none; a game clock caps it, and with neither ``simulations``
+        nor ``seconds`` given sets it); ``temperature``: 0 plays
         the most visited move; ``reuse``: keep the tree; ``fpu``: first-play urgency;
         ``batch``: leaves evaluated per network call (kept apart by virtual losses);
         ``plain``: the readable PUCT search on Go too (on Go the search is
@@ -235,7 +237,8 @@ class AlphaGoAgent(PUCTAgent):
             assert self._go_options is not None
             self._go = GoSearch(SearchSettings(**self._go_options), self._go_patterns, self.rng.getrandbits(63),
                                 NetworkGuide(self.evaluator))
-        result = self._go.search(state, self.simulations, self.seconds, self.deadline(self.seconds * 2.5), self.reuse)
+        simulations, seconds = self.move_budget(self.simulations, self.seconds)
+        result = self._go.search(state, simulations, seconds, self.deadline(seconds * 2.5), self.reuse)
         self._work = result.simulations
         self._report = result.report()
         return result.move

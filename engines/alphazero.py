@@ -58,13 +58,16 @@ class AlphaZeroAgent(PUCTAgent):
 
     name = "alphazero"
     network_heads = {"checkpoint": ("policy", "value")}
+    budget_parameters = ("simulations",)
 
     def __init__(self, checkpoint: str = "", simulations: int = 200, c: float = 1.5, temperature: float = 0.0,
                  seed: int | None = None, reuse: bool = True, fpu: float | None = None, symmetries: bool = False,
                  batch: int = 1, gumbel: int = 0, precision: str = "float32"):
         """``checkpoint``: a .keras policy-value network; ``simulations``: searches per
-        move (0 = play the raw policy); ``c``: PUCT exploration; ``temperature``:
-        0 plays the most visited move, 1 samples by visits; ``reuse``: keep the tree;
+        move (0 = play the raw policy; not given, PUCT searches for a game clock's
+        time when GTP has one, while Gumbel plans its 200 visits and stops at the
+        clock); ``c``: PUCT exploration; ``temperature``: 0 plays the most visited
+        move, 1 samples by visits; ``reuse``: keep the tree;
         ``fpu``: first-play urgency (an unvisited move counts as the position's
         mean value so far minus ``fpu``; None: it counts 0); ``symmetries``:
         average the network over the board's symmetries (see :class:`NetworkEvaluator`);

@@ -329,6 +329,8 @@ class GoSearch:
         steps: list[int] = []
         s: GameState | None = state
         while s is not None and s is not root and len(steps) <= 2:
+            if s.last_move is None:  # a turn handed over (GameState.with_turn): no move of the tree
+                return None
             steps.append(s._action)
             s = s.previous_state
         if s is not root or any(a < 0 for a in steps):

@@ -8,13 +8,12 @@ a tournament records the game as lost by forfeit instead of hanging.
 """
 from __future__ import annotations
 
-import math
 import sys
 
 from dlgo.core.agent import Agent
 from dlgo.core.errors import EngineError, SpecError
 from dlgo.core.game import State
-from dlgo.core.specs import require
+from dlgo.core.specs import require_seconds
 from dlgo.core.types import Move
 from dlgo.games.go.state import GameState, GoGame
 from dlgo.gtp.client import GNUGO, GNUGO_RULES, GtpClient, GtpConnectionError
@@ -34,8 +33,7 @@ class GTPAgent(Agent):
         super().__init__()
         if not cmd:
             raise SpecError('gtp needs cmd="PROGRAM --ARGS", e.g. gtp:cmd="/usr/games/gnugo --mode gtp"')
-        require(0 < timeout < math.inf, f"{self.name}: timeout must be a finite number of seconds above 0, "
-                                        f"got {timeout}")
+        require_seconds(timeout, f"{self.name}: timeout", positive=True)
         self.cmd = cmd
         self.timeout = timeout
         self._client: GtpClient | None = None
@@ -52,6 +50,9 @@ class GTPAgent(Agent):
 
     def start(self) -> None:
         self.client  # starts the program, or raises EngineError
+
+    def warm_up(self, state: State) -> None:
+        """Nothing: each engine starts its own program, in :meth:`start`, before its clock."""
 
     def check_game(self, state: State) -> None:
         if not isinstance(state.game, GoGame):  # GTP speaks Go only

@@ -26,7 +26,7 @@ import numpy as np
 from dlgo.core.agent import Agent, SearchReport
 from dlgo.core.errors import SpecError
 from dlgo.core.game import State
-from dlgo.core.specs import require
+from dlgo.core.specs import require, require_seconds
 from dlgo.core.types import RESIGN, Move, Player
 from dlgo.games.go.state import GameState
 from engines.rollouts import load_rollout_policy
@@ -93,13 +93,15 @@ class MCTSAgent(Agent):
 
     name = "mcts"
     unit = "rounds"
+    budget_parameters = ("rounds", "seconds")
 
     def __init__(self, rounds: int | None = None, seconds: float = 0.0, c: float | None = None,
                  seed: int | None = None, reuse: bool = True, resign: float | None = None, rollout: str = "",
                  plain: bool = False, rave: bool = True, rave_equiv: float = 3500.0, priors: bool = True,
                  expand: int = 8, manage: bool = True):
         """``rounds``: rounds (simulations) per move (default 1000, or none when
-        ``seconds`` is set); ``seconds``: time per move (0 = none); ``c``: the UCT
+        ``seconds`` is set; with neither given, a game clock's time when GTP has one);
+        ``seconds``: time per move (0 = none); ``c``: the UCT
         exploration constant (default 1.4; on Go 0, the priors and RAVE explore);
         ``reuse``: keep the subtree of the moves played; ``resign``: resign when the
         best move's win rate falls below this (0 = never; default 0, on Go 0.1);
@@ -114,7 +116,7 @@ class MCTSAgent(Agent):
         the bank of saved time has room, spend it on close middle-game positions)."""
         super().__init__()
         require(rounds is None or rounds >= 0, f"mcts: rounds must be at least 0, got {rounds}")
-        require(0 <= seconds < math.inf, f"mcts: seconds must be a finite number, at least 0, got {seconds}")
+        require_seconds(seconds, "mcts: seconds")
         require(c is None or 0 <= c < math.inf, f"mcts: c must be a finite number, at least 0, got {c}")
         require(resign is None or 0 <= resign < 1, f"mcts: resign is a win rate in [0, 1), got {resign}")
         require(0 <= rave_equiv < math.inf, f"mcts: rave_equiv must be a finite number, at least 0, got {rave_equiv}")
@@ -167,10 +169,11 @@ class MCTSAgent(Agent):
         root.parent = None  # let the rest of the old tree go
         self.root = root
 
-        deadline = self.deadline(self.seconds)
+        limit, seconds = self.move_budget(self.rounds, self.seconds)
+        deadline = self.deadline(seconds)
         rounds = 0
         while root.proven is None:
-            if self.rounds and rounds >= self.rounds:
+            if limit and rounds >= limit:
                 break
             if rounds and deadline != math.inf and time.perf_counter() >= deadline:
                 break
@@ -193,7 +196,8 @@ class MCTSAgent(Agent):
             from engines.go_search import GoSearch, SearchSettings
             settings = SearchSettings(heavy=self._go_heavy, **self._go_options)
             self._go = GoSearch(settings, self._go_policy, self.rng.getrandbits(63))
-        result = self._go.search(state, self.rounds, self.seconds, self.deadline(self.seconds * 2.5), self.reuse)
+        rounds, seconds = self.move_budget(self.rounds, self.seconds)
+        result = self._go.search(state, rounds, seconds, self.deadline(seconds * 2.5), self.reuse)
         self._work = result.simulations
         self._report = result.report()
         return result.move

@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 from dlgo.core.agent import Agent, SearchReport
 from dlgo.core.game import State
-from dlgo.core.specs import require
+from dlgo.core.specs import require, require_seconds
 from dlgo.core.types import Move, Point
 from engines.evaluation import PROVEN, game_value, terminal_score
 
@@ -60,6 +60,9 @@ class MinimaxAgent(Agent):
         self.depth = depth or MAX_DEPTH
         self.pruning = pruning
         self._estimated = False
+
+    def warm_up(self, state: State) -> None:
+        """Nothing: plain Python loads nothing, and no time limit shortens its search."""
 
     def choose(self, state: State) -> Move:
         self._estimated = False
@@ -116,14 +119,17 @@ class AlphaBetaAgent(Agent):
 
     name = "alphabeta"
     unit = "nodes"
+    budget_parameters = ("depth", "nodes", "seconds")
 
     def __init__(self, depth: int = 0, nodes: int = 20000, seconds: float = 0.0, table_size: int = 1_000_000):
         """``depth``: deepest iteration (0 = no limit); ``nodes``/``seconds``: budget
-        per move (0 = none); ``table_size``: transposition-table entries kept."""
+        per move (0 = none; with none of ``depth``, ``nodes`` and ``seconds``
+        given, a game clock's time when GTP has one); ``table_size``:
+        transposition-table entries kept."""
         super().__init__()
         require(depth >= 0, f"alphabeta: depth must be at least 0 (0 = no limit), got {depth}")
         require(nodes >= 0, f"alphabeta: nodes must be at least 0 (0 = no limit), got {nodes}")
-        require(0 <= seconds < math.inf, f"alphabeta: seconds must be a finite number, at least 0, got {seconds}")
+        require_seconds(seconds, "alphabeta: seconds")
         require(table_size >= 1, f"alphabeta: table_size must be at least 1, got {table_size}")
         self.max_depth = depth or MAX_DEPTH
         self.max_nodes = nodes
@@ -133,6 +139,7 @@ class AlphaBetaAgent(Agent):
         self.history: dict[Point | None, int] = {}  # by the point a move plays at (None: pass)
         self._killers: list[list[Point | None]] = []
         self._deadline = math.inf
+        self._nodes = nodes  # this move's node budget (0 = none)
         self._estimates = 0
         self._root_best: tuple[int, float] | None = None
 
@@ -142,7 +149,8 @@ class AlphaBetaAgent(Agent):
 
     # ------------------------------------------------------------ the driver
     def choose(self, state: State) -> Move:
-        self._deadline = self.deadline(self.seconds)
+        self._nodes, seconds = self.move_budget(self.max_nodes, self.seconds)
+        self._deadline = self.deadline(seconds)
         self._killers = [[] for _ in range(MAX_DEPTH + 2)]
         if len(self.table) > self.table_size:
             self.table.clear()
@@ -185,7 +193,7 @@ class AlphaBetaAgent(Agent):
     # ------------------------------------------------------------ the search
     def _negamax(self, state: State, depth: int, alpha: float, beta: float, ply: int) -> float:
         self._work += 1
-        if self.max_nodes and self._work > self.max_nodes:
+        if self._nodes and self._work > self._nodes:
             raise _OutOfBudget
         if self._work & 255 == 0 and time.perf_counter() > self._deadline:
             raise _OutOfBudget

@@ -26,6 +26,7 @@ from __future__ import annotations
 import abc
 import math
 import random
+import sys
 import time
 from typing import Protocol, Sequence
 
@@ -33,7 +34,7 @@ import numpy as np
 
 from dlgo.core.agent import Agent, SearchReport
 from dlgo.core.game import State, value_for
-from dlgo.core.specs import require
+from dlgo.core.specs import require, require_seconds
 from dlgo.core.types import Move
 
 
@@ -358,10 +359,11 @@ def select_action(root: Node, temperature: float, rng: np.random.Generator) -> i
 
 class PUCTAgent(Agent):
     """An engine that searches with :class:`PUCTSearch` over an evaluator: the
-    tree kept between moves (our move and the reply) when ``reuse`` is on, the
-    game clock respected, the search in its report; ``simulations=0`` plays the
-    evaluator's raw policy (:meth:`raw_move`). AlphaZero and AlphaGo are two
-    evaluators on this one agent."""
+    tree kept between moves (our move and the reply) when ``reuse`` is on, a
+    game clock's time searched when the spec gives no budget and a cap on one it
+    gives (:meth:`Agent.move_budget`), the search in its report;
+    ``simulations=0`` plays the evaluator's raw policy (:meth:`raw_move`).
+    AlphaZero and AlphaGo are two evaluators on this one agent."""
 
     unit = "evaluations"
 
@@ -388,7 +390,7 @@ class PUCTAgent(Agent):
         require(0 <= temperature < math.inf, f"{name}: temperature must be a finite number, at least 0, "
                                              f"got {temperature}")
         require(fpu is None or 0 <= fpu < math.inf, f"{name}: fpu must be a finite number, at least 0, got {fpu}")
-        require(0 <= seconds < math.inf, f"{name}: seconds must be a finite number, at least 0, got {seconds}")
+        require_seconds(seconds, f"{name}: seconds")
         require(batch >= 1, f"{name}: batch is the leaves per network call, at least 1, got {batch}")
 
     def new_game(self) -> None:
@@ -404,7 +406,8 @@ class PUCTAgent(Agent):
             action, self._report = self.raw_move(state)
         else:
             root = self._reusable_node(state) or Node(state)
-            self.search.run(root, self.simulations, deadline=self.deadline(self.seconds))
+            simulations, seconds = self.move_budget(self.simulations, self.seconds)
+            self.search.run(root, simulations or sys.maxsize, deadline=self.deadline(seconds))
             action = select_action(root, self.temperature, self.np_rng)
             self._report = root.report(action)
             self.root = root.children.get(int(np.flatnonzero(root.actions == action)[0])) if self.reuse else None

@@ -51,6 +51,16 @@ class SolverAgent(Agent):
             self._solvers[spec] = solver
         return self._solvers[spec]
 
+    def warm_up(self, state: State) -> None:
+        """The solver's kernels loaded on a position a few moves from a full board
+        (a seeded random continuation of ``state`` that never ends the game while
+        it can help it), which it solves at once: no time limit shortens a solve,
+        and the early positions take minutes."""
+        rng = random.Random(0)
+        while quiet := [a for a in state.legal_actions() if not state.apply_action(a).is_over()]:
+            state = state.apply_action(rng.choice(quiet))
+        self.solver_for(state).move_scores(state)
+
     def perfect_actions(self, state: State) -> tuple[list[int], dict[int, int]]:
         """The actions a perfect player may choose here, and every action's exact score."""
         solver = self.solver_for(state)

@@ -216,7 +216,7 @@ def test_analyze_prints_and_plots_policy_and_value(tmp_path, capsys):
     checkpoint = Path(__file__).resolve().parent.parent / "checkpoints" / "tictactoe.keras"
     assert main(["analyze", "--model", str(checkpoint), "--moves", "a1 b2 c3", "--plot", str(tmp_path / "p.png")]) == 0
     out = capsys.readouterr().out
-    assert "white to move; value" in out and out.count("%") == 5
+    assert "O to move; value" in out and out.count("%") == 5  # tic-tac-toe's names for its sides
     assert (tmp_path / "p.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     enc = encoder_for(None, "connect4")  # a Connect Four network: bars per column
     path = tmp_path / "c4.keras"

@@ -65,6 +65,23 @@ BAD_COMMAND_LINES = [
     ("a plot that is not PNG", ["analyze", "--model", "tictactoe", "--plot", "x.jpg"]),
     ("an SGF with a move off the board", ["replay", "OFFBOARD"]),
     ("a model file that is not one", ["analyze", "--model", "FILE"]),
+    # bounded where they are checked, refused with a reason before anything is written
+    ("a GTP wait past any clock", ["play", "--game", "go:size=5", "--black", "gnugo:timeout=1e308", "--white",
+                                   "random"]),
+    ("a time share above 1", ["export-kaggle", "--out", "submission.py", "--time-fraction", "2"]),
+    ("beginnings past a third of the board", ["positions", "--begin-from", "1000", "--out", "p"]),
+    ("an empty output folder", ["tournament", "--game", "tictactoe", "--engines", "random", "alphabeta:depth=1",
+                                "--games-per-pair", "1", "--workers", "1", "--out", ""]),
+    ("fast searches longer than full ones", ["train-alphazero", "--out", "r", "--fast-simulations", "100",
+                                             "--simulations", "4"]),
+    ("a baseline out of range", ["train-alphazero", "--out", "r", "--baselines", "mcts:rounds=-1"]),
+    ("a baseline of another game", ["train-rl", "--out", "r", "--game", "tictactoe", "--baselines", "gnugo"]),
+    ("an --init that is no network", ["train-alphazero", "--out", "r", "--init", "FILE"]),
+    ("an --init of another game", ["train-alphazero", "--out", "r", "--init", "C4NET"]),
+    ("an --init of another game, for train-rl", ["train-rl", "--out", "r", "--game", "tictactoe", "--init", "C4NET"]),
+    ("an --init with the wrong heads", ["train-rl", "--out", "r", "--method", "q", "--init", "C4NET"]),
+    ("a saved game that is a number", ["train-alphazero", "--out", "BADCONFIG", "--resume"]),
+    ("a saved game that is a number, for train-rl", ["train-rl", "--out", "BADCONFIG", "--resume"]),
 ]
 
 
@@ -87,7 +104,10 @@ def test_a_bad_command_line_is_one_clear_error_and_writes_nothing(why, line, fin
     Path("FILE").write_text("not a folder, not a model\n")
     Path("EMPTY").mkdir()
     Path("OFFBOARD.sgf").write_text("(;GM[1]FF[4]SZ[9];B[zz])")
-    places = {"DIR": str(finished), "FILE": "FILE", "EMPTY": "EMPTY", "OFFBOARD": "OFFBOARD.sgf"}
+    Path("BADCONFIG").mkdir()
+    Path("BADCONFIG", "config.json").write_text('{"game": 5, "baselines": "random"}')  # a run's settings, mistyped
+    places = {"DIR": str(finished), "FILE": "FILE", "EMPTY": "EMPTY", "OFFBOARD": "OFFBOARD.sgf",
+              "C4NET": str(Path(__file__).parent.parent / "checkpoints" / "connect4.keras")}
     args = [places.get(a, a) for a in line]
     before, finished_before = snapshot(tmp_path), snapshot(finished)
     try:
@@ -110,7 +130,11 @@ def test_a_bad_command_line_is_one_clear_error_and_writes_nothing(why, line, fin
                                   "alphazero:checkpoint=tictactoe,c=0",
                                   "alphazero:checkpoint=tictactoe,temperature=-1",
                                   "alphazero:checkpoint=tictactoe,fpu=-0.5",
-                                  "random:seed=1,seed=2"])
+                                  "random:seed=1,seed=2",
+                                  # bounded: the platform's clocks overflow near 1e10 s, numpy's integers at 2**63
+                                  "gnugo:timeout=1e308", "gtp:cmd=x,timeout=1e6", "mcts:seconds=1e308",
+                                  "alphabeta:seconds=86401", "alphazero:checkpoint=tictactoe,seconds=1e20",
+                                  "random:seed=100000000000000000000", "mcts:rounds=100000000000000000000"])
 def test_engines_refuse_parameters_out_of_range(spec):
     with pytest.raises(SpecError):
         create(spec)

@@ -122,6 +122,16 @@ def test_a_connect_four_move_gets_the_engines_reply(page):
     wait_for_turn(page, 2)
     assert page.locator("#analysis table tr").count() > 1  # the engine's search, move by move
     assert page.locator("#board .heat").count() > 0
+    # plain MCTS has no priors: no column for them (an empty one before)
+    assert page.locator("#analysis th").all_inner_texts() == ["move", "visits", "Q"]
+
+
+def test_a_network_searchs_table_shows_its_priors(page):
+    start(page, "tictactoe", "alphazero:checkpoint=tictactoe,simulations=30")
+    point(page, 2, 2).click()
+    wait_for_turn(page, 2)
+    assert page.locator("#analysis th").all_inner_texts() == ["move", "visits", "Q", "prior"]
+    assert page.locator("#analysis td").nth(3).inner_text().endswith("%")
 
 
 def test_nine_by_nine_go_two_passes_and_the_score(page):
@@ -129,14 +139,30 @@ def test_nine_by_nine_go_two_passes_and_the_score(page):
     assert page.locator("#board .target").count() == 81
     point(page, 5, 5).click()
     page.wait_for_function("document.querySelectorAll('#board .stone').length === 1")
-    page.click("#pass")  # white passes
-    page.wait_for_function("document.getElementById('status').textContent.startsWith('Black to move')")
-    page.click("#pass")  # black's pass would end the game: the page asks first
+    page.click("#pass")  # white passes: black may end the game by passing back, so the page asks first
     page.wait_for_selector("#confirm:not([hidden])")
+    assert page.locator("#confirm-text").inner_text() == \
+        "If you pass, black can end the game by passing back: B+73.5 (black wins). Pass?"
+    page.click("#confirm-yes")
+    page.wait_for_function("document.getElementById('status').textContent.startsWith('Black to move')")
+    page.click("#pass")  # black's pass ends the game: asked too
+    page.wait_for_selector("#confirm:not([hidden])")
+    assert page.locator("#confirm-text").inner_text() == \
+        "White passed: passing too ends the game, B+73.5 (black wins). Pass?"
     page.click("#confirm-yes")
     page.wait_for_function("document.getElementById('status').textContent.startsWith('Game over')")
     assert "B+73.5 (black wins)" in page.locator("#status").inner_text()
     assert page.locator("#download").inner_text() == "Download SGF"
+
+
+def test_a_pass_in_the_opening_asks_first_and_shows_the_score_it_would_give(page):
+    start(page, "go", "random", options={"size": 9})
+    page.click("#pass")
+    page.wait_for_selector("#confirm:not([hidden])")
+    assert page.locator("#confirm-text").inner_text() == \
+        "If you pass, white can end the game by passing back: W+7.5 (white wins). Pass?"
+    page.click("#confirm-no")  # nothing played
+    assert moves(page) == 0 and page.locator("#confirm").is_hidden()
 
 
 def test_the_reports_page_lists_reports_and_shows_one_with_its_plots(page):
@@ -234,6 +260,7 @@ def test_a_finished_go_game_shows_its_territory_and_the_score(page):
     assert last.count() == 1 and (last.get_attribute("cx"), last.get_attribute("cy")) == \
         (page.locator("#board .stone").get_attribute("cx"), page.locator("#board .stone").get_attribute("cy"))
     page.click("#pass")
+    page.click("#confirm-yes")
     page.wait_for_function("document.getElementById('status').textContent.startsWith('Black to move')")
     assert page.locator("#board .territory").count() == 0 and page.locator("#score").is_hidden()
     page.click("#pass")
@@ -245,3 +272,58 @@ def test_a_finished_go_game_shows_its_territory_and_the_score(page):
     assert [rows.nth(i).inner_text().split() for i in range(3)] == [
         ["stones", "territory", "komi", "total"], ["Black", "1", "24", "0", "25"], ["White", "0", "0", "7.5", "7.5"]]
     assert page.locator("#score p").inner_text().startswith("B+17.5")
+
+
+# ------------------------------------------------------------ the setup form
+def test_a_typed_spec_fills_the_parameter_fields(page):
+    page.select_option("#white-engine", "alphazero")
+    page.fill("#white-spec", "alphazero:checkpoint=tictactoe,simulations=50")
+    fields = page.locator("#player-white .options")
+    assert fields.locator("label", has_text="checkpoint").locator("select").input_value() == "tictactoe"
+    assert fields.locator("label", has_text="simulations").locator("input").input_value() == "50"
+    assert page.locator("#white-spec").input_value() == "alphazero:checkpoint=tictactoe,simulations=50"
+    page.fill("#white-spec", "mcts:rounds=300,plain=true")  # another engine: the list follows
+    assert page.locator("#white-engine").input_value() == "mcts"
+    assert fields.locator("label", has_text="rounds").locator("input").input_value() == "300"
+    assert fields.locator("label", has_text="plain").locator("input").is_checked()
+    assert page.locator("#white-spec").input_value() == "mcts:rounds=300,plain=true"
+
+
+# ------------------------------------------------------------ games kept, games from SGF
+def test_a_reloaded_page_shows_its_game_and_an_unknown_one_says_so(page, server):
+    start(page, "tictactoe", "human")
+    play_clicks(page, (2, 2))
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    page.wait_for_function("document.querySelectorAll('#moves li').length === 1")
+    assert stones(page) == 1 and page.locator("#status").inner_text() == "O to move: your turn"
+    page.goto("about:blank")  # a fresh load of a link to a game the server does not hold (a hash change
+    page.goto(server + "/#/play/nosuchgame")  # alone opens it too, and its answer may reset the address)
+    page.wait_for_function("document.getElementById('message').textContent.includes('start a new one')")
+    assert page.locator("#message").inner_text() == \
+        "no game with id 'nosuchgame': it was closed, or left idle too long; start a new one"
+    assert stones(page) == 0 and page.locator("#pass").is_disabled()
+
+
+def test_a_game_starts_from_a_pasted_sgf_record(page):
+    page.click("#sgf-box summary")
+    page.fill("#sgf-text", "(;FF[4]GM[1]SZ[9]KM[6.5]AB[cc][gc]AW[cg];W[ee];B[dd])")
+    page.select_option("#white-engine", "human")
+    page.click("#start")
+    page.wait_for_function("document.querySelectorAll('#moves li').length === 2")
+    assert stones(page) == 5 and page.locator("#status").inner_text().startswith("White to move: your turn")
+    assert page.locator("#board .target").count() == 81
+
+
+# ------------------------------------------------------------ the board
+def test_go_coordinates_stay_clear_of_the_stones_on_the_edges(page):
+    start_go(page, 19)
+    play_clicks(page, (10, 1), (10, 19))  # A10 and T10, beside the row numbers
+    boxes = page.locator("#board").evaluate("""svg => {
+        const box = (node) => { const b = node.getBBox(); return [b.x, b.y, b.x + b.width, b.y + b.height]; };
+        return { stones: [...svg.querySelectorAll('.stone')].map(box),
+                 labels: [...svg.querySelectorAll('.coord')].filter((t) => t.textContent === '10').map(box) }; }""")
+    assert len(boxes["stones"]) == 2 and len(boxes["labels"]) == 2
+    for x0, y0, x1, y1 in boxes["labels"]:
+        for a0, b0, a1, b1 in boxes["stones"]:
+            assert x1 <= a0 or a1 <= x0 or y1 <= b0 or b1 <= y0, "a row number under a stone"

@@ -22,7 +22,7 @@ def test_demo_plays_games_to_the_end_reproducibly(capsys):
     assert main(["demo", "--games", "tictactoe", "connect4", "--seed", "3"]) == 0
     first = capsys.readouterr().out
     assert first.count("result: ") == 2
-    assert "=== connect4: alphazero:checkpoint=connect4,simulations=200 (black) vs mcts:rounds=2000 (white), seed 3 ===" in first
+    assert "=== connect4: alphazero:checkpoint=connect4,simulations=200 (red) vs mcts:rounds=2000 (yellow), seed 3 ===" in first
     assert "1 2 3 4 5 6 7" in first and "a b c" in first
     main(["demo", "--games", "tictactoe", "connect4", "--seed", "3"])
     assert without_timings(capsys.readouterr().out) == without_timings(first)
@@ -146,3 +146,18 @@ def test_tensorflow_starts_without_a_line_of_log_above_the_board():
     failing = subprocess.run([sys.executable, "-c", "from engines.neural import backend; import nosuchmodule"],
                              capture_output=True, text=True, env=env)
     assert failing.returncode == 1 and failing.stderr.strip().endswith("No module named 'nosuchmodule'")
+
+
+def test_output_into_a_pipe_whose_reader_has_gone_ends_quietly():
+    """``dlgo engines | head``: no BrokenPipeError traceback, the status a stopped pipe writer has."""
+    import os
+
+    for command in (["engines"], ["games"]):
+        read, write = os.pipe()
+        os.close(read)  # the reader has gone before the first line
+        try:
+            run = subprocess.run([sys.executable, "-m", "dlgo.app.cli", *command], stdout=write,
+                                 stderr=subprocess.PIPE, text=True)
+        finally:
+            os.close(write)
+        assert run.stderr == "" and run.returncode == 141, (command, run.stderr)

@@ -92,5 +92,7 @@ def test_dlgo_serve_hands_its_limits_to_the_server(monkeypatch, capsys):
     with socket.socket() as free:
         free.bind(("127.0.0.1", 0))
         port = free.getsockname()[1]
-    assert main(["serve", "--port", str(port), "--idle-minutes", "2.5", "--max-engines", "3", "--start-limit", "9"]) == 0
+    assert main(["serve", "--port", str(port), "--idle-minutes", "2.5", "--max-engines", "3", "--start-limit", "9",
+                 "--state", "games-here"]) == 0
     assert (handed["idle_seconds"], handed["max_engines"], handed["start_seconds"]) == (150.0, 3, 9.0)
+    assert handed["state"] == "games-here"

@@ -137,3 +137,16 @@ def test_two_perfect_players_play_the_known_value_out():
             state = state.apply_move(agent.select_move(state))
             assert agent.last_report.proven and agent.last_report.value == (1.0 if state.num_moves_played % 2 else -1.0)
         assert state.winner() == state.game.players[0] and state.num_moves_played == 9
+
+
+def test_solve_shows_its_progress_and_stops_at_its_time_limit(capsys):
+    import re
+
+    from dlgo.app.cli import main
+
+    assert main(["solve", "--moves", "4 4 3", "--time-limit", "2"]) == 2  # minutes of search: stopped at 2 s
+    captured = capsys.readouterr()
+    assert re.search(r"dlgo: error: not solved within the time limit of 2 s \([0-6] of 7 moves scored\)", captured.err)
+    assert "solving:" in captured.err and "to move" not in captured.out  # the bar, and no verdict
+    assert main(["solve", "--game", "tictactoe", "--moves", "a1", "--time-limit", "100"]) == 0
+    assert "O to move draws with perfect play" in capsys.readouterr().out

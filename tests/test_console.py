@@ -51,7 +51,7 @@ def test_illegal_go_move_gets_the_reason_and_the_same_prompt():
 def test_undo_takes_back_own_move_and_the_reply():
     bot = engines.create("random:seed=1")
     final, out, _ = run("tictactoe", None, bot, "undo", "b2", "undo", "a1", "quit")
-    assert "nothing to undo yet" in out and "taken back; black to move again" in out
+    assert "nothing to undo yet" in out and "taken back; X to move again" in out
     history = final.move_history()
     assert history[0] == Move.play(Point(1, 1)) and len(history) == 2  # a1 and the bot's reply
 
@@ -65,7 +65,7 @@ def test_hint_suggests_without_playing():
 def test_resign_ends_the_game_for_the_opponent():
     final, out, prompts = run("connect4", None, engines.create("random:seed=2"), "4", "resign", "n", "resign", "y")
     assert final.is_over() and final.winner() is Player.white
-    assert "result: white wins by resignation" in out
+    assert "result: yellow wins by resignation" in out
     assert "not played; your move" in out and sum("Sure?" in p for p in prompts) == 2  # asked each time
 
 
@@ -80,12 +80,16 @@ def test_help_lists_every_command_with_an_example_move_and_offers_pass_only_wher
     assert "column A-J without I, row 1-9" in out and "  pass    pass your turn" in out
 
 
-def test_a_pass_that_ends_a_go_game_asks_first():
-    final, out, prompts = run("go:size=5", None, None, "pass", "pass", "n", "C3", "pass", "pass", "y")
-    assert "Sure?" not in prompts[1]  # the first pass ends nothing
-    assert "this ends the game" in prompts[2] and "not played; your move" in out
-    assert final.is_over() and [final.format_move(m) for m in final.move_history()] == ["pass", "C3", "pass",
-                                                                                       "pass"]
+def test_a_pass_that_lets_the_opponent_end_the_game_asks_first_with_the_score_it_would_give():
+    final, out, prompts = run("go:size=5", None, None, "pass", "n", "C3", "pass", "y", "pass", "y")
+    assert "pass back and end the game, W+7.5 (white wins). Sure?" in prompts[1]  # one pass in the opening
+    assert "not played; your move" in out and final.move_history()[0] == Move.play(Point(3, 3))
+    assert "pass back and end the game, B+17.5 (black wins). Sure?" in prompts[4]
+    assert "passed too, so this ends the game, B+17.5 (black wins). Sure?" in prompts[6]
+    assert final.is_over() and [final.format_move(m) for m in final.move_history()] == ["C3", "pass", "pass"]
+    bot = engines.create("mcts:rounds=50,seed=1")  # an engine passes back when the count wins it
+    final, out, prompts = run("go:size=5", None, bot, "pass", "y")
+    assert "W+7.5 (white wins). Sure?" in prompts[1] and "result: W+7.5 (white wins) after 2 moves" in out
 
 
 def test_end_of_input_quits_cleanly():
@@ -95,12 +99,21 @@ def test_end_of_input_quits_cleanly():
 
 def test_human_vs_human_to_the_end():
     final, out, _ = run("tictactoe", None, None, "a1", "b1", "a2", "b2", "a3")
-    assert final.winner() is Player.black and "result: black wins after 5 moves" in out
-    assert out.count("(X)") == 3 and out.count("(O)") == 2
+    assert final.winner() is Player.black and "result: X wins after 5 moves" in out
+    assert out.count(": X (human) ") == 3 and out.count(": O (human) ") == 2
+
+
+def test_each_side_goes_by_its_games_names():
+    _, out, prompts = run("connect4", None, engines.create("random:seed=1"), "4", "quit")
+    assert prompts[0].startswith("red (X, human) to move") and "move 2: yellow (O, random:seed=1)" in out
+    _, out, prompts = run("tictactoe", None, None, "undo", "quit")
+    assert prompts[0].startswith("X (human) to move")
+    _, out, prompts = run("go:size=5", None, None, "quit")
+    assert prompts[0].startswith("black (X, human) to move")
 
 
 def test_go_pass_and_bot_reply():
-    final, out, _ = run("go:size=5", None, engines.create("random:seed=3"), "pass", "quit")
+    final, out, _ = run("go:size=5", None, engines.create("random:seed=3"), "pass", "y", "quit")
     assert final.move_history()[0] == Move.pass_turn() and "move 2: white (O, random:seed=3)" in out
 
 
@@ -115,7 +128,7 @@ def test_result_wording_for_every_ending():
         return outcome.text, outcome.winner_name
 
     won = play(new_game("connect4"), "1", "2", "1", "2", "1", "2", "1")
-    assert result_text(won) == ("1-0", "black") and describe_result(won) == "black wins"
+    assert result_text(won) == ("1-0", "black") and describe_result(won) == "red wins"  # the game's side names
     resigned = play(new_game("go:size=5"), "C3", "resign")
     assert result_text(resigned) == ("B+R", "black") and describe_result(resigned) == "black wins by resignation"
     scored = play(new_game("go:size=5"), "C3", "pass", "pass")

@@ -18,7 +18,7 @@ from dlgo.arena.tournament import run_tournament
 from dlgo.core.errors import RecordError
 from dlgo.data.generate import generate_games
 from dlgo.formats.atomic import remove_orphaned_temporary_files
-from dlgo.formats.folders import hold_folder, read_manifest
+from dlgo.formats.folders import claim_folders, hold_folder, read_manifest
 from dlgo.formats.records import BOM, HEADER, read_games, write_games
 from engines import ENGINES
 
@@ -179,11 +179,11 @@ def test_nested_holds_in_one_process_are_free(tmp_path):
 def test_a_folder_holds_one_kind_of_run_with_one_set_of_facts(played, tmp_path):
     folder = copy_of(played, tmp_path)
     run_tournament(ENGINES, folder, "tictactoe", SPECS, 4, seed=3, workers=1, progress=False)
-    assert read_manifest(folder) == {"kind": "tournament"}
+    assert read_manifest(folder) == {"kind": "tournament", "game": "mnk:m=3,n=3,k=3"}  # a tournament's game too
     before = (folder / "games.csv").read_bytes()
     with pytest.raises(RecordError, match="holds a tournament run, not a generate"):
         generate_games(ENGINES, folder, "tictactoe", "random", 2, workers=1, progress=False)
-    with pytest.raises(RecordError, match="with game 'tictactoe', where this run has 'connect4'"):
+    with pytest.raises(RecordError, match="holds games of tictactoe, and this run plays connect4"):
         run_tournament(ENGINES, folder, "connect4", SPECS, 4, seed=3, workers=1, progress=False)
     with pytest.raises(RecordError, match="with seed"):
         run_tournament(ENGINES, folder, "tictactoe", SPECS, 4, seed=4, workers=1, progress=False)
@@ -356,3 +356,168 @@ def test_a_compressed_games_file_starts_another_run_that_plays_only_what_it_lack
     (tmp_path / "broken.csv.gz").write_bytes(b"\x1f\x8b not gzip")
     with pytest.raises(RecordError, match="not a games.csv.gz file"):
         start_from_games(tmp_path / "third", tmp_path / "broken.csv.gz")
+
+
+# --fresh deletes a folder only if its own run.json names the script, and only once every argument is checked
+
+class Taken(Exception):
+    """Raised right after a script took its folders: the test needs nothing more of the run."""
+
+
+def kept_by_a_user(folder: Path) -> set[Path]:
+    """``folder`` filled as a person's folder: photos, notes and, deep inside, a
+    run of something else (its games.csv and summary.md). Returns what is in it."""
+    (folder / "photos").mkdir(parents=True)
+    (folder / "photos" / "cat.jpg").write_bytes(b"\xff\xd8\xff")
+    (folder / "notes.txt").write_text("keep me")
+    (folder / "old" / "run").mkdir(parents=True)
+    (folder / "old" / "run" / "games.csv").write_text(HEADER)
+    (folder / "old" / "run" / "summary.md").write_text("# an old run")
+    return contents(folder)
+
+
+def contents(folder: Path) -> set[Path]:
+    return {path.relative_to(folder) for path in folder.rglob("*")}
+
+
+def exit_status(main, argv: list[str]) -> int:
+    """A script's exit status, argparse's own exits included."""
+    try:
+        return main(argv)
+    except SystemExit as err:
+        return int(err.code or 0)
+
+
+def test_fresh_keeps_a_folder_that_no_run_of_the_script_made(tmp_path, capsys):
+    from experiments.headline import scaling
+
+    work, out = tmp_path / "DIR", tmp_path / "out"
+    before = kept_by_a_user(work)
+    assert scaling.main(["--fresh", "--work", str(work), "--out", str(out), "--boards", "bogus"]) == 2
+    assert contents(work) == before and not out.exists()  # the bad board first, and nothing deleted
+    assert capsys.readouterr().err.strip().startswith("error: unknown")
+    assert scaling.main(["--fresh", "--quick", "--work", str(work), "--out", str(out)]) == 2  # the board put right
+    assert capsys.readouterr().err.strip() == (
+        f"error: {work} holds no run of experiments/headline/scaling.py (its run.json does not name it); nothing "
+        "deleted: delete it yourself if you mean to, or use another folder")
+    assert contents(work) == before and not out.exists()  # nothing deleted, nothing written
+
+
+def test_fresh_keeps_a_reports_tree_and_another_scripts_or_commands_run(tmp_path, capsys):
+    from experiments.chapters import ch04a_minimax_alphabeta as ch04a
+
+    reports = tmp_path / "reports"
+    for name in ("ch03_random_go", "ch04a_minimax_alphabeta"):
+        (reports / name).mkdir(parents=True)
+        (reports / name / "summary.md").write_text("# the committed sample")
+    (reports / "run.json").write_text('{"kind": "tournament"}')  # a run of `dlgo tournament`, not of the script
+    before = contents(reports)
+    assert ch04a.main(["--quick", "--fresh", "--out", str(reports)]) == 2  # a typo for reports/ch04a...
+    assert "holds no run of experiments/chapters/ch04a_minimax_alphabeta.py" in capsys.readouterr().err
+    assert contents(reports) == before
+
+    other = tmp_path / "other"  # another script's folder: refused, with or without --fresh
+    claim_folders([other], "experiments/chapters/ch03_random_go.py")
+    (other / "games.csv").write_text(HEADER)
+    for fresh in (["--fresh"], []):
+        assert ch04a.main(["--quick", *fresh, "--out", str(other)]) == 2
+        assert capsys.readouterr().err.strip().startswith(
+            f"error: {other} holds a run of experiments/chapters/ch03_random_go.py, not of "
+            "experiments/chapters/ch04a_minimax_alphabeta.py;")
+    assert contents(other) == {Path("run.json"), Path("games.csv")}
+
+
+def test_a_script_claims_the_folders_it_makes_and_only_those(tmp_path):
+    made, found = tmp_path / "made", tmp_path / "found"
+    found.mkdir()
+    (found / "notes.txt").write_text("mine")
+    claim_folders([made, found], "experiments/x.py")
+    assert read_manifest(made) == {"experiment": "experiments/x.py"}  # made by the run: its own
+    assert read_manifest(found) == {}  # found full: used as it is, never deleted by --fresh
+    with pytest.raises(RecordError, match="holds no run of experiments/x.py"):
+        claim_folders([made, found], "experiments/x.py", fresh=True)
+    assert (made / "run.json").exists() and (found / "notes.txt").exists()  # one refused: neither deleted
+    (made / "stray.txt").write_text("inside the run's folder")
+    claim_folders([made], "experiments/x.py", fresh=True)
+    assert contents(made) == {Path("run.json")}  # started over, claimed again
+
+
+#: every experiment script, whether it has --work, and an argument it refuses only after parsing
+FRESH_SCRIPTS = [
+    ("chapters.ch03_random_go", False, ["--size", "0"]),
+    ("chapters.ch04a_minimax_alphabeta", False, ["--game", "connect4"]),
+    ("chapters.ch04b_mcts", False, ["--c", "-1"]),
+    ("chapters.ch05_numpy_network", False, ["--hidden", "0"]),
+    ("chapters.ch06_07_train_predictor", True, ["--teacher", "nobody"]),
+    ("chapters.ch08_play_predictor", False, ["--model", "missing.keras"]),
+    ("chapters.ch09_experience", True, ["--discount", "2"]),
+    ("chapters.ch10_policy_gradient", True, ["--predictor", "none", "--opponents", "nobody"]),
+    ("chapters.ch11_q_learning", True, ["--learning-rate", "0"]),
+    ("chapters.ch12_actor_critic", True, ["--opponents", "nobody"]),
+    ("chapters.ch13_alphago", True, ["--opponent", "nobody"]),
+    ("chapters.ch14a_alphazero_tictactoe", True, ["--iterations", "0"]),
+    ("chapters.ch14b_alphazero_connect4", True, ["--games", "0"]),
+    ("chapters.ch15_strength_per_compute", False, ["--engines", "nobody"]),
+    ("headline.alphazero_go5", True, ["--simulations", "0"]),
+    ("headline.alphazero_go7", True, ["--workers", "0"]),
+    ("headline.alphazero_go9", True, ["--games", "0"]),
+    ("headline.alphazero_economies", True, ["--variants", "nope"]),
+    ("headline.mcts_go9", False, ["--opponent", "nobody"]),
+    ("headline.scaling", True, ["--boards", "bogus"]),
+    ("headline.supervised_connect4", True, ["--teacher", "nobody"]),
+    ("headline.supervised_go9", True, ["--teacher-games", "missing.csv.gz"]),
+    ("crosschecks.calibration", False, ["--game", "nope"]),
+    ("crosschecks.challenger", False, ["--network", "missing.keras"]),
+    ("crosschecks.dead_stones", False, ["--engine", "nobody"]),
+    ("crosschecks.gumbel_search", False, ["--network", "missing.keras"]),
+    ("crosschecks.kaggle_connectx", False, ["--engine", "nobody"]),
+    ("crosschecks.perfect_play", False, ["--engines", "nobody"]),
+    ("crosschecks.vs_gnugo", False, ["--engines", "nobody"]),
+    ("crosschecks.vs_openspiel", False, ["--engines", "nobody"]),
+]
+
+#: what a script needs beside --quick to get as far as taking its folders
+QUICK_NEEDS = {"chapters.ch08_play_predictor": ["--model", "{tmp}/model.keras"],
+               "chapters.ch10_policy_gradient": ["--predictor", "none"],
+               "crosschecks.challenger": ["--network", "connect4"]}
+
+
+@pytest.mark.parametrize("script, work, bad", FRESH_SCRIPTS, ids=[s for s, _, _ in FRESH_SCRIPTS])
+def test_every_script_deletes_only_its_own_folders_once_its_arguments_are_checked(script, work, bad, tmp_path,
+                                                                                  monkeypatch):
+    import importlib
+
+    from experiments.shared import chapters
+
+    module = importlib.import_module(f"experiments.{script}")
+    if script in ("chapters.ch13_alphago", "headline.mcts_go9", "crosschecks.vs_gnugo") and \
+            not os.access("/usr/games/gnugo", os.X_OK):
+        pytest.skip("GNU Go is not installed")
+    if script == "crosschecks.vs_openspiel":
+        pytest.importorskip("pyspiel")
+    out, data = tmp_path / "out", tmp_path / "work"
+    folders = [out, data] if work else [out]
+    where = [f"--{'out' if folder is out else 'work'}={folder}" for folder in folders]
+    claim_folders(folders, chapters.script_path(module.__file__))  # an earlier run of this script
+    for folder in folders:
+        (folder / "games.csv").write_text(HEADER)
+        (folder / "stray.txt").write_text("put there since")
+    before = {folder: contents(folder) for folder in folders}
+
+    assert exit_status(module.main, [*where, "--fresh", *bad]) == 2  # the bad argument: nothing deleted
+    assert {folder: contents(folder) for folder in folders} == before
+
+    real = chapters.claim_folders
+
+    def claim_then_stop(*args, **kwargs):
+        real(*args, **kwargs)
+        raise Taken
+
+    monkeypatch.setattr(chapters, "claim_folders", claim_then_stop)
+    (tmp_path / "model.keras").write_bytes(b"")  # ch08 checks only that its model exists before it plays
+    needs = [word.format(tmp=tmp_path) for word in QUICK_NEEDS.get(script, [])]
+    with pytest.raises(Taken):
+        module.main([*where, "--fresh", "--quick", *needs])
+    for folder in folders:  # the script's own folders: started over
+        assert contents(folder) == {Path("run.json")}
+        assert read_manifest(folder) == {"experiment": chapters.script_path(module.__file__)}

@@ -5,12 +5,13 @@ catch the buggy answers of tests/exercise_solutions/buggy/ with hints, given a
 tier at a time, about the bug itself."""
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
 import pytest
 
-import dlgo.exercises.checking
+import dlgo.exercises.grading
 from dlgo.app.cli import main
 from dlgo.exercises import all_exercises, chapter04b, get_exercise, load_student_file, run_checks
 
@@ -115,11 +116,28 @@ def test_a_broken_file_gets_one_line_that_says_where(tmp_path, monkeypatch, caps
     assert "math.sqrt" not in out  # the formula only when asked
     assert f"more help with the first failing check: dlgo exercise hint 3 {broken} --level 2" in out
     broken.write_text(text.replace("    root = Node(state)\n", "    root = Node(state)\n    while True:\n        pass\n"))
-    monkeypatch.setattr(dlgo.exercises.checking, "CHECK_SECONDS", 1)
+    monkeypatch.setattr(dlgo.exercises.grading, "CHECK_SECONDS", 1)
     assert main(["exercise", "check", "3", str(broken)]) == 1
-    assert "still running after 1 s: an endless loop?" in capsys.readouterr().out
+    assert "timed out after 1 s: an endless loop?" in capsys.readouterr().out
     assert main(["exercise", "check", "3", str(tmp_path / "missing.py")]) == 2
     assert "no file" in (err := capsys.readouterr().err) and "`dlgo exercise start 3`" in err
+
+
+def test_a_file_that_never_returns_is_stopped_check_by_check(tmp_path, capsys):
+    text = (SOLUTIONS / "ex3_mcts.py").read_text()
+    stuck = tmp_path / "ex3_mcts.py"  # a loop no exception ends: the student's code swallows every one
+    stuck.write_text(text.replace("    root = Node(state)\n", "    root = Node(state)\n    while True:\n"
+                                  "        try:\n            pass\n        except BaseException:\n            pass\n"))
+    assert main(["exercise", "check", "3", str(stuck), "--time-limit", "1"]) == 1
+    out = capsys.readouterr().out
+    assert "  pass  the UCT formula" in out  # the checks before and after the stuck ones still run
+    stopped = re.findall(r"FAIL  .*: check (\d) timed out after 1 s: an endless loop\?", out)
+    assert stopped and all(int(n) > 1 for n in stopped) and f"{5 - len(stopped)} of 5 checks pass" in out
+    assert main(["exercise", "hint", "3", str(stuck), "--time-limit", "1"]) == 1
+    assert f"check {stopped[0]} timed out after 1 s" in capsys.readouterr().out
+    stuck.write_text(text + "\nwhile True:\n    pass\n")  # stuck before any check: while it is imported
+    assert main(["exercise", "check", "3", str(stuck), "--time-limit", "1"]) == 2
+    assert f"dlgo: error: {stuck} was still being imported after 1 s" in capsys.readouterr().err
 
 
 #: (exercise, buggy answer, the check that must catch it, words its message must hold, words in its hints)

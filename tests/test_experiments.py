@@ -63,7 +63,7 @@ def test_alphazero_tictactoe_runs_quick_and_checks_perfect_lines(tmp_path):
     assert az.main(["--preset", "full", "--quick", "--out", str(out), "--work", str(tmp_path / "work"), "--workers", "1",
                     "--ship", str(tmp_path / "ship" / "ttt.keras")]) == 0
     summary = (out / "summary.md").read_text()
-    assert "Against perfect play" in summary and "| black |" in summary and "| white |" in summary
+    assert "Against perfect play" in summary and "| X |" in summary and "| O |" in summary
     assert (out / "learning_curve.png").exists() and (tmp_path / "ship" / "ttt.keras").exists()
     assert summary.startswith("# AlphaZero on tic-tac-toe\n") and "## What the network sees" not in summary
     assert "Reproduce: `python experiments/chapters/ch14a_alphazero_tictactoe.py --preset full --quick --ship " in summary
@@ -173,15 +173,18 @@ def test_the_reproducing_command_keeps_the_settings_not_the_folders():
 def test_reports_hold_the_course_scale_so_an_engine_rates_the_same_in_each(tmp_path, monkeypatch):
     import pandas as pd
 
+    from dlgo.arena import scales
     from experiments.chapters import ch04b_mcts, ch15_strength_per_compute
     from experiments.crosschecks import calibration
 
     scale = tmp_path / "reports" / "calibration-connect4"
     assert calibration.main(["--quick", "--out", str(scale)]) == 0  # random, mcts 10 and 32, alpha-beta depth 1
-    monkeypatch.setattr(ladders, "REPORTS", tmp_path / "reports")
-    held = ladders.course_scale("connect4")
+    monkeypatch.setattr(scales, "REPORTS", tmp_path / "reports")
+    found = scales.course_scale("connect4")
+    assert found is not None and found.where == "reports/calibration-connect4"
+    held = found.ratings
     assert set(held) == {"random", "mcts:rounds=10", "mcts:rounds=32", "alphabeta:depth=1,nodes=0"}
-    assert ladders.course_scale("tictactoe") == {}  # no scale: random = 0, as before
+    assert scales.course_scale("tictactoe") is None  # no scale: random = 0, as before
 
     # the capstone measures the networks against the ladder held on the scale
     assert ch15_strength_per_compute.main(["--quick", "--out", str(tmp_path / "ch15")]) == 0
@@ -467,3 +470,14 @@ def test_a_challenger_replaces_the_shipped_network_only_when_it_beats_it(tmp_pat
                             "--out", str(tmp_path / "loses")]) == 0
     assert "does not replace" in (tmp_path / "loses" / "summary.md").read_text() and not other.exists()
     assert challenger.main(["--quick", "--network", str(tmp_path / "none.keras"), "--out", str(tmp_path / "x")]) == 2
+
+
+def test_the_chapters_call_tic_tac_toes_sides_x_and_o():
+    from experiments.chapters.ch04a_minimax_alphabeta import search_table
+    from experiments.chapters.ch14a_alphazero_tictactoe import check_perfect_play
+
+    table = search_table("tictactoe", ["a1 b2 c3 a2 b1", "a1 b2 c3 a2"], depth=0)
+    assert list(dict.fromkeys(table.to_move)) == ["O", "X"]
+    lines, console = check_perfect_play("alphabeta", 0)
+    assert "| X | 4 | 0 |" in lines and "| O | 99 | 0 |" in lines
+    assert console[0].startswith("network as X: lost 0 of 4")

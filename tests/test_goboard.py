@@ -243,6 +243,18 @@ def test_two_passes_end_the_game_and_area_score_decides():
         s.apply_move(Move.play(P("A1")))
 
 
+def test_a_pass_says_what_the_game_would_end_with():
+    from dlgo.core.game import pass_would_end_game
+    from dlgo.games import new_game
+
+    opening = pass_would_end_game(GameState.new_game(9))  # white passes back and wins by komi
+    assert opening is not None and opening.outcome.text == "W+7.5" and not opening.at_once
+    after_a_pass = pass_would_end_game(play(GameState.new_game(5), "C3", "pass"))
+    assert after_a_pass is not None and after_a_pass.outcome.text == "B+17.5" and after_a_pass.at_once
+    assert pass_would_end_game(play(GameState.new_game(5), "C3", "resign")) is None  # over
+    assert pass_would_end_game(new_game("tictactoe")) is None  # no pass in this game
+
+
 def test_resign_ends_the_game_for_the_other_player():
     s = play(GameState.new_game(9), "E5", "resign")
     assert s.is_over() and s.winner() is Player.black

@@ -104,7 +104,7 @@ SESSION = [  # (command line, expected response)
     ("play b", "? syntax error: play COLOR VERTEX"),
     ("6 frobnicate", "?6 unknown command"),
     ("7", "? missing command"),
-    ("play b D4", "="),                # black twice: a white pass goes between
+    ("play b D4", "="),                # black twice: no pass goes between, white is to move
     ("fixed_handicap 2", "? board not empty"),
     ("final_score", "= B+74.5"),       # two black stones own all 81 points; komi 6.5
     ("undo", "="),
@@ -126,11 +126,10 @@ def test_a_scripted_session_response_by_response():
 
 def test_genmove_plays_for_the_colour_asked_and_the_game_goes_on():
     frontend = GtpFrontend(engines.create("mcts:rounds=50", seed=1), size=9)
-    reply = frontend.handle("genmove w")  # white first: a black pass is put before it
+    reply = frontend.handle("genmove w")  # white first: its stone, no black pass before it
     assert reply.startswith("= ") and frontend.state.next_player == Player.black
-    assert frontend.state.previous_state.last_move.is_pass
     move = parse_vertex(reply[2:].strip(), 9)
-    assert frontend.state.last_move == move
+    assert frontend.state.last_move == move and frontend.state.move_history() == [move]
     assert frontend.handle("reg_genmove b").startswith("= ")
     assert len(frontend.moves) == 1  # reg_genmove does not play
     board = frontend.handle("showboard")

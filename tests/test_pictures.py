@@ -76,27 +76,30 @@ def test_heat_labels_are_counts_for_visits_and_percentages_for_probabilities():
     assert _short(0.004, counts=False) == "0.4%"
 
 
-def test_a_finished_game_is_drawn_with_its_result_and_a_key_naming_who_played_each_colour():
+def test_a_finished_game_is_drawn_with_its_result_and_a_key_naming_each_side_and_who_played_it():
     import matplotlib.pyplot as plt
 
     from dlgo.formats.pictures import draw_position
     from dlgo.gotypes import Player
     from helpers import play
 
-    for game, moves, result in [("go:size=5", ["C3", "D3", "pass", "pass"], "result: W+7.5 (white wins)"),
-                                ("connect4", list("1212121"), "result: black wins"),
-                                ("tictactoe", ["a1", "b1", "a2", "b2", "a3"], "result: black wins")]:
+    for game, moves, result, sides in [
+            ("go:size=5", ["C3", "D3", "pass", "pass"], "result: W+7.5 (white wins)", ("black", "white")),
+            ("connect4", list("1212121"), "result: red wins", ("red", "yellow")),
+            ("tictactoe", ["a1", "b1", "a2", "b2", "a3"], "result: X wins", ("X", "O"))]:
         fig, ax = plt.subplots()
         draw_position(ax, play(new_game(game), *moves), title="final",
                       players={Player.black: "alphago", Player.white: "gnugo:level=10"})
         assert ax.get_title() == f"final   {result}"
-        assert [t.get_text() for t in ax.get_legend().get_texts()] == ["black: alphago", "white: gnugo:level=10"]
+        assert [t.get_text() for t in ax.get_legend().get_texts()] == [f"{sides[0]}: alphago",
+                                                                        f"{sides[1]}: gnugo:level=10"]
         plt.close(fig)
-    fig, ax = plt.subplots()
-    draw_position(ax, new_game("connect4"))
-    assert ax.get_title() == "black to move"
-    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["black", "white"]
-    plt.close(fig)
+    for game, title, sides in (("connect4", "red to move", ["red", "yellow"]), ("tictactoe", "X to move", ["X", "O"])):
+        fig, ax = plt.subplots()
+        draw_position(ax, new_game(game))
+        assert ax.get_title() == title
+        assert [t.get_text() for t in ax.get_legend().get_texts()] == sides
+        plt.close(fig)
 
 
 def test_pictures_are_written_readable_by_everyone_the_umask_allows(tmp_path):

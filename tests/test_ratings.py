@@ -74,3 +74,11 @@ def test_cross_table_counts_both_sides():
     assert (rows["a", "b"].wins, rows["a", "b"].draws, rows["a", "b"].losses) == (1, 1, 1)
     assert (rows["b", "a"].wins, rows["b", "a"].draws, rows["b", "a"].losses) == (1, 1, 1)
     assert rows["a", "b"].tally.score == 0.5 and rows["a", "b"].tally.games == 3
+
+
+def test_the_same_games_in_another_order_give_the_same_intervals():
+    results = simulate({"random": 0.0, "weak": 100.0, "strong": 300.0}, games_per_pair=20, draw_rate=0.2, seed=3)
+    shuffled = list(results)
+    random.Random(7).shuffle(shuffled)
+    assert shuffled != results
+    assert fit_ratings(shuffled, bootstrap=50) == fit_ratings(results, bootstrap=50)

@@ -59,7 +59,7 @@ def test_the_best_iteration_by_the_references():
                             "score_vs_gnugo": [0.6, np.nan, 0.5, 0.55]})
     by_positions = AlphaZeroConfig(game="connect4", reference_positions=2, publish="best")
     assert best_iteration(history, by_positions) == 3  # a tie goes to the later iteration
-    by_baseline = AlphaZeroConfig(game="connect4", baselines=["gnugo"], publish="best")
+    by_baseline = AlphaZeroConfig(game="go:size=7", baselines=["gnugo"], publish="best")
     assert best_iteration(history, by_baseline) == 0  # the start scored best: it stays published
     assert best_iteration(history, AlphaZeroConfig(game="connect4")) == 3  # latest
 

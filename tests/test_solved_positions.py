@@ -205,7 +205,7 @@ def test_the_solve_command(capsys):
 
 
 def test_each_engine_is_warmed_up_once_per_process_outside_the_timed_moves(tmp_path):
-    from dlgo.arena import mistakes
+    from dlgo.arena import match, mistakes
 
     made = []
 
@@ -219,7 +219,7 @@ def test_each_engine_is_warmed_up_once_per_process_outside_the_timed_moves(tmp_p
 
     positions = read_positions(generate_positions(SMALL, tmp_path / "sets", per_set=1, seed=0, workers=1,
                                                   progress=False))[:3]
-    mistakes._warmed.discard("random")
+    match._warmed.discard(("random", mistakes.position_state(positions[0]).game.spec))
     first = mistakes.check_moves(Counting(), "random", positions, seed=0)
     assert len(made) == 4 and made[0] == 0  # one untimed move first, then a seeded engine per position
     again = mistakes.check_moves(Counting(), "random", positions, seed=0)

@@ -247,6 +247,42 @@ def test_report_pages_and_their_files_and_nothing_outside(client):
         assert error_of(client.get(f"/api/reports/{bad}"), 404)
 
 
+def test_reports_that_share_a_title_are_told_apart(client):
+    titles = [r["title"] for r in client.get("/api/reports").json()]
+    assert len(titles) == len(set(titles))
+    reports = {r["path"]: r["title"] for r in client.get("/api/reports").json()}
+    assert reports["ch10_policy_gradient-go9/summary.md"] == "Chapter 10: policy gradients (go9)"
+    assert reports["ch05_numpy_network-go5/summary.md"] == "Chapter 5: a neural network from scratch (go5)"
+    assert reports["ch05_numpy_network/summary.md"] == "Chapter 5: a neural network from scratch"
+
+
+def test_titles_are_told_apart_by_whole_words_else_by_path():
+    from dlgo.app.web.reports import distinct_titles
+
+    def titles(*reports: tuple[str, str, str]) -> list[str]:
+        return [r["title"] for r in distinct_titles([{"path": p, "folder": f, "title": t} for p, f, t in reports])]
+
+    assert titles(("a-go5/summary.md", "a-go5", "A"), ("a-go7/summary.md", "a-go7", "A"), ("b/s.md", "b", "B")) \
+        == ["A (go5)", "A (go7)", "B"]
+    assert titles(("x/one.md", "x", "A"), ("x/two.md", "x", "A")) == ["A (x/one.md)", "A (x/two.md)"]
+
+
+def test_report_titles_are_never_read_through_a_link_out_of_the_folder(tmp_path):
+    reports, outside = tmp_path / "reports", tmp_path / "outside"
+    (reports / "mine").mkdir(parents=True)
+    (reports / "mine" / "summary.md").write_text("# Mine\n")
+    (outside / "folder").mkdir(parents=True)
+    (outside / "secret.md").write_text("# The secret's first line\n")
+    (outside / "folder" / "summary.md").write_text("# Another secret\n")
+    (reports / "linked").mkdir()
+    (reports / "linked" / "summary.md").symlink_to(outside / "secret.md")
+    (reports / "linked-folder").symlink_to(outside / "folder")
+    with TestClient(create_app(runs=tmp_path, reports=reports)) as client:
+        listed = client.get("/api/reports").json()
+        assert listed == [{"path": "mine/summary.md", "folder": "mine", "title": "Mine"}]
+        assert "secret" not in client.get("/api/reports").text.lower()
+
+
 def test_the_page_and_its_scripts_are_served_from_the_package(client):
     page = client.get("/")
     assert page.status_code == 200 and '<script type="module" src="/static/app.js">' in page.text

@@ -153,11 +153,20 @@ def test_a_new_game_with_a_value_of_the_wrong_type_is_refused(client, extra):
 
 
 # ------------------------------------------------------------------ item 7: hosts, the docs, paths, komi
-@pytest.mark.parametrize("host", ["evil.example", "evil.example:8000", "127.0.0.1.evil.example", "", "[::2]:8000"])
+@pytest.mark.parametrize("host", ["evil.example", "evil.example:8000", "127.0.0.1.evil.example", "", "[::2]:8000",
+                                  # a known name with more after it: only host[:port] is read, strictly
+                                  "testserver:8765@evil.example", "testserver:8765, evil.example",
+                                  "testserver, evil.example", "testserver:80:80", "testserver:", "testserver:99999",
+                                  "testserver:8a", "testserver/x", "[::1]x", "[testserver]"])
 def test_a_request_naming_another_host_is_refused(client, host):
     assert "host" in error_of(client.get("/api/catalog", headers={"host": host}), 400)
     assert "host" in error_of(client.post("/api/sessions", headers={"host": host},
                                           json={"game": "tictactoe"}), 400)
+
+
+def test_two_host_headers_are_refused(client):
+    two = [(b"host", b"evil.example"), (b"host", b"testserver")]
+    assert "host" in error_of(client.get("/api/catalog", headers=two), 400)
 
 
 def test_the_served_host_names_are_answered(runs):

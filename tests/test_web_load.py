@@ -214,7 +214,8 @@ def test_dlgo_serves_engine_processes_start_without_the_clis_imports(tmp_path):
     # server, and hold no plotting, data-frame or network library they do not need
     port = free_port()
     server = subprocess.Popen([str(Path(sys.executable).with_name("dlgo")), "serve", "--port", str(port),
-                               "--runs", str(tmp_path)], stdout=subprocess.DEVNULL, cwd=ROOT)
+                               "--runs", str(tmp_path), "--state", str(tmp_path / "state")],
+                              stdout=subprocess.DEVNULL, cwd=ROOT)
     try:
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=PATIENCE) as http:
             eventually(lambda: server.poll() is None and responds(http), "dlgo serve listening")

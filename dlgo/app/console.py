@@ -3,8 +3,11 @@
 A human types a move (``C3``, ``b2``, a column number...), or ``pass`` (in
 games that have one), ``resign``, ``undo`` (take back your last move and the
 reply), ``hint`` (ask an engine), ``help`` or ``quit``. Bad input gets a message
-and the same prompt again: a typo never costs a turn, and a pass that ends the
-game or a resignation is played only after a ``y``.
+and the same prompt again: a typo never costs a turn, and a resignation, or a
+pass that ends the game or lets the opponent end it by passing back (an engine
+does whenever the count wins it), is played only after a ``y``, the score the
+game would end with shown first. Each side goes by the game's names for it
+(Go's black and white, Connect Four's red and yellow, tic-tac-toe's X and O).
 """
 from __future__ import annotations
 
@@ -14,10 +17,8 @@ from typing import Callable, TextIO
 
 from dlgo.core.agent import Agent
 from dlgo.core.errors import DlgoError
-from dlgo.core.game import State
+from dlgo.core.game import State, pass_would_end_game
 from dlgo.core.types import Move, Player
-
-SYMBOLS = {Player.black: "X", Player.white: "O"}
 
 
 class QuitGame(Exception):
@@ -25,9 +26,10 @@ class QuitGame(Exception):
 
 
 def describe_result(state: State) -> str:
-    """``B+3.5 (black wins)``, ``white wins``, ``draw``, ``black wins by resignation``."""
+    """``B+3.5 (black wins)``, ``yellow wins``, ``draw``, ``black wins by resignation``: the
+    sides by the game's names for them."""
     outcome = state.outcome()
-    return "unfinished" if outcome is None else outcome.describe()
+    return "unfinished" if outcome is None else outcome.describe(state.game.side_names)
 
 
 def describe_compute(agent: Agent) -> str:
@@ -64,8 +66,7 @@ class ConsoleGame:
 
     def label(self, player: Player) -> str:
         agent = self.players[player]
-        who = "human" if agent is None else agent.spec
-        return f"{player.name} ({SYMBOLS[player]}, {who})"
+        return self.state.game.side_label(player, "human" if agent is None else agent.spec)
 
     def run(self) -> State:
         """Play to the end (or until a human quits); returns the last state."""
@@ -136,11 +137,11 @@ class ConsoleGame:
                 continue
             try:
                 move = state.parse_move(text)
-                after = state.apply_move(move)  # check legality before announcing it
+                state.apply_move(move)  # check legality before announcing it
             except DlgoError as err:
                 self.say(f"  {err}; try again")
                 continue
-            if not move.is_play and after.is_over() and not self.confirmed(move):
+            if not move.is_play and not self.confirmed(move):
                 continue
             self.play(move)
             return
@@ -153,9 +154,18 @@ class ConsoleGame:
             raise QuitGame from None
 
     def confirmed(self, move: Move) -> bool:
-        """Ask before a pass that ends the game, or a resignation; True on ``y``."""
-        what = "resign and lose the game" if move.is_resign else \
-            "pass: your opponent passed too, so this ends the game and the board is scored as it stands"
+        """Ask before a resignation, or a pass that ends the game or lets the
+        opponent end it by passing back, saying how it would end; True on ``y``
+        (and at once for a pass that cannot end the game)."""
+        if move.is_resign:
+            what = "resign and lose the game"
+        else:
+            ending = pass_would_end_game(self.state)
+            if ending is None:
+                return True
+            how = ("your opponent passed too, so this ends the game" if ending.at_once
+                   else "your opponent may pass back and end the game")
+            what = f"pass: {how}, {ending.outcome.describe(self.state.game.side_names)}"
         answer = self.ask(f"  {what}. Sure? [y/N]: ").strip().lower()
         if answer in ("y", "yes"):
             return True
@@ -176,7 +186,7 @@ class ConsoleGame:
             self.say("  nothing to undo yet")
             return False
         self.state = target
-        self.say(f"\ntaken back; {me.name} to move again")
+        self.say(f"\ntaken back; {self.state.game.side_name(me)} to move again")
         self.say(self.state.render())
         return True
 

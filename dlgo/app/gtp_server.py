@@ -8,10 +8,16 @@ an unknown command, a malformed line, an illegal move or a board size the
 engine cannot play gets a ``?`` response, and so does an engine that fails.
 
 The moves come from the controller in any order of colours (GTP allows two
-moves of one colour, e.g. to set up a position); a pass by the other side is
-put in between, as SGF readers do. ``undo`` takes back one ``play`` or
-``genmove``, handicap stones are the starting position, and ``komi`` replays
-the game with the new value.
+moves of one colour, e.g. to set up a position): as in GNU Go, the stone is
+placed and the turn passes to the other colour, with no pass invented (so no
+two passes end the game by accident); ``genmove`` for the side not to move
+likewise. ``undo`` takes back one ``play`` or ``genmove``, handicap stones are
+the starting position, and ``komi`` replays the game with the new value.
+
+A clock (``time_settings``, ``time_left``) sets the engine's time for each move,
+less a safety margin, as GNU Go and KataGo do: an engine whose spec gives no
+budget (``mcts``, not ``mcts:rounds=2000``) searches for that long; one whose
+spec gives one keeps it, stopped at the clock's time (:meth:`Agent.set_time_budget`).
 """
 from __future__ import annotations
 
@@ -94,7 +100,7 @@ class GtpFrontend:
         self.clock = Clock()
         self.handicap: list[Point] = []
         self.players: dict[Player, str] = {}  # colour -> engine spec, once the engine has moved for it
-        self.moves: list[list[Move]] = []   # per play/genmove: the moves it added (a pass, then the move)
+        self.moves: list[tuple[Player, Move]] = []  # per play/genmove: the colour and the move it played
         self.state = self._start()
         self.quit = False
         self._status_of: int | None = None  # the position whose stone status is kept
@@ -157,9 +163,8 @@ class GtpFrontend:
 
     def _replay(self) -> None:
         state = self._start()
-        for moves in self.moves:
-            for move in moves:
-                state = state.apply_move(move)
+        for player, move in self.moves:
+            state = state.with_turn(player).apply_move(move)
         self.state = state
 
     def _new_game(self) -> None:
@@ -168,27 +173,16 @@ class GtpFrontend:
         self.agent.new_game()
         self._sgf_path = None
 
-    def _moves_for(self, player: Player, move: Move) -> list[Move]:
-        """The moves that make ``player`` play ``move`` now: a pass by the other
-        side first when it is not ``player``'s turn."""
-        state, moves = self.state, []
-        if state.is_over():
+    def _record(self, player: Player, move: Move) -> None:
+        """``player`` plays ``move`` now, whoever is to move: the turn is handed
+        over with no pass put between (:meth:`GameState.with_turn`), as GNU Go does."""
+        if self.state.is_over():
             raise GtpError("the game is over (two passes or a resignation); clear_board starts a new one")
-        if state.next_player != player:
-            if state.last_move is not None and state.last_move.is_pass:
-                raise GtpError(f"{player.name} cannot move twice here: the pass put between would end the game")
-            moves.append(PASS)
-            state = state.apply_move(moves[0])
         try:
-            state.apply_move(move)
+            self.state = self.state.with_turn(player).apply_move(move)
         except DlgoError as err:
             raise GtpError(f"illegal move: {err}") from None
-        return [*moves, move]
-
-    def _record(self, moves: list[Move]) -> None:
-        for move in moves:
-            self.state = self.state.apply_move(move)
-        self.moves.append(moves)
+        self.moves.append((player, move))
         self._write_sgf()
 
     def _write_sgf(self) -> None:
@@ -339,17 +333,13 @@ class GtpFrontend:
         move = parse_vertex(args[1], self.size)
         if self.state.is_over() and move.is_pass:
             return ""  # a pass after the game ended changes nothing
-        self._record(self._moves_for(player, move))
+        self._record(player, move)
         return ""
 
     def cmd_genmove(self, args: list[str]) -> str:
         move = self._generate(args)
-        if move.is_resign:
-            self.moves.append([move])
-            self.state = self.state.apply_move(move)
-            self._write_sgf()
-        elif not self.state.is_over():  # after the game ended the answer is a pass, not played
-            self._record(self._moves_for(parse_color(args[0]), move))
+        if not self.state.is_over():  # after the game ended the answer is a pass, not played
+            self._record(parse_color(args[0]), move)
         return format_vertex(move)
 
     def cmd_reg_genmove(self, args: list[str]) -> str:
@@ -361,10 +351,8 @@ class GtpFrontend:
         player = parse_color(args[0])
         if self.state.is_over():
             return PASS
-        state = self.state
-        if state.next_player != player:
-            state = state.apply_move(self._moves_for(player, PASS)[0])
-        self.agent.set_time_limit(self.clock.budget(player, self._moves_left()))
+        state = self.state.with_turn(player)
+        self.agent.set_time_budget(self.clock.budget(player, self._moves_left()))
         move = self.agent.select_move(state)
         self.players[player] = self.agent.spec
         if not move.is_resign:
@@ -443,7 +431,7 @@ class GtpFrontend:
         self.state = self._start()
         try:
             for player, move in moves:
-                self._record(self._moves_for(player, move))
+                self._record(player, move)
         except GtpError as err:
             raise GtpError(f"cannot load file: {err}") from None
         return ""

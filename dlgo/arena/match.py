@@ -6,6 +6,12 @@ The arena never imports the engines: it is handed an :class:`AgentFactory`
 (``engines.ENGINES`` in the suite) that builds agents from spec strings. An
 optional number of random opening plies (seeded) keeps deterministic engines
 from replaying one game over and over.
+
+A move's seconds are the engine's own: before the first game of a spec in a
+process, :func:`warm_up` pays that process's one-off costs (imports, compiled
+kernels loading, a network's first call) with an untimed move of a throwaway
+engine, and each agent acquires what it holds outside Python (``Agent.start``,
+an external program) before its clock runs.
 """
 from __future__ import annotations
 
@@ -16,7 +22,7 @@ from typing import Callable, NamedTuple, Protocol, Sequence
 
 from dlgo.core.agent import Agent
 from dlgo.core.errors import EngineError
-from dlgo.core.game import Ending, Outcome
+from dlgo.core.game import Ending, Outcome, State
 from dlgo.core.types import Player
 from dlgo.formats.records import GameRecord
 from dlgo.games import new_game
@@ -33,6 +39,38 @@ class AgentFactory(Protocol):
     def network_files(self, spec: str) -> list[Path]:
         """The network files the engine ``spec`` plays with (none for classic engines)."""
         ...
+
+
+_warmed: set[tuple[str, str]] = set()  # (engine spec, game spec) this process has already run once
+
+
+def warm_up(factory: AgentFactory, spec: str, state: State) -> None:
+    """Warm this process for ``spec`` once per game (:meth:`Agent.warm_up`: an
+    untimed, short move of a throwaway engine in ``state``), so that its imports,
+    compiled kernels and networks load outside every timed move. The throwaway
+    has its own seed: the engines that play afterwards draw exactly what they
+    would have without it. An engine that fails here fails again, and is
+    reported, at its first real move."""
+    key = (spec, state.game.spec)
+    if key in _warmed or state.is_over():
+        return
+    _warmed.add(key)
+    agent = factory.create(spec, seed=0)
+    try:
+        agent.warm_up(state)
+    except EngineError:
+        pass
+    finally:
+        agent.close()
+
+
+def start_agent(agent: Agent) -> None:
+    """Acquire what ``agent`` holds outside Python before its clock runs; a
+    failure is left for its first move, where the game reports it (a forfeit)."""
+    try:
+        agent.start()
+    except EngineError:
+        pass
 
 
 class Task(NamedTuple):
@@ -62,12 +100,16 @@ class _Match:
         self.spent = {p: [0.0, 0.0, 0] for p in Player}  # seconds, compute, moves
         self.outcome: Outcome | None = None
         self.note = ""
+        for spec in (task.black, task.white):
+            warm_up(factory, spec, self.state)
         self.agents = {Player.black: factory.create(task.black, task.seed)}
         try:
             self.agents[Player.white] = factory.create(task.white, task.seed + 1)
         except BaseException:
             self.close()
             raise
+        for agent in self.agents.values():
+            start_agent(agent)
 
     @property
     def over(self) -> bool:

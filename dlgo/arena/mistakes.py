@@ -24,7 +24,7 @@ from typing import NamedTuple, Sequence
 
 import pandas as pd
 
-from dlgo.arena.match import AgentFactory
+from dlgo.arena.match import AgentFactory, start_agent, warm_up
 from dlgo.arena.ratings import wilson_interval
 from dlgo.arena.report import ComputePoint, family_of, plot_against_compute
 from dlgo.arena.tournament import task_seed
@@ -87,21 +87,6 @@ def position_state(position: SolvedPosition) -> State:
     return replay(position.game, position.moves)[-1]
 
 
-_warmed: set[str] = set()  # the engines this process has already run once (untimed)
-
-
-def warm_up(factory: AgentFactory, spec: str, state: State) -> None:
-    """One untimed move of ``spec``, once per process: its compiled kernels and
-    networks load here, not inside the first position's seconds."""
-    if spec not in _warmed:
-        agent = factory.create(spec, seed=0)
-        try:
-            agent.select_move(state)
-        finally:
-            agent.close()
-        _warmed.add(spec)
-
-
 def check_moves(factory: AgentFactory, spec: str, positions: Sequence[SolvedPosition], seed: int) -> list[Verdict]:
     """``spec``'s move on each position, a fresh engine seeded by the position's set and id."""
     verdicts = []
@@ -111,6 +96,7 @@ def check_moves(factory: AgentFactory, spec: str, positions: Sequence[SolvedPosi
         agent = factory.create(spec, seed=task_seed(seed, f"{spec} {position.set} #{position.id}"))
         try:
             state = position_state(position)
+            start_agent(agent)
             action = state.move_to_index(agent.select_move(state))
             compute = agent.last_compute
         finally:

@@ -6,9 +6,11 @@ win for each side (as in BayesElo and Ordo). All results are fitted at once with
 Hunter's MM algorithm (2004), so the ratings are consistent across the whole
 tournament, not an order-dependent running update. A weak prior, ``prior``
 virtual draws per pair that met, keeps a perfect score finite. 95% confidence
-intervals come from a bootstrap over games; where every resample is alike (a
-few games that all ended the same way) the games give no interval, and the
-bounds are NaN rather than a point passed off as one.
+intervals come from a seeded bootstrap over games taken in a fixed order (the
+same games give the same intervals, whatever order their file has them in);
+where every resample is alike (a few games that all ended the same way) the
+games give no interval, and the bounds are NaN rather than a point passed off
+as one.
 """
 from __future__ import annotations
 
@@ -104,8 +106,9 @@ def fit_ratings(results: Sequence[GameResult], anchor: str | None = "random", an
     yardstick such as GNU Go's levels) and fits only the others against them;
     its intervals are 0 wide, as is the anchor's. ``bootstrap`` resamples of the
     games give the other players' intervals: NaN where they cannot (every
-    resample alike, or ``bootstrap=0``)."""
-    results = [GameResult(*r) for r in results]
+    resample alike, or ``bootstrap=0``). The results are sorted first, so the
+    intervals depend on the games alone, never on the order they were recorded in."""
+    results = sorted(GameResult(*r) for r in results)
     if not results:
         return []
     players = sorted({r.a for r in results} | {r.b for r in results})

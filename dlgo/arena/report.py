@@ -19,8 +19,8 @@ import pandas as pd
 
 from dlgo.arena.ratings import GameResult, cross_table, describe_scale, fit_ratings
 from dlgo.formats.atomic import atomic_write
-from dlgo.formats.plotting import new_figure, save_figure
-from dlgo.formats.records import GameRecord
+from dlgo.formats.plotting import label_points, new_figure, save_figure
+from dlgo.formats.records import GameRecord, one_game
 
 
 class EngineRow(NamedTuple):
@@ -58,7 +58,9 @@ def interval_text(row: EngineRow, form: str = "{low:.0f} to {high:.0f}") -> str:
 def engine_rows(records: Sequence[GameRecord], anchor: str = "random", bootstrap: int = 200,
                 seed: int = 0, fixed: Mapping[str, float] | None = None) -> list[EngineRow]:
     """Ratings joined with each engine's mean cost per move, strongest first
-    (``fixed``: engines held at given ratings, see :func:`fit_ratings`)."""
+    (``fixed``: engines held at given ratings, see :func:`fit_ratings`); a
+    :class:`~dlgo.core.errors.RecordError` if the records hold several games."""
+    one_game(records, "the records")
     results = [GameResult(r.black, r.white, r.score_for(r.black)) for r in records]
     cost: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0])
     unit: dict[str, str] = {}
@@ -83,13 +85,14 @@ def write_report(out_dir: str | Path, records: Sequence[GameRecord], title: str 
                  anchor: str = "random", bootstrap: int = 200, seed: int = 0,
                  fixed: Mapping[str, float] | None = None, intro: str = "",
                  outro: str | Callable[[list[EngineRow]], str] = "", anchoring: str | None = None,
-                 columns: Mapping[str, Mapping[str, str]] | None = None, notes: Mapping[str, str] | None = None
-                 ) -> list[EngineRow]:
+                 columns: Mapping[str, Mapping[str, str]] | None = None, notes: Mapping[str, str] | None = None,
+                 notes_meaning: str = "") -> list[EngineRow]:
     """Write ratings.csv, crosstable.csv, the two plots and summary.md into ``out_dir``
     (``intro``/``outro``: Markdown for the summary, before the ratings table and at the end,
     ``outro`` possibly made from the ratings; ``anchoring``: what fixes the scale, in words,
     if not the default wording; ``columns``: more columns of the summary's table, by
-    heading, each engine's text; ``notes``: text beside an engine's point in the plot)."""
+    heading, each engine's text; ``notes``: text beside an engine's point in the plot, ``notes_meaning``
+    what they say, under it)."""
     out = Path(out_dir)
     rows = engine_rows(records, anchor, bootstrap, seed, fixed)
     ratings = pd.DataFrame(rows, columns=EngineRow._fields)
@@ -100,7 +103,7 @@ def write_report(out_dir: str | Path, records: Sequence[GameRecord], title: str 
         columns=["engine", "opponent", "wins", "draws", "losses", "games", "score"])
     with atomic_write(out / "crosstable.csv", newline="") as handle:
         table.to_csv(handle, index=False, float_format="%.4g")
-    plot_strength_vs_compute(rows, out / "strength_vs_compute.png", title, notes)
+    plot_strength_vs_compute(rows, out / "strength_vs_compute.png", title, notes, notes_meaning)
     plot_crosstable(rows, table, out / "crosstable.png", title)
     anchoring = anchoring or describe_scale([row.engine for row in rows], anchor, fixed=fixed)
     write_summary(out / "summary.md", rows, records, title, anchoring, intro,
@@ -122,13 +125,16 @@ class ComputePoint(NamedTuple):
 
 
 def plot_against_compute(points: Sequence[ComputePoint], path: Path, title: str, ylabel: str,
-                         floor: float | None = None) -> None:
+                         floor: float | None = None, notes_meaning: str = "") -> None:
     """Each engine's measure against its mean seconds per move (log scale), with
-    its interval, one line per family; the y axis starts at ``floor`` if given."""
+    its interval, one line per family, each point labelled (its note beside it,
+    and under the plot ``notes_meaning``, what the notes say); the y axis starts
+    at ``floor`` if given."""
     fig, ax = new_figure((7.5, 4.8))
     families: dict[str, list[ComputePoint]] = defaultdict(list)
     for point in points:
         families[point.family].append(point)
+    spots, labels = [], []
     for family, members in sorted(families.items()):
         members.sort(key=lambda p: p.seconds)
         x = [max(p.seconds, 1e-6) for p in members]
@@ -137,8 +143,8 @@ def plot_against_compute(points: Sequence[ComputePoint], path: Path, title: str,
         ax.errorbar(x, y, yerr=err, marker="o", capsize=3, label=family)
         for p, xi, yi in zip(members, x, y):
             label = p.engine.split(":", 1)[1] if ":" in p.engine else p.engine
-            label += f" ({p.note})" if p.note else ""
-            ax.annotate(label, (xi, yi), textcoords="offset points", xytext=(4, 4), fontsize=7)
+            spots.append((xi, yi))
+            labels.append(label + (f" ({p.note})" if p.note else ""))
     ax.set_xscale("log")
     ax.set_xlabel("mean seconds per move (log scale)")
     ax.set_ylabel(ylabel)
@@ -146,17 +152,22 @@ def plot_against_compute(points: Sequence[ComputePoint], path: Path, title: str,
         ax.set_ylim(bottom=floor)
     ax.set_title(title)
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend()
+    ax.legend(fontsize=8)
+    if notes_meaning:
+        ax.text(0, -0.13, notes_meaning, transform=ax.transAxes, fontsize=7, va="top", color="0.3")
+    label_points(ax, spots, labels)
     save_figure(fig, path)
 
 
 def plot_strength_vs_compute(rows: Sequence[EngineRow], path: Path, title: str = "",
-                             notes: Mapping[str, str] | None = None) -> None:
-    """Elo against seconds per move (``notes``: text beside an engine's label)."""
+                             notes: Mapping[str, str] | None = None, notes_meaning: str = "") -> None:
+    """Elo against seconds per move (``notes``: text beside an engine's label;
+    ``notes_meaning``: what they say, under the plot)."""
     notes = notes or {}
     plot_against_compute([ComputePoint(r.engine, r.family, r.seconds_per_move, r.elo, r.elo_low, r.elo_high,
                                        notes.get(r.engine, "")) for r in rows],
-                         path, title or "Strength against compute", "Elo (95% interval)")
+                         path, title or "Strength against compute", "Elo (95% interval)",
+                         notes_meaning=notes_meaning if notes else "")
 
 
 def plot_crosstable(rows: Sequence[EngineRow], table: pd.DataFrame, path: Path, title: str = "") -> None:

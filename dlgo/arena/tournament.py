@@ -6,6 +6,8 @@ schedule is the same on every run. Finished games are appended to
 ``games.csv`` the moment they end (one line, flushed and synced); a rerun of
 the same command reads that file and plays only the games still missing, so an
 interrupted run (Ctrl-C, a killed process) loses only the games in progress.
+A tournament's folder holds one game, which its manifest names: a tournament of
+another game there stops before it plays (its ratings would mix the two).
 
 A spec keeps its name when the network file it names is retrained
 (``alphazero:checkpoint=connect4``), so ``networks.json`` records a digest of
@@ -28,7 +30,7 @@ from dlgo.core.errors import RecordError, SettingsMismatchError, SpecError
 from dlgo.formats.atomic import atomic_write
 from dlgo.formats.folders import hold_folder
 from dlgo.formats.progress import progress_bar
-from dlgo.formats.records import GameRecord, append_game, open_games_file, replay, write_games
+from dlgo.formats.records import GameRecord, append_game, open_games_file, read_games, replay, write_games
 from dlgo.formats.sgf import game_to_sgf
 from dlgo.games import get_game
 
@@ -116,9 +118,24 @@ def run_tournament(factory: AgentFactory, out_dir: str | Path, game: str, specs:
                    seed: int = 0, opening_plies: int = 0, workers: int | None = None,
                    progress: bool = True, ray: str | None = None) -> list[GameRecord]:
     """Play (or finish) a round-robin with engines from ``factory`` (on the Ray
-    cluster at ``ray`` if given); returns every game in ``games.csv``."""
-    return play_games(factory, out_dir, game, schedule(specs, games_per_pair, seed), opening_plies=opening_plies,
-                      workers=workers, progress=progress, ray=ray)
+    cluster at ``ray`` if given); returns every game in ``games.csv``. A
+    tournament's folder holds one game: its manifest records it, and a run of
+    another game there stops before it plays (:func:`check_one_game`)."""
+    tasks = schedule(specs, games_per_pair, seed)
+    check_one_game(Path(out_dir) / "games.csv", game)
+    return play_games(factory, out_dir, game, tasks, opening_plies=opening_plies, workers=workers,
+                      progress=progress, facts={"game": get_game(game).spec}, ray=ray)
+
+
+def check_one_game(path: Path, game: str) -> None:
+    """A :class:`SettingsMismatchError` if the ``games.csv`` at ``path`` holds games
+    of another game than ``game``: a tournament's folder from before its manifest
+    named the game."""
+    spec = get_game(game).spec
+    others = sorted({r.game for r in read_games(path) if get_game(r.game).spec != spec})
+    if others:
+        raise SettingsMismatchError(f"{path} holds games of {', '.join(others)}, and this run plays {game}",
+                                    "a tournament's folder holds one game: use another folder")
 
 
 def check_schedule(path: Path, done: list[GameRecord], game: str, tasks: list[Task], opening_plies: int) -> None:

@@ -16,6 +16,10 @@ A worker is one job on one core: TensorFlow, if a worker starts it, runs one
 thread for its operations (``TF_NUM_INTRAOP_THREADS``, unless the environment
 already says otherwise), so a network engine's calls do not take the core of
 the game beside it.
+
+Work that may never return (a student's code under check, an exact solve of
+unknown length) runs in a :class:`StoppableWorker`: one such process that sends
+its results one at a time and is killed the moment its caller stops waiting.
 """
 from __future__ import annotations
 
@@ -27,7 +31,10 @@ import signal
 import sys
 import threading
 import time
+import traceback
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from multiprocessing.connection import Connection
+from types import TracebackType
 from typing import Any, Callable, Iterable, Sequence, TypeVar
 
 PR_SET_PDEATHSIG = 1  # from <sys/prctl.h>
@@ -103,3 +110,78 @@ def run_jobs(function: Callable[[T], R], jobs: Sequence[T], finished: Callable[[
     except BaseException:
         stop_pool(pool, futures)
         raise
+
+
+class WorkerDied(RuntimeError):
+    """A :class:`StoppableWorker` ended without sending what was waited for (it
+    crashed, or its code ended the process)."""
+
+
+class RemoteTraceback(Exception):
+    """The traceback of an exception raised in a worker, as its cause here."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
+class StoppableWorker:
+    """``target(send, *args)`` run in a fresh ("spawn") process that dies with
+    this one and leaves Ctrl-C to it, each ``send(item)`` one item for
+    :meth:`receive`; stopped (killed) as soon as a :meth:`receive` gives up
+    waiting, or the ``with`` block ends. An exception ``target`` raises is raised
+    again by :meth:`receive`, with the worker's traceback as its cause."""
+
+    def __init__(self, target: Callable[..., None], *args: Any):
+        context = multiprocessing.get_context("spawn")
+        self._results, sender = context.Pipe(duplex=False)
+        self.process = context.Process(target=_serve, args=(os.getpid(), sender, target, args), daemon=True)
+        self.process.start()
+        sender.close()  # the worker's end: once it is gone, waiting here ends at once
+
+    def receive(self, seconds: float | None = None) -> Any:
+        """The next item sent: a :class:`TimeoutError`, the worker stopped, if none
+        comes within ``seconds`` (None: no limit); :class:`WorkerDied` if the worker
+        ended first."""
+        if not self._results.poll(seconds):
+            self.stop()
+            raise TimeoutError(f"no answer within {seconds:g} s")
+        try:
+            kind, value, trace = self._results.recv()
+        except EOFError:
+            self.process.join(timeout=5)
+            raise WorkerDied(f"the worker process ended (exit code {self.process.exitcode})") from None
+        if kind == "raised":
+            raise value from RemoteTraceback(trace)
+        return value
+
+    def stop(self) -> None:
+        """End the worker now, whatever it is doing."""
+        if self.process.is_alive():
+            self.process.terminate()
+            self.process.join(timeout=5)
+            if self.process.is_alive():
+                self.process.kill()
+                self.process.join()
+        self._results.close()
+
+    def __enter__(self) -> "StoppableWorker":
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        self.stop()
+
+
+def _serve(parent: int, results: Connection, target: Callable[..., None], args: tuple[Any, ...]) -> None:
+    """A :class:`StoppableWorker`'s process: ``target(send, *args)``, and what it raised, sent back."""
+    _start_worker(parent, None, ())
+    try:
+        target(lambda item: results.send(("item", item, "")), *args)
+    except BaseException as error:  # sent back to be raised there; a copy if it does not pickle
+        trace = traceback.format_exc()
+        try:
+            results.send(("raised", error, trace))
+        except Exception:
+            results.send(("raised", RuntimeError(f"{type(error).__name__}: {error}"), trace))
+    finally:
+        results.close()

@@ -14,6 +14,7 @@ import numpy as np
 
 from dlgo.core.errors import IllegalMoveError
 from dlgo.core.game import Game, State
+from dlgo.core.specs import split_spec
 from dlgo.core.types import Move
 
 
@@ -74,11 +75,16 @@ class Agent(abc.ABC):
     #: the heads the network each parameter names must have, for the engines that play networks
     #: (``{"model": ("policy",)}``; the checks and the page's lists of files ask it)
     network_heads: ClassVar[dict[str, tuple[str, ...]]] = {}
+    #: the spec parameters that set how much a move is searched (``("rounds", "seconds")``):
+    #: an engine whose spec names none of them searches for a game clock's budget
+    #: (:meth:`set_time_budget`); one whose spec names one keeps its own, capped by the clock
+    budget_parameters: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self) -> None:
         self.spec: str = self.name
         self.last_report: SearchReport = SearchReport(compute=Compute(0.0, 0, self.unit))
         self.time_limit: float | None = None
+        self.time_budget: float | None = None
         self._work = 0
         self._report = NO_REPORT
 
@@ -128,16 +134,55 @@ class Agent(abc.ABC):
         return None
 
     def set_time_limit(self, seconds: float | None) -> None:
-        """Cap the wall time of each following move (a game clock, as in GTP's
-        ``time_left``); None lifts the cap. Searching engines stop at their own
-        budget or at the cap, whichever comes first; the others are fast anyway."""
+        """Cap the wall time of each following move (a front end's limit, as the
+        browser's; a game clock is :meth:`set_time_budget`); None lifts the cap.
+        Searching engines stop at their own budget or at the cap, whichever comes
+        first; the others are fast anyway."""
         self.time_limit = seconds if seconds is None else max(0.0, seconds)
+
+    def set_time_budget(self, seconds: float | None) -> None:
+        """A game clock's seconds for each following move (GTP's ``time_settings``
+        and ``time_left``, less a safety margin); None: no clock. An engine whose
+        spec leaves its budget free searches for this long (:meth:`move_budget`);
+        one whose spec fixes it keeps it, stopped here as by :meth:`set_time_limit`."""
+        self.time_budget = seconds if seconds is None else max(0.0, seconds)
+
+    def spec_fixes_budget(self) -> bool:
+        """Does the spec name one of :attr:`budget_parameters` (``mcts:rounds=500``
+        does, ``mcts`` does not)? A spec holds just the parameters that were given."""
+        _, given = split_spec(self.spec)
+        return any(name in given for name in self.budget_parameters)
+
+    def move_budget(self, work: int, seconds: float) -> tuple[int, float]:
+        """The next move's budget, from the engine's own ``work`` (rounds,
+        simulations, nodes; 0 = no limit) and ``seconds`` (0 = none): those, or no
+        work limit and the clock's seconds when a clock set a budget and the spec
+        fixes none. Searching engines hand the seconds to :meth:`deadline`."""
+        if self.time_budget and self.budget_parameters and not self.spec_fixes_budget():
+            return 0, self.time_budget
+        return work, seconds
 
     def deadline(self, seconds: float = 0.0) -> float:
         """The ``time.perf_counter()`` value at which a search that starts now must
-        stop: its own ``seconds`` budget (0 = none) or the time limit, the sooner."""
-        limits = [s for s in (seconds, self.time_limit) if s is not None and s > 0]
+        stop: its own ``seconds`` budget (0 = none), the time limit or the clock's
+        budget, the soonest."""
+        limits = [s for s in (seconds, self.time_limit, self.time_budget) if s is not None and s > 0]
         return time.perf_counter() + min(limits) if limits else math.inf
+
+    #: the longest a warm-up move may search: loading is what it is for, not the search
+    WARM_UP_SECONDS: ClassVar[float] = 0.1
+
+    def warm_up(self, state: State) -> None:
+        """Pay this process's one-off costs (imports, compiled kernels loading, a
+        network's first call) with an untimed move in ``state``, cut short at
+        :data:`WARM_UP_SECONDS`. Called on a throwaway engine of a spec before
+        the first timed move of that spec in a process
+        (:func:`dlgo.arena.match.warm_up`), so those costs count in no move's
+        seconds. Engines whose moves no time limit shortens override it, as do
+        those whose start-up belongs to each engine (an external program:
+        :meth:`start`, before the clock)."""
+        self.set_time_limit(self.WARM_UP_SECONDS)
+        self.select_move(state)
 
     def start(self) -> None:
         """Acquire now what the engine would otherwise acquire at its first move

@@ -1,12 +1,16 @@
 """Argparse types shared by the ``dlgo`` command and the experiment scripts: a
 bad number is argparse's one-line usage error, never a traceback; and
-:func:`setting`, a settings dataclass's field that is also an option."""
+:func:`setting`, a settings dataclass's field that is also an option, with
+:func:`check_types`, which checks such fields' types when they are read back."""
 from __future__ import annotations
 
 import argparse
 import math
-from dataclasses import field
+import typing
+from dataclasses import field, fields
 from typing import Any, Callable, TypeVar
+
+from dlgo.core.errors import SpecError
 
 T = TypeVar("T")
 
@@ -24,8 +28,9 @@ def whole(least: int) -> Callable[[str], int]:
     return parse
 
 
-def number(least: float | None = None, above: float | None = None) -> Callable[[str], float]:
-    """An argparse type: a finite number, at least ``least`` or above ``above``."""
+def number(least: float | None = None, above: float | None = None,
+           most: float | None = None) -> Callable[[str], float]:
+    """An argparse type: a finite number, at least ``least`` or above ``above``, and at most ``most``."""
     def parse(text: str) -> float:
         try:
             value = float(text)
@@ -37,6 +42,8 @@ def number(least: float | None = None, above: float | None = None) -> Callable[[
             raise argparse.ArgumentTypeError(f"must be at least {least:g}, got {value:g}")
         if above is not None and value <= above:
             raise argparse.ArgumentTypeError(f"must be above {above:g}, got {value:g}")
+        if most is not None and value > most:
+            raise argparse.ArgumentTypeError(f"must be at most {most:g}, got {value:g}")
         return value
     return parse
 
@@ -51,3 +58,31 @@ def setting(default: T, about: str, item: type = str) -> T:
         items = list(default)
         return field(default_factory=lambda: list(items), metadata=metadata)  # type: ignore[return-value]
     return field(default=default, metadata=metadata)
+
+
+def check_types(settings: Any) -> None:
+    """A :class:`SpecError` naming the first field of the settings dataclass
+    ``settings`` whose value is not of its declared type (a whole number, a
+    number, a string, true or false, or a list of the field's items): settings
+    read back from a file (``config.json``) may hold anything."""
+    hints = typing.get_type_hints(type(settings))
+    for f in fields(settings):
+        value, kind = getattr(settings, f.name), hints[f.name]
+        item = typing.get_args(kind)[0] if typing.get_origin(kind) is list else None
+        fits = isinstance(value, list) and all(_is(v, item) for v in value) if item else _is(value, kind)
+        if not fits:
+            wanted = f"a list, each {_NAMES[item]}" if item else _NAMES[kind]
+            raise SpecError(f"{f.name} must be {wanted}, got {value!r}")
+
+
+#: the types a setting may have, as its error names them
+_NAMES = {int: "a whole number", float: "a number", str: "a string", bool: "true or false"}
+
+
+def _is(value: Any, kind: type) -> bool:
+    """Is ``value`` a ``kind`` as a setting means it (a whole number is a number; true is neither)?"""
+    if kind is float:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if kind is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, kind)

@@ -32,7 +32,8 @@ import numpy as np
 
 from dlgo.core import zobrist
 from dlgo.core.errors import IllegalMoveError
-from dlgo.core.grid import cell_of, grid_plays, letter_column_label, parse_letter_point, render_grid
+from dlgo.core.grid import (STONE_SYMBOLS, cell_of, grid_plays, letter_column_label, parse_letter_point,
+                            render_grid)
 from dlgo.core.symmetry import Symmetry, identity_only
 from dlgo.core.types import PASS, RESIGN, Move, Player, Point
 
@@ -182,6 +183,15 @@ class Game(abc.ABC):
     def side_name(self, player: Player) -> str:
         """What players call ``player``'s side here (:attr:`side_names`)."""
         return self.side_names[player.value - 1]
+
+    def side_label(self, player: Player, *notes: str) -> str:
+        """``player``'s side for people: its name and, in brackets, the letter the
+        text board draws it with (unless that is the name) and ``notes``:
+        ``red (X, human)``, ``black (X)``, tic-tac-toe's ``O (mcts)``."""
+        name, symbol = self.side_name(player), STONE_SYMBOLS[player.value]
+        inside = [symbol] if symbol != name else []
+        inside += notes
+        return f"{name} ({', '.join(inside)})" if inside else name
 
     @property
     def pass_action(self) -> int | None:
@@ -495,6 +505,33 @@ class State(abc.ABC):
         while state.previous_state is not None:
             n, state = n + 1, state.previous_state
         return n
+
+
+class PassEnding(NamedTuple):
+    """How a pass would end the game: its outcome, and whether the pass itself
+    ends it (the opponent passed just before) or the opponent may by passing back."""
+
+    outcome: Outcome
+    at_once: bool
+
+
+def pass_would_end_game(state: State) -> PassEnding | None:
+    """What the game would end with if the player to move passes: at once after
+    the opponent's pass, else once the opponent passes back (which it may always
+    do, and an engine does whenever the count wins it: one pass in the opening
+    can lose the game). None where a pass is no move here (no pass in this game,
+    the game over) or cannot end it."""
+    game = state.game
+    if game.pass_action is None or state.is_over() or game.pass_action not in state.legal_actions():
+        return None
+    passed = state.apply_action(game.pass_action)
+    at_once = passed.is_over()
+    if not at_once:
+        if game.pass_action not in passed.legal_actions():
+            return None
+        passed = passed.apply_action(game.pass_action)
+    outcome = passed.outcome()
+    return None if outcome is None else PassEnding(outcome, at_once)
 
 
 class Resigned(State):

@@ -73,6 +73,8 @@ def coerce(value: Any, kind: Any, where: str) -> Any:
                 continue
             if not math.isfinite(number):
                 raise SpecError(f"{where} must be a finite number, got {value!r}")
+            if option is int and not -2**63 <= number < 2**63:  # numpy's and the compiled kernels' int64
+                raise SpecError(f"{where} must be a whole number of at most 19 digits, got {value!r}")
             return number
         elif option is str:
             return value
@@ -98,6 +100,19 @@ def _tuple(value: str, kinds: tuple[Any, ...], where: str) -> tuple[Any, ...] | 
         return tuple(coerce(part, kind, where) for part, kind in zip(parts, kinds))
     except SpecError:
         return None
+
+
+#: the longest time in seconds a spec may give (a day): a longer one is a typo, and
+#: the platform's clocks and waits overflow near 1e10 s (an OverflowError mid-game)
+MAX_SECONDS = 86_400.0
+
+
+def require_seconds(value: float, where: str, positive: bool = False) -> None:
+    """A :class:`SpecError` unless ``value`` is a time a spec may give: at least 0
+    (above 0 with ``positive``) and at most :data:`MAX_SECONDS` (NaN fails it)."""
+    require((0 < value if positive else 0 <= value) and value <= MAX_SECONDS,
+            f"{where} must be a number of seconds {'above' if positive else 'at least'} 0 and at most "
+            f"{MAX_SECONDS:g} (a day), got {value}")
 
 
 def require(condition: bool, message: str) -> None:

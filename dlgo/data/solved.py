@@ -154,6 +154,10 @@ def generate_positions(spec: str, out_dir: str | Path, per_set: int = 170, seed:
     candidates, so the sets depend on the seed alone, not on the workers."""
     solver = bitboard_solver(spec)
     game, cells = solver.game, solver.shape.cells
+    most = stones_for("begin", cells, 0).stop - 1  # a beginning position has fewer stones than a third of the board
+    if begin_from is not None and not 0 <= begin_from <= most:
+        raise SpecError(f"--begin-from {begin_from}: a beginning position of {game.spec} has at most {most} stones "
+                        f"(fewer than a third of its {cells} cells)")
     begin_from = cells // 3 - 4 if begin_from is None else begin_from
     limit = 200 * per_set  # candidates tried before a set that random play cannot fill is given up
     with hold_folder(out_dir, "positions", game=game.spec, seed=seed, begin_from=begin_from) as folder:

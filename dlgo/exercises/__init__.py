@@ -15,7 +15,8 @@ the library's own.
 
 The checks pass on the library's own implementation (``--reference``) and fail
 on the untouched skeleton; ``make test`` holds both. The machinery is in
-:mod:`dlgo.exercises.checking`, each chapter's checks in a module of their own.
+:mod:`dlgo.exercises.checking` (run in a worker with a time limit per check by
+:mod:`dlgo.exercises.grading`), each chapter's checks in a module of their own.
 """
 from __future__ import annotations
 

@@ -5,23 +5,24 @@ Hints come in tiers: the first is a nudge (where to look), the last is the
 formula or the line of code; ``dlgo exercise check`` shows the first, and
 ``dlgo exercise hint N --level K`` the others. A check that recognises the
 mistake it caught (a search that scores a draw as 0, say) raises
-:class:`CheckFailed` with hints about that mistake, which replace the check's own."""
+:class:`CheckFailed` with hints about that mistake, which replace the check's own.
+
+``dlgo exercise`` runs the checks in a worker process
+(:func:`dlgo.exercises.grading.check_in_worker`), so a student's code that never
+returns (an endless loop, one that swallows every exception) is stopped after a
+time limit per check, and the next checks go on."""
 from __future__ import annotations
 
 import importlib.util
-import signal
 import sys
 import traceback
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Generator, Sequence
 
 from dlgo.core.errors import DlgoError
-
-#: seconds a check may run before it counts as stuck (an endless loop in the student's code)
-CHECK_SECONDS = 60
 
 
 class CheckFailed(Exception):
@@ -89,14 +90,21 @@ class Result:
         return self.hints[max(1, min(level, len(self.hints))) - 1]
 
 
-def load_student_file(path: str | Path, number: int | None = None) -> ModuleType:
-    """The student's file (for exercise ``number``) as a module; a
-    :class:`DlgoError` in one line if it is missing or cannot even be imported
-    (a syntax error, an import that fails)."""
+def check_student_file(path: str | Path, number: int | None = None) -> Path:
+    """``path`` as a Path; a :class:`DlgoError` saying how to start exercise
+    ``number`` if there is no such file."""
     path = Path(path)
     if not path.is_file():
         start = f"dlgo exercise start {number if number is not None else 'N'}"
         raise DlgoError(f"no file {path}: start the exercise with `{start}`, or name your file")
+    return path
+
+
+def load_student_file(path: str | Path, number: int | None = None) -> ModuleType:
+    """The student's file (for exercise ``number``) as a module; a
+    :class:`DlgoError` in one line if it is missing or cannot even be imported
+    (a syntax error, an import that fails)."""
+    path = check_student_file(path, number)
     spec = importlib.util.spec_from_file_location(f"student_{path.stem}", path)
     if spec is None or spec.loader is None:
         raise DlgoError(f"{path} is not a Python file")
@@ -122,35 +130,14 @@ def _where(err: BaseException, path: Path | None) -> str:
     return f"{type(err).__name__}: {err}{where}"
 
 
-class _Stuck(Exception):
-    pass
-
-
-def _alarm(signum: int, frame: Any) -> None:
-    raise _Stuck
-
-
-def run_checks(exercise: Exercise, module: Any, path: Path | None = None) -> Iterator[Result]:
-    """Each check's :class:`Result`, in order, as it finishes."""
+def run_checks(exercise: Exercise, module: Any, path: Path | None = None) -> Generator[Result, None, None]:
+    """Each check's :class:`Result`, in order, as it finishes, run here (no time
+    limit: :func:`dlgo.exercises.grading.check_in_worker` has one)."""
     for check in exercise.checks:
-        yield _run_timed(check, module, path)
+        yield run_check(check, module, path)
 
 
-def _run_timed(check: Check, module: Any, path: Path | None) -> Result:
-    """:func:`_run_one`, stopped after :data:`CHECK_SECONDS` where the platform has alarms."""
-    timed = hasattr(signal, "SIGALRM") and sys.platform != "win32"
-    previous = signal.signal(signal.SIGALRM, _alarm) if timed else None
-    if timed:
-        signal.alarm(CHECK_SECONDS)
-    try:
-        return _run_one(check, module, path)
-    finally:
-        if timed:
-            signal.alarm(0)
-            signal.signal(signal.SIGALRM, previous)
-
-
-def _run_one(check: Check, module: Any, path: Path | None) -> Result:
+def run_check(check: Check, module: Any, path: Path | None) -> Result:
     """One check's :class:`Result`: what went wrong, in one line, and the hints about it."""
     try:
         check.run(module)
@@ -161,8 +148,6 @@ def _run_one(check: Check, module: Any, path: Path | None) -> Result:
         return Result(check, False, str(err) or "the check's condition does not hold", err.hints or check.hints)
     except AssertionError as err:
         message = str(err) or "the check's condition does not hold"
-    except _Stuck:
-        message = f"still running after {CHECK_SECONDS} s: an endless loop?"
     except RecursionError:
         message = "RecursionError: a recursion without an end (a base case missing?)"
     except Exception as err:  # the student's code crashed: where, in one line
@@ -170,9 +155,13 @@ def _run_one(check: Check, module: Any, path: Path | None) -> Result:
     return Result(check, False, message, check.hints)
 
 
-def first_failure(exercise: Exercise, module: Any, path: Path | None = None) -> Result | None:
-    """The first check that fails (running no further), or None when all pass."""
-    return next((result for result in run_checks(exercise, module, path) if not result.passed), None)
+def first_failure(results: Generator[Result, None, None]) -> Result | None:
+    """The first of the checks' ``results`` that fails (running no further: the
+    generator is closed), or None when all pass."""
+    try:
+        return next((result for result in results if not result.passed), None)
+    finally:
+        results.close()
 
 
 def expect(condition: bool, message: str, hints: Sequence[str] = ()) -> None:
@@ -182,5 +171,5 @@ def expect(condition: bool, message: str, hints: Sequence[str] = ()) -> None:
         raise CheckFailed(message, hints)
 
 
-__all__ = ["Check", "CheckFailed", "Exercise", "NOT_WRITTEN", "Result", "expect", "first_failure",
-           "load_student_file", "run_checks"]
+__all__ = ["Check", "CheckFailed", "Exercise", "NOT_WRITTEN", "Result", "check_student_file", "expect",
+           "first_failure", "load_student_file", "run_check", "run_checks"]

@@ -13,6 +13,9 @@ generate``, a training run) holds it with :func:`hold_folder`:
   ``generate``, ``train-alphazero``, ...) and the facts it must keep (a game, a
   model). A run of another kind, or with other facts, stops before writing
   anything. A folder from before manifests is adopted by its first writer.
+* **an owner**: an experiment script's folders (``--out``, ``--work``) name the
+  script in the manifest when the script creates them, and ``--fresh`` deletes
+  only a folder that names it (:func:`claim_folders`).
 
 Readers (ratings, replays, renders, reports) take no lock and write nothing.
 """
@@ -26,7 +29,7 @@ import sys
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterator, TypeVar
+from typing import Any, Callable, Iterable, Iterator, TypeVar
 
 from dlgo.core.errors import RecordError, SettingsMismatchError
 from dlgo.formats.atomic import atomic_write, remove_orphaned_temporary_files
@@ -39,10 +42,18 @@ MANIFEST = "run.json"
 _held: dict[Path, int] = {}  # folders this process holds: nested holds are free
 
 
+def named_path(name: str | Path, what: str = "output folder") -> Path:
+    """``name`` as a path; a :class:`RecordError` if it is empty (``--out ''``,
+    which a path would read as the current folder)."""
+    if not str(name).strip():
+        raise RecordError(f"the {what} is empty: name one")
+    return Path(name)
+
+
 def check_output_folder(folder: str | Path) -> Path:
     """``folder`` as a path a run can write to, created if missing; a
-    :class:`RecordError` if it names a file or cannot be created or written."""
-    path = Path(folder)
+    :class:`RecordError` if it is empty, names a file or cannot be created or written."""
+    path = named_path(folder)
     if path.exists() and not path.is_dir():
         raise RecordError(f"{path} is a file, not a folder: choose another output folder")
     try:
@@ -58,7 +69,7 @@ def check_output_file(file: str | Path, suffixes: tuple[str, ...]) -> Path:
     """``file`` as a path a command can write when its work is done, checked
     before the work starts: its suffix one of ``suffixes``, its folder existing
     and writable, and not itself a folder. A :class:`RecordError` otherwise."""
-    path = Path(file)
+    path = named_path(file, "output file")
     if path.suffix.lower() not in suffixes:
         raise RecordError(f"{path}: the file name must end in {' or '.join(suffixes)}")
     if path.is_dir():
@@ -98,32 +109,57 @@ def read_manifest(folder: str | Path) -> dict[str, Any]:
     return manifest
 
 
-#: files that show a folder holds a run's results
-RUN_FILES = (MANIFEST, "games.csv", "summary.md", "history.csv", "config.json")
+#: the manifest's entry that names the experiment script whose folder it is (see :func:`claim_folders`)
+OWNER = "experiment"
 
 
-def remove_run_folder(folder: str | Path | None) -> bool:
-    """Delete a run's folder and everything in it (``--fresh``); False if there
-    was none. A :class:`RecordError`, deleting nothing, if it does not look like a
-    run's folder (none of :data:`RUN_FILES` in it), holds the current folder, or a
-    writer holds it or a folder inside it."""
-    if folder is None or not Path(folder).exists():
-        return False
-    path = Path(folder)
+def claim_folders(folders: Iterable[str | Path | None], owner: str, fresh: bool = False) -> None:
+    """Take the folders of one run of ``owner`` (an experiment script, by its
+    path), every one checked before any is touched. A folder the run creates
+    (or finds empty) gets ``owner`` in its manifest; one that names another owner
+    is refused; an existing one that names none is used as it is. With
+    ``fresh`` (``--fresh``) each existing folder is deleted first, and only if
+    its own manifest names ``owner``, it does not hold the current folder and no
+    writer holds it or a folder inside it: otherwise a :class:`RecordError`, and
+    nothing deleted. None in ``folders`` is skipped."""
+    paths = list(dict.fromkeys(named_path(folder) for folder in folders if folder is not None))
+    for path in paths:
+        _check_owner(path, owner, fresh)
+    for path in paths:
+        if fresh and path.exists():  # checked above; a folder inside another may be gone already
+            shutil.rmtree(path)
+    for path in paths:
+        new = not path.exists() or not any(path.iterdir())
+        check_output_folder(path)
+        if new:
+            with atomic_write(path / MANIFEST) as handle:
+                json.dump({OWNER: owner}, handle, indent=1, sort_keys=True)
+
+
+def _check_owner(path: Path, owner: str, fresh: bool) -> None:
+    """A :class:`RecordError` unless ``owner`` may use ``path`` (and, with ``fresh``, delete it)."""
+    if not path.exists():
+        return
     if not path.is_dir():
-        raise RecordError(f"{path} is a file, not a run folder; nothing deleted")
+        raise RecordError(f"{path} is a file, not a folder; nothing deleted" if fresh else
+                          f"{path} is a file, not a folder: choose another output folder")
+    named = read_manifest(path).get(OWNER)
+    if named not in (None, owner):
+        raise RecordError(f"{path} holds a run of {named}, not of {owner}; "
+                          f"{'nothing deleted: ' if fresh else ''}use another folder")
+    if not fresh:
+        return
+    if named != owner:
+        raise RecordError(f"{path} holds no run of {owner} (its {MANIFEST} does not name it); nothing deleted: "
+                          "delete it yourself if you mean to, or use another folder")
     if Path.cwd().resolve().is_relative_to(path.resolve()):
         raise RecordError(f"{path} holds the current folder; nothing deleted")
-    if not any(next(path.rglob(name), None) for name in RUN_FILES):
-        raise RecordError(f"{path} holds no run ({', '.join(RUN_FILES)}); nothing deleted")
     for lock in path.rglob(LOCK):
         with lock.open("a+") as handle:
             try:
                 fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)  # released when closed
             except BlockingIOError:
                 raise RecordError(f"{lock.parent} is in use by another run; nothing deleted") from None
-    shutil.rmtree(path)
-    return True
 
 
 @contextmanager
@@ -131,7 +167,7 @@ def hold_folder(folder: str | Path, kind: str, **facts: Any) -> Iterator[Path]:
     """Hold ``folder`` for one run of ``kind`` (created if missing): lock it
     against other writers and check (or write) its manifest. Facts set to None
     are not recorded. Nested holds of one folder in one process are free."""
-    if Path(folder).is_dir():  # a run of another kind stops here, before the lock file is touched
+    if named_path(folder).is_dir():  # a run of another kind stops here, before the lock file is touched
         _check_manifest(Path(folder), str(folder), kind, facts, record=False)
     path = check_output_folder(folder).resolve()
     if path in _held:

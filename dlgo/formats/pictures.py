@@ -29,7 +29,7 @@ from matplotlib.transforms import ScaledTranslation
 from matplotlib.patches import Circle, Rectangle
 
 from dlgo.core.errors import DlgoError
-from dlgo.core.game import State
+from dlgo.core.game import Game, State
 from dlgo.core.types import Move, Player, Point
 from dlgo.formats.atomic import temporary_path
 from dlgo.formats.plotting import new_figure, save_figure
@@ -81,7 +81,7 @@ def draw_position(ax: Axes, state: State, heatmap: Sequence[float] | np.ndarray 
     last = state.last_move.point if mark_last and state.last_move is not None else None
     _draw_stones(ax, kind, stones, last)
     ax.set_title(_title(state, heat, heat_label, title), fontsize=9)
-    _colour_key(ax, kind, players or {})
+    _colour_key(ax, state.game, players or {})
 
 
 def _heat_values(state: State, heatmap: Sequence[float] | np.ndarray | None) -> np.ndarray | None:
@@ -181,7 +181,9 @@ def _title(state: State, heat: np.ndarray | None, heat_label: str, title: str | 
     """The title line: ``title``, who is to move or the result, and the heat map's pass and label."""
     words = [title] if title else []
     outcome = state.outcome()
-    words.append(f"{state.next_player.name} to move" if outcome is None else f"result: {outcome.describe()}")
+    game = state.game
+    words.append(f"{game.side_name(state.next_player)} to move" if outcome is None
+                 else f"result: {outcome.describe(game.side_names)}")
     if heat is not None:
         cells = state.game.num_rows * state.game.num_cols
         if len(heat) > cells and state.game.board_style != "columns":
@@ -195,8 +197,10 @@ def _are_counts(heat: np.ndarray) -> bool:
     return bool(heat.max() > 1.0)
 
 
-def _colour_key(ax: Axes, kind: str, players: Mapping[Player, str]) -> None:
-    """A legend under the board: each colour's stone (or disc, or letter) and its player."""
+def _colour_key(ax: Axes, game: Game, players: Mapping[Player, str]) -> None:
+    """A legend under the board: each side's stone (or disc, or letter), its name
+    in the game (:attr:`~dlgo.core.game.Game.side_names`) and its player."""
+    kind = game.board_style
     handles = []
     for player in (Player.black, Player.white):
         if kind == "go":
@@ -206,7 +210,7 @@ def _colour_key(ax: Axes, kind: str, players: Mapping[Player, str]) -> None:
         else:
             letter, face = ("X", "#222222") if player == Player.black else ("O", "#c0392b")
             marker, edge = f"${letter}$", face
-        label = player.name + (f": {players[player]}" if player in players else "")
+        label = game.side_name(player) + (f": {players[player]}" if player in players else "")
         handles.append(Line2D([], [], linestyle="", marker=marker, markersize=9, markerfacecolor=face,
                               markeredgecolor=edge, label=label))
     below_labels = ax.transAxes + ScaledTranslation(0, -16 / 72, ax.figure.dpi_scale_trans)  # 16 points down

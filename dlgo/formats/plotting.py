@@ -1,4 +1,5 @@
-"""Figures without a display, saved atomically, and the learning curve.
+"""Figures without a display, saved atomically, points labelled without overlaps,
+and the learning curve.
 
 Figures are built with matplotlib's object API (:class:`~matplotlib.figure.Figure`,
 no ``pyplot``): no window, no global state, nothing to close.
@@ -9,7 +10,10 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.transforms import Bbox
 
 from dlgo.formats.atomic import atomic_write
 
@@ -24,6 +28,45 @@ def save_figure(fig: Figure, path: str | Path) -> None:
     """Write ``fig`` as a PNG atomically."""
     with atomic_write(Path(path), "wb") as handle:
         fig.savefig(handle, format="png", dpi=120, bbox_inches="tight")
+
+
+def label_points(ax: Axes, points: Sequence[tuple[float, float]], labels: Sequence[str], fontsize: float = 7,
+                 gap: float = 4) -> None:
+    """Write each label beside its point (data coordinates) where it covers no
+    point, no label written before it and not the legend: to the upper right,
+    ``gap`` points off, if that is free, else the nearest free place above or
+    below the point (to its right, centred on it or to its left), between the
+    axes' top and bottom and right of their left edge where it can be (past
+    the right edge is fine: saved figures grow to hold it); a label moved from
+    the upper right gets a thin line to its point. Call it once the axes'
+    scales, limits and legend are set."""
+    fig = ax.figure if isinstance(ax.figure, Figure) else ax.figure.figure  # a subfigure's: its figure's
+    canvas = fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
+    renderer = canvas.get_renderer()
+    pixels = fig.dpi / 72  # pixels in a point
+    spot = gap * pixels
+    at = [tuple(ax.transData.transform(point)) for point in points]
+    mark = 3 * pixels  # a marker's radius (matplotlib's default is 6 points across)
+    taken = [Bbox.from_bounds(x - mark, y - mark, 2 * mark, 2 * mark) for x, y in at]
+    legend = ax.get_legend()
+    if legend is not None:
+        taken.append(legend.get_window_extent(renderer))
+    frame = ax.get_window_extent(renderer)
+    for (x, y), (px, py), label in sorted(zip(points, at, labels), key=lambda item: item[1]):
+        probe = ax.text(0, 0, label, fontsize=fontsize)
+        size = probe.get_window_extent(renderer)
+        probe.remove()
+        width, height = size.width, size.height
+        offsets = [(left, up) for step in range(12) for up in (spot + step * height, -spot - (step + 1) * height)
+                   for left in (spot, -width / 2, -spot - width)]  # nearest first: right of it, centred, left
+        boxes = [Bbox.from_bounds(px + dx, py + dy, width, height) for dx, dy in offsets]
+        free = [i for i, box in enumerate(boxes) if not any(box.overlaps(other) for other in taken)]
+        inside = [i for i in free if boxes[i].x0 >= frame.x0 and frame.y0 <= boxes[i].y0 <= boxes[i].y1 <= frame.y1]
+        best = (inside or free or [0])[0]
+        line = {"arrowstyle": "-", "color": "0.6", "linewidth": 0.5} if best else None
+        ax.annotate(label, (x, y), xytext=(offsets[best][0] / pixels, offsets[best][1] / pixels),
+                    textcoords="offset points", fontsize=fontsize, ha="left", va="bottom", arrowprops=line)
+        taken.append(boxes[best])
 
 
 def plot_learning_curve(history: pd.DataFrame, path: str | Path, title: str = "",

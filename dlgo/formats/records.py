@@ -12,6 +12,7 @@ import gzip
 import io
 import logging
 import os
+from collections import Counter
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any, Iterable
@@ -19,7 +20,7 @@ from typing import Any, Iterable
 from dlgo.core.errors import RecordError
 from dlgo.core.game import State
 from dlgo.formats.atomic import atomic_write
-from dlgo.games import new_game
+from dlgo.games import get_game, new_game
 
 log = logging.getLogger(__name__)
 
@@ -79,6 +80,24 @@ def replay(record_game: str, moves: str) -> list[State]:
             raise RecordError(f"move {ply + 1} ({text}) of the recorded {record_game} game: {err}") from None
         states.append(state)
     return states
+
+
+def one_game(records: Iterable[GameRecord], where: str, fix: str = "") -> str:
+    """The full spec of the one game ``records`` (read from ``where``) hold
+    (``connect4`` and ``connectn:columns=7,rows=6,n=4`` are one); a
+    :class:`RecordError` (ending in ``fix``, if given) if they hold several, for
+    ratings never mix games."""
+    games: Counter[str] = Counter()
+    named: dict[str, str] = {}  # each game as the records first name it
+    for name, n in Counter(r.game for r in records).items():
+        spec = get_game(name).spec
+        games[spec] += n
+        named.setdefault(spec, name)
+    if len(games) > 1:
+        held = " and ".join(f"{n} of {named[spec]}" for spec, n in sorted(games.items()))
+        raise RecordError(f"ratings compare engines on one game, not {len(games)} ({held}, in {where})"
+                          + (f": {fix}" if fix else ""))
+    return next(iter(games), "")
 
 
 #: the header of games.csv, and the ones older files may have (before the ``note`` column)

@@ -430,7 +430,7 @@ class KInARowState(State):
         return None
 
     def __repr__(self) -> str:
-        return f"<{self.game.name} state, {self.next_player.name} to move>"
+        return f"<{self.game.name} state, {self.game.side_name(self.next_player)} to move>"
 
 
 @functools.lru_cache(maxsize=None)

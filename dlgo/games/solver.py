@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dlgo.core.game import Game, State, value_for
+from dlgo.core.game import ExactSolver, Game, State, value_for
 from dlgo.core.types import Move
 
 #: (game spec, zobrist hash) -> value for the player to move; the spec keeps apart
@@ -47,7 +47,6 @@ class BruteForceSolver:
 
     def __init__(self, game: Game):
         self.game = game
-        self.cells = game.num_rows * game.num_cols
         self._scores: dict[int, int] = {}
 
     def score(self, state: State) -> int:
@@ -63,14 +62,17 @@ class BruteForceSolver:
         """Each legal action's exact score for the player making it."""
         if state.is_over():
             raise ValueError("a finished game has no moves to score")
-        stones = int(np.count_nonzero(state.stone_array()))
-        scores = {}
-        for action in state.legal_actions():
-            child = state.apply_action(action)
-            if not child.is_over():
-                scores[action] = -self.score(child)
-            elif child.winner() is None:
-                scores[action] = 0
-            else:  # only the player who moved can have won
-                scores[action] = (self.cells + 1 - stones) // 2
-        return scores
+        return {action: move_score(self, state, action) for action in state.legal_actions()}
+
+
+def move_score(solver: ExactSolver, state: State, action: int) -> int:
+    """The exact score of ``action`` for the player making it, by ``solver``: one
+    entry of ``solver.move_scores(state)``, for a caller that wants them one at a
+    time (to show progress, or stop between them)."""
+    child = state.apply_action(action)
+    if not child.is_over():
+        return -solver.score(child)
+    if child.winner() is None:
+        return 0
+    cells = state.game.num_rows * state.game.num_cols  # only the player who moved can have won
+    return (cells + 1 - int(np.count_nonzero(state.stone_array()))) // 2

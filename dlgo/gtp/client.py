@@ -152,7 +152,10 @@ class GtpClient:
             raise DlgoError("GTP programs play square boards only")
         setup = tuple((p, board.get(p)) for p in _points(size) if board.get(p) is not None)
         key = (size, state.game.komi, setup, start.next_player)
-        moves = [move for s in states[1:] if (move := s.last_move) is not None]
+        # each move with the colour that played it (two of one colour where a turn was handed over)
+        plays = [(before.next_player, move) for before, after in zip(states, states[1:])
+                 if (move := after.last_move) is not None]
+        moves = [move for _, move in plays]
         if key != self._board or moves[:len(self._sent)] != self._sent:
             self.send(f"boardsize {size}")
             self.send("clear_board")
@@ -164,10 +167,10 @@ class GtpClient:
                 for point, owner in setup:
                     self.send(f"play {owner} {format_vertex(Move.play(point))}")
             self._board, self._sent = key, []
-        for s, move in zip(states[len(self._sent):-1], moves[len(self._sent):]):
+        for player, move in plays[len(self._sent):]:
             if move.is_resign:
                 break
-            self.send(f"play {s.next_player} {format_vertex(move)}")
+            self.send(f"play {player} {format_vertex(move)}")
             self._sent.append(move)
 
     def genmove(self, state: GameState) -> Move:

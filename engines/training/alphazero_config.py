@@ -6,12 +6,14 @@ import math
 from pathlib import Path
 from dataclasses import dataclass, fields
 
-from dlgo.core.arguments import setting
-from dlgo.core.errors import SpecError
+from dlgo.core.arguments import check_types, setting
+from dlgo.core.errors import ModelFileError, SpecError
 from dlgo.data.solved import shipped_sets
-from dlgo.games import get_game
+from dlgo.encoders import get_encoder_by_name
+from dlgo.games import get_game, new_game
+from engines.neural.loading import kind_has_heads, load_network, metadata_only
 from engines.neural.precision import check_precision
-from engines.registry import check_spec
+from engines.registry import check_engine
 from engines.training.auxiliary import auxiliary_targets
 from engines.training.selfplay import MatchSettings, SelfPlaySettings
 
@@ -89,6 +91,7 @@ class AlphaZeroConfig:
     def __post_init__(self) -> None:
         """Every setting checked here, before a run folder records them, rather
         than at the first self-play or the first evaluation."""
+        check_types(self)
         get_game(self.game)
         for f in fields(self):
             value = getattr(self, f.name)
@@ -104,8 +107,11 @@ class AlphaZeroConfig:
                 raise SpecError(f"{name} must lie in [0, 1], got {getattr(self, name)}")
         if any(not isinstance(k, int) or k < 1 for k in self.learning_rate_drops):
             raise SpecError(f"learning_rate_drops are iterations (1 or more), got {self.learning_rate_drops}")
-        for spec in self.baselines:
-            check_spec(spec)
+        for spec in self.baselines:  # in full (ranges, files, the game): a bad one stops the run before it starts
+            check_engine(spec, new_game(self.game))
+        if self.fast_simulations >= self.simulations:
+            raise SpecError(f"fast_simulations ({self.fast_simulations}) must be fewer than simulations "
+                            f"({self.simulations}): the fast searches are the cheap ones (0: none)")
         if self.gumbel and self.forced_playouts:
             raise SpecError("forced_playouts is PUCT's (Gumbel search plans its root visits itself): use one")
         check_precision(self.precision)
@@ -124,8 +130,24 @@ class AlphaZeroConfig:
         if self.init and self.auxiliary:
             raise SpecError("--auxiliary needs a network with the auxiliary heads: start from random weights, not "
                             "--init")
-        if self.init and not Path(self.init).is_file():
+        if self.init:
+            self._check_start()
+
+    def _check_start(self) -> None:
+        """A :class:`SpecError` (or :class:`ModelFileError`) unless ``init`` is a
+        policy-value network that reads this game's planes; from its metadata
+        alone, before a run folder records the settings."""
+        if not Path(self.init).is_file():
             raise SpecError(f"--init {self.init}: no such network file")
+        with metadata_only():
+            start = load_network(self.init)
+        encoder, kind = get_encoder_by_name(None, self.game), str(start.metadata.get("kind", ""))
+        if not kind_has_heads(kind, ("policy", "value")) or \
+                (start.encoder.name, start.encoder.shape) != (encoder.name, encoder.shape):
+            raise ModelFileError(f"--init {self.init}: a network for {encoder.game_spec} with the {encoder.name} "
+                                 f"encoder, a policy and a value is needed; this one is for "
+                                 f"{start.encoder.game_spec} with the {start.encoder.name} encoder (its kind: "
+                                 f"{kind or 'not recorded'})")
 
     def learning_rate_at(self, iteration: int) -> float:
         """The step schedule: ``learning_rate`` times ``learning_rate_drop`` once

@@ -6,16 +6,20 @@ import math
 from dataclasses import dataclass, fields
 from pathlib import Path
 
-from dlgo.core.arguments import setting
+from dlgo.core.arguments import check_types, setting
 from dlgo.core.errors import SpecError
-from dlgo.games import get_game
-from engines.registry import check_spec
+from dlgo.games import get_game, new_game
+from engines.neural.loading import KIND_HEADS, LoadedModel
+from engines.registry import check_engine
 
 #: the networks' bodies (engines.neural.models.MODELS, named here without loading TensorFlow)
 MODEL_NAMES = ("ch6", "small", "medium", "large", "tiny")
 
 #: the network head each method trains (see engines.neural.models.HEADS)
 HEADS = {"pg": "policy", "q": "q", "ac": "policy-value"}
+
+#: the heads of a network a method can start from (``--init``), as its file's kind records them
+INIT_HEADS = {"pg": ("policy",), "q": ("action values",), "ac": ("policy", "value")}
 
 
 @dataclass
@@ -48,6 +52,7 @@ class RLConfig:
 
     def __post_init__(self) -> None:
         """Every setting checked here, before a run folder records them."""
+        check_types(self)
         if self.method not in HEADS:
             raise SpecError(f"method must be one of {', '.join(HEADS)}, got {self.method!r}")
         if self.model not in MODEL_NAMES:
@@ -74,10 +79,23 @@ class RLConfig:
             raise SpecError(f"epsilon is a probability in [0, 1], got {self.epsilon}")
         if not 0 < self.learning_rate < math.inf:
             raise SpecError(f"learning_rate must be above 0, got {self.learning_rate}")
-        if self.init and not Path(self.init).is_file():
+        if self.init:
+            self._check_start()
+        for spec in (*self.baselines, *self.sparring):  # in full (ranges, files, the game), before a run starts
+            check_engine(spec, new_game(self.game))
+
+    def _check_start(self) -> None:
+        """A :class:`SpecError` unless ``init`` is a network of this game with the
+        heads this method trains; from its metadata alone, before a run folder
+        records the settings."""
+        if not Path(self.init).is_file():
             raise SpecError(f"--init {self.init}: no such network file")
-        for spec in (*self.baselines, *self.sparring):
-            check_spec(spec)
+        start = LoadedModel(self.init, network=False)
+        if start.encoder.game.spec != get_game(self.game).spec:
+            raise SpecError(f"--init {self.init} plays {start.encoder.game_spec}, not {self.game}")
+        kind = str(start.metadata.get("kind", ""))
+        if KIND_HEADS.get(kind, INIT_HEADS[self.method]) != INIT_HEADS[self.method]:
+            raise SpecError(f"--init {self.init} has the wrong heads for {self.method} (its kind: {kind})")
 
     def player(self, network: Path, exploring: bool) -> str:
         """The engine spec of ``network``: exploring for self-play, greedy for the checks."""

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from dlgo.arena.match import Task
 from dlgo.arena.tournament import play_games, task_seed
+from dlgo.core.arguments import whole
 from dlgo.formats.plotting import new_figure, save_figure
 from dlgo.formats.records import GameRecord
 from dlgo.games import new_game
@@ -38,8 +39,10 @@ def margin(record: GameRecord) -> float | None:
 
 
 def playout_speed(game: str, seed: int, playouts: int) -> tuple[int, float]:
-    """(playouts, seconds): random games to the end from the empty board, as MCTS plays them."""
+    """(playouts, seconds): random games to the end from the empty board, as MCTS plays them
+    (after one untimed playout: the compiled kernels load once per process, not in the rate)."""
     rng, state = random.Random(seed), new_game(game)
+    state.random_playout(random.Random(seed + 1))
     start = time.perf_counter()
     for _ in range(playouts):
         state.random_playout(rng)
@@ -64,11 +67,13 @@ def main(argv: list[str] | None = None) -> int:
     p = chapters.parser(__file__, __doc__)
     p.add_argument("--size", type=int, default=9, help="board size (default 9)")
     p.add_argument("--komi", type=float, default=7.5, help="White's compensation for moving second (default 7.5)")
-    p.add_argument("--games", type=int, default=1000, help="games to play (default 1000)")
-    p.add_argument("--workers", type=int, default=1, help="worker processes (default 1: the games are fast)")
+    p.add_argument("--games", type=whole(1), default=1000, help="games to play (default 1000)")
+    p.add_argument("--workers", type=whole(1), default=1, help="worker processes (default 1: the games are fast)")
     args = p.parse_args(argv)
     games = 20 if args.quick else args.games
     game = f"go:size={args.size},komi={args.komi:g}"
+    new_game(game)  # the board checked before the folders are taken
+    chapters.take_folders(args)
     out = Path(args.out)
 
     tasks = [Task(f"random vs random #{i}", "random", "random", task_seed(args.seed, f"random vs random #{i}"))

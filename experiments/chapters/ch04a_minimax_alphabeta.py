@@ -115,7 +115,7 @@ def search_table(game: str, positions: list[str], depth: int) -> pd.DataFrame:
             agent = create(spec, **({"depth": depth} if depth else {}))
             move = agent.select_move(state)
             report = agent.last_report
-            rows.append({"position": moves or "(empty)", "to_move": state.next_player.name,
+            rows.append({"position": moves or "(empty)", "to_move": state.game.side_name(state.next_player),
                          "search": spec, "move": state.format_move(move),
                          "value": proven_value(report) if not depth or report.proven else f"{report.score:+g}",
                          "exact_value": exact, "nodes": agent.last_compute.amount,
@@ -156,6 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     if args.game != SMALL_GAME and not args.depth:
         p.error(f"only {SMALL_GAME} can be searched to the end here: give --depth (e.g. --depth 3)")
+    chapters.take_folders(args)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     positions = POSITIONS if args.game == SMALL_GAME else centre_positions(args.game, 5)

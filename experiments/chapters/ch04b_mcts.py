@@ -78,6 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args.out)
     suffix = "" if args.c == 1.4 else f",c={args.c:g}"
     ladder = [chapters.course_spec(f"mcts:rounds={r}{suffix}", args.game) for r in ladders.mcts_ladder(args.rounds_max)]
+    chapters.take_folders(args)
 
     records = run_tournament(ENGINES, out / "tournament", args.game, ["random", *ladder], args.games_per_pair,
                              seed=args.seed, opening_plies=args.opening_plies, workers=args.workers)

@@ -126,6 +126,7 @@ class Labelled(NamedTuple):
 @chapters.script
 def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
+    chapters.take_folders(args)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(args.seed)

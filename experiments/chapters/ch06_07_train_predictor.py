@@ -67,6 +67,7 @@ def what_to_look_for(row: pd.Series, teacher: dict, history: pd.DataFrame) -> st
 def main(argv: list[str] | None = None) -> int:
     args = supervised.supervised_args(PRESET, argv, __doc__, script=__file__)
     preset = replace(supervised.quick_preset(PRESET, args) if args.quick else PRESET, game=args.game)
+    supervised.take_supervised_folders(preset.game, args)
     out, work = Path(args.out), Path(args.work)
     table, teacher = supervised.generate_and_train(preset, args, out, work)
     row = table.iloc[0]

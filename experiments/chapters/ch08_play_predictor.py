@@ -42,6 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     if not Path(args.model).exists():
         p.error(f"no model at {args.model}: run `python experiments/chapters/ch06_07_train_predictor.py` first, "
                 "or pass --model")
+    chapters.take_folders(args)
     opponents = OPPONENTS[:2] if args.quick else OPPONENTS
     games_per_pair, workers = (2, 1) if args.quick else (args.games_per_pair, args.workers)
     out = Path(args.out)

@@ -53,8 +53,8 @@ def plot_rewards(rewards: np.ndarray, discount: float, path: Path, title: str) -
 @chapters.script
 def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
+    chapters.take_folders(args)
     out, work = Path(args.out), Path(args.work)
-    out.mkdir(parents=True, exist_ok=True)
     manifest = collect(args, work)
     experience = load_experience(work)
     records = {r.game_id: r for r in read_games(work / "games.csv")}

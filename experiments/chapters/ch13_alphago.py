@@ -165,6 +165,8 @@ def run(args: argparse.Namespace, argv: list[str] | None) -> int:
     """AlphaGo's recipe, step by step (each resumable in --work), then the match and the summary."""
     if args.quick:
         quick(args)
+    chapters.check_engines([args.opponent], GAME)
+    supervised.take_supervised_folders(GAME, args)
     out, work = Path(args.out), Path(args.work)
     table, teacher = learn_the_teachers_moves(args, out, work)  # 1-2
     sl_policy = Path(table["path"].iloc[0])

@@ -33,6 +33,7 @@ import pandas as pd
 
 from dlgo.core.agent import Agent
 from dlgo.core.game import State
+from dlgo.core.types import Player
 from dlgo.games import new_game
 from dlgo.games.solver import perfect_moves
 from engines.registry import create
@@ -49,7 +50,7 @@ def config(seed: int = 0) -> AlphaZeroConfig:
                            eval_simulations=50, baselines=["random", "alphabeta"], learning_rate=2e-3, seed=seed)
 
 
-def losses_against_perfect_play(agent: Agent, agent_side: str) -> tuple[int, int]:
+def losses_against_perfect_play(agent: Agent, agent_side: Player) -> tuple[int, int]:
     """(games lost, games played) by ``agent`` against every perfect opponent line of tic-tac-toe."""
     lost = played = 0
 
@@ -58,9 +59,9 @@ def losses_against_perfect_play(agent: Agent, agent_side: str) -> tuple[int, int
         if state.is_over():
             played += 1
             winner = state.winner()
-            lost += winner is not None and winner.name != agent_side
+            lost += winner is not None and winner != agent_side
             return
-        if state.next_player.name == agent_side:
+        if state.next_player == agent_side:
             agent.new_game()  # no tree carried between branches
             walk(state.apply_move(agent.select_move(state)))
         else:
@@ -74,7 +75,8 @@ def losses_against_perfect_play(agent: Agent, agent_side: str) -> tuple[int, int
 def check_perfect_play(agent_spec: str, simulations: int) -> tuple[list[str], list[str]]:
     """The agent against every perfect opponent line, from both sides."""
     agent = create(agent_spec)
-    results = {side: losses_against_perfect_play(agent, side) for side in ("black", "white")}
+    game = new_game("tictactoe").game
+    results = {game.side_name(side): losses_against_perfect_play(agent, side) for side in (Player.black, Player.white)}
     lines = ["## Against perfect play", "",
              f"With {simulations} simulations per move, against "
              "every line a perfect opponent can choose:", "",

@@ -55,6 +55,8 @@ def main(argv: list[str] | None = None) -> int:
         args.mcts_max, args.depth_max, args.games_per_pair, args.workers = 32, 1, 2, 1
         args.mistake_positions = min(args.mistake_positions, 2)
     specs = members(args.mcts_max, args.depth_max, args.game)
+    chapters.check_engines(specs, args.game)
+    chapters.take_folders(args)
     print(f"{len(specs)} engines, {len(specs) * (len(specs) - 1) // 2 * args.games_per_pair} games", flush=True)
     records = run_tournament(ENGINES, args.out, args.game, specs, args.games_per_pair, seed=args.seed,
                              opening_plies=2, workers=args.workers)

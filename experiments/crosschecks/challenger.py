@@ -106,8 +106,9 @@ def verdict_lines(positions: pd.DataFrame, games: pd.DataFrame, args: argparse.N
 @chapters.script
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    chapters.check_engines([f"alphazero:checkpoint={args.network}", f"alphazero:checkpoint={args.shipped}"], GAME)
+    chapters.take_folders(args)
     out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
     if args.quick:  # a few positions and games with a small search: the pipeline, not the verdict
         args.games, args.simulations = 6, 8
     per_set = 10 if args.quick else 1000

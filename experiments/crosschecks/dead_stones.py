@@ -86,6 +86,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.quick:
         args.games, args.engine = 4, "mcts:rounds=20,plain=true"
+    chapters.check_engines([args.engine], GAME)
+    chapters.take_folders(args)
     out = Path(args.out)
     sets = {"ours against GNU Go": schedule([args.engine, gnugo(1)], args.games, args.seed),
             "GNU Go against itself": schedule([gnugo(0), gnugo(1)], args.games, args.seed)}

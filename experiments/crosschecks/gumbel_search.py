@@ -60,6 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     specs = [spec(args.network, n) for n in puct] + [spec(args.network, n, CONSIDERED) for n in gumbel]
     for engine in specs:
         check_engine(engine)
+    chapters.take_folders(args)
     positions = first_of_each_set(read_positions(path), per_set)
     challenger, reference = spec(args.network, 16 if not args.quick else 8, CONSIDERED), spec(
         args.network, 200 if not args.quick else 8)

@@ -20,6 +20,7 @@ import pandas as pd
 
 from dlgo.app.kaggle_export import export_kaggle, play_in_kaggle
 from dlgo.arena.ratings import wilson_interval
+from dlgo.core.arguments import whole
 from dlgo.formats.atomic import atomic_write
 from dlgo.formats.records import GameRecord
 from dlgo.games import new_game
@@ -61,12 +62,13 @@ def record_of(columns: list[int], first: bool, opponent: str, engine: str) -> Ga
 def main(argv: list[str] | None = None) -> int:
     parser = chapters.parser(__file__, __doc__, name="kaggle-connectx")
     parser.add_argument("--engine", default=ENGINE, help=f"the alphazero spec to export (default {ENGINE})")
-    parser.add_argument("--games", type=int, default=40, help="games against each opponent (default 40)")
+    parser.add_argument("--games", type=whole(1), default=40, help="games against each opponent (default 40)")
     args = parser.parse_args(argv)
     if args.quick:
         args.engine, args.games = "alphazero:checkpoint=connect4,simulations=20", 2
+    chapters.check_engines([args.engine], "connect4")
+    chapters.take_folders(args)
     out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
     submission = out / "submission.py"
     export_kaggle(args.engine, submission)
     rows, example = [], None

@@ -86,6 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     specs = quick + [s for s in args.engines if s not in quick] if args.quick else specs_of(args)
     for spec in specs:
         check_engine(spec)
+    chapters.take_folders(args)
     print(f"{len(specs)} engines on {len(positions)} positions ({sum(p.critical for p in positions)} critical)",
           flush=True)
     verdicts = measure_mistakes(ENGINES, specs, positions, args.out, seed=args.seed, workers=args.workers)

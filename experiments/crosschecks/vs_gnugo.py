@@ -97,6 +97,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     args.levels = sorted(set(args.levels) | {10})  # level 10 carries the scale
     levels = [f"gnugo:level={n}" for n in args.levels]
+    chapters.check_engines([*args.engines, *levels], EVEN)
+    chapters.take_folders(args)
     out = Path(args.out)
     workers = args.workers or os.cpu_count() or 1
     records = play_the_yardstick_and_even_games(args, levels, out, workers)

@@ -360,8 +360,8 @@ def main(argv: list[str] | None = None) -> int:
         raise SpecError(f"unknown variant {', '.join(unknown)}; the variants: {', '.join(VARIANTS)}")
     if not args.hours > 0:
         raise SpecError(f"--hours must be above 0, got {args.hours}")
+    chapters.take_folders(args)
     out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
     trained = with_totals(train_variants(args))
     command_line = chapters.command(__file__, argv, {"--seed": args.seed, "--workers": args.workers})
     earlier = earlier_variants(out / "economies.csv", args.variants, out / "summary.md")

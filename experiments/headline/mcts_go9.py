@@ -247,6 +247,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"mcts_go9: GNU Go is not installed at {GNUGO}; install it with `apt-get install gnugo`",
               file=sys.stderr)
         return 2
+    chapters.check_engines([args.opponent], EVEN)
+    chapters.take_folders(args)
     out = Path(args.out)
     workers = args.workers or os.cpu_count() or 1
     lines = ["# MCTS as Go programs play it, against GNU Go", "",

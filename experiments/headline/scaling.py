@@ -924,6 +924,7 @@ def cost_lines(costs: pd.DataFrame) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     settle(args)
+    chapters.take_folders(args)
     out, work = Path(args.out), Path(args.work)
     with hold_folder(out, "scaling-report"):
         return run_lab(args, argv, out, work)

@@ -5,7 +5,9 @@ One module per kind of experiment, each importing only the ones above it in this
 
 - :mod:`~experiments.shared.chapters`: what every script has: the shared command
   line (``--seed``, ``--quick``, ``--out``, ``--fresh``, ``--work``, ``--preset``),
-  errors in one line, the reproducing command, game and network pictures, ``summary.md``;
+  the run's folders taken once the arguments are checked (``take_folders``: ``--fresh``
+  deletes only the script's own), errors in one line, the reproducing command, game
+  and network pictures, ``summary.md``;
 - :mod:`~experiments.shared.ladders`: engine ladders (MCTS and alpha-beta at growing
   budgets, the shipped AlphaZero networks) in one round-robin, and the course's rating scale;
 - :mod:`~experiments.shared.supervised`: supervised move prediction (chapters 6-8 and 13,

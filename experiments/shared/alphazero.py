@@ -23,10 +23,12 @@ from typing import Callable, Mapping
 import pandas as pd
 
 from dlgo.arena.tournament import play_games, schedule
+from dlgo.core.arguments import whole
 from dlgo.formats.atomic import atomic_write
 from engines.registry import ENGINES
 from engines.training.alphazero_config import AlphaZeroConfig
-from experiments.shared.chapters import add_preset_option, chosen_preset, command, course_spec, parser, write_lines
+from experiments.shared.chapters import (add_preset_option, chosen_preset, command, course_spec, parser, take_folders,
+                                         write_lines)
 
 
 @dataclass
@@ -87,13 +89,13 @@ def alphazero_parser(experiment: Experiment, doc: str, presets: Mapping[str, Exp
     p = parser(experiment.script, doc, name=experiment.slug, work="the training run's folder, resumable")
     if presets and len(presets) > 1:
         add_preset_option(p, {name: preset.about for name, preset in presets.items()})
-    p.add_argument("--iterations", type=int, default=experiment.iterations,
+    p.add_argument("--iterations", type=whole(1), default=experiment.iterations,
                    help=f"training iterations (default {experiment.iterations}); more continues a finished run")
-    p.add_argument("--simulations", type=int, default=experiment.match_simulations,
+    p.add_argument("--simulations", type=whole(1), default=experiment.match_simulations,
                    help=f"network simulations per move after training (default {experiment.match_simulations})")
-    p.add_argument("--games", type=int, default=experiment.match_games,
+    p.add_argument("--games", type=whole(1), default=experiment.match_games,
                    help=f"games of the final match (default {experiment.match_games})")
-    p.add_argument("--workers", type=int, default=None,
+    p.add_argument("--workers", type=whole(1), default=None,
                    help="processes for self-play and the final match (default: one per core)")
     p.add_argument("--ship", default=None,
                    help=f"copy the final network here, e.g. checkpoints/{experiment.name}.keras")
@@ -131,7 +133,6 @@ def run_alphazero(experiments: Experiment | Mapping[str, Experiment], argv: list
     args = alphazero_parser(presets[preset], doc, presets).parse_args(argv)
     experiment, config = settle(presets[preset], args)
     out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
     workers = args.workers or os.cpu_count() or 1
     history, checkpoint = train(experiment, config, args, workers)
     agent = f"alphazero:checkpoint={checkpoint},simulations={args.simulations}"
@@ -150,17 +151,20 @@ def run_alphazero(experiments: Experiment | Mapping[str, Experiment], argv: list
 
 def settle(experiment: Experiment, args: argparse.Namespace) -> tuple[Experiment, AlphaZeroConfig]:
     """The run's settings: the experiment's, or tiny ones with ``--quick`` (which
-    also shortens ``args``' run and final match)."""
+    also shortens ``args``' run and final match). Once they are checked the run's
+    folders are taken (:func:`~experiments.shared.chapters.take_folders`), before
+    the experiment's ``prepare`` writes its start."""
     config = quick_config(experiment.game, args.seed, experiment.config(args.seed)) if args.quick else \
         experiment.config(args.seed)
     if args.quick:
         args.iterations, args.simulations, args.games = experiment.quick_iterations, 4, 2
         experiment = replace(experiment, opponent=experiment.quick_opponent or experiment.opponent)
-    if experiment.prepare:
-        config = replace(config, init=experiment.prepare(args))
     config = replace(config, baselines=[course_spec(b, experiment.game) for b in config.baselines])
     if experiment.opponent:
         experiment = replace(experiment, opponent=course_spec(experiment.opponent, experiment.game))
+    take_folders(args)
+    if experiment.prepare:
+        config = replace(config, init=experiment.prepare(args))
     return experiment, config
 
 

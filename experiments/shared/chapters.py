@@ -25,14 +25,14 @@ from dlgo.core.game import State
 from dlgo.core.specs import split_spec
 from dlgo.core.types import Player
 from dlgo.formats.atomic import atomic_write
-from dlgo.formats.folders import remove_run_folder
+from dlgo.formats.folders import claim_folders
 from dlgo.formats.pictures import render_game, render_position
 from dlgo.formats.records import GameRecord, replay
 from dlgo.games import new_game
 from engines.analysis import analyze, render_analysis
 from engines.mcts import MCTSAgent
 from engines.neural.loading import load_network
-from engines.registry import create
+from engines.registry import check_engine, create
 
 #: the folder that holds ``experiments/`` (the repository's root, in a checkout)
 ROOT = Path(__file__).resolve().parents[2]
@@ -88,13 +88,17 @@ class ExperimentParser(argparse.ArgumentParser):
     ``data/NAME`` (the work), ``runs/NAME-quick`` and ``data/NAME-quick`` with
     ``--quick``, so no run touches the committed sample ``reports/NAME`` unless
     asked to (``--out reports/NAME``); a script's ``--game`` other than its
-    default adds the game to the name (``runs/NAME-go5``). ``--fresh`` deletes
-    the run's folders first. ``script``: the script's path as :func:`script_path` gives it."""
+    default adds the game to the name (``runs/NAME-go5``). The script takes its
+    folders with :func:`take_folders` once it has checked every argument;
+    ``--fresh`` deletes them then, each only if it is this script's (its
+    ``run.json`` names the script). ``script``: the script's path as
+    :func:`script_path` gives it."""
 
     def __init__(self, name: str, script: str, doc: str, work: str | None = None):
         super().__init__(prog=f"python {script}", description=doc.split("\n\n")[0],
                          formatter_class=argparse.RawDescriptionHelpFormatter, epilog=doc)
         self.name = name
+        self.script = script
         self.add_argument("--seed", type=int, default=0, help="seed for every random choice (default 0)")
         self.add_argument("--quick", action="store_true",
                           help="tiny settings: runs in seconds (for tests and a first look), in folders of its own")
@@ -106,7 +110,7 @@ class ExperimentParser(argparse.ArgumentParser):
                               help=f"{work} (default data/{name}, or data/{name}-quick with --quick)")
         self.add_argument("--fresh", action="store_true",
                           help="delete this run's folders (--out" + (" and --work" if work else "") +
-                               ") first and start over")
+                               ") first and start over: only folders this script made")
 
     def parse_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
                    namespace: argparse.Namespace | None = None) -> argparse.Namespace:
@@ -117,10 +121,33 @@ class ExperimentParser(argparse.ArgumentParser):
             parsed.out = out
         if getattr(parsed, "work", "") is None:
             parsed.work = work
-        if parsed.fresh:  # the run's own folders, each checked to hold a run and no other writer
-            for folder in (parsed.out, getattr(parsed, "work", None)):
-                remove_run_folder(folder)
+        parsed.script = self.script  # whose folders these are: take_folders claims them
+        _untaken.append(parsed)
         return parsed
+
+
+#: command lines parsed and not yet given to :func:`take_folders` (a script that
+#: never takes its folders is a bug that :func:`script` reports)
+_untaken: list[argparse.Namespace] = []
+
+
+def check_engines(specs: Sequence[str], game: str) -> None:
+    """Each engine spec checked in full on ``game`` (its parameters, the files it
+    names, that it plays the game; in milliseconds: no network loaded, no program
+    started), so that a bad one stops the run before :func:`take_folders`."""
+    state = new_game(game)
+    for spec in specs:
+        check_engine(spec, state)
+
+
+def take_folders(args: argparse.Namespace) -> None:
+    """The run's folders (``--out`` and, where the script has one, ``--work``),
+    taken once the script has checked every argument and before it writes
+    anything: with ``--fresh`` deleted first, each only if its ``run.json`` names
+    this script (:func:`~dlgo.formats.folders.claim_folders`); a new folder is
+    marked as the script's."""
+    claim_folders([args.out, getattr(args, "work", None)], args.script, fresh=args.fresh)
+    _untaken[:] = [parsed for parsed in _untaken if parsed is not args]
 
 
 def parser(script: str, doc: str, name: str | None = None, work: str | None = None) -> ExperimentParser:
@@ -165,12 +192,17 @@ class Main(Protocol):
 def script(main: Main) -> Main:
     """A script's ``main``, the errors a user can cause printed as one line (exit
     status 2; 130 after Ctrl-C), never a traceback; a folder holding a run with
-    other settings names the ways out."""
+    other settings names the ways out. A run that ends without having taken its
+    folders (:func:`take_folders`) is a bug in the script, and fails."""
 
     @functools.wraps(main)
     def guarded(argv: list[str] | None = None) -> int:
+        _untaken.clear()
         try:
-            return main(argv)
+            status = main(argv)
+            if status == 0 and _untaken:
+                raise AssertionError(f"{_untaken[0].script} wrote its run without take_folders(args)")
+            return status
         except SettingsMismatchError as err:
             print(f"error: {err.problem}; {START_OVER}", file=sys.stderr)
         except DlgoError as err:
@@ -247,7 +279,8 @@ def network_pictures(checkpoint: str | Path, game: str, moves: str, out: Path, s
     render_analysis(state, searched, out / f"{stem}-search.png", title=f"{label}: search")
     assert searched.visits is not None  # a search's report has its visits
     best = state.format_move(state.index_to_move(int(searched.visits.argmax())))
-    return [f"{label.capitalize()} after `{moves}` ({state.next_player.name} to move): its raw policy and "
+    side = state.game.side_name(state.next_player)
+    return [f"{label.capitalize()} after `{moves}` ({side} to move): its raw policy and "
             f"value, then where {simulations} simulations of search go (it plays {best}).", "",
             f"![policy]({stem}-policy.png) ![search]({stem}-search.png)", ""]
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import re
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -17,6 +16,7 @@ import pandas as pd
 from dlgo.arena.mistakes import MistakeRate, measure_mistakes, write_mistakes_report
 from dlgo.arena.ratings import describe_scale
 from dlgo.arena.report import EngineRow, interval_text, write_report
+from dlgo.arena.scales import REPORTS, course_anchors, course_scale
 from dlgo.data.solved import shipped_sets
 from dlgo.formats.positions import first_of_each_set, read_positions
 from dlgo.arena.match import Task
@@ -28,30 +28,11 @@ from engines.checkpoints import shipped_network
 from engines.registry import ENGINES
 from experiments.shared import chapters
 
-#: the committed reports, where the course's rating scales are (``reports/calibration-<game>``)
-REPORTS = Path(__file__).resolve().parents[2] / "reports"
-
 #: chapter 13's shipped 9x9 AlphaGo networks at 2 s a move, guiding the compiled Go search
 SHIPPED_ALPHAGO = "alphago:checkpoint=go9,simulations=100000,seconds=2"
 #: the same networks in the book's readable PUCT search, as chapter 13's match played GNU Go level 10
 #: (reports/ch13_alphago)
 BOOK_ALPHAGO = f"{SHIPPED_ALPHAGO},plain=true"
-
-
-def scale_folder(game: str) -> str:
-    """The name of ``game``'s calibration report: ``calibration-connect4``."""
-    return "calibration-" + re.sub(r"[^A-Za-z0-9]+", "-", game).strip("-")
-
-
-def course_scale(game: str) -> dict[str, float]:
-    """The course's rating scale for ``game``: each engine of the committed
-    calibration ladder (``experiments/crosschecks/calibration.py``) and its Elo;
-    empty if the game has none."""
-    path = REPORTS / scale_folder(game) / "ratings.csv"
-    if not path.exists():
-        return {}
-    table = pd.read_csv(path)
-    return {str(engine): float(elo) for engine, elo in zip(table["engine"], table["elo"])}
 
 
 def write_rated_report(out: str | Path, records: Sequence[GameRecord], game: str, title: str, intro: str = "",
@@ -63,13 +44,9 @@ def write_rated_report(out: str | Path, records: Sequence[GameRecord], game: str
     so that an engine rates the same in every report (within its interval); the
     summary names them. Without a calibration, random = 0. ``mistakes``: the
     engines' mistake rates on the solved positions, shown beside their Elo."""
-    scale = course_scale(game)
-    played = {r.black for r in records} | {r.white for r in records}
-    held = {spec: elo for spec, elo in scale.items() if spec in played and spec not in subjects}
+    held, anchoring = course_anchors(game, {r.black for r in records} | {r.white for r in records}, subjects)
     if not held:
         return write_report(out, records, title=title, intro=intro, outro=outro, **mistake_columns(mistakes))
-    anchoring = (f"on the course's {game} scale (`reports/{scale_folder(game)}`): "
-                 + ", ".join(f"`{spec}` held at {elo:.0f}" for spec, elo in held.items()))
     return write_report(out, records, title=title, fixed=held, intro=intro, outro=outro, anchoring=anchoring,
                         **mistake_columns(mistakes))
 
@@ -91,7 +68,9 @@ def mistake_columns(mistakes: Sequence[MistakeRate]) -> dict[str, Any]:
     return {"columns": {"mistakes (critical)": {r.engine: f"{r.critical_rate:.1%}" for r in mistakes},
                         "mistakes 95% interval": {r.engine: f"{r.critical_low:.0%}-{r.critical_high:.0%}"
                                                   for r in mistakes}},
-            "notes": {r.engine: f"{100 * r.critical_rate:.0f} mistakes" for r in mistakes}}
+            "notes": {r.engine: f"{r.critical_rate:.1%} mistakes" for r in mistakes},
+            "notes_meaning": "(n% mistakes): in n% of the critical solved positions, the engine's move changed the "
+                             "game-theoretic result"}
 
 
 def connect4_sets() -> Path:
@@ -127,14 +106,16 @@ def measure_mistakes_of(args: argparse.Namespace, specs: Sequence[str], kind: st
 def scale_words(rows: Sequence[EngineRow], game: str) -> str:
     """How a report's Elo is fixed, for its own text: the course's scale, or the
     pool's anchor (random = 0, or the mean where random did not play)."""
-    held = [r.engine for r in rows if r.engine in course_scale(game) and r.elo_low == r.elo_high == r.elo]
+    scale = course_scale(game)
+    held = [r.engine for r in rows if scale and r.engine in scale.ratings and r.elo_low == r.elo_high == r.elo]
     if held == ["random"]:
         return (f"Elo is on the course's {game} scale, anchored at random = 0 (the engines measured here are not "
                 "held)")
     if not held:
         return "Elo is " + describe_scale([r.engine for r in rows])
+    assert scale is not None  # held engines are on it
     return (f"Elo is on the course's {game} scale: {', '.join(f'`{e}`' for e in held)} are held at their ratings in "
-            f"`reports/{scale_folder(game)}`, the others fitted around them")
+            f"`{scale.where}`, the others fitted around them")
 
 
 def mcts_ladder(maximum: int, start: int = 10) -> list[int]:
@@ -207,6 +188,8 @@ def run_ladder(args: argparse.Namespace, intro: str = "", outro: str | Callable[
     if args.predictor:
         specs.append(f"predictor:model={args.predictor}")
     specs += [spec for spec in args.engines if spec not in specs]
+    chapters.check_engines(specs, args.game)
+    chapters.take_folders(args)
     print(f"{len(specs)} engines, {len(specs) * (len(specs) - 1) // 2 * args.games_per_pair} games: "
           + ", ".join(specs), flush=True)
     records = run_tournament(ENGINES, args.out, args.game, specs, args.games_per_pair, seed=args.seed,

@@ -26,7 +26,8 @@ from dlgo.formats.records import GameRecord
 from dlgo.games import get_game
 from engines.registry import ENGINES
 from engines.training.rl_config import RLConfig
-from experiments.shared.chapters import command, course_spec, draw_game, parser, score_against, write_summary
+from experiments.shared.chapters import (check_engines, command, course_spec, draw_game, parser, score_against,
+                                         take_folders, write_summary)
 
 #: how final.csv names the run's own starting network among the opponents
 START = "its starting network"
@@ -145,8 +146,8 @@ def run_rl_chapter(chapter: RLChapter, args: argparse.Namespace, argv: list[str]
 def _run_rl_chapter(chapter: RLChapter, args: argparse.Namespace, argv: list[str] | None,
                     extra: Callable[[argparse.Namespace, Path], list[str]] | None) -> int:
     config, opponents = settle(chapter, args)
+    take_folders(args)
     out, run = Path(args.out), Path(args.work) / "run"
-    out.mkdir(parents=True, exist_ok=True)
     history = learn(chapter, config, args.generations, run, out)
     agent = config.player(run / "current.keras", exploring=False)
     start = config.player(run / "checkpoints" / "gen-000.keras", exploring=False)
@@ -175,6 +176,7 @@ def settle(chapter: RLChapter, args: argparse.Namespace) -> tuple[RLConfig, list
         settings["sparring"] = [course_spec(spec, args.game) for spec in settings["sparring"]]
     config = RLConfig(**settings, method=chapter.method, game=args.game, seed=args.seed)
     opponents = [course_spec(o, args.game) for o in args.opponents.split(",") if o]
+    check_engines(opponents, args.game)
     return config, opponents[:1] if args.quick else opponents
 
 

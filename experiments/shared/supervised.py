@@ -34,8 +34,8 @@ from dlgo.formats.plotting import plot_learning_curve
 from dlgo.formats.records import GameRecord, read_games, write_games
 from engines.registry import ENGINES
 from engines.training.accuracy import evaluate_predictor, teacher_agreement
-from experiments.shared.chapters import (course_spec, parser, run_folders, score_against, script_path, variant_name,
-                                         write_lines)
+from experiments.shared.chapters import (check_engines, course_spec, parser, run_folders, score_against, script_path,
+                                         take_folders, variant_name, write_lines)
 from experiments.shared.ladders import write_rated_report
 
 #: the network of a supervised ``--quick`` run
@@ -125,6 +125,7 @@ def run_supervised(preset: Preset, argv: list[str] | None, doc: str, script: str
     preset = replace(preset, game=args.game)  # every supervised script but chapter 13's offers --game
     args.teacher = course_spec(args.teacher, preset.game)
     preset = replace(preset, opponents=[course_spec(o, preset.game) for o in preset.opponents])
+    take_supervised_folders(preset.game, args)
     out, work = Path(args.out), Path(args.work)
     table, teacher = generate_and_train(preset, args, out, work)
     best = table.loc[table["top1"].idxmax()]
@@ -137,11 +138,26 @@ def run_supervised(preset: Preset, argv: list[str] | None, doc: str, script: str
     return 0
 
 
+def take_supervised_folders(game: str, args: argparse.Namespace) -> None:
+    """The run's folders taken (:func:`~experiments.shared.chapters.take_folders`)
+    once what every supervised script shares is checked: the teacher on ``game``
+    and the ``--teacher-games`` file."""
+    check_engines([args.teacher], game)
+    if args.teacher_games:
+        check_games_file(Path(args.teacher_games))
+    take_folders(args)
+
+
+def check_games_file(source: Path) -> None:
+    """A :class:`RecordError` unless ``source`` is a file (games to start from)."""
+    if not source.is_file():
+        raise RecordError(f"{source}: no such games file")
+
+
 def start_from_games(data: Path, source: Path) -> None:
     """Copy the games in ``source`` into the generation folder ``data`` if it holds
     none yet (the generation that follows checks they were made with its settings)."""
-    if not source.is_file():
-        raise RecordError(f"{source}: no such games file")
+    check_games_file(source)
     with hold_folder(data, "generate"):
         if not read_games(data / "games.csv"):
             games = read_games(source)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import os
 import sys
 from typing import Sequence
 
@@ -37,6 +38,29 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        try:
+            return run(argv)
+        finally:
+            sys.stdout.flush()  # here, not at exit (argparse's --help too): a reader gone away is caught below
+    except BrokenPipeError:  # `dlgo engines | head`: the reader has all it wants; end quietly
+        _silence_stdout()
+        return 141  # 128 + SIGPIPE, what a program the pipe had stopped would return
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so that Python's last flush at exit finds no closed pipe."""
+    try:
+        descriptor = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # not a file (a test's capture): nothing will flush into a pipe
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, descriptor)
+    os.close(devnull)
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    """Parse ``argv`` and run its command: a user's mistake is one line on stderr and a non-zero status."""
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)

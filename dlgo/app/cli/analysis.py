@@ -49,7 +49,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         state = state.apply_move(state.parse_move(text))
     result = analyze(loaded, state, args.simulations, args.c)
     print(state.render())
-    print(f"\n{state.next_player.name} to move" + ("" if result.value is None else f"; value {result.value:+.3f} "
+    print(f"\n{state.game.side_name(state.next_player)} to move" + ("" if result.value is None else f"; value {result.value:+.3f} "
           "(+1: a sure win for the player to move, -1: a sure loss)"))
     legal = state.legal_action_mask()
     for index in np.argsort(-result.policy)[: args.top]:

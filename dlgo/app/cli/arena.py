@@ -6,15 +6,17 @@ from __future__ import annotations
 import argparse
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Any, Collection, Sequence
 
 import engines
 from dlgo.app.cli.shared import add_ray_option, load_record
 from dlgo.app.console import describe_result
+from dlgo.arena.scales import require_course_anchors
 from dlgo.arena.tournament import run_tournament
 from dlgo.core.arguments import number, whole
 from dlgo.core.errors import DlgoError
-from dlgo.formats.records import read_games
+from dlgo.formats.records import one_game, read_games
+from dlgo.games import get_game
 
 if TYPE_CHECKING:
     from dlgo.arena.report import EngineRow
@@ -29,12 +31,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
     p.add_argument("--opening-plies", type=whole(0), default=2, help="random opening plies per game (default 2)")
     p.add_argument("--workers", type=whole(1), default=None, help="worker processes (default: all cores)")
+    add_scale_option(p)
     add_ray_option(p, "the games")
     p.set_defaults(func=cmd_tournament)
 
     p = sub.add_parser("ratings", help="recompute ratings and the report from a folder's games.csv")
     p.add_argument("report", help="report folder holding games.csv")
     p.add_argument("--anchor", default=None, help="engine pinned at Elo 0 (default random, if it played)")
+    p.add_argument("--game", default=None,
+                   help="rate only this game's games (for a folder that holds several, from before folders kept one)")
+    add_scale_option(p)
     p.set_defaults(func=cmd_ratings)
 
     p = sub.add_parser("replay", help="show a recorded game move by move")
@@ -45,12 +51,31 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_replay)
 
 
+def add_scale_option(parser: argparse.ArgumentParser) -> None:
+    """``--scale pool|course``: what fixes the ratings' scale."""
+    parser.add_argument("--scale", choices=("pool", "course"), default="pool",
+                        help="pool: random = 0 (or --anchor) among these engines (default); course: the course's "
+                             "scale, its calibration ladder's engines that play here held at their ratings "
+                             "(reports/calibration-<game>), so the figures compare with the course's")
+
+
+def scale_facts(args: argparse.Namespace, game: str, players: Collection[str]) -> dict[str, Any]:
+    """``write_report``'s arguments that fix the scale ``args.scale`` names: the
+    engines held on the course's scale and the words for it (a :class:`DlgoError`
+    where the course has no scale for ``game`` or none of its ladder plays)."""
+    if args.scale != "course":
+        return {}
+    held, words = require_course_anchors(game, players)
+    return {"fixed": held, "anchoring": words}
+
+
 def cmd_tournament(args: argparse.Namespace) -> int:
     from dlgo.arena.report import write_report  # pandas, matplotlib
 
+    scale = scale_facts(args, args.game, args.engines)  # before any game is played
     records = run_tournament(engines.ENGINES, args.out, args.game, args.engines, args.games_per_pair, seed=args.seed,
                              opening_plies=args.opening_plies, workers=args.workers, ray=args.ray)
-    rows = write_report(args.out, records, title=f"{args.game} round-robin")
+    rows = write_report(args.out, records, title=f"{args.game} round-robin", **scale)
     print_ratings(rows)
     print(f"\nreport: {args.out}/summary.md (games.csv, ratings.csv, crosstable.csv, strength_vs_compute.png)")
     return 0
@@ -63,10 +88,20 @@ def cmd_ratings(args: argparse.Namespace) -> int:
     records = read_games(path)
     if not records:
         raise DlgoError(f"no games in {path}")
+    if args.game is not None:
+        wanted = get_game(args.game).spec
+        records = [r for r in records if get_game(r.game).spec == wanted]
+        if not records:
+            raise DlgoError(f"no games of {args.game} in {path}")
+    one_game(records, str(path), "rate one with --game SPEC")
     played = sorted({r.black for r in records} | {r.white for r in records})
     if args.anchor is not None and args.anchor not in played:
         raise DlgoError(f"--anchor {args.anchor!r} played no game here; the engines are: {', '.join(played)}")
-    print_ratings(write_report(args.report, records, title=Path(args.report).name, anchor=args.anchor or "random"))
+    if args.anchor is not None and args.scale == "course":
+        raise DlgoError("--anchor and --scale course both fix the scale: give one")
+    scale = scale_facts(args, records[0].game, played)  # the game as the tournament named it
+    print_ratings(write_report(args.report, records, title=Path(args.report).name, anchor=args.anchor or "random",
+                               **scale))
     return 0
 
 
@@ -87,7 +122,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
         if not records:
             raise DlgoError(f"no games in {games_file}")
         for i, r in enumerate(records):
-            print(f"{i:4d}  {r.game_id:<48} {r.black} (B) vs {r.white} (W)  {r.result}")
+            first, second = get_game(r.game).side_names
+            print(f"{i:4d}  {r.game_id:<48} {r.black} ({first}) vs {r.white} ({second})  {r.result}")
         return 0
     game = load_record(path, args.index)
     print(game.title)
@@ -96,7 +132,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
         previous = game.states[ply - 1]
         assert state.last_move is not None
         opening = "  (random opening)" if ply <= game.opening_plies else ""
-        print(f"\nmove {ply}: {previous.next_player.name} {previous.format_move(state.last_move)}{opening}")
+        side = previous.game.side_name(previous.next_player)
+        print(f"\nmove {ply}: {side} {previous.format_move(state.last_move)}{opening}")
         print(state.render())
         if args.delay:
             time.sleep(args.delay)

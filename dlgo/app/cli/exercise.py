@@ -3,9 +3,13 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Generator
 
+from dlgo.core.arguments import number
 from dlgo.core.errors import DlgoError
-from dlgo.exercises import Exercise, Result, all_exercises, first_failure, get_exercise, load_student_file, run_checks
+from dlgo.exercises import Exercise, Result, all_exercises, first_failure, get_exercise, load_student_file
+from dlgo.exercises.checking import check_student_file
+from dlgo.exercises.grading import CHECK_SECONDS, check_in_worker
 
 #: where ``start`` puts the skeletons and ``check`` looks for them
 FOLDER = "exercises"
@@ -47,6 +51,16 @@ def _module(exercise: Exercise, args: argparse.Namespace) -> tuple[object, Path 
     return load_student_file(path, exercise.number), path, str(path)
 
 
+def _checked(exercise: Exercise, args: argparse.Namespace) -> tuple[Generator[Result, None, None], str]:
+    """The checks' results on the file ``args`` names (or the library's own), run in a
+    worker that stops a check after ``--time-limit`` seconds; and what they check, in words."""
+    path = None if getattr(args, "reference", False) else student_path(exercise, args.file)
+    if path is not None:
+        check_student_file(path, exercise.number)  # at once, before a worker starts
+    label = "the library's own implementation" if path is None else str(path)
+    return check_in_worker(exercise, path, args.time_limit), label
+
+
 def _hint_command(exercise: Exercise, args: argparse.Namespace, level: int) -> str:
     file = f" {args.file}" if args.file else ""
     return f"dlgo exercise hint {exercise.number}{file} --level {level}"
@@ -54,10 +68,10 @@ def _hint_command(exercise: Exercise, args: argparse.Namespace, level: int) -> s
 
 def cmd_check(args: argparse.Namespace) -> int:
     exercise = get_exercise(args.number)
-    module, path, label = _module(exercise, args)
-    print(f"exercise {exercise.number}: {exercise.title}, checking {label}")
+    results, label = _checked(exercise, args)
+    print(f"exercise {exercise.number}: {exercise.title}, checking {label}", flush=True)
     passed, first_written_failure = 0, None
-    for result in run_checks(exercise, module, path):
+    for result in results:
         if result.passed:
             passed += 1
             print(f"  pass  {result.check.name}")
@@ -90,10 +104,10 @@ def _print_hints(exercise: Exercise, args: argparse.Namespace, failed: Result) -
 
 def cmd_hint(args: argparse.Namespace) -> int:
     exercise = get_exercise(args.number)
-    module, path, _ = _module(exercise, args)
-    failed = first_failure(exercise, module, path)
+    results, label = _checked(exercise, args)
+    failed = first_failure(results)
     if failed is None:
-        print(f"exercise {exercise.number}: every check passes on {path}; no hint needed")
+        print(f"exercise {exercise.number}: every check passes on {label}; no hint needed")
         return 0
     _print_hints(exercise, args, failed)
     return 1
@@ -129,6 +143,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         q = actions.add_parser(name, help=helptext)
         q.add_argument("number", type=int, help="the exercise (dlgo exercise list)")
         q.add_argument("file", nargs="?", default=None, help=f"your file (default {FOLDER}/<its skeleton's name>)")
+        if name in ("check", "hint"):
+            q.add_argument("--time-limit", type=number(above=0), default=None, metavar="SECONDS",
+                           help=f"seconds each check may run before it counts as stuck (default {CHECK_SECONDS:g})")
         if name == "hint":
             q.add_argument("--level", type=int, default=1,
                            help="how far to go: 1 a nudge (default), then more, the last the formula or the code")

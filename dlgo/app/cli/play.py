@@ -23,8 +23,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("play", help="play in the console: human or engine on each side")
     p.add_argument("--game", default="connect4",
                    help="game spec, e.g. connect4, tictactoe, go:size=9,komi=7.5 (default connect4)")
-    p.add_argument("--black", default="human", help="'human' or an engine spec (default human)")
-    p.add_argument("--white", default="mcts", help="'human' or an engine spec (default mcts)")
+    p.add_argument("--black", default="human", help="the first to move (Go's black, Connect Four's red, "
+                                                     "tic-tac-toe's X): 'human' or an engine spec (default human)")
+    p.add_argument("--white", default="mcts", help="the second (white, yellow, O): 'human' or an engine spec "
+                                                   "(default mcts)")
     p.add_argument("--hint", default=None, help="engine spec that answers 'hint' (default: the opponent's)")
     p.add_argument("--delay", type=number(least=0), default=0.0, help="seconds to pause after each engine move")
     p.add_argument("--seed", type=int, default=None, help="seed for the engines (black: seed, white: seed+1)")

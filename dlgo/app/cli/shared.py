@@ -102,5 +102,7 @@ def load_record(path: Path, index: int = 0) -> RecordedGame:
     if not 0 <= index < len(records):
         raise DlgoError(f"--index must be 0..{len(records) - 1} (dlgo replay {path} --list shows them)")
     r = records[index]
-    return RecordedGame(replay(r.game, r.moves), f"{r.game_id}: {r.black} (black) vs {r.white} (white), "
-                        f"{r.game}, seed {r.seed}", r.result, r.opening_plies, {Player.black: r.black, Player.white: r.white})
+    states = replay(r.game, r.moves)
+    first, second = states[0].game.side_names
+    return RecordedGame(states, f"{r.game_id}: {r.black} ({first}) vs {r.white} ({second}), {r.game}, seed {r.seed}",
+                        r.result, r.opening_plies, {Player.black: r.black, Player.white: r.white})

@@ -15,7 +15,7 @@ from dlgo.core.arguments import number, whole
 from dlgo.core.errors import DlgoError
 from dlgo.core.types import Player
 from dlgo.formats.folders import check_output_file
-from dlgo.games import new_game
+from dlgo.games import get_game, new_game
 
 #: (game, black, white) for `dlgo demo`: one game each, a few seconds apiece.
 DEMO_GAMES = [
@@ -37,8 +37,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="an alphazero spec on a Connect-N network (default "
                         "alphazero:checkpoint=connect4,simulations=200)")
     p.add_argument("--out", required=True, help="the submission file, e.g. submission.py")
-    p.add_argument("--time-fraction", type=number(above=0), default=0.5,
-                   help="share of ConnectX's time per move the search may use (default 0.5)")
+    p.add_argument("--time-fraction", type=number(above=0, most=1), default=0.5,
+                   help="share of ConnectX's time per move the search may use, up to 1 (default 0.5)")
     p.set_defaults(func=cmd_export_kaggle)
 
     p = sub.add_parser("serve", help="play, watch and analyse in the browser (the web extra)")
@@ -51,6 +51,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                                                   "(default runs)")
     p.add_argument("--reports", default=None, help="folder the report pages show (default: reports/ here, else "
                                                    "the suite's)")
+    p.add_argument("--state", default=None, metavar="DIR",
+                   help="folder where the games are kept, so that they survive a restart, with copies of the networks "
+                        "they play (default: $XDG_STATE_HOME/dlgo/serve, i.e. ~/.local/state/dlgo/serve)")
     p.add_argument("--time-limit", type=number(above=0), default=10.0,
                    help="seconds an engine may think per move; past it (and a grace) it is stopped (default 10)")
     p.add_argument("--start-limit", type=number(above=0), default=60.0,
@@ -68,7 +71,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
     for i, (game, black, white) in enumerate(DEMO_GAMES):
         if args.games and game.split(":")[0] not in args.games:
             continue
-        print(f"\n=== {game}: {black} (black) vs {white} (white), seed {args.seed} ===\n")
+        first, second = get_game(game).side_names
+        print(f"\n=== {game}: {black} ({first}) vs {white} ({second}), seed {args.seed} ===\n")
         players = {Player.black: make_player(black, seed_for(args.seed, 2 * i)),
                    Player.white: make_player(white, seed_for(args.seed, 2 * i + 1))}
         ConsoleGame(new_game(game), players, delay=args.delay).run()
@@ -96,9 +100,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"dlgo: note: listening on {args.host}: anyone who can reach it can start games and engines",
               file=sys.stderr)
     print(f"dlgo: serving on http://{args.host}:{args.port}/  (Ctrl-C stops)", flush=True)
-    serve(args.host, args.port, args.allow_host, runs=args.runs, reports=args.reports, time_limit=args.time_limit,
-          max_sessions=args.max_sessions, idle_seconds=60 * args.idle_minutes, start_seconds=args.start_limit,
-          max_engines=args.max_engines)
+    serve(args.host, args.port, args.allow_host, state=args.state, runs=args.runs, reports=args.reports,
+          time_limit=args.time_limit, max_sessions=args.max_sessions, idle_seconds=60 * args.idle_minutes,
+          start_seconds=args.start_limit, max_engines=args.max_engines)
     return 0
 
 

@@ -6,15 +6,19 @@ from __future__ import annotations
 import argparse
 import logging
 import time
+from typing import Callable
 
 import engines
-from dlgo.core.arguments import whole
-from dlgo.core.grid import STONE_SYMBOLS
-from dlgo.core.errors import SpecError
+from dlgo.arena.workers import StoppableWorker
+from dlgo.core.arguments import number, whole
+from dlgo.core.errors import DlgoError, SpecError
+from dlgo.core.game import State
 from dlgo.data.solved import bitboard_solver, board_name, generate_book, generate_positions
 from dlgo.formats.positions import SETS, load_sets
+from dlgo.formats.progress import progress_bar
 from dlgo.games import new_game
 from dlgo.games.connectn_solver import TABLE_BITS
+from dlgo.games.solver import move_score
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -24,6 +28,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--moves", default="",
                    help='moves from the start, e.g. "3 5 4 3 3 4 1 2 2 7" (Connect Four: columns from 1; positions '
                         'of 2 to 7 stones take minutes, from about 10 stones a second or two)')
+    p.add_argument("--time-limit", type=number(above=0), default=None, metavar="SECONDS",
+                   help="stop if the position is not solved within this many seconds (default: no limit)")
     p.set_defaults(func=cmd_solve)
 
     p = sub.add_parser("solve-book", help="solve the Connect-N solver's opening book (hours); resumable")
@@ -74,25 +80,55 @@ def cmd_solve(args: argparse.Namespace) -> int:
         raise SpecError(f"the suite has no exact solver for {state.game.name} (it solves tic-tac-toe and m,n,k boards "
                         "of up to 12 cells, and Connect-N boards of columns x (rows + 1) <= 64 bits, without the "
                         "pie rule)")
-    print(state.render())
+    print(state.render(), flush=True)
     outcome = state.outcome()
     if outcome is not None:
         print(f"\nthe game is over: {outcome.describe(state.game.side_names)}")
         return 0
     started = time.perf_counter()
-    scores = solver.move_scores(state)
+    scores = solve_moves(args.game, state, args.time_limit)
     seconds = time.perf_counter() - started
     best = max(scores.values())
     words = {1: "wins", 0: "draws", -1: "loses"}
-    side, symbol = state.game.side_name(state.next_player), STONE_SYMBOLS[state.next_player.value]
-    side += f" ({symbol})" if symbol != side else ""  # the board's letter beside the side's name
-    print(f"\n{side} to move {words[(best > 0) - (best < 0)]} with perfect play "
+    print(f"\n{state.game.side_label(state.next_player)} to move {words[(best > 0) - (best < 0)]} with perfect play "
           f"(score {best:+d}; {seconds:.2f} s)")
     print("scores: 0 a draw, n > 0 a win with the mover's n-th last stone, n < 0 a loss likewise")
     for action, score in sorted(scores.items(), key=lambda item: -item[1]):
         move = state.format_move(state.index_to_move(action))
         print(f"  {move:>6} {score:+4d}  {words[(score > 0) - (score < 0)]}{'  (best)' if score == best else ''}")
     return 0
+
+
+def solve_moves(game: str, state: State, time_limit: float | None) -> dict[int, int]:
+    """Each legal action's exact score in ``state`` (of ``game``), solved one move
+    at a time in a worker process, with a progress bar; a :class:`DlgoError` once
+    ``time_limit`` seconds have passed (the worker stopped)."""
+    actions = state.legal_actions()
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    scores: dict[int, int] = {}
+    with StoppableWorker(_send_move_scores, game, state.moves_text()) as worker, \
+            progress_bar(total=len(actions), unit="move", desc="solving", leave=False) as bar:
+        while len(scores) < len(actions):
+            try:
+                action, score = worker.receive(None if deadline is None else max(0.0, deadline - time.monotonic()))
+            except TimeoutError:
+                raise DlgoError(f"not solved within the time limit of {time_limit:g} s ({len(scores)} of "
+                                f"{len(actions)} moves scored); positions of 2 to 7 stones take minutes: give "
+                                "more --time-limit, or play a few more moves first") from None
+            scores[action] = score
+            bar.update()
+    return scores
+
+
+def _send_move_scores(send: Callable[[tuple[int, int]], None], game: str, moves: str) -> None:
+    """In :func:`solve_moves`' worker: ``(action, exact score)`` of each legal action, one at a time."""
+    state = new_game(game)
+    for text in moves.split():
+        state = state.apply_move(state.parse_move(text))
+    solver = state.game.solver()
+    assert solver is not None  # checked before the worker started
+    for action in state.legal_actions():
+        send((action, move_score(solver, state, action)))
 
 
 def cmd_solve_book(args: argparse.Namespace) -> int:

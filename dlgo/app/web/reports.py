@@ -9,6 +9,7 @@ folder are ever read (:func:`report_file`).
 """
 from __future__ import annotations
 
+import os
 import posixpath
 import re
 from pathlib import Path
@@ -57,15 +58,45 @@ def _title(path: Path) -> str:
 
 def list_reports(root: Path) -> list[dict[str, str]]:
     """Each report folder's ``summary.md`` (and any other Markdown file directly
-    under a top-level folder), with its title, sorted by path."""
+    under a top-level folder), with its title, sorted by path; only files inside
+    the folder are read (:func:`report_file`: never one through a link out of it).
+    Reports with the same title are told apart (:func:`distinct_titles`)."""
     if not root.is_dir():
         return []
     found = []
     for folder in sorted(p for p in root.iterdir() if p.is_dir()):
         files = [folder / "summary.md"] if (folder / "summary.md").is_file() else sorted(folder.glob("*.md"))
         for path in files:
-            found.append({"path": path.relative_to(root).as_posix(), "folder": folder.name, "title": _title(path)})
-    return found
+            relative = path.relative_to(root).as_posix()
+            try:
+                inside = report_file(root, relative)
+            except NoSuchReport:
+                continue
+            found.append({"path": relative, "folder": folder.name, "title": _title(inside)})
+    return distinct_titles(found)
+
+
+def distinct_titles(reports: list[dict[str, str]]) -> list[dict[str, str]]:
+    """``reports`` with each title that several share marked by what sets its
+    report apart: what its folder's name adds to the group's common start
+    (``ch04b_mcts-go5``: ``(go5)``; the folder that adds nothing keeps the plain
+    title), or its path where that does not tell them apart."""
+    groups: dict[str, list[dict[str, str]]] = {}
+    for report in reports:
+        groups.setdefault(report["title"], []).append(report)
+    for title, group in groups.items():
+        if len(group) < 2:
+            continue
+        folders = [r["folder"] for r in group]
+        start = os.path.commonprefix(folders)
+        if start not in folders:  # cut back to a whole word: go5 and go7, not 5 and 7
+            start = start[:max(start.rfind("-"), start.rfind("_")) + 1]
+        marks = [r["folder"][len(start):].strip("-_") for r in group]
+        if len(set(marks)) < len(group):
+            marks = [r["path"] for r in group]
+        for report, mark in zip(group, marks):
+            report["title"] = f"{title} ({mark})" if mark else title
+    return reports
 
 
 _markdown = MarkdownIt("commonmark", {"html": False}).enable("table")

@@ -7,12 +7,20 @@ accepts any engine of the registry whose text parameters name network files
 under the allowed folders (``checkpoints/`` and the runs folder), and refuses
 every other text parameter (a program to start, a path to read); what it
 accepts is then checked in full for the game (ranges, files, fit) before any
-move. :func:`offered_networks` lists the files a page may choose. The compute of
-a move is capped by the server's time limit (see :mod:`dlgo.app.web.workers`).
+move, and its network files are pinned (:class:`Pins`): copied, as checked, into
+the server's own folder, and the engine plays the copies, so a file swapped
+later (for a link out of the folders) is never loaded. :func:`offered_networks`
+lists the files a page may choose. The compute of a move is capped by the
+server's time limit (see :mod:`dlgo.app.web.workers`).
 """
 from __future__ import annotations
 
+import hashlib
 import os
+import shutil
+import stat
+import tempfile
+import time
 import typing
 from pathlib import Path
 from typing import Any, Callable, Iterable, NamedTuple, Sequence
@@ -20,7 +28,8 @@ from typing import Any, Callable, Iterable, NamedTuple, Sequence
 from engines import registry
 from dlgo.core.errors import DlgoError, ModelFileError, SpecError
 from dlgo.core.game import State
-from dlgo.core.specs import split_spec
+from dlgo.core.specs import format_spec, split_spec
+from dlgo.formats.atomic import atomic_write
 from dlgo.games import new_game
 from engines.checkpoints import NETWORK_PARAMETERS, SET_FILES, SHIPPED, checkpoint_set, resolve_model_path
 from engines.neural.loading import LoadedModel
@@ -28,6 +37,8 @@ from engines.rollouts import read_rollout_policy
 
 #: the longest spec text accepted
 MAX_SPEC = 300
+#: the longest SGF record accepted (a game with its comments)
+MAX_SGF = 512 * 1024
 #: the most rows or columns of a board (19x19 Go; larger boards are slow to draw and to search)
 MAX_BOARD = 19
 #: network files the engine lists offer, at most
@@ -106,24 +117,41 @@ def relative_paths(message: str) -> str:
     return message
 
 
-def _network_files(key: str, value: str) -> list[Path]:
-    """The files parameter ``key=value`` would load; :class:`ModelFileError` if none."""
-    files: list[Path] = []
-    if key == "checkpoint":
-        try:
-            files = [Path(f) for f in checkpoint_set(value).values()]
-        except ModelFileError:
-            files = []
-        if files:
-            return files
-    return [resolve_model_path(value, ".npz" if key == "rollout" else ".keras")]
+def _network_files(name: str, key: str, value: str) -> tuple[dict[str, Path], str]:
+    """The files engine ``name`` loads for its parameter ``key=value``, each by the
+    name its pinned copy takes, and what the parameter names among the copies: a
+    Go rollout policy or a network (a parameter whose heads the engine names) by
+    its file's name, else a checkpoint set's files by their prefix (``go9``: its
+    ``go9-policy.keras``, ...). :class:`ModelFileError` if there is none."""
+    if key == "rollout" or key in registry.engine_class(name).network_heads:
+        path = resolve_model_path(value, ".npz" if key == "rollout" else ".keras")
+        return {path.name: path}, path.name
+    prefix = Path(value).name or "set"
+    return {prefix + SET_FILES[role]: Path(file) for role, file in checkpoint_set(value).items()}, prefix
 
 
-def browser_engine(spec: str, roots: FileRoots, state: State) -> str:
+class Engine(NamedTuple):
+    """An engine a page chose: its spec as the page wrote it, and the spec it plays,
+    whose network files are the copies :class:`Pins` made when it was chosen."""
+
+    spec: str
+    played: str
+    pins: tuple[str, ...] = ()   # the folders of its copies
+
+    def explain(self, message: str) -> str:
+        """``message`` with the copies' folders left out (their files keep their names)."""
+        for folder in self.pins:
+            message = message.replace(folder + os.sep, "")
+        return message
+
+
+def browser_engine(spec: str, roots: FileRoots, state: State, pins: Pins) -> Engine:
     """``spec`` if a page may play it in the game of ``state``; a
     :class:`~dlgo.core.errors.DlgoError` saying why not. The files it names must
     lie under ``roots``; then it is checked as building it would check it
-    (ranges, files, the game it plays: :func:`engines.registry.check_engine`)."""
+    (ranges, files, the game it plays: :func:`engines.registry.check_engine`).
+    Its network files are pinned (:meth:`Pins.pin`): the engine plays the copies,
+    checked again, and never reads the named files after this."""
     if len(spec) > MAX_SPEC:
         raise SpecError(f"an engine spec is at most {MAX_SPEC} characters")
     name, params = split_spec(spec)
@@ -133,18 +161,123 @@ def browser_engine(spec: str, roots: FileRoots, state: State) -> str:
         registry.engine_class(name)  # the registry's own message: unknown engine, and the list
     kinds = {p.name: p.type for p in registry.engine_parameters(name)}
     registry.check_spec(spec)  # names and types
+    networks: dict[str, tuple[dict[str, Path], str]] = {}
     for key, value in params.items():
         if not _text_parameter(kinds[key]) or not value:
             continue
         if key not in NETWORK_PARAMETERS:
             raise SpecError(f"{name}: the parameter {key} cannot be set from a page")
         try:
-            files = _network_files(key, value)
+            networks[key] = _network_files(name, key, value)
         except ModelFileError:
-            files = []
-        if not files or not all(roots.holds(f) for f in files):
-            raise SpecError(f"{name}: {key}={value} names no network under {' or '.join(map(_shown, roots.roots))}")
-    return registry.check_engine(spec, state)
+            networks[key] = ({}, "")
+        if not networks[key][0] or not all(roots.holds(f) for f in networks[key][0].values()):
+            raise _outside(name, key, value, roots)
+    registry.check_engine(spec, state)  # its messages name the files as the page named them
+    played, folders = dict(params), []
+    for key, (files, named) in networks.items():
+        try:
+            folder = pins.pin(files, roots)
+        except (ModelFileError, OSError):  # swapped since it was checked a moment ago, or unreadable
+            raise _outside(name, key, params[key], roots) from None
+        played[key] = str(folder / named)
+        folders.append(str(folder))
+    engine = Engine(spec, format_spec(name, played) if folders else spec, tuple(folders))
+    try:
+        registry.check_engine(engine.played, state)  # what it will load is what was checked
+    except DlgoError as err:
+        raise type(err)(engine.explain(str(err))) from None
+    return engine
+
+
+def _outside(name: str, key: str, value: str, roots: FileRoots) -> SpecError:
+    return SpecError(f"{name}: {key}={value} names no network under {' or '.join(map(_shown, roots.roots))}")
+
+
+#: seconds a pinned copy that no saved game names is kept (a session being made names it a moment later)
+PIN_GRACE = 600.0
+
+
+class Pins:
+    """Copies of the network files that sessions play, made when a session chooses
+    its engine, in a folder of the server's own: each set of files in a folder
+    named by their digest (a network many sessions play is copied once). A copy
+    is read from the file found under the allowed folders as it was checked, so
+    a file swapped afterwards (for a link out of them, or another network)
+    changes nothing; copies no saved game names are removed by :meth:`collect`."""
+
+    def __init__(self, folder: Path):
+        self.folder = Path(folder)
+
+    def pin(self, files: dict[str, Path], roots: FileRoots) -> Path:
+        """The folder holding a copy of each of ``files`` under its name there;
+        :class:`ModelFileError` for one that, as it is opened, is not a regular
+        file under ``roots``."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=STAGING, dir=self.folder))
+        try:
+            digests = [f"{name}\0{_copy_inside(path, roots, staging / name)}\n" for name, path in sorted(files.items())]
+            pinned = self.folder / hashlib.sha256("".join(digests).encode()).hexdigest()[:32]
+            for _ in range(2):
+                try:
+                    staging.rename(pinned)
+                    return pinned
+                except OSError:  # copied before (for this game, or another)
+                    try:
+                        os.utime(pinned)  # fresh again: collect() keeps it
+                        return pinned
+                    except FileNotFoundError:
+                        continue  # collect() removed it just now: this copy takes its place
+            raise ModelFileError(f"cannot keep a copy of {', '.join(files)} in {self.folder}")
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+
+    def collect(self, named: Iterable[str], grace: float | None = None) -> list[Path]:
+        """Remove the copies (and copies left half made) that ``named`` (folder
+        paths) leaves out, those older than ``grace`` seconds (default
+        :data:`PIN_GRACE`); returns them."""
+        if not self.folder.is_dir():
+            return []
+        grace = PIN_GRACE if grace is None else grace
+        keep = {Path(folder).name for folder in named}
+        now = time.time()
+        removed = []
+        for folder in self.folder.iterdir():
+            try:
+                old = now - folder.stat().st_mtime > grace
+            except OSError:
+                continue
+            if folder.name not in keep and old:
+                shutil.rmtree(folder, ignore_errors=True)
+                removed.append(folder)
+        return removed
+
+
+#: the start of the name of a folder of copies being made
+STAGING = ".pinning-"
+
+
+def _copy_inside(path: Path, roots: FileRoots, target: Path) -> str:
+    """Copy ``path`` to ``target`` (atomically) if, as it is opened, it is a
+    regular file under ``roots``: its real path inside them, no link on the way,
+    and the file opened the one found there. Its SHA-256; :class:`ModelFileError` otherwise."""
+    real = Path(path).resolve()
+    refused = ModelFileError(f"{path} is not a network file under the allowed folders")
+    try:
+        handle = open(os.open(real, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK), "rb")
+    except OSError:
+        raise refused from None
+    with handle:
+        opened, found = os.fstat(handle.fileno()), real.stat()
+        if not (stat.S_ISREG(opened.st_mode) and (opened.st_dev, opened.st_ino) == (found.st_dev, found.st_ino)
+                and real.resolve() == real and roots.holds(real)):
+            raise refused
+        digest = hashlib.sha256()
+        with atomic_write(target, "wb") as copy:
+            while chunk := handle.read(1 << 20):
+                digest.update(chunk)
+                copy.write(chunk)
+    return digest.hexdigest()
 
 
 class Networks(NamedTuple):

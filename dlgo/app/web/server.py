@@ -7,10 +7,12 @@ and a JSON API under ``/api``:
 =========================================  =====================================================
 ``GET  /api/catalog``                      the games, the engines (from the registries), the networks
 ``POST /api/sessions``                     a new game: ``{game, black, white, seed?, hint?}``
-``GET  /api/sessions/{id}``                the game as the page draws it
+``POST /api/sessions/sgf``                 a game from an SGF record, at its end: ``{sgf, black, white, seed?, hint?}``
+``GET  /api/sessions/{id}``                the game as the page draws it (read back from disk after a restart)
 ``POST /api/sessions/{id}/move``           a human's move: ``{move: "C3"}`` or ``{action: 20}``
 ``POST /api/sessions/{id}/engine``         the engine to move plays (waits for it, up to the time limit)
 ``POST /api/sessions/{id}/hint``           an engine's suggestion and its search: ``{engine?}``
+``GET  /api/sessions/{id}/pass-ending``    what a pass by the human would end the game with (asked before passing)
 ``POST /api/sessions/{id}/undo``           take back to the human's previous turn
 ``GET  /api/sessions/{id}/record``         the game as SGF (Go) or as a move list
 ``DELETE /api/sessions/{id}``              close the game
@@ -21,9 +23,12 @@ Every error is a JSON ``{"error": "one line"}`` with a 4xx status (an engine
 that fails or runs out of time: 502 or 504, and the session goes on; a session
 closed while its engine thinks: 410; every engine process busy: 503).
 
-Sessions left idle are closed on a timer (:func:`expire_idle`), and engine
-processes are capped and stopped off the event loop: see
-:mod:`dlgo.app.web.workers`.
+Every game is saved in the server's state folder (``state``; default a
+temporary one) and read back when a request names it, so games survive a
+restart; the networks they play are copied there when each game begins (see
+:mod:`dlgo.app.web.safety`). Sessions left idle are closed on a timer
+(:func:`expire_idle`), and engine processes are capped and stopped off the
+event loop: see :mod:`dlgo.app.web.workers`.
 
 The routes are routers by area, in :mod:`dlgo.app.web.routes`; this module
 assembles them with the body limit, the error answers and the session store.
@@ -33,7 +38,11 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import ipaddress
 import logging
+import os
+import re
+import tempfile
 from pathlib import Path
 from typing import Any, AsyncIterator, Awaitable, Callable, MutableMapping, Sequence
 
@@ -48,16 +57,20 @@ from dlgo.app.web.reports import NoSuchReport
 from dlgo.app.web.routes import catalog, engines, games, page, reports
 from dlgo.app.web.routes.common import error
 from dlgo.app.web.routes.page import STATIC
-from dlgo.app.web.safety import FileRoots
+from dlgo.app.web.safety import MAX_SGF, FileRoots
 from dlgo.app.web.sessions import NoSuchSession, SessionError, SessionStore
 from dlgo.app.web.workers import GRACE_SECONDS, START_SECONDS, EngineClosed, EnginesBusy
 from dlgo.core.errors import DlgoError
+from dlgo.formats.folders import check_output_folder, hold_folder
 from engines.checkpoints import SHIPPED
 
 #: the suite's folder (reports/ and checkpoints/ live there)
 SUITE = SHIPPED.parent
 #: the largest request body accepted, in bytes
 MAX_BODY = 16 * 1024
+#: the routes whose bodies may be larger than :data:`MAX_BODY`, and how large: a game from SGF
+#: (its record escaped in JSON)
+LARGER_BODIES = {"/api/sessions/sgf": 2 * MAX_SGF + MAX_BODY}
 #: the names of this machine a page may reach the server by (:func:`serve` adds its ``--host``)
 LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
 #: the longest wait between two sweeps for idle sessions, in seconds
@@ -74,20 +87,21 @@ Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 
 
 class BodyLimit:
-    """ASGI middleware: a request body over ``limit`` bytes gets 413, whether it
-    says its length or streams it in chunks (the application then sees the
-    client gone, and its own answer is dropped)."""
+    """ASGI middleware: a request body over ``limit`` bytes (or the limit ``larger``
+    gives its path) gets 413, whether it says its length or streams it in chunks
+    (the application then sees the client gone, and its own answer is dropped)."""
 
-    def __init__(self, app: Any, limit: int = MAX_BODY):
-        self.app, self.limit = app, limit
+    def __init__(self, app: Any, limit: int = MAX_BODY, larger: dict[str, int] | None = None):
+        self.app, self.limit, self.larger = app, limit, dict(LARGER_BODIES if larger is None else larger)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        too_large = JSONResponse({"error": f"the request is larger than {self.limit:,} bytes"}, status_code=413)
+        limit = self.larger.get(scope.get("path", ""), self.limit)
+        too_large = JSONResponse({"error": f"the request is larger than {limit:,} bytes"}, status_code=413)
         length = dict(scope.get("headers") or []).get(b"content-length")
-        if length is not None and (not length.isdigit() or int(length) > self.limit):
+        if length is not None and (not length.isdigit() or int(length) > limit):
             await too_large(scope, receive, send)
             return
         received = 0
@@ -100,7 +114,7 @@ class BodyLimit:
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
-                if received > self.limit:
+                if received > limit:
                     refused = True
                     await too_large(scope, receive, send)
                     return {"type": "http.disconnect"}
@@ -119,7 +133,7 @@ class HostCheck:
     (DNS rebinding) cannot drive the API."""
 
     def __init__(self, app: Any, hosts: Sequence[str] = LOCAL_HOSTS):
-        self.app, self.hosts = app, {h.lower().strip("[]") for h in hosts}
+        self.app, self.hosts = app, {_normal_host(h) for h in hosts}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and host_name(scope) not in self.hosts:  # the app has no websockets
@@ -128,12 +142,36 @@ class HostCheck:
         await self.app(scope, receive, send)
 
 
+#: a Host header: a host name or an IPv4 address, or an IPv6 address in brackets, then an optional port
+HOST_HEADER = re.compile(r"(?:\[(?P<ipv6>[0-9a-f:.]+)\]|(?P<name>[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?"
+                         r"(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*))(?::(?P<port>[0-9]{1,5}))?")
+
+
 def host_name(scope: Scope) -> str:
-    """A request's host name, from its Host header without the port ("" if it has none)."""
-    host = dict(scope.get("headers") or []).get(b"host", b"").decode("latin-1").strip().lower()
-    if host.startswith("["):  # [::1]:8000
-        return host[1:].partition("]")[0]
-    return host.rpartition(":")[0] if host.count(":") == 1 else host
+    """A request's host name, from its one Host header without the port; "" for
+    none, two, or one that is not strictly ``host[:port]`` (``127.0.0.1:80@evil.example``,
+    ``127.0.0.1, evil.example``)."""
+    hosts = [value for key, value in scope.get("headers") or [] if key.lower() == b"host"]
+    if len(hosts) != 1:
+        return ""
+    match = HOST_HEADER.fullmatch(hosts[0].decode("latin-1").strip(" \t").lower())
+    if match is None or (match["port"] is not None and int(match["port"]) > 65535):
+        return ""
+    if match["ipv6"] is None:
+        return match["name"]
+    try:
+        return str(ipaddress.IPv6Address(match["ipv6"]))
+    except ValueError:
+        return ""
+
+
+def _normal_host(host: str) -> str:
+    """A host name as :func:`host_name` gives it (an IPv6 address compressed, without brackets)."""
+    host = host.lower().strip("[]")
+    try:
+        return str(ipaddress.IPv6Address(host))
+    except ValueError:
+        return host
 
 
 async def dlgo_error(request: Request, err: DlgoError) -> JSONResponse:
@@ -169,12 +207,15 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     asyncio.get_running_loop().set_default_executor(
         concurrent.futures.ThreadPoolExecutor(max_workers=store.max_sessions + 4, thread_name_prefix="dlgo-wait"))
     await asyncio.to_thread(store.engines.warm)
+    await asyncio.to_thread(store.expire)  # games saved before a restart and left idle since
     sweeper = asyncio.create_task(expire_idle(store))
     try:
         yield
     finally:
         sweeper.cancel()
         store.close_all()
+        if app.state.temporary is not None:
+            app.state.temporary.cleanup()
 
 
 async def expire_idle(store: SessionStore) -> None:
@@ -189,12 +230,20 @@ async def expire_idle(store: SessionStore) -> None:
             log.exception("closing idle sessions")
 
 
+def default_state() -> Path:
+    """Where ``dlgo serve`` keeps its games: ``$XDG_STATE_HOME/dlgo/serve`` (``~/.local/state/dlgo/serve``)."""
+    base = os.environ.get("XDG_STATE_HOME") or Path.home() / ".local" / "state"
+    return Path(base) / "dlgo" / "serve"
+
+
 def create_app(*, runs: Path | str = "runs", reports: Path | str | None = None, time_limit: float = 10.0,
                max_sessions: int = 32, idle_seconds: float = 3600.0, grace: float = GRACE_SECONDS,
                start_seconds: float = START_SECONDS, max_engines: int | None = None,
-               hosts: Sequence[str] = (*LOCAL_HOSTS, "testserver")) -> FastAPI:
+               hosts: Sequence[str] = (*LOCAL_HOSTS, "testserver"), state: Path | str | None = None) -> FastAPI:
     """The server: networks from ``checkpoints/`` and ``runs``, the report pages
-    from ``reports`` (default: ``reports/`` here, else the suite's), each engine
+    from ``reports`` (default: ``reports/`` here, else the suite's), its games
+    saved in ``state`` (a folder it creates; default: a temporary one, deleted
+    when the server stops), each engine
     move's search capped at ``time_limit`` seconds (a process still busy ``grace``
     seconds later is stopped) after a start of up to ``start_seconds``, at most
     ``max_sessions`` games open, closed after ``idle_seconds`` left idle, and at
@@ -204,7 +253,9 @@ def create_app(*, runs: Path | str = "runs", reports: Path | str | None = None, 
     app = FastAPI(title="dlgo", description="Play, watch and analyse the suite's games and engines.",
                   lifespan=lifespan, exception_handlers=ERROR_HANDLERS, docs_url=None, redoc_url=None,
                   openapi_url="/api/openapi.json")
-    app.state.store = SessionStore(FileRoots([SHIPPED, Path(runs)]), max_sessions=max_sessions,
+    app.state.temporary = tempfile.TemporaryDirectory(prefix="dlgo-serve-") if state is None else None
+    folder = check_output_folder(app.state.temporary.name if state is None else state)
+    app.state.store = SessionStore(FileRoots([SHIPPED, Path(runs)]), folder, max_sessions=max_sessions,
                                    idle_seconds=idle_seconds, time_limit=time_limit, grace=grace,
                                    start_seconds=start_seconds, max_engines=max_engines)
     app.state.reports = Path(reports) if reports is not None else \
@@ -218,8 +269,11 @@ def create_app(*, runs: Path | str = "runs", reports: Path | str | None = None, 
     return app
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, allow_hosts: Sequence[str] = (), **options: Any) -> None:
+def serve(host: str = "127.0.0.1", port: int = 8000, allow_hosts: Sequence[str] = (), *,
+          state: Path | str | None = None, **options: Any) -> None:
     """Run the server until Ctrl-C, answering requests that name this machine,
-    ``host`` or one of ``allow_hosts`` (``options``: those of :func:`create_app`)."""
-    app = create_app(hosts=(*LOCAL_HOSTS, host, *allow_hosts), **options)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    ``host`` or one of ``allow_hosts``, holding its ``state`` folder (default
+    :func:`default_state`) against a second server (``options``: those of :func:`create_app`)."""
+    with hold_folder(default_state() if state is None else state, "serve") as folder:
+        app = create_app(hosts=(*LOCAL_HOSTS, host, *allow_hosts), state=folder, **options)
+        uvicorn.run(app, host=host, port=port, log_level="warning")

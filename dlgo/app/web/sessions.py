@@ -1,29 +1,41 @@
 """Game sessions of the web server: one game each, keyed by a random id.
 
 A :class:`GameSession` holds the position, who plays each colour (a human, or
-an engine spec), the last engine report and the session's engine process. Its
-:meth:`GameSession.view` is everything a page draws: the board, the sides'
-names, the legal moves with the points they play at, the move list, the result
-(with the winning line, or Go's count: territory and score) and the search
-report as a heat map. The :class:`SessionStore` keeps at most ``max_sessions``
-and their engine processes (a pool of at most ``max_engines``), and closes
-those left idle for ``idle_seconds`` (:meth:`SessionStore.expire`, on the
-server's timer). Nothing here knows HTTP.
+an engine: its spec, and the spec it plays with its networks pinned), the last
+engine report and the session's engine process. Its :meth:`GameSession.view`
+is everything a page draws: the board, the sides' names, the legal moves with
+the points they play at, the move list, the result (with the winning line, or
+Go's count: territory and score) and the search report as a heat map; its
+:meth:`GameSession.pass_ending`, what a pass would end the game with. A game
+starts from a game's spec or from an SGF record (:meth:`GameSession.start`),
+and is saved whenever it changes (:mod:`dlgo.app.web.saved`), so that it
+survives a restart of the server. The :class:`SessionStore` keeps at most ``max_sessions`` in memory, reads one
+back from disk when a request names it, keeps their engine processes (a pool
+of at most ``max_engines``), and closes those left idle for ``idle_seconds``
+(:meth:`SessionStore.expire`, on the server's timer), on disk too. Nothing
+here knows HTTP.
 """
 from __future__ import annotations
 
+import logging
 import secrets
 import threading
 import time
-from typing import Any
+from pathlib import Path
+from typing import Any, Callable
 
-from dlgo.app.web.safety import HUMAN, FileRoots, browser_engine, browser_game, relative_paths
-from dlgo.app.web.workers import GRACE_SECONDS, START_SECONDS, EngineAnswer, EngineJob, EnginePool, EngineProcess
-from dlgo.core.errors import DlgoError, IllegalMoveError
-from dlgo.core.game import State
+from dlgo.app.web.safety import HUMAN, Engine, FileRoots, Pins, browser_engine, browser_game, relative_paths
+from dlgo.app.web.saved import SavedGames
+from dlgo.app.web.workers import GRACE_SECONDS, START_SECONDS, EngineAnswer, EngineJob, EnginePool, EngineProcess, \
+    Setup, replay_actions
+from dlgo.core.errors import DlgoError, IllegalMoveError, RecordError
+from dlgo.core.game import State, pass_would_end_game
 from dlgo.core.types import Move, Player
 from dlgo.formats.pictures import column_labels, star_points
-from dlgo.formats.sgf import game_to_sgf
+from dlgo.formats.sgf import game_to_sgf, read_sgf, sgf_to_state
+from engines import registry
+
+log = logging.getLogger(__name__)
 
 #: the engine that answers a hint when neither side is an engine
 DEFAULT_HINT = "mcts:rounds=1000"
@@ -35,7 +47,12 @@ class SessionError(DlgoError):
 
 
 class NoSuchSession(DlgoError):
-    """An id that names no open session: HTTP 404."""
+    """An id that names no session, open or saved: HTTP 404."""
+
+    @classmethod
+    def named(cls, session_id: str, why: str = "it was closed, or left idle too long") -> NoSuchSession:
+        """The plain answer for ``session_id``: no such game, why, and what to do."""
+        return cls(f"no game with id {session_id[:64]!r}: {why}; start a new one")
 
 
 class Busy(SessionError):
@@ -43,34 +60,91 @@ class Busy(SessionError):
 
 
 class GameSession:
-    """One game in the browser."""
+    """One game in the browser: :meth:`start` a new one, :meth:`restore` a saved one."""
 
-    def __init__(self, game: str, black: str, white: str, roots: FileRoots, *, seed: int | None = None,
-                 hint: str | None = None, time_limit: float = 10.0, engine: EngineProcess | None = None):
-        self.id = secrets.token_urlsafe(12)
-        self.state: State = browser_game(game)
-        self.players: dict[Player, str | None] = {}
-        for player, spec in ((Player.black, black), (Player.white, white)):
-            text = spec.strip()
-            self.players[player] = None if text.lower() == HUMAN else browser_engine(text, roots, self.state)
-        engines_here = [s for s in self.players.values() if s]
-        self.hint_spec = browser_engine(hint.strip(), roots, self.state) if hint and hint.strip() else \
-            (engines_here[-1] if engines_here else DEFAULT_HINT)
-        self.seed = seed if seed is not None else secrets.randbelow(2 ** 31)
+    def __init__(self, state: State, players: dict[Player, Engine | None], hint: Engine, roots: FileRoots,
+                 pins: Pins, *, seed: int, time_limit: float = 10.0, engine: EngineProcess | None = None,
+                 saved: SavedGames | None = None, session_id: str | None = None):
+        self.id = session_id or secrets.token_urlsafe(12)
+        self.state = state
+        self.setup = Setup.of(state)  # the stones a game from SGF started from
+        self.players = players
+        self.hint_engine = hint
+        self.seed = seed
         self.time_limit = time_limit
         self.roots = roots
+        self.pins = pins
+        self.saved = saved
         self.report: dict[str, Any] | None = None   # the last engine move's search, or a hint's
         self.hint: dict[str, Any] | None = None
         self.message = ""
         self.engine = engine if engine is not None else EngineProcess()  # its process: started on the first question
-        self._counted: tuple[State, dict[str, Any] | None] | None = None  # the last view's count, by position
+        self._kept: dict[str, tuple[State, Any]] = {}  # what a view worked out, by position (see _by_position)
         self._busy = threading.Lock()
         self.last_seen = time.monotonic()
+
+    @classmethod
+    def start(cls, state: State, black: str, white: str, roots: FileRoots, pins: Pins, *, seed: int | None = None,
+              hint: str | None = None, **options: Any) -> GameSession:
+        """A new game from ``state`` (a game's start, or a position reached by its
+        moves: a game from SGF), its engines checked for it and their networks
+        pinned (a :class:`~dlgo.core.errors.SpecError` for a spec a page may not
+        play); ``options`` those of the constructor."""
+        players: dict[Player, Engine | None] = {}
+        for player, spec in ((Player.black, black), (Player.white, white)):
+            text = spec.strip()
+            players[player] = None if text.lower() == HUMAN else browser_engine(text, roots, state, pins)
+        engines_here = [e for e in players.values() if e]
+        chosen = browser_engine(hint.strip(), roots, state, pins) if hint and hint.strip() else \
+            (engines_here[-1] if engines_here else Engine(DEFAULT_HINT, DEFAULT_HINT))
+        return cls(state, players, chosen, roots, pins, seed=seed if seed is not None else secrets.randbelow(2 ** 31),
+                   **options)
+
+    @classmethod
+    def restore(cls, record: dict[str, Any], roots: FileRoots, pins: Pins, **options: Any) -> GameSession:
+        """The game :meth:`saved_game` wrote, at its last position (its engines as
+        they were pinned, checked again); a :class:`~dlgo.core.errors.RecordError` saying why not."""
+        try:
+            setup = None if record["setup"] is None else Setup(tuple(record["setup"]["black"]),
+                                                              tuple(record["setup"]["white"]), record["setup"]["first"])
+            state = replay_actions(record["game"], (), setup=setup)
+            browser_game(record["game"])  # a board the browser plays
+            for action in record["moves"]:
+                state = state.apply_move(Move.resign()) if action is None else state.apply_action(action)
+            players = {p: None if record["players"][p.name] is None else _engine(record["players"][p.name], state)
+                       for p in Player}
+            hint = _engine(record["hint"], state)
+            return cls(state, players, hint, roots, pins, seed=int(record["seed"]), session_id=str(record["id"]),
+                       **options)
+        except (KeyError, TypeError, ValueError, DlgoError) as err:  # a SpecError and an IllegalMoveError among them
+            raise RecordError(f"its saved game does not replay ({type(err).__name__}: {err})") from None
+
+    def saved_game(self) -> dict[str, Any]:
+        """The game as :class:`~dlgo.app.web.saved.SavedGames` keeps it (JSON-ready)."""
+        def engine(chosen: Engine | None) -> dict[str, Any] | None:
+            return None if chosen is None else chosen._asdict()
+
+        return {"id": self.id, "game": self.state.game.spec,
+                "setup": None if self.setup is None else self.setup._asdict(),
+                "players": {p.name: engine(e) for p, e in self.players.items()}, "hint": engine(self.hint_engine),
+                "seed": self.seed, "moves": [move["action"] for move in _moves(list(self.state.history()))]}
+
+    def save(self) -> None:
+        """Write the game to disk (when the session has a place there). A disk that
+        fails is said on the page, and the game goes on in memory."""
+        if self.saved is None:
+            return
+        try:
+            self.saved.save(self.id, self.saved_game())
+        except OSError as err:
+            log.warning("game %s not saved: %s", self.id, err)
+            self.message = f"this game could not be saved ({err.strerror or err}); it goes on, but a restart loses it"
 
     # ------------------------------------------------------------ who plays
     def to_move(self) -> str | None:
         """The engine spec to move, None for a human (or a finished game)."""
-        return None if self.state.is_over() else self.players[self.state.next_player]
+        engine = None if self.state.is_over() else self.players[self.state.next_player]
+        return None if engine is None else engine.spec
 
     def human_to_move(self) -> bool:
         return not self.state.is_over() and self.players[self.state.next_player] is None
@@ -99,6 +173,7 @@ class GameSession:
         self.state = state.apply_move(move)
         self.message = ""
         self.hint = None
+        self.save()
 
     @staticmethod
     def _why_illegal(state: State, action: int) -> str:
@@ -122,15 +197,16 @@ class GameSession:
         self.state = target
         self.report = self.hint = None
         self.message = "move taken back"
+        self.save()
 
     # ------------------------------------------------------------ engines
     def engine_job(self, role: str) -> EngineJob:
         """The job asking the engine of ``role`` (``"black"``, ``"white"``, ``"hint"``) about this position."""
-        spec = self.hint_spec if role == "hint" else self.players[Player[role]]
-        assert spec is not None
+        engine = self.hint_engine if role == "hint" else self.players[Player[role]]
+        assert engine is not None
         actions = tuple(self.state.move_to_index(m) for m in self.state.move_history())
-        return EngineJob(role, spec, self.seed + (2 if role == "hint" else Player[role].value),
-                         self.state.game.spec, actions, self.time_limit)
+        return EngineJob(role, engine.played, self.seed + (2 if role == "hint" else Player[role].value),
+                         self.state.game.spec, actions, self.time_limit, engine.spec, self.setup)
 
     def start_engine_move(self) -> EngineJob:
         """Claim the session for the engine to move (:class:`SessionError` when a human is to move)."""
@@ -147,9 +223,10 @@ class GameSession:
         hint engine, else by that); a refused request changes nothing."""
         if self.state.is_over():
             raise SessionError("the game is over")
-        chosen = browser_engine(spec.strip(), self.roots, self.state) if spec and spec.strip() else self.hint_spec
+        chosen = browser_engine(spec.strip(), self.roots, self.state, self.pins) if spec and spec.strip() else \
+            self.hint_engine
         self._claim()
-        self.hint_spec = chosen
+        self.hint_engine = chosen
         return self.engine_job("hint")
 
     def ask(self, job: EngineJob) -> EngineAnswer:
@@ -162,21 +239,28 @@ class GameSession:
         """Apply an engine's answer to ``job`` (an engine move, or a hint), or show ``error``; frees the session."""
         try:
             if error is not None or answer is None:
-                self.message = relative_paths(error) if error else "the engine gave no answer"
+                self.message = relative_paths(self._engine_of(job).explain(error)) if error else \
+                    "the engine gave no answer"
                 return
             state = self.state
             move = Move.resign() if answer.action is None else state.index_to_move(answer.action)
-            report = {**answer.report, "engine": job.spec, "move": state.format_move(move), "action": answer.action,
+            report = {**answer.report, "engine": job.shown, "move": state.format_move(move), "action": answer.action,
                       "player": state.next_player.name, "ply": state.num_moves_played + 1}
             if job.role == "hint":
                 self.hint = report
-                self.message = f"hint from {job.spec}: {report['move']}"
+                self.message = f"hint from {job.shown}: {report['move']}"
             else:
                 self.state = state.apply_move(move)
                 self.report, self.hint = report, None
                 self.message = ""
+            self.save()
         finally:
             self._busy.release()
+
+    def _engine_of(self, job: EngineJob) -> Engine:
+        """The engine that ``job`` asked."""
+        engine = self.hint_engine if job.role == "hint" else self.players[Player[job.role]]
+        return engine if engine is not None else Engine(job.shown, job.spec)
 
     def _claim(self) -> None:
         if not self._busy.acquire(blocking=False):
@@ -195,9 +279,7 @@ class GameSession:
         """Everything the page draws, as JSON-ready data."""
         state, game = self.state, self.state.game
         history = list(state.history())
-        moves = [{"player": before.next_player.name, "text": before.format_move(after.last_move),
-                  "action": None if after.last_move.is_resign else before.move_to_index(after.last_move)}
-                 for before, after in zip(history, history[1:]) if after.last_move is not None]
+        moves = _moves(history)
         legal = []
         if self.human_to_move():
             for action in state.legal_actions():
@@ -212,8 +294,8 @@ class GameSession:
             "game": self._game_facts(state),
             "points": [self._point(state, a) for a in range(game.num_actions)],
             "swap_action": self._swap_action(state),
-            "players": {p.name: spec or HUMAN for p, spec in self.players.items()},
-            "hint_engine": self.hint_spec,
+            "players": {p.name: engine.spec if engine else HUMAN for p, engine in self.players.items()},
+            "hint_engine": self.hint_engine.spec,
             "seed": self.seed,
             "time_limit": self.time_limit,
             "board": stones.tolist(),      # [row - 1][col - 1]: 0 empty, 1 black, 2 white; row 1 at the bottom
@@ -231,7 +313,7 @@ class GameSession:
             "result": None if outcome is None else {"text": outcome.text, "describe": outcome.describe(game.side_names),
                                                     "winner": outcome.winner_name},
             "winning_line": [[p.row, p.col] for p in state.winning_line() or []],
-            "count": self._count(state),
+            "count": self._by_position("count", state, self._area_count),
             "report": self.report,
             "hint": self.hint,
             "busy": self.busy,
@@ -249,17 +331,40 @@ class GameSession:
                 "num_actions": game.num_actions, "sides": {p.name: game.side_name(p) for p in Player},
                 "column_labels": column_labels(state), "star_points": star_points(game.num_rows) if square_go else []}
 
-    def _count(self, state: State) -> dict[str, Any] | None:
-        """The count of a finished game scored by area (None for any other): each
-        point's owner (``owners[row - 1][col - 1]``: 0 nobody, 1 black, 2 white),
-        the dead stones, and each side's stones, territory, komi and total. Kept
-        for the position: estimating dead stones runs playouts, once a game."""
-        if self._counted is None or self._counted[0] is not state:
-            self._counted = (state, self._area_count(state))
-        return self._counted[1]
+    def _by_position(self, name: str, state: State, work: Callable[[State], Any]) -> Any:
+        """``work(state)``, kept for the position under ``name``: the count and
+        what a pass would end with may estimate dead stones (playouts), once a position."""
+        kept = self._kept.get(name)
+        if kept is None or kept[0] is not state:
+            kept = (state, work(state))
+            self._kept[name] = kept
+        return kept[1]
+
+    def pass_ending(self) -> dict[str, Any] | None:
+        """What a pass by the human to move would end the game with, as the page
+        asks before it passes (None where a pass cannot end it, or no human is to
+        move): ``at_once`` after the opponent's pass, else if the opponent passes
+        back; the result's ``text``, ``winner`` and ``describe``. It may estimate
+        dead stones (playouts, a fraction of a second): call it from a thread."""
+        state = self.state
+        if state.is_over() or self.players[state.next_player] is not None:
+            return None
+        return self._by_position("pass", state, self._pass_ending)
+
+    @staticmethod
+    def _pass_ending(state: State) -> dict[str, Any] | None:
+        ending = pass_would_end_game(state)
+        if ending is None:
+            return None
+        outcome = ending.outcome
+        return {"at_once": ending.at_once, "text": outcome.text, "winner": outcome.winner_name,
+                "describe": outcome.describe(state.game.side_names)}
 
     @staticmethod
     def _area_count(state: State) -> dict[str, Any] | None:
+        """The count of a finished game scored by area (None for any other): each
+        point's owner (``owners[row - 1][col - 1]``: 0 nobody, 1 black, 2 white),
+        the dead stones, and each side's stones, territory, komi and total."""
         count = state.area_count()
         if count is None:
             return None
@@ -281,13 +386,14 @@ class GameSession:
 
     @staticmethod
     def _captures(history: list[State]) -> dict[str, int]:
-        """Stones of each colour taken off the board so far (plays minus stones left)."""
-        final = history[-1].stone_array()
+        """Stones of each colour taken off the board so far (those it started
+        with and played, minus those left)."""
+        first, final = history[0].stone_array(), history[-1].stone_array()
         taken = {}
         for player, code in ((Player.black, 1), (Player.white, 2)):
             played = sum(1 for before, after in zip(history, history[1:])
                          if after.last_move is not None and after.last_move.is_play and before.next_player == player)
-            taken[player.name] = max(0, played - int((final == code).sum()))
+            taken[player.name] = max(0, int((first == code).sum()) + played - int((final == code).sum()))
         return taken
 
     def record(self) -> tuple[str, str, str]:
@@ -296,7 +402,7 @@ class GameSession:
         state = self.state
         outcome = state.outcome()
         result = outcome.text if outcome is not None else ""
-        black, white = (self.players[p] or HUMAN for p in (Player.black, Player.white))
+        black, white = (engine.spec if engine else HUMAN for engine in (self.players[p] for p in Player))
         name = f"dlgo-{state.game.name}-{self.id[:6]}"
         if state.game.has_sgf:
             return f"{name}.sgf", "application/x-go-sgf", game_to_sgf(state, black, white, result)
@@ -309,16 +415,58 @@ class GameSession:
         self.engine.close()
 
 
-class SessionStore:
-    """The open sessions, at most ``max_sessions``, and their engine processes (an
-    :class:`~dlgo.app.web.workers.EnginePool` of at most ``max_engines``). A
-    session left idle for ``idle_seconds`` is closed by :meth:`expire`, which the
-    server calls on a timer. Closing never waits for an engine's process."""
+def _moves(history: list[State]) -> list[dict[str, Any]]:
+    """The moves of a game's states: who played each, as typed, and its action (None: a resignation)."""
+    return [{"player": before.next_player.name, "text": before.format_move(after.last_move),
+             "action": None if after.last_move.is_resign else before.move_to_index(after.last_move)}
+            for before, after in zip(history, history[1:]) if after.last_move is not None]
 
-    def __init__(self, roots: FileRoots, *, max_sessions: int = 32, idle_seconds: float = 3600.0,
+
+def _engine(saved: dict[str, Any], state: State) -> Engine:
+    """A saved engine, its pinned spec checked again (its copies still there, the game theirs)."""
+    engine = Engine(str(saved["spec"]), str(saved["played"]), tuple(map(str, saved["pins"])))
+    try:
+        registry.check_engine(engine.played, state)
+    except DlgoError as err:
+        raise RecordError(engine.explain(str(err))) from None
+    return engine
+
+
+def _pinned(saved: dict[str, Any]) -> list[str]:
+    """The folders of network copies a saved game's engines play (none for a file not as written)."""
+    try:
+        engines = [*saved["players"].values(), saved["hint"]]
+        return [str(folder) for engine in engines if engine for folder in engine["pins"]]
+    except (KeyError, TypeError, AttributeError):
+        return []
+
+
+def sgf_game(text: str) -> State:
+    """The last position of the Go game in SGF ``text``, with its moves (from its
+    set-up stones); a :class:`~dlgo.core.errors.DlgoError` for text that is not
+    one, or a board larger than the browser plays."""
+    record = read_sgf(text)
+    browser_game(record.game)
+    return sgf_to_state(record)
+
+
+class SessionStore:
+    """The open sessions, at most ``max_sessions`` in memory, and their engine
+    processes (an :class:`~dlgo.app.web.workers.EnginePool` of at most
+    ``max_engines``). Each game is saved in ``folder`` (``games/``, with the
+    copies of the networks it plays in ``networks/``) and read back when a
+    request names a session the store does not hold (after a restart). A session
+    left idle for ``idle_seconds`` is closed by :meth:`expire`, which the server
+    calls on a timer, and its saved game deleted. Closing never waits for an
+    engine's process."""
+
+    def __init__(self, roots: FileRoots, folder: Path, *, max_sessions: int = 32, idle_seconds: float = 3600.0,
                  time_limit: float = 10.0, grace: float = GRACE_SECONDS, start_seconds: float = START_SECONDS,
                  max_engines: int | None = None):
         self.roots = roots
+        self.folder = Path(folder)
+        self.saved = SavedGames(self.folder / "games")
+        self.pins = Pins(self.folder / "networks")
         self.max_sessions = max_sessions
         self.idle_seconds = idle_seconds
         self.time_limit = time_limit
@@ -326,17 +474,33 @@ class SessionStore:
         self._sessions: dict[str, GameSession] = {}
         self._lock = threading.Lock()
 
-    def open(self, game: str, black: str, white: str, *, seed: int | None = None,
+    def open(self, game: str | State, black: str, white: str, *, seed: int | None = None,
              hint: str | None = None) -> GameSession:
-        """A new session (a :class:`~dlgo.core.errors.SpecError` for a spec a page may not play;
-        :class:`SessionError` when ``max_sessions`` are open; :class:`~dlgo.app.web.workers.EnginesBusy` for a game with an
-        engine while every engine process is thinking)."""
-        session = GameSession(game, black, white, self.roots, seed=seed, hint=hint, time_limit=self.time_limit,
-                              engine=self.engines.process())
+        """A new session of ``game``, a spec, or from a position with its moves (a
+        game from SGF: :func:`sgf_game`), saved at once (a :class:`~dlgo.core.errors.SpecError`
+        for a spec a page may not play; :class:`SessionError` when ``max_sessions`` are open;
+        :class:`~dlgo.app.web.workers.EnginesBusy` for a game with an engine while every engine
+        process is thinking). Blocks (it copies network files): call it from a thread."""
+        state = browser_game(game) if isinstance(game, str) else game
+        session = GameSession.start(state, black, white, self.roots, self.pins, seed=seed, hint=hint,
+                                    **self._options())
         if any(session.players.values()):
             self.engines.check_room()
         self.expire()
+        self._admit(session)
+        session.save()
+        return session
+
+    def _options(self) -> dict[str, Any]:
+        """What every session of the store is made with (beside its game)."""
+        return {"time_limit": self.time_limit, "engine": self.engines.process(), "saved": self.saved}
+
+    def _admit(self, session: GameSession) -> GameSession:
+        """Hold ``session`` in memory (the one already there under its id, if one is)."""
         with self._lock:
+            there = self._sessions.get(session.id)
+            if there is not None:
+                return there
             if len(self._sessions) >= self.max_sessions:
                 raise SessionError(f"{self.max_sessions} games are open, the most this server keeps; "
                                    "close one, or wait for one to be left idle")
@@ -344,37 +508,72 @@ class SessionStore:
         return session
 
     def get(self, session_id: str) -> GameSession:
+        """The session ``session_id``, read back from disk if the store does not
+        hold it (:class:`NoSuchSession` if there is none, or it cannot be read back)."""
         with self._lock:
             session = self._sessions.get(session_id)
         if session is None:
-            raise NoSuchSession(f"no game {session_id!r} (it was closed, or left idle too long)")
+            session = self._restore(session_id)
         session.last_seen = time.monotonic()
+        self.saved.touch(session_id)
         return session
 
+    def _restore(self, session_id: str) -> GameSession:
+        """The saved game ``session_id``, in memory again."""
+        try:
+            saved = self.saved.load(session_id)
+            if saved is None:
+                raise NoSuchSession.named(session_id)
+            if saved.get("id") != session_id:
+                raise RecordError("its file names another game")
+            session = GameSession.restore(saved, self.roots, self.pins, **self._options())
+        except RecordError as err:
+            raise NoSuchSession.named(session_id, f"it cannot be read back: {err}") from None
+        admitted = self._admit(session)
+        if admitted is not session:  # another request read it back first
+            session.close()
+        return admitted
+
     def close(self, session_id: str) -> None:
-        """Close a session; its engine process stops in the background (a question it is thinking
-        about is answered :class:`~dlgo.app.web.workers.EngineClosed`)."""
+        """Close a session and delete its saved game; its engine process stops in the background
+        (a question it is thinking about is answered :class:`~dlgo.app.web.workers.EngineClosed`)."""
         with self._lock:
             session = self._sessions.pop(session_id, None)
-        if session is None:
-            raise NoSuchSession(f"no game {session_id!r}")
-        session.close()
+        try:
+            path = self.saved.path(session_id)
+        except RecordError:
+            raise NoSuchSession.named(session_id) from None
+        if session is None and not path.exists():
+            raise NoSuchSession.named(session_id)
+        self.saved.delete(session_id)
+        if session is not None:
+            session.close()
 
     def close_all(self) -> None:
+        """Close every session in memory (the server stops): their games stay saved, to be read back."""
         with self._lock:
             sessions, self._sessions = list(self._sessions.values()), {}
         for session in sessions:
             session.close()
 
     def expire(self) -> int:
-        """Close the sessions left idle for ``idle_seconds`` (never one whose engine is thinking): how many."""
+        """Close the sessions left idle for ``idle_seconds`` (never one whose engine is
+        thinking), deleting their saved games and those not read back for as long, and
+        the network copies no saved game plays any more: how many sessions closed."""
         now = time.monotonic()
         with self._lock:
             idle = [key for key, session in self._sessions.items()
                     if now - session.last_seen > self.idle_seconds and not session.busy]
             expired = [self._sessions.pop(key) for key in idle]
+            held = list(self._sessions.values())
         for session in expired:
             session.close()
+        for session_id in idle + self.saved.stale(self.idle_seconds, besides=[s.id for s in held]):
+            self.saved.delete(session_id)
+        engines = [e for s in held for e in (*s.players.values(), s.hint_engine) if e is not None]
+        named = [folder for e in engines for folder in e.pins]
+        named += [folder for game in self.saved.all() for folder in _pinned(game)]
+        self.pins.collect(named)
         return len(expired)
 
     def __len__(self) -> int:

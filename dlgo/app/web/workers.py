@@ -43,10 +43,14 @@ from typing import Any, NamedTuple
 import numpy as np
 
 import engines
+from dlgo.arena.match import warm_up
 from dlgo.core.agent import Agent, SearchReport
-from dlgo.core.errors import DlgoError
+from dlgo.core.errors import DlgoError, SpecError
 from dlgo.core.game import State
+from dlgo.core.types import Move, Player, Point
 from dlgo.games import new_game
+from dlgo.games.go.board import Board
+from dlgo.games.go.state import GameState
 
 log = logging.getLogger(__name__)
 
@@ -68,15 +72,62 @@ PRELOAD = ["__main__", "dlgo.app.web.workers", "engines.randombot", "engines.min
 CLOSED = "the game was closed while its engine was thinking"
 
 
+class Setup(NamedTuple):
+    """The first position of a Go game that does not start on an empty board (a
+    game from SGF): each side's stones, as the actions that play there, and who moves first."""
+
+    black: tuple[int, ...]
+    white: tuple[int, ...]
+    first: str                 # "black" or "white"
+
+    @classmethod
+    def of(cls, state: State) -> Setup | None:
+        """The setup of ``state``'s first position (None where it is the game's own start)."""
+        first = next(iter(state.history()))
+        if not isinstance(first, GameState) or first.zobrist_hash() == new_game(first.game.spec).zobrist_hash():
+            return None
+        stones = first.stone_array()
+
+        def actions(colour: int) -> tuple[int, ...]:
+            rows, cols = np.nonzero(stones == colour)
+            return tuple(first.move_to_index(Move.play(Point(int(r) + 1, int(c) + 1))) for r, c in zip(rows, cols))
+
+        return cls(actions(1), actions(2), first.next_player.name)
+
+
+def start_state(game: str, setup: Setup | None = None) -> State:
+    """The first position of ``game`` (a spec), with the stones of ``setup`` when it is given."""
+    state = new_game(game)
+    if setup is None:
+        return state
+    if not isinstance(state, GameState):
+        raise SpecError(f"{state.game.name} cannot start from set-up stones")
+    board = Board(state.board.num_rows, state.board.num_cols)
+    for player, actions in ((Player.black, setup.black), (Player.white, setup.white)):
+        for action in actions:
+            point = state.action_point(action)
+            if point is None:
+                raise SpecError(f"action {action} places no stone on this board")
+            board.place_stone(player, point)
+    return GameState(board, Player[setup.first], None, None, state.game)
+
+
 class EngineJob(NamedTuple):
     """One question to a session's engine process."""
 
     role: str                  # which of the session's engines: "black", "white" or "hint"
-    spec: str                  # the engine, checked by :func:`dlgo.app.web.safety.browser_engine`
+    spec: str                  # the engine as it plays, its networks pinned (see dlgo.app.web.safety.Pins)
     seed: int | None
     game: str                  # the game's spec
     actions: tuple[int, ...]   # the actions played from the start
     time_limit: float          # seconds the engine may think
+    name: str = ""             # the engine as the page named it (in messages; default: ``spec``)
+    setup: Setup | None = None  # the stones the game started from, if not its own start
+
+    @property
+    def shown(self) -> str:
+        """The engine as its messages name it."""
+        return self.name or self.spec
 
 
 class EngineAnswer(NamedTuple):
@@ -142,10 +193,11 @@ def top_actions(report: SearchReport, state: State, count: int = 8) -> list[dict
     return rows
 
 
-def replay_actions(game: str, actions: tuple[int, ...], start: State | None = None, done: int = 0) -> State:
-    """The state after ``actions`` from the start of ``game`` (or from ``start``,
-    which is the state after the first ``done`` of them)."""
-    state = start if start is not None else new_game(game)
+def replay_actions(game: str, actions: tuple[int, ...], start: State | None = None, done: int = 0,
+                   setup: Setup | None = None) -> State:
+    """The state after ``actions`` from the start of ``game`` (with the stones of
+    ``setup``), or from ``start``, which is the state after the first ``done`` of them."""
+    state = start if start is not None else start_state(game, setup)
     for action in actions[done:]:
         state = state.apply_action(action)
     return state
@@ -156,7 +208,7 @@ class _Worker:
 
     def __init__(self) -> None:
         self.agents: dict[str, tuple[str, Agent]] = {}  # role -> (its spec, the engine)
-        self.position: tuple[str, tuple[int, ...], State] | None = None
+        self.position: tuple[tuple[str, Setup | None], tuple[int, ...], State] | None = None
 
     def agent(self, job: EngineJob) -> Agent:
         """The engine of ``job.role``, built (and started) when its spec is new."""
@@ -171,19 +223,21 @@ class _Worker:
 
     def state(self, job: EngineJob) -> State:
         """The job's position, made from the last one when the game has only moved on."""
+        game = (job.game, job.setup)
         if self.position is not None:
-            game, actions, state = self.position
-            if game == job.game and job.actions[:len(actions)] == actions:
+            kept, actions, state = self.position
+            if kept == game and job.actions[:len(actions)] == actions:
                 state = replay_actions(job.game, job.actions, state, len(actions))
-                self.position = (job.game, job.actions, state)
+                self.position = (game, job.actions, state)
                 return state
-        state = replay_actions(job.game, job.actions)
-        self.position = (job.game, job.actions, state)
+        state = replay_actions(job.game, job.actions, setup=job.setup)
+        self.position = (game, job.actions, state)
         return state
 
     def prepare(self, job: EngineJob) -> tuple[Agent, State]:
         """The engine and the position of ``job``, ready to search (the start, before the time limit)."""
         state = self.state(job)
+        warm_up(engines.ENGINES, job.spec, state)  # the process's one-off costs kept out of the move's seconds
         agent = self.agent(job)
         agent.check_game(state)
         agent.set_time_limit(job.time_limit)
@@ -347,18 +401,18 @@ class EngineProcess:
             child.conn.send(job)
             message = self._receive(child, self.start_seconds)
             if message is None:
-                raise EngineTimeout(f"{job.spec} did not start within {self.start_seconds:g} s and was stopped; "
+                raise EngineTimeout(f"{job.shown} did not start within {self.start_seconds:g} s and was stopped; "
                                     "try a smaller network or game")
             if message[0] == "started":
                 message = self._receive(child, search)
                 if message is None:
-                    raise EngineTimeout(f"{job.spec} did not answer within {search:g} s of search and was "
+                    raise EngineTimeout(f"{job.shown} did not answer within {search:g} s of search and was "
                                         "stopped; try a smaller budget")
         except (EOFError, OSError):
             self._discard(child)
             if self._closed:
                 raise EngineClosed(CLOSED) from None
-            raise EngineFailure(f"{job.spec} stopped unexpectedly; its next move starts it again") from None
+            raise EngineFailure(f"{job.shown} stopped unexpectedly; its next move starts it again") from None
         status, payload = message
         if status != "ok":
             raise EngineFailure(str(payload))

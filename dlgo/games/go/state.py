@@ -260,6 +260,19 @@ class GameState(State):
     def after_resignation(self) -> "GameState":
         return GameState(self.board, self.next_player.other, self, RESIGN, self.game)
 
+    def with_turn(self, player: Player) -> "GameState":
+        """This position with ``player`` to move (``self`` if it is already their
+        turn): how a controller's two moves of one colour are kept (GTP), with no
+        pass that two passes could end the game with. The turn handed over is a
+        state of the game (its hash counts for superko, as a pass's would) with
+        no ``last_move``, so records and :meth:`move_history` show no move; the
+        compiled board replays it as a pass (same stones, colour and hash)."""
+        if player == self.next_player:
+            return self
+        if self.is_over():
+            raise IllegalMoveError("the game is over")
+        return GameState(self.board, player, self, None, self.game, action=self.board.geometry.num_points)
+
     def is_valid_move(self, move: Move) -> bool:
         if self.is_over():
             return False

@@ -11,6 +11,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict
 
 from dlgo.app.web.safety import relative_paths
+from dlgo.app.web.saved import SESSION_ID
 from dlgo.app.web.sessions import GameSession, NoSuchSession, SessionStore
 
 
@@ -42,7 +43,12 @@ ReportsFolder = Annotated[Path, Depends(reports_folder)]
 
 
 def find_session(store: SessionStore, session_id: str) -> GameSession:
-    """The open session ``session_id`` (a :class:`NoSuchSession`, 404, for an id that cannot be one)."""
-    if not session_id or len(session_id) > 64 or not session_id.replace("-", "").replace("_", "").isalnum():
-        raise NoSuchSession(f"no game {session_id[:64]!r}")
-    return store.get(session_id)
+    """The session ``session_id``, open or saved (a :class:`NoSuchSession`, 404, for an id that cannot be one)."""
+    return store.get(session_key(session_id))
+
+
+def session_key(session_id: str) -> str:
+    """``session_id`` if a session can have it; a :class:`NoSuchSession` (404) otherwise."""
+    if not SESSION_ID.fullmatch(session_id):
+        raise NoSuchSession.named(session_id, "no game has an id like that")
+    return session_id

@@ -41,9 +41,9 @@ async def think(game: GameSession, hint: bool, spec: str | None = None) -> Any:
         game.finish(job, None, str(err))
         return error(410, str(err))
     except (EngineFailure, EnginesBusy) as err:
-        game.finish(job, None, str(err))
+        game.finish(job, None, str(err))  # the message as the page shows it (no copy's folder in it)
         status = 503 if isinstance(err, EnginesBusy) else 504 if isinstance(err, EngineTimeout) else 502
-        return error(status, str(err), session=game.view())
+        return error(status, game.message, session=game.view())
     except BaseException:
         game.finish(job, None, "the server stopped waiting for the engine")
         raise

@@ -1,24 +1,36 @@
-"""A game's session: open one, show it, a human's move, undo, its record, close it."""
+"""A game's session: open one (from a game's spec, or an SGF record), show it,
+a human's move, undo, its record, close it."""
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from fastapi import APIRouter
 from fastapi.responses import Response
 from pydantic import Field
 
-from dlgo.app.web.routes.common import Store, Strict, find_session
-from dlgo.app.web.safety import MAX_SPEC
+from dlgo.app.web.routes.common import Store, Strict, find_session, session_key
+from dlgo.app.web.safety import MAX_SGF, MAX_SPEC
+from dlgo.app.web.sessions import sgf_game
 
 router = APIRouter()
 
 
-class NewGame(Strict):
-    game: str = Field(max_length=MAX_SPEC, description="game spec, e.g. go:size=9")
+class Players(Strict):
+    """Who plays each side of a new game, its seed and its hint engine."""
+
     black: str = Field("human", max_length=MAX_SPEC, description="'human' or an engine spec")
     white: str = Field("human", max_length=MAX_SPEC, description="'human' or an engine spec")
     seed: int | None = Field(None, ge=0, lt=2 ** 31)
     hint: str | None = Field(None, max_length=MAX_SPEC, description="the engine that answers hints")
+
+
+class NewGame(Players):
+    game: str = Field(max_length=MAX_SPEC, description="game spec, e.g. go:size=9")
+
+
+class SgfGame(Players):
+    sgf: str = Field(max_length=MAX_SGF, description="an SGF record of a Go game: play goes on from its end")
 
 
 class MoveRequest(Strict):
@@ -28,7 +40,16 @@ class MoveRequest(Strict):
 
 @router.post("/api/sessions", status_code=201)
 async def new_session(body: NewGame, store: Store) -> dict[str, Any]:
-    return store.open(body.game, body.black, body.white, seed=body.seed, hint=body.hint).view()
+    session = await asyncio.to_thread(store.open, body.game, body.black, body.white, seed=body.seed, hint=body.hint)
+    return session.view()
+
+
+@router.post("/api/sessions/sgf", status_code=201)
+async def sgf_session(body: SgfGame, store: Store) -> dict[str, Any]:
+    """A game from an SGF record, its moves played from its set-up stones, to go on from its end."""
+    state = await asyncio.to_thread(sgf_game, body.sgf)
+    session = await asyncio.to_thread(store.open, state, body.black, body.white, seed=body.seed, hint=body.hint)
+    return session.view()
 
 
 @router.get("/api/sessions/{session_id}")
@@ -38,10 +59,9 @@ async def get_session(session_id: str, store: Store) -> dict[str, Any]:
 
 @router.delete("/api/sessions/{session_id}", status_code=204)
 async def close_session(session_id: str, store: Store) -> Response:
-    """Close the game at once: its engine process stops in the background (never on the event loop),
-    and a question it was thinking about is answered 410."""
-    find_session(store, session_id)
-    store.close(session_id)
+    """Close the game at once, and delete its saved game: its engine process stops in the background
+    (never on the event loop), and a question it was thinking about is answered 410."""
+    store.close(session_key(session_id))
     return Response(status_code=204)
 
 
@@ -50,6 +70,12 @@ async def human_move(session_id: str, body: MoveRequest, store: Store) -> dict[s
     game = find_session(store, session_id)
     game.play(text=body.move, action=body.action)
     return game.view()
+
+
+@router.get("/api/sessions/{session_id}/pass-ending")
+async def pass_ending(session_id: str, store: Store) -> dict[str, Any] | None:
+    """What a pass by the human to move would end the game with (null where it cannot), asked before passing."""
+    return await asyncio.to_thread(find_session(store, session_id).pass_ending)
 
 
 @router.post("/api/sessions/{session_id}/undo")

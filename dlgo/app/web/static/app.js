@@ -83,6 +83,46 @@ function readControl(control) {
   return control.type === "checkbox" ? String(control.checked) : control.value.trim();
 }
 
+// a spec as typed, read as the server reads it (dlgo.core.specs.split_spec): {name, params}, or null
+function parseSpec(text) {
+  const trimmed = text.trim();
+  const colon = trimmed.indexOf(":");
+  const name = (colon < 0 ? trimmed : trimmed.slice(0, colon)).trim();
+  const rest = colon < 0 ? "" : trimmed.slice(colon + 1);
+  const params = {};
+  if (!rest.trim()) return { name, params };
+  const items = [];
+  let current = "";
+  let quote = null;
+  for (const ch of rest) {
+    if (quote) {
+      if (ch === quote) quote = null; else current += ch;
+    } else if (ch === '"' || ch === "'") quote = ch;
+    else if (ch === ",") { items.push(current); current = ""; } else current += ch;
+  }
+  if (quote) return null;
+  items.push(current);
+  for (const item of items) {
+    const eq = item.indexOf("=");
+    if (eq < 1 || !item.slice(0, eq).trim()) return null;
+    params[item.slice(0, eq).trim()] = item.slice(eq + 1).trim();
+  }
+  return { name, params };
+}
+
+// set each field to the value a typed spec gives it (its default where it gives none)
+function fillFields(fields, params) {
+  for (const { key, control, initial } of fields) {
+    const value = key in params ? params[key] : (initial === null || initial === undefined ? "" : String(initial));
+    if (control.type === "checkbox") {
+      control.checked = ["true", "1", "yes", "on"].includes(value.toLowerCase());
+    } else if (control.tagName === "SELECT") {
+      if (![...control.options].some((o) => o.value === value)) control.append(new Option(value, value));
+      control.value = value;
+    } else control.value = value;
+  }
+}
+
 function specFrom(name, fields) {
   const parts = [];
   for (const { key, control, initial } of fields) {
@@ -140,13 +180,14 @@ function buildPlayer(fieldset, chosen) {
   params.className = "options";
   const spec = input("text", "", { className: "spec", id: `${colour}-spec`, title: "the engine spec (editable)" });
   fieldset.append(help, params, labelled("spec ", spec));
-  const refresh = () => {
+  // the fields of the engine chosen; the spec written from them, unless it was typed (typed: its values)
+  const refresh = (typed = null) => {
     const engine = catalog.engines.find((e) => e.name === select.value);
     params.replaceChildren();
     params.fields = [];
     help.textContent = engine ? engine.description : "You click the moves.";
-    spec.value = select.value;
     spec.parentElement.hidden = !engine;
+    if (!typed) spec.value = select.value;
     if (!engine) return;
     for (const p of engine.parameters) {
       const control = optionControl(p.name, p.type, p.default, p.files);
@@ -154,9 +195,18 @@ function buildPlayer(fieldset, chosen) {
       params.fields.push({ key: p.name, control, initial: p.default });
       params.append(labelled(p.name, control));
     }
-    spec.value = specFrom(engine.name, params.fields);
+    if (typed) fillFields(params.fields, typed.params); else spec.value = specFrom(engine.name, params.fields);
   };
-  select.addEventListener("change", refresh);
+  select.addEventListener("change", () => refresh());
+  // a spec typed (or pasted) sets the engine and its fields; the text stays as typed
+  spec.addEventListener("input", () => {
+    const typed = parseSpec(spec.value);
+    if (!typed || !catalog.engines.some((e) => e.name === typed.name)) return;
+    if (select.value !== typed.name) {
+      select.value = typed.name;
+      refresh(typed);
+    } else fillFields(params.fields, typed.params);
+  });
   refresh();
 }
 
@@ -199,12 +249,19 @@ function showAnalysis(report) {
     box.append(line);
   }
   if (report.top && report.top.length) {
+    // a column for each figure the search has: plain MCTS has no priors, a network alone no visits
+    const columns = [["move", (row) => row.move]];
+    if (report.visits) columns.push(["visits", (row) => row.visits ?? ""]);
+    if (report.q) columns.push(["Q", (row) => (row.q === null ? "" : (row.q >= 0 ? "+" : "") + row.q.toFixed(3))]);
+    if (report.policy) {
+      columns.push(["prior", (row) => (row.policy === null ? "" : `${(row.policy * 100).toFixed(1)}%`)]);
+    }
     const table = document.createElement("table");
-    table.innerHTML = "<tr><th>move</th><th>visits</th><th>Q</th><th>prior</th></tr>";
+    const head = table.insertRow();
+    for (const [title] of columns) head.append(Object.assign(document.createElement("th"), { textContent: title }));
     for (const row of report.top) {
       const tr = table.insertRow();
-      for (const cell of [row.move, row.visits ?? "", row.q === null ? "" : (row.q >= 0 ? "+" : "") + row.q.toFixed(3),
-        row.policy === null ? "" : `${(row.policy * 100).toFixed(1)}%`]) tr.insertCell().textContent = cell;
+      for (const [, cell] of columns) tr.insertCell().textContent = cell(row);
     }
     box.append(table);
   }
@@ -238,7 +295,13 @@ function render() {
   const status = $("status");
   status.textContent = statusText();
   status.className = view && view.over ? "over" : "";
-  if (!view) return;
+  if (!view) {
+    for (const id of ["board", "sides", "moves"]) $(id).replaceChildren();
+    for (const id of ["score", "value", "download", "autoplay", "speed-label", "swap"]) $(id).hidden = true;
+    for (const id of ["pass", "resign", "undo", "hint"]) $(id).disabled = true;
+    showAnalysis(null);
+    return;
+  }
   const report = view.hint || view.report;
   const { heat, kind } = heatFor(report);
   const ply = view.moves.length;
@@ -333,6 +396,12 @@ async function update(promise, mine) {
     return true;
   } catch (error) {
     if (mine !== generation) return false;
+    if (error.status === 404) {  // the server has no such game: said as it says it, and the table cleared
+      forget();
+      say(error.message);
+      render();
+      return false;
+    }
     if (error.data && error.data.session) view = error.data.session;
     say(error.message);
     return false;
@@ -400,9 +469,33 @@ function closeConfirm(accept) {
   if (accept && action) action();
 }
 
+// no game on the table (the server does not have the one shown): the page as before a first game
+function forget() {
+  generation += 1;
+  view = null;
+  thinking = paused = false;
+  history.replaceState(null, "", "#/play");
+}
+
+// the game `id` as the server has it (after a reload, or a restart of the server), going on where it was
+async function openGame(id) {
+  generation += 1;
+  const mine = generation;
+  thinking = false;
+  drawnPly = -1;
+  say("");
+  if (await update(api(`/sessions/${encodeURIComponent(id)}`), mine) && view) {
+    paused = view.players.black !== HUMAN && view.players.white !== HUMAN;  // two engines wait for Play
+    render();
+    engineTurns();
+  }
+}
+
 async function startGame(event) {
   event.preventDefault();
-  const body = { game: gameSpec(), black: playerSpec("black"), white: playerSpec("white") };
+  const sgf = $("sgf-text").value.trim();  // a game from a record: its board and komi come from it
+  const body = sgf ? { sgf, black: playerSpec("black"), white: playerSpec("white") }
+    : { game: gameSpec(), black: playerSpec("black"), white: playerSpec("white") };
   const seed = $("seed").value.trim();
   if (seed) body.seed = Number(seed);
   const hint = $("hint-spec").value.trim();
@@ -415,7 +508,7 @@ async function startGame(event) {
   drawnPly = -1;
   say("");
   try {
-    const next = await api("/sessions", { method: "POST", body });
+    const next = await api(sgf ? "/sessions/sgf" : "/sessions", { method: "POST", body });
     if (mine !== generation) return;
     view = next;
     if (previous) api(`/sessions/${previous.id}`, { method: "DELETE" }).catch(() => {});
@@ -433,11 +526,27 @@ function wireControls() {
   $("heat-select").addEventListener("change", render);
   $("confirm-yes").addEventListener("click", () => closeConfirm(true));
   $("confirm-no").addEventListener("click", () => closeConfirm(false));
-  $("pass").addEventListener("click", () => {
-    if (view.passes_end_game) {
-      confirmThen("Your opponent passed: passing too ends the game and the board is counted as it stands. Pass?",
-        () => sendMove({ move: "pass" }));
-    } else sendMove({ move: "pass" });
+  $("pass").addEventListener("click", async () => {
+    // what the game would end with: the opponent may always pass back (and an engine does when that wins)
+    const mine = generation;
+    let ending;
+    try {
+      ending = await api(`/sessions/${view.id}/pass-ending`);
+    } catch (error) {
+      if (mine === generation) await update(Promise.reject(error), mine);
+      return;
+    }
+    if (mine !== generation) return;
+    if (!ending) { sendMove({ move: "pass" }); return; }
+    const opponent = sideName(view.next_player === "black" ? "white" : "black");
+    confirmThen(ending.at_once
+      ? `${capital(opponent)} passed: passing too ends the game, ${ending.describe}. Pass?`
+      : `If you pass, ${opponent} can end the game by passing back: ${ending.describe}. Pass?`,
+    () => sendMove({ move: "pass" }));
+  });
+  $("sgf-file").addEventListener("change", async () => {
+    const file = $("sgf-file").files[0];
+    if (file) $("sgf-text").value = await file.text();
   });
   $("swap").addEventListener("click", () => sendMove({ action: view.swap_action }));
   $("resign").addEventListener("click", () => confirmThen("Resign and lose this game?",
@@ -473,6 +582,14 @@ function route() {
   $("nav-play").classList.toggle("active", !reports);
   $("nav-reports").classList.toggle("active", reports);
   if (reports) showReports(decodeURIComponent(hash.slice("#/reports".length).replace(/^\//, "")), api);
+  const id = gameInAddress();
+  if (id && catalog && (!view || view.id !== id)) openGame(id);
+}
+
+// the id of the game the page's address names (#/play/ID), if it names one
+function gameInAddress() {
+  const match = location.hash.match(/^#\/play\/([A-Za-z0-9_-]+)$/);
+  return match ? match[1] : null;
 }
 
 async function main() {
@@ -492,6 +609,7 @@ async function main() {
   buildPlayer($("player-white"), "mcts");
   await refreshNetworks();
   document.body.dataset.ready = "true";
+  if (gameInAddress()) await openGame(gameInAddress());  // a reload, or a link to a game
 }
 
 main();

@@ -44,7 +44,7 @@ function heatLabel(value, kind) {
 // the geometry of each style: where a point's centre is, and the drawing's size
 function layout(view) {
   const { rows, cols, style } = view.game;
-  const margin = style === "go" ? S : 0.8 * S;
+  const margin = style === "go" ? 1.25 * S : 0.8 * S; // Go: room for the coordinates beside the edge stones
   const top = style === "columns" ? margin + 0.8 * S : margin; // room above the columns for a heat map
   if (style === "go") {
     return {
@@ -70,15 +70,15 @@ function drawGoBoard(svg, view, g) {
   for (const [r, c] of view.game.star_points) {
     el("circle", { cx: g.x(c), cy: g.y(r), r: 3.5, fill: "#333", class: "star" }, svg);
   }
+  // the coordinates clear of the stones on the edge lines (a stone's radius is 0.47 S)
   view.game.column_labels.forEach((label, i) => {
-    for (const y of [g.top - 0.6 * S, g.y(1) + 0.75 * S]) {
+    for (const y of [g.top - 0.6 * S, g.y(1) + 0.85 * S]) {
       text(label, { x: g.x(i + 1), y, "text-anchor": "middle", class: "coord" }, svg);
     }
   });
   for (let r = 1; r <= rows; r++) {
-    for (const x of [0.45 * S, g.x(cols) + 0.55 * S]) {
-      text(String(r), { x, y: g.y(r) + 4, "text-anchor": "middle", class: "coord" }, svg);
-    }
+    text(String(r), { x: g.x(1) - 0.55 * S, y: g.y(r) + 4, "text-anchor": "end", class: "coord" }, svg);
+    text(String(r), { x: g.x(cols) + 0.55 * S, y: g.y(r) + 4, "text-anchor": "start", class: "coord" }, svg);
   }
 }
 
