@@ -135,10 +135,12 @@ def demo() -> str:
         f" On {int(rates.critical.iloc[0])} critical solved positions `{best}` changes the result in "
         f"{rates.loc[best, 'critical_rate']:.0%} of them, `{mcts}` in {rates.loc[mcts, 'critical_rate']:.0%}, "
         f"`random` in {rates.loc['random', 'critical_rate']:.0%}.")
+    runner_up = (f"then the strongest MCTS, `{mcts}` ({rated.loc[mcts, 'elo']:,.0f}, at "
+                 f"{rated.loc[mcts, 'seconds_per_move']:.2f} s a move)" if second == mcts else
+                 f"then `{second}` ({rated.loc[second, 'elo']:,.0f}); the strongest MCTS, `{mcts}`, rates "
+                 f"{rated.loc[mcts, 'elo']:,.0f} at {rated.loc[mcts, 'seconds_per_move']:.2f} s a move")
     return (f"{plural(played, 'game')} in all. `{best}` comes out on top (Elo {rated.loc[best, 'elo']:,.0f}, at "
-            f"{rated.loc[best, 'seconds_per_move']:.2f} s a move), then `{second}` "
-            f"({rated.loc[second, 'elo']:,.0f}); the strongest MCTS, `{mcts}`, rates "
-            f"{rated.loc[mcts, 'elo']:,.0f} at {rated.loc[mcts, 'seconds_per_move']:.2f} s a move.{erring}\n")
+            f"{rated.loc[best, 'seconds_per_move']:.2f} s a move), {runner_up}.{erring}\n")
 
 
 def answers() -> str:

@@ -82,3 +82,33 @@ def test_engines_that_no_time_limit_shortens_warm_up_without_searching_the_posit
     assert len(solved) == 1 and len(solved[0].legal_actions()) <= 7
     assert all(solved[0].apply_action(a).is_over() for a in solved[0].legal_actions())
     GTPAgent(cmd="/no/such/program --mode gtp").warm_up(new_game("go:size=5"))  # nothing started or raised
+
+
+def test_no_move_pays_for_a_garbage_collection():
+    """Python's cyclic collector scans every object of the process (a tenth of a
+    second beside a 3,162-round tree) in whichever move trips it: a cheap
+    engine's too. It waits for each move to end, and runs again after."""
+    import gc
+
+    from dlgo.core.agent import Agent
+
+    seen = []
+
+    class Watching(Agent):
+        name = "watching"
+
+        def choose(self, state):
+            seen.append(gc.isenabled())
+            return state.index_to_move(state.legal_actions()[0])
+
+    class Factory:
+        def create(self, spec, seed=None):
+            return Watching() if spec == "watching" else ENGINES.create(spec, seed)
+
+        def network_files(self, spec):
+            return []
+
+    match._warmed.add(("watching", new_game("tictactoe").game.spec))  # its untimed warm-up move: not watched
+    assert gc.isenabled()
+    play_match(Factory(), "tictactoe", "watching", "random", seed=0)
+    assert seen and not any(seen) and gc.isenabled()

@@ -10,15 +10,18 @@ from replaying one game over and over.
 A move's seconds are the engine's own: before the first game of a spec in a
 process, :func:`warm_up` pays that process's one-off costs (imports, compiled
 kernels loading, a network's first call) with an untimed move of a throwaway
-engine, and each agent acquires what it holds outside Python (``Agent.start``,
-an external program) before its clock runs.
+engine, each agent acquires what it holds outside Python (``Agent.start``,
+an external program) before its clock runs, and Python's cyclic garbage
+collector waits for the move to end (:func:`collector_paused`).
 """
 from __future__ import annotations
 
+import gc
 import random
 import time
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, NamedTuple, Protocol, Sequence
+from typing import Callable, Iterator, NamedTuple, Protocol, Sequence
 
 from dlgo.core.agent import Agent
 from dlgo.core.errors import EngineError
@@ -62,6 +65,23 @@ def warm_up(factory: AgentFactory, spec: str, state: State) -> None:
         pass
     finally:
         agent.close()
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector paused inside the block (a timed move),
+    as it was after: a full collection scans every object of the process and
+    takes a tenth of a second or more beside a big search tree, and it runs in
+    whichever move happens to trip it, often a cheap engine's paying for its
+    opponent's tree. Paused, it runs between moves, outside every clock;
+    garbage without cycles is freed at once all the same."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def start_agent(agent: Agent) -> None:
@@ -126,7 +146,8 @@ class _Match:
         player = self.state.next_player
         agent = self.agents[player]
         try:
-            move = agent.select_move(self.state)
+            with collector_paused():
+                move = agent.select_move(self.state)
         except EngineError as err:  # the side that failed loses by forfeit
             self.note = f"{player.name} forfeits: {err}"
             self.outcome = self.state.game.outcome(player.other, Ending.FORFEIT)
@@ -195,7 +216,8 @@ def play_matches(factory: AgentFactory, game: str, tasks: Sequence[Task], openin
             for kind, matches in by_kind.items():
                 if len(matches) > 1:
                     start = time.perf_counter()
-                    kind.prepare_batch([m.mover for m in matches], [m.state for m in matches])
+                    with collector_paused():
+                        kind.prepare_batch([m.mover for m in matches], [m.state for m in matches])
                     share = (time.perf_counter() - start) / len(matches)
                     shared.update((id(m), share) for m in matches)
             for _, match in playing:

@@ -24,7 +24,7 @@ from typing import NamedTuple, Sequence
 
 import pandas as pd
 
-from dlgo.arena.match import AgentFactory, start_agent, warm_up
+from dlgo.arena.match import AgentFactory, collector_paused, start_agent, warm_up
 from dlgo.arena.ratings import wilson_interval
 from dlgo.arena.report import ComputePoint, family_of, plot_against_compute
 from dlgo.arena.tournament import task_seed
@@ -97,7 +97,9 @@ def check_moves(factory: AgentFactory, spec: str, positions: Sequence[SolvedPosi
         try:
             state = position_state(position)
             start_agent(agent)
-            action = state.move_to_index(agent.select_move(state))
+            with collector_paused():
+                move = agent.select_move(state)
+            action = state.move_to_index(move)
             compute = agent.last_compute
         finally:
             agent.close()

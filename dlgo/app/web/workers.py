@@ -43,7 +43,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 import engines
-from dlgo.arena.match import warm_up
+from dlgo.arena.match import collector_paused, warm_up
 from dlgo.core.agent import Agent, SearchReport
 from dlgo.core.errors import DlgoError, SpecError
 from dlgo.core.game import State
@@ -246,7 +246,8 @@ class _Worker:
     @staticmethod
     def search(agent: Agent, state: State) -> EngineAnswer:
         """The engine's move in ``state`` (the search, within the time limit)."""
-        move = agent.select_move(state)
+        with collector_paused():  # a collection's pause between moves, not in this one's seconds
+            move = agent.select_move(state)
         action = None if move.is_resign else state.move_to_index(move)
         return EngineAnswer(action, report_data(agent.last_report, state))
 
