@@ -82,6 +82,9 @@ BAD_COMMAND_LINES = [
     ("an --init with the wrong heads", ["train-rl", "--out", "r", "--method", "q", "--init", "C4NET"]),
     ("a saved game that is a number", ["train-alphazero", "--out", "BADCONFIG", "--resume"]),
     ("a saved game that is a number, for train-rl", ["train-rl", "--out", "BADCONFIG", "--resume"]),
+    ("a solve's time limit past any clock", ["solve", "--game", "tictactoe", "--time-limit", "1e10"]),
+    ("a check's time limit past any clock", ["exercise", "check", "2", "--time-limit", "1e9"]),
+    ("a browser's time limit past any clock", ["serve", "--time-limit", "1e10"]),
 ]
 
 

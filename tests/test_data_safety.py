@@ -442,6 +442,25 @@ def test_a_script_claims_the_folders_it_makes_and_only_those(tmp_path):
     assert contents(made) == {Path("run.json")}  # started over, claimed again
 
 
+def test_fresh_deletes_no_folder_through_a_link_and_none_that_a_run_holds(tmp_path):
+    """A run's folder named through a link is refused before anything is deleted
+    (the other folder of the same run kept too); a folder whose run is going on
+    stays locked until the deletion is done, and is refused while held."""
+    out, work = tmp_path / "out", tmp_path / "work"
+    claim_folders([out, work], "experiments/x.py")
+    link = tmp_path / "link"
+    link.symlink_to(work)
+    with pytest.raises(RecordError, match="is a link; nothing deleted"):
+        claim_folders([out, link], "experiments/x.py", fresh=True)
+    assert (out / "run.json").exists() and (work / "run.json").exists()
+    with hold_folder(work, "tournament"):
+        with pytest.raises(RecordError, match="in use by another run; nothing deleted"):
+            claim_folders([out, work], "experiments/x.py", fresh=True)
+    assert (out / "run.json").exists() and (work / "run.json").exists()
+    claim_folders([out, work], "experiments/x.py", fresh=True)
+    assert contents(out) == {Path("run.json")} and contents(work) == {Path("run.json")}
+
+
 #: every experiment script, whether it has --work, and an argument it refuses only after parsing
 FRESH_SCRIPTS = [
     ("chapters.ch03_random_go", False, ["--size", "0"]),

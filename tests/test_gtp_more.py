@@ -215,3 +215,17 @@ def test_our_client_sends_two_moves_of_one_colour_with_their_colour():
         assert "white to move" in board and board.count("X") == 2
         move = client.genmove(state)
         assert state.is_valid_move(move)
+
+
+def test_our_client_sends_the_game_again_when_the_same_moves_come_with_other_colours():
+    """The same moves, other colours (a turn handed over): the program's board is
+    made again, not left with the colours it was sent before."""
+    black_first = GameState.new_game(5).apply_move(parse_vertex("C3", 5)).apply_move(parse_vertex("D4", 5))
+    white_first = GameState.new_game(5).with_turn(Player.white).apply_move(parse_vertex("C3", 5))
+    white_first = white_first.apply_move(parse_vertex("D4", 5))
+    with GtpClient(f"{sys.executable} -m dlgo gtp --engine random --seed 3", timeout=60) as client:
+        client.sync(black_first)
+        client.sync(white_first)
+        board = client.send("showboard")
+        assert client._sent == [(Player.white, parse_vertex("C3", 5)), (Player.black, parse_vertex("D4", 5))]
+        assert board.count("X") == 1 and board.count("O") == 1 and "white to move" in board

@@ -4,6 +4,7 @@ for a game the server does not have."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import time
 import zipfile
@@ -15,6 +16,8 @@ pytest.importorskip("fastapi", reason="the web extra (fastapi) is not installed"
 from fastapi.testclient import TestClient  # noqa: E402
 
 from dlgo.app.web import safety  # noqa: E402
+from dlgo.app.web.safety import Pins  # noqa: E402
+from dlgo.app.web.saved import SavedGames  # noqa: E402
 from dlgo.app.web.server import create_app  # noqa: E402
 from dlgo.formats.sgf import read_sgf  # noqa: E402
 from engines.checkpoints import SHIPPED  # noqa: E402
@@ -252,5 +255,33 @@ def test_dlgo_serve_holds_its_state_folder_and_finds_it_by_xdg(tmp_path, monkeyp
     assert seen == {"folder": (tmp_path / "xdg" / "dlgo" / "serve").resolve(), "manifest": {"kind": "serve"}}
     (tmp_path / "training").mkdir()
     (tmp_path / "training" / "run.json").write_text('{"kind": "train-alphazero"}')
-    with pytest.raises(Exception, match="holds a train-alphazero run, not a serve"):
+    with pytest.raises(Exception, match="holds other files: dlgo serve keeps its games in a folder of its own"):
         web_server.serve(state=tmp_path / "training", runs=tmp_path)
+
+
+def test_the_state_folder_is_the_servers_own_and_it_deletes_only_what_it_made(tmp_path, monkeypatch):
+    """`dlgo serve --state .` in a project: refused, since expiring games deletes
+    files. And in its own folder the server deletes only the names it makes:
+    games of its 16-character ids, copies named by their digest."""
+    from dlgo.app.web import server as web_server
+
+    project = tmp_path / "project"
+    (project / "games").mkdir(parents=True)
+    (project / "networks" / "run1").mkdir(parents=True)
+    (project / "games" / "run.json").write_text("{}")
+    with pytest.raises(Exception, match="holds other files"):
+        web_server.serve(state=project, runs=tmp_path)
+    assert (project / "games" / "run.json").exists() and (project / "networks" / "run1").is_dir()
+
+    store = tmp_path / "state"
+    (store / "games").mkdir(parents=True)
+    (store / "networks" / "mine").mkdir(parents=True)
+    (store / "networks" / ("0" * 32)).mkdir()
+    for name in ("notes", "AAAAAAAAAAAAAAAA"):
+        (store / "games" / f"{name}.json").write_text("{}")
+    old = time.time() - 7 * 86_400
+    for path in [*(store / "games").iterdir(), *(store / "networks").iterdir()]:
+        os.utime(path, (old, old))
+    assert SavedGames(store / "games").stale(60) == ["AAAAAAAAAAAAAAAA"]
+    assert [p.name for p in Pins(store / "networks").collect([], grace=60)] == ["0" * 32]
+    assert (store / "networks" / "mine").is_dir()

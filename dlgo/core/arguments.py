@@ -11,6 +11,7 @@ from dataclasses import field, fields
 from typing import Any, Callable, TypeVar
 
 from dlgo.core.errors import SpecError
+from dlgo.core.specs import MAX_SECONDS
 
 T = TypeVar("T")
 
@@ -46,6 +47,12 @@ def number(least: float | None = None, above: float | None = None,
             raise argparse.ArgumentTypeError(f"must be at most {most:g}, got {value:g}")
         return value
     return parse
+
+
+def seconds() -> Callable[[str], float]:
+    """An argparse type for a time limit: a number of seconds above 0 and at most
+    a day (:data:`~dlgo.core.specs.MAX_SECONDS`), so that no wait overflows a clock."""
+    return number(above=0, most=MAX_SECONDS)
 
 
 def setting(default: T, about: str, item: type = str) -> T:

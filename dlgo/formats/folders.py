@@ -21,6 +21,7 @@ Readers (ratings, replays, renders, reports) take no lock and write nothing.
 """
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import os
@@ -123,11 +124,12 @@ def claim_folders(folders: Iterable[str | Path | None], owner: str, fresh: bool 
     writer holds it or a folder inside it: otherwise a :class:`RecordError`, and
     nothing deleted. None in ``folders`` is skipped."""
     paths = list(dict.fromkeys(named_path(folder) for folder in folders if folder is not None))
-    for path in paths:
-        _check_owner(path, owner, fresh)
-    for path in paths:
-        if fresh and path.exists():  # checked above; a folder inside another may be gone already
-            shutil.rmtree(path)
+    with contextlib.ExitStack() as locks:  # the folders' locks held from the checks to the deletion
+        for path in paths:
+            _check_owner(path, owner, fresh, locks)
+        for path in paths:
+            if fresh and path.exists():  # checked above; a folder inside another may be gone already
+                shutil.rmtree(path)
     for path in paths:
         new = not path.exists() or not any(path.iterdir())
         check_output_folder(path)
@@ -136,8 +138,12 @@ def claim_folders(folders: Iterable[str | Path | None], owner: str, fresh: bool 
                 json.dump({OWNER: owner}, handle, indent=1, sort_keys=True)
 
 
-def _check_owner(path: Path, owner: str, fresh: bool) -> None:
-    """A :class:`RecordError` unless ``owner`` may use ``path`` (and, with ``fresh``, delete it)."""
+def _check_owner(path: Path, owner: str, fresh: bool, locks: contextlib.ExitStack) -> None:
+    """A :class:`RecordError` unless ``owner`` may use ``path`` (and, with ``fresh``,
+    delete it: a folder, not a link to one, whose writers' locks are taken into
+    ``locks`` until it is gone)."""
+    if fresh and path.is_symlink():
+        raise RecordError(f"{path} is a link; nothing deleted: name the folder itself, or delete it yourself")
     if not path.exists():
         return
     if not path.is_dir():
@@ -155,11 +161,11 @@ def _check_owner(path: Path, owner: str, fresh: bool) -> None:
     if Path.cwd().resolve().is_relative_to(path.resolve()):
         raise RecordError(f"{path} holds the current folder; nothing deleted")
     for lock in path.rglob(LOCK):
-        with lock.open("a+") as handle:
-            try:
-                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)  # released when closed
-            except BlockingIOError:
-                raise RecordError(f"{lock.parent} is in use by another run; nothing deleted") from None
+        handle = locks.enter_context(lock.open("a+"))  # its lock released when closed, after the deletion
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise RecordError(f"{lock.parent} is in use by another run; nothing deleted") from None
 
 
 @contextmanager

@@ -52,7 +52,7 @@ class GtpClient:
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
         self._board: tuple[object, ...] | None = None  # (size, komi, set-up) the program holds
-        self._sent: list[Move] = []        # the moves it has been sent since
+        self._sent: list[tuple[Player, Move]] = []  # the moves it has been sent since, with their colours
         self._hung = False
 
     def _read(self) -> None:
@@ -155,8 +155,7 @@ class GtpClient:
         # each move with the colour that played it (two of one colour where a turn was handed over)
         plays = [(before.next_player, move) for before, after in zip(states, states[1:])
                  if (move := after.last_move) is not None]
-        moves = [move for _, move in plays]
-        if key != self._board or moves[:len(self._sent)] != self._sent:
+        if key != self._board or plays[:len(self._sent)] != self._sent:
             self.send(f"boardsize {size}")
             self.send("clear_board")
             self.send(f"komi {state.game.komi:g}")
@@ -171,7 +170,7 @@ class GtpClient:
             if move.is_resign:
                 break
             self.send(f"play {player} {format_vertex(move)}")
-            self._sent.append(move)
+            self._sent.append((player, move))
 
     def genmove(self, state: GameState) -> Move:
         """The program's move in ``state`` (it is played on the program's board)."""
@@ -183,7 +182,7 @@ class GtpClient:
             move = parse_vertex(answer, state.board.num_rows)
         except GtpError:
             raise GtpConnectionError(f"{self.argv[0]} answered genmove with {answer!r}, not a move") from None
-        self._sent.append(move)
+        self._sent.append((state.next_player, move))
         return move
 
 

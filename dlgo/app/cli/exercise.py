@@ -5,7 +5,7 @@ import argparse
 from pathlib import Path
 from typing import Generator
 
-from dlgo.core.arguments import number
+from dlgo.core.arguments import seconds
 from dlgo.core.errors import DlgoError
 from dlgo.exercises import Exercise, Result, all_exercises, first_failure, get_exercise, load_student_file
 from dlgo.exercises.checking import check_student_file
@@ -144,7 +144,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         q.add_argument("number", type=int, help="the exercise (dlgo exercise list)")
         q.add_argument("file", nargs="?", default=None, help=f"your file (default {FOLDER}/<its skeleton's name>)")
         if name in ("check", "hint"):
-            q.add_argument("--time-limit", type=number(above=0), default=None, metavar="SECONDS",
+            q.add_argument("--time-limit", type=seconds(), default=None, metavar="SECONDS",
                            help=f"seconds each check may run before it counts as stuck (default {CHECK_SECONDS:g})")
         if name == "hint":
             q.add_argument("--level", type=int, default=1,

@@ -11,7 +11,7 @@ from pathlib import Path
 from dlgo.app.cli.shared import make_player, seed_for
 from dlgo.app.console import ConsoleGame
 from dlgo.app.kaggle_export import export_kaggle
-from dlgo.core.arguments import number, whole
+from dlgo.core.arguments import number, seconds, whole
 from dlgo.core.errors import DlgoError
 from dlgo.core.types import Player
 from dlgo.formats.folders import check_output_file
@@ -54,9 +54,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--state", default=None, metavar="DIR",
                    help="folder where the games are kept, so that they survive a restart, with copies of the networks "
                         "they play (default: $XDG_STATE_HOME/dlgo/serve, i.e. ~/.local/state/dlgo/serve)")
-    p.add_argument("--time-limit", type=number(above=0), default=10.0,
+    p.add_argument("--time-limit", type=seconds(), default=10.0,
                    help="seconds an engine may think per move; past it (and a grace) it is stopped (default 10)")
-    p.add_argument("--start-limit", type=number(above=0), default=60.0,
+    p.add_argument("--start-limit", type=seconds(), default=60.0,
                    help="seconds an engine may take to start (load its network) before its search (default 60)")
     p.add_argument("--max-sessions", type=whole(1), default=32, help="games open at once, at most (default 32)")
     p.add_argument("--idle-minutes", type=number(above=0), default=60.0,

@@ -9,8 +9,8 @@ import time
 from typing import Callable
 
 import engines
-from dlgo.arena.workers import StoppableWorker
-from dlgo.core.arguments import number, whole
+from dlgo.arena.workers import StoppableWorker, WorkerDied
+from dlgo.core.arguments import seconds, whole
 from dlgo.core.errors import DlgoError, SpecError
 from dlgo.core.game import State
 from dlgo.data.solved import bitboard_solver, board_name, generate_book, generate_positions
@@ -28,7 +28,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--moves", default="",
                    help='moves from the start, e.g. "3 5 4 3 3 4 1 2 2 7" (Connect Four: columns from 1; positions '
                         'of 2 to 7 stones take minutes, from about 10 stones a second or two)')
-    p.add_argument("--time-limit", type=number(above=0), default=None, metavar="SECONDS",
+    p.add_argument("--time-limit", type=seconds(), default=None, metavar="SECONDS",
                    help="stop if the position is not solved within this many seconds (default: no limit)")
     p.set_defaults(func=cmd_solve)
 
@@ -115,6 +115,8 @@ def solve_moves(game: str, state: State, time_limit: float | None) -> dict[int, 
                 raise DlgoError(f"not solved within the time limit of {time_limit:g} s ({len(scores)} of "
                                 f"{len(actions)} moves scored); positions of 2 to 7 stones take minutes: give "
                                 "more --time-limit, or play a few more moves first") from None
+            except WorkerDied as died:  # killed from outside, or out of memory
+                raise DlgoError(f"the solver stopped before it finished: {died}") from None
             scores[action] = score
             bar.update()
     return scores

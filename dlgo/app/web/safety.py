@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import stat
 import tempfile
@@ -247,7 +248,8 @@ class Pins:
                 old = now - folder.stat().st_mtime > grace
             except OSError:
                 continue
-            if folder.name not in keep and old:
+            ours = PINNED.fullmatch(folder.name) or folder.name.startswith(STAGING)  # nothing else is deleted
+            if ours and folder.name not in keep and old:
                 shutil.rmtree(folder, ignore_errors=True)
                 removed.append(folder)
         return removed
@@ -255,6 +257,8 @@ class Pins:
 
 #: the start of the name of a folder of copies being made
 STAGING = ".pinning-"
+#: the name of a folder of copies: the first 32 hex digits of its files' digest
+PINNED = re.compile(r"[0-9a-f]{32}")
 
 
 def _copy_inside(path: Path, roots: FileRoots, target: Path) -> str:

@@ -24,6 +24,8 @@ from dlgo.formats.atomic import atomic_write
 VERSION = 1
 #: what a session id may be (the store makes them with ``secrets.token_urlsafe``)
 SESSION_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+#: the ids the store makes (``secrets.token_urlsafe(12)``): the only files :meth:`SavedGames.stale` lists
+MADE_ID = re.compile(r"[A-Za-z0-9_-]{16}")
 
 
 class SavedGames:
@@ -75,7 +77,7 @@ class SavedGames:
         keep, now, found = set(besides), time.time(), []
         for path in self.folder.glob("*.json"):
             try:
-                if SESSION_ID.fullmatch(path.stem) and path.stem not in keep and now - path.stat().st_mtime > seconds:
+                if MADE_ID.fullmatch(path.stem) and path.stem not in keep and now - path.stat().st_mtime > seconds:
                     found.append(path.stem)
             except OSError:
                 continue  # deleted meanwhile

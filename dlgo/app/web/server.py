@@ -60,8 +60,8 @@ from dlgo.app.web.routes.page import STATIC
 from dlgo.app.web.safety import MAX_SGF, FileRoots
 from dlgo.app.web.sessions import NoSuchSession, SessionError, SessionStore
 from dlgo.app.web.workers import GRACE_SECONDS, START_SECONDS, EngineClosed, EnginesBusy
-from dlgo.core.errors import DlgoError
-from dlgo.formats.folders import check_output_folder, hold_folder
+from dlgo.core.errors import DlgoError, RecordError
+from dlgo.formats.folders import check_output_folder, hold_folder, read_manifest
 from engines.checkpoints import SHIPPED
 
 #: the suite's folder (reports/ and checkpoints/ live there)
@@ -274,6 +274,10 @@ def serve(host: str = "127.0.0.1", port: int = 8000, allow_hosts: Sequence[str] 
     """Run the server until Ctrl-C, answering requests that name this machine,
     ``host`` or one of ``allow_hosts``, holding its ``state`` folder (default
     :func:`default_state`) against a second server (``options``: those of :func:`create_app`)."""
-    with hold_folder(default_state() if state is None else state, "serve") as folder:
+    folder = Path(default_state() if state is None else state)
+    if folder.is_dir() and any(folder.iterdir()) and read_manifest(folder).get("kind") != "serve":
+        raise RecordError(f"{folder} holds other files: dlgo serve keeps its games in a folder of its own "
+                          "(its expired games are deleted): choose an empty or new --state")
+    with hold_folder(folder, "serve") as folder:
         app = create_app(hosts=(*LOCAL_HOSTS, host, *allow_hosts), state=folder, **options)
         uvicorn.run(app, host=host, port=port, log_level="warning")
