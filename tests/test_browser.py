@@ -41,6 +41,7 @@ def browser():
 @pytest.fixture
 def page(browser, server):
     page = browser.new_page(viewport={"width": 1300, "height": 900})
+    page.set_default_timeout(90_000)  # not Playwright's 30 s: CI shares its machine, and waits are not timings
     errors: list[str] = []
     page.on("pageerror", lambda err: errors.append(str(err)))
     page.goto(server + "/")
@@ -59,7 +60,12 @@ def start(page, game: str, white: str, black: str = "human", options: dict | Non
     if white != "human":
         page.fill("#white-spec", white)
     page.click("#start")
-    page.wait_for_function("document.querySelectorAll('#board .target').length > 0")
+    # the board, or the page's one line saying why not (generous: a loaded machine answers late)
+    page.wait_for_function("document.querySelectorAll('#board .target').length > 0"
+                           " || document.getElementById('message').textContent.length > 0",
+                           timeout=START_SECONDS * 1000)
+    message = page.locator("#message").inner_text()
+    assert page.locator("#board .target").count() > 0, f"the game did not start: {message}"
 
 
 def point(page, row: int, col: int):
