@@ -481,3 +481,28 @@ def test_the_chapters_call_tic_tac_toes_sides_x_and_o():
     lines, console = check_perfect_play("alphabeta", 0)
     assert "| X | 4 | 0 |" in lines and "| O | 99 | 0 |" in lines
     assert console[0].startswith("network as X: lost 0 of 4")
+
+
+def test_the_recipe_ablation_runs_quick_and_sets_each_variant_beside_the_baseline(tmp_path):
+    """Two variants, one seed, two tiny iterations: every run measured on the board's critical
+    solved positions at the end (and at the network it publishes), the recipe's settings in its run."""
+    import pandas as pd
+
+    from experiments.headline import recipe_ablation as ablation
+
+    out, work = tmp_path / "out", tmp_path / "work"
+    argv = ["--quick", "--out", str(out), "--work", str(work), "--workers", "1"]
+    assert ablation.main(argv) == 0
+    mistakes = pd.read_csv(out / "mistakes.csv")
+    assert set(mistakes["variant"]) == {"baseline", "recipe"} and set(mistakes["iteration"]) >= {1, 2}
+    assert mistakes["positions"].nunique() == 1 and (mistakes["positions"] > 0).all()
+    table = pd.read_csv(out / "variants.csv")
+    assert list(table["variant"]) == ["baseline", "recipe"] and table["search_change"].notna().tolist() == [True, True]
+    config = json.loads((work / "5x4-4" / "recipe-s0" / "config.json").read_text())
+    assert config["merge_positions"] and config["temperature_floor"] == 0.3 and config["publish"] == "best"
+    assert config["reference_file"].endswith("positions.csv") and "references-" in config["reference_file"]
+    summary = (out / "summary.md").read_text()
+    assert "| 5x4-4 | `recipe` | 1 |" in summary and (out / "mistakes_by_iteration.png").exists()
+    assert ablation.main(argv) == 0  # finished runs: nothing trained or measured again
+    assert len(pd.read_csv(out / "mistakes.csv")) == len(mistakes)
+    assert ablation.main([*argv, "--variants", "nope"]) == 2

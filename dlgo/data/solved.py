@@ -145,7 +145,7 @@ def solve_candidate(job: tuple[str, int, int, int, int]) -> SolvedPosition | Non
 
 def generate_positions(spec: str, out_dir: str | Path, per_set: int = 170, seed: int = 0,
                        begin_from: int | None = None, workers: int | None = None, ship: bool = False,
-                       table_bits: int = 22, progress: bool = True) -> Path:
+                       table_bits: int = 22, progress: bool = True, max_candidates: int | None = None) -> Path:
     """Pons' six sets of ``per_set`` positions each for the Connect-N game
     ``spec``, into ``out_dir/positions.csv`` (``ship``: and where the suite finds
     them); resumable. Candidate ``k`` is seeded play to a stone count of its
@@ -159,7 +159,7 @@ def generate_positions(spec: str, out_dir: str | Path, per_set: int = 170, seed:
         raise SpecError(f"--begin-from {begin_from}: a beginning position of {game.spec} has at most {most} stones "
                         f"(fewer than a third of its {cells} cells)")
     begin_from = cells // 3 - 4 if begin_from is None else begin_from
-    limit = 200 * per_set  # candidates tried before a set that random play cannot fill is given up
+    limit = max_candidates or 200 * per_set  # candidates tried before a set that random play cannot fill is given up
     with hold_folder(out_dir, "positions", game=game.spec, seed=seed, begin_from=begin_from) as folder:
         log_path = folder / "candidates.csv"
         solved = {p.id: p for p in open_positions_log(log_path)}

@@ -33,12 +33,14 @@ AUXILIARY_HEADS = {"moves_left": "scalar", "score": "scalar", "ownership": "boar
 
 def build_resnet(input_shape: tuple[int, int, int], num_moves: int, *, blocks: int = 5, filters: int = 64,
                  value_units: int = 64, l2: float = 1e-4, name: str = "alphazero",
-                 auxiliary: Sequence[str] = ()) -> "keras.Model":
+                 auxiliary: Sequence[str] = (), policy_filters: int = 2, value_filters: int = 1) -> "keras.Model":
     """A policy-value ResNet; outputs ``[policy (batch, num_moves), value (batch, 1)]``
     and then each of the ``auxiliary`` heads (:data:`AUXILIARY_HEADS`): ``(batch, 1)``
-    for a number, ``(batch, rows, cols, 1)`` for ownership."""
-    if blocks < 0 or filters < 1:
-        raise SpecError(f"need blocks >= 0 and filters >= 1, got blocks={blocks}, filters={filters}")
+    for a number, ``(batch, rows, cols, 1)`` for ownership. The heads begin with a
+    1x1 convolution to ``policy_filters`` and ``value_filters`` planes (AlphaGo Zero's 2 and 1)."""
+    if blocks < 0 or min(filters, policy_filters, value_filters) < 1:
+        raise SpecError(f"need blocks >= 0 and filters >= 1, got blocks={blocks}, filters={filters}, "
+                        f"policy_filters={policy_filters}, value_filters={value_filters}")
     unknown = [head for head in auxiliary if head not in AUXILIARY_HEADS]
     if unknown:
         raise SpecError(f"unknown auxiliary head {', '.join(unknown)}; the heads: {', '.join(AUXILIARY_HEADS)}")
@@ -57,11 +59,11 @@ def build_resnet(input_shape: tuple[int, int, int], num_moves: int, *, blocks: i
         y = conv(y, filters, 3, f"block{b}b")
         x = layers.ReLU(name=f"block{b}_relu2")(layers.Add(name=f"block{b}_add")([x, y]))
 
-    p = layers.ReLU(name="policy_relu")(conv(x, 2, 1, "policy"))
+    p = layers.ReLU(name="policy_relu")(conv(x, policy_filters, 1, "policy"))
     p = layers.Flatten(name="policy_flat")(p)
     policy = layers.Dense(num_moves, activation="softmax", kernel_regularizer=regularizer, name="policy")(p)
 
-    v = layers.ReLU(name="value_relu")(conv(x, 1, 1, "value"))
+    v = layers.ReLU(name="value_relu")(conv(x, value_filters, 1, "value"))
     v = layers.Flatten(name="value_flat")(v)
     v = layers.Dense(value_units, activation="relu", kernel_regularizer=regularizer, name="value_hidden")(v)
     value = layers.Dense(1, activation="tanh", kernel_regularizer=regularizer, name="value")(v)
@@ -75,7 +77,8 @@ def build_resnet(input_shape: tuple[int, int, int], num_moves: int, *, blocks: i
 
 
 def resnet_flops(input_shape: tuple[int, int, int], num_moves: int, *, blocks: int, filters: int,
-                 value_units: int = 64, auxiliary: Sequence[str] = ()) -> int:
+                 value_units: int = 64, auxiliary: Sequence[str] = (), policy_filters: int = 2,
+                 value_filters: int = 1) -> int:
     """Floating-point operations of one position through :func:`build_resnet`'s network
     (two per multiply-add of its convolutions and dense layers; batch norm, ReLU and
     softmax are left out, as scaling studies do): the unit of the scaling lab's compute.
@@ -84,8 +87,8 @@ def resnet_flops(input_shape: tuple[int, int, int], num_moves: int, *, blocks: i
     points = rows * cols
     macs = points * 9 * planes * filters                   # the stem's 3x3 convolution
     macs += blocks * 2 * points * 9 * filters * filters    # two 3x3 convolutions a block
-    macs += points * filters * 2 + 2 * points * num_moves  # policy head: 1x1 conv to 2 planes, dense
-    macs += points * filters + points * value_units + value_units  # value head: 1x1 conv, dense, dense
+    macs += points * filters * policy_filters + policy_filters * points * num_moves  # policy head: 1x1 conv, dense
+    macs += points * filters * value_filters + value_filters * points * value_units + value_units  # value head
     for head in auxiliary:
         macs += points * filters if AUXILIARY_HEADS[head] == "board" else value_units
     return 2 * macs

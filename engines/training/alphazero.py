@@ -160,18 +160,19 @@ def open_run(out: Path, config: AlphaZeroConfig, progress: bool) -> Run:
     start = out / "checkpoints" / "iter-000.keras"
     if done:
         model, _ = load_model(out / "checkpoints" / f"iter-{done:03d}.keras")
-        buffer = ReplayBuffer.load(out / f"buffer-{done:03d}.npz", syms)
+        buffer = ReplayBuffer.load(out / f"buffer-{done:03d}.npz", syms, merge=config.merge_positions)
         log.info("resuming %s after iteration %d (%d examples in the buffer)", out, done, len(buffer))
     elif start.exists() and not history.empty:  # killed after measuring its start: that network, as measured
         model, _ = load_model(start)
-        buffer = ReplayBuffer(config.buffer_games, syms)
+        buffer = ReplayBuffer(config.buffer_games, syms, merge=config.merge_positions)
     else:
         keras.utils.set_random_seed(config.seed)
         model = starting_network(config.init, encoder) if config.init else build_resnet(
             encoder.shape, encoder.num_moves, blocks=config.blocks, filters=config.filters, l2=config.l2,
+            policy_filters=config.policy_filters, value_filters=config.value_filters,
             auxiliary=config.auxiliary_targets())
         _compile(model, config)
-        buffer = ReplayBuffer(config.buffer_games, syms)
+        buffer = ReplayBuffer(config.buffer_games, syms, merge=config.merge_positions)
         save_model(model, start, {**metadata, "iteration": 0})
     previous = keras.models.clone_model(model)
     playing = in_precision(model, config.precision)
@@ -245,7 +246,7 @@ def measure_references(run: Run, iteration: int) -> dict[str, float]:
     config = run.config
     if not config.reference_positions:
         return {}
-    positions = reference_positions(config.game, config.reference_positions)
+    positions = reference_positions(config.game, config.reference_positions, config.reference_file)
     settings = replace(config.match_settings(), parallel=config.parallel)  # all of a batch of positions at once
     measured = measure_reference(NetworkEvaluator(run.current), positions, settings, seed=config.seed + iteration)
     return {"reference_positions": measured.positions, "mistakes_raw": measured.raw, "mistakes_search": measured.search}

@@ -15,13 +15,14 @@ from engines.neural.loading import kind_has_heads, load_network, metadata_only
 from engines.neural.precision import check_precision
 from engines.registry import check_engine
 from engines.training.auxiliary import auxiliary_targets
+from engines.training.references import check_reference_file
 from engines.training.selfplay import MatchSettings, SelfPlaySettings
 
 #: the least value of each count (every other number: finite, and >= 0 unless listed in POSITIVE)
-AT_LEAST_ONE = ("blocks", "filters", "games", "parallel", "simulations", "buffer_games", "batch_size", "train_steps",
+AT_LEAST_ONE = ("blocks", "filters", "policy_filters", "value_filters", "games", "parallel", "simulations", "buffer_games", "batch_size", "train_steps",
                 "previous_games", "eval_simulations", "baseline_every")
 POSITIVE = ("learning_rate", "learning_rate_drop", "c", "dirichlet_alpha")
-FRACTIONS = ("full_fraction", "search_value_weight", "dirichlet_epsilon", "window_alpha")
+FRACTIONS = ("full_fraction", "search_value_weight", "dirichlet_epsilon", "window_alpha", "temperature_floor")
 PUBLISH = ("latest", "best")
 
 
@@ -32,6 +33,10 @@ class AlphaZeroConfig:
     game: str = setting("tictactoe", "game spec to learn, e.g. tictactoe, connect4, go:size=9")
     blocks: int = setting(2, "residual blocks of the network")
     filters: int = setting(32, "convolution filters of each layer")
+    policy_filters: int = setting(2, "1x1 convolution filters of the policy head (AlphaGo Zero: 2; "
+                                     "AlphaZero.jl and Oracle's Connect Four: 32)")
+    value_filters: int = setting(1, "1x1 convolution filters of the value head (AlphaGo Zero: 1; AlphaZero.jl "
+                                    "and Oracle's Connect Four: 32)")
     l2: float = setting(1e-4, "L2 weight decay")
     learning_rate: float = setting(1e-3, "Adam learning rate")
     learning_rate_drops: list[int] = setting([], "iterations at which the learning rate drops "
@@ -56,6 +61,10 @@ class AlphaZeroConfig:
     temperature_moves: int = setting(4, "moves at the start of each self-play game sampled by visit counts "
                                         "(later ones: the most visited; PUCT only, Gumbel's noise explores "
                                         "every move)")
+    temperature_floor: float = setting(0.0, "after --temperature-moves, the temperature falls linearly to this floor "
+                                            "over --temperature-decay-moves moves and stays there (AlphaZero.jl for "
+                                            "Connect Four: 0.3; 0: the most visited move)")
+    temperature_decay_moves: int = setting(0, "moves over which the temperature falls from 1 to --temperature-floor")
     buffer_games: int = setting(1000, "replay buffer: the positions of this many latest games")
     auxiliary: list[str] = setting([], "KataGo's auxiliary targets to learn too (names, or all: the game's): "
                                        "moves_left (the plies to the end); on games scored by area ownership "
@@ -68,6 +77,9 @@ class AlphaZeroConfig:
     sample_reuse: float = setting(0.0, "above 0: train ceil(reuse * the iteration's new positions / --batch-size) "
                                        "batches, so each new position is drawn about this many times, instead of "
                                        "--train-steps")
+    merge_positions: bool = setting(False, "train on each distinct position of the buffer once, its policy and "
+                                           "value targets the mean of its occurrences' (AlphaZero.jl's and Oracle's "
+                                           "position averaging; off: every occurrence is an example)")
     batch_size: int = setting(128, "training batch size")
     train_steps: int = setting(100, "training batches per iteration")
     eval_games: int = setting(10, "evaluation games against each baseline")
@@ -80,7 +92,10 @@ class AlphaZeroConfig:
                                         "and the weights stay float32)")
     reference_positions: int = setting(0, "each iteration, measure the network on this many critical positions of "
                                           "each early-game solved set (raw and at --eval-simulations; 0: none; "
-                                          "games with solved sets: Connect Four)")
+                                          "games with solved sets: Connect Four, or --reference-file's)")
+    reference_file: str = setting("", "the solved positions (dlgo positions' positions.csv) --reference-positions "
+                                      "takes its critical ones from, every set of it (default: the suite's early-game "
+                                      "sets of the game)")
     publish: str = setting("latest", "the network checkpoint.keras holds: latest, or best by the fixed references "
                                      "(fewest mistakes on the solved positions where measured, else the best score "
                                      "against the first baseline; the starting network counts)")
@@ -119,7 +134,9 @@ class AlphaZeroConfig:
             raise SpecError(f"publish must be one of {', '.join(PUBLISH)}, got {self.publish!r}")
         if self.publish == "best" and not (self.reference_positions or self.baselines):
             raise SpecError("publish best needs a fixed reference: --reference-positions above 0, or a baseline")
-        if self.reference_positions and shipped_sets(self.game) is None:
+        if self.reference_file:
+            check_reference_file(self.reference_file, self.game)
+        elif self.reference_positions and shipped_sets(self.game) is None:
             raise SpecError(f"--reference-positions: the suite has no solved position sets for {self.game} "
                             "(Connect Four only); use 0 and a baseline as the reference")
         offered = auxiliary_targets(get_game(self.game))
@@ -181,6 +198,8 @@ class AlphaZeroConfig:
         """How this run's self-play searches and chooses its moves."""
         return SelfPlaySettings(parallel=self.parallel, simulations=self.simulations, c=self.c,
                                 temperature_moves=0 if self.gumbel else self.temperature_moves,
+                                temperature_floor=0.0 if self.gumbel else self.temperature_floor,
+                                temperature_decay_moves=self.temperature_decay_moves,
                                 dirichlet_alpha=self.dirichlet_alpha, dirichlet_epsilon=self.dirichlet_epsilon,
                                 fast_simulations=self.fast_simulations, full_fraction=self.full_fraction,
                                 search_value_weight=self.search_value_weight, gumbel=self.gumbel,

@@ -16,6 +16,7 @@ and the searches of all the positions advance together (:func:`~engines.training
 """
 from __future__ import annotations
 
+from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
@@ -23,6 +24,7 @@ import numpy as np
 from dlgo.arena.mistakes import position_state
 from dlgo.core.errors import SpecError
 from dlgo.data.solved import shipped_sets
+from dlgo.games import get_game
 from dlgo.formats.positions import SolvedPosition, first_of_each_set, read_positions
 from engines.puct import Evaluator
 from engines.training.selfplay import MatchSettings, make_search, search_moves
@@ -39,15 +41,33 @@ class ReferenceMistakes(NamedTuple):
     search: float  # after the run's evaluation search
 
 
-def reference_positions(game: str, per_set: int) -> list[SolvedPosition]:
+def reference_positions(game: str, per_set: int, file: str | Path = "") -> list[SolvedPosition]:
     """The first ``per_set`` critical positions of each early-game set the suite
-    ships for ``game``; a :class:`SpecError` for a game without solved sets."""
+    ships for ``game``, or of every set in ``file`` (``dlgo positions``' file, for a
+    board the suite ships none for); a :class:`SpecError` for a game without solved sets."""
+    if file:
+        critical = [p for p in read_positions(file) if p.critical]
+        return first_of_each_set(critical, per_set)
     path = shipped_sets(game)
     if path is None:
         raise SpecError(f"{game} has no solved position sets to measure a network on (the suite ships them for "
-                        "Connect Four); use --reference-positions 0 and a baseline as the reference")
+                        "Connect Four); make some with `dlgo positions` and name them with --reference-file, or use "
+                        "--reference-positions 0 and a baseline as the reference")
     critical = [p for p in read_positions(path, EARLY_SETS) if p.critical]
     return first_of_each_set(critical, per_set)
+
+
+def check_reference_file(file: str | Path, game: str) -> None:
+    """A :class:`SpecError` (or :class:`~dlgo.core.errors.RecordError`) unless ``file``
+    holds solved positions of ``game`` with critical ones among them."""
+    if not Path(file).is_file():
+        raise SpecError(f"--reference-file {file}: no such file (make one with `dlgo positions`)")
+    positions = read_positions(file)
+    others = {p.game for p in positions} - {get_game(game).spec}
+    if others:
+        raise SpecError(f"--reference-file {file} holds positions of {', '.join(sorted(others))}, not {game}")
+    if not any(p.critical for p in positions):
+        raise SpecError(f"--reference-file {file} has no critical positions (where some move changes the result)")
 
 
 def measure_reference(evaluator: Evaluator, positions: list[SolvedPosition], settings: MatchSettings,

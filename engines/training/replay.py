@@ -4,7 +4,10 @@ Examples (board planes, search policy ``pi``, result ``z``) are kept per game,
 oldest game dropped first. :meth:`ReplayBuffer.sample` draws a training batch
 and shows each example under a random board symmetry (8 on square boards, the
 mirror in Connect Four), moving ``pi`` (and a board-shaped auxiliary target,
-ownership) along with the board. The buffer saves
+ownership) along with the board. With ``merge`` (AlphaZero.jl's and Oracle's
+position averaging) a position played in many games is one example whose
+targets are the mean of its occurrences': the opening's few positions stop
+filling the batches, and their value targets stop being single results. The buffer saves
 to one compressed ``.npz`` file, written atomically, so a resumed run trains
 on exactly the data it had.
 """
@@ -43,9 +46,10 @@ class Batch(NamedTuple):
 class ReplayBuffer:
     """The last ``capacity`` games' examples, sampled with symmetry augmentation."""
 
-    def __init__(self, capacity: int, symmetries: list[Symmetry] | None = None):
+    def __init__(self, capacity: int, symmetries: list[Symmetry] | None = None, merge: bool = False):
         self.capacity = capacity
         self.symmetries = symmetries or []
+        self.merge = merge
         self.games: deque[GameExamples] = deque(maxlen=capacity)
         self._held: tuple[tuple[np.ndarray, np.ndarray, np.ndarray], dict[str, np.ndarray]] | None = None
 
@@ -91,7 +95,8 @@ class ReplayBuffer:
         """``size`` examples drawn uniformly (with replacement), each under a random symmetry.
         The games are joined into whole arrays once after each change, not for every batch."""
         if self._held is None:
-            self._held = self.arrays(), self.auxiliary_arrays()
+            arrays, auxiliary = self.arrays(), self.auxiliary_arrays()
+            self._held = merge_positions(arrays, auxiliary) if self.merge else (arrays, auxiliary)
         (features, policies, values), held_auxiliary = self._held
         pick = rng.integers(len(values), size=size)
         x, pi, z = features[pick].astype(np.float32), policies[pick], values[pick]
@@ -121,15 +126,39 @@ class ReplayBuffer:
                 **{f"auxiliary_{name}": rows for name, rows in self.auxiliary_arrays().items()}}
             np.savez_compressed(handle, **arrays)  # type: ignore[arg-type]  # numpy's stub types allow_pickle too
 
+    def distinct(self) -> int:
+        """How many distinct positions the buffer holds (the examples a merging buffer samples from)."""
+        return len(merge_positions(self.arrays(), {})[0][2]) if self.games else 0
+
     @classmethod
-    def load(cls, path: str | Path, symmetries: list[Symmetry] | None = None) -> "ReplayBuffer":
+    def load(cls, path: str | Path, symmetries: list[Symmetry] | None = None, merge: bool = False) -> "ReplayBuffer":
         with np.load(path) as data:  # each data[...] decompresses its whole array: read each once
             capacity, lengths = int(data["capacity"]), data["lengths"]
             features, policies, values = data["features"], data["policies"], data["values"]
             auxiliary = {key.removeprefix("auxiliary_"): data[key] for key in data.files if key.startswith("auxiliary_")}
-        buffer = cls(capacity, symmetries)
+        buffer = cls(capacity, symmetries, merge)
         bounds = np.concatenate([[0], np.cumsum(lengths)])
         for a, b in zip(bounds[:-1], bounds[1:]):
             buffer.games.append(GameExamples(features[a:b], policies[a:b], values[a:b],
                                              {name: rows[a:b] for name, rows in auxiliary.items()}))
         return buffer
+
+
+def merge_positions(arrays: tuple[np.ndarray, np.ndarray, np.ndarray], auxiliary: dict[str, np.ndarray]
+                    ) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray], dict[str, np.ndarray]]:
+    """Each distinct position (its board planes, byte for byte) once, with the mean
+    of its occurrences' policy, value and auxiliary targets; in order of first occurrence."""
+    features, policies, values = arrays
+    rows = np.ascontiguousarray(features.reshape(len(features), -1))
+    keys = rows.view(np.dtype((np.void, rows.shape[1] * rows.dtype.itemsize))).ravel()
+    _, first, inverse, counts = np.unique(keys, return_index=True, return_inverse=True, return_counts=True)
+    inverse = inverse.ravel()
+
+    def mean(targets: np.ndarray) -> np.ndarray:
+        sums = np.zeros((len(first),) + targets.shape[1:], np.float64)
+        np.add.at(sums, inverse, targets)
+        return (sums / counts.reshape((-1,) + (1,) * (targets.ndim - 1))).astype(np.float32)
+
+    order = np.argsort(first, kind="stable")  # np.unique sorts by bytes: back to the order of play
+    return ((features[first][order], mean(policies)[order], mean(values)[order]),
+            {name: mean(rows_)[order] for name, rows_ in auxiliary.items()})

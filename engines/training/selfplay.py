@@ -7,7 +7,12 @@ need the network go to ``evaluator.evaluate`` as one batch (one compiled call
 for a :class:`engines.alphazero.NetworkEvaluator`). Each game keeps its tree
 from move to move; Dirichlet noise is mixed into every new root's priors; the
 first ``temperature_moves`` moves of a game are sampled in proportion to the
-visit counts (temperature 1), later ones are the most visited.
+visit counts (temperature 1), later ones are the most visited, or, with a
+``temperature_floor``, sampled at a temperature that falls linearly to that
+floor over ``temperature_decay_moves`` more moves and stays there
+(AlphaZero.jl's schedule for Connect Four: 1 for 20 moves, 0.3 from move 30),
+so that self-play keeps visiting lines off its greedy path all game long
+(:func:`temperature_at`).
 
 Every position played becomes one training example: the encoded board, the
 search's visit distribution ``pi`` and the final result ``z`` for the player to
@@ -91,6 +96,8 @@ class SelfPlaySettings:
     simulations: int = 100          # per full move
     c: float = 1.5                  # PUCT's exploration constant
     temperature_moves: int = 8      # the first moves of a game sampled by visits; later ones the most visited
+    temperature_floor: float = 0.0  # ... or sampled at a temperature falling to this floor (0: greedy) ...
+    temperature_decay_moves: int = 0  # ... linearly over this many moves after temperature_moves
     dirichlet_alpha: float = 0.3    # root noise: Dirichlet(alpha) ...
     dirichlet_epsilon: float = 0.25  # ... mixed in at this weight
     fast_simulations: int = 0       # playout-cap randomisation: > 0 searches most moves this much, unrecorded
@@ -156,7 +163,7 @@ def _play_batched(game: str, searches: Sequence[MoveSearch], seat: Seat, num_gam
         _prepare_roots(active, movers, searches, budgets, noise)
         _search(active, movers, searches, budgets)
         for g, s in zip(active, movers):
-            _play_move(g, searches[s], g.trees[s], settings.temperature_moves, rng)
+            _play_move(g, searches[s], g.trees[s], settings, rng)
         finished += [g for g in active if g.trees[0].terminal is not None]
         bar.update(sum(1 for g in active if g.trees[0].terminal is not None))
         active = [g for g in active if g.trees[0].terminal is None]
@@ -184,15 +191,27 @@ def _search(games: list[_Game], movers: list[int], searches: Sequence[MoveSearch
                 backup(path, leaf, float(v))
 
 
-def _play_move(g: _Game, search: MoveSearch, root: Node, temperature_moves: int, rng: np.random.Generator) -> None:
+def temperature_at(move: int, settings: SelfPlaySettings) -> float:
+    """The temperature of a game's ``move``-th move (from 1): 1 for the first
+    ``temperature_moves``, then falling linearly over ``temperature_decay_moves``
+    moves to ``temperature_floor``, which holds to the end (0: the most visited)."""
+    past = move - settings.temperature_moves
+    if past <= 0:
+        return 1.0
+    if past >= settings.temperature_decay_moves:
+        return settings.temperature_floor
+    return 1.0 + (settings.temperature_floor - 1.0) * past / settings.temperature_decay_moves
+
+
+def _play_move(g: _Game, search: MoveSearch, root: Node, settings: SelfPlaySettings,
+               rng: np.random.Generator) -> None:
     """Record a full move's position (state, the search's policy target, root
-    value), then play the move: with temperature 1 for the first
-    ``temperature_moves`` moves of the game (PUCT: sampled by visits), then the search's choice."""
+    value), then play the move at the game's temperature (:func:`temperature_at`;
+    PUCT samples by visits, Gumbel search plays its choice)."""
     if g.full:
         g.positions.append((root.state, search.policy_target(root), search.search_value(root)))
     g.moves += 1
-    temperature = 1.0 if g.moves <= temperature_moves else 0.0
-    action = search.play(root, temperature, rng)
+    action = search.play(root, temperature_at(g.moves, settings), rng)
     g.trees = [_step(tree, action) for tree in g.trees]
 
 

@@ -162,9 +162,11 @@ def board_slug(board: str) -> str:
 
 
 def forward_flops(board: str, net: Net) -> int:
-    """FLOPs of one network evaluation of ``net`` on ``board``."""
+    """FLOPs of one network evaluation of ``net`` on ``board`` (with the lab's heads)."""
     encoder = get_encoder_by_name(None, board)
-    return resnet_flops(encoder.shape, encoder.num_moves, blocks=net.blocks, filters=net.filters)
+    config = training_config(board, net, 0, quick=False)
+    return resnet_flops(encoder.shape, encoder.num_moves, blocks=net.blocks, filters=net.filters,
+                        policy_filters=config.policy_filters, value_filters=config.value_filters)
 
 
 def training_compute(history: pd.DataFrame, batch_size: int, flops: int) -> pd.DataFrame:

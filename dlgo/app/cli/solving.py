@@ -47,6 +47,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--game", default="connect4", help="a Connect-N game spec (default connect4)")
     p.add_argument("--per-set", type=whole(1), default=170, help="positions in each of the six sets (default 170)")
     p.add_argument("--seed", type=int, default=0, help="seed of the games the positions come from (default 0)")
+    p.add_argument("--max-candidates", type=whole(1), default=None,
+                   help="positions tried before a set that seeded play cannot fill is given up (default 200 per "
+                        "position of a set; small boards reach some sets rarely or never)")
     p.add_argument("--begin-from", type=whole(1), default=None,
                    help="the fewest stones of a beginning position (default: a third of the board less 4)")
     p.add_argument("--out", default="runs/positions", help="run folder (default runs/positions); rerun to resume")
@@ -143,7 +146,7 @@ def cmd_solve_book(args: argparse.Namespace) -> int:
 def cmd_positions(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
     path = generate_positions(args.game, args.out, per_set=args.per_set, seed=args.seed, begin_from=args.begin_from,
-                              workers=args.workers, ship=args.ship)
+                              workers=args.workers, ship=args.ship, max_candidates=args.max_candidates)
     print(f"positions: {path}")
     return 0
 

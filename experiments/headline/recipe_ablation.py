@@ -1,0 +1,370 @@
+"""The recipe's ablation: what keeps AlphaZero from perfect play on boards the solver knows.
+
+    python experiments/headline/recipe_ablation.py            # 5x4 and 6x4, two seeds: hours on 2 cores, resumable
+    python experiments/headline/recipe_ablation.py --boards connectn:columns=5,rows=4,n=4 --seeds 0 1 2
+    python experiments/headline/recipe_ablation.py --quick    # every step in a few minutes
+
+The scaling lab's AlphaZero (:mod:`experiments.headline.scaling`) stopped at 2-7%
+mistakes on the critical solved positions of boards the solver plays perfectly
+in a second. Its recipe differed from AlphaZero.jl's and from Oracle's Connect
+Four series ("Lessons from AlphaZero") in several ways at once; this script
+changes one at a time and measures each change on the same positions:
+
+- ``baseline``: the lab's recipe (PUCT with 16 simulations, greedy after 4
+  moves, half result and half root value as the value target, heads of 2 and 1
+  filters, a constant learning rate, the last network published);
+- one variant per hypothesis (:data:`VARIANTS`: exploration with a temperature
+  floor, merged positions, the value target, head widths, the learning-rate
+  schedule, the buffer, a best-network choice), each changing the baseline in one
+  setting, with its source;
+- ``recipe``: the changes together (what the evidence keeps).
+
+Each variant trains one run per seed (``--seeds``) for the board's iterations
+from a random network of ``--net``; its networks half way and at the end of the run (and the one it publishes) are measured on
+the board's critical solved positions (``--positions`` per set of Pons' six,
+sampled the way the lab's are, with a seed of their own) from the raw policy
+and after ``--simulations`` simulations. A change is kept when it lowers the
+mistakes beyond its 95% interval: the interval of the difference of two
+variants' means, from the spread between seeds (the binomial spread of the
+positions where a variant has one seed).
+
+Writes to ``--out``: ``mistakes.csv`` (every measured network), ``variants.csv``
+(per board and variant: the end's mistakes, mean and interval, and the change
+against the baseline), ``mistakes_by_iteration.png`` and ``summary.md``.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Callable, NamedTuple
+
+import numpy as np
+import pandas as pd
+from tqdm import tqdm
+
+from dlgo.arena.ratings import wilson_interval
+from dlgo.core.arguments import whole
+from dlgo.core.errors import SpecError
+from dlgo.data.solved import generate_positions
+from dlgo.formats.atomic import atomic_write
+from dlgo.formats.folders import hold_folder
+from dlgo.formats.plotting import new_figure, save_figure
+from dlgo.formats.positions import append_row, open_log, read_positions
+from dlgo.games.registry import get_game
+from engines.training.alphazero_config import AlphaZeroConfig
+from engines.training.references import measure_reference
+from engines.training.selfplay import MatchSettings
+from experiments.headline.scaling import Net, board_slug, cells, training_config
+from experiments.shared import chapters
+
+NAME = "recipe-ablation"
+BOARDS = ["connectn:columns=5,rows=4,n=4", "connectn:columns=6,rows=4,n=4"]
+FIRST_ITERATIONS = 64  # the smallest board's iterations; each larger board's runs train twice as long
+MEASURE_SEED = 1       # the measured positions' seed: the same positions for every variant and seed
+REFERENCE_SEED = 2     # the best-network choice's positions: other positions than the measured ones
+REFERENCE_PER_SET = 100
+MAX_CANDIDATES = 80_000  # random play never fills some sets of the small boards: the others are kept
+
+COLUMNS = ["board", "variant", "seed", "iteration", "published", "simulations", "positions", "mistakes_raw",
+           "mistakes_search"]
+
+
+class Variant(NamedTuple):
+    """One change to the baseline: what it is, where it comes from, and its settings
+    (a function of the board's cells and the run's iterations)."""
+
+    about: str
+    source: str
+    settings: Callable[[int, int], dict[str, Any]]
+
+
+def floor_schedule(board_cells: int, iterations: int) -> dict[str, Any]:
+    """AlphaZero.jl's Connect Four schedule (temperature 1 for 20 of 42 plies, falling to 0.3
+    by ply 30 and staying there), scaled to the board's cells."""
+    return {"temperature_moves": round(board_cells * 20 / 42), "temperature_decay_moves": round(board_cells * 10 / 42),
+            "temperature_floor": 0.3}
+
+
+def drops(board_cells: int, iterations: int) -> dict[str, Any]:
+    """The learning rate divided by 10 at half and at three quarters of the run."""
+    return {"learning_rate_drops": [iterations // 2 + 1, 3 * iterations // 4 + 1]}
+
+
+def best_network(board_cells: int, iterations: int) -> dict[str, Any]:
+    """Publish the network with the fewest mistakes on fixed references (positions of their own seed)."""
+    return {"publish": "best", "reference_positions": REFERENCE_PER_SET}
+
+
+VARIANTS: dict[str, Variant] = {
+    "baseline": Variant("the scaling lab's recipe", "experiments/headline/scaling.py", lambda c, i: {}),
+    "temperature": Variant("temperature 1, then falling to a floor of 0.3 (never greedy)",
+                           "AlphaZero.jl's Connect Four parameters", floor_schedule),
+    "merge": Variant("repeated positions merged, their targets averaged", "AlphaZero.jl; Oracle, part 4",
+                     lambda c, i: {"merge_positions": True}),
+    "wide-heads": Variant("policy and value heads of 32 filters", "AlphaZero.jl; Oracle, part 2",
+                          lambda c, i: {"policy_filters": 32, "value_filters": 32}),
+    "recipe": Variant("temperature floor, merged positions, wide heads, learning-rate drops, best network",
+                      "the changes together",
+                      lambda c, i: {**floor_schedule(c, i), "merge_positions": True, "policy_filters": 32,
+                                    "value_filters": 32, **drops(c, i), **best_network(c, i)}),
+    "result-value": Variant("the value target is the game's result alone (no root value)", "AlphaGo Zero",
+                            lambda c, i: {"search_value_weight": 0.0}),
+    "best-network": Variant("the published network is the best on fixed solved positions", "AlphaGo Zero's gating",
+                            best_network),
+    "lr-drops": Variant("learning rate / 10 at half and three quarters of the run", "AlphaGo Zero's step schedule",
+                        drops),
+    "small-buffer": Variant("a replay buffer of 500 games (not 2000)", "a shorter window: fresher targets",
+                            lambda c, i: {"buffer_games": 500}),
+    "large-buffer": Variant("a replay buffer of 8000 games", "a longer window: more positions",
+                            lambda c, i: {"buffer_games": 8000}),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = chapters.parser(__file__, __doc__, name=NAME, work="the training runs and position sets, resumable")
+    p.add_argument("--boards", nargs="+", default=BOARDS, metavar="SPEC",
+                   help="Connect-N boards the solver solves, smallest first (default 5x4 and 6x4, four in a row)")
+    p.add_argument("--variants", nargs="+", default=None, metavar="NAME",
+                   help=f"the variants to run (default all: {' '.join(VARIANTS)}; --quick: baseline and recipe)")
+    p.add_argument("--seeds", nargs="+", type=int, default=None, metavar="N",
+                   help="seeds of the runs (default --seed and the one after it)")
+    p.add_argument("--net", default="2x32", metavar="BLOCKSxFILTERS", help="the network's size (default 2x32)")
+    p.add_argument("--iterations", type=whole(1), nargs="+", default=None, metavar="N",
+                   help=f"each run's iterations: one number, or one per board (default {FIRST_ITERATIONS} on the "
+                        "smallest board, twice as many on each larger one)")
+    p.add_argument("--positions", type=whole(1), default=1000,
+                   help="solved positions per set of the measured sets (default 1000; their critical ones count)")
+    p.add_argument("--simulations", type=whole(1), default=64,
+                   help="the search budget the networks are measured at (default 64)")
+    p.add_argument("--workers", type=whole(1), default=2,
+                   help="processes for self-play and for solving the positions (default 2)")
+    return p
+
+
+def settle(args: argparse.Namespace) -> None:
+    """The quick run's settings, and every option checked before anything runs."""
+    if args.quick:
+        args.boards, args.seeds, args.net = BOARDS[:1], [args.seed], "1x8"
+        args.iterations, args.positions = [2], 20
+    args.variants = args.variants or (["baseline", "recipe"] if args.quick else list(VARIANTS))
+    args.seeds = args.seeds or [args.seed, args.seed + 1]
+    unknown = [v for v in args.variants if v not in VARIANTS]
+    if unknown:
+        raise SpecError(f"no variant {', '.join(unknown)}; the variants: {', '.join(VARIANTS)}")
+    for board in args.boards:
+        board_slug(board)
+        if get_game(board).solver() is None:
+            raise SpecError(f"the solver cannot play {board}: the ablation needs boards it solves")
+    if len(set(args.seeds)) < len(args.seeds):
+        raise SpecError(f"--seeds names a seed twice: {' '.join(map(str, args.seeds))}")
+    if args.iterations and len(args.iterations) not in (1, len(args.boards)):
+        raise SpecError(f"--iterations takes one number or one per board ({len(args.boards)}), "
+                        f"not {len(args.iterations)}")
+    values = args.iterations or []
+    given = dict(zip(args.boards, values * len(args.boards) if len(values) == 1 else values))
+    args.boards = sorted(args.boards, key=cells)
+    args.board_iterations = {b: given.get(b, FIRST_ITERATIONS * 2 ** k) for k, b in enumerate(args.boards)}
+    args.net = Net.parse(args.net)
+    args.variants = [v for v in VARIANTS if v in args.variants]  # the table's order, the baseline first
+
+
+def run_config(args: argparse.Namespace, board: str, variant: str, seed: int, references: Path) -> AlphaZeroConfig:
+    """The settings of one run: the lab's, changed as ``variant`` says."""
+    base = training_config(board, args.net, seed, args.quick)
+    changes = VARIANTS[variant].settings(cells(board), args.board_iterations[board])
+    if changes.get("reference_positions"):
+        changes = {**changes, "reference_file": str(references),
+                   "reference_positions": 5 if args.quick else changes["reference_positions"]}
+    return replace(base, **changes)
+
+
+def measured_iterations(last: int) -> list[int]:
+    """The iterations whose networks are measured: half way and the end of the run
+    (a minute each on 2 cores for 3,000 positions at 64 simulations)."""
+    return sorted({max(1, last // 2), last})
+
+
+def position_sets(args: argparse.Namespace, board: str, work: Path) -> tuple[list, Path]:
+    """The board's measured critical positions, and the file of the best-network choice's references."""
+    candidates = 300 if args.quick else MAX_CANDIDATES
+    measured = generate_positions(board, work / f"positions-{args.positions}", per_set=args.positions,
+                                  seed=MEASURE_SEED, workers=args.workers, max_candidates=candidates, progress=True)
+    per_set = 5 if args.quick else REFERENCE_PER_SET
+    references = generate_positions(board, work / f"references-{per_set}", per_set=per_set, seed=REFERENCE_SEED,
+                                    workers=args.workers, max_candidates=candidates, progress=True)
+    positions = [p for p in read_positions(measured) if p.critical]
+    if not positions:
+        raise SpecError(f"no critical solved positions for {board}; raise --positions")
+    return positions, references
+
+
+def train_and_measure(args: argparse.Namespace, board: str, work: Path) -> pd.DataFrame:
+    """Train every variant's runs on ``board`` (resumable) and measure their networks,
+    appending to ``work/mistakes.csv`` as measured."""
+    from engines.alphazero import NetworkEvaluator  # TensorFlow: loaded once there is a network to run
+    from engines.neural.loading import load_network
+    from engines.training.alphazero import train_alphazero
+
+    positions, references = position_sets(args, board, work)
+    iterations = args.board_iterations[board]
+    with hold_folder(work / "measured", "recipe-ablation-mistakes", game=get_game(board).spec,
+                     positions=args.positions, simulations=args.simulations, net=args.net.name) as folder:
+        log_file = folder / "mistakes.csv"
+        done = {(row["variant"], int(row["seed"]), int(row["iteration"])) for row in open_log(log_file, COLUMNS)}
+        runs = [(variant, seed) for seed in args.seeds for variant in args.variants]  # every variant's first seed first
+        for variant, seed in tqdm(runs, desc=f"runs {board_slug(board)}", unit="run"):
+            run = work / f"{variant}-s{seed}"
+            history = train_alphazero(run, run_config(args, board, variant, seed, references), iterations,
+                                      workers=args.workers)
+            published = int(history["published"].iloc[-1])
+            for iteration in sorted(set(measured_iterations(iterations)) | {published}):
+                if (variant, seed, iteration) in done:
+                    continue
+                network = load_network(run / "checkpoints" / f"iter-{iteration:03d}.keras")
+                measured = measure_reference(NetworkEvaluator(network), positions,
+                                             MatchSettings(parallel=64, simulations=args.simulations), seed=seed)
+                append_row(log_file, COLUMNS, {
+                    "board": board_slug(board), "variant": variant, "seed": seed, "iteration": iteration,
+                    "published": int(iteration == published), "simulations": args.simulations,
+                    "positions": measured.positions, "mistakes_raw": measured.raw,
+                    "mistakes_search": measured.search})
+        return pd.read_csv(log_file)
+
+
+def end_of_runs(mistakes: pd.DataFrame, iterations: dict[str, int]) -> pd.DataFrame:
+    """Each run's network at its end: the one it published (the last, unless it chose the best)."""
+    rows = []
+    for (board, variant, seed), run in mistakes.groupby(["board", "variant", "seed"], sort=False):
+        published = run[run["published"] == 1]
+        chosen = published if not published.empty else run[run["iteration"] == iterations[board]]
+        if not chosen.empty:
+            rows.append(chosen.iloc[-1])
+    return pd.DataFrame(rows).reset_index(drop=True)
+
+
+def mean_and_variance(rates: pd.Series, positions: int) -> tuple[float, float]:
+    """A variant's mean mistake rate over its seeds and the variance of that mean: from
+    the spread between seeds, or with one seed from the binomial spread of the positions."""
+    mean = float(rates.mean())
+    if len(rates) > 1:
+        return mean, float(rates.var(ddof=1)) / len(rates)
+    return mean, max(mean * (1 - mean), 1.0 / positions) / positions
+
+
+def variant_table(ends: pd.DataFrame) -> pd.DataFrame:
+    """Per board and variant: the end's mistakes (raw and at search), mean over seeds with a
+    95% interval, and the change against the baseline with its interval."""
+    rows = []
+    for board, on_board in ends.groupby("board", sort=False):
+        stats = {}
+        for variant, runs in on_board.groupby("variant", sort=False):
+            positions = int(runs["positions"].iloc[0])
+            stats[variant] = {kind: mean_and_variance(runs[f"mistakes_{kind}"], positions) for kind in ("raw", "search")}
+            row: dict[str, Any] = {"board": board, "variant": variant, "seeds": len(runs), "positions": positions}
+            for kind, (mean, variance) in stats[variant].items():
+                half = 1.96 * math.sqrt(variance)
+                row.update({f"{kind}": mean, f"{kind}_low": max(0.0, mean - half), f"{kind}_high": mean + half})
+            rows.append(row)
+        base = stats.get("baseline")
+        for row in rows:
+            if row["board"] != board or base is None:
+                continue
+            for kind in ("raw", "search"):
+                mean, variance = stats[row["variant"]][kind]
+                change, half = mean - base[kind][0], 1.96 * math.sqrt(variance + base[kind][1])
+                row.update({f"{kind}_change": change, f"{kind}_change_low": change - half,
+                            f"{kind}_change_high": change + half})
+    return pd.DataFrame(rows)
+
+
+def verdict(row: pd.Series) -> str:
+    """What the interval of a variant's change at search says."""
+    if row["variant"] == "baseline" or "search_change" not in row or pd.isna(row["search_change"]):
+        return ""
+    if row["search_change_high"] < 0:
+        return "fewer mistakes"
+    if row["search_change_low"] > 0:
+        return "more mistakes"
+    return "within the interval"
+
+
+def percent(value: float) -> str:
+    return f"{100 * value:.1f}%"
+
+
+def summary_lines(args: argparse.Namespace, command_line: str, table: pd.DataFrame) -> list[str]:
+    lines = ["# The recipe's ablation: what keeps AlphaZero from perfect play", "",
+             f"Reproduce: `{command_line}`", "",
+             f"Each variant changes the scaling lab's recipe in one setting; one run per seed "
+             f"({', '.join(map(str, args.seeds))}) from a random {args.net.name} network for "
+             + ", ".join(f"{n} iterations on {board_slug(b)}" for b, n in args.board_iterations.items())
+             + f"; each run's published network measured on its board's critical solved positions (Pons' six sets, "
+               f"{args.positions} positions a set, seed {MEASURE_SEED}), from its raw policy and after "
+               f"{args.simulations} simulations. Intervals: 95%, from the spread between seeds (one seed: the "
+               "positions' binomial spread). A change counts where its interval against the baseline excludes 0.",
+             "", "| board | variant | seeds | positions | raw policy | at search | change at search (95%) | verdict |",
+             "|---|---|---:|---:|---|---|---|---|"]
+    for _, row in table.iterrows():
+        change = "" if row["variant"] == "baseline" or pd.isna(row.get("search_change")) else (
+            f"{100 * row['search_change']:+.1f} points ({100 * row['search_change_low']:+.1f} to "
+            f"{100 * row['search_change_high']:+.1f})")
+        lines.append(f"| {row['board']} | `{row['variant']}` | {row['seeds']} | {row['positions']} | "
+                     f"{percent(row['raw'])} ({percent(row['raw_low'])} to {percent(row['raw_high'])}) | "
+                     f"**{percent(row['search'])}** ({percent(row['search_low'])} to {percent(row['search_high'])}) | "
+                     f"{change} | {verdict(row)} |")
+    lines += ["", "![mistakes by iteration](mistakes_by_iteration.png)", "", "## The variants", "",
+              "| variant | what changes | source |", "|---|---|---|"]
+    lines += [f"| `{name}` | {VARIANTS[name].about} | {VARIANTS[name].source} |" for name in args.variants]
+    return lines
+
+
+def plot_runs(mistakes: pd.DataFrame, path: Path) -> None:
+    """Mistakes at search (top) and raw (bottom) against the iteration, a line per variant
+    (the mean over seeds), a column per board."""
+    boards = list(dict.fromkeys(mistakes["board"]))
+    fig, axes = new_figure((5.5 * len(boards), 7.5), 2, len(boards))
+    axes = np.asarray(axes).reshape(2, len(boards))
+    for col, board in enumerate(boards):
+        on_board = mistakes[mistakes["board"] == board]
+        for row, (kind, label) in enumerate((("search", "at search"), ("raw", "raw policy"))):
+            ax = axes[row][col]
+            for variant, runs in on_board.groupby("variant", sort=False):
+                curve = runs.groupby("iteration")[f"mistakes_{kind}"].mean()
+                ax.plot(curve.index, 100 * curve.values, marker="o", markersize=3, label=variant)
+            ax.set_yscale("log")
+            ax.set_xlabel("iteration")
+            ax.set_ylabel(f"mistakes {label} (% of critical positions)")
+            ax.set_title(f"{board}: {label}")
+            ax.grid(alpha=0.3)
+    axes[0][0].legend(fontsize=7)
+    save_figure(fig, path)
+
+
+@chapters.script
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    settle(args)
+    chapters.take_folders(args)
+    out, work = Path(args.out), Path(args.work)
+    with hold_folder(out, "recipe-ablation-report"):
+        tables = [train_and_measure(args, board, work / board_slug(board)) for board in args.boards]
+        measured = {i for board in args.boards for i in measured_iterations(args.board_iterations[board])}
+        mistakes = pd.concat(tables, ignore_index=True)
+        mistakes = mistakes[mistakes["variant"].isin(args.variants) & mistakes["seed"].isin(args.seeds)
+                            & (mistakes["iteration"].isin(measured) | (mistakes["published"] == 1))]
+        iterations = {board_slug(b): n for b, n in args.board_iterations.items()}
+        table = variant_table(end_of_runs(mistakes, iterations))
+        for name, frame in (("mistakes.csv", mistakes), ("variants.csv", table)):
+            with atomic_write(out / name) as handle:
+                frame.to_csv(handle, index=False)
+        plot_runs(mistakes, out / "mistakes_by_iteration.png")
+        command_line = chapters.command(__file__, argv)
+        chapters.write_lines(out / "summary.md", summary_lines(args, command_line, table))
+    print(f"wrote {out / 'summary.md'}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
