@@ -16,6 +16,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 #: the modules that import TensorFlow when they load: the only ones a function may import
 TENSORFLOW_MODULES = {"tensorflow", "keras", "engines.neural.backend", "engines.training.supervised",
+                      "engines.training.solver_supervised",
                       "engines.training.alphazero", "engines.training.rl", "engines.neural.models",
                       "engines.neural.resnet"}
 #: the modules that import pandas or matplotlib when they load: the CLI's commands that draw or write a
@@ -72,7 +73,7 @@ def imported_modules(path: Path) -> set[str]:
 
 
 #: the modules of ``experiments.shared``, top to bottom: each imports only those below it
-SHARED_LAYERS = [{"alphazero", "rl"}, {"supervised"}, {"ladders"}, {"chapters"}]
+SHARED_LAYERS = [{"alphazero", "rl"}, {"supervised"}, {"ladders"}, {"chapters", "connectn"}]
 
 
 def experiment_modules() -> dict[str, Path]:

@@ -13,7 +13,10 @@ on them and on :mod:`dlgo.data`:
   the resumable self-play -> train -> evaluate -> publish loop;
 - :mod:`~engines.training.rl` (settings: :mod:`~engines.training.rl_config`): policy
   gradients, Q-learning and actor-critic by generations.
+- :mod:`~engines.training.solver_supervised` (positions, targets and settings:
+  :mod:`~engines.training.solver_data`): AlphaZero's network learning solved
+  positions' exact results, the ceiling of its self-play.
 
 TensorFlow loads only with the modules that train a network (supervised,
-alphazero, rl); the settings modules and the rest start without it.
+alphazero, rl, solver_supervised); the settings modules and the rest start without it.
 """

@@ -53,11 +53,13 @@ from dlgo.formats.folders import hold_folder
 from dlgo.formats.plotting import new_figure, save_figure
 from dlgo.formats.positions import append_row, open_log, read_positions
 from dlgo.games.registry import get_game
+from engines.alphazero import NetworkEvaluator
+from engines.neural.loading import load_network
 from engines.training.alphazero_config import AlphaZeroConfig
 from engines.training.references import measure_reference
 from engines.training.selfplay import MatchSettings
-from experiments.headline.scaling import Net, board_slug, cells, training_config
 from experiments.shared import chapters
+from experiments.shared.connectn import Net, board_slug, cells, training_config
 
 NAME = "recipe-ablation"
 BOARDS = ["connectn:columns=5,rows=4,n=4", "connectn:columns=6,rows=4,n=4"]
@@ -203,9 +205,7 @@ def position_sets(args: argparse.Namespace, board: str, work: Path) -> tuple[lis
 def train_and_measure(args: argparse.Namespace, board: str, work: Path) -> pd.DataFrame:
     """Train every variant's runs on ``board`` (resumable) and measure their networks,
     appending to ``work/mistakes.csv`` as measured."""
-    from engines.alphazero import NetworkEvaluator  # TensorFlow: loaded once there is a network to run
-    from engines.neural.loading import load_network
-    from engines.training.alphazero import train_alphazero
+    from engines.training.alphazero import train_alphazero  # TensorFlow: loaded once there is a run to train
 
     positions, references = position_sets(args, board, work)
     iterations = args.board_iterations[board]

@@ -10,10 +10,12 @@ from typing import Any
 
 from dlgo.app.cli.shared import add_config_options, add_ray_option, config_from_args
 from dlgo.core.arguments import number, whole
+from dlgo.core.errors import SpecError
 from engines.training.accuracy import evaluate_predictor, evaluate_value
 from engines.training.alphazero_config import AlphaZeroConfig
 from engines.training.rl_config import RLConfig
 from engines.training.rollout_policy import train_rollout
+from engines.training.solver_data import MEASURE_FILES, POLICIES, SolverSettings, read_solved
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -54,36 +56,82 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def add_train_supervised(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("train-supervised", help="train a move predictor (or a value network) on a dataset; resumable")
-    p.add_argument("--data", required=True, help="dataset folder from `dlgo generate` or `dlgo import-sgf`")
+    p = sub.add_parser("train-supervised", help="train a move predictor (or a value network) on a dataset, or "
+                                                "AlphaZero's network on solved positions; resumable")
+    p.add_argument("--data", required=True, help="dataset folder from `dlgo generate` or `dlgo import-sgf`; with "
+                                                 "--target solver, solved positions (`dlgo positions`: its "
+                                                 "candidates.csv or positions.csv, or its folder)")
     p.add_argument("--out", required=True, help="run folder, e.g. runs/go9-small (rerun to resume)")
-    p.add_argument("--model", default="small",
+    p.add_argument("--model", default=None,
                    help="ch6, small, medium, large, tiny, or resnet (AlphaZero's; --target both) (default small)")
     p.add_argument("--encoder", default=None, help="oneplane, sevenplane, simple (Go) or planes (default: per game)")
     p.add_argument("--epochs", type=whole(1), default=20, help="most epochs (default 20)")
     p.add_argument("--batch-size", type=whole(1), default=128, help="batch size (default 128)")
     p.add_argument("--learning-rate", type=number(above=0), default=1e-3, help="Adam learning rate (default 0.001)")
-    p.add_argument("--l2", type=number(least=0), default=0.0, help="L2 weight decay (default 0)")
-    p.add_argument("--patience", type=whole(1), default=4, help="stop after this many epochs without a better val loss")
+    p.add_argument("--l2", type=number(least=0), default=None,
+                   help=f"L2 weight decay (default 0; --target solver: {SolverSettings().l2:g}, AlphaZero's)")
+    p.add_argument("--patience", type=whole(1), default=None,
+                   help="stop after this many epochs without a better val loss (default 4)")
     p.add_argument("--no-augment", action="store_true", help="do not train on rotated and mirrored boards")
     p.add_argument("--seed", type=int, default=0, help="seed for weights and shuffling (default 0)")
-    p.add_argument("--target", default="move", choices=["move", "value", "both"],
-                   help="learn the move played (a predictor, a policy), the game's result (a value network), or "
-                        "both on one network (a start for train-alphazero --init)")
-    p.add_argument("--positions-per-game", type=whole(0), default=0,
+    p.add_argument("--target", default="move", choices=["move", "value", "both", "solver"],
+                   help="learn the move played (a predictor, a policy), the game's result (a value network), "
+                        "both on one network (a start for train-alphazero --init), or (solver) AlphaZero's network "
+                        "learning solved positions' exact results: the ceiling of its self-play")
+    p.add_argument("--positions-per-game", type=whole(0), default=None,
                    help="learn from this many positions of each game, always the same ones (AlphaGo's value "
                         "network: 1; default 0: all)")
+    solver = p.add_argument_group("--target solver", "AlphaZero's network learning from the solver")
+    for name, about in SOLVER_NETWORK_OPTIONS:
+        solver.add_argument("--" + name.replace("_", "-"), type=whole(0 if name == "blocks" else 1), default=None,
+                            help=f"{about} (default {getattr(SolverSettings(), name)})")
+    solver.add_argument("--policy", default=None, choices=list(POLICIES),
+                        help="policy target: uniform over the moves that keep the result (keeping, the default) "
+                             "or over the best-scoring moves (best)")
+    solver.add_argument("--learning-rate-drops", type=whole(1), nargs="+", default=None, metavar="EPOCH",
+                        help="epochs from which the learning rate is a tenth of what it was (default none)")
+    solver.add_argument("--measure", default=None, metavar="FILE",
+                        help="solved positions to measure the network on, its critical ones (`dlgo positions`' "
+                             "positions.csv; default: none)")
+    solver.add_argument("--simulations", type=whole(1), default=None,
+                        help="simulations a move when measuring the network with search (default 64)")
     p.set_defaults(func=cmd_train_supervised)
 
 
+#: --target solver's network options: the setting (its default: SolverSettings') and what it is
+SOLVER_NETWORK_OPTIONS = (("blocks", "residual blocks of the network"),
+                          ("filters", "convolution filters of each layer"),
+                          ("policy_filters", "1x1 convolution filters of the policy head"),
+                          ("value_filters", "1x1 convolution filters of the value head"))
+#: the options that apply to one kind of target alone
+SOLVER_ONLY = ("blocks", "filters", "policy_filters", "value_filters", "policy", "learning_rate_drops", "measure",
+               "simulations")
+DATASET_ONLY = ("model", "encoder", "patience", "positions_per_game")
+
+
+def check_target_options(args: argparse.Namespace) -> None:
+    """A :class:`SpecError` for an option that the ``--target`` asked for does not use."""
+    solver = args.target == "solver"
+    given = [name for name in (DATASET_ONLY if solver else SOLVER_ONLY) if getattr(args, name) is not None]
+    if given:
+        options = ", ".join("--" + name.replace("_", "-") for name in given)
+        raise SpecError(f"{options}: not for --target {args.target}" + (
+            " (it trains AlphaZero's network: --blocks, --filters, --policy-filters, --value-filters)" if solver
+            else " (for --target solver alone)"))
+
+
 def cmd_train_supervised(args: argparse.Namespace) -> int:
+    check_target_options(args)
+    if args.target == "solver":
+        return cmd_train_solver(args)
     from dlgo.formats.plotting import plot_learning_curve  # pandas, matplotlib
     from engines.training.supervised import train_supervised  # TensorFlow's lazy import
 
+    args.model = args.model or "small"
     history = train_supervised(args.data, args.out, model=args.model, encoder=args.encoder, epochs=args.epochs,
-                               batch_size=args.batch_size, learning_rate=args.learning_rate, l2=args.l2,
-                               patience=args.patience, augment=not args.no_augment, seed=args.seed,
-                               target=args.target, positions_per_game=args.positions_per_game)
+                               batch_size=args.batch_size, learning_rate=args.learning_rate, l2=args.l2 or 0.0,
+                               patience=args.patience or 4, augment=not args.no_augment, seed=args.seed,
+                               target=args.target, positions_per_game=args.positions_per_game or 0)
     model = Path(args.out) / "model.keras"
     if args.target != "move":
         value = evaluate_value(model, args.data)
@@ -104,6 +152,34 @@ def cmd_train_supervised(args: argparse.Namespace) -> int:
         print(f"\nnetwork: {model}   start AlphaZero from it: dlgo train-alphazero --init {model} --game ...")
     else:
         print(f"\nmodel: {model}   play it: dlgo play --black human --white predictor:model={model} --game ...")
+    return 0
+
+
+def cmd_train_solver(args: argparse.Namespace) -> int:
+    """``train-supervised --target solver``: AlphaZero's network on the solver's truth, then its mistakes."""
+    named = ("blocks", "filters", "policy_filters", "value_filters", "l2", "policy", "learning_rate_drops")
+    chosen = {name: getattr(args, name) for name in named if getattr(args, name) is not None}
+    settings = SolverSettings(**chosen, batch_size=args.batch_size, learning_rate=args.learning_rate,
+                              augment=not args.no_augment, seed=args.seed)
+    positions = read_solved(args.data)  # a bad file or folder stops here, before TensorFlow loads
+    measure = read_solved(args.measure, MEASURE_FILES) if args.measure else None
+    from engines.training.solver_supervised import play_spec, train_on_solver  # TensorFlow's lazy import
+
+    run = train_on_solver(positions, args.out, settings, epochs=args.epochs, measure=measure,
+                          simulations=args.simulations or 64, names=(args.data, args.measure or ""))
+    columns = [c for c in ("epoch", "loss", "val_loss", "val_mistakes_raw", "val_result_accuracy")
+               if c in run.history]
+    print_last_rows(run.history[columns])
+    print(f"\n{run.positions:,} distinct positions learnt, {run.held_out:,} held out; published: epoch "
+          f"{run.best_epoch}")
+    if run.measured is not None:
+        m = run.measured
+        print(f"mistakes on {m.positions} critical positions of {m.file} ({m.seen} among the training positions):\n"
+              f"  raw policy        {m.raw:6.1%} (95% interval {m.raw_low:.1%} to {m.raw_high:.1%})\n"
+              f"  {m.simulations:>4} simulations  {m.search:6.1%} (95% interval {m.search_low:.1%} to "
+              f"{m.search_high:.1%})")
+    print(f"\nnetwork: {run.model}   summary: {Path(args.out) / 'summary.md'}\n"
+          f"play it: dlgo play --game {run.game} --white {play_spec(run)}")
     return 0
 
 
