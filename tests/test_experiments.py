@@ -506,3 +506,11 @@ def test_the_recipe_ablation_runs_quick_and_sets_each_variant_beside_the_baselin
     assert ablation.main(argv) == 0  # finished runs: nothing trained or measured again
     assert len(pd.read_csv(out / "mistakes.csv")) == len(mistakes)
     assert ablation.main([*argv, "--variants", "nope"]) == 2
+    # another session, its work folder gone: the report's rows stand, nothing is trained again
+    import shutil
+
+    shutil.rmtree(work / "5x4-4" / "recipe-s0")
+    shutil.rmtree(work / "5x4-4" / "measured")
+    assert ablation.main(argv) == 0
+    assert not (work / "5x4-4" / "recipe-s0").exists()
+    assert pd.read_csv(out / "mistakes.csv").equals(mistakes)

@@ -202,9 +202,23 @@ def position_sets(args: argparse.Namespace, board: str, work: Path) -> tuple[lis
     return positions, references
 
 
-def train_and_measure(args: argparse.Namespace, board: str, work: Path) -> pd.DataFrame:
+def measured_before(report: Path, board: str, simulations: int, positions: int) -> list[dict[str, Any]]:
+    """The rows of ``board`` in a report's ``mistakes.csv`` (a committed one: the work folder
+    may be gone in another session) measured as this run measures: at ``simulations``, on
+    as many critical positions."""
+    if not report.exists():
+        return []
+    rows = pd.read_csv(report)
+    same = (rows["board"] == board_slug(board)) & (rows["simulations"] == simulations) & \
+        (rows["positions"] == positions)
+    return [dict(row) for _, row in rows[same].iterrows()]
+
+
+def train_and_measure(args: argparse.Namespace, board: str, work: Path, report: Path) -> pd.DataFrame:
     """Train every variant's runs on ``board`` (resumable) and measure their networks,
-    appending to ``work/mistakes.csv`` as measured."""
+    appending to ``work/measured/mistakes.csv`` as measured. A run whose every network is
+    measured already is not trained again: a new work folder starts from the rows of
+    ``report`` (the committed ``mistakes.csv``), so a study spans sessions."""
     from engines.training.alphazero import train_alphazero  # TensorFlow: loaded once there is a run to train
 
     positions, references = position_sets(args, board, work)
@@ -212,9 +226,19 @@ def train_and_measure(args: argparse.Namespace, board: str, work: Path) -> pd.Da
     with hold_folder(work / "measured", "recipe-ablation-mistakes", game=get_game(board).spec,
                      positions=args.positions, simulations=args.simulations, net=args.net.name) as folder:
         log_file = folder / "mistakes.csv"
-        done = {(row["variant"], int(row["seed"]), int(row["iteration"])) for row in open_log(log_file, COLUMNS)}
+        new_log = not log_file.exists()
+        rows = open_log(log_file, COLUMNS)
+        if new_log:
+            for row in measured_before(report, board, args.simulations, len(positions)):
+                append_row(log_file, COLUMNS, {column: row[column] for column in COLUMNS})
+            rows = open_log(log_file, COLUMNS)
+        done = {(row["variant"], int(row["seed"]), int(row["iteration"])) for row in rows}
+        finished = {(row["variant"], int(row["seed"])) for row in rows if int(row["published"])}
+        wanted = measured_iterations(iterations)
         runs = [(variant, seed) for seed in args.seeds for variant in args.variants]  # every variant's first seed first
         for variant, seed in tqdm(runs, desc=f"runs {board_slug(board)}", unit="run"):
+            if (variant, seed) in finished and all((variant, seed, i) in done for i in wanted):
+                continue  # measured to its end (perhaps in another session): nothing to train
             run = work / f"{variant}-s{seed}"
             history = train_alphazero(run, run_config(args, board, variant, seed, references), iterations,
                                       workers=args.workers)
@@ -349,7 +373,8 @@ def main(argv: list[str] | None = None) -> int:
     chapters.take_folders(args)
     out, work = Path(args.out), Path(args.work)
     with hold_folder(out, "recipe-ablation-report"):
-        tables = [train_and_measure(args, board, work / board_slug(board)) for board in args.boards]
+        tables = [train_and_measure(args, board, work / board_slug(board), out / "mistakes.csv")
+                  for board in args.boards]
         measured = {i for board in args.boards for i in measured_iterations(args.board_iterations[board])}
         mistakes = pd.concat(tables, ignore_index=True)
         mistakes = mistakes[mistakes["variant"].isin(args.variants) & mistakes["seed"].isin(args.seeds)
