@@ -494,10 +494,13 @@ def test_the_recipe_ablation_runs_quick_and_sets_each_variant_beside_the_baselin
     argv = ["--quick", "--out", str(out), "--work", str(work), "--workers", "1"]
     assert ablation.main(argv) == 0
     mistakes = pd.read_csv(out / "mistakes.csv")
-    assert set(mistakes["variant"]) == {"baseline", "recipe"} and set(mistakes["iteration"]) >= {1, 2}
-    assert mistakes["positions"].nunique() == 1 and (mistakes["positions"] > 0).all()
+    assert set(mistakes["variant"]) == {"baseline", "recipe", "ceiling-1x8"}  # the network's ceiling beside the runs
+    assert set(mistakes["iteration"]) >= {1, 2}
+    assert mistakes["positions"].nunique() == 1 and (mistakes["positions"] > 0).all()  # one set of positions for all
     table = pd.read_csv(out / "variants.csv")
-    assert list(table["variant"]) == ["baseline", "recipe"] and table["search_change"].notna().tolist() == [True, True]
+    assert list(table["variant"]) == ["baseline", "recipe", "ceiling-1x8"]
+    assert table["search_change"].notna().all()
+    assert (work / "5x4-4" / "ceiling-1x8" / "model.keras").exists()
     config = json.loads((work / "5x4-4" / "recipe-s0" / "config.json").read_text())
     assert config["merge_positions"] and config["temperature_floor"] == 0.3 and config["publish"] == "best"
     assert config["reference_file"].endswith("positions.csv") and "references-" in config["reference_file"]

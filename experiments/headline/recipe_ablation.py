@@ -28,6 +28,11 @@ mistakes beyond its 95% interval: the interval of the difference of two
 variants' means, from the spread between seeds (the binomial spread of the
 positions where a variant has one seed).
 
+Beside the runs, the network's own ceiling (:func:`train_ceilings`): the runs'
+architecture, with the baseline's heads and with wide ones, and a 4x64 network,
+trained by supervised learning on solver-labelled positions
+(``dlgo train-supervised --target solver``), measured on the same positions.
+
 Writes to ``--out``: ``mistakes.csv`` (every measured network), ``variants.csv``
 (per board and variant: the end's mistakes, mean and interval, and the change
 against the baseline), ``mistakes_by_iteration.png`` and ``summary.md``.
@@ -68,6 +73,11 @@ MEASURE_SEED = 1       # the measured positions' seed: the same positions for ev
 REFERENCE_SEED = 2     # the best-network choice's positions: other positions than the measured ones
 REFERENCE_PER_SET = 100
 MAX_CANDIDATES = 80_000  # random play never fills some sets of the small boards: the others are kept
+
+LEARN_SEED = 3           # the ceilings' positions to learn from: neither the measured nor the references
+LEARN_CANDIDATES = 60_000
+CEILING_EPOCHS = 30
+CEILING = "ceiling"      # the variants' names of the supervised ceilings begin so
 
 COLUMNS = ["board", "variant", "seed", "iteration", "published", "simulations", "positions", "mistakes_raw",
            "mistakes_search"]
@@ -202,6 +212,45 @@ def position_sets(args: argparse.Namespace, board: str, work: Path) -> tuple[lis
     return positions, references
 
 
+def ceiling_nets(net: Net, quick: bool) -> list[tuple[Net, int, int]]:
+    """The networks trained on the solver's truth beside the runs: (size, policy filters, value
+    filters): the runs' network with the baseline's heads and with wide ones, and 4x64 with wide heads."""
+    if quick:
+        return [(net, 2, 1)]
+    return [(net, 2, 1), (net, 32, 32)] + ([] if net == Net(4, 64) else [(Net(4, 64), 32, 32)])
+
+
+def ceiling_name(net: Net, policy_filters: int, value_filters: int) -> str:
+    """``ceiling-2x32``, or ``ceiling-2x32-heads32`` with wide heads."""
+    heads = "" if (policy_filters, value_filters) == (2, 1) else f"-heads{policy_filters}"
+    return f"{CEILING}-{net.name}{heads}"
+
+
+def train_ceilings(args: argparse.Namespace, board: str, work: Path, positions: list, done: set,
+                   log_file: Path) -> None:
+    """Part 1 of the study: each :func:`ceiling_nets` network trained by supervised learning on
+    solver-labelled positions sampled as the sets are (seed :data:`LEARN_SEED`), measured on the
+    same critical positions as the runs; a row of the log each (its iteration: the epoch published)."""
+    from engines.training.solver_supervised import train_on_solver  # TensorFlow
+    from engines.training.solver_data import SolverSettings
+
+    learn = generate_positions(board, work / "learn", per_set=100_000, seed=LEARN_SEED, workers=args.workers,
+                               max_candidates=300 if args.quick else LEARN_CANDIDATES, progress=True).parent
+    for net, policy_filters, value_filters in ceiling_nets(args.net, args.quick):
+        name = ceiling_name(net, policy_filters, value_filters)
+        if any(variant == name for variant, _, _ in done):
+            continue
+        settings = SolverSettings(blocks=net.blocks, filters=net.filters, policy_filters=policy_filters,
+                                  value_filters=value_filters, seed=args.seed)
+        run = train_on_solver(learn, work / name, settings, epochs=2 if args.quick else CEILING_EPOCHS,
+                              measure=positions, simulations=args.simulations, names=(str(learn), "the measured sets"))
+        assert run.measured is not None
+        append_row(log_file, COLUMNS, {
+            "board": board_slug(board), "variant": name, "seed": args.seed, "iteration": run.best_epoch,
+            "published": 1, "simulations": args.simulations, "positions": run.measured.positions,
+            "mistakes_raw": run.measured.raw, "mistakes_search": run.measured.search})
+
+
 def measured_before(report: Path, board: str, simulations: int, positions: int) -> list[dict[str, Any]]:
     """The rows of ``board`` in a report's ``mistakes.csv`` (a committed one: the work folder
     may be gone in another session) measured as this run measures: at ``simulations``, on
@@ -254,6 +303,7 @@ def train_and_measure(args: argparse.Namespace, board: str, work: Path, report: 
                     "published": int(iteration == published), "simulations": args.simulations,
                     "positions": measured.positions, "mistakes_raw": measured.raw,
                     "mistakes_search": measured.search})
+        train_ceilings(args, board, work, positions, done, log_file)
         return pd.read_csv(log_file)
 
 
@@ -305,12 +355,14 @@ def variant_table(ends: pd.DataFrame) -> pd.DataFrame:
 
 def verdict(row: pd.Series) -> str:
     """What the interval of a variant's change at search says."""
-    if row["variant"] == "baseline" or "search_change" not in row or pd.isna(row["search_change"]):
+    if row["variant"] == "baseline" or str(row["variant"]).startswith(CEILING) or "search_change" not in row \
+            or pd.isna(row["search_change"]):
         return ""
+    caveat = "" if row["seeds"] > 1 else " (one seed: the spread between seeds not yet known)"
     if row["search_change_high"] < 0:
-        return "fewer mistakes"
+        return "fewer mistakes" + caveat
     if row["search_change_low"] > 0:
-        return "more mistakes"
+        return "more mistakes" + caveat
     return "within the interval"
 
 
@@ -327,7 +379,11 @@ def summary_lines(args: argparse.Namespace, command_line: str, table: pd.DataFra
              + f"; each run's published network measured on its board's critical solved positions (Pons' six sets, "
                f"{args.positions} positions a set, seed {MEASURE_SEED}), from its raw policy and after "
                f"{args.simulations} simulations. Intervals: 95%, from the spread between seeds (one seed: the "
-               "positions' binomial spread). A change counts where its interval against the baseline excludes 0.",
+               "positions' binomial spread). A change counts where its interval against the baseline excludes 0. "
+               f"The `{CEILING}-` rows are the network's own ceiling: the same architecture (`-heads32`: with heads "
+               f"of 32 filters) trained by supervised learning for {CEILING_EPOCHS} epochs on the exact results of "
+               f"positions sampled as the sets are (seed {LEARN_SEED}, about {LEARN_CANDIDATES:,} candidates; some "
+               "measured positions are among them, as on so small a board they must be), measured the same way.",
              "", "| board | variant | seeds | positions | raw policy | at search | change at search (95%) | verdict |",
              "|---|---|---:|---:|---|---|---|---|"]
     for _, row in table.iterrows():
@@ -355,6 +411,11 @@ def plot_runs(mistakes: pd.DataFrame, path: Path) -> None:
         for row, (kind, label) in enumerate((("search", "at search"), ("raw", "raw policy"))):
             ax = axes[row][col]
             for variant, runs in on_board.groupby("variant", sort=False):
+                if str(variant).startswith(CEILING):  # a level to reach, not a run: a dashed line across
+                    ax.axhline(100 * runs[f"mistakes_{kind}"].mean(), linestyle="--", linewidth=1, color="grey")
+                    ax.annotate(str(variant), (0.01, 100 * runs[f"mistakes_{kind}"].mean()),
+                                xycoords=("axes fraction", "data"), fontsize=6, color="grey", va="bottom")
+                    continue
                 curve = runs.groupby("iteration")[f"mistakes_{kind}"].mean()
                 ax.plot(curve.index, 100 * curve.values, marker="o", markersize=3, label=variant)
             ax.set_yscale("log")
@@ -377,8 +438,9 @@ def main(argv: list[str] | None = None) -> int:
                   for board in args.boards]
         measured = {i for board in args.boards for i in measured_iterations(args.board_iterations[board])}
         mistakes = pd.concat(tables, ignore_index=True)
-        mistakes = mistakes[mistakes["variant"].isin(args.variants) & mistakes["seed"].isin(args.seeds)
-                            & (mistakes["iteration"].isin(measured) | (mistakes["published"] == 1))]
+        ceilings = mistakes["variant"].str.startswith(CEILING)
+        mistakes = mistakes[ceilings | (mistakes["variant"].isin(args.variants) & mistakes["seed"].isin(args.seeds)
+                                        & (mistakes["iteration"].isin(measured) | (mistakes["published"] == 1)))]
         iterations = {board_slug(b): n for b, n in args.board_iterations.items()}
         table = variant_table(end_of_runs(mistakes, iterations))
         for name, frame in (("mistakes.csv", mistakes), ("variants.csv", table)):
