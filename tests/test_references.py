@@ -8,10 +8,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dlgo.arena.mistakes import position_state
 from dlgo.core.errors import SpecError
 from dlgo.core.game import State
-from dlgo.formats.positions import SolvedPosition
+from dlgo.formats.positions import SolvedPosition, position_state
 from engines.puct import Evaluator
 from engines.training.alphazero_config import AlphaZeroConfig
 from engines.training.references import EARLY_SETS, measure_reference, reference_positions

@@ -33,7 +33,7 @@ from dlgo.core.errors import RecordError
 from dlgo.core.game import State
 from dlgo.formats.atomic import atomic_write
 from dlgo.formats.folders import hold_folder
-from dlgo.formats.positions import SETS, SolvedPosition, append_row, open_log
+from dlgo.formats.positions import SETS, SolvedPosition, append_row, open_log, position_state
 from dlgo.formats.progress import progress_bar
 from dlgo.formats.records import replay
 
@@ -80,11 +80,6 @@ class MistakeRate(NamedTuple):
     critical_low: float
     critical_high: float
     seconds_per_move: float
-
-
-def position_state(position: SolvedPosition) -> State:
-    """The game state a solved position stands for (its moves replayed)."""
-    return replay(position.game, position.moves)[-1]
 
 
 def check_moves(factory: AgentFactory, spec: str, positions: Sequence[SolvedPosition], seed: int) -> list[Verdict]:

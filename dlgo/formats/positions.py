@@ -36,8 +36,9 @@ from pathlib import Path
 from typing import Iterable, NamedTuple
 
 from dlgo.core.errors import RecordError
-from dlgo.core.game import result_of
+from dlgo.core.game import State, result_of
 from dlgo.formats.atomic import atomic_write
+from dlgo.formats.records import replay
 
 #: where the suite's own sets are (``<board>.csv``; the data layer makes them)
 SHIPPED = Path(__file__).resolve().parents[1] / "data" / "positions"
@@ -219,3 +220,8 @@ def load_sets(path: str | Path | None, game_board: str, sets: Iterable[str] | No
         raise RecordError(f"no position sets at {file}" + ("" if path else ": the suite ships none for this game; "
                                                                           "make them with dlgo positions"))
     return first_of_each_set(read_positions(file, sets), per_set)
+
+
+def position_state(position: SolvedPosition) -> State:
+    """The game state a solved position stands for (its moves replayed)."""
+    return replay(position.game, position.moves)[-1]

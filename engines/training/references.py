@@ -21,11 +21,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from dlgo.arena.mistakes import position_state
 from dlgo.core.errors import SpecError
 from dlgo.data.solved import shipped_sets
 from dlgo.games import get_game
-from dlgo.formats.positions import SolvedPosition, first_of_each_set, read_positions
+from dlgo.formats.positions import SolvedPosition, first_of_each_set, position_state, read_positions
 from engines.puct import Evaluator
 from engines.training.selfplay import MatchSettings, make_search, search_moves
 

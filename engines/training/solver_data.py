@@ -25,14 +25,13 @@ from typing import NamedTuple, Sequence
 
 import numpy as np
 
-from dlgo.arena.mistakes import position_state
 from dlgo.arena.ratings import wilson_interval
 from dlgo.core.arguments import check_types, setting
 from dlgo.core.errors import RecordError, SpecError
 from dlgo.core.game import State, result_of
 from dlgo.data.solved import bitboard_solver, cached_solver
 from dlgo.encoders import Encoder
-from dlgo.formats.positions import SolvedPosition, read_positions, remaining_plies, set_of
+from dlgo.formats.positions import SolvedPosition, position_state, read_positions, remaining_plies, set_of
 from dlgo.formats.progress import progress_bar
 from dlgo.formats.records import replay
 from dlgo.games.connectn_solver import TABLE_BITS

@@ -60,6 +60,7 @@ from dlgo.formats.positions import append_row, open_log, read_positions
 from dlgo.games.registry import get_game
 from engines.alphazero import NetworkEvaluator
 from engines.neural.loading import load_network
+from engines.training.solver_data import SolverSettings
 from engines.training.alphazero_config import AlphaZeroConfig
 from engines.training.references import measure_reference
 from engines.training.selfplay import MatchSettings
@@ -232,7 +233,6 @@ def train_ceilings(args: argparse.Namespace, board: str, work: Path, positions: 
     solver-labelled positions sampled as the sets are (seed :data:`LEARN_SEED`), measured on the
     same critical positions as the runs; a row of the log each (its iteration: the epoch published)."""
     from engines.training.solver_supervised import train_on_solver  # TensorFlow
-    from engines.training.solver_data import SolverSettings
 
     learn = generate_positions(board, work / "learn", per_set=100_000, seed=LEARN_SEED, workers=args.workers,
                                max_candidates=300 if args.quick else LEARN_CANDIDATES, progress=True).parent
