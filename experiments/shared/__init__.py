@@ -8,6 +8,13 @@ One module per kind of experiment, each importing only the ones above it in this
   the run's folders taken once the arguments are checked (``take_folders``: ``--fresh``
   deletes only the script's own), errors in one line, the reproducing command, game
   and network pictures, ``summary.md``;
+- :mod:`~experiments.shared.connectn`: the Connect-N boards of the scaling lab and the
+  recipe ablation, their network sizes and the lab's AlphaZero settings;
+- :mod:`~experiments.shared.frontier`: the compute frontier's statistics (Jones' change-point
+  fit, the compute that reaches perfect play, the iso-Elo trade of search for training),
+  pure functions over tables that import no other module here;
+- :mod:`~experiments.shared.scaling_report`: the scaling lab's findings per board, figures
+  and ``summary.md``, over ``connectn`` and ``frontier``;
 - :mod:`~experiments.shared.ladders`: engine ladders (MCTS and alpha-beta at growing
   budgets, the shipped AlphaZero networks) in one round-robin, and the course's rating scale;
 - :mod:`~experiments.shared.supervised`: supervised move prediction (chapters 6-8 and 13,
