@@ -15,10 +15,10 @@ import pytest
 from dlgo.app import cli
 from dlgo.arena.report import engine_rows
 from dlgo.arena.tournament import run_tournament
-from dlgo.core.errors import RecordError
+from dlgo.core.errors import RecordError, SettingsMismatchError
 from dlgo.data.generate import generate_games
 from dlgo.formats.atomic import remove_orphaned_temporary_files
-from dlgo.formats.folders import claim_folders, hold_folder, read_manifest
+from dlgo.formats.folders import claim_folders, hold_folder, read_manifest, read_settings, record_settings
 from dlgo.formats.records import BOM, HEADER, read_games, write_games
 from engines import ENGINES
 
@@ -540,3 +540,26 @@ def test_every_script_deletes_only_its_own_folders_once_its_arguments_are_checke
     for folder in folders:  # the script's own folders: started over
         assert contents(folder) == {Path("run.json")}
         assert read_manifest(folder) == {"experiment": chapters.script_path(module.__file__)}
+
+
+def test_a_run_folder_keeps_its_settings_and_refuses_others(tmp_path):
+    from dataclasses import dataclass
+
+    @dataclass(frozen=True)
+    class Settings:
+        blocks: int = 2
+        rate: float = 0.1
+
+    record_settings(tmp_path, Settings(blocks=3))
+    record_settings(tmp_path, Settings(blocks=3))  # the same settings: the run resumes
+    assert read_settings(tmp_path, Settings, "test") == Settings(blocks=3)
+    with pytest.raises(SettingsMismatchError, match=r"other settings \{'blocks': \(3, 4\)\}"):
+        record_settings(tmp_path, Settings(blocks=4))
+    (tmp_path / "config.json").write_text('{"blocks": 3}')  # a setting added since: its default
+    record_settings(tmp_path, Settings(blocks=3))
+    with pytest.raises(SettingsMismatchError, match="rate"):
+        record_settings(tmp_path, Settings(blocks=3, rate=0.2))
+    (tmp_path / "config.json").write_text("{not json")
+    with pytest.raises(RecordError, match="cannot be read"):
+        record_settings(tmp_path, Settings())
+    assert (tmp_path / "config.json").read_text() == "{not json"  # kept as it was

@@ -22,6 +22,7 @@ Readers (ratings, replays, renders, reports) take no lock and write nothing.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import fcntl
 import json
 import os
@@ -94,6 +95,26 @@ def read_settings(folder: str | Path, cls: Callable[..., T], what: str) -> T:
         return cls(**json.loads(path.read_text()))
     except (TypeError, ValueError) as err:  # a SpecError is a ValueError: it names the setting
         raise RecordError(f"{path} does not hold {what} settings ({err}); it is kept as it is") from None
+
+
+def record_settings(folder: str | Path, settings: Any) -> None:
+    """Write a run's settings (a dataclass) to ``folder/config.json``, or refuse a
+    folder that holds a run with other settings (a :class:`SettingsMismatchError`
+    naming each change; settings added since that run was started count at their
+    defaults, so the dataclass must be buildable without arguments)."""
+    path = Path(folder) / "config.json"
+    wanted = dataclasses.asdict(settings)
+    if not path.exists():
+        with atomic_write(path) as handle:
+            json.dump(wanted, handle, indent=2)
+        return
+    try:
+        old = {**dataclasses.asdict(type(settings)()), **json.loads(path.read_text())}
+    except ValueError as err:
+        raise RecordError(f"{path} cannot be read ({err}); it is kept as it is: use another folder") from None
+    if old != wanted:
+        changed = {k: (old.get(k), v) for k, v in wanted.items() if old.get(k) != v}
+        raise SettingsMismatchError(f"{folder} holds a run with other settings {changed}")
 
 
 def read_manifest(folder: str | Path) -> dict[str, Any]:

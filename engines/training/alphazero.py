@@ -38,7 +38,6 @@ replay buffer.
 """
 from __future__ import annotations
 
-import json
 import logging
 import math
 import time
@@ -50,10 +49,10 @@ import numpy as np
 import pandas as pd
 
 from dlgo.arena.match import play_match
-from dlgo.core.errors import ModelFileError, RecordError, SettingsMismatchError, SpecError
+from dlgo.core.errors import ModelFileError, RecordError, SpecError
 from dlgo.encoders import Encoder, get_encoder_by_name
 from dlgo.formats.atomic import atomic_write
-from dlgo.formats.folders import hold_folder, read_settings
+from dlgo.formats.folders import hold_folder, read_settings, record_settings
 from dlgo.formats.plotting import plot_learning_curve
 from dlgo.formats.progress import progress_bar
 from dlgo.formats.records import replay
@@ -150,7 +149,7 @@ def open_run(out: Path, config: AlphaZeroConfig, progress: bool) -> Run:
     """The run in ``out``: its settings recorded (or checked against those
     recorded), then resumed after its last finished iteration, or started with
     a fresh network (or ``config.init``) and an empty buffer."""
-    _record_settings(out, config)
+    record_settings(out, config)
     encoder = get_encoder_by_name(None, config.game)
     syms = encoder.game.symmetries()
     history_file = out / "history.csv"
@@ -305,19 +304,6 @@ def publish(run: Run, iteration: int, row: dict[str, float]) -> None:
 def _seconds_spent(history: pd.DataFrame) -> float:
     """The seconds a run's iterations took so far (self-play, training and evaluation)."""
     return float(history["seconds"].sum()) if "seconds" in history else 0.0
-
-
-def _record_settings(out: Path, config: AlphaZeroConfig) -> None:
-    """Write ``config.json``, or refuse a folder that holds a run with other settings."""
-    config_file = out / "config.json"
-    if config_file.exists():
-        old = {**asdict(AlphaZeroConfig()), **json.loads(config_file.read_text())}  # fields added later: defaults
-        if old != asdict(config):
-            changed = {k: (old.get(k), v) for k, v in asdict(config).items() if old.get(k) != v}
-            raise SettingsMismatchError(f"{out} holds a run with other settings {changed}")
-    else:
-        with atomic_write(config_file) as handle:
-            json.dump(asdict(config), handle, indent=2)
 
 
 def _resume_point(out: Path, history: pd.DataFrame) -> int:

@@ -39,10 +39,10 @@ from typing import Any, NamedTuple, Sequence
 import numpy as np
 import pandas as pd
 
-from dlgo.core.errors import RecordError, SettingsMismatchError, SpecError
+from dlgo.core.errors import RecordError, SpecError
 from dlgo.encoders import Encoder, get_encoder_by_name
 from dlgo.formats.atomic import atomic_write
-from dlgo.formats.folders import hold_folder
+from dlgo.formats.folders import hold_folder, record_settings
 from dlgo.formats.plotting import plot_learning_curve
 from dlgo.formats.positions import SolvedPosition
 from dlgo.formats.progress import progress_bar
@@ -123,23 +123,6 @@ def _positions(given: Sequence[SolvedPosition] | str | Path, name: str,
     if not given:
         raise RecordError(f"no solved positions {'to learn from' if files == LEARN_FILES else 'to measure on'}")
     return name or "the positions given", list(given)
-
-
-def record_settings(out: Path, settings: SolverSettings) -> None:
-    """Write ``config.json``, or refuse a folder that holds a run with other settings."""
-    config_file = out / "config.json"
-    if config_file.exists():
-        try:
-            old = {**asdict(SolverSettings()), **json.loads(config_file.read_text())}  # settings added later: defaults
-        except ValueError as err:
-            raise RecordError(f"{config_file} cannot be read ({err}); it is kept as it is: use another "
-                              "folder") from None
-        if old != asdict(settings):
-            changed = {k: (old.get(k), v) for k, v in asdict(settings).items() if old.get(k) != v}
-            raise SettingsMismatchError(f"{out} holds a run with other settings {changed}")
-    else:
-        with atomic_write(config_file) as handle:
-            json.dump(asdict(settings), handle, indent=2)
 
 
 def _train(out: Path, data: Dataset, encoder: Encoder, settings: SolverSettings, epochs: int, source: str,
