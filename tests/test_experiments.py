@@ -506,8 +506,14 @@ def test_the_recipe_ablation_runs_quick_and_sets_each_variant_beside_the_baselin
     assert config["reference_file"].endswith("positions.csv") and "references-" in config["reference_file"]
     summary = (out / "summary.md").read_text()
     assert "| 5x4-4 | `recipe` | 1 |" in summary and (out / "mistakes_by_iteration.png").exists()
+    targets = pd.read_csv(out / "targets.csv")  # the recipe's half-way network judged by each search's targets
+    assert list(zip(targets["search"], targets["simulations"])) == ablation.TARGET_SEARCHES
+    assert (targets["variant"] == "recipe").all() and (targets["iteration"] == 1).all()
+    assert targets[["policy_mistakes", "mistake_mass", "value_right"]].stack().between(0, 1).all()
+    assert "## How right are self-play's targets?" in summary
     assert ablation.main(argv) == 0  # finished runs: nothing trained or measured again
     assert len(pd.read_csv(out / "mistakes.csv")) == len(mistakes)
+    assert pd.read_csv(out / "targets.csv").equals(targets)
     assert ablation.main([*argv, "--variants", "nope"]) == 2
     # another session, its work folder gone: the report's rows stand, nothing is trained again
     import shutil
@@ -517,3 +523,4 @@ def test_the_recipe_ablation_runs_quick_and_sets_each_variant_beside_the_baselin
     assert ablation.main(argv) == 0
     assert not (work / "5x4-4" / "recipe-s0").exists()
     assert pd.read_csv(out / "mistakes.csv").equals(mistakes)
+    assert pd.read_csv(out / "targets.csv").equals(targets)

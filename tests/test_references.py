@@ -13,8 +13,9 @@ from dlgo.core.game import State
 from dlgo.formats.positions import SolvedPosition, position_state
 from engines.puct import Evaluator
 from engines.training.alphazero_config import AlphaZeroConfig
-from engines.training.references import EARLY_SETS, measure_reference, reference_positions
-from engines.training.selfplay import MatchSettings
+from engines.training.references import (EARLY_SETS, measure_reference, measure_targets, raw_quality,
+                                         reference_positions, target_quality)
+from engines.training.selfplay import MatchSettings, SelfPlaySettings
 
 
 class Oracle(Evaluator):
@@ -49,6 +50,30 @@ def test_an_oracle_makes_no_mistake_and_its_opposite_always_errs(gumbel):
     assert good.positions == 9 and good.raw == 0.0 and good.search <= 1 / 9
     bad = measure_reference(Oracle(positions, perfect=False), positions, settings)
     assert bad.raw == 1.0
+
+
+def test_targets_are_judged_against_the_solver():
+    positions = reference_positions("connect4", 3)
+    perfect = [np.isin(np.arange(7), p.perfect_actions()) / len(p.perfect_actions()) for p in positions]
+    results = np.array([p.result for p in positions], float)
+    right = target_quality(np.array(perfect), results, positions)
+    assert right == (9, 0.0, 0.0, 1.0)
+    mistakes = [np.isin(np.arange(7), [a for a in p.scores if p.is_mistake(a)]).astype(float) for p in positions]
+    half = [(a + b) / 2 for a, b in zip(perfect, (m / m.sum() for m in mistakes))]
+    wrong = target_quality(np.array(half), -results + (results == 0), positions)  # values on the wrong side
+    assert wrong.mistake_mass == pytest.approx(0.5) and wrong.value_right == 0.0
+    assert raw_quality(Oracle(positions, perfect=False), positions).policy_mistakes == 1.0
+
+
+@pytest.mark.parametrize("gumbel", [0, 4])
+def test_a_searchs_targets_follow_its_guide(gumbel):
+    positions = reference_positions("connect4", 3)
+    settings = SelfPlaySettings(parallel=4, simulations=8, gumbel=gumbel)
+    good = measure_targets(Oracle(positions, perfect=True), positions, settings)
+    bad = measure_targets(Oracle(positions, perfect=False), positions, settings)
+    assert good.positions == bad.positions == 9
+    assert good.mistake_mass < bad.mistake_mass and good.policy_mistakes < bad.policy_mistakes
+    assert 0.0 <= good.value_right <= 1.0
 
 
 def test_the_best_iteration_by_the_references():

@@ -26,7 +26,7 @@ from dlgo.data.solved import shipped_sets
 from dlgo.games import get_game
 from dlgo.formats.positions import SolvedPosition, first_of_each_set, position_state, read_positions
 from engines.puct import Evaluator
-from engines.training.selfplay import MatchSettings, make_search, search_moves
+from engines.training.selfplay import MatchSettings, SelfPlaySettings, make_search, search_moves, search_targets
 
 #: the sets whose critical positions a run is measured on: the opening, where the network's values matter most
 EARLY_SETS = ("begin-easy", "begin-medium", "begin-hard")
@@ -38,6 +38,15 @@ class ReferenceMistakes(NamedTuple):
     positions: int
     raw: float     # the network's raw policy (its most likely sensible move)
     search: float  # after the run's evaluation search
+
+
+class TargetQuality(NamedTuple):
+    """How right the training targets of a search are on solved positions."""
+
+    positions: int
+    policy_mistakes: float  # the share where the policy target's most likely sensible move is a mistake
+    mistake_mass: float     # the policy target's mean probability on mistakes
+    value_right: float      # the share whose value target lies nearest the exact result (of -1, 0, 1)
 
 
 def reference_positions(game: str, per_set: int, file: str | Path = "") -> list[SolvedPosition]:
@@ -82,3 +91,41 @@ def measure_reference(evaluator: Evaluator, positions: list[SolvedPosition], set
                             parallel=settings.parallel)
     return ReferenceMistakes(len(positions), float(np.mean([p.is_mistake(a) for p, a in zip(positions, raw)])),
                              float(np.mean([p.is_mistake(a) for p, a in zip(positions, searched)])))
+
+
+def value_right(values: np.ndarray, positions: list[SolvedPosition]) -> float:
+    """The share of ``positions`` whose value (for the player to move, in [-1, 1]) lies
+    nearest their exact result: above 1/3 for a win, below -1/3 for a loss, between for a draw."""
+    values = np.asarray(values, float).ravel()
+    results = np.array([p.result for p in positions])
+    right = np.where(results > 0, values > 1 / 3, np.where(results < 0, values < -1 / 3, np.abs(values) <= 1 / 3))
+    return float(right.mean())
+
+
+def target_quality(policies: np.ndarray, values: np.ndarray, positions: list[SolvedPosition]) -> TargetQuality:
+    """How right policy and value targets (a row a position) are: see :class:`TargetQuality`."""
+    argmax_mistakes, mass = [], []
+    for position, policy in zip(positions, policies):
+        sensible = np.asarray(position_state(position).sensible_actions())
+        argmax_mistakes.append(position.is_mistake(int(sensible[int(np.argmax(policy[sensible]))])))
+        mass.append(sum(float(policy[a]) for a in np.flatnonzero(policy) if position.is_mistake(int(a))))
+    return TargetQuality(len(positions), float(np.mean(argmax_mistakes)), float(np.mean(mass)),
+                         value_right(values, positions))
+
+
+def measure_targets(evaluator: Evaluator, positions: list[SolvedPosition], settings: SelfPlaySettings,
+                    seed: int = 0) -> TargetQuality:
+    """How right the targets are that self-play with ``settings`` (its search, simulations and
+    noise) would record on ``positions``, searching with ``evaluator``: the floor that training on
+    them cannot go below. The policy target is the search's (visit counts, or Gumbel's improved
+    policy), the value target its root value."""
+    states = [position_state(p) for p in positions]
+    policies, values = search_targets(make_search(evaluator, settings, seed), states, settings.simulations,
+                                      parallel=settings.parallel)
+    return target_quality(policies, values, positions)
+
+
+def raw_quality(evaluator: Evaluator, positions: list[SolvedPosition]) -> TargetQuality:
+    """The network's own policy and value, judged as :func:`measure_targets` judges targets."""
+    priors, values = evaluator.evaluate([position_state(p) for p in positions])
+    return target_quality(np.asarray(priors), np.asarray(values), positions)

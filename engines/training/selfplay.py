@@ -250,19 +250,40 @@ def make_search(evaluator: Evaluator, settings: SelfPlaySettings | MatchSettings
     return PUCTSearch(evaluator, c=settings.c, seed=seed)
 
 
+def _searched_roots(search: MoveSearch, states: Sequence[State], simulations: int, parallel: int,
+                    noise: bool) -> list[Node]:
+    """Each state's root after ``simulations`` simulations of ``search`` (with the
+    self-play noise where ``noise``), ``parallel`` searches advancing together."""
+    roots: list[Node] = []
+    for start in range(0, len(states), parallel):
+        games = [_Game(k, [Node(state)]) for k, state in enumerate(states[start:start + parallel])]
+        movers, budgets = [0] * len(games), [simulations] * len(games)
+        _prepare_roots(games, movers, [search], budgets, noise=noise)
+        _search(games, movers, [search], budgets)
+        roots += [g.trees[0] for g in games]
+    return roots
+
+
 def search_moves(search: MoveSearch, states: Sequence[State], simulations: int, parallel: int = 64) -> list[int]:
     """The move ``search`` plays in each of ``states`` (unfinished) after
     ``simulations`` simulations without noise, ``parallel`` searches advancing
     together (their leaves evaluated in one call)."""
-    actions: list[int] = []
     rng = np.random.default_rng(0)  # unused at temperature 0
-    for start in range(0, len(states), parallel):
-        games = [_Game(k, [Node(state)]) for k, state in enumerate(states[start:start + parallel])]
-        movers, budgets = [0] * len(games), [simulations] * len(games)
-        _prepare_roots(games, movers, [search], budgets, noise=False)
-        _search(games, movers, [search], budgets)
-        actions += [search.play(g.trees[0], 0.0, rng) for g in games]
-    return actions
+    return [search.play(root, 0.0, rng) for root in _searched_roots(search, states, simulations, parallel, False)]
+
+
+def search_targets(search: MoveSearch, states: Sequence[State], simulations: int, parallel: int = 64,
+                   noise: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """The training targets self-play would record in each of ``states``: the search's
+    policy targets (a row a state, over the whole action space) and root values, after
+    ``simulations`` simulations with self-play's noise (without, unless ``noise``)."""
+    roots = _searched_roots(search, states, simulations, parallel, noise)
+    policies = np.array([search.policy_target(root) for root in roots], np.float32).reshape(len(roots), -1)
+    values = np.array([search.search_value(root) for root in roots], np.float32)
+    rng = np.random.default_rng(0)
+    for root in roots:
+        search.play(root, 0.0, rng)  # ends each root's search, as a move would (Gumbel keeps a plan a root)
+    return policies, values
 
 
 def self_play(game: str, evaluator: Evaluator, encoder: Encoder, num_games: int,

@@ -17,7 +17,9 @@ changes one at a time and measures each change on the same positions:
   floor, merged positions, the value target, head widths, the learning-rate
   schedule, the buffer, a best-network choice), each changing the baseline in one
   setting, with its source;
-- ``recipe``: the changes together (what the evidence keeps).
+- ``recipe``: the changes together; ``recipe-4x64``: the ones that gained, on the
+  network its ceiling says can hold the truth (4x64, heads of 32); ``gumbel``: that
+  with Gumbel search's improved-policy targets.
 
 Each variant trains one run per seed (``--seeds``) for the board's iterations
 from a random network of ``--net``; its networks half way and at the end of the run (and the one it publishes) are measured on
@@ -33,9 +35,15 @@ architecture, with the baseline's heads and with wide ones, and a 4x64 network,
 trained by supervised learning on solver-labelled positions
 (``dlgo train-supervised --target solver``), measured on the same positions.
 
+And why self-play stops above its ceiling (:func:`measure_targets_of`): searching
+with one run's half-way network (``--targets-of``), how right the targets are that
+PUCT and Gumbel search record at 16 and 64 simulations on the same positions, judged
+against the solver (:func:`engines.training.references.measure_targets`).
+
 Writes to ``--out``: ``mistakes.csv`` (every measured network), ``variants.csv``
 (per board and variant: the end's mistakes, mean and interval, and the change
-against the baseline), ``mistakes_by_iteration.png`` and ``summary.md``.
+against the baseline), ``targets.csv`` (the targets' study),
+``mistakes_by_iteration.png`` and ``summary.md``.
 """
 from __future__ import annotations
 
@@ -80,6 +88,11 @@ LEARN_CANDIDATES = 60_000
 CEILING_EPOCHS = 30
 CEILING = "ceiling"      # the variants' names of the supervised ceilings begin so
 
+#: the searches whose targets the study compares: (kind, simulations), "network" being the raw policy and value
+TARGET_SEARCHES = [("network", 0), ("puct", 16), ("puct", 64), ("gumbel", 16), ("gumbel", 64)]
+TARGET_COLUMNS = ["board", "variant", "seed", "iteration", "search", "simulations", "positions", "policy_mistakes",
+                  "mistake_mass", "value_right"]
+
 COLUMNS = ["board", "variant", "seed", "iteration", "published", "simulations", "positions", "mistakes_raw",
            "mistakes_search"]
 
@@ -91,6 +104,9 @@ class Variant(NamedTuple):
     about: str
     source: str
     settings: Callable[[int, int], dict[str, Any]]
+
+
+BIG_NET = {"blocks": 4, "filters": 64, "policy_filters": 32, "value_filters": 32}
 
 
 def floor_schedule(board_cells: int, iterations: int) -> dict[str, Any]:
@@ -128,6 +144,15 @@ VARIANTS: dict[str, Variant] = {
                             best_network),
     "lr-drops": Variant("learning rate / 10 at half and three quarters of the run", "AlphaGo Zero's step schedule",
                         drops),
+    "big-net": Variant("a 4x64 network with heads of 32 filters", "the ceilings: 4x64 with wide heads learns the truth",
+                       lambda c, i: BIG_NET),
+    "recipe-4x64": Variant("temperature floor, merged positions, a 4x64 network with heads of 32, best network",
+                           "the changes that gained, on the network that can hold the truth",
+                           lambda c, i: {**floor_schedule(c, i), "merge_positions": True, **BIG_NET,
+                                         **best_network(c, i)}),
+    "gumbel": Variant("recipe-4x64 with Gumbel search's improved-policy targets (16 considered moves, all on "
+                      "these boards)", "Gumbel AlphaZero (Danihelka et al. 2022): right targets from few simulations",
+                      lambda c, i: {**VARIANTS["recipe-4x64"].settings(c, i), "gumbel": 16}),
     "small-buffer": Variant("a replay buffer of 500 games (not 2000)", "a shorter window: fresher targets",
                             lambda c, i: {"buffer_games": 500}),
     "large-buffer": Variant("a replay buffer of 8000 games", "a longer window: more positions",
@@ -151,6 +176,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="solved positions per set of the measured sets (default 1000; their critical ones count)")
     p.add_argument("--simulations", type=whole(1), default=64,
                    help="the search budget the networks are measured at (default 64)")
+    p.add_argument("--targets-of", default="recipe-4x64", metavar="VARIANT",
+                   help="the run whose half-way network (first seed) the targets' study searches with, where it "
+                        "was trained (default recipe-4x64; --quick: recipe)")
     p.add_argument("--workers", type=whole(1), default=2,
                    help="processes for self-play and for solving the positions (default 2)")
     return p
@@ -162,8 +190,9 @@ def settle(args: argparse.Namespace) -> None:
         args.boards, args.seeds, args.net = BOARDS[:1], [args.seed], "1x8"
         args.iterations, args.positions = [2], 20
     args.variants = args.variants or (["baseline", "recipe"] if args.quick else list(VARIANTS))
+    args.targets_of = "recipe" if args.quick else args.targets_of
     args.seeds = args.seeds or [args.seed, args.seed + 1]
-    unknown = [v for v in args.variants if v not in VARIANTS]
+    unknown = [v for v in args.variants + [args.targets_of] if v not in VARIANTS]
     if unknown:
         raise SpecError(f"no variant {', '.join(unknown)}; the variants: {', '.join(VARIANTS)}")
     for board in args.boards:
@@ -263,11 +292,14 @@ def measured_before(report: Path, board: str, simulations: int, positions: int) 
     return [dict(row) for _, row in rows[same].iterrows()]
 
 
-def train_and_measure(args: argparse.Namespace, board: str, work: Path, report: Path) -> pd.DataFrame:
+def train_and_measure(args: argparse.Namespace, board: str, work: Path, out: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Train every variant's runs on ``board`` (resumable) and measure their networks,
-    appending to ``work/measured/mistakes.csv`` as measured. A run whose every network is
-    measured already is not trained again: a new work folder starts from the rows of
-    ``report`` (the committed ``mistakes.csv``), so a study spans sessions."""
+    appending to ``work/measured/mistakes.csv`` as measured; then the ceilings and the
+    targets' study (:func:`measure_targets_of`). A run whose every network is measured
+    already is not trained again: a new work folder starts from the rows of the committed
+    report in ``out`` (its ``mistakes.csv``, ``targets.csv``), so a study spans sessions.
+    Returns the mistakes and the targets' rows."""
+    report = out / "mistakes.csv"
     from engines.training.alphazero import train_alphazero  # TensorFlow: loaded once there is a run to train
 
     positions, references = position_sets(args, board, work)
@@ -304,7 +336,45 @@ def train_and_measure(args: argparse.Namespace, board: str, work: Path, report: 
                     "positions": measured.positions, "mistakes_raw": measured.raw,
                     "mistakes_search": measured.search})
         train_ceilings(args, board, work, positions, done, log_file)
-        return pd.read_csv(log_file)
+        targets = measure_targets_of(args, board, work, positions, references, out / "targets.csv")
+        return pd.read_csv(log_file), targets
+
+
+def measure_targets_of(args: argparse.Namespace, board: str, work: Path, positions: list, references: Path,
+                       report: Path) -> pd.DataFrame:
+    """Why self-play stops short (part 2 of the study): how right the targets are that each of
+    :data:`TARGET_SEARCHES` records, searching with the half-way network of ``--targets-of``'s first
+    seed on the measured critical positions, beside that network's own policy and value. Rows
+    of ``work/measured/targets.csv``, resumed as the mistakes are (from the committed ``report``
+    when the work folder is new); none where that run was not trained here."""
+    from engines.training.references import measure_targets, raw_quality  # TensorFlow
+
+    log_file = work / "measured" / "targets.csv"
+    new_log = not log_file.exists()
+    rows = open_log(log_file, TARGET_COLUMNS)
+    if new_log and report.exists():
+        for _, row in pd.read_csv(report).iterrows():
+            if row["board"] == board_slug(board) and row["positions"] == len(positions):
+                append_row(log_file, TARGET_COLUMNS, {column: row[column] for column in TARGET_COLUMNS})
+        rows = open_log(log_file, TARGET_COLUMNS)
+    seed, iteration = args.seeds[0], measured_iterations(args.board_iterations[board])[0]
+    done = {(row["search"], int(row["simulations"])) for row in rows
+            if (row["variant"], int(row["seed"]), int(row["iteration"])) == (args.targets_of, seed, iteration)}
+    checkpoint = work / f"{args.targets_of}-s{seed}" / "checkpoints" / f"iter-{iteration:03d}.keras"
+    wanted = [(kind, n) for kind, n in TARGET_SEARCHES if (kind, n) not in done]
+    if wanted and checkpoint.exists():
+        evaluator = NetworkEvaluator(load_network(checkpoint))
+        base = run_config(args, board, args.targets_of, seed, references).self_play_settings()
+        for kind, simulations in tqdm(wanted, desc="targets", unit="search"):
+            settings = replace(base, simulations=simulations, gumbel=16 if kind == "gumbel" else 0)
+            quality = raw_quality(evaluator, positions) if kind == "network" else \
+                measure_targets(evaluator, positions, settings, seed=seed)
+            append_row(log_file, TARGET_COLUMNS, {
+                "board": board_slug(board), "variant": args.targets_of, "seed": seed, "iteration": iteration,
+                "search": kind, "simulations": simulations, "positions": quality.positions,
+                "policy_mistakes": quality.policy_mistakes, "mistake_mass": quality.mistake_mass,
+                "value_right": quality.value_right})
+    return pd.read_csv(log_file)
 
 
 def end_of_runs(mistakes: pd.DataFrame, iterations: dict[str, int]) -> pd.DataFrame:
@@ -315,6 +385,8 @@ def end_of_runs(mistakes: pd.DataFrame, iterations: dict[str, int]) -> pd.DataFr
         chosen = published if not published.empty else run[run["iteration"] == iterations[board]]
         if not chosen.empty:
             rows.append(chosen.iloc[-1])
+    order = {name: k for k, name in enumerate(VARIANTS)}  # the variants in the table's order, the ceilings last
+    rows.sort(key=lambda row: (str(row["variant"]).startswith(CEILING), order.get(str(row["variant"]), 0)))
     return pd.DataFrame(rows).reset_index(drop=True)
 
 
@@ -373,8 +445,9 @@ def percent(value: float) -> str:
 def summary_lines(args: argparse.Namespace, command_line: str, table: pd.DataFrame) -> list[str]:
     lines = ["# The recipe's ablation: what keeps AlphaZero from perfect play", "",
              f"Reproduce: `{command_line}`", "",
-             f"Each variant changes the scaling lab's recipe in one setting; one run per seed "
-             f"({', '.join(map(str, args.seeds))}) from a random {args.net.name} network for "
+             f"Each variant changes the scaling lab's recipe as the table of variants below says (most in one "
+             f"setting); one run per seed ({', '.join(map(str, args.seeds))}) from a random network, {args.net.name} "
+             f"unless the variant names another, for "
              + ", ".join(f"{n} iterations on {board_slug(b)}" for b, n in args.board_iterations.items())
              + f"; each run's published network measured on its board's critical solved positions (Pons' six sets, "
                f"{args.positions} positions a set, seed {MEASURE_SEED}), from its raw policy and after "
@@ -397,6 +470,27 @@ def summary_lines(args: argparse.Namespace, command_line: str, table: pd.DataFra
     lines += ["", "![mistakes by iteration](mistakes_by_iteration.png)", "", "## The variants", "",
               "| variant | what changes | source |", "|---|---|---|"]
     lines += [f"| `{name}` | {VARIANTS[name].about} | {VARIANTS[name].source} |" for name in args.variants]
+    return lines
+
+
+def target_lines(targets: pd.DataFrame) -> list[str]:
+    """The summary's section on the targets' study (none without its rows)."""
+    if targets.empty:
+        return []
+    lines = ["", "## How right are self-play's targets?", "",
+             "Searching with one run's half-way network, the targets each search would record on the same critical "
+             "positions (PUCT with the run's root noise: its visit counts; Gumbel: its improved policy), and the "
+             "network's own policy and value: where the policy target's most likely move is a mistake, the "
+             "probability it puts on mistakes, and where the root value lies nearest the exact result (above 1/3 a "
+             "win, below -1/3 a loss, between a draw). A network trained on targets learns at best what they say.",
+             "", "| board | network | search | simulations | positions | policy target's move a mistake | "
+             "probability on mistakes | value right |", "|---|---|---|---:|---:|---:|---:|---:|"]
+    for row in targets.itertuples():
+        search = "none (the network's own)" if row.search == "network" else row.search
+        simulations = "" if row.search == "network" else row.simulations
+        lines.append(f"| {row.board} | `{row.variant}` after {row.iteration} iterations (seed {row.seed}) | {search} "
+                     f"| {simulations} | {row.positions} | {percent(row.policy_mistakes)} | "
+                     f"{percent(row.mistake_mass)} | {percent(row.value_right)} |")
     return lines
 
 
@@ -434,8 +528,9 @@ def main(argv: list[str] | None = None) -> int:
     chapters.take_folders(args)
     out, work = Path(args.out), Path(args.work)
     with hold_folder(out, "recipe-ablation-report"):
-        tables = [train_and_measure(args, board, work / board_slug(board), out / "mistakes.csv")
-                  for board in args.boards]
+        measured_boards = [train_and_measure(args, board, work / board_slug(board), out) for board in args.boards]
+        tables = [mistakes for mistakes, _ in measured_boards]
+        targets = pd.concat([table for _, table in measured_boards], ignore_index=True)
         measured = {i for board in args.boards for i in measured_iterations(args.board_iterations[board])}
         mistakes = pd.concat(tables, ignore_index=True)
         ceilings = mistakes["variant"].str.startswith(CEILING)
@@ -443,12 +538,12 @@ def main(argv: list[str] | None = None) -> int:
                                         & (mistakes["iteration"].isin(measured) | (mistakes["published"] == 1)))]
         iterations = {board_slug(b): n for b, n in args.board_iterations.items()}
         table = variant_table(end_of_runs(mistakes, iterations))
-        for name, frame in (("mistakes.csv", mistakes), ("variants.csv", table)):
+        for name, frame in (("mistakes.csv", mistakes), ("variants.csv", table), ("targets.csv", targets)):
             with atomic_write(out / name) as handle:
                 frame.to_csv(handle, index=False)
         plot_runs(mistakes, out / "mistakes_by_iteration.png")
         command_line = chapters.command(__file__, argv)
-        chapters.write_lines(out / "summary.md", summary_lines(args, command_line, table))
+        chapters.write_lines(out / "summary.md", summary_lines(args, command_line, table) + target_lines(targets))
     print(f"wrote {out / 'summary.md'}")
     return 0
 
