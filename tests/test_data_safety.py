@@ -238,7 +238,7 @@ def test_alphazero_training_resumes_consistently_after_a_kill_at_every_write(tmp
     from engines.training.replay import ReplayBuffer
 
     writes = {"save_model": training.save_model, "atomic_write": training.atomic_write, "buffer": ReplayBuffer.save,
-              "publish_copy": training.publish_copy}
+              "publish_copy": training.publish_copy, "record_settings": training.record_settings}
     steps, kill_at = 0, 0
 
     def counted(name):
@@ -254,6 +254,7 @@ def test_alphazero_training_resumes_consistently_after_a_kill_at_every_write(tmp
     monkeypatch.setattr(training, "atomic_write", counted("atomic_write"))
     monkeypatch.setattr(ReplayBuffer, "save", counted("buffer"))
     monkeypatch.setattr(training, "publish_copy", counted("publish_copy"))  # checkpoint.keras, the network to play
+    monkeypatch.setattr(training, "record_settings", counted("record_settings"))  # config.json
     config = tiny_config()
     training.train_alphazero(tmp_path / "second", config, 1, progress=False)  # its writes are the first iteration's
     first_writes = steps

@@ -124,9 +124,10 @@ KAGGLE_RUNNER = """
 import json, sys
 from kaggle_environments import make
 submission, opponent, games = sys.argv[1], sys.argv[2], int(sys.argv[3])
+configuration = {"actTimeout": float(sys.argv[4])} if len(sys.argv) > 4 else {}
 for game in range(games):
     first = game % 2 == 0
-    env = make("connectx", debug=True)
+    env = make("connectx", configuration=configuration, debug=True)
     env.run([submission, opponent] if first else [opponent, submission])
     ours = env.steps[-1][0 if first else 1]
     boards = [step[0]["observation"]["board"] for step in env.steps]
@@ -147,12 +148,16 @@ class KaggleGame(NamedTuple):
     columns: list[int]
 
 
-def play_in_kaggle(submission: str | Path, opponent: str, games: int, timeout: float = 1800) -> list[KaggleGame]:
+def play_in_kaggle(submission: str | Path, opponent: str, games: int, timeout: float = 1800,
+                   act_timeout: float | None = None) -> list[KaggleGame]:
     """``games`` games of ``submission`` against a ConnectX agent of ``kaggle-environments``
     (``negamax``, ``random``), first and second in turn, in a process of their own
-    (numpy on one thread, as a Kaggle kernel runs it)."""
+    (numpy on one thread, as a Kaggle kernel runs it). ``act_timeout``: the seconds a
+    move may take (Kaggle's 2 unless given; the agent searches until half of it, or
+    until its simulations are done)."""
     env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
-    done = subprocess.run([sys.executable, "-c", KAGGLE_RUNNER, str(submission), opponent, str(games)],
+    extra = [] if act_timeout is None else [str(act_timeout)]
+    done = subprocess.run([sys.executable, "-c", KAGGLE_RUNNER, str(submission), opponent, str(games), *extra],
                           capture_output=True, text=True, env=env, timeout=timeout)
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or ["no output"])[-1]

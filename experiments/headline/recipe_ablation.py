@@ -70,7 +70,7 @@ from engines.alphazero import NetworkEvaluator
 from engines.neural.loading import load_network
 from engines.training.solver_data import SolverSettings
 from engines.training.alphazero_config import AlphaZeroConfig
-from engines.training.references import measure_reference
+from engines.training.references import measure_reference, measure_targets, raw_quality
 from engines.training.selfplay import MatchSettings
 from experiments.shared import chapters
 from experiments.shared.connectn import Net, board_slug, cells, training_config
@@ -347,8 +347,6 @@ def measure_targets_of(args: argparse.Namespace, board: str, work: Path, positio
     seed on the measured critical positions, beside that network's own policy and value. Rows
     of ``work/measured/targets.csv``, resumed as the mistakes are (from the committed ``report``
     when the work folder is new); none where that run was not trained here."""
-    from engines.training.references import measure_targets, raw_quality  # TensorFlow
-
     log_file = work / "measured" / "targets.csv"
     new_log = not log_file.exists()
     rows = open_log(log_file, TARGET_COLUMNS)
