@@ -50,6 +50,15 @@ def test_a_floor_keeps_self_play_off_its_greedy_path():
     assert len(games(0.0)) <= 5 and len(games(0.3)) > 10
 
 
+def test_gumbel_plays_its_choice_unless_a_floor_asks_for_sampling():
+    board = "connectn:columns=5,rows=4,n=4"
+    choice = AlphaZeroConfig(game=board, gumbel=5, temperature_moves=10).self_play_settings()
+    assert (choice.temperature_moves, choice.temperature_floor) == (0, 0.0)  # Gumbel's noise explores
+    sampled = AlphaZeroConfig(game=board, gumbel=5, temperature_moves=10, temperature_floor=0.3,
+                              temperature_decay_moves=5).self_play_settings()
+    assert (sampled.temperature_moves, sampled.temperature_floor, sampled.temperature_decay_moves) == (10, 0.3, 5)
+
+
 def test_merged_positions_average_their_targets_in_order_of_play():
     features = np.array([[1, 0], [0, 1], [1, 0], [1, 1], [1, 0]], np.int8).reshape(5, 1, 1, 2)
     policies = np.array([[1, 0], [0, 1], [0, 1], [1, 0], [1, 0]], np.float32)

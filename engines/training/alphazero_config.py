@@ -63,7 +63,9 @@ class AlphaZeroConfig:
                                         "every move)")
     temperature_floor: float = setting(0.0, "after --temperature-moves, the temperature falls linearly to this floor "
                                             "over --temperature-decay-moves moves and stays there (AlphaZero.jl for "
-                                            "Connect Four: 0.3; 0: the most visited move)")
+                                            "Connect Four: 0.3; 0: the most visited move). With Gumbel search "
+                                            "and a floor above 0, moves are sampled from its improved policy on "
+                                            "this schedule (without one, Gumbel plays its own choice)")
     temperature_decay_moves: int = setting(0, "moves over which the temperature falls from 1 to --temperature-floor")
     buffer_games: int = setting(1000, "replay buffer: the positions of this many latest games")
     auxiliary: list[str] = setting([], "KataGo's auxiliary targets to learn too (names, or all: the game's): "
@@ -196,9 +198,10 @@ class AlphaZeroConfig:
 
     def self_play_settings(self) -> SelfPlaySettings:
         """How this run's self-play searches and chooses its moves."""
+        gumbel_choice = self.gumbel and not self.temperature_floor  # Gumbel's noise explores: its choice is played
         return SelfPlaySettings(parallel=self.parallel, simulations=self.simulations, c=self.c,
-                                temperature_moves=0 if self.gumbel else self.temperature_moves,
-                                temperature_floor=0.0 if self.gumbel else self.temperature_floor,
+                                temperature_moves=0 if gumbel_choice else self.temperature_moves,
+                                temperature_floor=0.0 if gumbel_choice else self.temperature_floor,
                                 temperature_decay_moves=self.temperature_decay_moves,
                                 dirichlet_alpha=self.dirichlet_alpha, dirichlet_epsilon=self.dirichlet_epsilon,
                                 fast_simulations=self.fast_simulations, full_fraction=self.full_fraction,

@@ -151,8 +151,12 @@ VARIANTS: dict[str, Variant] = {
                            lambda c, i: {**floor_schedule(c, i), "merge_positions": True, **BIG_NET,
                                          **best_network(c, i)}),
     "gumbel": Variant("recipe-4x64 with Gumbel search's improved-policy targets (16 considered moves, all on "
-                      "these boards)", "Gumbel AlphaZero (Danihelka et al. 2022): right targets from few simulations",
-                      lambda c, i: {**VARIANTS["recipe-4x64"].settings(c, i), "gumbel": 16}),
+                      "these boards), its choice played (no temperature)",
+                      "Gumbel AlphaZero (Danihelka et al. 2022): right targets from few simulations",
+                      lambda c, i: {**VARIANTS["recipe-4x64"].settings(c, i), "gumbel": 16, "temperature_floor": 0.0}),
+    "gumbel-explore": Variant("recipe-4x64 with Gumbel's targets, its moves sampled from the improved policy on the "
+                              "temperature floor's schedule", "AlphaZero.jl's exploration with Gumbel's targets",
+                              lambda c, i: {**VARIANTS["recipe-4x64"].settings(c, i), "gumbel": 16}),
     "small-buffer": Variant("a replay buffer of 500 games (not 2000)", "a shorter window: fresher targets",
                             lambda c, i: {"buffer_games": 500}),
     "large-buffer": Variant("a replay buffer of 8000 games", "a longer window: more positions",
@@ -165,7 +169,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--boards", nargs="+", default=BOARDS, metavar="SPEC",
                    help="Connect-N boards the solver solves, smallest first (default 5x4 and 6x4, four in a row)")
     p.add_argument("--variants", nargs="+", default=None, metavar="NAME",
-                   help=f"the variants to run (default all: {' '.join(VARIANTS)}; --quick: baseline and recipe)")
+                   help=f"the variants to run, each NAME or NAME:SEED,SEED (its own seeds in place of --seeds) "
+                        f"(default all: {' '.join(VARIANTS)}; --quick: baseline and recipe)")
     p.add_argument("--seeds", nargs="+", type=int, default=None, metavar="N",
                    help="seeds of the runs (default --seed and the one after it)")
     p.add_argument("--net", default="2x32", metavar="BLOCKSxFILTERS", help="the network's size (default 2x32)")
@@ -192,6 +197,17 @@ def settle(args: argparse.Namespace) -> None:
     args.variants = args.variants or (["baseline", "recipe"] if args.quick else list(VARIANTS))
     args.targets_of = "recipe" if args.quick else args.targets_of
     args.seeds = args.seeds or [args.seed, args.seed + 1]
+    args.variant_seeds = {}  # each variant's seeds: its own (NAME:SEED,SEED) or --seeds
+    for item in args.variants:
+        name, _, own = item.partition(":")
+        try:
+            args.variant_seeds[name] = [int(seed) for seed in own.split(",")] if own else list(args.seeds)
+        except ValueError:
+            raise SpecError(f"--variants {item}: a variant's own seeds are whole numbers, as in "
+                            f"{name}:0,1") from None
+        if len(set(args.variant_seeds[name])) < len(args.variant_seeds[name]):
+            raise SpecError(f"--variants {item} names a seed twice")
+    args.variants = list(args.variant_seeds)
     unknown = [v for v in args.variants + [args.targets_of] if v not in VARIANTS]
     if unknown:
         raise SpecError(f"no variant {', '.join(unknown)}; the variants: {', '.join(VARIANTS)}")
@@ -316,7 +332,9 @@ def train_and_measure(args: argparse.Namespace, board: str, work: Path, out: Pat
         done = {(row["variant"], int(row["seed"]), int(row["iteration"])) for row in rows}
         finished = {(row["variant"], int(row["seed"])) for row in rows if int(row["published"])}
         wanted = measured_iterations(iterations)
-        runs = [(variant, seed) for seed in args.seeds for variant in args.variants]  # every variant's first seed first
+        seeds = sorted({seed for own in args.variant_seeds.values() for seed in own})
+        runs = [(variant, seed) for seed in seeds for variant in args.variants  # every variant's first seed first
+                if seed in args.variant_seeds[variant]]
         for variant, seed in tqdm(runs, desc=f"runs {board_slug(board)}", unit="run"):
             if (variant, seed) in finished and all((variant, seed, i) in done for i in wanted):
                 continue  # measured to its end (perhaps in another session): nothing to train
@@ -355,7 +373,8 @@ def measure_targets_of(args: argparse.Namespace, board: str, work: Path, positio
             if row["board"] == board_slug(board) and row["positions"] == len(positions):
                 append_row(log_file, TARGET_COLUMNS, {column: row[column] for column in TARGET_COLUMNS})
         rows = open_log(log_file, TARGET_COLUMNS)
-    seed, iteration = args.seeds[0], measured_iterations(args.board_iterations[board])[0]
+    seed = args.variant_seeds.get(args.targets_of, args.seeds)[0]
+    iteration = measured_iterations(args.board_iterations[board])[0]
     done = {(row["search"], int(row["simulations"])) for row in rows
             if (row["variant"], int(row["seed"]), int(row["iteration"])) == (args.targets_of, seed, iteration)}
     checkpoint = work / f"{args.targets_of}-s{seed}" / "checkpoints" / f"iter-{iteration:03d}.keras"
@@ -444,7 +463,8 @@ def summary_lines(args: argparse.Namespace, command_line: str, table: pd.DataFra
     lines = ["# The recipe's ablation: what keeps AlphaZero from perfect play", "",
              f"Reproduce: `{command_line}`", "",
              f"Each variant changes the scaling lab's recipe as the table of variants below says (most in one "
-             f"setting); one run per seed ({', '.join(map(str, args.seeds))}) from a random network, {args.net.name} "
+             f"setting); one run per seed (the seeds column; {', '.join(map(str, args.seeds))} unless the command names a "
+             f"variant's own) from a random network, {args.net.name} "
              f"unless the variant names another, for "
              + ", ".join(f"{n} iterations on {board_slug(b)}" for b, n in args.board_iterations.items())
              + f"; each run's published network measured on its board's critical solved positions (Pons' six sets, "
@@ -532,7 +552,9 @@ def main(argv: list[str] | None = None) -> int:
         measured = {i for board in args.boards for i in measured_iterations(args.board_iterations[board])}
         mistakes = pd.concat(tables, ignore_index=True)
         ceilings = mistakes["variant"].str.startswith(CEILING)
-        mistakes = mistakes[ceilings | (mistakes["variant"].isin(args.variants) & mistakes["seed"].isin(args.seeds)
+        wanted = pd.Series([int(seed) in args.variant_seeds.get(variant, []) for variant, seed in
+                            zip(mistakes["variant"], mistakes["seed"])], index=mistakes.index, dtype=bool)
+        mistakes = mistakes[ceilings | (wanted
                                         & (mistakes["iteration"].isin(measured) | (mistakes["published"] == 1)))]
         iterations = {board_slug(b): n for b, n in args.board_iterations.items()}
         table = variant_table(end_of_runs(mistakes, iterations))
