@@ -157,6 +157,9 @@ VARIANTS: dict[str, Variant] = {
     "gumbel-explore": Variant("recipe-4x64 with Gumbel's targets, its moves sampled from the improved policy on the "
                               "temperature floor's schedule", "AlphaZero.jl's exploration with Gumbel's targets",
                               lambda c, i: {**VARIANTS["recipe-4x64"].settings(c, i), "gumbel": 16}),
+    "pruned": Variant("recipe-4x64 with forced playouts and policy target pruning (k = 2)",
+                      "KataGo (Wu 2019, 3.1): exploration's visits kept out of the policy target",
+                      lambda c, i: {**VARIANTS["recipe-4x64"].settings(c, i), "forced_playouts": 2.0}),
     "small-buffer": Variant("a replay buffer of 500 games (not 2000)", "a shorter window: fresher targets",
                             lambda c, i: {"buffer_games": 500}),
     "large-buffer": Variant("a replay buffer of 8000 games", "a longer window: more positions",
@@ -522,6 +525,7 @@ def plot_runs(mistakes: pd.DataFrame, path: Path) -> None:
         on_board = mistakes[mistakes["board"] == board]
         for row, (kind, label) in enumerate((("search", "at search"), ("raw", "raw policy"))):
             ax = axes[row][col]
+            plotted = 0
             for variant, runs in on_board.groupby("variant", sort=False):
                 if str(variant).startswith(CEILING):  # a level to reach, not a run: a dashed line across
                     ax.axhline(100 * runs[f"mistakes_{kind}"].mean(), linestyle="--", linewidth=1, color="grey")
@@ -529,9 +533,12 @@ def plot_runs(mistakes: pd.DataFrame, path: Path) -> None:
                                 xycoords=("axes fraction", "data"), fontsize=6, color="grey", va="bottom")
                     continue
                 curve = runs.groupby("iteration")[f"mistakes_{kind}"].mean()
-                ax.plot(curve.index, 100 * curve.values, marker="o", markersize=3, label=variant)
+                ax.plot(curve.index, 100 * curve.values, marker="o", markersize=3, label=variant,
+                        color=f"C{plotted % 10}", linestyle="-" if plotted < 10 else "--")  # ten colours, then dashed
+                plotted += 1
             ax.set_yscale("log")
-            ax.set_xlabel("iteration")
+            if row == 1:  # below the lower panels only: clear of their titles
+                ax.set_xlabel("iteration")
             ax.set_ylabel(f"mistakes {label} (% of critical positions)")
             ax.set_title(f"{board}: {label}")
             ax.grid(alpha=0.3)
