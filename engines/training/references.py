@@ -22,6 +22,7 @@ from typing import NamedTuple
 import numpy as np
 
 from dlgo.core.errors import SpecError
+from dlgo.core.game import State
 from dlgo.data.solved import shipped_sets
 from dlgo.games import get_game
 from dlgo.formats.positions import SolvedPosition, first_of_each_set, position_state, read_positions
@@ -78,15 +79,19 @@ def check_reference_file(file: str | Path, game: str) -> None:
         raise SpecError(f"--reference-file {file} has no critical positions (where some move changes the result)")
 
 
+def likeliest_sensible(state: State, policy: np.ndarray) -> int:
+    """The sensible action (see ``sensible_actions``) that ``policy`` (over the whole
+    action space) gives the most probability: the move a policy is judged by."""
+    sensible = np.asarray(state.sensible_actions())
+    return int(sensible[int(np.argmax(np.asarray(policy)[sensible]))])
+
+
 def measure_reference(evaluator: Evaluator, positions: list[SolvedPosition], settings: MatchSettings,
                       seed: int = 0) -> ReferenceMistakes:
     """The network's mistakes on ``positions``: raw and with ``settings``' search (no noise)."""
     states = [position_state(p) for p in positions]
     priors, _ = evaluator.evaluate(states)
-    raw = []
-    for state, prior in zip(states, priors):
-        sensible = np.asarray(state.sensible_actions())
-        raw.append(int(sensible[int(np.argmax(prior[sensible]))]))
+    raw = [likeliest_sensible(state, prior) for state, prior in zip(states, priors)]
     searched = search_moves(make_search(evaluator, settings, seed), states, settings.simulations,
                             parallel=settings.parallel)
     return ReferenceMistakes(len(positions), float(np.mean([p.is_mistake(a) for p, a in zip(positions, raw)])),
@@ -106,8 +111,7 @@ def target_quality(policies: np.ndarray, values: np.ndarray, positions: list[Sol
     """How right policy and value targets (a row a position) are: see :class:`TargetQuality`."""
     argmax_mistakes, mass = [], []
     for position, policy in zip(positions, policies):
-        sensible = np.asarray(position_state(position).sensible_actions())
-        argmax_mistakes.append(position.is_mistake(int(sensible[int(np.argmax(policy[sensible]))])))
+        argmax_mistakes.append(position.is_mistake(likeliest_sensible(position_state(position), policy)))
         mass.append(sum(float(policy[a]) for a in np.flatnonzero(policy) if position.is_mistake(int(a))))
     return TargetQuality(len(positions), float(np.mean(argmax_mistakes)), float(np.mean(mass)),
                          value_right(values, positions))

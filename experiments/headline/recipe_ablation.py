@@ -160,6 +160,15 @@ VARIANTS: dict[str, Variant] = {
     "pruned": Variant("recipe-4x64 with forced playouts and policy target pruning (k = 2)",
                       "KataGo (Wu 2019, 3.1): exploration's visits kept out of the policy target",
                       lambda c, i: {**VARIANTS["recipe-4x64"].settings(c, i), "forced_playouts": 2.0}),
+    "deep-search": Variant("recipe-4x64 searching 64 simulations a move (not 16) in half as many games",
+                           "AlphaZero.jl (600) and Oracle (800): targets from deeper searches",
+                           lambda c, i: {**VARIANTS["recipe-4x64"].settings(c, i), "simulations": 64, "games": 64,
+                                         "parallel": 64}),
+    "playout-cap": Variant("recipe-4x64 with playout-cap randomisation: a quarter of the moves searched 64 "
+                           "simulations and learnt from, the rest 16",
+                           "KataGo (Wu 2019, 3.1): deep targets at a fraction of the cost",
+                           lambda c, i: {**VARIANTS["recipe-4x64"].settings(c, i), "simulations": 64,
+                                         "fast_simulations": 16, "full_fraction": 0.25}),
     "small-buffer": Variant("a replay buffer of 500 games (not 2000)", "a shorter window: fresher targets",
                             lambda c, i: {"buffer_games": 500}),
     "large-buffer": Variant("a replay buffer of 8000 games", "a longer window: more positions",
@@ -299,16 +308,19 @@ def train_ceilings(args: argparse.Namespace, board: str, work: Path, positions: 
             "mistakes_raw": run.measured.raw, "mistakes_search": run.measured.search})
 
 
-def measured_before(report: Path, board: str, simulations: int, positions: int) -> list[dict[str, Any]]:
-    """The rows of ``board`` in a report's ``mistakes.csv`` (a committed one: the work folder
-    may be gone in another session) measured as this run measures: at ``simulations``, on
-    as many critical positions."""
-    if not report.exists():
-        return []
-    rows = pd.read_csv(report)
-    same = (rows["board"] == board_slug(board)) & (rows["simulations"] == simulations) & \
-        (rows["positions"] == positions)
-    return [dict(row) for _, row in rows[same].iterrows()]
+def open_resumed_log(log_file: Path, columns: list[str], report: Path,
+                     belongs: Callable[[dict[str, Any]], bool]) -> list[dict[str, Any]]:
+    """The rows of ``log_file``; a new one first takes the rows of a report's CSV (a
+    committed one: the work folder may be gone in another session) that ``belongs``
+    says were measured as this run measures, so that nothing is measured twice."""
+    new_log = not log_file.exists()
+    rows = open_log(log_file, columns)
+    if new_log and report.exists():
+        for _, row in pd.read_csv(report).iterrows():
+            if belongs(dict(row)):
+                append_row(log_file, columns, {column: row[column] for column in columns})
+        rows = open_log(log_file, columns)
+    return rows
 
 
 def train_and_measure(args: argparse.Namespace, board: str, work: Path, out: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -326,12 +338,8 @@ def train_and_measure(args: argparse.Namespace, board: str, work: Path, out: Pat
     with hold_folder(work / "measured", "recipe-ablation-mistakes", game=get_game(board).spec,
                      positions=args.positions, simulations=args.simulations, net=args.net.name) as folder:
         log_file = folder / "mistakes.csv"
-        new_log = not log_file.exists()
-        rows = open_log(log_file, COLUMNS)
-        if new_log:
-            for row in measured_before(report, board, args.simulations, len(positions)):
-                append_row(log_file, COLUMNS, {column: row[column] for column in COLUMNS})
-            rows = open_log(log_file, COLUMNS)
+        rows = open_resumed_log(log_file, COLUMNS, report, lambda row: (
+            row["board"], row["simulations"], row["positions"]) == (board_slug(board), args.simulations, len(positions)))
         done = {(row["variant"], int(row["seed"]), int(row["iteration"])) for row in rows}
         finished = {(row["variant"], int(row["seed"])) for row in rows if int(row["published"])}
         wanted = measured_iterations(iterations)
@@ -369,13 +377,8 @@ def measure_targets_of(args: argparse.Namespace, board: str, work: Path, positio
     of ``work/measured/targets.csv``, resumed as the mistakes are (from the committed ``report``
     when the work folder is new); none where that run was not trained here."""
     log_file = work / "measured" / "targets.csv"
-    new_log = not log_file.exists()
-    rows = open_log(log_file, TARGET_COLUMNS)
-    if new_log and report.exists():
-        for _, row in pd.read_csv(report).iterrows():
-            if row["board"] == board_slug(board) and row["positions"] == len(positions):
-                append_row(log_file, TARGET_COLUMNS, {column: row[column] for column in TARGET_COLUMNS})
-        rows = open_log(log_file, TARGET_COLUMNS)
+    rows = open_resumed_log(log_file, TARGET_COLUMNS, report, lambda row: (
+        row["board"], row["positions"]) == (board_slug(board), len(positions)))
     seed = args.variant_seeds.get(args.targets_of, args.seeds)[0]
     iteration = measured_iterations(args.board_iterations[board])[0]
     done = {(row["search"], int(row["simulations"])) for row in rows
