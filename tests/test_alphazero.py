@@ -363,9 +363,10 @@ def test_the_replay_window_grows_as_katago_s_and_sample_reuse_sets_the_batches(t
     assert AlphaZeroConfig(train_steps=7).training_batches(1000) == 7
     config = AlphaZeroConfig(game="tictactoe", blocks=1, filters=8, games=4, parallel=4, simulations=4,
                              buffer_games=4, window_alpha=0.75, sample_reuse=2.0, batch_size=8, eval_games=0,
-                             previous_games=2, eval_simulations=2, baselines=[])
+                             previous_games=0, eval_simulations=2, baselines=[])
     history = train_alphazero(tmp_path, config, iterations=2, progress=False)
     assert list(history["buffer_games"]) == [4, 5]  # 8 games played: the window holds 5
+    assert history[["score_vs_previous", "elo"]].isna().all().all()  # no match against the previous network
     assert len(ReplayBuffer.load(tmp_path / "buffer-002.npz").games) == 5
     assert history["train_steps"].iloc[0] == math.ceil(2.0 * history["examples"].iloc[0] / 8)  # all new
 

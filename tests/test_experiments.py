@@ -511,9 +511,15 @@ def test_the_recipe_ablation_runs_quick_and_sets_each_variant_beside_the_baselin
     assert (targets["variant"] == "recipe").all() and (targets["iteration"] == 1).all()
     assert targets[["policy_mistakes", "mistake_mass", "value_right"]].stack().between(0, 1).all()
     assert "## How right are self-play's targets?" in summary
+    values = pd.read_csv(out / "value_targets.csv")  # each value target judged on self-play's own positions
+    assert list(values["simulations"].unique()) == ablation.VALUE_SIMULATIONS
+    assert set(values["target"]) == {"result", "search value", "mixed", "greedy return"}
+    assert values["right"].between(0, 1).all() and (values["positions"] > 0).all()
+    assert "## Which value target is right?" in summary
     assert ablation.main(argv) == 0  # finished runs: nothing trained or measured again
     assert len(pd.read_csv(out / "mistakes.csv")) == len(mistakes)
     assert pd.read_csv(out / "targets.csv").equals(targets)
+    assert pd.read_csv(out / "value_targets.csv").equals(values)
     assert ablation.main([*argv, "--variants", "nope"]) == 2
     assert ablation.main([*argv, "--variants", "recipe:one"]) == 2 and ablation.main([*argv, "--variants", "recipe:0,0"]) == 2
     assert ablation.main([*argv, "--variants", "baseline:0", "recipe:0"]) == 0  # each its own seeds: the same runs
@@ -527,3 +533,4 @@ def test_the_recipe_ablation_runs_quick_and_sets_each_variant_beside_the_baselin
     assert not (work / "5x4-4" / "recipe-s0").exists()
     assert pd.read_csv(out / "mistakes.csv").equals(mistakes)
     assert pd.read_csv(out / "targets.csv").equals(targets)
+    assert pd.read_csv(out / "value_targets.csv").equals(values)

@@ -3,26 +3,15 @@ evaluator and few simulations, the simulation budget, the improved policy."""
 from __future__ import annotations
 
 import random
-from typing import Sequence
 
 import numpy as np
 import pytest
 
-from dlgo.core.game import State
 from dlgo.games import new_game
-from dlgo.games.solver import exact_value, perfect_actions
+from dlgo.games.solver import perfect_actions
 from engines.gumbel import GumbelSearch, completed_q, improved_policy
-from engines.puct import Evaluator, Node
-from helpers import play
-
-
-class ExactEvaluator(Evaluator):
-    """Uniform priors and the exact game value: a perfect value network for tic-tac-toe."""
-
-    def evaluate(self, states: Sequence[State]) -> tuple[np.ndarray, np.ndarray]:
-        self.evaluations += len(states)
-        return (np.ones((len(states), states[0].num_actions), np.float32),
-                np.array([exact_value(s) for s in states], np.float32))
+from engines.puct import Node
+from helpers import ExactEvaluator, play
 
 
 def random_positions(games: int, seed: int):

@@ -118,3 +118,22 @@ def test_a_gated_gumbel_run_measures_the_start_and_publishes_the_best(tmp_path):
     history = train_alphazero(tmp_path, config, iterations=3, progress=False)
     assert list(history["iteration"]) == [0, 1, 2, 3]
     assert read_metadata(tmp_path / "checkpoint.keras")["iteration"] == int(history["published"].iloc[-1])
+
+
+def test_value_targets_are_judged_against_the_solver():
+    """With exploration all game long, the game's result misjudges positions that the
+    result cut at exploratory moves gets right; every target kind covers every position."""
+    from engines.training.references import measure_value_targets
+    from helpers import ExactEvaluator
+
+    settings = SelfPlaySettings(parallel=8, simulations=24, temperature_moves=9, dirichlet_epsilon=0.0,
+                                search_value_weight=0.5)
+    judged = {q.target: q for q in measure_value_targets("tictactoe", ExactEvaluator(), settings, 16, seed=0)}
+    assert set(judged) == {"result", "search value", "mixed", "greedy return"}
+    assert len({q.positions for q in judged.values()}) == 1 and judged["result"].positions >= 16 * 5
+    assert judged["greedy return"].right > judged["result"].right
+    assert judged["greedy return"].mse < judged["result"].mse
+    assert judged["search value"].right > judged["result"].right  # exact leaf values: the search knows more
+    assert judged["result"].mse > judged["mixed"].mse  # half the result's noise averaged away
+    with pytest.raises(SpecError):
+        measure_value_targets("go:size=5", ExactEvaluator(), settings, 1)

@@ -191,3 +191,43 @@ def test_the_buffer_samples_the_games_added_since_its_last_batch():
     assert set(buffer.sample(50, rng).z) == {-1.0, 0.5}
     buffer.resize(1)
     assert set(buffer.sample(50, rng).z) == {0.5}
+
+
+def test_greedy_returns_cut_the_result_at_exploratory_moves():
+    """The value target of ``greedy_return``: the result where no later move explored,
+    else the root value of the first exploratory move, for the player to move."""
+    from dlgo.core.types import Player
+    from dlgo.games import new_game
+    from engines.puct import Node
+    from engines.training.selfplay import _Game, greedy_returns
+
+    state = new_game("tictactoe")
+    for action in (0, 3, 1, 4, 2):  # X takes the top row and wins
+        state = state.apply_move(state.index_to_move(action))
+    x, o = state.previous_state.next_player, state.previous_state.previous_state.next_player
+    assert state.winner() == x and {x, o} == {Player.black, Player.white}
+    game = _Game(0, [Node(state)])
+    game.played = [(x, 0.2, True, False), (o, -0.1, True, True), (x, 0.3, False, True),  # a fast move explores
+                   (o, -0.4, True, False), (x, 0.5, True, False)]
+    # Before O's exploratory move: O's root value there (-0.1), for the mover; after the last
+    # exploratory move (X's fast, unrecorded one): the result.
+    assert greedy_returns(game) == [0.1, -0.1, -1.0, 1.0]
+    game.played[1] = (o, -0.1, True, False)  # now the first exploratory move is X's fast one
+    assert greedy_returns(game) == [0.3, -0.3, -1.0, 1.0]
+    game.played = [(mover, value, True, False) for mover, value, _, _ in game.played]
+    assert greedy_returns(game) == [1.0, -1.0, 1.0, -1.0, 1.0]  # no exploration: the game's result
+
+
+def test_greedy_return_runs_are_consistent():
+    """Self-play with ``greedy_return``: values within [-1, 1]; with no exploration at all
+    (temperature 0, no noise) the targets are the game's result."""
+    enc = get_encoder_by_name(None, "tictactoe")
+    greedy = SelfPlaySettings(parallel=2, simulations=8, temperature_moves=0, dirichlet_epsilon=0.0,
+                              greedy_return=True)
+    a = self_play("tictactoe", RolloutEvaluator(seed=2), enc, 2, greedy, seed=2)
+    b = self_play("tictactoe", RolloutEvaluator(seed=2), enc, 2, SelfPlaySettings(
+        parallel=2, simulations=8, temperature_moves=0, dirichlet_epsilon=0.0), seed=2)
+    np.testing.assert_array_equal(a.values, b.values)
+    explore = self_play("tictactoe", RolloutEvaluator(seed=2), enc, 4, SelfPlaySettings(
+        parallel=4, simulations=8, temperature_moves=9, greedy_return=True), seed=2)
+    assert (np.abs(explore.values) <= 1).all() and not set(np.unique(explore.values)) <= {-1.0, 0.0, 1.0}

@@ -20,7 +20,7 @@ from engines.training.selfplay import MatchSettings, SelfPlaySettings
 
 #: the least value of each count (every other number: finite, and >= 0 unless listed in POSITIVE)
 AT_LEAST_ONE = ("blocks", "filters", "policy_filters", "value_filters", "games", "parallel", "simulations", "buffer_games", "batch_size", "train_steps",
-                "previous_games", "eval_simulations", "baseline_every")
+                "eval_simulations", "baseline_every")
 POSITIVE = ("learning_rate", "learning_rate_drop", "c", "dirichlet_alpha")
 FRACTIONS = ("full_fraction", "search_value_weight", "dirichlet_epsilon", "window_alpha", "temperature_floor")
 PUBLISH = ("latest", "best")
@@ -79,13 +79,17 @@ class AlphaZeroConfig:
     sample_reuse: float = setting(0.0, "above 0: train ceil(reuse * the iteration's new positions / --batch-size) "
                                        "batches, so each new position is drawn about this many times, instead of "
                                        "--train-steps")
+    greedy_return: bool = setting(False, "value target: the game's result cut at its exploratory moves (a move "
+                                         "not the search's choice), the root value of the first one's search in its "
+                                         "place (Watkins' Q(lambda) cut; off: the result as played)")
     merge_positions: bool = setting(False, "train on each distinct position of the buffer once, its policy and "
                                            "value targets the mean of its occurrences' (AlphaZero.jl's and Oracle's "
                                            "position averaging; off: every occurrence is an example)")
     batch_size: int = setting(128, "training batch size")
     train_steps: int = setting(100, "training batches per iteration")
     eval_games: int = setting(10, "evaluation games against each baseline")
-    previous_games: int = setting(20, "games against the previous iteration's network (its Elo step)")
+    previous_games: int = setting(20, "games against the previous iteration's network (its Elo step; 0: none, "
+                                      "the score and Elo columns left empty)")
     eval_simulations: int = setting(50, "PUCT simulations per move in evaluation games")
     baselines: list[str] = setting(["random"], "engine specs the network is measured against")
     baseline_every: int = setting(1, "play the baselines every k iterations (and at the last)")
@@ -205,11 +209,13 @@ class AlphaZeroConfig:
                                 temperature_decay_moves=self.temperature_decay_moves,
                                 dirichlet_alpha=self.dirichlet_alpha, dirichlet_epsilon=self.dirichlet_epsilon,
                                 fast_simulations=self.fast_simulations, full_fraction=self.full_fraction,
-                                search_value_weight=self.search_value_weight, gumbel=self.gumbel,
+                                search_value_weight=self.search_value_weight,
+                                greedy_return=self.greedy_return, gumbel=self.gumbel,
                                 forced_playouts=self.forced_playouts, auxiliary=self.auxiliary_targets(),
                                 precision=self.precision)
 
     def match_settings(self) -> MatchSettings:
         """How each new network plays the one before it (its Elo step)."""
-        return MatchSettings(parallel=min(self.parallel, self.previous_games), simulations=self.eval_simulations,
+        return MatchSettings(parallel=max(1, min(self.parallel, self.previous_games)),
+                             simulations=self.eval_simulations,
                              c=self.c, gumbel=self.gumbel)

@@ -27,7 +27,8 @@ from dlgo.data.solved import shipped_sets
 from dlgo.games import get_game
 from dlgo.formats.positions import SolvedPosition, first_of_each_set, position_state, read_positions
 from engines.puct import Evaluator
-from engines.training.selfplay import MatchSettings, SelfPlaySettings, make_search, search_moves, search_targets
+from engines.training.selfplay import (MatchSettings, SelfPlaySettings, make_search, search_moves, search_targets,
+                                       value_targets)
 
 #: the sets whose critical positions a run is measured on: the opening, where the network's values matter most
 EARLY_SETS = ("begin-easy", "begin-medium", "begin-hard")
@@ -98,11 +99,11 @@ def measure_reference(evaluator: Evaluator, positions: list[SolvedPosition], set
                              float(np.mean([p.is_mistake(a) for p, a in zip(positions, searched)])))
 
 
-def value_right(values: np.ndarray, positions: list[SolvedPosition]) -> float:
-    """The share of ``positions`` whose value (for the player to move, in [-1, 1]) lies
-    nearest their exact result: above 1/3 for a win, below -1/3 for a loss, between for a draw."""
-    values = np.asarray(values, float).ravel()
-    results = np.array([p.result for p in positions])
+def value_right(values: np.ndarray, results: np.ndarray) -> float:
+    """The share of values (for the player to move, in [-1, 1]) that lie nearest their
+    position's exact result (1, 0 or -1): above 1/3 for a win, below -1/3 for a loss,
+    between for a draw."""
+    values, results = np.asarray(values, float).ravel(), np.asarray(results).ravel()
     right = np.where(results > 0, values > 1 / 3, np.where(results < 0, values < -1 / 3, np.abs(values) <= 1 / 3))
     return float(right.mean())
 
@@ -114,7 +115,7 @@ def target_quality(policies: np.ndarray, values: np.ndarray, positions: list[Sol
         argmax_mistakes.append(position.is_mistake(likeliest_sensible(position_state(position), policy)))
         mass.append(sum(float(policy[a]) for a in np.flatnonzero(policy) if position.is_mistake(int(a))))
     return TargetQuality(len(positions), float(np.mean(argmax_mistakes)), float(np.mean(mass)),
-                         value_right(values, positions))
+                         value_right(values, np.array([p.result for p in positions])))
 
 
 def measure_targets(evaluator: Evaluator, positions: list[SolvedPosition], settings: SelfPlaySettings,
@@ -133,3 +134,31 @@ def raw_quality(evaluator: Evaluator, positions: list[SolvedPosition]) -> Target
     """The network's own policy and value, judged as :func:`measure_targets` judges targets."""
     priors, values = evaluator.evaluate([position_state(p) for p in positions])
     return target_quality(np.asarray(priors), np.asarray(values), positions)
+
+
+class ValueTargetQuality(NamedTuple):
+    """How right one kind of value target is on self-play's own positions."""
+
+    target: str    # result, search value, mixed or greedy return
+    positions: int
+    right: float   # the share nearest the exact result (:func:`value_right`)
+    mse: float     # the mean squared distance from it
+
+
+def measure_value_targets(game: str, evaluator: Evaluator, settings: SelfPlaySettings, num_games: int,
+                          seed: int = 0) -> list[ValueTargetQuality]:
+    """Each value target self-play with ``settings`` could record (the game's result, the
+    root's search value, the two mixed at the settings' ``search_value_weight``, and the
+    result cut at exploratory moves), judged against the exact result of every position
+    of ``num_games`` games, which the game's solver scores."""
+    solver = get_game(game).solver()
+    if solver is None:
+        raise SpecError(f"{game} has no exact solver to judge value targets by")
+    targets = value_targets(game, evaluator, num_games, settings, seed)
+    exact = np.sign([solver.score(state) for state in targets.states])
+    w = settings.search_value_weight
+    kinds = {"result": targets.results, "search value": targets.search_values,
+             "mixed": (1 - w) * targets.results + w * targets.search_values,
+             "greedy return": targets.greedy_returns}
+    return [ValueTargetQuality(name, len(exact), value_right(values, exact), float(np.mean((values - exact) ** 2)))
+            for name, values in kinds.items()]

@@ -70,7 +70,7 @@ from engines.alphazero import NetworkEvaluator
 from engines.neural.loading import load_network
 from engines.training.solver_data import SolverSettings
 from engines.training.alphazero_config import AlphaZeroConfig
-from engines.training.references import measure_reference, measure_targets, raw_quality
+from engines.training.references import measure_reference, measure_targets, measure_value_targets, raw_quality
 from engines.training.selfplay import MatchSettings
 from experiments.shared import chapters
 from experiments.shared.connectn import Net, board_slug, cells, training_config
@@ -90,6 +90,11 @@ CEILING = "ceiling"      # the variants' names of the supervised ceilings begin 
 
 #: the searches whose targets the study compares: (kind, simulations), "network" being the raw policy and value
 TARGET_SEARCHES = [("network", 0), ("puct", 16), ("puct", 64), ("gumbel", 16), ("gumbel", 64)]
+#: the value targets' study: self-play at these simulations, this many games
+VALUE_SIMULATIONS = [16, 64]
+VALUE_GAMES = 128
+VALUE_COLUMNS = ["board", "variant", "seed", "iteration", "simulations", "games", "target", "positions", "right",
+                 "mse"]
 TARGET_COLUMNS = ["board", "variant", "seed", "iteration", "search", "simulations", "positions", "policy_mistakes",
                   "mistake_mass", "value_right"]
 
@@ -169,6 +174,11 @@ VARIANTS: dict[str, Variant] = {
                            "KataGo (Wu 2019, 3.1): deep targets at a fraction of the cost",
                            lambda c, i: {**VARIANTS["recipe-4x64"].settings(c, i), "simulations": 64,
                                          "fast_simulations": 16, "full_fraction": 0.25}),
+    "greedy-value": Variant("recipe-4x64 with the value target cut at exploratory moves: the result of the game "
+                            "its sampled moves did not spoil (their root values in their place), no root-value mix",
+                            "Watkins' Q(lambda): a return cut where the behaviour left the greedy policy",
+                            lambda c, i: {**VARIANTS["recipe-4x64"].settings(c, i), "greedy_return": True,
+                                          "search_value_weight": 0.0}),
     "small-buffer": Variant("a replay buffer of 500 games (not 2000)", "a shorter window: fresher targets",
                             lambda c, i: {"buffer_games": 500}),
     "large-buffer": Variant("a replay buffer of 8000 games", "a longer window: more positions",
@@ -323,13 +333,14 @@ def open_resumed_log(log_file: Path, columns: list[str], report: Path,
     return rows
 
 
-def train_and_measure(args: argparse.Namespace, board: str, work: Path, out: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
+def train_and_measure(args: argparse.Namespace, board: str, work: Path,
+                      out: Path) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """Train every variant's runs on ``board`` (resumable) and measure their networks,
     appending to ``work/measured/mistakes.csv`` as measured; then the ceilings and the
     targets' study (:func:`measure_targets_of`). A run whose every network is measured
     already is not trained again: a new work folder starts from the rows of the committed
     report in ``out`` (its ``mistakes.csv``, ``targets.csv``), so a study spans sessions.
-    Returns the mistakes and the targets' rows."""
+    Returns the mistakes', the targets' and the value targets' rows."""
     report = out / "mistakes.csv"
     from engines.training.alphazero import train_alphazero  # TensorFlow: loaded once there is a run to train
 
@@ -366,7 +377,8 @@ def train_and_measure(args: argparse.Namespace, board: str, work: Path, out: Pat
                     "mistakes_search": measured.search})
         train_ceilings(args, board, work, positions, done, log_file)
         targets = measure_targets_of(args, board, work, positions, references, out / "targets.csv")
-        return pd.read_csv(log_file), targets
+        values = measure_value_targets_of(args, board, work, references, out / "value_targets.csv")
+        return pd.read_csv(log_file), targets, values
 
 
 def measure_targets_of(args: argparse.Namespace, board: str, work: Path, positions: list, references: Path,
@@ -379,11 +391,9 @@ def measure_targets_of(args: argparse.Namespace, board: str, work: Path, positio
     log_file = work / "measured" / "targets.csv"
     rows = open_resumed_log(log_file, TARGET_COLUMNS, report, lambda row: (
         row["board"], row["positions"]) == (board_slug(board), len(positions)))
-    seed = args.variant_seeds.get(args.targets_of, args.seeds)[0]
-    iteration = measured_iterations(args.board_iterations[board])[0]
+    seed, iteration, checkpoint = targets_network(args, board, work)
     done = {(row["search"], int(row["simulations"])) for row in rows
             if (row["variant"], int(row["seed"]), int(row["iteration"])) == (args.targets_of, seed, iteration)}
-    checkpoint = work / f"{args.targets_of}-s{seed}" / "checkpoints" / f"iter-{iteration:03d}.keras"
     wanted = [(kind, n) for kind, n in TARGET_SEARCHES if (kind, n) not in done]
     if wanted and checkpoint.exists():
         evaluator = NetworkEvaluator(load_network(checkpoint))
@@ -397,6 +407,42 @@ def measure_targets_of(args: argparse.Namespace, board: str, work: Path, positio
                 "search": kind, "simulations": simulations, "positions": quality.positions,
                 "policy_mistakes": quality.policy_mistakes, "mistake_mass": quality.mistake_mass,
                 "value_right": quality.value_right})
+    return pd.read_csv(log_file)
+
+
+def targets_network(args: argparse.Namespace, board: str, work: Path) -> tuple[int, int, Path]:
+    """The network the targets' study searches with: the first seed of ``--targets-of``, half way
+    (its seed, iteration and file)."""
+    seed = args.variant_seeds.get(args.targets_of, args.seeds)[0]
+    iteration = measured_iterations(args.board_iterations[board])[0]
+    return seed, iteration, work / f"{args.targets_of}-s{seed}" / "checkpoints" / f"iter-{iteration:03d}.keras"
+
+
+def measure_value_targets_of(args: argparse.Namespace, board: str, work: Path, references: Path,
+                             report: Path) -> pd.DataFrame:
+    """Which value target is right (part 2 of the study): self-play with the targets' network
+    (PUCT, as its run played, at each of :data:`VALUE_SIMULATIONS`), every position of its
+    games scored by the solver, and each value target it could record judged against that
+    (:func:`~engines.training.references.measure_value_targets`). Rows of
+    ``work/measured/value_targets.csv``, resumed as the targets' are."""
+    log_file = work / "measured" / "value_targets.csv"
+    rows = open_resumed_log(log_file, VALUE_COLUMNS, report, lambda row: row["board"] == board_slug(board))
+    seed, iteration, checkpoint = targets_network(args, board, work)
+    done = {int(row["simulations"]) for row in rows
+            if (row["variant"], int(row["seed"]), int(row["iteration"])) == (args.targets_of, seed, iteration)}
+    wanted = [n for n in VALUE_SIMULATIONS if n not in done]
+    if wanted and checkpoint.exists():
+        evaluator = NetworkEvaluator(load_network(checkpoint))
+        config = run_config(args, board, args.targets_of, seed, references)
+        games = 4 if args.quick else VALUE_GAMES
+        for simulations in tqdm(wanted, desc="value targets", unit="search"):
+            settings = replace(config.self_play_settings(), simulations=simulations, gumbel=0,
+                               search_value_weight=config.search_value_weight or 0.5)
+            for quality in measure_value_targets(board, evaluator, settings, games, seed=seed):
+                append_row(log_file, VALUE_COLUMNS, {
+                    "board": board_slug(board), "variant": args.targets_of, "seed": seed, "iteration": iteration,
+                    "simulations": simulations, "games": games, "target": quality.target,
+                    "positions": quality.positions, "right": quality.right, "mse": quality.mse})
     return pd.read_csv(log_file)
 
 
@@ -518,11 +564,32 @@ def target_lines(targets: pd.DataFrame) -> list[str]:
     return lines
 
 
+def value_target_lines(values: pd.DataFrame) -> list[str]:
+    """The summary's section on the value targets (none without their rows)."""
+    if values.empty:
+        return []
+    names = {"result": "the game's result", "search value": "the root's search value",
+             "mixed": "the two mixed (the lab's: half each)",
+             "greedy return": "the result cut at exploratory moves (`greedy_return`)"}
+    lines = ["", "## Which value target is right?", "",
+             "Self-play with the same network (PUCT with the run's root noise and temperatures), every position of "
+             "its games scored by the solver: how often each value target it could learn lies nearest the exact "
+             "result (as above), and its mean squared distance from it. The game's result is spoilt by moves "
+             "sampled for exploration, which the greedy return leaves out.",
+             "", "| board | network | simulations | games | positions | value target | right | squared error |",
+             "|---|---|---:|---:|---:|---|---:|---:|"]
+    for row in values.itertuples():
+        lines.append(f"| {row.board} | `{row.variant}` after {row.iteration} iterations (seed {row.seed}) | "
+                     f"{row.simulations} | {row.games} | {row.positions} | {names.get(str(row.target), row.target)} | "
+                     f"{percent(row.right)} | {row.mse:.3f} |")
+    return lines
+
+
 def plot_runs(mistakes: pd.DataFrame, path: Path) -> None:
     """Mistakes at search (top) and raw (bottom) against the iteration, a line per variant
     (the mean over seeds), a column per board."""
     boards = list(dict.fromkeys(mistakes["board"]))
-    fig, axes = new_figure((5.5 * len(boards), 7.5), 2, len(boards))
+    fig, axes = new_figure((5.5 * len(boards) + 1.8, 7.5), 2, len(boards))
     axes = np.asarray(axes).reshape(2, len(boards))
     for col, board in enumerate(boards):
         on_board = mistakes[mistakes["board"] == board]
@@ -545,7 +612,7 @@ def plot_runs(mistakes: pd.DataFrame, path: Path) -> None:
             ax.set_ylabel(f"mistakes {label} (% of critical positions)")
             ax.set_title(f"{board}: {label}")
             ax.grid(alpha=0.3)
-    axes[0][0].legend(fontsize=7)
+    axes[0][-1].legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0))  # beside the panels, clear of the lines
     save_figure(fig, path)
 
 
@@ -557,8 +624,9 @@ def main(argv: list[str] | None = None) -> int:
     out, work = Path(args.out), Path(args.work)
     with hold_folder(out, "recipe-ablation-report"):
         measured_boards = [train_and_measure(args, board, work / board_slug(board), out) for board in args.boards]
-        tables = [mistakes for mistakes, _ in measured_boards]
-        targets = pd.concat([table for _, table in measured_boards], ignore_index=True)
+        tables = [mistakes for mistakes, _, _ in measured_boards]
+        targets = pd.concat([table for _, table, _ in measured_boards], ignore_index=True)
+        values = pd.concat([table for _, _, table in measured_boards], ignore_index=True)
         measured = {i for board in args.boards for i in measured_iterations(args.board_iterations[board])}
         mistakes = pd.concat(tables, ignore_index=True)
         ceilings = mistakes["variant"].str.startswith(CEILING)
@@ -568,12 +636,14 @@ def main(argv: list[str] | None = None) -> int:
                                         & (mistakes["iteration"].isin(measured) | (mistakes["published"] == 1)))]
         iterations = {board_slug(b): n for b, n in args.board_iterations.items()}
         table = variant_table(end_of_runs(mistakes, iterations))
-        for name, frame in (("mistakes.csv", mistakes), ("variants.csv", table), ("targets.csv", targets)):
+        for name, frame in (("mistakes.csv", mistakes), ("variants.csv", table), ("targets.csv", targets),
+                            ("value_targets.csv", values)):
             with atomic_write(out / name) as handle:
                 frame.to_csv(handle, index=False)
         plot_runs(mistakes, out / "mistakes_by_iteration.png")
         command_line = chapters.command(__file__, argv)
-        chapters.write_lines(out / "summary.md", summary_lines(args, command_line, table) + target_lines(targets))
+        chapters.write_lines(out / "summary.md", summary_lines(args, command_line, table) + target_lines(targets)
+                           + value_target_lines(values))
     print(f"wrote {out / 'summary.md'}")
     return 0
 
