@@ -297,6 +297,23 @@ def test_a_typed_spec_fills_the_parameter_fields(page):
     assert page.locator("#white-spec").input_value() == "mcts:rounds=300,plain=true"
 
 
+
+def test_a_spec_typed_while_the_engine_lists_reload_is_kept(page):
+    held = []  # the catalog's answer held back until the spec is typed: the order a busy machine gives
+    page.route("**/catalog?*", lambda route: held.append(route))
+    page.select_option("#game-select", "tictactoe")  # asks the server for the networks that play it
+    page.select_option("#white-engine", "alphazero")
+    page.fill("#white-spec", "alphazero:checkpoint=tictactoe,simulations=30")
+    assert held, "the game's change did not reload the engine lists"
+    for route in held:
+        route.continue_()
+    page.unroute("**/catalog?*")
+    page.wait_for_load_state("networkidle")  # the answer came and the lists were rebuilt
+    assert page.locator("#white-engine").input_value() == "alphazero"
+    assert page.locator("#white-spec").input_value() == "alphazero:checkpoint=tictactoe,simulations=30"
+    fields = page.locator("#player-white .options")
+    assert fields.locator("label", has_text="simulations").locator("input").input_value() == "30"
+
 # ------------------------------------------------------------ games kept, games from SGF
 def test_a_reloaded_page_shows_its_game_and_an_unknown_one_says_so(page, server):
     start(page, "tictactoe", "human")

@@ -162,10 +162,14 @@ async function refreshNetworks() {
   } catch (error) {
     return;  // options that make no game yet: the lists stay as they are
   }
-  for (const colour of ["black", "white"]) buildPlayer($(`player-${colour}`), $(`${colour}-engine`).value);
+  // rebuilt after the answer comes: what was chosen or typed meanwhile stays
+  for (const colour of ["black", "white"]) {
+    buildPlayer($(`player-${colour}`), $(`${colour}-engine`).value, $(`${colour}-spec`).value);
+  }
 }
 
-function buildPlayer(fieldset, chosen) {
+// a player's engine list, fields and spec; ``typedSpec``: a spec to keep if it names the chosen engine
+function buildPlayer(fieldset, chosen, typedSpec = "") {
   const colour = fieldset.dataset.colour;
   const legend = fieldset.querySelector("legend");
   fieldset.replaceChildren(legend);
@@ -207,7 +211,11 @@ function buildPlayer(fieldset, chosen) {
       refresh(typed);
     } else fillFields(params.fields, typed.params);
   });
-  refresh();
+  const kept = parseSpec(typedSpec);
+  if (kept && kept.name === select.value && catalog.engines.some((e) => e.name === kept.name)) {
+    refresh(kept);
+    spec.value = typedSpec;
+  } else refresh();
 }
 
 function playerSpec(colour) {
