@@ -506,6 +506,9 @@ def test_the_recipe_ablation_runs_quick_and_sets_each_variant_beside_the_baselin
     assert config["reference_file"].endswith("positions.csv") and "references-" in config["reference_file"]
     summary = (out / "summary.md").read_text()
     assert "| 5x4-4 | `recipe` | 1 |" in summary and (out / "mistakes_by_iteration.png").exists()
+    runs = pd.read_csv(out / "runs.csv")  # each run's length and compute
+    assert sorted(runs["variant"]) == ["baseline", "recipe"] and (runs["iterations"] == 2).all()
+    assert (runs["minutes"] > 0).all() and (table.set_index("variant").loc["recipe", "iterations"] == 2)
     targets = pd.read_csv(out / "targets.csv")  # the recipe's half-way network judged by each search's targets
     assert list(zip(targets["search"], targets["simulations"])) == ablation.TARGET_SEARCHES
     assert (targets["variant"] == "recipe").all() and (targets["iteration"] == 1).all()
@@ -534,3 +537,14 @@ def test_the_recipe_ablation_runs_quick_and_sets_each_variant_beside_the_baselin
     assert pd.read_csv(out / "mistakes.csv").equals(mistakes)
     assert pd.read_csv(out / "targets.csv").equals(targets)
     assert pd.read_csv(out / "value_targets.csv").equals(values)
+    # a variant of its own length: anneal runs half as long again, its rate dropped for the last third
+    assert ablation.main([*argv, "--variants", "baseline", "anneal"]) == 0
+    runs = pd.read_csv(out / "runs.csv").set_index("variant")
+    assert runs.loc["anneal", "iterations"] == 3 and runs.loc["baseline", "iterations"] == 2
+    anneal = pd.read_csv(out / "mistakes.csv").query("variant == 'anneal'")
+    assert set(anneal["iteration"]) >= {1, 3}  # half way (rounded down) and its own end
+    config = json.loads((work / "5x4-4" / "anneal-s0" / "config.json").read_text())
+    assert config["learning_rate_drops"] == [3] and config["previous_games"] == 0 and config["reference_every"] == 4
+    history = pd.read_csv(work / "5x4-4" / "anneal-s0" / "history.csv")  # references at the first and the last only
+    assert list(history.dropna(subset=["mistakes_search"])["iteration"]) == [0, 1, 3]
+    assert "| 5x4-4 | `anneal` | 1 |" in (out / "summary.md").read_text()

@@ -111,7 +111,8 @@ def train_alphazero(out: str | Path, config: AlphaZeroConfig, iterations: int,
                        **train_network(run, iteration, batches)}
                 checkpoint = save_iteration(run, iteration)
                 row.update(evaluate_network(run, iteration, checkpoint, last=iteration == iterations))
-                row.update(measure_references(run, iteration))
+                if iteration % config.reference_every == 0 or iteration in (1, iterations):
+                    row.update(measure_references(run, iteration))
                 row["seconds"] = time.perf_counter() - started  # self-play, training and evaluation
                 row["workers"] = workers
                 row["device"] = device

@@ -20,7 +20,7 @@ from engines.training.selfplay import MatchSettings, SelfPlaySettings
 
 #: the least value of each count (every other number: finite, and >= 0 unless listed in POSITIVE)
 AT_LEAST_ONE = ("blocks", "filters", "policy_filters", "value_filters", "games", "parallel", "simulations", "buffer_games", "batch_size", "train_steps",
-                "eval_simulations", "baseline_every")
+                "eval_simulations", "baseline_every", "reference_every")
 POSITIVE = ("learning_rate", "learning_rate_drop", "c", "dirichlet_alpha")
 FRACTIONS = ("full_fraction", "search_value_weight", "dirichlet_epsilon", "window_alpha", "temperature_floor")
 PUBLISH = ("latest", "best")
@@ -99,6 +99,8 @@ class AlphaZeroConfig:
     reference_positions: int = setting(0, "each iteration, measure the network on this many critical positions of "
                                           "each early-game solved set (raw and at --eval-simulations; 0: none; "
                                           "games with solved sets: Connect Four, or --reference-file's)")
+    reference_every: int = setting(1, "measure the references every k iterations (and at the last and the "
+                                      "first): fewer measurements, a coarser choice of the best network")
     reference_file: str = setting("", "the solved positions (dlgo positions' positions.csv) --reference-positions "
                                       "takes its critical ones from, every set of it (default: the suite's early-game "
                                       "sets of the game)")

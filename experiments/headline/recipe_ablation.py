@@ -95,6 +95,8 @@ VALUE_SIMULATIONS = [16, 64]
 VALUE_GAMES = 128
 VALUE_COLUMNS = ["board", "variant", "seed", "iteration", "simulations", "games", "target", "positions", "right",
                  "mse"]
+#: each run's length and its compute: the seconds of its iterations (self-play, training, measurement), in minutes
+RUN_COLUMNS = ["board", "variant", "seed", "iterations", "minutes", "workers", "device"]
 TARGET_COLUMNS = ["board", "variant", "seed", "iteration", "search", "simulations", "positions", "policy_mistakes",
                   "mistake_mass", "value_right"]
 
@@ -103,12 +105,14 @@ COLUMNS = ["board", "variant", "seed", "iteration", "published", "simulations", 
 
 
 class Variant(NamedTuple):
-    """One change to the baseline: what it is, where it comes from, and its settings
-    (a function of the board's cells and the run's iterations)."""
+    """One change to the baseline: what it is, where it comes from, its settings
+    (a function of the board's cells and the run's iterations) and the run's
+    length (a multiple of the board's iterations: more compute is a change too)."""
 
     about: str
     source: str
     settings: Callable[[int, int], dict[str, Any]]
+    length: float = 1.0
 
 
 BIG_NET = {"blocks": 4, "filters": 64, "policy_filters": 32, "value_filters": 32}
@@ -124,6 +128,12 @@ def floor_schedule(board_cells: int, iterations: int) -> dict[str, Any]:
 def drops(board_cells: int, iterations: int) -> dict[str, Any]:
     """The learning rate divided by 10 at half and at three quarters of the run."""
     return {"learning_rate_drops": [iterations // 2 + 1, 3 * iterations // 4 + 1]}
+
+
+def anneal(board_cells: int, iterations: int) -> dict[str, Any]:
+    """The learning rate divided by 10 for the last third of the run; the iterations' compute
+    spent on learning (no previous-network match, references every 4 iterations)."""
+    return {"learning_rate_drops": [2 * iterations // 3 + 1], "previous_games": 0, "reference_every": 4}
 
 
 def best_network(board_cells: int, iterations: int) -> dict[str, Any]:
@@ -182,6 +192,11 @@ VARIANTS: dict[str, Variant] = {
     "recipe-4x64-drops": Variant("recipe-4x64 with the learning rate / 10 at half and three quarters of the run",
                                  "a probe: recipe-4x64 continued from its plateau at a tenth of the rate",
                                  lambda c, i: {**VARIANTS["recipe-4x64"].settings(c, i), **drops(c, i)}),
+    "anneal": Variant("recipe-4x64 run half as long again, the learning rate / 10 for its last third; no match "
+                      "against the previous network, the references measured every 4 iterations (compute for "
+                      "learning, not for watching)",
+                      "a probe: recipe-4x64 continued from its plateau at a tenth of the rate fell from 2.9% to 1.8%",
+                      lambda c, i: {**VARIANTS["recipe-4x64"].settings(c, i), **anneal(c, i)}, length=1.5),
     "small-buffer": Variant("a replay buffer of 500 games (not 2000)", "a shorter window: fresher targets",
                             lambda c, i: {"buffer_games": 500}),
     "large-buffer": Variant("a replay buffer of 8000 games", "a longer window: more positions",
@@ -253,10 +268,15 @@ def settle(args: argparse.Namespace) -> None:
     args.variants = [v for v in VARIANTS if v in args.variants]  # the table's order, the baseline first
 
 
+def run_iterations(args: argparse.Namespace, board: str, variant: str) -> int:
+    """The iterations of ``variant``'s runs on ``board``: the board's, times the variant's length."""
+    return max(1, round(args.board_iterations[board] * VARIANTS[variant].length))
+
+
 def run_config(args: argparse.Namespace, board: str, variant: str, seed: int, references: Path) -> AlphaZeroConfig:
     """The settings of one run: the lab's, changed as ``variant`` says."""
     base = training_config(board, args.net, seed, args.quick)
-    changes = VARIANTS[variant].settings(cells(board), args.board_iterations[board])
+    changes = VARIANTS[variant].settings(cells(board), run_iterations(args, board, variant))
     if changes.get("reference_positions"):
         changes = {**changes, "reference_file": str(references),
                    "reference_positions": 5 if args.quick else changes["reference_positions"]}
@@ -337,18 +357,17 @@ def open_resumed_log(log_file: Path, columns: list[str], report: Path,
 
 
 def train_and_measure(args: argparse.Namespace, board: str, work: Path,
-                      out: Path) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+                      out: Path) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """Train every variant's runs on ``board`` (resumable) and measure their networks,
     appending to ``work/measured/mistakes.csv`` as measured; then the ceilings and the
     targets' study (:func:`measure_targets_of`). A run whose every network is measured
     already is not trained again: a new work folder starts from the rows of the committed
-    report in ``out`` (its ``mistakes.csv``, ``targets.csv``), so a study spans sessions.
-    Returns the mistakes', the targets' and the value targets' rows."""
+    report in ``out`` (its ``mistakes.csv``, ``runs.csv``, ``targets.csv``), so a study spans
+    sessions. Returns the mistakes', the runs' times, the targets' and the value targets' rows."""
     report = out / "mistakes.csv"
     from engines.training.alphazero import train_alphazero  # TensorFlow: loaded once there is a run to train
 
     positions, references = position_sets(args, board, work)
-    iterations = args.board_iterations[board]
     with hold_folder(work / "measured", "recipe-ablation-mistakes", game=get_game(board).spec,
                      positions=args.positions, simulations=args.simulations, net=args.net.name) as folder:
         log_file = folder / "mistakes.csv"
@@ -356,16 +375,23 @@ def train_and_measure(args: argparse.Namespace, board: str, work: Path,
             row["board"], row["simulations"], row["positions"]) == (board_slug(board), args.simulations, len(positions)))
         done = {(row["variant"], int(row["seed"]), int(row["iteration"])) for row in rows}
         finished = {(row["variant"], int(row["seed"])) for row in rows if int(row["published"])}
-        wanted = measured_iterations(iterations)
+        run_log = folder / "runs.csv"
+        timed = {(row["variant"], int(row["seed"])) for row in open_resumed_log(
+            run_log, RUN_COLUMNS, out / "runs.csv", lambda row: row["board"] == board_slug(board))}
         seeds = sorted({seed for own in args.variant_seeds.values() for seed in own})
         runs = [(variant, seed) for seed in seeds for variant in args.variants  # every variant's first seed first
                 if seed in args.variant_seeds[variant]]
         for variant, seed in tqdm(runs, desc=f"runs {board_slug(board)}", unit="run"):
-            if (variant, seed) in finished and all((variant, seed, i) in done for i in wanted):
-                continue  # measured to its end (perhaps in another session): nothing to train
+            iterations = run_iterations(args, board, variant)
             run = work / f"{variant}-s{seed}"
+            if (variant, seed) in finished and all((variant, seed, i) in done for i in measured_iterations(iterations)):
+                if (variant, seed) not in timed and (run / "history.csv").exists():  # a run measured before its time was
+                    log_run_time(run_log, board, variant, seed, pd.read_csv(run / "history.csv"))
+                continue  # measured to its end (perhaps in another session): nothing to train
             history = train_alphazero(run, run_config(args, board, variant, seed, references), iterations,
                                       workers=args.workers)
+            if (variant, seed) not in timed:
+                log_run_time(run_log, board, variant, seed, history)
             published = int(history["published"].iloc[-1])
             for iteration in sorted(set(measured_iterations(iterations)) | {published}):
                 if (variant, seed, iteration) in done:
@@ -381,7 +407,18 @@ def train_and_measure(args: argparse.Namespace, board: str, work: Path,
         train_ceilings(args, board, work, positions, done, log_file)
         targets = measure_targets_of(args, board, work, positions, references, out / "targets.csv")
         values = measure_value_targets_of(args, board, work, references, out / "value_targets.csv")
-        return pd.read_csv(log_file), targets, values
+        return pd.read_csv(log_file), pd.read_csv(run_log), targets, values
+
+
+def log_run_time(log_file: Path, board: str, variant: str, seed: int, history: pd.DataFrame) -> None:
+    """A finished run's row of the runs' log: its iterations, the minutes they took, and
+    where (self-play's worker processes and the device; blank where an older run did not record them)."""
+    def last(column: str) -> Any:
+        recorded = history[column].dropna() if column in history else pd.Series([], dtype=object)
+        return recorded.iloc[-1] if not recorded.empty else ""
+    append_row(log_file, RUN_COLUMNS, {
+        "board": board_slug(board), "variant": variant, "seed": seed, "iterations": int(history["iteration"].max()),
+        "minutes": float(history["seconds"].sum()) / 60, "workers": last("workers"), "device": last("device")})
 
 
 def measure_targets_of(args: argparse.Namespace, board: str, work: Path, positions: list, references: Path,
@@ -417,7 +454,7 @@ def targets_network(args: argparse.Namespace, board: str, work: Path) -> tuple[i
     """The network the targets' study searches with: the first seed of ``--targets-of``, half way
     (its seed, iteration and file)."""
     seed = args.variant_seeds.get(args.targets_of, args.seeds)[0]
-    iteration = measured_iterations(args.board_iterations[board])[0]
+    iteration = measured_iterations(run_iterations(args, board, args.targets_of))[0]
     return seed, iteration, work / f"{args.targets_of}-s{seed}" / "checkpoints" / f"iter-{iteration:03d}.keras"
 
 
@@ -449,12 +486,12 @@ def measure_value_targets_of(args: argparse.Namespace, board: str, work: Path, r
     return pd.read_csv(log_file)
 
 
-def end_of_runs(mistakes: pd.DataFrame, iterations: dict[str, int]) -> pd.DataFrame:
+def end_of_runs(mistakes: pd.DataFrame) -> pd.DataFrame:
     """Each run's network at its end: the one it published (the last, unless it chose the best)."""
     rows = []
     for (board, variant, seed), run in mistakes.groupby(["board", "variant", "seed"], sort=False):
         published = run[run["published"] == 1]
-        chosen = published if not published.empty else run[run["iteration"] == iterations[board]]
+        chosen = published if not published.empty else run[run["iteration"] == run["iteration"].max()]
         if not chosen.empty:
             rows.append(chosen.iloc[-1])
     order = {name: k for k, name in enumerate(VARIANTS)}  # the variants in the table's order, the ceilings last
@@ -471,16 +508,20 @@ def mean_and_variance(rates: pd.Series, positions: int) -> tuple[float, float]:
     return mean, max(mean * (1 - mean), 1.0 / positions) / positions
 
 
-def variant_table(ends: pd.DataFrame) -> pd.DataFrame:
+def variant_table(ends: pd.DataFrame, times: pd.DataFrame) -> pd.DataFrame:
     """Per board and variant: the end's mistakes (raw and at search), mean over seeds with a
-    95% interval, and the change against the baseline with its interval."""
+    95% interval, the change against the baseline with its interval, and the runs' mean
+    iterations and minutes (``times``: rows of the runs' log; blank where none)."""
     rows = []
     for board, on_board in ends.groupby("board", sort=False):
         stats = {}
         for variant, runs in on_board.groupby("variant", sort=False):
             positions = int(runs["positions"].iloc[0])
             stats[variant] = {kind: mean_and_variance(runs[f"mistakes_{kind}"], positions) for kind in ("raw", "search")}
-            row: dict[str, Any] = {"board": board, "variant": variant, "seeds": len(runs), "positions": positions}
+            timed = times[(times["board"] == board) & (times["variant"] == variant)
+                          & times["seed"].isin(runs["seed"])]
+            row: dict[str, Any] = {"board": board, "variant": variant, "seeds": len(runs), "positions": positions,
+                                   "iterations": timed["iterations"].mean(), "minutes": timed["minutes"].mean()}
             for kind, (mean, variance) in stats[variant].items():
                 half = 1.96 * math.sqrt(variance)
                 row.update({f"{kind}": mean, f"{kind}_low": max(0.0, mean - half), f"{kind}_high": mean + half})
@@ -522,7 +563,7 @@ def summary_lines(args: argparse.Namespace, command_line: str, table: pd.DataFra
              f"variant's own) from a random network, {args.net.name} "
              f"unless the variant names another, for "
              + ", ".join(f"{n} iterations on {board_slug(b)}" for b, n in args.board_iterations.items())
-             + f"; each run's published network measured on its board's critical solved positions (Pons' six sets, "
+             + f" (a variant's own length where the table says); each run's published network measured on its board's critical solved positions (Pons' six sets, "
                f"{args.positions} positions a set, seed {MEASURE_SEED}), from its raw policy and after "
                f"{args.simulations} simulations. Intervals: 95%, from the spread between seeds (one seed: the "
                "positions' binomial spread). A change counts where its interval against the baseline excludes 0. "
@@ -530,14 +571,19 @@ def summary_lines(args: argparse.Namespace, command_line: str, table: pd.DataFra
                f"of 32 filters) trained by supervised learning for {CEILING_EPOCHS} epochs on the exact results of "
                f"positions sampled as the sets are (seed {LEARN_SEED}, about {LEARN_CANDIDATES:,} candidates; some "
                "measured positions are among them, as on so small a board they must be), measured the same way.",
-             "", "| board | variant | seeds | positions | raw policy | at search | change at search (95%) | verdict |",
-             "|---|---|---:|---:|---|---|---|---|"]
+             "", "The minutes are a run's, self-play, training and its own measurements together (2 cores unless the "
+                 "runs' log `runs.csv` names another device), the mean over its seeds.",
+             "", "| board | variant | seeds | positions | iterations | minutes | raw policy | at search "
+                 "| change at search (95%) | verdict |",
+             "|---|---|---:|---:|---:|---:|---|---|---|---|"]
     for _, row in table.iterrows():
         change = "" if row["variant"] == "baseline" or pd.isna(row.get("search_change")) else (
             f"{100 * row['search_change']:+.1f} points ({100 * row['search_change_low']:+.1f} to "
             f"{100 * row['search_change_high']:+.1f})")
-        lines.append(f"| {row['board']} | `{row['variant']}` | {row['seeds']} | {row['positions']} | "
-                     f"{percent(row['raw'])} ({percent(row['raw_low'])} to {percent(row['raw_high'])}) | "
+        length = "" if pd.isna(row["iterations"]) else f"{row['iterations']:.0f}"
+        minutes = "" if pd.isna(row["minutes"]) else f"{row['minutes']:.0f}"
+        lines.append(f"| {row['board']} | `{row['variant']}` | {row['seeds']} | {row['positions']} | {length} | "
+                     f"{minutes} | {percent(row['raw'])} ({percent(row['raw_low'])} to {percent(row['raw_high'])}) | "
                      f"**{percent(row['search'])}** ({percent(row['search_low'])} to {percent(row['search_high'])}) | "
                      f"{change} | {verdict(row)} |")
     lines += ["", "![mistakes by iteration](mistakes_by_iteration.png)", "", "## The variants", "",
@@ -627,20 +673,19 @@ def main(argv: list[str] | None = None) -> int:
     out, work = Path(args.out), Path(args.work)
     with hold_folder(out, "recipe-ablation-report"):
         measured_boards = [train_and_measure(args, board, work / board_slug(board), out) for board in args.boards]
-        tables = [mistakes for mistakes, _, _ in measured_boards]
-        targets = pd.concat([table for _, table, _ in measured_boards], ignore_index=True)
-        values = pd.concat([table for _, _, table in measured_boards], ignore_index=True)
-        measured = {i for board in args.boards for i in measured_iterations(args.board_iterations[board])}
-        mistakes = pd.concat(tables, ignore_index=True)
+        mistakes, times, targets, values = (pd.concat([parts[k] for parts in measured_boards], ignore_index=True)
+                                            for k in range(4))
+        measured = {(board_slug(board), variant, i) for board in args.boards for variant in args.variants
+                    for i in measured_iterations(run_iterations(args, board, variant))}
         ceilings = mistakes["variant"].str.startswith(CEILING)
-        wanted = pd.Series([int(seed) in args.variant_seeds.get(variant, []) for variant, seed in
-                            zip(mistakes["variant"], mistakes["seed"])], index=mistakes.index, dtype=bool)
-        mistakes = mistakes[ceilings | (wanted
-                                        & (mistakes["iteration"].isin(measured) | (mistakes["published"] == 1)))]
-        iterations = {board_slug(b): n for b, n in args.board_iterations.items()}
-        table = variant_table(end_of_runs(mistakes, iterations))
-        for name, frame in (("mistakes.csv", mistakes), ("variants.csv", table), ("targets.csv", targets),
-                            ("value_targets.csv", values)):
+        wanted = pd.Series([int(seed) in args.variant_seeds.get(variant, []) and (
+            (board, variant, int(iteration)) in measured or published == 1) for board, variant, seed, iteration, published
+            in zip(mistakes["board"], mistakes["variant"], mistakes["seed"], mistakes["iteration"],
+                   mistakes["published"])], index=mistakes.index, dtype=bool)
+        mistakes = mistakes[ceilings | wanted]
+        table = variant_table(end_of_runs(mistakes), times)
+        for name, frame in (("mistakes.csv", mistakes), ("variants.csv", table), ("runs.csv", times),
+                            ("targets.csv", targets), ("value_targets.csv", values)):
             with atomic_write(out / name) as handle:
                 frame.to_csv(handle, index=False)
         plot_runs(mistakes, out / "mistakes_by_iteration.png")
