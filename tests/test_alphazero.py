@@ -134,7 +134,7 @@ def test_a_training_iteration_with_playout_cap_randomisation_keeps_fewer_positio
 
     config = AlphaZeroConfig(game="connect4", blocks=1, filters=8, games=4, parallel=4, simulations=8,
                              fast_simulations=2, full_fraction=0.3, batch_size=16, train_steps=2, eval_games=2,
-                             eval_simulations=4, previous_games=2)
+                             eval_simulations=4, previous_games=2, publish="latest")
     history = train_alphazero(tmp_path, config, iterations=1, progress=False, workers=2)
     buffer = ReplayBuffer.load(tmp_path / "buffer-001.npz")
     assert len(buffer.games) == 4
@@ -148,7 +148,7 @@ def test_a_tiny_training_iteration_runs_and_resumes_with_the_same_buffer(tmp_pat
 
     config = AlphaZeroConfig(game="tictactoe", blocks=1, filters=8, games=4, parallel=4, simulations=8,
                              buffer_games=6, batch_size=16, train_steps=3, eval_games=2, eval_simulations=4,
-                             learning_rate_drops=[2], learning_rate_drop=0.5)
+                             learning_rate_drops=[2], learning_rate_drop=0.5, publish="latest")
     history = train_alphazero(tmp_path, config, iterations=1, progress=False)
     assert list(history["iteration"]) == [1]
     assert {"loss", "policy_loss", "value_loss", "score_vs_random", "score_vs_previous", "elo"} <= set(history.columns)

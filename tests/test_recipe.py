@@ -52,7 +52,7 @@ def test_a_floor_keeps_self_play_off_its_greedy_path():
 
 def test_gumbel_plays_its_choice_unless_a_floor_asks_for_sampling():
     board = "connectn:columns=5,rows=4,n=4"
-    choice = AlphaZeroConfig(game=board, gumbel=5, temperature_moves=10).self_play_settings()
+    choice = AlphaZeroConfig(game=board, gumbel=5, temperature_moves=10, temperature_floor=0.0).self_play_settings()
     assert (choice.temperature_moves, choice.temperature_floor) == (0, 0.0)  # Gumbel's noise explores
     sampled = AlphaZeroConfig(game=board, gumbel=5, temperature_moves=10, temperature_floor=0.3,
                               temperature_decay_moves=5).self_play_settings()
@@ -112,3 +112,31 @@ def test_a_run_measures_itself_on_the_positions_it_names(tmp_path):
         AlphaZeroConfig(temperature_floor=1.5)
     with pytest.raises(SpecError, match="policy_filters"):
         AlphaZeroConfig(policy_filters=0)
+
+
+def test_the_recipe_is_the_default_and_the_older_runs_keep_theirs(tmp_path):
+    """The defaults are the recipe; the experiments of older reports pin the former defaults,
+    and a run folder recorded before a setting existed resumes at its former default."""
+    import json
+    from dataclasses import asdict
+
+    from dlgo.formats.folders import read_settings, record_settings
+    from engines.training.alphazero_config import PRE_RECIPE, pre_recipe_config
+    from experiments.chapters import ch14b_alphazero_connect4
+
+    recipe = AlphaZeroConfig(game="connect4")
+    assert (recipe.policy_filters, recipe.value_filters, recipe.merge_positions, recipe.publish) == (32, 32, True, "best")
+    assert recipe.temperature_schedule() == (20, 10) and recipe.temperature_floor == 0.3  # AlphaZero.jl's, on 42 points
+    assert AlphaZeroConfig(game="connectn:columns=5,rows=4,n=4").temperature_schedule() == (10, 5)  # scaled to 20
+    assert AlphaZeroConfig(game="connect4", temperature_moves=8, temperature_decay_moves=0).temperature_schedule() == (8, 0)
+    with pytest.raises(SpecError, match="temperature_moves must be at least -1"):
+        AlphaZeroConfig(temperature_moves=-2)
+    old = pre_recipe_config(game="connect4")
+    assert {name: getattr(old, name) for name in PRE_RECIPE} == PRE_RECIPE and old.temperature_schedule() == (4, 0)
+    assert ch14b_alphazero_connect4.full_config().policy_filters == 2  # its shipped network's heads
+    # a run recorded before merge_positions and the heads' widths were settings
+    before = {k: v for k, v in asdict(old).items() if k not in ("merge_positions", "policy_filters", "value_filters")}
+    (tmp_path / "config.json").write_text(json.dumps(before))
+    resumed = read_settings(tmp_path, AlphaZeroConfig, "AlphaZero")
+    assert resumed == old and not resumed.merge_positions and resumed.policy_filters == 2
+    record_settings(tmp_path, old)  # the same run: no mismatch

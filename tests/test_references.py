@@ -85,14 +85,13 @@ def test_the_best_iteration_by_the_references():
     assert best_iteration(history, by_positions) == 3  # a tie goes to the later iteration
     by_baseline = AlphaZeroConfig(game="go:size=7", baselines=["gnugo"], publish="best")
     assert best_iteration(history, by_baseline) == 0  # the start scored best: it stays published
-    assert best_iteration(history, AlphaZeroConfig(game="connect4")) == 3  # latest
+    assert best_iteration(history, AlphaZeroConfig(game="connect4", publish="latest")) == 3
+    assert best_iteration(history, AlphaZeroConfig(game="connect4", baselines=[])) == 3  # nothing fixed: the latest
 
 
 def test_publish_settings_are_checked():
     with pytest.raises(SpecError, match="publish must be"):
         AlphaZeroConfig(publish="newest")
-    with pytest.raises(SpecError, match="fixed reference"):
-        AlphaZeroConfig(publish="best", baselines=[])
     with pytest.raises(SpecError, match="no solved position sets"):
         AlphaZeroConfig(game="tictactoe", reference_positions=5)
 

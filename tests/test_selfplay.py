@@ -167,7 +167,8 @@ def test_a_runs_settings_reach_self_play_and_its_matches_whole():
     settings = config.self_play_settings()
     assert {f.name: getattr(settings, f.name) for f in fields(SelfPlaySettings)} == \
         {f.name: getattr(config, f.name) for f in fields(SelfPlaySettings) if f.name != "auxiliary"} | \
-        {"auxiliary": config.auxiliary_targets()}  # the names, in the network's order
+        {"auxiliary": config.auxiliary_targets(),  # the names, in the network's order
+         "temperature_decay_moves": 2}  # the default -1: 10/42 of tic-tac-toe's 9 points
     assert config.match_settings() == MatchSettings(parallel=8, simulations=21, c=2.5)
     with pytest.raises(SpecError, match="search_value_weight"):
         SelfPlaySettings(search_value_weight=1.5)

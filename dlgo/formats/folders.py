@@ -86,13 +86,14 @@ def check_output_file(file: str | Path, suffixes: tuple[str, ...]) -> Path:
 
 def read_settings(folder: str | Path, cls: Callable[..., T], what: str) -> T:
     """The settings a training run saved in ``folder/config.json``, rebuilt as
-    ``cls(**saved)`` (which checks them); a :class:`RecordError` naming ``what``
-    if there are none or they cannot be read."""
+    ``cls(**saved)`` (which checks them; a setting it did not record yet takes its
+    value before a changed default, ``cls.FORMER_DEFAULTS``, else today's default); a
+    :class:`RecordError` naming ``what`` if there are none or they cannot be read."""
     path = Path(folder) / "config.json"
     if not path.exists():
         raise RecordError(f"{folder} holds no {what} run to resume (no config.json)")
     try:
-        return cls(**json.loads(path.read_text()))
+        return cls(**{**getattr(cls, "FORMER_DEFAULTS", {}), **json.loads(path.read_text())})
     except (TypeError, ValueError) as err:  # a SpecError is a ValueError: it names the setting
         raise RecordError(f"{path} does not hold {what} settings ({err}); it is kept as it is") from None
 
@@ -101,7 +102,8 @@ def record_settings(folder: str | Path, settings: Any) -> None:
     """Write a run's settings (a dataclass) to ``folder/config.json``, or refuse a
     folder that holds a run with other settings (a :class:`SettingsMismatchError`
     naming each change; settings added since that run was started count at their
-    defaults, so the dataclass must be buildable without arguments)."""
+    defaults then (``FORMER_DEFAULTS``, else today's), so the dataclass must be
+    buildable without arguments)."""
     path = Path(folder) / "config.json"
     wanted = dataclasses.asdict(settings)
     if not path.exists():
@@ -109,7 +111,8 @@ def record_settings(folder: str | Path, settings: Any) -> None:
             json.dump(wanted, handle, indent=2)
         return
     try:
-        old = {**dataclasses.asdict(type(settings)()), **json.loads(path.read_text())}
+        old = {**dataclasses.asdict(type(settings)()), **getattr(settings, "FORMER_DEFAULTS", {}),
+               **json.loads(path.read_text())}
     except ValueError as err:
         raise RecordError(f"{path} cannot be read ({err}); it is kept as it is: use another folder") from None
     if old != wanted:

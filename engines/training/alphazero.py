@@ -89,7 +89,8 @@ def train_alphazero(out: str | Path, config: AlphaZeroConfig, iterations: int,
         device = device_name()  # where the training process's networks run (self-play workers: the same machine)
         pool = SelfPlayPool(workers, ray) if workers > 1 or ray else None
         try:
-            if run.done == 0 and run.history.empty and (config.reference_positions or config.publish == "best"):
+            if run.done == 0 and run.history.empty and (config.reference_positions
+                                                        or (config.publish == "best" and config.baselines)):
                 measure_start(run)
             for iteration in progress_bar(range(run.done + 1, iterations + 1), desc="iterations", unit="iter",
                                           initial=run.done, total=iterations, disable=not progress):
@@ -271,6 +272,8 @@ def best_iteration(history: pd.DataFrame, config: AlphaZeroConfig) -> int:
     latest = int(history["iteration"].iloc[-1])
     if config.publish == "latest":
         return latest
+    if not (config.reference_positions or config.baselines):
+        return latest  # nothing fixed to choose by
     column = "mistakes_search" if config.reference_positions else f"score_vs_{config.baselines[0]}"
     if column not in history:
         return latest

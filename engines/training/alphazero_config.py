@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 from dataclasses import dataclass, fields
+from typing import Any, ClassVar
 
 from dlgo.core.arguments import check_types, setting
 from dlgo.core.errors import ModelFileError, SpecError
@@ -24,19 +25,38 @@ AT_LEAST_ONE = ("blocks", "filters", "policy_filters", "value_filters", "games",
 POSITIVE = ("learning_rate", "learning_rate_drop", "c", "dirichlet_alpha")
 FRACTIONS = ("full_fraction", "search_value_weight", "dirichlet_epsilon", "window_alpha", "temperature_floor")
 PUBLISH = ("latest", "best")
+#: counts whose -1 means "scaled to the board" (:meth:`AlphaZeroConfig.temperature_schedule`)
+SCALED = ("temperature_moves", "temperature_decay_moves")
+
+#: The defaults before the recipe ablation (``experiments/headline/recipe_ablation.py``)
+#: made its recipe the default: AlphaGo Zero's narrow heads, every occurrence of a position
+#: an example, 4 moves sampled and then the most visited, the last network published. The
+#: experiments whose reports were made with them keep them (:func:`pre_recipe_config`), and a
+#: run recorded before a setting existed ran at these values.
+PRE_RECIPE: dict[str, Any] = {"policy_filters": 2, "value_filters": 1, "merge_positions": False,
+                              "temperature_moves": 4, "temperature_floor": 0.0, "temperature_decay_moves": 0,
+                              "publish": "latest"}
 
 
 @dataclass
 class AlphaZeroConfig:
-    """Everything a run depends on; a resumed run must use the same values."""
+    """Everything a run depends on; a resumed run must use the same values.
+
+    The defaults are the recipe the ablation picked on the boards the solver knows
+    (docs/alphazero.md, "The recipe"): heads of 32 filters, repeated positions merged,
+    AlphaZero.jl's temperature schedule with its floor, the best network on fixed
+    references published."""
+
+    #: what a run recorded before a setting existed ran at (see :func:`dlgo.formats.folders.read_settings`)
+    FORMER_DEFAULTS: ClassVar[dict[str, Any]] = PRE_RECIPE
 
     game: str = setting("tictactoe", "game spec to learn, e.g. tictactoe, connect4, go:size=9")
     blocks: int = setting(2, "residual blocks of the network")
     filters: int = setting(32, "convolution filters of each layer")
-    policy_filters: int = setting(2, "1x1 convolution filters of the policy head (AlphaGo Zero: 2; "
-                                     "AlphaZero.jl and Oracle's Connect Four: 32)")
-    value_filters: int = setting(1, "1x1 convolution filters of the value head (AlphaGo Zero: 1; AlphaZero.jl "
-                                    "and Oracle's Connect Four: 32)")
+    policy_filters: int = setting(32, "1x1 convolution filters of the policy head (AlphaGo Zero: 2; "
+                                      "AlphaZero.jl and Oracle's Connect Four: 32)")
+    value_filters: int = setting(32, "1x1 convolution filters of the value head (AlphaGo Zero: 1; AlphaZero.jl "
+                                     "and Oracle's Connect Four: 32)")
     l2: float = setting(1e-4, "L2 weight decay")
     learning_rate: float = setting(1e-3, "Adam learning rate")
     learning_rate_drops: list[int] = setting([], "iterations at which the learning rate drops "
@@ -58,15 +78,18 @@ class AlphaZeroConfig:
     c: float = setting(1.5, "PUCT exploration constant")
     dirichlet_alpha: float = setting(0.5, "alpha of the Dirichlet noise added to the root's priors")
     dirichlet_epsilon: float = setting(0.25, "share of the root's priors given to the Dirichlet noise")
-    temperature_moves: int = setting(4, "moves at the start of each self-play game sampled by visit counts "
-                                        "(later ones: the most visited; PUCT only, Gumbel's noise explores "
-                                        "every move)")
-    temperature_floor: float = setting(0.0, "after --temperature-moves, the temperature falls linearly to this floor "
+    temperature_moves: int = setting(-1, "moves at the start of each self-play game sampled by visit counts "
+                                         "(later ones: the most visited, or the falling temperature of "
+                                         "--temperature-floor; PUCT only, Gumbel's noise explores every move; -1: "
+                                         "20/42 of the board's points, AlphaZero.jl's 20 plies of Connect Four "
+                                         "scaled)")
+    temperature_floor: float = setting(0.3, "after --temperature-moves, the temperature falls linearly to this floor "
                                             "over --temperature-decay-moves moves and stays there (AlphaZero.jl for "
                                             "Connect Four: 0.3; 0: the most visited move). With Gumbel search "
                                             "and a floor above 0, moves are sampled from its improved policy on "
                                             "this schedule (without one, Gumbel plays its own choice)")
-    temperature_decay_moves: int = setting(0, "moves over which the temperature falls from 1 to --temperature-floor")
+    temperature_decay_moves: int = setting(-1, "moves over which the temperature falls from 1 to "
+                                               "--temperature-floor (-1: 10/42 of the board's points)")
     buffer_games: int = setting(1000, "replay buffer: the positions of this many latest games")
     auxiliary: list[str] = setting([], "KataGo's auxiliary targets to learn too (names, or all: the game's): "
                                        "moves_left (the plies to the end); on games scored by area ownership "
@@ -82,7 +105,7 @@ class AlphaZeroConfig:
     greedy_return: bool = setting(False, "value target: the game's result cut at its exploratory moves (a move "
                                          "not the search's choice), the root value of the first one's search in its "
                                          "place (Watkins' Q(lambda) cut; off: the result as played)")
-    merge_positions: bool = setting(False, "train on each distinct position of the buffer once, its policy and "
+    merge_positions: bool = setting(True, "train on each distinct position of the buffer once, its policy and "
                                            "value targets the mean of its occurrences' (AlphaZero.jl's and Oracle's "
                                            "position averaging; off: every occurrence is an example)")
     batch_size: int = setting(128, "training batch size")
@@ -104,9 +127,10 @@ class AlphaZeroConfig:
     reference_file: str = setting("", "the solved positions (dlgo positions' positions.csv) --reference-positions "
                                       "takes its critical ones from, every set of it (default: the suite's early-game "
                                       "sets of the game)")
-    publish: str = setting("latest", "the network checkpoint.keras holds: latest, or best by the fixed references "
-                                     "(fewest mistakes on the solved positions where measured, else the best score "
-                                     "against the first baseline; the starting network counts)")
+    publish: str = setting("best", "the network checkpoint.keras holds: latest, or best by the fixed references "
+                                   "(fewest mistakes on the solved positions where measured, else the best score "
+                                   "against the first baseline; the starting network counts; a run with neither "
+                                   "publishes the latest)")
     seed: int = setting(0, "seed of the network's weights and of the games")
     init: str = setting("", "start from this policy-value network (train-supervised --target both) "
                             "instead of a fresh one")
@@ -121,7 +145,7 @@ class AlphaZeroConfig:
             if isinstance(value, (int, float)) and not isinstance(value, bool):
                 if not math.isfinite(value):
                     raise SpecError(f"{f.name} must be a finite number, got {value}")
-                least = 1 if f.name in AT_LEAST_ONE else 0
+                least = 1 if f.name in AT_LEAST_ONE else -1 if f.name in SCALED else 0
                 if value < least or (f.name in POSITIVE and value <= 0):
                     raise SpecError(f"{f.name} must be {'above 0' if f.name in POSITIVE else f'at least {least}'}, "
                                     f"got {value}")
@@ -140,8 +164,6 @@ class AlphaZeroConfig:
         check_precision(self.precision)
         if self.publish not in PUBLISH:
             raise SpecError(f"publish must be one of {', '.join(PUBLISH)}, got {self.publish!r}")
-        if self.publish == "best" and not (self.reference_positions or self.baselines):
-            raise SpecError("publish best needs a fixed reference: --reference-positions above 0, or a baseline")
         if self.reference_file:
             check_reference_file(self.reference_file, self.game)
         elif self.reference_positions and shipped_sets(self.game) is None:
@@ -202,13 +224,23 @@ class AlphaZeroConfig:
             return self.train_steps
         return max(1, math.ceil(self.sample_reuse * new_positions / self.batch_size))
 
+    def temperature_schedule(self) -> tuple[int, int]:
+        """(``temperature_moves``, ``temperature_decay_moves``), each -1 scaled to the
+        board: AlphaZero.jl's Connect Four schedule (temperature 1 for 20 of its 42
+        points, falling to the floor over 10 more) on this game's points."""
+        game = get_game(self.game)
+        scaled_moves, scaled_decay = scaled_temperature_schedule(game.num_rows * game.num_cols)
+        moves, decay = self.temperature_moves, self.temperature_decay_moves
+        return (scaled_moves if moves < 0 else moves, scaled_decay if decay < 0 else decay)
+
     def self_play_settings(self) -> SelfPlaySettings:
         """How this run's self-play searches and chooses its moves."""
         gumbel_choice = self.gumbel and not self.temperature_floor  # Gumbel's noise explores: its choice is played
+        temperature_moves, decay_moves = self.temperature_schedule()
         return SelfPlaySettings(parallel=self.parallel, simulations=self.simulations, c=self.c,
-                                temperature_moves=0 if gumbel_choice else self.temperature_moves,
+                                temperature_moves=0 if gumbel_choice else temperature_moves,
                                 temperature_floor=0.0 if gumbel_choice else self.temperature_floor,
-                                temperature_decay_moves=self.temperature_decay_moves,
+                                temperature_decay_moves=decay_moves,
                                 dirichlet_alpha=self.dirichlet_alpha, dirichlet_epsilon=self.dirichlet_epsilon,
                                 fast_simulations=self.fast_simulations, full_fraction=self.full_fraction,
                                 search_value_weight=self.search_value_weight,
@@ -221,3 +253,16 @@ class AlphaZeroConfig:
         return MatchSettings(parallel=max(1, min(self.parallel, self.previous_games)),
                              simulations=self.eval_simulations,
                              c=self.c, gumbel=self.gumbel)
+
+
+def scaled_temperature_schedule(points: int) -> tuple[int, int]:
+    """AlphaZero.jl's Connect Four schedule (temperature 1 for 20 of its 42 points, then
+    falling to the floor over 10 more) on a board of ``points``: (moves, decay moves)."""
+    return round(points * 20 / 42), round(points * 10 / 42)
+
+
+def pre_recipe_config(**settings: Any) -> AlphaZeroConfig:
+    """An :class:`AlphaZeroConfig` with the defaults from before the recipe
+    (:data:`PRE_RECIPE`), ``settings`` over them: the settings of the runs whose
+    reports were made then."""
+    return AlphaZeroConfig(**{**PRE_RECIPE, **settings})

@@ -37,7 +37,7 @@ from dlgo.core.types import Player
 from dlgo.games import new_game
 from dlgo.games.solver import perfect_moves
 from engines.registry import create
-from engines.training.alphazero_config import AlphaZeroConfig
+from engines.training.alphazero_config import AlphaZeroConfig, pre_recipe_config
 from experiments.shared import alphazero, chapters
 
 NAME = Path(__file__).stem
@@ -45,7 +45,7 @@ NAME = Path(__file__).stem
 
 def config(seed: int = 0) -> AlphaZeroConfig:
     """The tic-tac-toe run's settings."""
-    return AlphaZeroConfig(game="tictactoe", blocks=2, filters=32, games=64, parallel=64, simulations=50,
+    return pre_recipe_config(game="tictactoe", blocks=2, filters=32, games=64, parallel=64, simulations=50,
                            buffer_games=1000, batch_size=128, train_steps=100, eval_games=10,
                            eval_simulations=50, baselines=["random", "alphabeta"], learning_rate=2e-3, seed=seed)
 

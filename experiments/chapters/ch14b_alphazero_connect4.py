@@ -43,7 +43,7 @@ import pandas as pd
 
 from dlgo.arena.tournament import play_games, schedule
 from engines.registry import ENGINES
-from engines.training.alphazero_config import AlphaZeroConfig
+from engines.training.alphazero_config import AlphaZeroConfig, pre_recipe_config
 from experiments.shared import alphazero, chapters
 
 NAME = Path(__file__).stem
@@ -52,7 +52,7 @@ POSITION = "4 4 3 5"  # four moves in: the centre contested
 
 def full_config(seed: int = 0) -> AlphaZeroConfig:
     """The full run's settings (the shipped network's)."""
-    return AlphaZeroConfig(game="connect4", blocks=5, filters=64, learning_rate=1e-3, l2=1e-4,
+    return pre_recipe_config(game="connect4", blocks=5, filters=64, learning_rate=1e-3, l2=1e-4,
                            learning_rate_drops=[58, 69], learning_rate_drop=0.3,
                            games=128, parallel=128, simulations=100, c=1.5, dirichlet_alpha=1.0,
                            dirichlet_epsilon=0.25, temperature_moves=8, buffer_games=2500, batch_size=256,

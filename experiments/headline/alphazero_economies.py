@@ -67,7 +67,7 @@ from dlgo.formats.atomic import atomic_write
 from dlgo.formats.plotting import new_figure, save_figure
 from engines.alphazero import NetworkEvaluator
 from engines.neural.loading import load_network
-from engines.training.alphazero_config import AlphaZeroConfig
+from engines.training.alphazero_config import AlphaZeroConfig, pre_recipe_config
 from engines.training.references import measure_reference, reference_positions
 from experiments.shared import chapters, ladders
 
@@ -80,7 +80,7 @@ def recipe(seed: int = 0) -> AlphaZeroConfig:
     batch of 256 games in step is faster) and a buffer of the 5,000 latest games, no
     learning-rate drop within a run of hours; measured on the critical early-game
     positions every iteration and publishing its best."""
-    return AlphaZeroConfig(game="connect4", blocks=5, filters=64, learning_rate=1e-3, l2=1e-4,
+    return pre_recipe_config(game="connect4", blocks=5, filters=64, learning_rate=1e-3, l2=1e-4,
                            learning_rate_drops=[100, 120], learning_rate_drop=0.3, games=256, parallel=256,
                            simulations=100, c=1.5, dirichlet_alpha=1.0, dirichlet_epsilon=0.25, temperature_moves=8,
                            buffer_games=5000, batch_size=256, train_steps=150, eval_games=10, eval_simulations=50,
@@ -90,7 +90,7 @@ def recipe(seed: int = 0) -> AlphaZeroConfig:
 
 def quick_recipe(seed: int = 0) -> AlphaZeroConfig:
     """Tiny settings that run every variant's pipeline in seconds."""
-    return AlphaZeroConfig(game="connect4", blocks=1, filters=8, games=4, parallel=4, simulations=8, train_steps=2,
+    return pre_recipe_config(game="connect4", blocks=1, filters=8, games=4, parallel=4, simulations=8, train_steps=2,
                            batch_size=32, eval_games=0, eval_simulations=4, previous_games=2, baselines=[],
                            reference_positions=2, publish="best", seed=seed)
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import sys
 
-from engines.training.alphazero_config import AlphaZeroConfig
+from engines.training.alphazero_config import AlphaZeroConfig, pre_recipe_config
 from experiments.shared import alphazero, chapters
 
 GAME = "go:size=7,komi=8.5"
@@ -30,7 +30,7 @@ OPPONENT = "gnugo:level=1"
 
 def config(seed: int = 0) -> AlphaZeroConfig:
     """The run's settings."""
-    return AlphaZeroConfig(game=GAME, blocks=4, filters=48, learning_rate=1e-3, l2=1e-4, games=64, parallel=64,
+    return pre_recipe_config(game=GAME, blocks=4, filters=48, learning_rate=1e-3, l2=1e-4, games=64, parallel=64,
                            simulations=16, gumbel=16, auxiliary=["all"], buffer_games=1000, batch_size=128,
                            train_steps=100, eval_games=20, eval_simulations=50, previous_games=20,
                            baselines=[OPPONENT], baseline_every=2, publish="best", seed=seed)

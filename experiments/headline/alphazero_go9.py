@@ -30,7 +30,7 @@ import pandas as pd
 from dlgo.arena.ratings import wilson_interval
 from dlgo.data.generate import generate_games
 from engines.checkpoints import complete_set
-from engines.training.alphazero_config import AlphaZeroConfig
+from engines.training.alphazero_config import AlphaZeroConfig, pre_recipe_config
 from engines.registry import ENGINES
 from experiments.shared import alphazero, chapters, ladders, supervised
 
@@ -41,7 +41,7 @@ OPPONENT, QUICK_OPPONENT = "gnugo:level=10", "random"  # the final match's, and 
 
 def config(seed: int = 0) -> AlphaZeroConfig:
     """The self-play settings (the network's shape is the supervised start's)."""
-    return AlphaZeroConfig(game=GAME, learning_rate=2e-4, l2=1e-4, games=32, parallel=32, simulations=100,
+    return pre_recipe_config(game=GAME, learning_rate=2e-4, l2=1e-4, games=32, parallel=32, simulations=100,
                            c=1.5, dirichlet_alpha=0.15, dirichlet_epsilon=0.25, temperature_moves=8,
                            buffer_games=400, batch_size=128, train_steps=100, eval_games=20, eval_simulations=50,
                            previous_games=20, baselines=[OPPONENT], baseline_every=1, publish="best", seed=seed)

@@ -69,7 +69,7 @@ from dlgo.games.registry import get_game
 from engines.alphazero import NetworkEvaluator
 from engines.neural.loading import load_network
 from engines.training.solver_data import SolverSettings
-from engines.training.alphazero_config import AlphaZeroConfig
+from engines.training.alphazero_config import AlphaZeroConfig, scaled_temperature_schedule
 from engines.training.references import measure_reference, measure_targets, measure_value_targets, raw_quality
 from engines.training.selfplay import MatchSettings
 from experiments.shared import chapters
@@ -120,9 +120,10 @@ BIG_NET = {"blocks": 4, "filters": 64, "policy_filters": 32, "value_filters": 32
 
 def floor_schedule(board_cells: int, iterations: int) -> dict[str, Any]:
     """AlphaZero.jl's Connect Four schedule (temperature 1 for 20 of 42 plies, falling to 0.3
-    by ply 30 and staying there), scaled to the board's cells."""
-    return {"temperature_moves": round(board_cells * 20 / 42), "temperature_decay_moves": round(board_cells * 10 / 42),
-            "temperature_floor": 0.3}
+    by ply 30 and staying there), scaled to the board's cells (the recipe's default, written
+    out: the runs recorded it so)."""
+    moves, decay = scaled_temperature_schedule(board_cells)
+    return {"temperature_moves": moves, "temperature_decay_moves": decay, "temperature_floor": 0.3}
 
 
 def drops(board_cells: int, iterations: int) -> dict[str, Any]:

@@ -68,8 +68,8 @@ class Experiment:
 
 def quick_config(game: str, seed: int, like: AlphaZeroConfig | None = None) -> AlphaZeroConfig:
     """Tiny settings that run any game's pipeline in seconds (``--quick``, tests),
-    with the economies of the run ``like`` (its search, targets, window and publishing), so
-    a quick run takes the same paths as the full one."""
+    with the economies of the run ``like`` (its search, targets, exploration, heads, window and
+    publishing), so a quick run takes the same paths as the full one."""
     tiny = AlphaZeroConfig(game=game, blocks=1, filters=8, games=4, parallel=4, simulations=8, train_steps=3,
                            batch_size=32, eval_games=2, eval_simulations=4, previous_games=2, baselines=["random"],
                            seed=seed)
@@ -79,7 +79,10 @@ def quick_config(game: str, seed: int, like: AlphaZeroConfig | None = None) -> A
                    search_value_weight=like.search_value_weight, window_alpha=like.window_alpha,
                    sample_reuse=like.sample_reuse, precision=like.precision, publish=like.publish,
                    reference_positions=min(like.reference_positions, 2),
-                   fast_simulations=min(like.fast_simulations, 2), full_fraction=like.full_fraction)
+                   fast_simulations=min(like.fast_simulations, 2), full_fraction=like.full_fraction,
+                   merge_positions=like.merge_positions, temperature_moves=like.temperature_moves,
+                   temperature_floor=like.temperature_floor, temperature_decay_moves=like.temperature_decay_moves,
+                   policy_filters=like.policy_filters, value_filters=like.value_filters)
 
 
 def alphazero_parser(experiment: Experiment, doc: str, presets: Mapping[str, Experiment] | None = None

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from dlgo.core.errors import SpecError
 from dlgo.games.registry import get_game
-from engines.training.alphazero_config import AlphaZeroConfig
+from engines.training.alphazero_config import AlphaZeroConfig, pre_recipe_config
 
 
 @dataclass(frozen=True)
@@ -33,12 +33,13 @@ class Net:
 def training_config(board: str, net: Net, seed: int, quick: bool) -> AlphaZeroConfig:
     """One run of the lab: the Connect Four ablation's cheapest economy (PUCT with 16
     simulations, half result and half search value as the value target), scaled to
-    the small boards; tiny with ``quick``. No baselines: the tournaments measure."""
+    the small boards, on the defaults from before the recipe (its committed report's;
+    the recipe ablation's baseline); tiny with ``quick``. No baselines: the tournaments measure."""
     if quick:
-        return AlphaZeroConfig(game=board, blocks=net.blocks, filters=net.filters, games=4, parallel=4,
+        return pre_recipe_config(game=board, blocks=net.blocks, filters=net.filters, games=4, parallel=4,
                                simulations=4, train_steps=2, batch_size=32, eval_games=0, eval_simulations=4,
                                previous_games=1, baselines=[], seed=seed)
-    return AlphaZeroConfig(game=board, blocks=net.blocks, filters=net.filters, learning_rate=1e-3, l2=1e-4,
+    return pre_recipe_config(game=board, blocks=net.blocks, filters=net.filters, learning_rate=1e-3, l2=1e-4,
                            games=128, parallel=128, simulations=16, c=1.5, dirichlet_alpha=1.0,
                            dirichlet_epsilon=0.25, temperature_moves=4, buffer_games=2000, batch_size=128,
                            train_steps=50, eval_games=0, eval_simulations=16, previous_games=2, baselines=[],
