@@ -524,6 +524,16 @@ def test_the_recipe_ablation_runs_quick_and_sets_each_variant_beside_the_baselin
     assert pd.read_csv(out / "targets.csv").equals(targets)
     assert pd.read_csv(out / "value_targets.csv").equals(values)
     assert ablation.main([*argv, "--variants", "nope"]) == 2
+    # the best of a variant's networks shipped, playable by its board's name
+    ship = tmp_path / "ship"
+    assert ablation.main([*argv, "--ship", "recipe", "--checkpoints", str(ship)]) == 0
+    import engines
+    from dlgo.games import new_game
+
+    board = new_game("connectn:columns=5,rows=4,n=4")
+    agent = engines.create(f"alphazero:checkpoint={ship / 'connect-5x4.keras'},simulations=4")
+    assert board.is_valid_move(agent.select_move(board))
+    assert ablation.main([*argv, "--ship", "anneal", "--checkpoints", str(ship)]) == 2  # not among --variants
     assert ablation.main([*argv, "--variants", "recipe:one"]) == 2 and ablation.main([*argv, "--variants", "recipe:0,0"]) == 2
     assert ablation.main([*argv, "--variants", "baseline:0", "recipe:0"]) == 0  # each its own seeds: the same runs
     assert pd.read_csv(out / "mistakes.csv").equals(mistakes)

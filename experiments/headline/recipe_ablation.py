@@ -3,6 +3,7 @@
     python experiments/headline/recipe_ablation.py            # 5x4 and 6x4, two seeds: hours on 2 cores, resumable
     python experiments/headline/recipe_ablation.py --boards connectn:columns=5,rows=4,n=4 --seeds 0 1 2
     python experiments/headline/recipe_ablation.py --quick    # every step in a few minutes
+    python experiments/headline/recipe_ablation.py ... --ship anneal   # its best 5x4 network: checkpoints/connect-5x4.keras
 
 The scaling lab's AlphaZero (:mod:`experiments.headline.scaling`) stopped at 2-7%
 mistakes on the critical solved positions of boards the solver plays perfectly
@@ -27,8 +28,9 @@ the board's critical solved positions (``--positions`` per set of Pons' six,
 sampled the way the lab's are, with a seed of their own) from the raw policy
 and after ``--simulations`` simulations. A change is kept when it lowers the
 mistakes beyond its 95% interval: the interval of the difference of two
-variants' means, from the spread between seeds (the binomial spread of the
-positions where a variant has one seed).
+variants' means, from the spread between seeds or the binomial spread of the
+positions, whichever is larger (two seeds that happen to agree do not make a
+rate surer than its positions allow).
 
 Beside the runs, the network's own ceiling (:func:`train_ceilings`): the runs'
 architecture, with the baseline's heads and with wide ones, and a 4x64 network,
@@ -67,13 +69,14 @@ from dlgo.formats.plotting import new_figure, save_figure
 from dlgo.formats.positions import append_row, open_log, read_positions
 from dlgo.games.registry import get_game
 from engines.alphazero import NetworkEvaluator
+from engines.checkpoints import SHIPPED
 from engines.neural.loading import load_network
 from engines.training.solver_data import SolverSettings
 from engines.training.alphazero_config import AlphaZeroConfig, scaled_temperature_schedule
 from engines.training.references import measure_reference, measure_targets, measure_value_targets, raw_quality
 from engines.training.selfplay import MatchSettings
 from experiments.shared import chapters
-from experiments.shared.connectn import Net, board_slug, cells, training_config
+from experiments.shared.connectn import Net, board_shape, board_slug, cells, training_config
 
 NAME = "recipe-ablation"
 BOARDS = ["connectn:columns=5,rows=4,n=4", "connectn:columns=6,rows=4,n=4"]
@@ -227,6 +230,12 @@ def build_parser() -> argparse.ArgumentParser:
                         "was trained (default recipe-4x64; --quick: recipe)")
     p.add_argument("--workers", type=whole(1), default=2,
                    help="processes for self-play and for solving the positions (default 2)")
+    p.add_argument("--ship", default=None, metavar="VARIANT",
+                   help="export each board's network of this variant with the fewest mistakes at search (of its "
+                        "seeds' published ones, their runs trained here) to --checkpoints as connect-CxR.keras, "
+                        "playable as alphazero:checkpoint=connect-CxR")
+    p.add_argument("--checkpoints", default=str(SHIPPED), metavar="DIR",
+                   help="where --ship writes (default: the suite's checkpoints/)")
     return p
 
 
@@ -249,9 +258,11 @@ def settle(args: argparse.Namespace) -> None:
         if len(set(args.variant_seeds[name])) < len(args.variant_seeds[name]):
             raise SpecError(f"--variants {item} names a seed twice")
     args.variants = list(args.variant_seeds)
-    unknown = [v for v in args.variants + [args.targets_of] if v not in VARIANTS]
+    unknown = [v for v in args.variants + [args.targets_of] + ([args.ship] if args.ship else []) if v not in VARIANTS]
     if unknown:
         raise SpecError(f"no variant {', '.join(unknown)}; the variants: {', '.join(VARIANTS)}")
+    if args.ship and args.ship not in args.variants:
+        raise SpecError(f"--ship {args.ship}: name it in --variants too (its runs are the ones measured)")
     for board in args.boards:
         board_slug(board)
         if get_game(board).solver() is None:
@@ -501,12 +512,13 @@ def end_of_runs(mistakes: pd.DataFrame) -> pd.DataFrame:
 
 
 def mean_and_variance(rates: pd.Series, positions: int) -> tuple[float, float]:
-    """A variant's mean mistake rate over its seeds and the variance of that mean: from
-    the spread between seeds, or with one seed from the binomial spread of the positions."""
+    """A variant's mean mistake rate over its seeds and the variance of that mean: the larger
+    of the spread between seeds and the binomial spread of the positions (all that one seed has)."""
     mean = float(rates.mean())
+    binomial = max(mean * (1 - mean), 1.0 / positions) / positions
     if len(rates) > 1:
-        return mean, float(rates.var(ddof=1)) / len(rates)
-    return mean, max(mean * (1 - mean), 1.0 / positions) / positions
+        return mean, max(float(rates.var(ddof=1)) / len(rates), binomial)
+    return mean, binomial
 
 
 def variant_table(ends: pd.DataFrame, times: pd.DataFrame) -> pd.DataFrame:
@@ -566,8 +578,8 @@ def summary_lines(args: argparse.Namespace, command_line: str, table: pd.DataFra
              + ", ".join(f"{n} iterations on {board_slug(b)}" for b, n in args.board_iterations.items())
              + f" (a variant's own length where the table says); each run's published network measured on its board's critical solved positions (Pons' six sets, "
                f"{args.positions} positions a set, seed {MEASURE_SEED}), from its raw policy and after "
-               f"{args.simulations} simulations. Intervals: 95%, from the spread between seeds (one seed: the "
-               "positions' binomial spread). A change counts where its interval against the baseline excludes 0. "
+               f"{args.simulations} simulations. Intervals: 95%, from the spread between seeds or the "
+               "positions' binomial spread, whichever is larger. A change counts where its interval against the baseline excludes 0. "
                f"The `{CEILING}-` rows are the network's own ceiling: the same architecture (`-heads32`: with heads "
                f"of 32 filters) trained by supervised learning for {CEILING_EPOCHS} epochs on the exact results of "
                f"positions sampled as the sets are (seed {LEARN_SEED}, about {LEARN_CANDIDATES:,} candidates; some "
@@ -635,6 +647,37 @@ def value_target_lines(values: pd.DataFrame) -> list[str]:
     return lines
 
 
+def shipped_name(board: str) -> str:
+    """The name a board's shipped network goes by: ``connect-5x4`` (four in a row), ``connect3-4x3``."""
+    columns, rows, n = board_shape(board)
+    return f"connect{'' if n == 4 else n}-{columns}x{rows}"
+
+
+def ship_networks(args: argparse.Namespace, mistakes: pd.DataFrame, work: Path) -> list[str]:
+    """Part 5: each board's best network of ``--ship``'s variant (the fewest mistakes at search
+    of its seeds' published networks) exported without its optimizer state to ``--checkpoints``;
+    a line for each. A :class:`SpecError` where the run's folder is not here."""
+    from engines.neural.backend import export_model  # TensorFlow
+
+    lines = []
+    for board in args.boards:
+        runs = mistakes[(mistakes["board"] == board_slug(board)) & (mistakes["variant"] == args.ship)
+                        & (mistakes["published"] == 1)]
+        if runs.empty:
+            raise SpecError(f"--ship {args.ship}: no measured run of it on {board_slug(board)}")
+        best = runs.sort_values(["mistakes_search", "seed"]).iloc[0]
+        source = (work / board_slug(board) / f"{args.ship}-s{int(best['seed'])}" / "checkpoints"
+                  / f"iter-{int(best['iteration']):03d}.keras")
+        if not source.exists():
+            raise SpecError(f"--ship: {source} is not here (trained in another session?): train the run again here")
+        dest = Path(args.checkpoints) / f"{shipped_name(board)}.keras"
+        export_model(source, dest)
+        lines.append(f"shipped {dest}: {args.ship} seed {int(best['seed'])}, iteration {int(best['iteration'])}, "
+                     f"{percent(best['mistakes_search'])} mistakes at {args.simulations} simulations, "
+                     f"{percent(best['mistakes_raw'])} raw")
+    return lines
+
+
 def plot_runs(mistakes: pd.DataFrame, path: Path) -> None:
     """Mistakes at search (top) and raw (bottom) against the iteration, a line per variant
     (the mean over seeds), a column per board."""
@@ -693,7 +736,8 @@ def main(argv: list[str] | None = None) -> int:
         command_line = chapters.command(__file__, argv)
         chapters.write_lines(out / "summary.md", summary_lines(args, command_line, table) + target_lines(targets)
                            + value_target_lines(values))
-    print(f"wrote {out / 'summary.md'}")
+        shipped = ship_networks(args, mistakes, work) if args.ship else []
+    print(f"wrote {out / 'summary.md'}", *shipped, sep="\n")
     return 0
 
 
