@@ -483,6 +483,18 @@ def test_the_chapters_call_tic_tac_toes_sides_x_and_o():
     assert console[0].startswith("network as X: lost 0 of 4")
 
 
+def test_a_variants_interval_is_never_narrower_than_its_positions_allow():
+    import pandas as pd
+
+    from experiments.headline.recipe_ablation import mean_and_variance
+
+    binomial = 0.02 * 0.98 / 3376
+    assert mean_and_variance(pd.Series([0.02]), 3376) == pytest.approx((0.02, binomial))
+    assert mean_and_variance(pd.Series([0.0205, 0.0195]), 3376) == pytest.approx((0.02, binomial))  # seeds agree
+    spread = mean_and_variance(pd.Series([0.01, 0.03]), 3376)[1]  # seeds disagree: their spread
+    assert spread == pytest.approx(pd.Series([0.01, 0.03]).var() / 2) and spread > binomial
+
+
 def test_the_recipe_ablation_runs_quick_and_sets_each_variant_beside_the_baseline(tmp_path):
     """Two variants, one seed, two tiny iterations: every run measured on the board's critical
     solved positions at the end (and at the network it publishes), the recipe's settings in its run."""

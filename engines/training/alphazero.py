@@ -89,8 +89,7 @@ def train_alphazero(out: str | Path, config: AlphaZeroConfig, iterations: int,
         device = device_name()  # where the training process's networks run (self-play workers: the same machine)
         pool = SelfPlayPool(workers, ray) if workers > 1 or ray else None
         try:
-            if run.done == 0 and run.history.empty and (config.reference_positions
-                                                        or (config.publish == "best" and config.baselines)):
+            if run.done == 0 and run.history.empty and (config.reference_positions or config.chooses_best):
                 measure_start(run)
             for iteration in progress_bar(range(run.done + 1, iterations + 1), desc="iterations", unit="iter",
                                           initial=run.done, total=iterations, disable=not progress):
@@ -270,10 +269,8 @@ def best_iteration(history: pd.DataFrame, config: AlphaZeroConfig) -> int:
     fixed references (fewest mistakes at search on the solved positions, else the
     best score against the first baseline; ties go to the later iteration)."""
     latest = int(history["iteration"].iloc[-1])
-    if config.publish == "latest":
+    if not config.chooses_best:
         return latest
-    if not (config.reference_positions or config.baselines):
-        return latest  # nothing fixed to choose by
     column = "mistakes_search" if config.reference_positions else f"score_vs_{config.baselines[0]}"
     if column not in history:
         return latest

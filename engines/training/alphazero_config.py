@@ -224,6 +224,12 @@ class AlphaZeroConfig:
             return self.train_steps
         return max(1, math.ceil(self.sample_reuse * new_positions / self.batch_size))
 
+    @property
+    def chooses_best(self) -> bool:
+        """Does the run publish its best network, with something fixed to choose by
+        (solved reference positions or a baseline)? Without either, ``best`` is the latest."""
+        return self.publish == "best" and bool(self.reference_positions or self.baselines)
+
     def temperature_schedule(self) -> tuple[int, int]:
         """(``temperature_moves``, ``temperature_decay_moves``), each -1 scaled to the
         board: AlphaZero.jl's Connect Four schedule (temperature 1 for 20 of its 42

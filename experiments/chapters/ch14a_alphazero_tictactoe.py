@@ -46,8 +46,8 @@ NAME = Path(__file__).stem
 def config(seed: int = 0) -> AlphaZeroConfig:
     """The tic-tac-toe run's settings."""
     return pre_recipe_config(game="tictactoe", blocks=2, filters=32, games=64, parallel=64, simulations=50,
-                           buffer_games=1000, batch_size=128, train_steps=100, eval_games=10,
-                           eval_simulations=50, baselines=["random", "alphabeta"], learning_rate=2e-3, seed=seed)
+                             buffer_games=1000, batch_size=128, train_steps=100, eval_games=10,
+                             eval_simulations=50, baselines=["random", "alphabeta"], learning_rate=2e-3, seed=seed)
 
 
 def losses_against_perfect_play(agent: Agent, agent_side: Player) -> tuple[int, int]:

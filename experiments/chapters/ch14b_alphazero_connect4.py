@@ -53,12 +53,12 @@ POSITION = "4 4 3 5"  # four moves in: the centre contested
 def full_config(seed: int = 0) -> AlphaZeroConfig:
     """The full run's settings (the shipped network's)."""
     return pre_recipe_config(game="connect4", blocks=5, filters=64, learning_rate=1e-3, l2=1e-4,
-                           learning_rate_drops=[58, 69], learning_rate_drop=0.3,
-                           games=128, parallel=128, simulations=100, c=1.5, dirichlet_alpha=1.0,
-                           dirichlet_epsilon=0.25, temperature_moves=8, buffer_games=2500, batch_size=256,
-                           train_steps=150, eval_games=10, eval_simulations=50, previous_games=20,
-                           baselines=["random", "mcts:rounds=1000"], baseline_every=10, search_value_weight=0.5,
-                           seed=seed)
+                             learning_rate_drops=[58, 69], learning_rate_drop=0.3,
+                             games=128, parallel=128, simulations=100, c=1.5, dirichlet_alpha=1.0,
+                             dirichlet_epsilon=0.25, temperature_moves=8, buffer_games=2500, batch_size=256,
+                             train_steps=150, eval_games=10, eval_simulations=50, previous_games=20,
+                             baselines=["random", "mcts:rounds=1000"], baseline_every=10, search_value_weight=0.5,
+                             seed=seed)
 
 
 def config(seed: int = 0) -> AlphaZeroConfig:

@@ -81,18 +81,18 @@ def recipe(seed: int = 0) -> AlphaZeroConfig:
     learning-rate drop within a run of hours; measured on the critical early-game
     positions every iteration and publishing its best."""
     return pre_recipe_config(game="connect4", blocks=5, filters=64, learning_rate=1e-3, l2=1e-4,
-                           learning_rate_drops=[100, 120], learning_rate_drop=0.3, games=256, parallel=256,
-                           simulations=100, c=1.5, dirichlet_alpha=1.0, dirichlet_epsilon=0.25, temperature_moves=8,
-                           buffer_games=5000, batch_size=256, train_steps=150, eval_games=10, eval_simulations=50,
-                           previous_games=20, baselines=["random", "mcts:rounds=1000"], baseline_every=10,
-                           search_value_weight=0.5, reference_positions=1000, publish="best", seed=seed)
+                             learning_rate_drops=[100, 120], learning_rate_drop=0.3, games=256, parallel=256,
+                             simulations=100, c=1.5, dirichlet_alpha=1.0, dirichlet_epsilon=0.25, temperature_moves=8,
+                             buffer_games=5000, batch_size=256, train_steps=150, eval_games=10, eval_simulations=50,
+                             previous_games=20, baselines=["random", "mcts:rounds=1000"], baseline_every=10,
+                             search_value_weight=0.5, reference_positions=1000, publish="best", seed=seed)
 
 
 def quick_recipe(seed: int = 0) -> AlphaZeroConfig:
     """Tiny settings that run every variant's pipeline in seconds."""
     return pre_recipe_config(game="connect4", blocks=1, filters=8, games=4, parallel=4, simulations=8, train_steps=2,
-                           batch_size=32, eval_games=0, eval_simulations=4, previous_games=2, baselines=[],
-                           reference_positions=2, publish="best", seed=seed)
+                             batch_size=32, eval_games=0, eval_simulations=4, previous_games=2, baselines=[],
+                             reference_positions=2, publish="best", seed=seed)
 
 
 @dataclass(frozen=True)

@@ -24,10 +24,10 @@ from experiments.shared import alphazero, chapters
 def config(seed: int = 0) -> AlphaZeroConfig:
     """The run's settings."""
     return pre_recipe_config(game="go:size=5", blocks=3, filters=32, learning_rate=1e-3, l2=1e-4,
-                           games=64, parallel=64, simulations=50, c=1.5, dirichlet_alpha=0.5,
-                           dirichlet_epsilon=0.25, temperature_moves=6, buffer_games=1000, batch_size=128,
-                           train_steps=80, eval_games=10, eval_simulations=25, previous_games=40,
-                           baselines=["random", "mcts:rounds=100"], seed=seed)
+                             games=64, parallel=64, simulations=50, c=1.5, dirichlet_alpha=0.5,
+                             dirichlet_epsilon=0.25, temperature_moves=6, buffer_games=1000, batch_size=128,
+                             train_steps=80, eval_games=10, eval_simulations=25, previous_games=40,
+                             baselines=["random", "mcts:rounds=100"], seed=seed)
 
 
 EXPERIMENT = alphazero.Experiment(name="go5", game="go:size=5", title="AlphaZero on 5x5 Go", config=config,

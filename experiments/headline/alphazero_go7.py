@@ -31,9 +31,9 @@ OPPONENT = "gnugo:level=1"
 def config(seed: int = 0) -> AlphaZeroConfig:
     """The run's settings."""
     return pre_recipe_config(game=GAME, blocks=4, filters=48, learning_rate=1e-3, l2=1e-4, games=64, parallel=64,
-                           simulations=16, gumbel=16, auxiliary=["all"], buffer_games=1000, batch_size=128,
-                           train_steps=100, eval_games=20, eval_simulations=50, previous_games=20,
-                           baselines=[OPPONENT], baseline_every=2, publish="best", seed=seed)
+                             simulations=16, gumbel=16, auxiliary=["all"], buffer_games=1000, batch_size=128,
+                             train_steps=100, eval_games=20, eval_simulations=50, previous_games=20,
+                             baselines=[OPPONENT], baseline_every=2, publish="best", seed=seed)
 
 
 EXPERIMENT = alphazero.Experiment(name="go7", game=GAME, title="AlphaZero on 7x7 Go from nothing, against GNU Go",

@@ -42,9 +42,9 @@ OPPONENT, QUICK_OPPONENT = "gnugo:level=10", "random"  # the final match's, and 
 def config(seed: int = 0) -> AlphaZeroConfig:
     """The self-play settings (the network's shape is the supervised start's)."""
     return pre_recipe_config(game=GAME, learning_rate=2e-4, l2=1e-4, games=32, parallel=32, simulations=100,
-                           c=1.5, dirichlet_alpha=0.15, dirichlet_epsilon=0.25, temperature_moves=8,
-                           buffer_games=400, batch_size=128, train_steps=100, eval_games=20, eval_simulations=50,
-                           previous_games=20, baselines=[OPPONENT], baseline_every=1, publish="best", seed=seed)
+                             c=1.5, dirichlet_alpha=0.15, dirichlet_epsilon=0.25, temperature_moves=8,
+                             buffer_games=400, batch_size=128, train_steps=100, eval_games=20, eval_simulations=50,
+                             previous_games=20, baselines=[OPPONENT], baseline_every=1, publish="best", seed=seed)
 
 
 def options(p: argparse.ArgumentParser) -> None:

@@ -422,6 +422,19 @@ def train_and_measure(args: argparse.Namespace, board: str, work: Path,
         return pd.read_csv(log_file), pd.read_csv(run_log), targets, values
 
 
+def reported(args: argparse.Namespace, mistakes: pd.DataFrame) -> pd.Series:
+    """Which measured rows the report shows: every ceiling, and of the runs the command
+    names (its variants, their seeds) the networks half way, at their own end and published."""
+    measured = {(board_slug(board), variant, i) for board in args.boards for variant in args.variants
+                for i in measured_iterations(run_iterations(args, board, variant))}
+    keep = []
+    for _, row in mistakes.iterrows():
+        named = int(row["seed"]) in args.variant_seeds.get(row["variant"], [])
+        wanted = (row["board"], row["variant"], int(row["iteration"])) in measured or int(row["published"]) == 1
+        keep.append(str(row["variant"]).startswith(CEILING) or (named and wanted))
+    return pd.Series(keep, index=mistakes.index, dtype=bool)
+
+
 def log_run_time(log_file: Path, board: str, variant: str, seed: int, history: pd.DataFrame) -> None:
     """A finished run's row of the runs' log: its iterations, the minutes they took, and
     where (self-play's worker processes and the device; blank where an older run did not record them)."""
@@ -719,14 +732,7 @@ def main(argv: list[str] | None = None) -> int:
         measured_boards = [train_and_measure(args, board, work / board_slug(board), out) for board in args.boards]
         mistakes, times, targets, values = (pd.concat([parts[k] for parts in measured_boards], ignore_index=True)
                                             for k in range(4))
-        measured = {(board_slug(board), variant, i) for board in args.boards for variant in args.variants
-                    for i in measured_iterations(run_iterations(args, board, variant))}
-        ceilings = mistakes["variant"].str.startswith(CEILING)
-        wanted = pd.Series([int(seed) in args.variant_seeds.get(variant, []) and (
-            (board, variant, int(iteration)) in measured or published == 1) for board, variant, seed, iteration, published
-            in zip(mistakes["board"], mistakes["variant"], mistakes["seed"], mistakes["iteration"],
-                   mistakes["published"])], index=mistakes.index, dtype=bool)
-        mistakes = mistakes[ceilings | wanted]
+        mistakes = mistakes[reported(args, mistakes)]
         table = variant_table(end_of_runs(mistakes), times)
         for name, frame in (("mistakes.csv", mistakes), ("variants.csv", table), ("runs.csv", times),
                             ("targets.csv", targets), ("value_targets.csv", values)):

@@ -37,13 +37,13 @@ def training_config(board: str, net: Net, seed: int, quick: bool) -> AlphaZeroCo
     the recipe ablation's baseline); tiny with ``quick``. No baselines: the tournaments measure."""
     if quick:
         return pre_recipe_config(game=board, blocks=net.blocks, filters=net.filters, games=4, parallel=4,
-                               simulations=4, train_steps=2, batch_size=32, eval_games=0, eval_simulations=4,
-                               previous_games=1, baselines=[], seed=seed)
+                                 simulations=4, train_steps=2, batch_size=32, eval_games=0, eval_simulations=4,
+                                 previous_games=1, baselines=[], seed=seed)
     return pre_recipe_config(game=board, blocks=net.blocks, filters=net.filters, learning_rate=1e-3, l2=1e-4,
-                           games=128, parallel=128, simulations=16, c=1.5, dirichlet_alpha=1.0,
-                           dirichlet_epsilon=0.25, temperature_moves=4, buffer_games=2000, batch_size=128,
-                           train_steps=50, eval_games=0, eval_simulations=16, previous_games=2, baselines=[],
-                           search_value_weight=0.5, seed=seed)
+                             games=128, parallel=128, simulations=16, c=1.5, dirichlet_alpha=1.0,
+                             dirichlet_epsilon=0.25, temperature_moves=4, buffer_games=2000, batch_size=128,
+                             train_steps=50, eval_games=0, eval_simulations=16, previous_games=2, baselines=[],
+                             search_value_weight=0.5, seed=seed)
 
 
 def cells_of(slug: str) -> int:
