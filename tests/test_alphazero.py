@@ -259,19 +259,20 @@ def test_shipped_networks_load_by_name_from_anywhere(tmp_path, monkeypatch):
         resolve_model_path("chess")
 
 
-def test_the_shipped_5x4_network_plays_its_board_and_takes_a_win():
-    """checkpoints/connect-5x4.keras (the recipe ablation's --ship anneal): found by its name,
-    for its own board, small enough to ship, and it wins where a move wins."""
+@pytest.mark.parametrize("name, board", [("connect-5x4", "connectn:columns=5,rows=4,n=4"),
+                                         ("connect-6x4", "connectn:columns=6,rows=4,n=4")])
+def test_the_shipped_small_board_networks_play_their_boards_and_take_a_win(name, board):
+    """checkpoints/connect-5x4.keras and connect-6x4.keras (the recipe ablation's --ship openings):
+    found by name, each for its own board, small enough to ship, and it wins where a move wins."""
     import engines
     from dlgo.formats.positions import replay
     from engines.checkpoints import SHIPPED
 
-    assert (SHIPPED / "connect-5x4.keras").stat().st_size < 2_000_000
-    agent = engines.create("alphazero:checkpoint=connect-5x4,simulations=64")
-    board = "connectn:columns=5,rows=4,n=4"
+    assert (SHIPPED / f"{name}.keras").stat().st_size < 2_000_000
+    agent = engines.create(f"alphazero:checkpoint={name},simulations=64")
     state = replay(board, "1 1 2 2 3 3")[-1]  # red's 1, 2, 3 on the bottom row: 4 wins
     assert state.format_move(agent.select_move(state)) == "4"
-    with pytest.raises(ValueError, match="connectn:columns=5,rows=4"):
+    with pytest.raises(ValueError, match=board.split(",n=")[0]):
         agent.select_move(replay("connect4", "")[-1])  # another board: a clear error
 
 

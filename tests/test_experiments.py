@@ -549,6 +549,9 @@ def test_the_recipe_ablation_runs_quick_and_sets_each_variant_beside_the_baselin
     assert ablation.main([*argv, "--variants", "recipe:one"]) == 2 and ablation.main([*argv, "--variants", "recipe:0,0"]) == 2
     assert ablation.main([*argv, "--variants", "baseline:0", "recipe:0"]) == 0  # each its own seeds: the same runs
     assert pd.read_csv(out / "mistakes.csv").equals(mistakes)
+    assert ablation.main([*argv, "--variants", "baseline", "5x4-4/recipe:0"]) == 0  # a variant on its board alone
+    assert pd.read_csv(out / "mistakes.csv").equals(mistakes)
+    assert ablation.main([*argv, "--variants", "baseline", "6x4-4/recipe"]) == 2  # a board not in --boards
     # another session, its work folder gone: the report's rows stand, nothing is trained again
     import shutil
 

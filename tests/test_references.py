@@ -2,6 +2,7 @@
 gating on them: mistakes on solved positions, the published network the best."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Sequence
 
 import numpy as np
@@ -83,8 +84,15 @@ def test_the_best_iteration_by_the_references():
                             "score_vs_gnugo": [0.6, np.nan, 0.5, 0.55]})
     by_positions = AlphaZeroConfig(game="connect4", reference_positions=2, publish="best")
     assert best_iteration(history, by_positions) == 3  # a tie goes to the later iteration
-    by_baseline = AlphaZeroConfig(game="go:size=7", baselines=["gnugo"], publish="best")
+    by_baseline = AlphaZeroConfig(game="go:size=7", baselines=["gnugo"], publish="best", publish_margin=0.0)
     assert best_iteration(history, by_baseline) == 0  # the start scored best: it stays published
+    within = AlphaZeroConfig(game="go:size=7", baselines=["gnugo"], publish="best", eval_games=10)
+    assert best_iteration(history, within) == 3  # 0.55 against 0.6 in 10 games: within one standard error (0.15)
+    # 413 references: 2.2% has a standard error of 0.7 points; 2.8% is within it, 4.0% is not
+    noisy = pd.DataFrame({"iteration": [0, 1, 2, 3], "mistakes_search": [0.30, 0.022, 0.028, 0.040],
+                          "reference_positions": 413})
+    assert best_iteration(noisy, by_positions) == 2
+    assert best_iteration(noisy, replace(by_positions, publish_margin=0.0)) == 1
     assert best_iteration(history, AlphaZeroConfig(game="connect4", publish="latest")) == 3
     assert best_iteration(history, AlphaZeroConfig(game="connect4", baselines=[])) == 3  # nothing fixed: the latest
 

@@ -5,7 +5,8 @@ import numpy as np
 
 from dlgo.encoders import get_encoder_by_name
 from engines.puct import RolloutEvaluator
-from engines.training.selfplay import Examples, MatchSettings, SelfPlaySettings, play_batched_match, self_play
+from engines.training.selfplay import Examples, MatchSettings, SelfPlaySettings, play_batched_match, random_opening, \
+    self_play
 from helpers import CountingRollouts
 
 
@@ -136,6 +137,22 @@ def test_playout_cap_randomisation_records_only_the_full_searches():
     assert len(full.values) == sum(g.num_moves_played for g in full.games)  # every move full: every move kept
 
 
+def test_random_openings_are_played_but_never_learnt_from():
+    """A game's first 0 to ``opening_moves`` moves are random and unrecorded: its
+    examples are its positions from the opening's end on, in order."""
+    enc = get_encoder_by_name(None, "connect4")
+    ex = self_play("connect4", RolloutEvaluator(seed=5), enc, 12,
+                   SelfPlaySettings(parallel=6, simulations=8, opening_moves=6), seed=5)
+    openings = [g.num_moves_played - n for g, n in zip(ex.games, ex.lengths)]
+    assert all(0 <= k <= 6 for k in openings) and len(set(openings)) > 2
+    for game, start, k in zip(ex.games, np.cumsum([0] + ex.lengths[:-1]), openings):
+        states = list(game.history())[k:-1]
+        np.testing.assert_array_equal(ex.features[start:start + len(states)], enc.encode_batch(states))
+    rng = np.random.default_rng(1)
+    assert random_opening("connect4", 0, rng).move_history() == [] and rng.integers(1000) == \
+        np.random.default_rng(1).integers(1000)  # no opening: no draw, a run without one plays as before
+
+
 def test_search_value_weight_mixes_the_result_with_the_root_value():
     enc = get_encoder_by_name(None, "tictactoe")
 
@@ -163,7 +180,7 @@ def test_a_runs_settings_reach_self_play_and_its_matches_whole():
 
     config = AlphaZeroConfig(parallel=12, simulations=33, c=2.5, temperature_moves=3, dirichlet_alpha=0.7,
                              dirichlet_epsilon=0.4, fast_simulations=5, full_fraction=0.3, search_value_weight=0.6,
-                             previous_games=8, eval_simulations=21)
+                             previous_games=8, eval_simulations=21, opening_moves=3)
     settings = config.self_play_settings()
     assert {f.name: getattr(settings, f.name) for f in fields(SelfPlaySettings)} == \
         {f.name: getattr(config, f.name) for f in fields(SelfPlaySettings) if f.name != "auxiliary"} | \

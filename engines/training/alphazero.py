@@ -267,7 +267,9 @@ def measure_start(run: Run) -> None:
 def best_iteration(history: pd.DataFrame, config: AlphaZeroConfig) -> int:
     """The iteration ``config.publish`` names: the latest, or the best by the
     fixed references (fewest mistakes at search on the solved positions, else the
-    best score against the first baseline; ties go to the later iteration)."""
+    best score against the first baseline): the latest iteration within
+    ``config.publish_margin`` standard errors of the best measurement (the
+    one-standard-error rule; 0: the best itself, ties to the later iteration)."""
     latest = int(history["iteration"].iloc[-1])
     if not config.chooses_best:
         return latest
@@ -278,8 +280,12 @@ def best_iteration(history: pd.DataFrame, config: AlphaZeroConfig) -> int:
     if measured.empty:
         return latest
     key = measured[column] if column.startswith("score_vs_") else -measured[column]
-    best = measured[key == key.max()]
-    return int(best["iteration"].iloc[-1])
+    best = measured.loc[key.idxmax()]
+    samples = config.eval_games if column.startswith("score_vs_") else \
+        float(history.loc[best.name, "reference_positions"]) if "reference_positions" in history else 0.0
+    rate = float(best[column])
+    margin = config.publish_margin * math.sqrt(rate * (1.0 - rate) / samples) if samples > 0 else 0.0
+    return int(measured[key >= key.max() - margin - 1e-12]["iteration"].iloc[-1])
 
 
 def publish(run: Run, iteration: int, row: dict[str, float]) -> None:

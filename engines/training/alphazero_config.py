@@ -35,7 +35,7 @@ SCALED = ("temperature_moves", "temperature_decay_moves")
 #: run recorded before a setting existed ran at these values.
 PRE_RECIPE: dict[str, Any] = {"policy_filters": 2, "value_filters": 1, "merge_positions": False,
                               "temperature_moves": 4, "temperature_floor": 0.0, "temperature_decay_moves": 0,
-                              "publish": "latest"}
+                              "publish": "latest", "publish_margin": 0.0}
 
 
 @dataclass
@@ -90,6 +90,10 @@ class AlphaZeroConfig:
                                             "this schedule (without one, Gumbel plays its own choice)")
     temperature_decay_moves: int = setting(-1, "moves over which the temperature falls from 1 to "
                                                "--temperature-floor (-1: 10/42 of the board's points)")
+    opening_moves: int = setting(0, "each self-play game opens with a uniformly drawn number from 0 to this many "
+                                    "uniformly random moves, neither searched nor learnt from, so its positions "
+                                    "include those after moves no search would play (KataGo's varied openings; 0: "
+                                    "every game from the empty board)")
     buffer_games: int = setting(1000, "replay buffer: the positions of this many latest games")
     auxiliary: list[str] = setting([], "KataGo's auxiliary targets to learn too (names, or all: the game's): "
                                        "moves_left (the plies to the end); on games scored by area ownership "
@@ -131,6 +135,10 @@ class AlphaZeroConfig:
                                    "(fewest mistakes on the solved positions where measured, else the best score "
                                    "against the first baseline; the starting network counts; a run with neither "
                                    "publishes the latest)")
+    publish_margin: float = setting(1.0, "with --publish best: the latest network within this many standard "
+                                         "errors of the best measurement is published (the one-standard-error rule: "
+                                         "a few hundred references cannot tell close networks apart, and the "
+                                         "fewest mistakes alone picks the luckiest; 0: the best itself)")
     seed: int = setting(0, "seed of the network's weights and of the games")
     init: str = setting("", "start from this policy-value network (train-supervised --target both) "
                             "instead of a fresh one")
@@ -251,7 +259,8 @@ class AlphaZeroConfig:
                                 fast_simulations=self.fast_simulations, full_fraction=self.full_fraction,
                                 search_value_weight=self.search_value_weight,
                                 greedy_return=self.greedy_return, gumbel=self.gumbel,
-                                forced_playouts=self.forced_playouts, auxiliary=self.auxiliary_targets(),
+                                forced_playouts=self.forced_playouts, opening_moves=self.opening_moves,
+                                auxiliary=self.auxiliary_targets(),
                                 precision=self.precision)
 
     def match_settings(self) -> MatchSettings:

@@ -118,6 +118,7 @@ class SelfPlaySettings:
     greedy_return: bool = False     # the game result cut at exploratory moves, their root value in its place
     gumbel: int = 0                 # > 0: Gumbel AlphaZero's search, considering this many root moves (0: PUCT)
     forced_playouts: float = 0.0    # PUCT: KataGo's forced playouts and policy target pruning, with this k (2)
+    opening_moves: int = 0          # > 0: each game opens with 0 to this many uniformly random moves, unrecorded
     auxiliary: tuple[str, ...] = ()  # auxiliary targets to record (engines.training.auxiliary)
     precision: str = "float32"      # the network's arithmetic in worker processes (engines.neural.precision.PRECISIONS)
 
@@ -169,7 +170,8 @@ def _play_batched(game: str, searches: Sequence[MoveSearch], seat: Seat, num_gam
     bar = progress_bar(total=num_games, desc=desc, unit="game", disable=not progress, leave=False)
     while active or started < num_games:
         while len(active) < settings.parallel and started < num_games:
-            active.append(_Game(started, [Node(new_game(game)) for _ in searches]))
+            opening = random_opening(game, settings.opening_moves, rng)
+            active.append(_Game(started, [Node(opening) for _ in searches], moves=len(opening.move_history())))
             started += 1
         movers = [seat(g.index, g.state.next_player) for g in active]
         for g in active:
@@ -184,6 +186,23 @@ def _play_batched(game: str, searches: Sequence[MoveSearch], seat: Seat, num_gam
         active = [g for g in active if g.trees[0].terminal is None]
     bar.close()
     return sorted(finished, key=lambda g: g.index)
+
+
+def random_opening(game: str, most: int, rng: np.random.Generator) -> State:
+    """The start of a game: with ``most`` > 0, a uniformly drawn number from 0 to
+    ``most`` of uniformly random moves (among the sensible ones), drawn again until
+    the game is not over; else the empty board (and no draw from ``rng``)."""
+    if most <= 0:
+        return new_game(game)
+    while True:
+        state = new_game(game)
+        for _ in range(int(rng.integers(most + 1))):
+            actions = state.sensible_actions()
+            state = state.apply_action(actions[int(rng.integers(len(actions)))])
+            if state.is_over():
+                break
+        if not state.is_over():
+            return state
 
 
 def _search(games: list[_Game], movers: list[int], searches: Sequence[MoveSearch], budgets: list[int]) -> None:

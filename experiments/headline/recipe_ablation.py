@@ -3,7 +3,8 @@
     python experiments/headline/recipe_ablation.py            # 5x4 and 6x4, two seeds: hours on 2 cores, resumable
     python experiments/headline/recipe_ablation.py --boards connectn:columns=5,rows=4,n=4 --seeds 0 1 2
     python experiments/headline/recipe_ablation.py --quick    # every step in a few minutes
-    python experiments/headline/recipe_ablation.py ... --ship anneal   # its best 5x4 network: checkpoints/connect-5x4.keras
+    python experiments/headline/recipe_ablation.py ... --variants baseline 6x4-4/openings:0   # a variant on one board
+    python experiments/headline/recipe_ablation.py ... --ship openings  # each board's best: checkpoints/connect-5x4.keras, ...
 
 The scaling lab's AlphaZero (:mod:`experiments.headline.scaling`) stopped at 2-7%
 mistakes on the critical solved positions of boards the solver plays perfectly
@@ -201,6 +202,13 @@ VARIANTS: dict[str, Variant] = {
                       "learning, not for watching)",
                       "a probe: recipe-4x64 continued from its plateau at a tenth of the rate fell from 2.9% to 1.8%",
                       lambda c, i: {**VARIANTS["recipe-4x64"].settings(c, i), **anneal(c, i)}, length=1.5),
+    "openings": Variant("anneal with random openings: each self-play game starts after 0 to half the board's "
+                        "cells of uniformly random moves; the latest network within one standard error of the "
+                        "references' best published",
+                        "KataGo's varied openings: the solved sets' positions come from random play, which "
+                        "self-play's own lines seldom reach; the one-standard-error rule (Hastie et al., ESL 7.10)",
+                        lambda c, i: {**VARIANTS["anneal"].settings(c, i), "opening_moves": c // 2,
+                                      "publish_margin": 1.0}, length=1.5),
     "small-buffer": Variant("a replay buffer of 500 games (not 2000)", "a shorter window: fresher targets",
                             lambda c, i: {"buffer_games": 500}),
     "large-buffer": Variant("a replay buffer of 8000 games", "a longer window: more positions",
@@ -213,8 +221,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--boards", nargs="+", default=BOARDS, metavar="SPEC",
                    help="Connect-N boards the solver solves, smallest first (default 5x4 and 6x4, four in a row)")
     p.add_argument("--variants", nargs="+", default=None, metavar="NAME",
-                   help=f"the variants to run, each NAME or NAME:SEED,SEED (its own seeds in place of --seeds) "
-                        f"(default all: {' '.join(VARIANTS)}; --quick: baseline and recipe)")
+                   help=f"the variants to run, each NAME or NAME:SEED,SEED (its own seeds in place of --seeds), "
+                        f"on every board, or BOARD/NAME[:SEED,...] on one board alone (BOARD as the table names it, "
+                        f"e.g. 6x4-4) (default all: {' '.join(VARIANTS)}; --quick: baseline and recipe)")
     p.add_argument("--seeds", nargs="+", type=int, default=None, metavar="N",
                    help="seeds of the runs (default --seed and the one after it)")
     p.add_argument("--net", default="2x32", metavar="BLOCKSxFILTERS", help="the network's size (default 2x32)")
@@ -247,17 +256,23 @@ def settle(args: argparse.Namespace) -> None:
     args.variants = args.variants or (["baseline", "recipe"] if args.quick else list(VARIANTS))
     args.targets_of = "recipe" if args.quick else args.targets_of
     args.seeds = args.seeds or [args.seed, args.seed + 1]
-    args.variant_seeds = {}  # each variant's seeds: its own (NAME:SEED,SEED) or --seeds
-    for item in args.variants:
-        name, _, own = item.partition(":")
+    slugs = [board_slug(board) for board in args.boards]
+    args.variant_seeds = {}  # (board, variant): its seeds there, its own (NAME:SEED,SEED) or --seeds
+    for item in sorted(args.variants, key=lambda item: "/" in item):  # a board's own entry after the general one
+        on_board, _, named = item.rpartition("/")
+        name, _, own = named.partition(":")
+        if on_board and on_board not in slugs:
+            raise SpecError(f"--variants {item}: no board {on_board} in --boards (they are {', '.join(slugs)})")
         try:
-            args.variant_seeds[name] = [int(seed) for seed in own.split(",")] if own else list(args.seeds)
+            seeds = [int(seed) for seed in own.split(",")] if own else list(args.seeds)
         except ValueError:
             raise SpecError(f"--variants {item}: a variant's own seeds are whole numbers, as in "
                             f"{name}:0,1") from None
-        if len(set(args.variant_seeds[name])) < len(args.variant_seeds[name]):
+        if len(set(seeds)) < len(seeds):
             raise SpecError(f"--variants {item} names a seed twice")
-    args.variants = list(args.variant_seeds)
+        for slug in [on_board] if on_board else slugs:
+            args.variant_seeds[slug, name] = seeds
+    args.variants = list(dict.fromkeys(name for _, name in args.variant_seeds))
     unknown = [v for v in args.variants + [args.targets_of] + ([args.ship] if args.ship else []) if v not in VARIANTS]
     if unknown:
         raise SpecError(f"no variant {', '.join(unknown)}; the variants: {', '.join(VARIANTS)}")
@@ -278,6 +293,12 @@ def settle(args: argparse.Namespace) -> None:
     args.board_iterations = {b: given.get(b, FIRST_ITERATIONS * 2 ** k) for k, b in enumerate(args.boards)}
     args.net = Net.parse(args.net)
     args.variants = [v for v in VARIANTS if v in args.variants]  # the table's order, the baseline first
+
+
+def seeds_of(args: argparse.Namespace, board: str, variant: str) -> list[int]:
+    """The seeds ``variant`` runs with on ``board`` (its short name, e.g. 5x4-4): none where
+    the command does not name it there."""
+    return args.variant_seeds.get((board, variant), [])
 
 
 def run_iterations(args: argparse.Namespace, board: str, variant: str) -> int:
@@ -392,7 +413,7 @@ def train_and_measure(args: argparse.Namespace, board: str, work: Path,
             run_log, RUN_COLUMNS, out / "runs.csv", lambda row: row["board"] == board_slug(board))}
         seeds = sorted({seed for own in args.variant_seeds.values() for seed in own})
         runs = [(variant, seed) for seed in seeds for variant in args.variants  # every variant's first seed first
-                if seed in args.variant_seeds[variant]]
+                if seed in seeds_of(args, board_slug(board), variant)]
         for variant, seed in tqdm(runs, desc=f"runs {board_slug(board)}", unit="run"):
             iterations = run_iterations(args, board, variant)
             run = work / f"{variant}-s{seed}"
@@ -429,7 +450,7 @@ def reported(args: argparse.Namespace, mistakes: pd.DataFrame) -> pd.Series:
                 for i in measured_iterations(run_iterations(args, board, variant))}
     keep = []
     for _, row in mistakes.iterrows():
-        named = int(row["seed"]) in args.variant_seeds.get(row["variant"], [])
+        named = int(row["seed"]) in seeds_of(args, row["board"], row["variant"])
         wanted = (row["board"], row["variant"], int(row["iteration"])) in measured or int(row["published"]) == 1
         keep.append(str(row["variant"]).startswith(CEILING) or (named and wanted))
     return pd.Series(keep, index=mistakes.index, dtype=bool)
@@ -478,7 +499,7 @@ def measure_targets_of(args: argparse.Namespace, board: str, work: Path, positio
 def targets_network(args: argparse.Namespace, board: str, work: Path) -> tuple[int, int, Path]:
     """The network the targets' study searches with: the first seed of ``--targets-of``, half way
     (its seed, iteration and file)."""
-    seed = args.variant_seeds.get(args.targets_of, args.seeds)[0]
+    seed = (seeds_of(args, board_slug(board), args.targets_of) or args.seeds)[0]
     iteration = measured_iterations(run_iterations(args, board, args.targets_of))[0]
     return seed, iteration, work / f"{args.targets_of}-s{seed}" / "checkpoints" / f"iter-{iteration:03d}.keras"
 

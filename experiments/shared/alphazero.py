@@ -82,7 +82,8 @@ def quick_config(game: str, seed: int, like: AlphaZeroConfig | None = None) -> A
                    fast_simulations=min(like.fast_simulations, 2), full_fraction=like.full_fraction,
                    merge_positions=like.merge_positions, temperature_moves=like.temperature_moves,
                    temperature_floor=like.temperature_floor, temperature_decay_moves=like.temperature_decay_moves,
-                   policy_filters=like.policy_filters, value_filters=like.value_filters)
+                   policy_filters=like.policy_filters, value_filters=like.value_filters,
+                   opening_moves=like.opening_moves)
 
 
 def alphazero_parser(experiment: Experiment, doc: str, presets: Mapping[str, Experiment] | None = None
