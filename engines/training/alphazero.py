@@ -279,13 +279,15 @@ def best_iteration(history: pd.DataFrame, config: AlphaZeroConfig) -> int:
     measured = history[["iteration", column]].dropna()
     if measured.empty:
         return latest
-    key = measured[column] if column.startswith("score_vs_") else -measured[column]
-    best = measured.loc[key.idxmax()]
-    samples = config.eval_games if column.startswith("score_vs_") else \
-        float(history.loc[best.name, "reference_positions"]) if "reference_positions" in history else 0.0
-    rate = float(best[column])
-    margin = config.publish_margin * math.sqrt(rate * (1.0 - rate) / samples) if samples > 0 else 0.0
-    return int(measured[key >= key.max() - margin - 1e-12]["iteration"].iloc[-1])
+    if column.startswith("score_vs_"):  # higher is better; a score over the baseline games
+        goodness, samples = measured[column], float(config.eval_games)
+    else:  # fewer mistakes is better; a rate over the positions measured (unknown in older histories)
+        goodness = -measured[column]
+        samples = float(history["reference_positions"].max()) if "reference_positions" in history else 0.0
+    rate = float(measured.loc[goodness.idxmax(), column])  # the best measurement
+    standard_error = math.sqrt(rate * (1.0 - rate) / samples) if samples > 0 else 0.0
+    good_enough = measured[goodness >= goodness.max() - config.publish_margin * standard_error]
+    return int(good_enough["iteration"].iloc[-1])
 
 
 def publish(run: Run, iteration: int, row: dict[str, float]) -> None:

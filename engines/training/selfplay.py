@@ -47,6 +47,10 @@ example; the others are played after ``fast_simulations`` simulations and
 recorded nowhere, so the same time gives more games and so more independent
 results to learn values from.
 
+With ``opening_moves`` k > 0 each game starts after 0 to k uniformly random
+moves (:func:`random_opening`), played but never learnt from, so self-play
+also meets the positions that follow moves no search would choose.
+
 The same loop plays two evaluators against each other (:func:`play_batched_match`,
 used to score a network against its previous checkpoint): each side keeps its
 own tree, and each step's leaves go to each side's network in one call.

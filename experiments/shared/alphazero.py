@@ -78,6 +78,7 @@ def quick_config(game: str, seed: int, like: AlphaZeroConfig | None = None) -> A
     return replace(tiny, gumbel=like.gumbel, forced_playouts=like.forced_playouts, auxiliary=list(like.auxiliary),
                    search_value_weight=like.search_value_weight, window_alpha=like.window_alpha,
                    sample_reuse=like.sample_reuse, precision=like.precision, publish=like.publish,
+                   publish_margin=like.publish_margin,
                    reference_positions=min(like.reference_positions, 2),
                    fast_simulations=min(like.fast_simulations, 2), full_fraction=like.full_fraction,
                    merge_positions=like.merge_positions, temperature_moves=like.temperature_moves,
