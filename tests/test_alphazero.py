@@ -186,12 +186,34 @@ def test_a_run_stopped_and_resumed_learns_exactly_what_an_unbroken_run_learns(tm
     config = AlphaZeroConfig(game="tictactoe", blocks=1, filters=8, games=4, parallel=4, simulations=8,
                              batch_size=16, train_steps=3, eval_games=0, previous_games=2, eval_simulations=4,
                              baselines=[])
-    train_alphazero(tmp_path / "unbroken", config, iterations=2, progress=False)
+    train_alphazero(tmp_path / "unbroken", config, iterations=3, progress=False)
     train_alphazero(tmp_path / "resumed", config, iterations=1, progress=False)
     train_alphazero(tmp_path / "resumed", config, iterations=2, progress=False)
     weights = [load_model(tmp_path / run / "checkpoints" / "iter-002.keras")[0].get_weights()
                for run in ("unbroken", "resumed")]
     assert all(np.array_equal(a, b) for a, b in zip(*weights))
+    # packed (its resume state alone, as a later session finds it committed), the run folder gone:
+    # the pack goes on as the run would have
+    import shutil
+
+    from dlgo.app.cli import main
+
+    assert main(["pack-run", str(tmp_path / "resumed"), str(tmp_path / "packed"), "--keep", "1"]) == 0
+    packed = sorted(p.relative_to(tmp_path / "packed").as_posix() for p in (tmp_path / "packed").rglob("*")
+                    if p.is_file() and p.name != ".lock")
+    assert packed == ["buffer-002.npz", "checkpoint.keras", "checkpoints/iter-001.keras", "checkpoints/iter-002.keras",
+                      "config.json", "history.csv", "run.json"]
+    shutil.rmtree(tmp_path / "resumed")
+    train_alphazero(tmp_path / "packed", config, iterations=3, progress=False)
+    weights = [load_model(tmp_path / run / "checkpoints" / "iter-003.keras")[0].get_weights()
+               for run in ("unbroken", "packed")]
+    assert all(np.array_equal(a, b) for a, b in zip(*weights))
+    assert main(["pack-run", str(tmp_path / "packed"), str(tmp_path / "again")]) == 0  # iteration 3's state
+    assert not (tmp_path / "again" / "checkpoints" / "iter-001.keras").exists()
+    assert main(["pack-run", str(tmp_path / "unbroken"), str(tmp_path / "again")]) == 0  # brought up to date
+    assert (tmp_path / "again" / "buffer-003.npz").exists()
+    assert main(["pack-run", str(tmp_path / "nothing"), str(tmp_path / "elsewhere")]) != 0  # not a run
+    assert not (tmp_path / "elsewhere").exists()
 
 
 def test_the_shipped_tictactoe_checkpoint_holds_alpha_beta_from_both_sides():

@@ -495,6 +495,26 @@ def test_a_variants_interval_is_never_narrower_than_its_positions_allow():
     assert spread == pytest.approx(pd.Series([0.01, 0.03]).var() / 2) and spread > binomial
 
 
+def test_every_recipe_variant_is_a_valid_run(tmp_path):
+    """Each variant's settings make a run the trainer accepts (a misspelt or out-of-range
+    setting fails here, not an hour into a run), and each changes the lab's recipe."""
+    from dataclasses import asdict
+
+    from dlgo.data.solved import generate_positions
+    from experiments.headline import recipe_ablation as ablation
+    from experiments.shared.connectn import Net, cells, training_config
+
+    board = "connectn:columns=5,rows=4,n=4"
+    references = generate_positions(board, tmp_path, per_set=2, seed=0, max_candidates=300)
+    base = training_config(board, Net(2, 32), 0, False)
+    args = ablation.build_parser().parse_args(["--boards", board])
+    args.board_iterations, args.net, args.quick = {board: 64}, Net(2, 32), False
+    for name, variant in ablation.VARIANTS.items():
+        config = ablation.run_config(args, board, name, 0, references)
+        assert variant.length > 0 and (name == "baseline") == (config == base), name
+        assert set(variant.settings(cells(board), 64)) <= set(asdict(config)), name
+
+
 def test_the_recipe_ablation_runs_quick_and_sets_each_variant_beside_the_baseline(tmp_path):
     """Two variants, one seed, two tiny iterations: every run measured on the board's critical
     solved positions at the end (and at the network it publishes), the recipe's settings in its run."""

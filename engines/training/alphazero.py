@@ -67,6 +67,7 @@ from engines.registry import ENGINES
 from engines.training.alphazero_config import AlphaZeroConfig
 from engines.training.replay import ReplayBuffer
 from engines.training.references import measure_reference, reference_positions
+from engines.training.run_folder import buffer_name, iteration_buffer, iteration_checkpoint
 from engines.training.selfplay import Examples, SelfPlayPool, play_batched_match, self_play
 
 log = logging.getLogger(__name__)
@@ -157,10 +158,10 @@ def open_run(out: Path, config: AlphaZeroConfig, progress: bool) -> Run:
     history = pd.read_csv(history_file) if history_file.exists() else pd.DataFrame()
     done = _resume_point(out, history)
     metadata = {"kind": "alphazero", "encoder": encoder.config(), "config": asdict(config)}
-    start = out / "checkpoints" / "iter-000.keras"
+    start = iteration_checkpoint(out, 0)
     if done:
-        model, _ = load_model(out / "checkpoints" / f"iter-{done:03d}.keras")
-        buffer = ReplayBuffer.load(out / f"buffer-{done:03d}.npz", syms, merge=config.merge_positions)
+        model, _ = load_model(iteration_checkpoint(out, done))
+        buffer = ReplayBuffer.load(iteration_buffer(out, done), syms, merge=config.merge_positions)
         log.info("resuming %s after iteration %d (%d examples in the buffer)", out, done, len(buffer))
     elif start.exists() and not history.empty:  # killed after measuring its start: that network, as measured
         model, _ = load_model(start)
@@ -193,7 +194,7 @@ def self_play_games(run: Run, iteration: int, pool: SelfPlayPool | None) -> Exam
         examples = self_play(config.game, NetworkEvaluator(run.playing), run.encoder, config.games, settings,
                              seed=seed, progress=run.progress)
     else:
-        start = run.out / "checkpoints" / f"iter-{iteration - 1:03d}.keras"
+        start = iteration_checkpoint(run.out, iteration - 1)
         if not start.exists():
             save_model(run.model, start, {**run.metadata, "iteration": iteration - 1})
         examples = pool.self_play(config.game, start, config.games, settings, seed=seed, progress=run.progress)
@@ -222,9 +223,9 @@ def train_network(run: Run, iteration: int, batches: int) -> dict[str, float]:
 def save_iteration(run: Run, iteration: int) -> Path:
     """The trained network and the buffer, as the iteration leaves them (before
     its history row: a run killed after this redoes the iteration)."""
-    checkpoint = run.out / "checkpoints" / f"iter-{iteration:03d}.keras"
+    checkpoint = iteration_checkpoint(run.out, iteration)
     save_model(run.model, checkpoint, {**run.metadata, "iteration": iteration})
-    run.buffer.save(run.out / f"buffer-{iteration:03d}.npz")
+    run.buffer.save(iteration_buffer(run.out, iteration))
     return checkpoint
 
 
@@ -257,7 +258,7 @@ def measure_start(run: Run) -> None:
     the fixed references, so that it can be the one published."""
     started = time.perf_counter()
     row: dict[str, float] = {"iteration": 0, "examples": 0, "elo": 0.0}
-    checkpoint = run.out / "checkpoints" / "iter-000.keras"
+    checkpoint = iteration_checkpoint(run.out, 0)
     row.update(_against_baselines(checkpoint, run.config, 0, run.progress) if run.config.baselines else {})
     row.update(measure_references(run, 0))
     row["seconds"] = time.perf_counter() - started  # part of the run's budget
@@ -301,10 +302,10 @@ def publish(run: Run, iteration: int, row: dict[str, float]) -> None:
     run.history = history
     with atomic_write(run.out / "history.csv") as handle:
         run.history.to_csv(handle, index=False)
-    publish_copy(run.out / "checkpoints" / f"iter-{published:03d}.keras", run.out / "checkpoint.keras", "iteration",
+    publish_copy(iteration_checkpoint(run.out, published), run.out / "checkpoint.keras", "iteration",
                  published)
     for stale in run.out.glob("buffer-*.npz"):
-        if stale.name != f"buffer-{iteration:03d}.npz":
+        if stale.name != buffer_name(iteration):
             stale.unlink()
     run.done = iteration
     log.info("iteration %d: %s", iteration, row)
@@ -324,12 +325,12 @@ def _resume_point(out: Path, history: pd.DataFrame) -> int:
     if not done:
         return 0
     wanted = int(history["published"].iloc[-1]) if "published" in history else done
-    checkpoint, buffer = out / "checkpoints" / f"iter-{done:03d}.keras", out / f"buffer-{done:03d}.npz"
+    checkpoint, buffer = iteration_checkpoint(out, done), iteration_buffer(out, done)
     for needed in (checkpoint, buffer):
         if not needed.exists():
             raise RecordError(f"{out}: history.csv lists iteration {done} but {needed.name} is missing; "
                               "the run cannot resume: use another folder")
-    publish_copy(out / "checkpoints" / f"iter-{wanted:03d}.keras", out / "checkpoint.keras", "iteration", wanted)
+    publish_copy(iteration_checkpoint(out, wanted), out / "checkpoint.keras", "iteration", wanted)
     for stale in out.glob("buffer-*.npz"):
         if stale != buffer:
             stale.unlink()

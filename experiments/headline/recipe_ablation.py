@@ -75,6 +75,7 @@ from engines.neural.loading import load_network
 from engines.training.solver_data import SolverSettings
 from engines.training.alphazero_config import AlphaZeroConfig, scaled_temperature_schedule
 from engines.training.references import measure_reference, measure_targets, measure_value_targets, raw_quality
+from engines.training.run_folder import iteration_checkpoint
 from engines.training.selfplay import MatchSettings
 from experiments.shared import chapters
 from experiments.shared.connectn import Net, board_shape, board_slug, cells, training_config
@@ -209,6 +210,14 @@ VARIANTS: dict[str, Variant] = {
                         "self-play's own lines seldom reach; the one-standard-error rule (Hastie et al., ESL 7.10)",
                         lambda c, i: {**VARIANTS["anneal"].settings(c, i), "opening_moves": c // 2,
                                       "publish_margin": 1.0}, length=1.5),
+    "openings-greedy": Variant("openings with greedy-value's value target: the result its sampled moves did not spoil, "
+                               "no root-value mix",
+                               "the two changes that gained on recipe-4x64, together",
+                               lambda c, i: {**VARIANTS["openings"].settings(c, i), "greedy_return": True,
+                                             "search_value_weight": 0.0}, length=1.5),
+    "openings-full": Variant("openings of up to all the board's cells (not half)",
+                             "a probe: the solved sets sample every stage of random play",
+                             lambda c, i: {**VARIANTS["openings"].settings(c, i), "opening_moves": c}, length=1.5),
     "small-buffer": Variant("a replay buffer of 500 games (not 2000)", "a shorter window: fresher targets",
                             lambda c, i: {"buffer_games": 500}),
     "large-buffer": Variant("a replay buffer of 8000 games", "a longer window: more positions",
@@ -429,7 +438,7 @@ def train_and_measure(args: argparse.Namespace, board: str, work: Path,
             for iteration in sorted(set(measured_iterations(iterations)) | {published}):
                 if (variant, seed, iteration) in done:
                     continue
-                network = load_network(run / "checkpoints" / f"iter-{iteration:03d}.keras")
+                network = load_network(iteration_checkpoint(run, iteration))
                 measured = measure_reference(NetworkEvaluator(network), positions,
                                              MatchSettings(parallel=64, simulations=args.simulations), seed=seed)
                 append_row(log_file, COLUMNS, {
@@ -501,7 +510,7 @@ def targets_network(args: argparse.Namespace, board: str, work: Path) -> tuple[i
     (its seed, iteration and file)."""
     seed = (seeds_of(args, board_slug(board), args.targets_of) or args.seeds)[0]
     iteration = measured_iterations(run_iterations(args, board, args.targets_of))[0]
-    return seed, iteration, work / f"{args.targets_of}-s{seed}" / "checkpoints" / f"iter-{iteration:03d}.keras"
+    return seed, iteration, iteration_checkpoint(work / f"{args.targets_of}-s{seed}", iteration)
 
 
 def measure_value_targets_of(args: argparse.Namespace, board: str, work: Path, references: Path,
@@ -700,8 +709,8 @@ def ship_networks(args: argparse.Namespace, mistakes: pd.DataFrame, work: Path) 
         if runs.empty:
             raise SpecError(f"--ship {args.ship}: no measured run of it on {board_slug(board)}")
         best = runs.sort_values(["mistakes_search", "seed"]).iloc[0]
-        source = (work / board_slug(board) / f"{args.ship}-s{int(best['seed'])}" / "checkpoints"
-                  / f"iter-{int(best['iteration']):03d}.keras")
+        source = iteration_checkpoint(work / board_slug(board) / f"{args.ship}-s{int(best['seed'])}",
+                                      int(best["iteration"]))
         if not source.exists():
             raise SpecError(f"--ship: {source} is not here (trained in another session?): train the run again here")
         dest = Path(args.checkpoints) / f"{shipped_name(board)}.keras"

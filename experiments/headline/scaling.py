@@ -66,6 +66,7 @@ from engines.neural.loading import load_network
 from engines.neural.resnet import resnet_flops
 from engines.registry import ENGINES, check_spec
 from engines.training.references import measure_reference
+from engines.training.run_folder import iteration_checkpoint
 from engines.training.selfplay import MatchSettings
 from experiments.shared import chapters, ladders
 from experiments.shared.connectn import Net, board_slug, cells, training_config
@@ -208,7 +209,7 @@ def train_runs(args: argparse.Namespace, board: str, work: Path) -> dict[str, pd
 
 def network_spec(work: Path, net: str, iteration: int, simulations: int) -> str:
     """The engine spec of run ``net``'s network after ``iteration``, searching ``simulations`` a move."""
-    return f"alphazero:checkpoint={work / net / 'checkpoints' / f'iter-{iteration:03d}.keras'},simulations={simulations}"
+    return f"alphazero:checkpoint={iteration_checkpoint(work / net, iteration)},simulations={simulations}"
 
 
 def measure_mistakes(args: argparse.Namespace, board: str, work: Path, iterations: list[int]) -> pd.DataFrame:
@@ -230,7 +231,7 @@ def measure_mistakes(args: argparse.Namespace, board: str, work: Path, iteration
             todo = [n for n in args.simulations if (net.name, iteration, n) not in done]
             if not todo:
                 continue
-            network = load_network(work / net.name / "checkpoints" / f"iter-{iteration:03d}.keras")
+            network = load_network(iteration_checkpoint(work / net.name, iteration))
             evaluator = NetworkEvaluator(network)
             for simulations in todo:
                 measured = measure_reference(evaluator, positions,

@@ -27,6 +27,7 @@ from dlgo.core.arguments import whole
 from dlgo.formats.atomic import atomic_write
 from engines.registry import ENGINES
 from engines.training.alphazero_config import AlphaZeroConfig
+from engines.training.run_folder import iteration_checkpoint
 from experiments.shared.chapters import (add_preset_option, chosen_preset, command, course_spec, parser, take_folders,
                                          write_lines)
 
@@ -183,7 +184,7 @@ def train(experiment: Experiment, config: AlphaZeroConfig, args: argparse.Namesp
     out, work = Path(args.out), Path(args.work)
     history = train_alphazero(work, config, args.iterations, workers=workers)
     history = history[history["iteration"] <= args.iterations]
-    checkpoint = work / "checkpoints" / f"iter-{published_iteration(history):03d}.keras"
+    checkpoint = iteration_checkpoint(work, published_iteration(history))
     if args.ship:
         Path(args.ship).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(checkpoint, args.ship)

@@ -1,5 +1,5 @@
 """``dlgo train-supervised``, ``evaluate-predictor``, ``train-rollout``,
-``train-alphazero`` and ``train-rl``: networks (and AlphaGo's rollout policy)
+``train-alphazero``, ``pack-run`` and ``train-rl``: networks (and AlphaGo's rollout policy)
 learned from data sets or by playing. TensorFlow (and pandas, matplotlib) are
 imported by the command that trains, not before."""
 from __future__ import annotations
@@ -46,6 +46,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_ray_option(p, "the self-play games (in --workers shares)")
     add_config_options(p, AlphaZeroConfig)
     p.set_defaults(func=cmd_train_alphazero)
+
+    p = sub.add_parser("pack-run", help="a train-alphazero run's resume state copied into a small folder of its "
+                                        "own (to commit, or to carry to another machine); resume from it as from "
+                                        "the run")
+    p.add_argument("run", help="the run folder (`dlgo train-alphazero --out`)")
+    p.add_argument("pack", help="the folder to pack it into (an earlier pack there is brought up to date)")
+    p.add_argument("--keep", type=whole(1), nargs="+", default=[], metavar="ITERATION",
+                   help="also keep these iterations' networks (those a report will measure; the last and the "
+                        "published one are always kept)")
+    p.set_defaults(func=cmd_pack_run)
 
     p = sub.add_parser("train-rl", help="reinforcement learning by generations (pg, q or ac); resumable")
     p.add_argument("--out", required=True, help="run folder, e.g. runs/pg-c4 (rerun to resume or extend)")
@@ -217,6 +227,16 @@ def cmd_train_alphazero(args: argparse.Namespace) -> int:
     published = int(history["published"].iloc[-1]) if "published" in history else int(history["iteration"].iloc[-1])
     print(f"\npublished network (iteration {published}): {args.out}/checkpoint.keras   learning curve: {args.out}/learning_curve.png\n"
           f"play it: dlgo play --game {config.game} --white alphazero:checkpoint={args.out}/checkpoint.keras")
+    return 0
+
+
+def cmd_pack_run(args: argparse.Namespace) -> int:
+    from engines.training.run_folder import pack_run
+
+    files = pack_run(args.run, args.pack, args.keep)
+    size = sum(path.stat().st_size for path in files)
+    print(f"packed {len(files)} files ({size / 1e6:.1f} MB) of {args.run} into {args.pack}: resume it with "
+          f"`dlgo train-alphazero --out {args.pack} --iterations N`, or copy it back over the run's folder")
     return 0
 
 
