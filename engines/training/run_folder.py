@@ -9,10 +9,11 @@ network is kept for measuring, not for resuming, and a long run's folder grows
 to hundreds of megabytes. A *pack* is the same folder holding only what the run
 needs to go on (a few megabytes on the small boards): the resume state, the
 published network, and the iterations named to keep (those a report will
-measure). It is itself a run folder: resume it where it lies, or copy it back
-over a run folder that is gone.
+measure), these without their optimizer's state (a third of the size). It is
+itself a run folder: resume it where it lies, or copy it back over a run folder
+that is gone.
 
-    dlgo pack-run data/recipe-ablation/6x5-4/openings-s0 resume/6x5-4/openings-s0 --keep 192
+    dlgo pack-run data/recipe-ablation/6x5-4/openings-s0 resume/recipe-ablation/6x5-4/openings-s0 --keep 192
 
 Both folders are held while the pack is written (:func:`~dlgo.formats.folders.hold_folder`),
 so a run cannot write while it is packed; each file is copied atomically, and
@@ -57,7 +58,10 @@ def last_iterations(run: Path) -> tuple[int, int]:
     """(the last finished iteration, the published one) by ``run/history.csv``;
     a :class:`RecordError` for a folder with no finished iteration."""
     path = run / "history.csv"
-    rows = list(csv.DictReader(path.open())) if path.is_file() else []
+    rows = []
+    if path.is_file():
+        with path.open(newline="") as handle:
+            rows = list(csv.DictReader(handle))
     if not rows or int(rows[-1]["iteration"]) < 1:
         raise RecordError(f"{run}: no finished iteration in history.csv; nothing to pack")
     last = rows[-1]
@@ -78,9 +82,13 @@ def resume_files(run: Path, keep: Iterable[int] = ()) -> list[str]:
 
 
 def pack_run(run: str | Path, pack: str | Path, keep: Iterable[int] = ()) -> list[Path]:
-    """Copy ``run``'s resume state (:func:`resume_files`) into ``pack`` and remove
+    """Copy ``run``'s resume state (:func:`resume_files`) into ``pack`` (every
+    network but the one the run resumes from without its optimizer's state, a
+    third of its size) and remove
     the networks and buffers an earlier pack there held that this one does not;
     the files of the pack, in order."""
+    from engines.neural.backend import export_model  # TensorFlow: networks are saved again, lighter
+
     run, pack = Path(run), Path(pack)
     if not (run / MANIFEST).is_file() or read_manifest(run).get("kind") != KIND:
         raise RecordError(f"{run} is not a train-alphazero run folder (its run.json would say so); nothing packed")
@@ -89,9 +97,13 @@ def pack_run(run: str | Path, pack: str | Path, keep: Iterable[int] = ()) -> lis
     facts = {k: v for k, v in read_manifest(run).items() if k != "kind"}
     with hold_folder(run, KIND, **facts), hold_folder(pack, KIND, **facts):
         names = resume_files(run, keep)
+        resumed_from = checkpoint_name(last_iterations(run)[0])
         for name in names:
             target = pack / name
             target.parent.mkdir(parents=True, exist_ok=True)
+            if name.endswith(".keras") and name != resumed_from:  # played and measured, never trained on
+                export_model(run / name, target)
+                continue
             with atomic_write(target, "wb") as handle:
                 handle.write((run / name).read_bytes())
         wanted = set(names)

@@ -15,6 +15,7 @@ from engines.training.accuracy import evaluate_predictor, evaluate_value
 from engines.training.alphazero_config import AlphaZeroConfig
 from engines.training.rl_config import RLConfig
 from engines.training.rollout_policy import train_rollout
+from engines.training.run_folder import pack_run
 from engines.training.solver_data import MEASURE_FILES, POLICIES, SolverSettings, read_solved
 
 
@@ -231,8 +232,6 @@ def cmd_train_alphazero(args: argparse.Namespace) -> int:
 
 
 def cmd_pack_run(args: argparse.Namespace) -> int:
-    from engines.training.run_folder import pack_run
-
     files = pack_run(args.run, args.pack, args.keep)
     size = sum(path.stat().st_size for path in files)
     print(f"packed {len(files)} files ({size / 1e6:.1f} MB) of {args.run} into {args.pack}: resume it with "
