@@ -203,6 +203,11 @@ def test_a_run_stopped_and_resumed_learns_exactly_what_an_unbroken_run_learns(tm
                     if p.is_file() and p.name != ".lock")
     assert packed == ["buffer-002.npz", "checkpoint.keras", "checkpoints/iter-001.keras", "checkpoints/iter-002.keras",
                       "config.json", "history.csv", "run.json"]
+
+    def optimizer(name: str):
+        return getattr(load_model(tmp_path / "packed" / "checkpoints" / name)[0], "optimizer", None)
+
+    assert optimizer("iter-001.keras") is None and optimizer("iter-002.keras") is not None  # only what is trained on
     shutil.rmtree(tmp_path / "resumed")
     train_alphazero(tmp_path / "packed", config, iterations=3, progress=False)
     weights = [load_model(tmp_path / run / "checkpoints" / "iter-003.keras")[0].get_weights()

@@ -67,7 +67,7 @@ from engines.registry import ENGINES
 from engines.training.alphazero_config import AlphaZeroConfig
 from engines.training.replay import ReplayBuffer
 from engines.training.references import measure_reference, reference_positions
-from engines.training.run_folder import buffer_name, iteration_buffer, iteration_checkpoint
+from engines.training.run_folder import RUN_KIND, iteration_buffer, iteration_checkpoint
 from engines.training.selfplay import Examples, SelfPlayPool, play_batched_match, self_play
 
 log = logging.getLogger(__name__)
@@ -85,7 +85,7 @@ def train_alphazero(out: str | Path, config: AlphaZeroConfig, iterations: int,
     held by this run alone (:func:`~dlgo.formats.folders.hold_folder`)."""
     if iterations < 1 or workers < 1:
         raise SpecError(f"iterations and workers must be at least 1, got {iterations} and {workers}")
-    with hold_folder(out, "train-alphazero", game=config.game):
+    with hold_folder(out, RUN_KIND, game=config.game):
         run = open_run(Path(out), config, progress)
         device = device_name()  # where the training process's networks run (self-play workers: the same machine)
         pool = SelfPlayPool(workers, ray) if workers > 1 or ray else None
@@ -305,7 +305,7 @@ def publish(run: Run, iteration: int, row: dict[str, float]) -> None:
     publish_copy(iteration_checkpoint(run.out, published), run.out / "checkpoint.keras", "iteration",
                  published)
     for stale in run.out.glob("buffer-*.npz"):
-        if stale.name != buffer_name(iteration):
+        if stale != iteration_buffer(run.out, iteration):
             stale.unlink()
     run.done = iteration
     log.info("iteration %d: %s", iteration, row)

@@ -31,7 +31,8 @@ from dlgo.formats.folders import MANIFEST, hold_folder, read_manifest
 
 #: the run's own records, each copied where it exists
 RECORDS = ("config.json", MANIFEST, "history.csv", "checkpoint.keras")
-KIND = "train-alphazero"
+#: the manifest's kind of a train-alphazero run folder
+RUN_KIND = "train-alphazero"
 
 
 def checkpoint_name(iteration: int) -> str:
@@ -82,32 +83,31 @@ def resume_files(run: Path, keep: Iterable[int] = ()) -> list[str]:
 
 
 def pack_run(run: str | Path, pack: str | Path, keep: Iterable[int] = ()) -> list[Path]:
-    """Copy ``run``'s resume state (:func:`resume_files`) into ``pack`` (every
-    network but the one the run resumes from without its optimizer's state, a
-    third of its size) and remove
-    the networks and buffers an earlier pack there held that this one does not;
-    the files of the pack, in order."""
+    """Copy ``run``'s resume state (:func:`resume_files`) into ``pack``, every
+    network but the one the run resumes from without its optimizer's state (a
+    third of the size), and remove the networks and buffers an earlier pack
+    there held that this one does not; the files of the pack, in order."""
     from engines.neural.backend import export_model  # TensorFlow: networks are saved again, lighter
 
     run, pack = Path(run), Path(pack)
-    if not (run / MANIFEST).is_file() or read_manifest(run).get("kind") != KIND:
+    manifest = read_manifest(run)
+    if manifest.get("kind") != RUN_KIND:
         raise RecordError(f"{run} is not a train-alphazero run folder (its run.json would say so); nothing packed")
     if run.resolve() == pack.resolve():
         raise RecordError(f"{pack} is the run folder itself: pack it into another folder")
-    facts = {k: v for k, v in read_manifest(run).items() if k != "kind"}
-    with hold_folder(run, KIND, **facts), hold_folder(pack, KIND, **facts):
+    facts = {k: v for k, v in manifest.items() if k != "kind"}
+    with hold_folder(run, RUN_KIND, **facts), hold_folder(pack, RUN_KIND, **facts):
         names = resume_files(run, keep)
-        resumed_from = checkpoint_name(last_iterations(run)[0])
+        resumed_from = checkpoint_name(last_iterations(run)[0])  # the one network trained on further
         for name in names:
             target = pack / name
             target.parent.mkdir(parents=True, exist_ok=True)
             if name.endswith(".keras") and name != resumed_from:  # played and measured, never trained on
                 export_model(run / name, target)
-                continue
-            with atomic_write(target, "wb") as handle:
-                handle.write((run / name).read_bytes())
-        wanted = set(names)
+            else:
+                with atomic_write(target, "wb") as handle:
+                    handle.write((run / name).read_bytes())
         for stale in [*pack.glob("buffer-*.npz"), *pack.glob("checkpoints/iter-*.keras")]:
-            if stale.relative_to(pack).as_posix() not in wanted:
+            if stale.relative_to(pack).as_posix() not in names:
                 stale.unlink()
     return [pack / name for name in names]
