@@ -167,6 +167,8 @@ def answers() -> str:
         ("And AlphaGo Zero on 9x9, from a supervised start?", alphazero_go9_answer(), "alphazero-go9"),
         ("Which AlphaZero economy buys Connect Four strength cheapest?", economies_answer(),
          "alphazero-economies-connect4"),
+        ("How close to perfect play does AlphaZero's self-play come on boards the solver knows?", recipe_answer(),
+         RECIPE_REPORT),
         ("Is our MCTS as strong and as fast as OpenSpiel's?", openspiel_answer(), "vs-openspiel"),
         ("Does search alone beat GNU Go on 9x9?", mcts_go9_answer(), "mcts-go9"),
         ("And AlphaGo's networks guiding that search?", alphago_engine_answer(), "mcts-go9"),
@@ -350,6 +352,30 @@ def economies_answer() -> str:
             "critical early-game positions each run's best network loses with search: "
             + ", ".join(f"{name} {v.best['mistakes_search']:.1%}" for name, v in ranked)
             + f" (95% intervals about ±{(high - low) * 50:.0f} points)")
+
+
+RECIPE_REPORT = "recipe-ablation"
+#: the ablation's variant the recipe is, and its network's supervised ceiling
+RECIPE, RECIPE_CEILING = "openings", "ceiling-4x64-heads32"
+
+
+def recipe_answer() -> str:
+    """The recipe's reach in one cell: per board, its mistakes at search beside its network's ceiling."""
+    folder = REPORTS / RECIPE_REPORT
+    table = pd.read_csv(folder / "variants.csv").set_index(["board", "variant"])
+    simulations = int(pd.read_csv(folder / "mistakes.csv")["simulations"].max())
+    cells = []
+    for board in dict.fromkeys(table.index.get_level_values("board")):
+        if (board, RECIPE) not in table.index:
+            continue
+        run = table.loc[(board, RECIPE)]
+        ceiling = f", its network's ceiling {table.loc[(board, RECIPE_CEILING), 'search']:.1%}" \
+            if (board, RECIPE_CEILING) in table.index else ""
+        cells.append(f"{board} **{run['search']:.1%}** ({run['search_low']:.1%} to {run['search_high']:.1%}; "
+                     f"{run['raw']:.1%} raw) in {run['minutes']:.0f} minutes{ceiling}")
+    return (f"mistakes on the critical solved positions at {simulations} simulations a move, from a random network "
+            f"on 2 cores with the recipe (the ablation's `{RECIPE}`): " + "; ".join(cells)
+            + "; perfect play is 1% or less here, not yet reached")
 
 
 SCALING = "scaling-connectn"

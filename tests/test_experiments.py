@@ -515,6 +515,24 @@ def test_every_recipe_variant_is_a_valid_run(tmp_path):
         assert set(variant.settings(cells(board), 64)) <= set(asdict(config)), name
 
 
+def test_the_recipe_ablation_trains_ceilings_on_the_boards_named():
+    """``--ceilings`` picks the boards whose ceilings are trained (default all, the option
+    alone none), and the summary names the boards still without one."""
+    import pandas as pd
+
+    from experiments.headline import recipe_ablation as ablation
+
+    boards = ["--boards", "connectn:columns=5,rows=4,n=4", "connectn:columns=6,rows=5,n=4"]
+    for extra, ceilings in (([], ["5x4-4", "6x5-4"]), (["--ceilings"], []), (["--ceilings", "5x4-4"], ["5x4-4"])):
+        args = ablation.build_parser().parse_args(boards + extra)
+        ablation.settle(args)
+        assert args.ceilings == ceilings
+    table = pd.DataFrame({"board": ["5x4-4", "5x4-4", "6x5-4"],
+                          "variant": ["openings", "ceiling-4x64-heads32", "openings"]})
+    assert ablation.ceilings_missing(table) == " (none trained yet on 6x5-4)"
+    assert ablation.ceilings_missing(table[:2]) == ""
+
+
 def test_the_recipe_ablation_runs_quick_and_sets_each_variant_beside_the_baseline(tmp_path):
     """Two variants, one seed, two tiny iterations: every run measured on the board's critical
     solved positions at the end (and at the network it publishes), the recipe's settings in its run."""
@@ -572,6 +590,8 @@ def test_the_recipe_ablation_runs_quick_and_sets_each_variant_beside_the_baselin
     assert ablation.main([*argv, "--variants", "baseline", "5x4-4/recipe:0"]) == 0  # a variant on its board alone
     assert pd.read_csv(out / "mistakes.csv").equals(mistakes)
     assert ablation.main([*argv, "--variants", "baseline", "6x4-4/recipe"]) == 2  # a board not in --boards
+    assert ablation.main([*argv, "--ceilings", "6x4-4"]) == 2
+    assert pd.read_csv(out / "mistakes.csv").equals(mistakes)  # the bad command wrote nothing
     # another session, its work folder gone: the report's rows stand, nothing is trained again
     import shutil
 

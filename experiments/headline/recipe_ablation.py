@@ -218,6 +218,12 @@ VARIANTS: dict[str, Variant] = {
     "openings-full": Variant("openings of up to all the board's cells (not half)",
                              "a probe: the solved sets sample every stage of random play",
                              lambda c, i: {**VARIANTS["openings"].settings(c, i), "opening_moves": c}, length=1.5),
+    "openings-argmax": Variant("openings-greedy with every move after the opening the search's choice (no "
+                               "temperature): the random openings alone explore",
+                               "a probe: a game played greedily from a random opening ends in the result of the "
+                               "network's best play there, a cleaner value target than a sampled game's",
+                               lambda c, i: {**VARIANTS["openings-greedy"].settings(c, i), "temperature_moves": 0,
+                                             "temperature_floor": 0.0, "temperature_decay_moves": 0}, length=1.5),
     "small-buffer": Variant("a replay buffer of 500 games (not 2000)", "a shorter window: fresher targets",
                             lambda c, i: {"buffer_games": 500}),
     "large-buffer": Variant("a replay buffer of 8000 games", "a longer window: more positions",
@@ -248,6 +254,10 @@ def build_parser() -> argparse.ArgumentParser:
                         "was trained (default recipe-4x64; --quick: recipe)")
     p.add_argument("--workers", type=whole(1), default=2,
                    help="processes for self-play and for solving the positions (default 2)")
+    p.add_argument("--ceilings", nargs="*", default=None, metavar="BOARD",
+                   help="the boards (as the table names them, e.g. 5x4-4) whose network's ceilings are trained "
+                        "beside the runs (default every board of --boards; the option alone: none). On 6x5 their "
+                        "learning set alone takes an hour of the solver")
     p.add_argument("--ship", default=None, metavar="VARIANT",
                    help="export each board's network of this variant with the fewest mistakes at search (of its "
                         "seeds' published ones, their runs trained here) to --checkpoints as connect-CxR.keras, "
@@ -282,6 +292,10 @@ def settle(args: argparse.Namespace) -> None:
         for slug in [on_board] if on_board else slugs:
             args.variant_seeds[slug, name] = seeds
     args.variants = list(dict.fromkeys(name for _, name in args.variant_seeds))
+    args.ceilings = slugs if args.ceilings is None else args.ceilings
+    strangers = [board for board in args.ceilings if board not in slugs]
+    if strangers:
+        raise SpecError(f"--ceilings {' '.join(strangers)}: not a board of --boards (they are {', '.join(slugs)})")
     unknown = [v for v in args.variants + [args.targets_of] + ([args.ship] if args.ship else []) if v not in VARIANTS]
     if unknown:
         raise SpecError(f"no variant {', '.join(unknown)}; the variants: {', '.join(VARIANTS)}")
@@ -446,7 +460,8 @@ def train_and_measure(args: argparse.Namespace, board: str, work: Path,
                     "published": int(iteration == published), "simulations": args.simulations,
                     "positions": measured.positions, "mistakes_raw": measured.raw,
                     "mistakes_search": measured.search})
-        train_ceilings(args, board, work, positions, done, log_file)
+        if board_slug(board) in args.ceilings:
+            train_ceilings(args, board, work, positions, done, log_file)
         targets = measure_targets_of(args, board, work, positions, references, out / "targets.csv")
         values = measure_value_targets_of(args, board, work, references, out / "value_targets.csv")
         return pd.read_csv(log_file), pd.read_csv(run_log), targets, values
@@ -611,6 +626,13 @@ def percent(value: float) -> str:
     return f"{100 * value:.1f}%"
 
 
+def ceilings_missing(table: pd.DataFrame) -> str:
+    """The summary's note of the boards without a ceiling row yet (nothing where every board has one)."""
+    boards = [board for board, rows in table.groupby("board", sort=False)
+              if not rows["variant"].str.startswith(CEILING).any()]
+    return f" (none trained yet on {', '.join(boards)})" if boards else ""
+
+
 def summary_lines(args: argparse.Namespace, command_line: str, table: pd.DataFrame) -> list[str]:
     lines = ["# The recipe's ablation: what keeps AlphaZero from perfect play", "",
              f"Reproduce: `{command_line}`", "",
@@ -626,7 +648,8 @@ def summary_lines(args: argparse.Namespace, command_line: str, table: pd.DataFra
                f"The `{CEILING}-` rows are the network's own ceiling: the same architecture (`-heads32`: with heads "
                f"of 32 filters) trained by supervised learning for {CEILING_EPOCHS} epochs on the exact results of "
                f"positions sampled as the sets are (seed {LEARN_SEED}, about {LEARN_CANDIDATES:,} candidates; some "
-               "measured positions are among them, as on so small a board they must be), measured the same way.",
+               "measured positions are among them, as on so small a board they must be), measured the same way"
+             + ceilings_missing(table) + ".",
              "", "The minutes are a run's, self-play, training and its own measurements together (2 cores unless the "
                  "runs' log `runs.csv` names another device), the mean over its seeds.",
              "", "| board | variant | seeds | positions | iterations | minutes | raw policy | at search "
