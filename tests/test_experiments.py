@@ -533,7 +533,7 @@ def test_the_recipe_ablation_trains_ceilings_on_the_boards_named():
     assert ablation.ceilings_missing(table[:2]) == ""
 
 
-def test_the_recipe_ablation_runs_quick_and_sets_each_variant_beside_the_baseline(tmp_path):
+def test_the_recipe_ablation_runs_quick_and_sets_each_variant_beside_the_baseline(tmp_path, monkeypatch):
     """Two variants, one seed, two tiny iterations: every run measured on the board's critical
     solved positions at the end (and at the network it publishes), the recipe's settings in its run."""
     import pandas as pd
@@ -591,6 +591,11 @@ def test_the_recipe_ablation_runs_quick_and_sets_each_variant_beside_the_baselin
     assert pd.read_csv(out / "mistakes.csv").equals(mistakes)
     assert ablation.main([*argv, "--variants", "baseline", "6x4-4/recipe"]) == 2  # a board not in --boards
     assert ablation.main([*argv, "--ceilings", "6x4-4"]) == 2
+    trained = []  # --ceilings alone: no board's ceilings are trained
+    monkeypatch.setattr(ablation, "train_ceilings", lambda *args: trained.append(args[1]))
+    assert ablation.main([*argv, "--ceilings"]) == 0 and trained == []
+    assert ablation.main(argv) == 0 and trained == ["connectn:columns=5,rows=4,n=4"]
+    monkeypatch.undo()
     assert pd.read_csv(out / "mistakes.csv").equals(mistakes)  # the bad command wrote nothing
     # another session, its work folder gone: the report's rows stand, nothing is trained again
     import shutil
