@@ -7,8 +7,8 @@ import numpy as np
 import pandas as pd
 
 from engines.neural.resnet import resnet_flops
-from experiments.headline import scaling
-from experiments.shared import scaling_report
+from experiments.headline import recipe_ablation, scaling
+from experiments.shared import connectn, scaling_report
 from experiments.shared.frontier import PERFECT, Fit, Reach
 
 
@@ -68,9 +68,22 @@ def test_larger_boards_train_longer_unless_told():
         scaling.settle(args)
         return [args.board_iterations[board] for board in args.boards]
 
-    assert iterations() == [64, 128, 256]
+    assert iterations() == [96, 192, 384]  # the recipe's lengths
     assert iterations("--iterations", "10") == [10, 10, 10]
     assert iterations("--iterations", "3", "2", "1", "--boards", *reversed(scaling.BOARDS)) == [1, 2, 3]  # as given
+
+
+def test_the_lab_trains_with_the_recipe():
+    config = connectn.training_config(scaling.BOARDS[0], connectn.Net(2, 32), seed=0, quick=False, iterations=96)
+    assert config.merge_positions and (config.policy_filters, config.value_filters) == (32, 32)
+    assert config.temperature_floor == 0.3 and config.temperature_moves == 10  # 20/42 of 20 cells
+    assert config.opening_moves == 10 and config.learning_rate_drops == [65] and config.previous_games == 0
+    assert config.simulations == 16 and config.search_value_weight == 0.5  # the lab's economy
+    # the ablation's recipe is the same changes, on its 4x64 network with references to publish the best by
+    recipe = recipe_ablation.VARIANTS["openings"].settings(20, 96)
+    assert {name: recipe[name] for name in connectn.recipe_settings(20, 96)} == \
+        {name: getattr(config, name) for name in connectn.recipe_settings(20, 96)}
+    assert recipe["reference_positions"] > 0 and recipe["publish"] == "best"
 
 
 def test_bad_settings_exit_with_one_line(tmp_path, capsys):
@@ -79,12 +92,13 @@ def test_bad_settings_exit_with_one_line(tmp_path, capsys):
     assert scaling.main(["--out", out, "--work", work, "--nets", "big"]) == 2
     assert scaling.main(["--out", out, "--work", work, "--ladder", "random", "mcts:rounds=10"]) == 2
     assert scaling.main(["--out", out, "--work", work, "--frontier-simulations", "3"]) == 2
+    assert scaling.main(["--out", out, "--work", work, "--mistake-simulations", "64", "32"]) == 2
     assert scaling.main(["--out", out, "--work", work, "--simulations", "8", "8"]) == 2
     assert scaling.main(["--out", out, "--work", work, "--ladder", "random", "solver", "gnugo"]) == 2
     assert scaling.main(["--out", out, "--work", str(tmp_path / "a=b")]) == 2
     assert scaling.main(["--out", out, "--work", work, "--iterations", "8", "16"]) == 2  # three boards
     errors = capsys.readouterr().err.strip().splitlines()
-    assert len(errors) == 8 and all(line.startswith("error: ") for line in errors)
+    assert len(errors) == 9 and all(line.startswith("error: ") for line in errors)
     assert not (tmp_path / "work").exists()
 
 
@@ -97,7 +111,9 @@ def test_quick_run_rates_every_network_and_resumes(tmp_path):
     assert (points.groupby("simulations")["search_evaluations"].mean().diff().dropna() > 0).all()
     assert (points[points["iteration"] == 0]["train_flops"] == 0).all()
     assert (points[points["iteration"] > 0]["train_flops"] > 0).all()
-    assert points["mistakes"].between(0, 1).all()
+    at_frontier = points["simulations"] == 4  # the quick run's frontier budget, the only one measured
+    assert points[at_frontier]["mistakes"].between(0, 1).all() and points[~at_frontier]["mistakes"].isna().all()
+    assert points["mistakes_raw"].between(0, 1).all()  # a network's raw policy is the same at every budget
     ladder = pd.read_csv(out / "ladder.csv")
     assert set(ladder["engine"]) == {"random", "mcts:rounds=10", "solver"}
     assert ladder.set_index("engine").loc["random", "elo"] == 0

@@ -67,26 +67,26 @@ from dlgo.data.solved import generate_positions
 from dlgo.formats.atomic import atomic_write
 from dlgo.formats.folders import hold_folder
 from dlgo.formats.plotting import new_figure, save_figure
-from dlgo.formats.positions import append_row, open_log, read_positions
+from dlgo.formats.positions import append_row, open_log
 from dlgo.games.registry import get_game
 from engines.alphazero import NetworkEvaluator
 from engines.checkpoints import SHIPPED
 from engines.neural.loading import load_network
 from engines.training.solver_data import SolverSettings
-from engines.training.alphazero_config import AlphaZeroConfig, scaled_temperature_schedule
+from engines.training.alphazero_config import AlphaZeroConfig
 from engines.training.references import measure_reference, measure_targets, measure_value_targets, raw_quality
 from engines.training.run_folder import iteration_checkpoint
 from engines.training.selfplay import MatchSettings
 from experiments.shared import chapters
-from experiments.shared.connectn import Net, board_shape, board_slug, cells, training_config
+from experiments.shared.connectn import (MAX_CANDIDATES, MEASURE_SEED, RECIPE_LENGTH, Net, anneal, baseline_config,
+                                         board_shape, board_slug, cells, floor_schedule, measured_positions,
+                                         recipe_settings)
 
 NAME = "recipe-ablation"
 BOARDS = ["connectn:columns=5,rows=4,n=4", "connectn:columns=6,rows=4,n=4"]
 FIRST_ITERATIONS = 64  # the smallest board's iterations; each larger board's runs train twice as long
-MEASURE_SEED = 1       # the measured positions' seed: the same positions for every variant and seed
 REFERENCE_SEED = 2     # the best-network choice's positions: other positions than the measured ones
 REFERENCE_PER_SET = 100
-MAX_CANDIDATES = 80_000  # random play never fills some sets of the small boards: the others are kept
 
 LEARN_SEED = 3           # the ceilings' positions to learn from: neither the measured nor the references
 LEARN_CANDIDATES = 60_000
@@ -123,23 +123,9 @@ class Variant(NamedTuple):
 BIG_NET = {"blocks": 4, "filters": 64, "policy_filters": 32, "value_filters": 32}
 
 
-def floor_schedule(board_cells: int, iterations: int) -> dict[str, Any]:
-    """AlphaZero.jl's Connect Four schedule (temperature 1 for 20 of 42 plies, falling to 0.3
-    by ply 30 and staying there), scaled to the board's cells (the recipe's default, written
-    out: the runs recorded it so)."""
-    moves, decay = scaled_temperature_schedule(board_cells)
-    return {"temperature_moves": moves, "temperature_decay_moves": decay, "temperature_floor": 0.3}
-
-
 def drops(board_cells: int, iterations: int) -> dict[str, Any]:
     """The learning rate divided by 10 at half and at three quarters of the run."""
     return {"learning_rate_drops": [iterations // 2 + 1, 3 * iterations // 4 + 1]}
-
-
-def anneal(board_cells: int, iterations: int) -> dict[str, Any]:
-    """The learning rate divided by 10 for the last third of the run; the iterations' compute
-    spent on learning (no previous-network match, references every 4 iterations)."""
-    return {"learning_rate_drops": [2 * iterations // 3 + 1], "previous_games": 0, "reference_every": 4}
 
 
 def best_network(board_cells: int, iterations: int) -> dict[str, Any]:
@@ -208,8 +194,8 @@ VARIANTS: dict[str, Variant] = {
                         "references' best published",
                         "KataGo's varied openings: the solved sets' positions come from random play, which "
                         "self-play's own lines seldom reach; the one-standard-error rule (Hastie et al., ESL 7.10)",
-                        lambda c, i: {**VARIANTS["anneal"].settings(c, i), "opening_moves": c // 2,
-                                      "publish_margin": 1.0}, length=1.5),
+                        lambda c, i: {**BIG_NET, **best_network(c, i), **recipe_settings(c, i)},
+                        length=RECIPE_LENGTH),
     "openings-greedy": Variant("openings with greedy-value's value target: the result its sampled moves did not spoil, "
                                "no root-value mix",
                                "the two changes that gained on recipe-4x64, together",
@@ -331,7 +317,7 @@ def run_iterations(args: argparse.Namespace, board: str, variant: str) -> int:
 
 def run_config(args: argparse.Namespace, board: str, variant: str, seed: int, references: Path) -> AlphaZeroConfig:
     """The settings of one run: the lab's, changed as ``variant`` says."""
-    base = training_config(board, args.net, seed, args.quick)
+    base = baseline_config(board, args.net, seed, args.quick)
     changes = VARIANTS[variant].settings(cells(board), run_iterations(args, board, variant))
     if changes.get("reference_positions"):
         changes = {**changes, "reference_file": str(references),
@@ -347,15 +333,12 @@ def measured_iterations(last: int) -> list[int]:
 
 def position_sets(args: argparse.Namespace, board: str, work: Path) -> tuple[list, Path]:
     """The board's measured critical positions, and the file of the best-network choice's references."""
-    candidates = 300 if args.quick else MAX_CANDIDATES
-    measured = generate_positions(board, work / f"positions-{args.positions}", per_set=args.positions,
-                                  seed=MEASURE_SEED, workers=args.workers, max_candidates=candidates, progress=True)
+    positions = measured_positions(board, work / f"positions-{args.positions}", args.positions, args.workers,
+                                   args.quick)
     per_set = 5 if args.quick else REFERENCE_PER_SET
     references = generate_positions(board, work / f"references-{per_set}", per_set=per_set, seed=REFERENCE_SEED,
-                                    workers=args.workers, max_candidates=candidates, progress=True)
-    positions = [p for p in read_positions(measured) if p.critical]
-    if not positions:
-        raise SpecError(f"no critical solved positions for {board}; raise --positions")
+                                    workers=args.workers, max_candidates=300 if args.quick else MAX_CANDIDATES,
+                                    progress=True)
     return positions, references
 
 

@@ -1,6 +1,6 @@
 """The scaling lab: AlphaZero's strength against training compute and search compute, from random play to perfect play.
 
-    python experiments/headline/scaling.py                 # the full run: about 3 hours on 2 cores, resumable
+    python experiments/headline/scaling.py                 # the full run: about 7 hours on 2 cores, resumable
     python experiments/headline/scaling.py --ray           # the same on a Ray cluster
     python experiments/headline/scaling.py --quick         # every step in a few minutes
     python experiments/headline/scaling.py --out reports/scaling-connectn
@@ -16,12 +16,16 @@ Connect-N boards the suite's solver plays perfectly in seconds:
 1. **Training.** For each board (``--boards``) and network size (``--nets``,
    ``BLOCKSxFILTERS``), an AlphaZero run from a random network
    (``engines.training.alphazero``; PUCT with 16 simulations a self-play move,
-   the cheapest economy of the Connect Four ablation), ``--iterations`` long,
-   in ``--work/BOARD/NET`` (resumable, its every iteration's network kept).
+   the cheapest economy of the Connect Four ablation) with the recipe the
+   ablation picked (``experiments/headline/recipe_ablation.py``: temperature
+   floor, merged positions, heads of 32 filters, random openings, the learning
+   rate / 10 for the last third), ``--iterations`` long, in
+   ``--work/BOARD/NET`` (resumable, its every iteration's network kept).
 2. **Perfect play's yardstick.** Each board's solved position sets (Pons' six
-   sets, ``--positions`` per set, generated once with the solver in
-   ``--work/BOARD/positions``); every evaluated network's mistakes on their
-   critical positions at each search budget: ``mistakes.csv``.
+   sets, ``--positions`` per set, the ablation's, generated once with the
+   solver in ``--work/BOARD/positions-N``); every evaluated network's mistakes
+   on their critical positions, raw and at each budget of
+   ``--mistake-simulations``: ``mistakes.csv``.
 3. **Tournaments.** The networks after iterations 0, 1, 2, 4, 8, ... of every
    run, each at every search budget (``--simulations``, 1 to 512), play a fixed
    ladder: ``random``, MCTS at fixed rounds (``--ladder``) and the perfect
@@ -54,11 +58,10 @@ from dlgo.arena.ratings import GameResult, fit_ratings
 from dlgo.arena.tournament import play_games, schedule
 from dlgo.core.arguments import whole
 from dlgo.core.errors import SpecError
-from dlgo.data.solved import generate_positions
 from dlgo.encoders import get_encoder_by_name
 from dlgo.formats.atomic import atomic_write
 from dlgo.formats.folders import hold_folder
-from dlgo.formats.positions import append_row, open_log, read_positions
+from dlgo.formats.positions import append_row, open_log
 from dlgo.formats.records import GameRecord
 from dlgo.games.registry import get_game
 from engines.alphazero import NetworkEvaluator
@@ -69,7 +72,8 @@ from engines.training.references import measure_reference
 from engines.training.run_folder import iteration_checkpoint
 from engines.training.selfplay import MatchSettings
 from experiments.shared import chapters, ladders
-from experiments.shared.connectn import Net, board_slug, cells, training_config
+from experiments.shared.connectn import (MEASURE_SEED, RECIPE_LENGTH, Net, board_slug, cells, measured_positions,
+                                         training_config)
 from experiments.shared.frontier import exchange_rate, iso_elo
 from experiments.shared.scaling_report import (board_findings, cost_lines, facts_table, levels_of, plot_boards,
                                                plot_iso, plot_mistakes, summary_lines)
@@ -79,7 +83,8 @@ BOARDS = ["connectn:columns=5,rows=4,n=4", "connectn:columns=6,rows=4,n=4", "con
 NETS = ["1x16", "2x32", "4x64"]
 SIMULATIONS = [1, 8, 64, 512]
 LADDER = ["random", "mcts:rounds=10", "mcts:rounds=100", "mcts:rounds=1000", "solver"]
-FIRST_ITERATIONS = 64  # the smallest board's iterations a run; each larger board's runs train twice as long
+#: the smallest board's iterations a run (the recipe's: 96); each larger board's runs train twice as long
+FIRST_ITERATIONS = round(64 * RECIPE_LENGTH)
 
 MISTAKE_COLUMNS = ["net", "iteration", "simulations", "positions", "mistakes_raw", "mistakes_search"]
 
@@ -96,7 +101,7 @@ def evaluated_iterations(last: int) -> list[int]:
 def forward_flops(board: str, net: Net) -> int:
     """FLOPs of one network evaluation of ``net`` on ``board`` (with the lab's heads)."""
     encoder = get_encoder_by_name(None, board)
-    config = training_config(board, net, 0, quick=False)
+    config = training_config(board, net, 0, quick=False, iterations=1)
     return resnet_flops(encoder.shape, encoder.num_moves, blocks=net.blocks, filters=net.filters,
                         policy_filters=config.policy_filters, value_filters=config.value_filters)
 
@@ -138,7 +143,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="games of each pair of ladder engines (default 20)")
     p.add_argument("--opening-plies", type=whole(0), default=2,
                    help="random moves that open every game (default 2; the solver and the networks are deterministic)")
-    p.add_argument("--positions", type=whole(1), default=100, help="solved positions per set and board (default 100)")
+    p.add_argument("--positions", type=whole(1), default=1000,
+                   help="solved positions per set and board (default 1000, so that 1%% is resolved)")
+    p.add_argument("--mistake-simulations", type=whole(1), nargs="+", default=None, metavar="N",
+                   help="the search budgets (of --simulations) the networks' mistakes are measured at, their raw "
+                        "policy's always (default --frontier-simulations: at 512 simulations the positions take "
+                        "eight times as long as the games)")
     p.add_argument("--frontier-simulations", type=whole(1), default=64,
                    help="the search budget of the frontier and of perfect play (default 64)")
     p.add_argument("--workers", type=whole(1), default=None,
@@ -155,6 +165,7 @@ def settle(args: argparse.Namespace) -> None:
         args.boards, args.nets, args.iterations = BOARDS[:1], ["1x8"], [2]
         args.simulations, args.ladder = [1, 4], ["random", "mcts:rounds=10", "solver"]
         args.games, args.ladder_games, args.positions, args.frontier_simulations = 2, 2, 3, 4
+        args.mistake_simulations = None
     for option in ("boards", "nets", "simulations", "ladder"):
         values = getattr(args, option)
         if len(set(values)) < len(values):
@@ -186,6 +197,10 @@ def settle(args: argparse.Namespace) -> None:
         raise SpecError(f"the ladder must hold {' and '.join(sorted(missing))}: the scale's bottom and top")
     if args.frontier_simulations not in args.simulations:
         raise SpecError(f"--frontier-simulations {args.frontier_simulations} is not one of --simulations")
+    args.mistake_simulations = args.mistake_simulations or [args.frontier_simulations]
+    strangers = [n for n in args.mistake_simulations if n not in args.simulations]
+    if strangers:
+        raise SpecError(f"--mistake-simulations {' '.join(map(str, strangers))}: not of --simulations")
 
 
 def train_runs(args: argparse.Namespace, board: str, work: Path) -> dict[str, pd.DataFrame]:
@@ -200,7 +215,7 @@ def train_runs(args: argparse.Namespace, board: str, work: Path) -> dict[str, pd
         shares = cluster_cpus()
     tables = {}
     for net in args.nets:
-        config = training_config(board, net, args.seed, args.quick)
+        config = training_config(board, net, args.seed, args.quick, args.board_iterations[board])
         history = train_alphazero(work / net.name, config, args.board_iterations[board], workers=shares,
                                   ray=args.ray)
         tables[net.name] = training_compute(history, config.batch_size, forward_flops(board, net))
@@ -213,22 +228,18 @@ def network_spec(work: Path, net: str, iteration: int, simulations: int) -> str:
 
 
 def measure_mistakes(args: argparse.Namespace, board: str, work: Path, iterations: list[int]) -> pd.DataFrame:
-    """Every evaluated network's mistakes on the board's critical solved positions at every
-    search budget, appended to ``mistakes.csv`` as measured (resumable)."""
-
-    sets = generate_positions(board, work / f"positions-{args.positions}", per_set=args.positions, seed=args.seed,
-                              workers=args.workers, progress=True)
-    positions = [p for p in read_positions(sets) if p.critical]
-    if not positions:
-        raise SpecError(f"no critical solved positions for {board}; raise --positions")
+    """Every evaluated network's mistakes on the board's critical solved positions, raw and at
+    every budget of ``--mistake-simulations``, appended to ``mistakes.csv`` as measured (resumable)."""
+    positions = measured_positions(board, work / f"positions-{args.positions}", args.positions, args.workers,
+                                   args.quick)
     with hold_folder(work / f"mistakes-{args.positions}", "scaling-mistakes", game=get_game(board).spec,
-                     seed=args.seed, positions=args.positions) as folder:
+                     seed=MEASURE_SEED, positions=args.positions) as folder:
         log = folder / "mistakes.csv"
         done = {(row["net"], int(row["iteration"]), int(row["simulations"]))
                 for row in open_log(log, MISTAKE_COLUMNS)}
         jobs = [(net, iteration) for net in args.nets for iteration in iterations]
         for net, iteration in tqdm(jobs, desc=f"mistakes {board_slug(board)}", unit="network"):
-            todo = [n for n in args.simulations if (net.name, iteration, n) not in done]
+            todo = [n for n in args.mistake_simulations if (net.name, iteration, n) not in done]
             if not todo:
                 continue
             network = load_network(iteration_checkpoint(work / net.name, iteration))
@@ -279,8 +290,8 @@ def board_points(args: argparse.Namespace, board: str, work: Path, compute: dict
                 rating = ratings[spec]
                 work_done, engine_moves = spent_moves[spec]
                 evaluations = work_done / max(engine_moves, 1.0)  # the games' evaluations per move
-                measured = mistakes[(mistakes["net"] == net.name) & (mistakes["iteration"] == iteration)
-                                    & (mistakes["simulations"] == simulations)]
+                network = mistakes[(mistakes["net"] == net.name) & (mistakes["iteration"] == iteration)]
+                measured = network[network["simulations"] == simulations]
                 rows.append({"board": slug, "net": net.name, "iteration": iteration, "simulations": simulations,
                              "network_flops": flops, "train_evaluations": spent["train_evaluations"],
                              "trained_positions": spent["trained_positions"], "train_flops": spent["train_flops"],
@@ -290,7 +301,8 @@ def board_points(args: argparse.Namespace, board: str, work: Path, compute: dict
                              "games": rating.games, "score": rating.score,
                              "positions": int(measured["positions"].iloc[0]) if len(measured) else 0,
                              "mistakes": float(measured["mistakes_search"].iloc[0]) if len(measured) else math.nan,
-                             "mistakes_raw": float(measured["mistakes_raw"].iloc[0]) if len(measured) else math.nan})
+                             # the raw policy's, from any budget's measurement
+                             "mistakes_raw": float(network["mistakes_raw"].iloc[0]) if len(network) else math.nan})
     ladder = pd.DataFrame([{"board": slug, "engine": spec, "elo": ratings[spec].elo, "elo_low": ratings[spec].lower,
                             "elo_high": ratings[spec].upper, "games": ratings[spec].games}
                            for spec in args.ladder if spec in ratings])

@@ -1,14 +1,26 @@
 """The Connect-N boards of the scaling lab and the recipe ablation, and the
 training run each makes on them: a board's name and size, a network size
-(``BLOCKSxFILTERS``) and the lab's AlphaZero settings (:func:`training_config`)."""
+(``BLOCKSxFILTERS``), the ablation's baseline settings (:func:`baseline_config`),
+the recipe it picked (:func:`recipe_settings`) and the lab's runs with it
+(:func:`training_config`), and the solved positions both measure on
+(:func:`measured_positions`)."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
 
 from dlgo.core.errors import SpecError
+from dlgo.data.solved import generate_positions
+from dlgo.formats.positions import SolvedPosition, read_positions
 from dlgo.games.registry import get_game
-from engines.training.alphazero_config import AlphaZeroConfig, pre_recipe_config
+from engines.training.alphazero_config import AlphaZeroConfig, pre_recipe_config, scaled_temperature_schedule
+
+MEASURE_SEED = 1         # the measured positions' seed: the same positions for every run, the lab's and the ablation's
+MAX_CANDIDATES = 80_000  # random play never fills some sets of the small boards: the others are kept
+#: the recipe's runs are half as long again as the baseline's: 96 iterations on 5x4, 192 on 6x4, 384 on 6x5
+RECIPE_LENGTH = 1.5
 
 
 @dataclass(frozen=True)
@@ -30,11 +42,11 @@ class Net:
         return f"{self.blocks}x{self.filters}"
 
 
-def training_config(board: str, net: Net, seed: int, quick: bool) -> AlphaZeroConfig:
-    """One run of the lab: the Connect Four ablation's cheapest economy (PUCT with 16
-    simulations, half result and half search value as the value target), scaled to
-    the small boards, on the defaults from before the recipe (its committed report's;
-    the recipe ablation's baseline); tiny with ``quick``. No baselines: the tournaments measure."""
+def baseline_config(board: str, net: Net, seed: int, quick: bool) -> AlphaZeroConfig:
+    """The recipe ablation's baseline, the lab's runs before the recipe: the Connect Four
+    ablation's cheapest economy (PUCT with 16 simulations, half result and half search value
+    as the value target), scaled to the small boards, on the defaults from before the recipe;
+    tiny with ``quick``. No baselines: the tournaments and the solved positions measure."""
     if quick:
         return pre_recipe_config(game=board, blocks=net.blocks, filters=net.filters, games=4, parallel=4,
                                  simulations=4, train_steps=2, batch_size=32, eval_games=0, eval_simulations=4,
@@ -44,6 +56,49 @@ def training_config(board: str, net: Net, seed: int, quick: bool) -> AlphaZeroCo
                              dirichlet_epsilon=0.25, temperature_moves=4, buffer_games=2000, batch_size=128,
                              train_steps=50, eval_games=0, eval_simulations=16, previous_games=2, baselines=[],
                              search_value_weight=0.5, seed=seed)
+
+
+def floor_schedule(board_cells: int, iterations: int) -> dict[str, Any]:
+    """AlphaZero.jl's Connect Four schedule (temperature 1 for 20 of 42 plies, falling to 0.3
+    by ply 30 and staying there), scaled to the board's cells (the recipe's default, written
+    out: the runs recorded it so)."""
+    moves, decay = scaled_temperature_schedule(board_cells)
+    return {"temperature_moves": moves, "temperature_decay_moves": decay, "temperature_floor": 0.3}
+
+
+def anneal(board_cells: int, iterations: int) -> dict[str, Any]:
+    """The learning rate divided by 10 for the last third of the run; the iterations' compute
+    spent on learning (no previous-network match, references every 4 iterations)."""
+    return {"learning_rate_drops": [2 * iterations // 3 + 1], "previous_games": 0, "reference_every": 4}
+
+
+def recipe_settings(board_cells: int, iterations: int) -> dict[str, Any]:
+    """The recipe the ablation picked (its variant ``openings``, docs/alphazero.md), as changes
+    to :func:`baseline_config` for a run of ``iterations`` on a board of ``board_cells``:
+    AlphaZero.jl's temperature floor, repeated positions merged, heads of 32 filters, the
+    learning rate / 10 for the last third, random openings of up to half the board's cells,
+    and the latest network within one standard error of the best on the references published
+    (where a run measures references)."""
+    return {**floor_schedule(board_cells, iterations), "merge_positions": True, "policy_filters": 32,
+            "value_filters": 32, **anneal(board_cells, iterations), "opening_moves": board_cells // 2,
+            "publish": "best", "publish_margin": 1.0}
+
+
+def training_config(board: str, net: Net, seed: int, quick: bool, iterations: int) -> AlphaZeroConfig:
+    """One run of the scaling lab: the baseline with the recipe, ``iterations`` long; tiny with ``quick``."""
+    return replace(baseline_config(board, net, seed, quick), **recipe_settings(cells(board), iterations))
+
+
+def measured_positions(board: str, folder: Path, per_set: int, workers: int | None,
+                       quick: bool = False) -> list[SolvedPosition]:
+    """The board's critical solved positions the lab and the ablation measure every network on:
+    Pons' six sets, ``per_set`` a set, seed :data:`MEASURE_SEED`, solved once into ``folder``."""
+    sets = generate_positions(board, folder, per_set=per_set, seed=MEASURE_SEED, workers=workers,
+                              max_candidates=300 if quick else MAX_CANDIDATES, progress=True)
+    positions = [p for p in read_positions(sets) if p.critical]
+    if not positions:
+        raise SpecError(f"no critical solved positions for {board}; raise --positions")
+    return positions
 
 
 def cells_of(slug: str) -> int:

@@ -240,15 +240,17 @@ def frontier_lines(args: argparse.Namespace, command_line: str, points: pd.DataF
     lines = ["# The scaling lab: strength against training and search compute on Connect-N", "",
              f"Reproduce: `{command_line}`", "",
              f"Boards {', '.join(points['board'].unique())} (columns x rows - in a row); networks "
-             f"{', '.join(n.name for n in args.nets)} (residual blocks x filters), each from a random network for "
+             f"{', '.join(n.name for n in args.nets)} (residual blocks x filters), each from a random network with the "
+             "recipe (docs/alphazero.md) for "
              f"{' and '.join(f'{n} iterations on {board_slug(b)}' for b, n in args.board_iterations.items())}; every "
              "network after iterations 0, 1, 2, 4, 8, ... and the last plays at "
              f"{', '.join(map(str, args.simulations))} simulations a move against {', '.join(args.ladder)} "
              f"({args.games} games each, openings of {args.opening_plies} random moves). Elo: one scale per board, "
              "random = 0, 95% bootstrap intervals. Compute: FLOPs estimated from each network's shape; training "
-             "counts self-play's network evaluations and three forward passes per trained position (not the few "
-             "games each iteration plays against its predecessor); search counts the evaluations per move of the "
-             "games.", "",
+             "counts self-play's network evaluations and three forward passes per trained position; search counts the "
+             "evaluations per move of the games. Mistakes: on the critical positions of Pons' six solved sets "
+             f"({args.positions} positions a set), from the raw policy and at "
+             f"{', '.join(map(str, args.mistake_simulations))} simulations.", "",
              "## The compute frontier", "",
              f"At {args.frontier_simulations} simulations a move, the best Elo any network reached at each training "
              "compute, fitted as Jones did with a line in log compute up to a plateau (kept only where the Bayesian "
