@@ -502,11 +502,11 @@ def test_every_recipe_variant_is_a_valid_run(tmp_path):
 
     from dlgo.data.solved import generate_positions
     from experiments.headline import recipe_ablation as ablation
-    from experiments.shared.connectn import Net, cells, training_config
+    from experiments.shared.connectn import Net, baseline_config, cells
 
     board = "connectn:columns=5,rows=4,n=4"
     references = generate_positions(board, tmp_path, per_set=2, seed=0, max_candidates=300)
-    base = training_config(board, Net(2, 32), 0, False)
+    base = baseline_config(board, Net(2, 32), 0, False)
     args = ablation.build_parser().parse_args(["--boards", board])
     args.board_iterations, args.net, args.quick = {board: 64}, Net(2, 32), False
     for name, variant in ablation.VARIANTS.items():

@@ -1,5 +1,6 @@
 """Matches and resumable round-robin tournaments."""
 import dataclasses
+from pathlib import Path
 from collections import Counter
 
 import pytest
@@ -153,6 +154,27 @@ def test_batched_play_gives_the_same_games_and_resumes(tmp_path):
     batched = play_games(ENGINES, tmp_path / "b", "tictactoe", tasks, batch=4, progress=False)  # plays the rest
     assert sorted(map(key, serial)) == sorted(map(key, batched))
     assert len(read_games(tmp_path / "b" / "games.csv")) == len(tasks)
+
+
+def test_finished_games_need_no_engine_gone_networks_included(tmp_path):
+    """A resumed tournament whose games are all played rates them without building
+    their engines (the scaling lab's finished boards keep no networks); a game
+    still to play checks its engines first, and a missing network stops it."""
+    import shutil
+
+    network = tmp_path / "net.keras"
+    shutil.copy(Path(__file__).resolve().parent.parent / "checkpoints" / "tictactoe.keras", network)
+    specs = [f"alphazero:checkpoint={network},simulations=2", "random"]
+    tasks = schedule(specs, 2, seed=6)
+    first = play_games(ENGINES, tmp_path / "t", "tictactoe", tasks, workers=1, progress=False)
+    network.unlink()
+    again = play_games(ENGINES, tmp_path / "t", "tictactoe", tasks, workers=1, progress=False)
+    assert sorted(g.moves for g in again) == sorted(g.moves for g in first)
+    more = schedule(specs, 4, seed=6)  # the same two games and two more, which need the gone network
+    before = (tmp_path / "t" / "games.csv").read_text()
+    with pytest.raises(Exception, match="no model file"):
+        play_games(ENGINES, tmp_path / "t", "tictactoe", more, workers=1, progress=False)
+    assert (tmp_path / "t" / "games.csv").read_text() == before
 
 
 def test_a_row_cut_inside_its_last_field_is_dropped(tmp_path):

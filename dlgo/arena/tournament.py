@@ -168,8 +168,12 @@ def play_games(factory: AgentFactory, out_dir: str | Path, game: str, tasks: lis
     appending each game as it ends; returns every game in the file. Tournaments and data generation share it;
     ``kind`` and ``facts`` go to the folder's manifest, which holds one kind of
     run with one set of facts (see :func:`~dlgo.formats.folders.hold_folder`)."""
-    start = get_game(game).initial_state()  # every spec checked, and its fit to the game, before the folder is touched
-    for spec in sorted({t.black for t in tasks} | {t.white for t in tasks}):
+    games_file = Path(out_dir) / "games.csv"
+    played = {r.game_id for r in read_games(games_file)} if games_file.is_file() else set()  # read: nothing written
+    start = get_game(game).initial_state()
+    # every spec still to play checked, and its fit to the game, before the folder is touched; a finished game
+    # needs no engine (a finished board's networks may be gone: a resumed report only rates its games)
+    for spec in sorted({spec for t in tasks if t.game_id not in played for spec in (t.black, t.white)}):
         agent = factory.create(spec)
         try:
             agent.check_game(start)
