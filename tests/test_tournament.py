@@ -1,14 +1,15 @@
 """Matches and resumable round-robin tournaments."""
 import dataclasses
-from pathlib import Path
+import shutil
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
 from dlgo.arena import tournament
 from dlgo.arena.match import play_match
 from dlgo.arena.tournament import play_games, run_tournament, schedule
-from dlgo.core.errors import RecordError
+from dlgo.core.errors import ModelFileError, RecordError
 from dlgo.formats.records import GameRecord, read_games, replay, write_games
 from engines import ENGINES
 
@@ -160,8 +161,6 @@ def test_finished_games_need_no_engine_gone_networks_included(tmp_path):
     """A resumed tournament whose games are all played rates them without building
     their engines (the scaling lab's finished boards keep no networks); a game
     still to play checks its engines first, and a missing network stops it."""
-    import shutil
-
     network = tmp_path / "net.keras"
     shutil.copy(Path(__file__).resolve().parent.parent / "checkpoints" / "tictactoe.keras", network)
     specs = [f"alphazero:checkpoint={network},simulations=2", "random"]
@@ -172,7 +171,7 @@ def test_finished_games_need_no_engine_gone_networks_included(tmp_path):
     assert sorted(g.moves for g in again) == sorted(g.moves for g in first)
     more = schedule(specs, 4, seed=6)  # the same two games and two more, which need the gone network
     before = (tmp_path / "t" / "games.csv").read_text()
-    with pytest.raises(Exception, match="no model file"):
+    with pytest.raises(ModelFileError, match="no model file"):
         play_games(ENGINES, tmp_path / "t", "tictactoe", more, workers=1, progress=False)
     assert (tmp_path / "t" / "games.csv").read_text() == before
 

@@ -101,7 +101,7 @@ def evaluated_iterations(last: int) -> list[int]:
 def forward_flops(board: str, net: Net) -> int:
     """FLOPs of one network evaluation of ``net`` on ``board`` (with the lab's heads)."""
     encoder = get_encoder_by_name(None, board)
-    config = training_config(board, net, 0, quick=False, iterations=1)
+    config = training_config(board, net, 0, quick=False, iterations=1)  # its heads: the same at any length
     return resnet_flops(encoder.shape, encoder.num_moves, blocks=net.blocks, filters=net.filters,
                         policy_filters=config.policy_filters, value_filters=config.value_filters)
 
