@@ -68,7 +68,7 @@ def test_larger_boards_train_longer_unless_told():
         scaling.settle(args)
         return [args.board_iterations[board] for board in args.boards]
 
-    assert iterations() == [96, 192, 384]  # the recipe's lengths
+    assert iterations() == [192, 384, 768]  # twice the ablation's recipe runs
     assert iterations("--iterations", "10") == [10, 10, 10]
     assert iterations("--iterations", "3", "2", "1", "--boards", *reversed(scaling.BOARDS)) == [1, 2, 3]  # as given
 

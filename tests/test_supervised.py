@@ -219,6 +219,13 @@ def test_save_and_load_give_identical_predictions(tmp_path):
     shipped, metadata = load_model(tmp_path / "shipped.keras", compile=False)
     np.testing.assert_allclose(compiled_call(shipped)(x)[0], compiled_call(model)(x)[0], rtol=1e-6, atol=1e-7)
     assert metadata == {"encoder": {"name": "sevenplane", "game": "go:size=5"}}
+    export_model(tmp_path / "trained.keras", tmp_path / "half.keras", half_weights=True)
+    assert (tmp_path / "half.keras").stat().st_size < 0.6 * (tmp_path / "shipped.keras").stat().st_size
+    half, metadata = load_model(tmp_path / "half.keras", compile=False)
+    assert {w.dtype for w in half.weights} == {"float32"}  # stored in float16, computed in float32
+    np.testing.assert_allclose(compiled_call(half)(x)[0], compiled_call(model)(x)[0], rtol=1e-2, atol=1e-3)
+    assert not np.array_equal(half.get_weights()[0], model.get_weights()[0])  # rounded: the file did change
+    assert metadata == {"encoder": {"name": "sevenplane", "game": "go:size=5"}}
     assert not list(tmp_path.glob(".*tmp*"))  # no temporary files left behind
 
 

@@ -9,6 +9,7 @@ written to a temporary name and moved into place, never left half written.
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import os
 import sys
@@ -62,8 +63,13 @@ with quiet_native_stderr():
 __all__ = ["keras", "tf", "save_model", "load_model", "read_metadata", "compiled_call", "export_model"]
 
 
-def save_model(model: "keras.Model", path: str | Path, metadata: dict[str, Any]) -> None:
-    """Save ``model`` (with its optimizer state) and ``metadata`` to ``path`` atomically."""
+#: The archive's weights (Keras' HDF5 file inside the ``.keras`` zip).
+WEIGHTS = "model.weights.h5"
+
+
+def save_model(model: "keras.Model", path: str | Path, metadata: dict[str, Any], half_weights: bool = False) -> None:
+    """Save ``model`` (with its optimizer state) and ``metadata`` to ``path`` atomically.
+    ``half_weights`` stores the float32 weights in float16 (see :func:`halve_weights`)."""
     path = Path(path)
     if path.suffix != ".keras":
         raise ModelFileError(f"model files end in .keras, got {path}")
@@ -71,6 +77,8 @@ def save_model(model: "keras.Model", path: str | Path, metadata: dict[str, Any])
     tmp = temporary_path(path).with_suffix(".tmp.keras")  # Keras insists on the suffix
     try:
         model.save(tmp)
+        if half_weights:
+            halve_weights(tmp)
         with zipfile.ZipFile(tmp, "a") as archive:
             archive.writestr(METADATA, json.dumps(metadata, indent=2))
         os.replace(tmp, path)
@@ -89,11 +97,39 @@ def load_model(path: str | Path, compile: bool = True) -> tuple["keras.Model", d
     return model, metadata
 
 
-def export_model(source: str | Path, dest: str | Path) -> None:
+def export_model(source: str | Path, dest: str | Path, half_weights: bool = False) -> None:
     """Copy the network in ``source`` to ``dest`` without its optimizer state
-    (a third of the size: what ships in ``checkpoints/``), metadata kept."""
+    (a third of the size: what ships in ``checkpoints/``), metadata kept;
+    ``half_weights`` halves the size again (:func:`halve_weights`)."""
     model, metadata = load_model(source, compile=False)
-    save_model(model, dest, metadata)
+    save_model(model, dest, metadata, half_weights=half_weights)
+
+
+def halve_weights(path: Path) -> None:
+    """Rewrite the ``.keras`` archive at ``path`` with its float32 weights stored
+    as float16, compressed: under half the size. Keras (and :func:`load_model`)
+    load them back into float32 variables, so the network computes as before
+    with each weight rounded to 11 significant bits (outputs move by about 1e-3,
+    as in many shipped engines' half-precision weight files)."""
+    import h5py  # Keras' own dependency for the weights file
+
+    with zipfile.ZipFile(path) as archive:
+        entries = {name: archive.read(name) for name in archive.namelist()}
+    halved = io.BytesIO()
+    with h5py.File(io.BytesIO(entries[WEIGHTS]), "r") as full, h5py.File(halved, "w") as half:
+        def copy(name: str, item: Any) -> None:
+            if isinstance(item, h5py.Dataset):
+                data = item[()]
+                half.create_dataset(name, data=data.astype(np.float16) if data.dtype == np.float32 else data)
+            else:
+                half.require_group(name).attrs.update(item.attrs)
+
+        half.attrs.update(full.attrs)
+        full.visititems(copy)
+    entries[WEIGHTS] = halved.getvalue()
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in entries.items():
+            archive.writestr(name, data)
 
 
 def device_name() -> str:

@@ -704,7 +704,8 @@ def shipped_name(board: str) -> str:
 
 def ship_networks(args: argparse.Namespace, mistakes: pd.DataFrame, work: Path) -> list[str]:
     """Part 5: each board's best network of ``--ship``'s variant (the fewest mistakes at search
-    of its seeds' published networks) exported without its optimizer state to ``--checkpoints``;
+    of its seeds' published networks) exported without its optimizer state, its weights stored
+    in half precision, to ``--checkpoints``;
     a line for each. A :class:`SpecError` where the run's folder is not here."""
     from engines.neural.backend import export_model  # TensorFlow
 
@@ -720,7 +721,7 @@ def ship_networks(args: argparse.Namespace, mistakes: pd.DataFrame, work: Path) 
         if not source.exists():
             raise SpecError(f"--ship: {source} is not here (trained in another session?): train the run again here")
         dest = Path(args.checkpoints) / f"{shipped_name(board)}.keras"
-        export_model(source, dest)
+        export_model(source, dest, half_weights=True)  # well under 1 MB
         lines.append(f"shipped {dest}: {args.ship} seed {int(best['seed'])}, iteration {int(best['iteration'])}, "
                      f"{percent(best['mistakes_search'])} mistakes at {args.simulations} simulations, "
                      f"{percent(best['mistakes_raw'])} raw")
