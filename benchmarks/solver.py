@@ -2,20 +2,33 @@
 
     python benchmarks/solver.py                 # 10 positions at each stone count, a few minutes
     python benchmarks/solver.py --positions 30  # steadier figures
+    python benchmarks/solver.py --pons ~/connect4  # beside Pons' C++ solver, built from its source
 
 For positions after 8, 10, 12, 16 and 24 stones (seeded play that avoids losing
 at once, as in the solved sets), ``Solver.move_scores``, compiled, one core, a
-fresh transposition table for each position (no help from the one before): the
+fresh transposition table for each position (no help from the one before; cleared
+before the clock starts, as Pons' solver clears its own): the
 mean and the slowest, in seconds and nodes, against the targets (12 stones: every
 position in 2 s; 8 stones: in 60 s). Then the empty board, from the shipped
-opening book. Pons' C++ solver takes about 0.6 s for the seven moves of a
-position at 10 to 19 plies, without its book.
+opening book.
+
+``--pons DIR`` names a checkout of Pascal Pons' solver
+(https://github.com/PascalPons/connect4, the one the suite's follows): the
+benchmark builds it with a small driver of its own (``g++ -O3``, as its Makefile
+does) that times ``Solver::analyze`` (every move's score, as here) on the same
+positions, with its table cleared before each and without its opening book, and
+checks that both give the same scores. Its columns: Pons' mean seconds, its nodes
+a second and the time ratio (ours over Pons').
 """
 from __future__ import annotations
 
 import argparse
 import random
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
 from dlgo.data.solved import bitboard_solver, candidate
 from dlgo.games import new_game
@@ -25,42 +38,116 @@ from markdown import DEFAULT_FOLDER, Table
 TARGETS = {12: 2.0, 8: 60.0}
 STONES = [24, 16, 12, 10, 8]
 
+#: Pons' solver on positions read one a line (the columns played, from 1): each position's
+#: seven scores (-1000 for a full column), nodes searched and microseconds, the table cleared first
+PONS_DRIVER = """
+#include "Solver.hpp"
+#include <chrono>
+#include <iostream>
+using namespace GameSolver::Connect4;
+int main() {
+  Solver solver;
+  std::string line;
+  while (std::getline(std::cin, line)) {
+    Position P;
+    if (P.play(line) != line.size()) { std::cout << "invalid" << std::endl; continue; }
+    solver.reset();
+    auto start = std::chrono::steady_clock::now();
+    std::vector<int> scores = solver.analyze(P, false);
+    auto elapsed = std::chrono::steady_clock::now() - start;
+    for (int score : scores) std::cout << score << " ";
+    std::cout << solver.getNodeCount() << " "
+              << std::chrono::duration_cast<std::chrono::microseconds>(elapsed).count() << std::endl;
+  }
+}
+"""
+
+
+def build_pons(source: Path, folder: Path) -> Path:
+    """Pons' solver from ``source`` with the timing driver, compiled into ``folder``."""
+    if not (source / "Solver.cpp").exists():
+        sys.exit(f"error: --pons {source}: no Solver.cpp there (a checkout of github.com/PascalPons/connect4)")
+    driver = folder / "driver.cpp"
+    driver.write_text(PONS_DRIVER)
+    binary = folder / "pons"
+    built = subprocess.run(["g++", "--std=c++11", "-O3", "-DNDEBUG", f"-I{source}", "-o", str(binary), str(driver),
+                            str(source / "Solver.cpp")], capture_output=True, text=True)
+    if built.returncode != 0:
+        sys.exit(f"error: building Pons' solver failed: {built.stderr.strip().splitlines()[-1]}")
+    return binary
+
+
+def pons_times(binary: Path, positions: list[str], ours: list[dict[int, int]]) -> tuple[list[float], list[int]]:
+    """Pons' seconds and nodes for each position (one process, its table cleared before each);
+    exits where a score differs from ours."""
+    lines = subprocess.run([str(binary)], input="".join(p + "\n" for p in positions), capture_output=True,
+                           text=True, check=True).stdout.splitlines()
+    times, nodes = [], []
+    for position, line, scores in zip(positions, lines, ours):
+        fields = [int(field) for field in line.split()]
+        theirs = {column: score for column, score in enumerate(fields[:7]) if column in scores}
+        if theirs != scores:
+            sys.exit(f"error: Pons' solver scores {position} {theirs}, ours {scores}")
+        nodes.append(fields[7])
+        times.append(fields[8] / 1e6)
+    return times, nodes
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=10, help="positions per stone count (default 10)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--pons", type=Path, default=None, metavar="DIR",
+                        help="a checkout of Pons' C++ solver, timed beside ours on the same positions")
     parser.add_argument("--out", default=f"{DEFAULT_FOLDER}/solver.md", help="where the table is saved")
     args = parser.parse_args()
-    table = Table(["stones", "positions", "mean s", "slowest s", "mean nodes", "nodes/s", "target"],
-                  [True, True, True, True, True, True, False],
+    with tempfile.TemporaryDirectory() as folder:
+        pons = build_pons(args.pons.expanduser(), Path(folder)) if args.pons else None
+        measure(args, pons)
+
+
+def measure(args: argparse.Namespace, pons: Path | None) -> None:
+    header = ["stones", "positions", "mean s", "slowest s", "mean nodes", "nodes/s"]
+    if pons is not None:
+        header += ["Pons mean s", "Pons nodes/s", "ours / Pons"]
+    table = Table(header + ["target"], [True] * len(header) + [False],
                   "one core, every move of each position scored, a fresh table each")
     rng = random.Random(args.seed)
     warm = next(s for k in range(100) if (s := candidate("connect4", args.seed, k, 30)) is not None)
-    bitboard_solver("connect4", 10).move_scores(warm)  # the kernels loaded before the clock starts
+    solver = bitboard_solver("connect4")
+    solver.move_scores(warm)  # the kernels loaded before the clock starts
     for stones in STONES:
-        times, nodes = [], []
+        times: list[float] = []
+        nodes: list[int] = []
+        moves: list[str] = []
+        scores: list[dict[int, int]] = []
         while len(times) < args.positions:
             state = candidate("connect4", args.seed, rng.randrange(10**9), stones)
             if state is None:
                 continue
-            solver = bitboard_solver("connect4")
-            started = time.perf_counter()
-            solver.move_scores(state)
+            solver.clear()  # a fresh table, its memory already touched (as Pons' reset leaves his)
+            before, started = solver.nodes, time.perf_counter()
+            scores.append(solver.move_scores(state))
             times.append(time.perf_counter() - started)
-            nodes.append(solver.nodes)
+            nodes.append(solver.nodes - before)
+            moves.append("".join(state.format_move(m) for m in state.move_history()))
         target = TARGETS.get(stones)
         verdict = "" if target is None else f"≤ {target:g} s {'met' if max(times) <= target else 'MISSED'}"
-        table.row(str(stones), str(len(times)), f"{sum(times) / len(times):.3f}", f"{max(times):.3f}",
-                  f"{sum(nodes) / len(nodes):,.0f}", f"{sum(nodes) / sum(times):,.0f}", verdict)
+        cells = [str(stones), str(len(times)), f"{sum(times) / len(times):.3f}", f"{max(times):.3f}",
+                 f"{sum(nodes) / len(nodes):,.0f}", f"{sum(nodes) / sum(times):,.0f}"]
+        if pons is not None:
+            their_times, their_nodes = pons_times(pons, moves, scores)
+            cells += [f"{sum(their_times) / len(their_times):.3f}", f"{sum(their_nodes) / sum(their_times):,.0f}",
+                      f"{sum(times) / sum(their_times):.2f}"]
+        table.row(*cells, verdict)
     start = new_game("connect4")
-    solver = bitboard_solver("connect4", book=True)
-    if solver.book is not None:  # without the book, the empty board is hours of search
+    booked = bitboard_solver("connect4", book=True)
+    if booked.book is not None:  # without the book, the empty board is hours of search
         started = time.perf_counter()
-        scores = solver.move_scores(start)
+        book_scores = booked.move_scores(start)
         seconds = time.perf_counter() - started
-        table.row("0 (book)", "1", f"{seconds:.3f}", f"{seconds:.3f}", "-", "-",
-                  "scores " + " ".join(f"{scores[c]:+d}" for c in sorted(scores)))
+        table.row("0 (book)", "1", f"{seconds:.3f}", f"{seconds:.3f}", "-", "-", *(["-"] * 3 if pons else []),
+                  "scores " + " ".join(f"{book_scores[c]:+d}" for c in sorted(book_scores)))
     table.save(args.out)
 
 

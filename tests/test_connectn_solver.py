@@ -150,3 +150,26 @@ def test_solve_shows_its_progress_and_stops_at_its_time_limit(capsys):
     assert "solving:" in captured.err and "to move" not in captured.out  # the bar, and no verdict
     assert main(["solve", "--game", "tictactoe", "--moves", "a1", "--time-limit", "100"]) == 0
     assert "O to move draws with perfect play" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("spec", ["connectn:columns=4,rows=4,n=3", "connectn:columns=7,rows=6,n=4",
+                                  "connectn:columns=6,rows=5,n=5", "connectn:columns=5,rows=7,n=4"])
+def test_the_compiled_winning_cells_are_the_readable_ones(spec):
+    """Every cell that completes k in a row, for both players, through whole random games:
+    the generic form (three and five in a row) and four in a row's unrolled one."""
+    import numpy as np
+
+    import dlgo.games.connectn_solver_kernels as kernels
+    from dlgo.games.connectn_solver import Position, winning_cells
+
+    solver = Solver(new_game(spec).game)
+    shape = solver.shape
+    board = kernels.board_of(shape.columns, shape.rows, shape.k, solver.order)
+    found = 0
+    for state in random_positions(spec, games=20, seed=7):
+        position = Position.of(shape, state)
+        for stones in (position.current, position.current ^ position.mask):
+            expected = winning_cells(shape, stones, position.mask)
+            assert kernels.winning_cells(board, np.uint64(stones), np.uint64(position.mask)) == expected
+            found += expected != 0
+    assert found > 20  # threats were there to find

@@ -275,6 +275,16 @@ class Solver:
         """The position's exact score for the player to move (see the module)."""
         return self.exact(self.position(state))
 
+    def clear(self) -> None:
+        """Forget every stored bound, so the next position is searched from scratch. The
+        compiled table is made here if it was not yet, and every page of it written, so
+        that a timed search pays no first-touch page faults (as Pons' ``reset`` does)."""
+        self.table.clear()
+        if self.compiled:
+            _, _, table = self._kernels()
+            table.keys.fill(0)
+            table.values.fill(0)
+
     def move_scores(self, state: "State") -> dict[int, int]:
         """Each legal action's exact score for the player making it."""
         position = self.position(state)

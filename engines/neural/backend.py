@@ -18,6 +18,7 @@ import zipfile
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
+import h5py  # Keras' own dependency: its weights file
 import numpy as np
 
 from dlgo.core.errors import ModelFileError
@@ -111,8 +112,6 @@ def halve_weights(path: Path) -> None:
     load them back into float32 variables, so the network computes as before
     with each weight rounded to 11 significant bits (outputs move by about 1e-3,
     as in many shipped engines' half-precision weight files)."""
-    import h5py  # Keras' own dependency for the weights file
-
     with zipfile.ZipFile(path) as archive:
         entries = {name: archive.read(name) for name in archive.namelist()}
     halved = io.BytesIO()
