@@ -153,10 +153,12 @@ def test_solve_shows_its_progress_and_stops_at_its_time_limit(capsys):
 
 
 @pytest.mark.parametrize("spec", ["connectn:columns=4,rows=4,n=3", "connectn:columns=7,rows=6,n=4",
-                                  "connectn:columns=6,rows=5,n=5", "connectn:columns=5,rows=7,n=4"])
+                                  "connectn:columns=6,rows=5,n=5", "connectn:columns=5,rows=7,n=4",
+                                  "connectn:columns=3,rows=20,n=4", "connectn:columns=5,rows=11,n=6"])
 def test_the_compiled_winning_cells_are_the_readable_ones(spec):
     """Every cell that completes k in a row, for both players, through whole random games:
-    the generic form (three and five in a row) and four in a row's unrolled one."""
+    the generic form (three, five and six in a row), four in a row's unrolled one, and tall
+    boards whose diagonals shift by 64 bits or more (a machine shift would wrap round)."""
     import numpy as np
 
     import dlgo.games.connectn_solver_kernels as kernels

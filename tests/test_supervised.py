@@ -226,6 +226,12 @@ def test_save_and_load_give_identical_predictions(tmp_path):
     np.testing.assert_allclose(compiled_call(half)(x)[0], compiled_call(model)(x)[0], rtol=1e-2, atol=1e-3)
     assert not np.array_equal(half.get_weights()[0], model.get_weights()[0])  # rounded: the file did change
     assert metadata == {"encoder": {"name": "sevenplane", "game": "go:size=5"}}
+    save_model(model, tmp_path / "resumable.keras", {}, half_weights=True)  # an optimizer's state stays float32
+    resumed, _ = load_model(tmp_path / "resumable.keras")
+    assert len(resumed.optimizer.variables) == len(model.optimizer.variables) > 2
+    for kept, original in zip(resumed.optimizer.variables, model.optimizer.variables):
+        np.testing.assert_array_equal(keras_backend.keras.ops.convert_to_numpy(kept),
+                                      keras_backend.keras.ops.convert_to_numpy(original))
     assert not list(tmp_path.glob(".*tmp*"))  # no temporary files left behind
 
 

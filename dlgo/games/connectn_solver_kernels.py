@@ -79,21 +79,37 @@ def new_table(bits: int) -> Table:
 @inline
 def winning_cells(b: Board, stones: np.uint64, mask: np.uint64) -> np.uint64:
     """The empty cells where a stone completes ``k`` in a row for the owner of ``stones``."""
-    if b.k == 4:  # Connect Four and the lab's boards: the unrolled form
+    if b.k == 4 and b.stride < 20:  # Connect Four and the lab's boards: the unrolled form (shifts under 64)
         return four_cells(b, stones) & (b.board ^ mask)
+    return any_cells(b, stones) & (b.board ^ mask)
+
+
+@kernel
+def any_cells(b: Board, stones: np.uint64) -> np.uint64:
+    """:func:`winning_cells` for any ``k`` before the empty cells are picked out (a call of
+    its own: inlined, its loops would crowd four in a row's hot path)."""
     found = ~ZERO
     for i in range(1, b.k):  # vertical: the k - 1 stones below (no stone lies above an empty cell)
-        found &= stones << np.uint64(i)
+        found &= shifted(stones, i)
     for d in range(3):
-        step = np.uint64(b.stride - 1 + d)  # the diagonals and the horizontal
+        step = b.stride - 1 + d  # the diagonals and the horizontal
         for a in range(b.k):  # a own stones just before the cell, k - 1 - a just after
             run = ~ZERO
             for i in range(1, a + 1):
-                run &= stones << (step * np.uint64(i))
+                run &= shifted(stones, step * i)
             for i in range(1, b.k - a):
-                run &= stones >> (step * np.uint64(i))
+                run &= shifted(stones, -step * i)
             found |= run
-    return found & (b.board ^ mask)
+    return found
+
+
+@inline
+def shifted(stones: np.uint64, places: int) -> np.uint64:
+    """``stones`` shifted up by ``places`` bits (down where negative), as Python shifts: a
+    machine shift by 64 or more wraps the amount round (tall boards' diagonals reach it)."""
+    if places >= 64 or places <= -64:
+        return ZERO
+    return stones << np.uint64(places) if places >= 0 else stones >> np.uint64(-places)
 
 
 @inline

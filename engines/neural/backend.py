@@ -111,17 +111,20 @@ def halve_weights(path: Path) -> None:
     as float16, compressed: under half the size. Keras (and :func:`load_model`)
     load them back into float32 variables, so the network computes as before
     with each weight rounded to 11 significant bits (outputs move by about 1e-3,
-    as in many shipped engines' half-precision weight files)."""
+    as in many shipped engines' half-precision weight files). An optimizer's
+    state, a variable Keras marks with a dtype of its own and one float16 cannot
+    hold (beyond 65,504) are copied as they are."""
     with zipfile.ZipFile(path) as archive:
         entries = {name: archive.read(name) for name in archive.namelist()}
     halved = io.BytesIO()
     with h5py.File(io.BytesIO(entries[WEIGHTS]), "r") as full, h5py.File(halved, "w") as half:
         def copy(name: str, item: Any) -> None:
-            if isinstance(item, h5py.Dataset):
-                data = item[()]
-                half.create_dataset(name, data=data.astype(np.float16) if data.dtype == np.float32 else data)
+            if isinstance(item, h5py.Group):
+                half.require_group(name).attrs.update(item.attrs)  # a group comes before its members
+            elif halvable(name, item):
+                half.create_dataset(name, data=item[()].astype(np.float16)).attrs.update(item.attrs)
             else:
-                half.require_group(name).attrs.update(item.attrs)
+                full.copy(item, half, name=name)
 
         half.attrs.update(full.attrs)
         full.visititems(copy)
@@ -129,6 +132,13 @@ def halve_weights(path: Path) -> None:
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, data in entries.items():
             archive.writestr(name, data)
+
+
+def halvable(name: str, dataset: "h5py.Dataset") -> bool:
+    """Can :func:`halve_weights` store this weights-file dataset in float16?"""
+    if dataset.dtype != np.float32 or name.startswith("optimizer") or "dtype" in dataset.attrs:
+        return False
+    return bool(np.all(np.abs(dataset[()]) <= np.finfo(np.float16).max))
 
 
 def device_name() -> str:
