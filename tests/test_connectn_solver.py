@@ -175,3 +175,16 @@ def test_the_compiled_winning_cells_are_the_readable_ones(spec):
             assert kernels.winning_cells(board, np.uint64(stones), np.uint64(position.mask)) == expected
             found += expected != 0
     assert found > 20  # threats were there to find
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_clear_forgets_the_table(compiled):
+    """A solved position searched again reuses the table; after clear() it is searched as from scratch."""
+    state = play(new_game("connectn:columns=5,rows=4,n=4"), "3", "3", "2", "4")
+    solver = Solver(state.game, compiled=compiled, table_bits=16)
+    first = solver.score(state), solver.nodes
+    solver.score(state)
+    assert solver.nodes - first[1] < first[1]  # the table remembered
+    solver.clear()
+    before = solver.nodes
+    assert solver.score(state) == first[0] and solver.nodes - before == first[1]

@@ -79,7 +79,7 @@ def new_table(bits: int) -> Table:
 @inline
 def winning_cells(b: Board, stones: np.uint64, mask: np.uint64) -> np.uint64:
     """The empty cells where a stone completes ``k`` in a row for the owner of ``stones``."""
-    if b.k == 4 and b.stride < 20:  # Connect Four and the lab's boards: the unrolled form (shifts under 64)
+    if b.k == 4 and 3 * (b.stride + 1) < 64:  # four in a row, its longest shift under 64 bits: unrolled
         return four_cells(b, stones) & (b.board ^ mask)
     return any_cells(b, stones) & (b.board ^ mask)
 
