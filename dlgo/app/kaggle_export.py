@@ -121,11 +121,12 @@ def export_kaggle(spec: str, out: str | Path, time_fraction: float = 0.5) -> dic
 
 #: the runner :func:`play_in_kaggle` starts: Kaggle's own ConnectX environment, one JSON line per game
 KAGGLE_RUNNER = """
-import json, sys
+import json, random, sys
 from kaggle_environments import make
-submission, opponent, games = sys.argv[1], sys.argv[2], int(sys.argv[3])
-configuration = {"actTimeout": float(sys.argv[4])} if len(sys.argv) > 4 else {}
+submission, opponent, games, seed = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+configuration = {"actTimeout": float(sys.argv[5])} if len(sys.argv) > 5 else {}
 for game in range(games):
+    random.seed(seed * 1_000_003 + game)  # Kaggle's agents draw from the module's generator: each game replays
     first = game % 2 == 0
     env = make("connectx", configuration=configuration, debug=True)
     env.run([submission, opponent] if first else [opponent, submission])
@@ -149,15 +150,18 @@ class KaggleGame(NamedTuple):
 
 
 def play_in_kaggle(submission: str | Path, opponent: str, games: int, timeout: float = 1800,
-                   act_timeout: float | None = None) -> list[KaggleGame]:
+                   act_timeout: float | None = None, seed: int = 0) -> list[KaggleGame]:
     """``games`` games of ``submission`` against a ConnectX agent of ``kaggle-environments``
     (``negamax``, ``random``), first and second in turn, in a process of their own
     (numpy on one thread, as a Kaggle kernel runs it). ``act_timeout``: the seconds a
     move may take (Kaggle's 2 unless given; the agent searches until half of it, or
-    until its simulations are done)."""
+    until its simulations are done). ``seed`` seeds the random choices of Kaggle's agents
+    (negamax breaks ties at random), game by game, so a game replays whenever the agent's
+    search ends at its simulations rather than at the clock."""
     env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
     extra = [] if act_timeout is None else [str(act_timeout)]
-    done = subprocess.run([sys.executable, "-c", KAGGLE_RUNNER, str(submission), opponent, str(games), *extra],
+    done = subprocess.run([sys.executable, "-c", KAGGLE_RUNNER, str(submission), opponent, str(games), str(seed),
+                           *extra],
                           capture_output=True, text=True, env=env, timeout=timeout)
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or ["no output"])[-1]

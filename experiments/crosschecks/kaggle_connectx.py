@@ -74,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     rows, example = [], None
     for opponent in OPPONENTS:
         print(f"{args.games} games against {opponent} in kaggle-environments", flush=True)
-        games = play_in_kaggle(submission, opponent, args.games)
+        games = play_in_kaggle(submission, opponent, args.games, seed=args.seed)
         for first in (True, False):
             side = [g for g in games if g.first == first]
             won = sum(g.reward == 1 for g in side)
