@@ -45,7 +45,7 @@ def page(browser, server):
     errors: list[str] = []
     page.on("pageerror", lambda err: errors.append(str(err)))
     page.goto(server + "/")
-    page.wait_for_selector("body[data-ready=true]", timeout=15000)
+    page.wait_for_selector("body[data-ready=true]")
     yield page
     page.close()
     assert not errors, f"the page raised: {errors}"
@@ -80,7 +80,7 @@ def moves(page) -> int:
     return page.locator("#moves li").count()
 
 
-def wait_for_turn(page, moves_at_least: int = 0, seconds: float = 30) -> None:
+def wait_for_turn(page, moves_at_least: int = 0, seconds: float = 90) -> None:
     """Until the human is to move again (or the game is over) after at least ``moves_at_least`` moves."""
     page.wait_for_function(
         f"""document.querySelectorAll('#moves li').length >= {moves_at_least}
@@ -98,8 +98,7 @@ def test_a_whole_tictactoe_game_by_clicks_against_alphabeta_is_a_draw(page):
     while not over(page):  # black follows alpha-beta's hints: a perfect game
         played = moves(page)
         page.click("#hint")
-        page.wait_for_function("document.getElementById('message').textContent.startsWith('hint from')",
-                               timeout=30000)
+        page.wait_for_function("document.getElementById('message').textContent.startsWith('hint from')")
         mark = page.locator("#board .hint-mark")
         point(page, int(mark.get_attribute("data-row")), int(mark.get_attribute("data-col"))).click()
         wait_for_turn(page, min(played + 2, 9))
@@ -125,7 +124,7 @@ def test_clicking_an_occupied_point_says_why_and_keeps_the_turn(page):
 def test_a_connect_four_move_gets_the_engines_reply(page):
     start(page, "connect4", "mcts:rounds=300")
     page.locator('#board rect.target[data-col="4"]').click()
-    page.wait_for_function("document.querySelectorAll('#board .stone').length === 2", timeout=30000)
+    page.wait_for_function("document.querySelectorAll('#board .stone').length === 2")
     assert page.locator('#board .stone.black[data-row="1"][data-col="4"]').count() == 1  # the disc landed
     wait_for_turn(page, 2)
     assert page.locator("#analysis table tr").count() > 1  # the engine's search, move by move
@@ -184,11 +183,11 @@ def test_the_reports_page_lists_reports_and_shows_one_with_its_plots(page):
 def test_two_engines_play_each_other_and_pause_stops_them(page):
     page.eval_on_selector("#speed", "s => { s.value = s.max; }")  # no pause between moves
     start(page, "tictactoe", "random", black="random")
-    page.wait_for_function("document.getElementById('status').textContent.startsWith('Game over')", timeout=30000)
+    page.wait_for_function("document.getElementById('status').textContent.startsWith('Game over')")
     assert 5 <= moves(page) <= 9 and page.locator("#autoplay").is_hidden()
     page.eval_on_selector("#speed", "s => { s.value = s.min; }")  # now a pause of 3 s between moves
     start(page, "connect4", "random", black="random")
-    page.wait_for_function("document.querySelectorAll('#moves li').length >= 1", timeout=30000)
+    page.wait_for_function("document.querySelectorAll('#moves li').length >= 1")
     page.click("#autoplay")  # pause
     assert page.locator("#autoplay").inner_text() == "Play"
     paused_at = moves(page)

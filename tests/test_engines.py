@@ -276,6 +276,7 @@ def test_mcts_reuses_its_tree():
 
 
 def test_mcts_time_budget_and_resign():
+    engines.create("mcts:rounds=20,seed=1").select_move(new_game("go:size=9"))  # its kernels loaded, not timed
     agent = engines.create("mcts:seconds=0.05,seed=1,manage=false")
     agent.select_move(new_game("go:size=9"))
     # it spends its budget and then stops (the loose upper bound only catches a search that ignores it)

@@ -123,7 +123,7 @@ def test_our_final_score_with_dead_stones_agrees_with_gnugo_on_50_games(tmp_path
     from dlgo.arena.tournament import schedule
     from experiments.crosschecks import dead_stones
 
-    tasks = schedule(["mcts:rounds=50,plain=true", dead_stones.gnugo(1)], 50, seed=7)
+    tasks = schedule(["mcts:rounds=50,plain=true", dead_stones.gnugo(1, seed=1)], 50, seed=7)  # the same 50 games
     table = dead_stones.play_and_score(tmp_path, tasks, workers=2)
     result = dead_stones.agreement(table)
     assert result["games"] >= 48, result  # games ended by a resignation have nothing to count

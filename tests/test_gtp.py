@@ -238,14 +238,14 @@ def test_a_gtp_engine_plays_a_whole_match_and_its_record_replays():
     assert final.is_over() and record.result == str(compute_game_result(final))
 
 
-@pytest.mark.parametrize("cmd, message", [
-    ("/nonexistent/program --mode gtp", "cannot start"),
-    (f"{sys.executable} -c pass", "exited"),
-    (f"{sys.executable} -c 'print(1)'", "not GTP"),
-    (f"{sys.executable} -c 'import time; time.sleep(30)'", "gave no answer"),
+@pytest.mark.parametrize("cmd, message, timeout", [
+    ("/nonexistent/program --mode gtp", "cannot start", 30),
+    (f"{sys.executable} -c pass", "exited", 30),
+    (f"{sys.executable} -c 'print(1)'", "not GTP", 30),  # however long a busy machine takes to start Python
+    (f"{sys.executable} -c 'import time; time.sleep(30)'", "gave no answer", 2),
 ])
-def test_a_failing_program_forfeits_the_game_with_the_reason(cmd, message):
-    record = play_match(ENGINES, "go:size=5", "random", f'gtp:cmd="{cmd}",timeout=2', seed=1)
+def test_a_failing_program_forfeits_the_game_with_the_reason(cmd, message, timeout):
+    record = play_match(ENGINES, "go:size=5", "random", f'gtp:cmd="{cmd}",timeout={timeout}', seed=1)
     assert record.result == "B+F" and record.winner == "black"
     assert record.note.startswith("white forfeits") and message in record.note
 

@@ -42,7 +42,7 @@ def observation(state) -> dict:
     return {"board": [int(x) for x in stones.flatten()], "mark": 1 if state.next_player.name == "black" else 2}
 
 
-CONFIGURATION = {"rows": 6, "columns": 7, "inarow": 4, "actTimeout": 2}
+CONFIGURATION = {"rows": 6, "columns": 7, "inarow": 4, "actTimeout": 60}  # its simulations end a search, not the clock
 
 
 def random_positions(game: str, count: int, seed: int = 0) -> list:

@@ -33,6 +33,17 @@ def workers_of(parent: int) -> list[int]:
     return found
 
 
+def signals(pid: int, kind: str) -> int:
+    """Process ``pid``'s signals of a kind (``SigIgn``: ignored, ``SigCgt``: caught), as a bit mask."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(f"{kind}:"):
+            return int(line.split()[1], 16)
+    raise AssertionError(f"no {kind} in /proc/{pid}/status")
+
+
+CTRL_C = 1 << (signal.SIGINT - 1)
+
+
 def running(pid: int) -> bool:
     """Whether ``pid`` is a live process (not gone, not a zombie waiting to be reaped)."""
     try:
@@ -65,16 +76,23 @@ def test_workers_die_when_their_parent_is_killed(tmp_path, after):
     time.sleep(after)
     run.send_signal(signal.SIGKILL)  # the parent only, not its group
     run.wait()
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 60  # a worker still starting checks on its parent once it has imported
     while any(running(w) for w in workers) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not any(running(w) for w in workers)
 
 
-def test_ctrl_c_stops_a_parallel_run_quietly_and_keeps_finished_games(tmp_path):
+@pytest.mark.parametrize("after", [0.0, 1.0], ids=["while starting", "while playing"])
+def test_ctrl_c_stops_a_parallel_run_quietly_and_keeps_finished_games(tmp_path, after):
     out = tmp_path / "t"
     run, workers = start(out)
-    time.sleep(1.0)
+    # deaf to Ctrl-C from their first sight, long before their imports are done
+    assert all(signals(w, "SigIgn") & CTRL_C for w in workers)
+    deadline = time.monotonic() + 60
+    while not signals(run.pid, "SigCgt") & CTRL_C:  # the parent hears it again once its workers are started
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    time.sleep(after)
     os.killpg(run.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole group
     _, err = run.communicate(timeout=30)
     assert run.returncode == 130

@@ -298,7 +298,7 @@ def test_the_page_and_its_scripts_are_served_from_the_package(client):
 def live_server(tmp_path_factory):
     """The app served by uvicorn on 127.0.0.1, in a thread: its base URL."""
     with served(create_app(runs=tmp_path_factory.mktemp("runs"), reports=ROOT / "reports", time_limit=5.0,
-                           max_sessions=16)) as url:
+                           max_sessions=16, max_engines=10)) as url:  # ten engines at once, whatever the memory
         yield url
 
 

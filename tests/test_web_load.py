@@ -67,7 +67,8 @@ def one_line_error(response, status: int) -> str:
 def test_eight_engines_thinking_at_once_all_answer_within_their_limit(tmp_path):
     # 8 searches of 1 s on 2 cores: each stops at its limit on its own, whatever the others
     # cost; the processes' starts (8 at once) are not counted in it
-    app = create_app(runs=tmp_path, time_limit=1.0, grace=30.0, max_sessions=8)  # a grace no load outlasts
+    app = create_app(runs=tmp_path, time_limit=1.0, grace=30.0, max_sessions=8,
+                     max_engines=8)  # a grace no load outlasts; 8 engines whatever the memory
     with served(app) as url:
         def think(k: int) -> httpx.Response:
             with httpx.Client(base_url=url, timeout=PATIENCE) as http:
@@ -94,7 +95,7 @@ def test_a_networks_start_is_not_counted_in_its_time_limit(tmp_path):
 
 def test_idle_sessions_are_closed_on_a_timer_with_their_engines(tmp_path, monkeypatch):
     gone = slow_to_go(monkeypatch)
-    app = create_app(runs=tmp_path, idle_seconds=0.5)
+    app = create_app(runs=tmp_path, idle_seconds=5.0)  # longer than any stall before store.get below
     store = app.state.store
     with TestClient(app) as client:
         sid = new(client)

@@ -9,8 +9,10 @@ TensorFlow). Two habits keep them tidy:
   ``kill -9`` included; elsewhere, and as a second guard, a watchdog thread
   ends the worker when its parent is gone.
 * **Ctrl-C is the parent's.** A terminal's Ctrl-C reaches the whole process
-  group; workers ignore it, so only the parent reacts: it stops the pool
-  (:func:`stop_pool`), keeps the games already finished and says so in one line.
+  group; workers ignore it from their first instruction (they are started with
+  it ignored, which a new interpreter keeps), so only the parent reacts: it stops
+  the pool (:func:`stop_pool`), keeps the games already finished and says so in
+  one line, and no worker still starting prints a traceback.
 
 A worker is one job on one core: TensorFlow, if a worker starts it, runs one
 thread for its operations (``TF_NUM_INTRAOP_THREADS``, unless the environment
@@ -33,9 +35,11 @@ import threading
 import time
 import traceback
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from contextlib import contextmanager
+from multiprocessing.context import SpawnContext, SpawnProcess
 from multiprocessing.connection import Connection
 from types import TracebackType
-from typing import Any, Callable, Iterable, Sequence, TypeVar
+from typing import Any, Callable, Iterable, Iterator, Sequence, TypeVar
 
 PR_SET_PDEATHSIG = 1  # from <sys/prctl.h>
 
@@ -61,6 +65,36 @@ def die_with_parent(parent: int) -> None:
     threading.Thread(target=watch, name="parent-watchdog", daemon=True).start()
 
 
+@contextmanager
+def sigint_ignored() -> Iterator[None]:
+    """Ignore Ctrl-C in this process meanwhile (in the main thread only: no other
+    may change a signal's handler), so that processes started now inherit it ignored."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+class _WorkerProcess(SpawnProcess):
+    """A fresh interpreter that ignores Ctrl-C from its start: Python installs its
+    KeyboardInterrupt handler only where SIGINT has its default action, so one
+    started with SIGINT ignored never raises it, not even while it imports."""
+
+    def start(self) -> None:
+        with sigint_ignored():
+            super().start()
+
+
+class _WorkerContext(SpawnContext):
+    """The "spawn" start method, its processes started deaf to Ctrl-C."""
+
+    Process = _WorkerProcess
+
+
 def _start_worker(parent: int, initializer: Callable[..., Any] | None, initargs: tuple[Any, ...]) -> None:
     die_with_parent(parent)
     os.environ.setdefault("TF_NUM_INTRAOP_THREADS", "1")  # read when TensorFlow starts, if it does
@@ -74,7 +108,7 @@ def worker_pool(workers: int, initializer: Callable[..., Any] | None = None,
                 initargs: tuple[Any, ...] = ()) -> ProcessPoolExecutor:
     """A pool of ``workers`` fresh ("spawn") processes that die with this one and
     leave Ctrl-C to it; ``initializer(*initargs)`` runs in each as it starts."""
-    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+    return ProcessPoolExecutor(max_workers=workers, mp_context=_WorkerContext(),
                                initializer=_start_worker, initargs=(os.getpid(), initializer, initargs))
 
 
