@@ -129,6 +129,13 @@ def test_the_submission_needs_numpy_alone(submission):
     assert out.strip() == "3"  # the centre column
 
 
+def test_kaggles_games_replay_from_their_seed(submission):
+    pytest.importorskip("kaggle_environments", reason="kaggle-environments is not installed")
+    first, again, other = (play_in_kaggle(submission, "random", 2, act_timeout=60, seed=s) for s in (5, 5, 6))
+    assert [g.columns for g in first] == [g.columns for g in again]  # the random agent drew the same moves
+    assert [g.columns for g in first] != [g.columns for g in other]
+
+
 @pytest.mark.parametrize("opponent", ["negamax", "random"])
 def test_in_kaggle_environments_it_beats_the_built_in_agents(submission, opponent):
     pytest.importorskip("kaggle_environments", reason="kaggle-environments is not installed")

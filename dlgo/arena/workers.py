@@ -99,7 +99,7 @@ def _start_worker(parent: int, initializer: Callable[..., Any] | None, initargs:
     die_with_parent(parent)
     os.environ.setdefault("TF_NUM_INTRAOP_THREADS", "1")  # read when TensorFlow starts, if it does
     os.environ.setdefault("TF_NUM_INTEROP_THREADS", "1")
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the parent
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's (already, unless started off the main thread)
     if initializer is not None:
         initializer(*initargs)
 

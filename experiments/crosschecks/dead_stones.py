@@ -35,16 +35,20 @@ from experiments.shared import chapters
 GAME = "go:size=9,komi=7.5"
 
 
+def gnugo_command(level: int, seed: int | None = None) -> str:
+    """GNU Go's command line at ``level``, Chinese rules. With a ``seed`` its choices are
+    fixed (without one they vary from game to game)."""
+    return f"{GNUGO} --mode gtp --chinese-rules --level {level}" + ("" if seed is None else f" --seed {seed}")
+
+
 def gnugo(level: int, seed: int | None = None) -> str:
-    """GNU Go as people play it: it passes with dead stones left on the board. With a
-    ``seed`` its choices are fixed (without one they vary from game to game)."""
-    seeded = "" if seed is None else f" --seed {seed}"
-    return f'gtp:cmd="{GNUGO} --mode gtp --chinese-rules --level {level}{seeded}"'
+    """GNU Go as people play it (an engine spec): it passes with dead stones left on the board."""
+    return f'gtp:cmd="{gnugo_command(level, seed)}"'
 
 
 def score_games(records: list[GameRecord], level: int = 1) -> pd.DataFrame:
     """GNU Go's final score, our plain count and our count without dead stones, per finished game."""
-    judge = GTPAgent(cmd=f"{GNUGO} --mode gtp --chinese-rules --level {level} --seed 1")  # one count per position
+    judge = GTPAgent(cmd=gnugo_command(level, seed=1))  # seeded: one count per position
     rows = []
     try:
         for record in records:

@@ -43,7 +43,7 @@ LOOK_FOR = """
 """
 
 
-def record_of(columns: list[int], first: bool, opponent: str, engine: str) -> GameRecord:
+def record_of(columns: list[int], first: bool, opponent: str, engine: str, seed: int) -> GameRecord:
     """Kaggle's game as one of our records (for the pictures): the moves replayed in our Connect Four."""
     states = [new_game("connect4")]
     for column in columns:
@@ -54,7 +54,7 @@ def record_of(columns: list[int], first: bool, opponent: str, engine: str) -> Ga
     return GameRecord(experiment="kaggle-connectx", game_id=f"vs {opponent}", game="connect4", black=black,
                       white=white, result=outcome.text if outcome else "", winner=outcome.winner_name if outcome
                       else "", plies=len(columns), black_seconds=0.0, white_seconds=0.0, black_compute=0.0,
-                      white_compute=0.0, black_unit="", white_unit="", seed=0, opening_plies=0,
+                      white_compute=0.0, black_unit="", white_unit="", seed=seed, opening_plies=0,
                       moves=final.moves_text(), note="played in kaggle-environments")
 
 
@@ -102,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
         body.append(f"Against `{opponent}`: {mine.won.sum()} of {mine.games.sum()} won "
                     f"({mine.won.sum() / max(1, mine.games.sum()):.0%}).")
     if example is not None:
-        record = record_of(example.columns, example.first, "negamax", "submission.py")
+        record = record_of(example.columns, example.first, "negamax", "submission.py", args.seed)
         body += ["", "One game against negamax, from the moves Kaggle's environment recorded:", "",
                  *chapters.draw_game(record, out, "game", f"submission vs negamax: {record.result}")]
     body += ["To enter the competition, upload `submission.py`: `kaggle competitions submit -c connectx -f "
