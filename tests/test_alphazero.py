@@ -376,6 +376,30 @@ def test_train_alphazero_options_read_lists_with_their_item_types():
                                       "--baselines", "random", "mcts:rounds=100", "--baseline-every", "5"])
     assert args.learning_rate_drops == [30, 45] and args.baselines == ["random", "mcts:rounds=100"]
     assert args.baseline_every == 5
+    alone = build_parser().parse_args(["train-alphazero", "--out", "x", "--baselines", "--learning-rate-drops"])
+    assert alone.baselines == [] and alone.learning_rate_drops == []  # the option alone: none
+
+
+def test_train_alphazero_like_starts_from_another_runs_settings_changed_by_the_options(tmp_path):
+    from dlgo.app.cli import build_parser
+    from dlgo.app.cli.shared import config_from_args
+    from dlgo.core.errors import DlgoError
+    from dlgo.formats.folders import record_settings
+    from engines.training.alphazero import saved_config
+    from engines.training.alphazero_config import AlphaZeroConfig
+
+    record_settings(tmp_path, AlphaZeroConfig(game="connect4", games=7, simulations=9, learning_rate_drops=[5]))
+    parse = build_parser().parse_args
+    args = parse(["train-alphazero", "--out", "new", "--like", str(tmp_path), "--simulations", "64",
+                  "--learning-rate-drops"])
+    config = config_from_args(args, AlphaZeroConfig, saved_config)
+    assert (config.game, config.games, config.simulations, config.learning_rate_drops) == ("connect4", 7, 64, [])
+    with pytest.raises(DlgoError, match="drop --like"):
+        config_from_args(parse(["train-alphazero", "--out", "new", "--resume", "--like", str(tmp_path)]),
+                         AlphaZeroConfig, saved_config)
+    with pytest.raises(DlgoError, match="no AlphaZero run"):
+        config_from_args(parse(["train-alphazero", "--out", "new", "--like", str(tmp_path / "nowhere")]),
+                         AlphaZeroConfig, saved_config)
 
 
 def test_go_self_play_games_are_kept_as_sgf(tmp_path):

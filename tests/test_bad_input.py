@@ -61,6 +61,7 @@ BAD_COMMAND_LINES = [
     ("an unknown game", ["train-alphazero", "--out", "r", "--game", "bogus"]),
     ("an unknown baseline", ["train-alphazero", "--out", "r", "--baselines", "random", "nobody"]),
     ("a NaN learning rate", ["train-alphazero", "--out", "r", "--learning-rate", "nan"]),
+    ("a --like run with no settings", ["train-alphazero", "--out", "r", "--like", "nowhere"]),
     ("a missing model file", ["analyze", "--model", "missing.keras"]),
     ("a plot that is not PNG", ["analyze", "--model", "tictactoe", "--plot", "x.jpg"]),
     ("an SGF with a move off the board", ["replay", "OFFBOARD"]),

@@ -30,14 +30,18 @@ def add_config_options(parser: argparse.ArgumentParser, cls: Any) -> None:
     (--games, ...), defaults from it (see :func:`config_from_args`)."""
     parser.add_argument("--resume", action="store_true",
                         help="continue the run in --out with its saved settings (no need to repeat them)")
+    parser.add_argument("--like", metavar="RUN",
+                        help="start from the settings another run saved (RUN/config.json), changed by the "
+                             "options given: that run with one setting changed")
     defaults = cls()
     for f in dataclasses.fields(cls):
         default = getattr(defaults, f.name)
         flag = "--" + f.name.replace("_", "-")
         about = f.metadata["help"] + " " if "help" in f.metadata else ""  # dlgo.core.arguments.setting's
         if isinstance(default, list):
-            parser.add_argument(flag, nargs="+", type=f.metadata.get("item", str), default=None,
-                                help=f"{about}(default {' '.join(map(str, default)) or 'none'})")
+            parser.add_argument(flag, nargs="*", type=f.metadata.get("item", str), default=None,
+                                help=f"{about}(default {' '.join(map(str, default)) or 'none'}; "
+                                     "the option alone: none)")
         elif isinstance(default, bool):  # --flag / --no-flag
             parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=None,
                                 help=f"{about}(default {'on' if default else 'off'})")
@@ -47,13 +51,16 @@ def add_config_options(parser: argparse.ArgumentParser, cls: Any) -> None:
 
 
 def config_from_args(args: argparse.Namespace, cls: Any, saved: Callable[[str], Any]) -> Any:
-    """A run's settings: the options given (the dataclass ``cls`` fills the rest),
-    or with ``--resume`` the run's saved ones (and no options)."""
+    """A run's settings: the options given (the dataclass ``cls`` fills the rest, or
+    ``--like``'s run's saved ones), or with ``--resume`` the run's saved ones (and no options)."""
     values = {f.name: getattr(args, f.name) for f in dataclasses.fields(cls) if getattr(args, f.name, None) is not None}
     if args.resume:
-        if values:
-            raise DlgoError(f"--resume takes the run's saved settings; drop {', '.join(sorted(values))}")
+        if values or args.like:
+            raise DlgoError(f"--resume takes the run's saved settings; drop "
+                            f"{', '.join(sorted(values) + (['--like'] if args.like else []))}")
         return saved(args.out)
+    if args.like:
+        return cls(**{**dataclasses.asdict(saved(args.like)), **values})
     return cls(**values)
 
 
