@@ -55,12 +55,12 @@ def config_from_args(args: argparse.Namespace, cls: Any, saved: Callable[[str], 
     ``--like``'s run's saved ones), or with ``--resume`` the run's saved ones (and no options)."""
     values = {f.name: getattr(args, f.name) for f in dataclasses.fields(cls) if getattr(args, f.name, None) is not None}
     if args.resume:
-        if values or args.like:
-            raise DlgoError(f"--resume takes the run's saved settings; drop "
-                            f"{', '.join(sorted(values) + (['--like'] if args.like else []))}")
+        extra = sorted(values) + (["--like"] if args.like else [])
+        if extra:
+            raise DlgoError(f"--resume takes the run's saved settings; drop {', '.join(extra)}")
         return saved(args.out)
     if args.like:
-        return cls(**{**dataclasses.asdict(saved(args.like)), **values})
+        return dataclasses.replace(saved(args.like), **values)  # checked again, as a new run's settings
     return cls(**values)
 
 
