@@ -6,6 +6,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from engines.checkpoints import read_metadata
 from engines.neural.resnet import resnet_flops
 from experiments.headline import recipe_ablation, scaling
 from experiments.shared import connectn, scaling_report
@@ -102,7 +103,7 @@ def test_bad_settings_exit_with_one_line(tmp_path, capsys):
     assert not (tmp_path / "work").exists()
 
 
-def test_quick_run_rates_every_network_and_resumes(tmp_path):
+def test_quick_run_rates_every_network_and_resumes(tmp_path, capsys):
     out, work = tmp_path / "out", tmp_path / "work"
     argv = ["--quick", "--out", str(out), "--work", str(work), "--workers", "1"]
     assert scaling.main(argv) == 0
@@ -127,3 +128,14 @@ def test_quick_run_rates_every_network_and_resumes(tmp_path):
     assert scaling.main(argv) == 0  # resumes: nothing left to train, measure or play
     assert (work / "5x4-4" / "games" / "games.csv").read_text() == games
     assert (work / "5x4-4" / "mistakes-3" / "mistakes.csv").read_text() == mistakes
+    # the largest run's published network shipped, playable by its board's name
+    ship = tmp_path / "ship"
+    capsys.readouterr()
+    assert scaling.main([*argv, "--ship", "--checkpoints", str(ship)]) == 0
+    assert f"shipped {ship / 'connect-5x4.keras'}: 1x8 after iteration 2, " in capsys.readouterr().out
+    assert read_metadata(ship / "connect-5x4.keras")["iteration"] == 2
+    import engines
+    from dlgo.games import new_game
+
+    agent = engines.create(f"alphazero:checkpoint={ship / 'connect-5x4.keras'},simulations=4")
+    assert new_game(scaling.BOARDS[0]).is_valid_move(agent.select_move(new_game(scaling.BOARDS[0])))

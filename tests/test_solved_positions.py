@@ -7,7 +7,7 @@ import pytest
 
 from dlgo.app.cli import main as cli
 from dlgo.arena.mistakes import Verdict, measure_mistakes, mistake_rates, read_verdicts, write_mistakes_summary
-from dlgo.core.errors import RecordError
+from dlgo.core.errors import RecordError, SpecError
 from dlgo.data.solved import bitboard_solver, generate_book, generate_positions, shipped_sets
 from dlgo.formats.positions import (SETS, SolvedPosition, read_positions, remaining_plies, set_of,
                                     write_positions)
@@ -136,6 +136,35 @@ def test_generated_sets_are_seeded_solved_and_resumable(tmp_path):
     assert read_positions(parallel) == positions  # the workers do not change the sets
     other = read_positions(generate_positions(SMALL, tmp_path / "c", per_set=3, seed=4, workers=1, progress=False))
     assert [p.moves for p in other] != [p.moves for p in positions]
+
+
+def test_strong_play_sets_keep_to_the_best_moves(tmp_path):
+    """``play="strong"``: the games the positions come from take a best-scoring move but for about one
+    in ten; random play's seldom do. A folder keeps the play it was made with."""
+    solver = bitboard_solver(SMALL)
+
+    def best_share(positions):
+        best = moves = 0
+        for p in positions:
+            state = new_game(SMALL)
+            for text in p.moves.split():
+                action = state.move_to_index(state.parse_move(text))
+                scores = solver.move_scores(state)
+                best += scores[action] == max(scores.values())
+                moves += 1
+                state = state.apply_action(action)
+        return best / moves
+
+    strong = read_positions(generate_positions(SMALL, tmp_path / "s", per_set=3, seed=3, workers=1, progress=False,
+                                               play="strong"))
+    random = read_positions(generate_positions(SMALL, tmp_path / "r", per_set=3, seed=3, workers=1, progress=False))
+    assert len(strong) >= 14 and all(p.scores for p in strong)
+    assert best_share(strong) > 0.85 and best_share(random) < best_share(strong) - 0.1
+    with pytest.raises(RecordError):
+        generate_positions(SMALL, tmp_path / "s", per_set=3, seed=3, workers=1, progress=False)  # made strong
+    with pytest.raises(SpecError, match="strong"):
+        generate_positions(SMALL, tmp_path / "t", per_set=3, seed=3, workers=1, progress=False, play="perfect")
+    assert not (tmp_path / "t").exists()
 
 
 def test_the_shipped_connect4_sets():

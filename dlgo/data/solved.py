@@ -113,26 +113,37 @@ def stones_for(stage: str, cells: int, begin_from: int) -> range:
             "end": range(two_thirds, cells)}[stage]
 
 
-def candidate(spec: str, seed: int, k: int, stones: int) -> State | None:
-    """Candidate ``k``'s position: ``stones`` moves of seeded play that takes no
-    move losing at once (random among the rest), or None if the game ends first."""
-    solver = cached_solver(spec, TABLE_BITS)  # its table is made on first use: none here
+#: how the seeded games the candidates come from are played: ``random`` takes each move at random
+#: among those that do not lose at once (Pons' sets, the suite's); ``strong`` takes a best-scoring
+#: move (the quickest win, the slowest loss; random among them) except for a share of random ones
+PLAYS = ("random", "strong")
+#: the share of strong play's moves taken as random play takes them, so that its games vary
+STRONG_DEVIATION = 0.1
+
+
+def candidate(spec: str, seed: int, k: int, stones: int, play: str = "random") -> State | None:
+    """Candidate ``k``'s position: ``stones`` moves of seeded play (:data:`PLAYS`), or None if
+    the game ends first."""
+    solver = cached_solver(spec, TABLE_BITS)  # random play makes no use of its table
     rng = random.Random(f"{seed}/{k}")
     state = solver.game.initial_state()
     for _ in range(stones):
         position = Position.of(solver.shape, state)
         safe = position.non_losing_moves()
         actions = [c for c in state.legal_actions() if safe & solver.shape.column(c)] or state.legal_actions()
+        if play == "strong" and rng.random() >= STRONG_DEVIATION:
+            scores = solver.move_scores(state)
+            actions = [c for c in state.legal_actions() if scores[c] == max(scores.values())]
         state = state.apply_action(rng.choice(actions))
         if state.is_over():
             return None
     return state
 
 
-def solve_candidate(job: tuple[str, int, int, int, int]) -> SolvedPosition | None:
+def solve_candidate(job: tuple[str, int, int, int, int, str]) -> SolvedPosition | None:
     """Candidate ``k`` solved: every move's exact score, its set by stage and difficulty."""
-    spec, seed, k, stones, table_bits = job
-    state = candidate(spec, seed, k, stones)
+    spec, seed, k, stones, table_bits, play = job
+    state = candidate(spec, seed, k, stones, play)
     if state is None:
         return None
     solver = cached_solver(spec, table_bits)
@@ -145,13 +156,17 @@ def solve_candidate(job: tuple[str, int, int, int, int]) -> SolvedPosition | Non
 
 def generate_positions(spec: str, out_dir: str | Path, per_set: int = 170, seed: int = 0,
                        begin_from: int | None = None, workers: int | None = None, ship: bool = False,
-                       table_bits: int = 22, progress: bool = True, max_candidates: int | None = None) -> Path:
+                       table_bits: int = 22, progress: bool = True, max_candidates: int | None = None,
+                       play: str = "random") -> Path:
     """Pons' six sets of ``per_set`` positions each for the Connect-N game
     ``spec``, into ``out_dir/positions.csv`` (``ship``: and where the suite finds
-    them); resumable. Candidate ``k`` is seeded play to a stone count of its
-    stage (``begin_from``: the fewest stones of a beginning position, default a
-    third of the board less 4), solved; each set keeps its first ``per_set``
-    candidates, so the sets depend on the seed alone, not on the workers."""
+    them); resumable. Candidate ``k`` is seeded play (``play``, :data:`PLAYS`) to a
+    stone count of its stage (``begin_from``: the fewest stones of a beginning
+    position, default a third of the board less 4), solved; each set keeps its
+    first ``per_set`` candidates, so the sets depend on the seed alone, not on the
+    workers."""
+    if play not in PLAYS:
+        raise SpecError(f"play is one of {', '.join(PLAYS)}, not {play}")
     solver = bitboard_solver(spec)
     game, cells = solver.game, solver.shape.cells
     most = stones_for("begin", cells, 0).stop - 1  # a beginning position has fewer stones than a third of the board
@@ -160,7 +175,8 @@ def generate_positions(spec: str, out_dir: str | Path, per_set: int = 170, seed:
                         f"(fewer than a third of its {cells} cells)")
     begin_from = cells // 3 - 4 if begin_from is None else begin_from
     limit = max_candidates or 200 * per_set  # candidates tried before a set that random play cannot fill is given up
-    with hold_folder(out_dir, "positions", game=game.spec, seed=seed, begin_from=begin_from) as folder:
+    with hold_folder(out_dir, "positions", game=game.spec, seed=seed, begin_from=begin_from,
+                     play=None if play == "random" else play) as folder:  # the sets made before strong play
         log_path = folder / "candidates.csv"
         solved = {p.id: p for p in open_positions_log(log_path)}
 
@@ -176,14 +192,14 @@ def generate_positions(spec: str, out_dir: str | Path, per_set: int = 170, seed:
         k = 0
         with worker_pool(workers) if workers > 1 else nullcontext() as pool:
             while sum(map(len, chosen.values())) < per_set * len(SETS) and k < limit:
-                batch: list[tuple[str, int, int, int, int]] = []
+                batch: list[tuple[str, int, int, int, int, str]] = []
                 while len(batch) < 2 * workers and k < limit:
                     stage = STAGE_CYCLE[k % len(STAGE_CYCLE)]
                     if k not in solved and not all(full_before(chosen[n], per_set, k) for n in SETS
                                                    if n.startswith(stage)):
                         rng = random.Random(f"{seed}/{k}/stones")
                         batch.append((game.spec, seed, k, rng.choice(stones_for(stage, cells, begin_from)),
-                                      table_bits))
+                                      table_bits, play))
                     k += 1
                 run_jobs(solve_candidate, batch, keep, pool)
                 before = sum(map(len, chosen.values()))

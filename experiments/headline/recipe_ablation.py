@@ -79,8 +79,8 @@ from engines.training.run_folder import iteration_checkpoint
 from engines.training.selfplay import MatchSettings
 from experiments.shared import chapters
 from experiments.shared.connectn import (MAX_CANDIDATES, MEASURE_SEED, RECIPE_LENGTH, Net, anneal, baseline_config,
-                                         board_shape, board_slug, cells, floor_schedule, measured_positions,
-                                         recipe_settings)
+                                         board_slug, cells, floor_schedule, measured_positions, recipe_settings,
+                                         ship_network)
 
 NAME = "recipe-ablation"
 BOARDS = ["connectn:columns=5,rows=4,n=4", "connectn:columns=6,rows=4,n=4"]
@@ -696,19 +696,11 @@ def value_target_lines(values: pd.DataFrame) -> list[str]:
     return lines
 
 
-def shipped_name(board: str) -> str:
-    """The name a board's shipped network goes by: ``connect-5x4`` (four in a row), ``connect3-4x3``."""
-    columns, rows, n = board_shape(board)
-    return f"connect{'' if n == 4 else n}-{columns}x{rows}"
-
-
 def ship_networks(args: argparse.Namespace, mistakes: pd.DataFrame, work: Path) -> list[str]:
     """Part 5: each board's best network of ``--ship``'s variant (the fewest mistakes at search
     of its seeds' published networks) exported without its optimizer state, its weights stored
     in half precision, to ``--checkpoints``;
     a line for each. A :class:`SpecError` where the run's folder is not here."""
-    from engines.neural.backend import export_model  # TensorFlow
-
     lines = []
     for board in args.boards:
         runs = mistakes[(mistakes["board"] == board_slug(board)) & (mistakes["variant"] == args.ship)
@@ -718,10 +710,7 @@ def ship_networks(args: argparse.Namespace, mistakes: pd.DataFrame, work: Path) 
         best = runs.sort_values(["mistakes_search", "seed"]).iloc[0]
         source = iteration_checkpoint(work / board_slug(board) / f"{args.ship}-s{int(best['seed'])}",
                                       int(best["iteration"]))
-        if not source.exists():
-            raise SpecError(f"--ship: {source} is not here (trained in another session?): train the run again here")
-        dest = Path(args.checkpoints) / f"{shipped_name(board)}.keras"
-        export_model(source, dest, half_weights=True)  # well under 1 MB
+        dest = ship_network(source, board, args.checkpoints)
         lines.append(f"shipped {dest}: {args.ship} seed {int(best['seed'])}, iteration {int(best['iteration'])}, "
                      f"{percent(best['mistakes_search'])} mistakes at {args.simulations} simulations, "
                      f"{percent(best['mistakes_raw'])} raw")

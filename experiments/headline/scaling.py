@@ -43,7 +43,10 @@ training and search compute, Elo and mistakes), ``frontier.csv``,
 Elo, the training compute that reached each mistake level), ``exchange.csv``
 (the exchange rate of search for training compute), ``elo_vs_training.png`` (one panel per board, a line per
 search budget, the frontier and its fit, perfect play marked),
-``mistakes_vs_training.png``, ``iso_elo.png`` and ``summary.md``.
+``mistakes_vs_training.png``, ``iso_elo.png`` and ``summary.md``. With
+``--ship``, each board's largest network also ships as
+``checkpoints/connect-CxR.keras`` (``--checkpoints``), playable as
+``alphazero:checkpoint=connect-5x4`` and so on.
 """
 from __future__ import annotations
 
@@ -65,6 +68,7 @@ from dlgo.formats.positions import append_row, open_log
 from dlgo.formats.records import GameRecord
 from dlgo.games.registry import get_game
 from engines.alphazero import NetworkEvaluator
+from engines.checkpoints import SHIPPED, read_metadata
 from engines.neural.loading import load_network
 from engines.neural.resnet import resnet_flops
 from engines.registry import ENGINES, check_spec
@@ -73,7 +77,7 @@ from engines.training.run_folder import iteration_checkpoint
 from engines.training.selfplay import MatchSettings
 from experiments.shared import chapters, ladders
 from experiments.shared.connectn import (MEASURE_SEED, RECIPE_LENGTH, Net, board_slug, cells, measured_positions,
-                                         training_config)
+                                         ship_network, training_config)
 from experiments.shared.frontier import exchange_rate, iso_elo
 from experiments.shared.scaling_report import (board_findings, cost_lines, facts_table, levels_of, plot_boards,
                                                plot_iso, plot_mistakes, summary_lines)
@@ -158,6 +162,12 @@ def build_parser() -> argparse.ArgumentParser:
                         "(default 1, or with --ray one share per CPU of the cluster)")
     p.add_argument("--ray", nargs="?", const="auto", default=None, metavar="ADDRESS",
                    help="self-play and games on a Ray cluster: auto, HOST:PORT or local")
+    p.add_argument("--ship", action="store_true",
+                   help="after the report, export each board's published network of its largest --nets run (its "
+                        "last iteration's: the lab's runs measure no references) to --checkpoints as "
+                        "connect-CxR.keras, playable as alphazero:checkpoint=connect-CxR")
+    p.add_argument("--checkpoints", default=str(SHIPPED), metavar="DIR",
+                   help="where --ship writes (default: the suite's checkpoints/)")
     return p
 
 
@@ -362,8 +372,26 @@ def run_lab(args: argparse.Namespace, argv: list[str] | None, out: Path, work: P
     command_line = chapters.command(__file__, argv, {"--seed": args.seed})
     chapters.write_lines(out / "summary.md", summary_lines(args, command_line, points, ladder, facts, trade)
                          + cost_lines(pd.DataFrame(costs)))
-    print(f"wrote {out / 'summary.md'}")
+    shipped = [ship_board(args, board, work / board_slug(board), points) for board in args.boards] if args.ship else []
+    print(f"wrote {out / 'summary.md'}", *shipped, sep="\n")
     return 0
+
+
+def ship_board(args: argparse.Namespace, board: str, work: Path, points: pd.DataFrame) -> str:
+    """``--ship``: the published network of the board's largest run exported to ``--checkpoints``
+    (:func:`~experiments.shared.connectn.ship_network`); a line saying what shipped and how it measured."""
+    net = max(args.nets, key=lambda n: forward_flops(board, n))
+    dest = ship_network(work / net.name / "checkpoint.keras", board, args.checkpoints)
+    iteration = int(read_metadata(dest)["iteration"])
+    line = f"shipped {dest}: {net.name} after iteration {iteration}"
+    measured = points[(points["board"] == board_slug(board)) & (points["net"] == net.name)
+                      & (points["iteration"] == iteration) & (points["simulations"] == args.frontier_simulations)
+                      & (points["positions"] > 0)]
+    if len(measured):
+        row = measured.iloc[0]
+        line += (f", {100 * row['mistakes']:.2f}% mistakes at {args.frontier_simulations} simulations, "
+                 f"{100 * row['mistakes_raw']:.2f}% raw, of {int(row['positions'])} critical positions")
+    return line
 
 
 if __name__ == "__main__":

@@ -126,3 +126,22 @@ def board_slug(board: str) -> str:
     """A board's folder name: ``6x5-4`` for ``connectn:columns=6,rows=5,n=4``."""
     columns, rows, n = board_shape(board)
     return f"{columns}x{rows}-{n}"
+
+
+def shipped_name(board: str) -> str:
+    """The name a board's shipped network goes by: ``connect-5x4`` (four in a row), ``connect3-4x3``."""
+    columns, rows, n = board_shape(board)
+    return f"connect{'' if n == 4 else n}-{columns}x{rows}"
+
+
+def ship_network(source: Path, board: str, checkpoints: str | Path) -> Path:
+    """Export the network in ``source`` to ``checkpoints/<shipped_name>.keras``, without its
+    optimizer state and with its weights stored in half precision (well under 1 MB): playable as
+    ``alphazero:checkpoint=connect-CxR``. A :class:`SpecError` where ``source`` is not here."""
+    from engines.neural.backend import export_model  # TensorFlow
+
+    if not source.exists():
+        raise SpecError(f"--ship: {source} is not here (trained in another session?): train the run again here")
+    dest = Path(checkpoints) / f"{shipped_name(board)}.keras"
+    export_model(source, dest, half_weights=True)
+    return dest

@@ -13,7 +13,7 @@ from dlgo.arena.workers import StoppableWorker, WorkerDied
 from dlgo.core.arguments import seconds, whole
 from dlgo.core.errors import DlgoError, SpecError
 from dlgo.core.game import State
-from dlgo.data.solved import bitboard_solver, board_name, generate_book, generate_positions
+from dlgo.data.solved import PLAYS, bitboard_solver, board_name, generate_book, generate_positions
 from dlgo.formats.positions import SETS, load_sets
 from dlgo.formats.progress import progress_bar
 from dlgo.games import new_game
@@ -52,6 +52,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "position of a set; small boards reach some sets rarely or never)")
     p.add_argument("--begin-from", type=whole(1), default=None,
                    help="the fewest stones of a beginning position (default: a third of the board less 4)")
+    p.add_argument("--play", default="random", choices=PLAYS,
+                   help="how the games the positions come from are played: random (each move random among those "
+                        "that do not lose at once, as Pons' sets; the default) or strong (a best-scoring move, one "
+                        "move in ten random)")
     p.add_argument("--out", default="runs/positions", help="run folder (default runs/positions); rerun to resume")
     p.add_argument("--workers", type=whole(1), default=None, help="worker processes (default: all cores)")
     p.add_argument("--ship", action="store_true", help="also install the sets where the suite finds them")
@@ -146,7 +150,8 @@ def cmd_solve_book(args: argparse.Namespace) -> int:
 def cmd_positions(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
     path = generate_positions(args.game, args.out, per_set=args.per_set, seed=args.seed, begin_from=args.begin_from,
-                              workers=args.workers, ship=args.ship, max_candidates=args.max_candidates)
+                              workers=args.workers, ship=args.ship, max_candidates=args.max_candidates,
+                              play=args.play)
     print(f"positions: {path}")
     return 0
 
