@@ -162,6 +162,8 @@ def test_strong_play_sets_keep_to_the_best_moves(tmp_path):
     assert best_share(strong) > 0.85 and best_share(random) < best_share(strong) - 0.1
     with pytest.raises(RecordError):
         generate_positions(SMALL, tmp_path / "s", per_set=3, seed=3, workers=1, progress=False)  # made strong
+    with pytest.raises(RecordError):
+        generate_positions(SMALL, tmp_path / "r", per_set=3, seed=3, workers=1, progress=False, play="strong")
     with pytest.raises(SpecError, match="strong"):
         generate_positions(SMALL, tmp_path / "t", per_set=3, seed=3, workers=1, progress=False, play="perfect")
     assert not (tmp_path / "t").exists()
