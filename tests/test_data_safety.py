@@ -176,6 +176,25 @@ def test_nested_holds_in_one_process_are_free(tmp_path):
                 pass
 
 
+def test_a_manifest_from_before_a_fact_is_read_as_its_assumed_value(tmp_path):
+    """A fact a folder's manifest lacks is the value it had before it was recorded: a folder
+    made then holds a run with that value (and gains the fact), and refuses another."""
+    old, fresh = tmp_path / "old", tmp_path / "fresh"
+    with hold_folder(old, "positions", seed=1):  # made before play was recorded
+        pass
+    before = (old / "run.json").read_bytes()
+    with pytest.raises(SettingsMismatchError, match="with play 'random', not 'strong'"):
+        with hold_folder(old, "positions", assumed={"play": "random"}, seed=1, play="strong"):
+            pass
+    assert (old / "run.json").read_bytes() == before  # refused: nothing written
+    with hold_folder(old, "positions", assumed={"play": "random"}, seed=1, play="random"):
+        pass
+    assert read_manifest(old) == {"kind": "positions", "seed": 1, "play": "random"}
+    with hold_folder(fresh, "positions", assumed={"play": "random"}, seed=1, play="strong"):
+        pass  # a new folder records what it is given
+    assert read_manifest(fresh)["play"] == "strong"
+
+
 def test_a_folder_holds_one_kind_of_run_with_one_set_of_facts(played, tmp_path):
     folder = copy_of(played, tmp_path)
     run_tournament(ENGINES, folder, "tictactoe", SPECS, 4, seed=3, workers=1, progress=False)

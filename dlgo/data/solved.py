@@ -18,10 +18,10 @@ from pathlib import Path
 from typing import Iterable
 
 from dlgo.arena.workers import run_jobs, worker_pool
-from dlgo.core.errors import SettingsMismatchError, SpecError
+from dlgo.core.errors import SpecError
 from dlgo.core.game import State
 from dlgo.formats.atomic import atomic_write
-from dlgo.formats.folders import hold_folder, read_manifest
+from dlgo.formats.folders import hold_folder
 from dlgo.formats.positions import (SETS, SolvedPosition, append_position, open_positions_log, remaining_plies,
                                     set_of, shipped_positions, write_positions)
 from dlgo.formats.progress import progress_bar
@@ -128,12 +128,12 @@ def candidate(spec: str, seed: int, k: int, stones: int, play: str = "random") -
     rng = random.Random(f"{seed}/{k}")
     state = solver.game.initial_state()
     for _ in range(stones):
-        position = Position.of(solver.shape, state)
-        safe = position.non_losing_moves()
-        actions = [c for c in state.legal_actions() if safe & solver.shape.column(c)] or state.legal_actions()
         if play == "strong" and rng.random() >= STRONG_DEVIATION:
             scores = solver.move_scores(state)
             actions = [c for c in state.legal_actions() if scores[c] == max(scores.values())]
+        else:
+            safe = Position.of(solver.shape, state).non_losing_moves()
+            actions = [c for c in state.legal_actions() if safe & solver.shape.column(c)] or state.legal_actions()
         state = state.apply_action(rng.choice(actions))
         if state.is_over():
             return None
@@ -165,7 +165,8 @@ def generate_positions(spec: str, out_dir: str | Path, per_set: int = 170, seed:
     position, default a third of the board less 4), solved; each set keeps its
     first ``per_set`` candidates, so the sets depend on the seed alone, not on the
     workers."""
-    check_play(out_dir, play)
+    if play not in PLAYS:
+        raise SpecError(f"play is one of {', '.join(PLAYS)}, not {play}")
     solver = bitboard_solver(spec)
     game, cells = solver.game, solver.shape.cells
     most = stones_for("begin", cells, 0).stop - 1  # a beginning position has fewer stones than a third of the board
@@ -175,7 +176,7 @@ def generate_positions(spec: str, out_dir: str | Path, per_set: int = 170, seed:
     begin_from = cells // 3 - 4 if begin_from is None else begin_from
     limit = max_candidates or 200 * per_set  # candidates tried before a set that random play cannot fill is given up
     with hold_folder(out_dir, "positions", game=game.spec, seed=seed, begin_from=begin_from,
-                     play=None if play == "random" else play) as folder:
+                     play=play, assumed={"play": "random"}) as folder:  # sets from before strong play: random
         log_path = folder / "candidates.csv"
         solved = {p.id: p for p in open_positions_log(log_path)}
 
@@ -212,16 +213,6 @@ def generate_positions(spec: str, out_dir: str | Path, per_set: int = 170, seed:
         if ship:
             write_positions(shipped_positions(board_name(solver)), final)
         return shipped_positions(board_name(solver)) if ship else path
-
-
-def check_play(out_dir: str | Path, play: str) -> None:
-    """A :class:`SpecError` for a play not in :data:`PLAYS`, a :class:`SettingsMismatchError` where
-    ``out_dir`` holds positions from another play (sets from before strong play record none: random)."""
-    if play not in PLAYS:
-        raise SpecError(f"play is one of {', '.join(PLAYS)}, not {play}")
-    made = read_manifest(out_dir)
-    if made and made.get("play", "random") != play:
-        raise SettingsMismatchError(f"{out_dir} holds positions from {made.get('play', 'random')} play, not {play}")
 
 
 def warn_short(chosen: dict[str, list[SolvedPosition]], per_set: int, limit: int) -> None:

@@ -31,7 +31,7 @@ import sys
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, TypeVar
+from typing import Any, Callable, Iterable, Iterator, Mapping, TypeVar
 
 from dlgo.core.errors import RecordError, SettingsMismatchError
 from dlgo.formats.atomic import atomic_write, remove_orphaned_temporary_files
@@ -193,15 +193,19 @@ def _check_owner(path: Path, owner: str, fresh: bool, locks: contextlib.ExitStac
 
 
 @contextmanager
-def hold_folder(folder: str | Path, kind: str, **facts: Any) -> Iterator[Path]:
+def hold_folder(folder: str | Path, kind: str, assumed: Mapping[str, Any] | None = None,
+                **facts: Any) -> Iterator[Path]:
     """Hold ``folder`` for one run of ``kind`` (created if missing): lock it
     against other writers and check (or write) its manifest. Facts set to None
-    are not recorded. Nested holds of one folder in one process are free."""
+    are not recorded; ``assumed`` gives the value a fact had before manifests
+    recorded it (a manifest without it is read as having that value). Nested
+    holds of one folder in one process are free."""
+    facts = {k: v for k, v in facts.items() if v is not None}
     if named_path(folder).is_dir():  # a run of another kind stops here, before the lock file is touched
-        _check_manifest(Path(folder), str(folder), kind, facts, record=False)
+        _check_manifest(Path(folder), str(folder), kind, facts, assumed, record=False)
     path = check_output_folder(folder).resolve()
     if path in _held:
-        _check_manifest(path, str(folder), kind, facts)
+        _check_manifest(path, str(folder), kind, facts, assumed)
         _held[path] += 1
         try:
             yield path
@@ -222,7 +226,7 @@ def hold_folder(folder: str | Path, kind: str, **facts: Any) -> Iterator[Path]:
         handle.write(f"process {os.getpid()} ({' '.join(Path(a).name for a in sys.argv[:2])}) since "
                      f"{time.strftime('%Y-%m-%d %H:%M:%S')}\n")
         handle.flush()
-        _check_manifest(path, str(folder), kind, facts)
+        _check_manifest(path, str(folder), kind, facts, assumed)
         remove_orphaned_temporary_files(path)
         _held[path] = 1
         try:
@@ -233,10 +237,11 @@ def hold_folder(folder: str | Path, kind: str, **facts: Any) -> Iterator[Path]:
         handle.close()  # releases the lock
 
 
-def _check_manifest(path: Path, name: str, kind: str, facts: dict[str, Any], record: bool = True) -> None:
+def _check_manifest(path: Path, name: str, kind: str, facts: dict[str, Any],
+                    assumed: Mapping[str, Any] | None = None, record: bool = True) -> None:
     """A :class:`RecordError` if ``path`` holds another kind of run or other
-    facts; with ``record``, write what the manifest lacks."""
-    facts = {k: v for k, v in facts.items() if v is not None}
+    facts (a fact it lacks read as its ``assumed`` value); with ``record``,
+    write what the manifest lacks."""
     manifest = read_manifest(path)
     if not manifest:
         if not record:
@@ -246,9 +251,10 @@ def _check_manifest(path: Path, name: str, kind: str, facts: dict[str, Any], rec
         return
     if manifest.get("kind", kind) != kind:  # a manifest from before kinds: adopted
         raise SettingsMismatchError(f"{name} holds a {manifest.get('kind')} run, not a {kind}")
+    made = {**(assumed or {}), **manifest}  # a manifest from before a fact was recorded: its assumed value
     for key, value in facts.items():
-        if key in manifest and manifest[key] != value:
-            raise SettingsMismatchError(f"{name} holds a {kind} run with {key} {manifest[key]!r}, not {value!r}")
+        if key in made and made[key] != value:
+            raise SettingsMismatchError(f"{name} holds a {kind} run with {key} {made[key]!r}, not {value!r}")
     if record and ("kind" not in manifest or any(key not in manifest for key in facts)):
         with atomic_write(path / MANIFEST) as handle:
             json.dump({"kind": kind, **facts, **manifest}, handle, indent=1, sort_keys=True)
