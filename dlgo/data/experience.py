@@ -32,7 +32,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -168,8 +168,8 @@ def collect_experience(factory: AgentFactory, out_dir: str | Path, game: str, bl
     if unknown:
         raise SpecError(f"learners must be among the players {black!r} and {white!r}, got {sorted(unknown)}")
     out = Path(out_dir)
-    facts = {"game": game, "black": black, "white": white, "seed": seed, "opening_plies": opening_plies,
-             "encoder": enc.name, "learners": sorted(learning)}
+    facts: dict[str, Any] = {"game": game, "black": black, "white": white, "seed": seed,
+                             "opening_plies": opening_plies, "encoder": enc.name, "learners": sorted(learning)}
     with hold_folder(out, "experience", **facts):  # the games and their experience, one writer
         records = play_games(factory, out, game, experience_tasks(black, white, num_games, seed),
                              opening_plies=opening_plies, workers=workers, progress=progress, kind="experience",

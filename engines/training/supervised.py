@@ -236,9 +236,9 @@ def train_supervised(data: str | Path, out: str | Path, *, model: str = "small",
     if model not in MODELS and model != "resnet":
         raise SpecError(f"unknown model {model!r}; the models are: {', '.join([*MODELS, 'resnet'])}")
     manifest = encode_dataset(data, encoder, progress=progress)
-    settings = {"data": str(data), "model": model, "encoder": manifest.encoder, "game": manifest.game,
-                "batch_size": batch_size, "learning_rate": learning_rate, "l2": l2,
-                "augment": augment, "seed": seed}
+    settings: dict[str, Any] = {"data": str(data), "model": model, "encoder": manifest.encoder,
+                                "game": manifest.game, "batch_size": batch_size, "learning_rate": learning_rate,
+                                "l2": l2, "augment": augment, "seed": seed}
     if target != "move" or positions_per_game:  # runs from before these settings hold without them
         settings.update(target=target, positions_per_game=positions_per_game)
     with hold_folder(out, "train-supervised", **settings):
