@@ -1,4 +1,5 @@
 """The experiment scripts run end to end on tiny settings."""
+import argparse
 import json
 from pathlib import Path
 
@@ -100,6 +101,25 @@ def test_alphazero_summaries_name_the_self_play_processes_per_stretch():
     assert alphazero.self_play_processes(old) == "the training process"
     mixed = pd.DataFrame({"iteration": [1, 2, 3, 4], "workers": [None, 1, 2, 2]})
     assert alphazero.self_play_processes(mixed) == "the training process (iterations 1-2), 2 worker processes (iterations 3-4)"
+
+
+def test_alphazero_summaries_show_the_reference_mistakes_and_no_elo_without_previous_games():
+    import pandas as pd
+
+    from engines.training.alphazero_config import AlphaZeroConfig
+
+    history = pd.DataFrame({"iteration": [0, 1, 2, 3], "seconds": [60.0, 120.0, 120.0, 120.0],
+                            "loss": [None, 2.0, 1.5, 1.2], "policy_loss": [None, 1.5, 1.2, 1.0],
+                            "value_loss": [None, 0.4, 0.3, 0.2], "elo": [0.0, None, None, None],
+                            "reference_positions": [600, None, 600, 600], "mistakes_raw": [0.5, None, 0.3, 0.25],
+                            "mistakes_search": [0.4, None, 0.2, 0.125]})
+    config = AlphaZeroConfig(game="connect4", previous_games=0, baselines=[], reference_positions=100,
+                             eval_simulations=16)
+    lines = alphazero.training_section(history, config, "")
+    text = "\n".join(lines)
+    assert "Elo" not in text and "Scores by iteration" not in text and "Last iteration: loss 1.200 " in text
+    assert "| 0 | 600 | 50.0% | 40.0% | 1 |" in lines and "| 3 | 600 | 25.0% | 12.5% | 7 |" in lines
+    assert not any(line.startswith("| 1 |") for line in lines)  # iteration 1 measured nothing
 
 
 def test_alphazero_summaries_describe_the_economies_only_when_used():
@@ -274,6 +294,16 @@ def test_a_script_with_two_runs_names_them_with_preset_each_with_its_defaults_an
     assert ch14b.CHAPTER.config(0) == replace(ch14b.FULL.config(0), baseline_every=4)
     assert (ch14b.FULL.opponent, ch14b.FULL.target, ch14b.CHAPTER.opponent) == ("mcts:rounds=1000", 0.9,
                                                                                  "mcts:rounds=300")
+    recipe = parsed(ch14b, "--preset", "recipe")
+    assert (recipe.out, recipe.work, recipe.iterations, recipe.games) == ("runs/alphazero-connect4-recipe",
+                                                                         "data/alphazero-connect4-recipe", 1600, 200)
+    settings = ch14b.RECIPE.config(0)  # the small boards' recipe on the full board, the full run's shape
+    assert (settings.game, settings.blocks, settings.filters, settings.policy_filters, settings.value_filters) == \
+        ("connect4", 5, 64, 32, 32)
+    assert (settings.simulations, settings.learning_rate_drops, settings.opening_moves, settings.merge_positions) == \
+        (16, [1067], 21, True)
+    assert (settings.publish, settings.reference_positions, settings.reference_every) == ("best", 100, 8)
+    assert ch14b.solved_references(argparse.Namespace(quick=True)) == {}  # a quick run measures the shipped sets
 
     chapter = spc.build_parser(spc.PRESETS["chapter"]).parse_args([])
     full = spc.build_parser(spc.PRESETS["full"]).parse_args(["--preset", "full"])

@@ -4,6 +4,7 @@
     python experiments/chapters/ch14b_alphazero_connect4.py --iterations 24   # goes on from where it stopped
     python experiments/chapters/ch14b_alphazero_connect4.py --quick
     python experiments/chapters/ch14b_alphazero_connect4.py --preset full     # the full run: under 2 hours
+    python experiments/chapters/ch14b_alphazero_connect4.py --preset recipe   # the recipe: about 7 hours
 
 Trains a 5-block, 64-filter policy-value ResNet by batched self-play
 (``engines.training.alphazero``; 128 self-play games of 100 simulations per
@@ -30,6 +31,18 @@ with 200 simulations per move against rollout MCTS with 1,000 rounds per move,
 iteration), the final match's ``games.csv`` and ``summary.md`` to
 ``reports/alphazero-connect4/`` (with ``--out``); ``--ship`` copies the final
 network, e.g. to ``checkpoints/connect4.keras``.
+
+``recipe`` is the same board with the recipe the small boards picked
+(docs/alphazero.md, "The recipe"; the scaling lab's runs,
+:func:`experiments.shared.connectn.training_config`) and the full run's network
+shape: 16 simulations a move, AlphaZero.jl's temperature schedule with its
+floor, random openings, repeated positions merged, heads of 32 filters, the
+learning rate divided by 10 for the last third. Its published network is the
+best on fixed references: the critical positions of six solved sets from 12
+stones on (seed 2, the first 100 critical ones of 250 a set: solved before
+the run starts, in ``--work``-references), never the sets it is judged on. It writes
+``reports/alphazero-connect4-recipe/``; ``experiments/crosschecks/challenger.py``
+then decides whether its network replaces the shipped one.
 """
 from __future__ import annotations
 
@@ -42,12 +55,18 @@ from pathlib import Path
 import pandas as pd
 
 from dlgo.arena.tournament import play_games, schedule
+from dlgo.data.solved import generate_positions
 from engines.registry import ENGINES
 from engines.training.alphazero_config import AlphaZeroConfig, pre_recipe_config
 from experiments.shared import alphazero, chapters
+from experiments.shared.connectn import Net, training_config
 
 NAME = Path(__file__).stem
 POSITION = "4 4 3 5"  # four moves in: the centre contested
+RECIPE_ITERATIONS = 1600  # about 7 hours of 2 cores (16 s an iteration), within the 8 hours
+#: the recipe run's fixed references: seed, positions solved a set (about half critical), critical ones a set
+#: measured, fewest stones (each solvable in a second)
+REFERENCE_SEED, REFERENCE_SOLVED, REFERENCE_PER_SET, REFERENCE_FROM = 2, 250, 100, 12
 
 
 def full_config(seed: int = 0) -> AlphaZeroConfig:
@@ -64,6 +83,24 @@ def full_config(seed: int = 0) -> AlphaZeroConfig:
 def config(seed: int = 0) -> AlphaZeroConfig:
     """The full run's settings, with the baselines played every fourth iteration."""
     return replace(full_config(seed), baseline_every=4)
+
+
+def recipe_config(seed: int = 0) -> AlphaZeroConfig:
+    """The recipe run's settings: the scaling lab's recipe on the full board with the full run's
+    network shape, measured on the references every eighth iteration."""
+    lab = training_config("connect4", Net(blocks=5, filters=64), seed, quick=False, iterations=RECIPE_ITERATIONS)
+    return replace(lab, reference_positions=REFERENCE_PER_SET, reference_every=8)
+
+
+def solved_references(args: argparse.Namespace) -> dict[str, str]:
+    """The recipe run's references, solved once into ``--work``-references (resumable; about ten
+    minutes on 2 cores): its ``reference_file``. A quick run measures the suite's own sets."""
+    if args.quick:
+        return {}
+    folder = Path(f"{args.work}-references")
+    positions = generate_positions("connect4", folder, per_set=REFERENCE_SOLVED, seed=REFERENCE_SEED,
+                                   begin_from=REFERENCE_FROM, workers=args.workers, progress=True)
+    return {"reference_file": str(positions)}
 
 
 def against_the_shipped_network(checkpoint: Path, out: Path, args: argparse.Namespace) -> list[str]:
@@ -114,7 +151,15 @@ CHAPTER = alphazero.Experiment(
     extra=against_the_shipped_network, look_for=what_to_look_for, folder=NAME,
     about=f"the full run's first iterations, against mcts:rounds=300 and the shipped network (reports/{NAME})")
 
-PRESETS = {"chapter": CHAPTER, "full": FULL}
+#: the recipe on the full board, the shipped network's challenger (reports/alphazero-connect4-recipe)
+RECIPE = alphazero.Experiment(
+    name="connect4", game="connect4", title="AlphaZero on Connect Four with the recipe", config=recipe_config,
+    iterations=RECIPE_ITERATIONS, script=__file__, opponent="mcts:rounds=1000", match_games=200,
+    match_simulations=200, target=0.9, prepare=solved_references, folder="alphazero-connect4-recipe",
+    about="the small boards' recipe on the full board, published by solved references "
+          "(reports/alphazero-connect4-recipe)")
+
+PRESETS = {"chapter": CHAPTER, "full": FULL, "recipe": RECIPE}
 
 
 @chapters.script

@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -53,8 +54,8 @@ def options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--supervised-epochs", type=int, default=4, help="epochs of the supervised start (default 4)")
 
 
-def supervised_start(args: argparse.Namespace) -> str:
-    """The policy-value network trained on GNU Go's games; its path."""
+def supervised_start(args: argparse.Namespace) -> dict[str, Any]:
+    """The policy-value network trained on GNU Go's games: the run's ``init``."""
     from engines.training.supervised import train_supervised  # loads TensorFlow
 
     folder = Path(f"{args.work}-supervised")
@@ -69,7 +70,7 @@ def supervised_start(args: argparse.Namespace) -> str:
     print(f"supervised start: a ResNet on {games}'s moves and results -> {network}", flush=True)
     train_supervised(games, network, model="resnet", target="both", epochs=1 if args.quick else args.supervised_epochs,
                      batch_size=256, seed=args.seed, progress=not args.quick)
-    return str(network / "model.keras")
+    return {"init": str(network / "model.keras")}
 
 
 def supervised_accuracy(args: argparse.Namespace) -> list[str]:

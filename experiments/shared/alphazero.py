@@ -18,7 +18,7 @@ import os
 import shutil
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Callable, Mapping
+from typing import Any, Callable, Mapping
 
 import pandas as pd
 
@@ -54,9 +54,9 @@ class Experiment:
     # the summary's closing "What to look for" paragraph (chapter scripts): text, or text made from the history
     look_for: str | Callable[[pd.DataFrame], str] = ""
     folder: str = ""                # runs/<folder> and data/<folder>, if not alphazero-<name>
-    # the network the run starts from, made before it: (the parsed options) -> its path (AlphaGo Zero's
-    # supervised start)
-    prepare: Callable[[argparse.Namespace], str] | None = None
+    # what the run needs made before it starts: (the parsed options) -> changes to its settings (AlphaGo
+    # Zero's supervised start: {"init": its path}; solved reference positions: {"reference_file": ...})
+    prepare: Callable[[argparse.Namespace], dict[str, Any]] | None = None
     options: Callable[[argparse.ArgumentParser], None] | None = None  # the script's own options
     quick_opponent: str | None = None  # the final match's opponent with --quick, if not ``opponent``
     quick_iterations: int = 2          # iterations with --quick
@@ -159,7 +159,7 @@ def settle(experiment: Experiment, args: argparse.Namespace) -> tuple[Experiment
     """The run's settings: the experiment's, or tiny ones with ``--quick`` (which
     also shortens ``args``' run and final match). Once they are checked the run's
     folders are taken (:func:`~experiments.shared.chapters.take_folders`), before
-    the experiment's ``prepare`` writes its start."""
+    the experiment's ``prepare`` writes what the run starts from."""
     config = quick_config(experiment.game, args.seed, experiment.config(args.seed)) if args.quick else \
         experiment.config(args.seed)
     if args.quick:
@@ -170,7 +170,7 @@ def settle(experiment: Experiment, args: argparse.Namespace) -> tuple[Experiment
         experiment = replace(experiment, opponent=course_spec(experiment.opponent, experiment.game))
     take_folders(args)
     if experiment.prepare:
-        config = replace(config, init=experiment.prepare(args))
+        config = replace(config, **experiment.prepare(args))
     return experiment, config
 
 
@@ -220,8 +220,9 @@ def published_words(config: AlphaZeroConfig, history: pd.DataFrame) -> list[str]
     """With ``publish best``: which iteration's network the run published, and by what."""
     if config.publish != "best":
         return []
-    reference = (f"fewest mistakes on {int(history['reference_positions'].iloc[-1])} critical early-game solved "
-                 "positions" if config.reference_positions else f"best score against `{config.baselines[0]}`")
+    sets = f"solved positions of `{config.reference_file}`" if config.reference_file else "early-game solved positions"
+    reference = (f"fewest mistakes on {int(history['reference_positions'].iloc[-1])} critical {sets}"
+                 if config.reference_positions else f"best score against `{config.baselines[0]}`")
     published = published_iteration(history)
     which = "the start, before any self-play" if published == 0 else f"iteration {published}'s"
     every = "every iteration" if config.reference_positions or config.baseline_every == 1 else \
@@ -261,27 +262,41 @@ def judge(experiment: Experiment, agent: str, checkpoint: Path, args: argparse.N
 
 
 def training_section(history: pd.DataFrame, config: AlphaZeroConfig, note: str) -> list[str]:
-    """``## Training``: the last iteration's losses and Elo, the experiment's note,
-    and the scores of (at most about ten) iterations against the previous network and the baselines."""
+    """``## Training``: the last iteration's losses and Elo, the experiment's note, and (at
+    most about ten) iterations' scores against the previous network and the baselines, or
+    their mistakes on the fixed references."""
     last = history.iloc[-1]
-    scores = [c for c in history.columns if c.startswith("score_vs_")]
+    elo = "" if not config.previous_games else (
+        f"; Elo {last['elo']:+.0f} over " + ("the network it started from" if config.init else "the untrained network")
+        + f" (each iteration plays the one before it {config.previous_games} times with {config.eval_simulations} "
+          "simulations per move; the Elo differences add up)")
     lines = ["## Training", "",
              f"Last iteration: loss {last['loss']:.3f} (policy {last['policy_loss']:.3f}, value "
-             f"{last['value_loss']:.3f}); Elo {last['elo']:+.0f} over "
-             + ("the network it started from" if config.init else "the untrained network") + " (each iteration "
-             f"plays the one before it {config.previous_games} times with {config.eval_simulations} simulations "
-             "per move; the Elo differences add up).", "",
-             *([note, ""] if note else []),
-             f"Scores by iteration, against the previous network ({config.previous_games} games) and the "
-             f"baselines ({config.eval_games} games each), {config.eval_simulations} simulations per move:", "",
-             "| iteration | elo | " + " | ".join(c.removeprefix("score_vs_") for c in scores) + " | minutes |",
-             "|---:|---:|" + "---:|" * len(scores) + "---:|"]
-    played = history.dropna(subset=scores)  # iterations that played the baselines
-    step = max(1, len(played) // 10)
-    for _, row in played.iloc[::-1][::step][::-1].iterrows():
-        lines.append(f"| {int(row['iteration'])} | {row['elo']:+.0f} | "
-                     + " | ".join(f"{row[c]:.0%}" for c in scores) + f" | {row['seconds'] / 60:.1f} |")
+             f"{last['value_loss']:.3f}){elo}.", "", *([note, ""] if note else [])]
+    scores = [c for c in history.columns if c.startswith("score_vs_")]
+    if scores:
+        lines += [f"Scores by iteration, against the previous network ({config.previous_games} games) and the "
+                  f"baselines ({config.eval_games} games each), {config.eval_simulations} simulations per move:", "",
+                  "| iteration | elo | " + " | ".join(c.removeprefix("score_vs_") for c in scores) + " | minutes |",
+                  "|---:|---:|" + "---:|" * len(scores) + "---:|"]
+        for _, row in some_rows(history.dropna(subset=scores)).iterrows():  # iterations that played the baselines
+            lines.append(f"| {int(row['iteration'])} | {row['elo']:+.0f} | "
+                         + " | ".join(f"{row[c]:.0%}" for c in scores) + f" | {row['seconds'] / 60:.1f} |")
+    if "mistakes_search" in history:
+        lines += [*([""] if scores else []), f"Mistakes on the fixed references by iteration (critical solved positions; "
+                  f"raw policy and {config.eval_simulations} simulations a move), and the training minutes so far:", "",
+                  "| iteration | positions | raw | search | minutes |", "|---:|---:|---:|---:|---:|"]
+        minutes = history["seconds"].cumsum() / 60
+        for index, row in some_rows(history.dropna(subset=["mistakes_search"])).iterrows():
+            lines.append(f"| {int(row['iteration'])} | {int(row['reference_positions'])} | {row['mistakes_raw']:.1%} "
+                         f"| {row['mistakes_search']:.1%} | {minutes[index]:.0f} |")
     return lines
+
+
+def some_rows(rows: pd.DataFrame, about: int = 10) -> pd.DataFrame:
+    """About ``about`` of ``rows``, evenly spaced, the last always among them."""
+    step = max(1, len(rows) // about)
+    return rows.iloc[::-1][::step][::-1]
 
 
 def closing(experiment: Experiment, history: pd.DataFrame) -> list[str]:
