@@ -296,12 +296,12 @@ def test_a_script_with_two_runs_names_them_with_preset_each_with_its_defaults_an
                                                                                  "mcts:rounds=300")
     recipe = parsed(ch14b, "--preset", "recipe")
     assert (recipe.out, recipe.work, recipe.iterations, recipe.games) == ("runs/alphazero-connect4-recipe",
-                                                                         "data/alphazero-connect4-recipe", 1600, 200)
+                                                                         "data/alphazero-connect4-recipe", 2400, 200)
     settings = ch14b.RECIPE.config(0)  # the small boards' recipe on the full board, the full run's shape
     assert (settings.game, settings.blocks, settings.filters, settings.policy_filters, settings.value_filters) == \
         ("connect4", 5, 64, 32, 32)
     assert (settings.simulations, settings.learning_rate_drops, settings.opening_moves, settings.merge_positions) == \
-        (16, [1067], 21, True)
+        (16, [1601], 21, True)
     assert (settings.publish, settings.reference_positions, settings.reference_every) == ("best", 100, 8)
     assert ch14b.solved_references(argparse.Namespace(quick=True)) == {}  # a quick run measures the shipped sets
 
