@@ -104,8 +104,11 @@ def test_alphazero_summaries_name_the_self_play_processes_per_stretch():
 
 
 def test_alphazero_summaries_show_the_reference_mistakes_and_no_elo_without_previous_games():
+    from dataclasses import replace
+
     import pandas as pd
 
+    from dlgo.data.solved import shipped_sets
     from engines.training.alphazero_config import AlphaZeroConfig
 
     history = pd.DataFrame({"iteration": [0, 1, 2, 3], "seconds": [60.0, 120.0, 120.0, 120.0],
@@ -120,6 +123,11 @@ def test_alphazero_summaries_show_the_reference_mistakes_and_no_elo_without_prev
     assert "Elo" not in text and "Scores by iteration" not in text and "Last iteration: loss 1.200 " in text
     assert "| 0 | 600 | 50.0% | 40.0% | 1 |" in lines and "| 3 | 600 | 25.0% | 12.5% | 7 |" in lines
     assert not any(line.startswith("| 1 |") for line in lines)  # iteration 1 measured nothing
+    refs = str(shipped_sets("connect4"))
+    published = " ".join(alphazero.published_words(replace(config, reference_every=8, reference_file=refs),
+                                                   history.assign(published=2)))
+    assert f"fewest mistakes on 600 critical solved positions of `{refs}`" in published
+    assert "measured every 8 iterations and for the start): here iteration 2's" in published
 
 
 def test_alphazero_summaries_describe_the_economies_only_when_used():

@@ -225,8 +225,8 @@ def published_words(config: AlphaZeroConfig, history: pd.DataFrame) -> list[str]
                  if config.reference_positions else f"best score against `{config.baselines[0]}`")
     published = published_iteration(history)
     which = "the start, before any self-play" if published == 0 else f"iteration {published}'s"
-    every = "every iteration" if config.reference_positions or config.baseline_every == 1 else \
-        f"every {config.baseline_every} iterations"
+    period = config.reference_every if config.reference_positions else config.baseline_every
+    every = "every iteration" if period == 1 else f"every {period} iterations"
     return [f"The run publishes its best network by a fixed reference ({reference}, {config.eval_simulations} "
             f"simulations a move, measured {every} and for the start): here {which}; the matches below play it.",
             ""]
