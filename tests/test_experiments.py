@@ -267,7 +267,7 @@ def test_alphago_zero_on_9x9_starts_from_a_supervised_network_and_says_so(tmp_pa
     assert read_metadata(start)["kind"] == "policy-value"
     assert read_metadata(work / "checkpoints" / "iter-000.keras")  # the run's generation 0: the supervised start
     summary = (out / "summary.md").read_text()
-    assert f"the network of `{start}` (its own shape)" in summary
+    assert f"the network of `{start}` (its own shape, with fresh auxiliary heads)" in summary
     assert "| the supervised start, before self-play | `alphazero:checkpoint=" in summary
     assert "| the final network | `alphazero:checkpoint=" in summary and "| 95% interval |" in summary
     assert "Self-play " in summary and "with 2 games each, the two 95% intervals overlap" in summary
@@ -458,6 +458,28 @@ def test_gumbel_search_crosscheck_runs_quick_and_reports_both_searches(tmp_path)
     rates = (out / "mistake_rates.csv").read_text()
     assert "simulations=2,gumbel=16" in rates and "simulations=8," in rates
     assert (out / "mistakes_vs_compute.png").exists() and (out / "match" / "games.csv").exists()
+
+
+def test_the_go_runs_train_with_the_recipe_and_the_auxiliary_heads():
+    """7x7 from zero and 9x9 from the supervised start take the recipe's defaults (heads of 32,
+    merged positions, the board-scaled temperature schedule with its floor), drop the learning
+    rate for the last third, learn the auxiliary targets and publish the best score against
+    GNU Go, with no random openings."""
+    from dataclasses import fields
+
+    from engines.training.alphazero_config import AlphaZeroConfig
+    from experiments.headline import alphazero_go7, alphazero_go9
+
+    defaults = {f.name: f.default for f in fields(AlphaZeroConfig)}
+    recipe = ("policy_filters", "value_filters", "merge_positions", "temperature_moves", "temperature_floor",
+              "temperature_decay_moves", "opening_moves", "publish")
+    for module in (alphazero_go7, alphazero_go9):
+        config = module.config(0)
+        assert {name: getattr(config, name) for name in recipe} == {name: defaults[name] for name in recipe}
+        assert config.learning_rate_drops == [2 * module.ITERATIONS // 3 + 1] == [module.EXPERIMENT.iterations
+                                                                                  * 2 // 3 + 1]
+        assert config.auxiliary == ["all"] and config.publish_margin == 0.0 and config.previous_games == 0
+        assert config.baselines == [module.OPPONENT]
 
 
 def test_zero_knowledge_go7_runs_quick_with_its_economies_and_publishes_its_best(tmp_path):

@@ -195,6 +195,40 @@ def test_one_network_learns_moves_and_results_and_alphazero_starts_from_it(ttt_d
         train_supervised(ttt_data, tmp_path / "resnet", model="resnet", epochs=1, progress=False)
 
 
+def test_alphazero_adds_the_auxiliary_heads_to_a_supervised_resnet_start(ttt_data, tmp_path):
+    """A supervised ResNet (the recipe's heads) starts a run that learns auxiliary targets:
+    the heads join its tower fresh and its policy and value are the start's; a network that
+    is not AlphaZero's ResNet is refused before the run folder records anything."""
+    from dataclasses import fields
+
+    import pandas as pd
+
+    from engines.neural.backend import compiled_call, load_model
+    from engines.training.alphazero import train_alphazero
+    from engines.training.alphazero_config import AlphaZeroConfig
+    from engines.training.supervised import RESNET_HEADS, train_supervised
+
+    defaults = {f.name: f.default for f in fields(AlphaZeroConfig)}
+    assert RESNET_HEADS == (defaults["policy_filters"], defaults["value_filters"])
+    start = tmp_path / "resnet"
+    train_supervised(ttt_data, start, model="resnet", target="both", epochs=1, batch_size=8, progress=False)
+    config = dict(game="tictactoe", games=2, parallel=2, simulations=4, buffer_games=4, batch_size=8, train_steps=1,
+                  eval_games=1, previous_games=1, eval_simulations=2, auxiliary=["all"])
+    run = tmp_path / "az"
+    train_alphazero(run, AlphaZeroConfig(**config, init=str(start / "model.keras")), iterations=1, progress=False)
+    first, _ = load_model(run / "checkpoints" / "iter-000.keras", compile=False)
+    given, _ = load_model(start / "model.keras", compile=False)
+    assert [tuple(o.shape[1:]) for o in first.outputs] == [(9,), (1,), (1,)]  # policy, value, moves_left
+    x = np.random.default_rng(0).integers(0, 2, size=(3, 3, 3, 3)).astype(np.float32)
+    for a, b in zip(compiled_call(first)(x)[:2], compiled_call(given)(x)):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+    assert "moves_left_loss" in pd.read_csv(run / "history.csv").columns
+    other = tmp_path / "tiny"
+    train_supervised(ttt_data, other, model="tiny", epochs=1, batch_size=8, target="both", progress=False)
+    with pytest.raises(ValueError, match="adds its heads to AlphaZero's ResNet"):
+        AlphaZeroConfig(**config, init=str(other / "model.keras"))
+
+
 def test_save_and_load_give_identical_predictions(tmp_path):
     from engines.neural.backend import compiled_call, load_model, read_metadata, save_model
     from engines.neural.models import build_model

@@ -67,13 +67,32 @@ def build_resnet(input_shape: tuple[int, int, int], num_moves: int, *, blocks: i
     v = layers.Flatten(name="value_flat")(v)
     v = layers.Dense(value_units, activation="relu", kernel_regularizer=regularizer, name="value_hidden")(v)
     value = layers.Dense(1, activation="tanh", kernel_regularizer=regularizer, name="value")(v)
-    extra = []
-    for head in auxiliary:
-        if AUXILIARY_HEADS[head] == "board":
-            extra.append(layers.Conv2D(1, 1, activation="tanh", kernel_regularizer=regularizer, name=head)(x))
-        else:
-            extra.append(layers.Dense(1, kernel_regularizer=regularizer, name=head)(v))
+    extra = _auxiliary_heads(auxiliary, x, v, regularizer)
     return keras.Model(inputs, [policy, value, *extra], name=name)
+
+
+def _auxiliary_heads(auxiliary: Sequence[str], tower, hidden, regularizer) -> list:
+    """The ``auxiliary`` heads' outputs: ownership from the ``tower``, the numbers from the value's ``hidden`` layer."""
+    layers = keras.layers
+    return [layers.Conv2D(1, 1, activation="tanh", kernel_regularizer=regularizer, name=head)(tower)
+            if AUXILIARY_HEADS[head] == "board" else layers.Dense(1, kernel_regularizer=regularizer, name=head)(hidden)
+            for head in auxiliary]
+
+
+def add_auxiliary_heads(model: "keras.Model", auxiliary: Sequence[str], l2: float = 1e-4) -> "keras.Model":
+    """``model`` (a :func:`build_resnet` network with a policy and a value alone, e.g. a
+    supervised start) with fresh ``auxiliary`` heads where :func:`build_resnet` puts them,
+    its own layers and weights shared: a :class:`SpecError` for a network of another shape."""
+    if not auxiliary:
+        return model
+    names = {layer.name for layer in model.layers}
+    if not {"policy_conv", "value_hidden"} <= names or len(model.outputs) != 2:
+        raise SpecError(f"auxiliary heads join AlphaZero's ResNet (a policy and a value, its layers policy_conv and "
+                        f"value_hidden); {model.name} is not one")
+    regularizer = keras.regularizers.L2(l2) if l2 else None
+    tower, hidden = model.get_layer("policy_conv").input, model.get_layer("value_hidden").output
+    extra = _auxiliary_heads(auxiliary, tower, hidden, regularizer)
+    return keras.Model(model.inputs, [*model.outputs, *extra], name=model.name)
 
 
 def resnet_flops(input_shape: tuple[int, int, int], num_moves: int, *, blocks: int, filters: int,

@@ -43,7 +43,7 @@ import math
 import time
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 import pandas as pd
@@ -62,7 +62,7 @@ from engines.alphazero import NetworkEvaluator
 from engines.checkpoints import publish_copy
 from engines.neural.backend import device_name, in_precision, keras, load_model, save_model
 from engines.neural.loading import LoadedModel
-from engines.neural.resnet import build_resnet
+from engines.neural.resnet import add_auxiliary_heads, build_resnet
 from engines.registry import ENGINES
 from engines.training.alphazero_config import AlphaZeroConfig
 from engines.training.replay import ReplayBuffer
@@ -168,10 +168,10 @@ def open_run(out: Path, config: AlphaZeroConfig, progress: bool) -> Run:
         buffer = ReplayBuffer(config.buffer_games, syms, merge=config.merge_positions)
     else:
         keras.utils.set_random_seed(config.seed)
-        model = starting_network(config.init, encoder) if config.init else build_resnet(
+        auxiliary = config.auxiliary_targets()
+        model = starting_network(config.init, encoder, auxiliary, config.l2) if config.init else build_resnet(
             encoder.shape, encoder.num_moves, blocks=config.blocks, filters=config.filters, l2=config.l2,
-            policy_filters=config.policy_filters, value_filters=config.value_filters,
-            auxiliary=config.auxiliary_targets())
+            policy_filters=config.policy_filters, value_filters=config.value_filters, auxiliary=auxiliary)
         _compile(model, config)
         buffer = ReplayBuffer(config.buffer_games, syms, merge=config.merge_positions)
         save_model(model, start, {**metadata, "iteration": 0})
@@ -337,11 +337,12 @@ def _resume_point(out: Path, history: pd.DataFrame) -> int:
     return done
 
 
-def starting_network(path: str, encoder: Encoder) -> "keras.Model":
+def starting_network(path: str, encoder: Encoder, auxiliary: Sequence[str] = (), l2: float = 1e-4) -> "keras.Model":
     """The policy-value network in ``path`` (``dlgo train-supervised --target
     both``, or another run's checkpoint) as the start of a run with ``encoder``:
     a :class:`ModelFileError` unless it reads the same planes and answers a
-    policy over the same moves and a value. Its own architecture is kept."""
+    policy over the same moves and a value. Its own architecture is kept, with
+    fresh ``auxiliary`` heads added (:func:`~engines.neural.resnet.add_auxiliary_heads`)."""
     model, metadata = load_model(path, compile=False)
     recorded = metadata.get("encoder", {})
     shapes = [tuple(output.shape[1:]) for output in model.outputs]
@@ -350,7 +351,10 @@ def starting_network(path: str, encoder: Encoder) -> "keras.Model":
         raise ModelFileError(f"--init {path}: a network for {encoder.game_spec} with the {encoder.name} encoder, a "
                              f"policy and a value is needed; this one reads {recorded.get('name', 'unknown')} "
                              f"planes and answers outputs of shapes {shapes}")
-    return model
+    try:
+        return add_auxiliary_heads(model, auxiliary, l2)
+    except SpecError as error:
+        raise ModelFileError(f"--init {path}: {error}") from None
 
 
 def _compile(model: "keras.Model", config: AlphaZeroConfig) -> None:

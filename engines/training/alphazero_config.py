@@ -182,9 +182,6 @@ class AlphaZeroConfig:
         if unknown:
             raise SpecError(f"{self.game} has no auxiliary target {', '.join(unknown)}; its targets: "
                             f"{', '.join(offered)} (or all)")
-        if self.init and self.auxiliary:
-            raise SpecError("--auxiliary needs a network with the auxiliary heads: start from random weights, not "
-                            "--init")
         if self.init:
             self._check_start()
 
@@ -203,6 +200,11 @@ class AlphaZeroConfig:
                                  f"encoder, a policy and a value is needed; this one is for "
                                  f"{start.encoder.game_spec} with the {start.encoder.name} encoder (its kind: "
                                  f"{kind or 'not recorded'})")
+        model = str(start.metadata.get("model", ""))
+        if self.auxiliary and kind != "alphazero" and model != "resnet":
+            raise ModelFileError(f"--init {self.init}: --auxiliary adds its heads to AlphaZero's ResNet "
+                                 f"(train-supervised --model resnet, or a train-alphazero network); this one is "
+                                 f"a {model or kind or 'network of unrecorded kind'}")
 
     def learning_rate_at(self, iteration: int) -> float:
         """The step schedule: ``learning_rate`` times ``learning_rate_drop`` once

@@ -200,8 +200,9 @@ def compile_model(model: "keras.Model", learning_rate: float, target: str = "mov
         model.compile(optimizer=optimizer, loss=keras.losses.SparseCategoricalCrossentropy(), metrics=move_metrics)
 
 
-#: the size of ``model="resnet"``: AlphaZero's tower at the suite's Go size
-RESNET_BLOCKS, RESNET_FILTERS = 4, 64
+#: the size of ``model="resnet"``: AlphaZero's tower at the suite's Go size, with the recipe's heads
+#: (AlphaZeroConfig's default policy and value filters)
+RESNET_BLOCKS, RESNET_FILTERS, RESNET_HEADS = 4, 64, (32, 32)
 
 
 def build_network(model: str, shape: tuple[int, int, int], num_moves: int, l2: float, target: str) -> "keras.Model":
@@ -210,7 +211,7 @@ def build_network(model: str, shape: tuple[int, int, int], num_moves: int, l2: f
         if target != "both":
             raise SpecError("the resnet has a policy head and a value head: train it with --target both")
         return build_resnet(shape, num_moves, blocks=RESNET_BLOCKS, filters=RESNET_FILTERS, l2=l2 or 1e-4,
-                            name="resnet")
+                            policy_filters=RESNET_HEADS[0], value_filters=RESNET_HEADS[1], name="resnet")
     head = {"move": "policy", "value": "value", "both": "policy-value"}[target]
     return build_model(model, shape, num_moves, l2=l2, head=head)
 

@@ -208,7 +208,8 @@ def introduction(title: str, command_line: str, config: AlphaZeroConfig, history
     return [f"# {title}", "", f"Reproduce: `{command_line}`", "",
             f"{trained} iterations of {config.games} self-play games ({search_budget(config)}), "
             + (f"a {config.blocks}-block, {config.filters}-filter ResNet" if not config.init else
-               f"the network of `{config.init}` (its own shape)")
+               f"the network of `{config.init}` (its own shape"
+               + (", with fresh auxiliary heads)" if config.auxiliary else ")"))
             + f", {config.train_steps} batches of "
             f"{config.batch_size} per iteration from a replay buffer of the last {config.buffer_games} games: "
             f"**{seconds / 60:.1f} minutes** of training (self-play, learning and the per-iteration scores) on "
