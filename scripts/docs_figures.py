@@ -23,7 +23,7 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run as a script from any folder
 
-from dlgo.arena.ratings import wilson_interval  # noqa: E402
+from dlgo.arena.ratings import expected_score, wilson_interval  # noqa: E402
 from dlgo.formats.atomic import atomic_write  # noqa: E402
 from engines.registry import engine_description, engine_names, engine_parameters  # noqa: E402
 from experiments.headline import alphazero_economies  # noqa: E402
@@ -401,11 +401,6 @@ def scaling_tables() -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, int] | N
             int(frontier["simulations"].iloc[0]))
 
 
-def win_share(elo: float) -> float:
-    """The share of games a player ``elo`` points stronger wins (the Elo model)."""
-    return 1 / (1 + 10 ** (-elo / 400))
-
-
 def search_doubling(points: pd.DataFrame) -> list[tuple[int, int, float]]:
     """Elo per doubling of the simulations between each two neighbouring budgets, for each
     run's last network, averaged over boards and network sizes: (budget, next budget, Elo)."""
@@ -508,7 +503,7 @@ def course_scaling() -> str:
     if len(rising):
         train_gain = float(rising.mean()) * math.log10(2)
         lines.append(f"Doubling the training compute buys about **{train_gain:.0f} Elo** on the rising frontier "
-                     f"(averaged over the boards): the doubled run's network wins {win_share(train_gain):.0%} of its "
+                     f"(averaged over the boards): the doubled run's network wins {expected_score(train_gain, 0):.0%} of its "
                      "games against the network it doubled.")
     doublings = search_doubling(points)
     if doublings:

@@ -143,7 +143,8 @@ def test_a_training_iteration_with_playout_cap_randomisation_keeps_fewer_positio
 
 
 def test_a_tiny_training_iteration_runs_and_resumes_with_the_same_buffer(tmp_path):
-    from engines.training.alphazero import AlphaZeroConfig, elo_difference, train_alphazero
+    from dlgo.arena.ratings import elo_from_score
+    from engines.training.alphazero import AlphaZeroConfig, train_alphazero
     from engines.training.replay import ReplayBuffer
 
     config = AlphaZeroConfig(game="tictactoe", blocks=1, filters=8, games=4, parallel=4, simulations=8,
@@ -162,7 +163,7 @@ def test_a_tiny_training_iteration_runs_and_resumes_with_the_same_buffer(tmp_pat
     history = train_alphazero(tmp_path, config, iterations=2, progress=False, workers=2)
     assert list(history["iteration"]) == [1, 2]
     assert list(history["learning_rate"]) == pytest.approx([1e-3, 5e-4])  # the drop at iteration 2
-    elo_gain = elo_difference(history["score_vs_previous"].iloc[1], config.previous_games)
+    elo_gain = elo_from_score(history["score_vs_previous"].iloc[1], config.previous_games)
     assert history["elo"].iloc[1] == pytest.approx(history["elo"].iloc[0] + elo_gain)
     buffer = ReplayBuffer.load(tmp_path / "buffer-002.npz")
     assert len(buffer.games) == 6  # capacity: the two oldest of 8 games dropped
@@ -261,15 +262,6 @@ def test_analyze_prints_and_plots_policy_and_value(tmp_path, capsys):
     best = out.split("after 200 simulations")[1].splitlines()[1].split()
     assert best[0] == "a3" and int(best[1]) > 150
     assert (tmp_path / "visits.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-
-
-def test_elo_difference_from_a_score():
-    from engines.training.alphazero import elo_difference
-
-    assert elo_difference(0.5, 20) == 0
-    assert elo_difference(0.75, 20) == pytest.approx(400 * np.log10(3))  # 3:1 odds, about +191
-    assert elo_difference(0.25, 20) == pytest.approx(-elo_difference(0.75, 20))
-    assert elo_difference(1.0, 20) == pytest.approx(400 * np.log10(19.5 / 0.5))  # 20-0 counts as 19.5-0.5
 
 
 def test_shipped_networks_load_by_name_from_anywhere(tmp_path, monkeypatch):

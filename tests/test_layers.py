@@ -6,8 +6,11 @@ import-linter's, in pyproject.toml, run by `make test`."""
 from __future__ import annotations
 
 import ast
+import io
+import re
 import subprocess
 import sys
+import tokenize
 from pathlib import Path
 
 import grimp
@@ -220,3 +223,36 @@ def test_the_length_check_counts_decorators_and_methods(tmp_path):
     (tmp_path / "sample.py").write_text(f"class A:\n    @staticmethod\n    def long():\n{body}\n\n\ndef short():\n    pass\n")
     assert function_lengths(tmp_path / "sample.py", tmp_path) == {"sample.py:long": LONGEST_FUNCTION + 1,
                                                                   "sample.py:short": 2}
+
+
+#: the Elo model's formula written out: 10 ** (difference / 400), or 400 log10(odds)
+ELO_FORMULA = re.compile(r"10\s*\*\*\s*\(.*/\s*400\b|\b400(?:\.0)?\s*\*\s*(?:math|np)\.log10")
+
+
+def elo_formulas(path: Path) -> list[int]:
+    """The lines of ``path`` whose code writes the Elo model out (comments and plain strings aside;
+    an f-string's expressions are code)."""
+    code: dict[int, str] = {}
+    for token in tokenize.generate_tokens(io.StringIO(path.read_text()).readline):
+        words = token.type in (tokenize.COMMENT, tokenize.STRING) and not re.match(r"[rRbB]*[fF]", token.string)
+        if not words and token.type not in (tokenize.NL, tokenize.NEWLINE):
+            code[token.start[0]] = code.get(token.start[0], "") + token.string
+    return [n for n, line in sorted(code.items()) if ELO_FORMULA.search(line)]
+
+
+def test_the_elo_model_is_written_once_in_the_arena():
+    """Every Elo figure comes from dlgo.arena.ratings (expected_score, elo_from_score, fit_ratings):
+    no other module of the library, the experiments or the scripts writes the formula again."""
+    home = ROOT / "dlgo" / "arena" / "ratings.py"
+    sources = [p for folder in ("dlgo", "engines", "experiments", "scripts", "benchmarks")
+               for p in sorted((ROOT / folder).rglob("*.py")) if p != home]
+    assert {str(p.relative_to(ROOT)): lines for p in sources if (lines := elo_formulas(p))} == {}
+    assert elo_formulas(home)  # the check sees the formula where it lives
+
+
+def test_the_elo_check_reads_code_not_words(tmp_path):
+    sample = tmp_path / "sample.py"
+    sample.write_text('"""P = 1 / (1 + 10 ** ((b - a) / 400))"""\n# 400 * math.log10(odds)\n'
+                      "share = 1 / (1 + 10 ** (-elo / 400))\nelo = 400.0 * math.log10(s / (1 - s))\n"
+                      "text = f'{1 / (1 + 10 ** (-s / 400)):.0%}'\n")
+    assert elo_formulas(sample) == [3, 4, 5]

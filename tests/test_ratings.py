@@ -82,3 +82,14 @@ def test_the_same_games_in_another_order_give_the_same_intervals():
     random.Random(7).shuffle(shuffled)
     assert shuffled != results
     assert fit_ratings(shuffled, bootstrap=50) == fit_ratings(results, bootstrap=50)
+
+
+def test_a_score_gives_the_elo_difference_the_model_predicts_it_from():
+    from dlgo.arena.ratings import elo_from_score
+
+    assert elo_from_score(0.5, 20) == 0
+    assert elo_from_score(0.75, 20) == pytest.approx(400 * math.log10(3))  # 3:1 odds, about +191
+    assert elo_from_score(0.25, 20) == pytest.approx(-elo_from_score(0.75, 20))
+    assert expected_score(elo_from_score(0.75, 20), 0) == pytest.approx(0.75)  # one model, both ways
+    assert math.isnan(elo_from_score(float("nan"), 20))
+    assert elo_from_score(1.0, 20) == pytest.approx(400 * math.log10(19.5 / 0.5))  # 20-0 counts as 19.5-0.5

@@ -170,6 +170,18 @@ def expected_score(elo_a: float, elo_b: float) -> float:
     return 1.0 / (1.0 + 10 ** ((elo_b - elo_a) / 400))
 
 
+def elo_from_score(score: float, games: int) -> float:
+    """The Elo difference the model gives a player scoring ``score`` (0..1) over
+    ``games`` games: :func:`expected_score` inverted, ``400 log10(s / (1 - s))``. A
+    sweep or a wipe-out counts as half a game short of it, so the estimate stays
+    finite; nan for a nan score."""
+    if math.isnan(score):
+        return float("nan")
+    margin = 0.5 / max(1, games)
+    score = min(max(score, margin), 1 - margin)
+    return 400.0 * math.log10(score / (1 - score))
+
+
 @dataclass(frozen=True)
 class Tally:
     """Games won, drawn and lost: a match's result, or a measured expectation."""

@@ -15,7 +15,7 @@ Each iteration, as the paper tells it (:func:`train_alphazero`, one screen):
    iteration's (batched games, :func:`engines.training.selfplay.play_batched_match`)
    and against fixed baselines (``random``, ``mcts:rounds=1000``, ...). The score
    against the previous network gives an Elo difference,
-   ``400 * log10(s / (1 - s))``; their running sum, from 0 for the untrained
+   ``400 * log10(s / (1 - s))`` (:func:`dlgo.arena.ratings.elo_from_score`); their running sum, from 0 for the untrained
    network, is the ``elo`` column. With ``reference_positions`` the network is
    also measured on solved positions (:func:`measure_references`), a yardstick
    that never moves.
@@ -49,6 +49,7 @@ import numpy as np
 import pandas as pd
 
 from dlgo.arena.match import play_match
+from dlgo.arena.ratings import elo_from_score
 from dlgo.core.errors import ModelFileError, RecordError, SpecError
 from dlgo.encoders import Encoder, get_encoder_by_name
 from dlgo.formats.atomic import atomic_write
@@ -235,7 +236,7 @@ def evaluate_network(run: Run, iteration: int, checkpoint: Path, last: bool) -> 
     config = run.config
     scores = {"score_vs_previous": _against_previous(run, iteration)}
     last_elo = float(run.history["elo"].iloc[-1]) if "elo" in run.history else 0.0
-    scores["elo"] = last_elo + elo_difference(scores["score_vs_previous"], config.previous_games)
+    scores["elo"] = last_elo + elo_from_score(scores["score_vs_previous"], config.previous_games)
     if iteration % config.baseline_every == 0 or last:
         scores.update(_against_baselines(checkpoint, config, iteration, run.progress))
     return scores
@@ -396,16 +397,6 @@ def _against_baselines(checkpoint: Path, config: AlphaZeroConfig, iteration: int
         scores[f"score_vs_{baseline}"] = total / max(1, config.eval_games)
     bar.close()
     return scores
-
-
-def elo_difference(score: float, games: int) -> float:
-    """Elo difference implied by ``score`` (0..1) over ``games`` games; a clean
-    sweep counts as half a game short of one, so the estimate stays finite."""
-    if math.isnan(score):
-        return float("nan")
-    margin = 0.5 / max(1, games)
-    score = min(max(score, margin), 1 - margin)
-    return 400.0 * math.log10(score / (1 - score))
 
 
 def _write_selfplay_sgf(folder: Path, game: str, games: list[str], player: str) -> None:

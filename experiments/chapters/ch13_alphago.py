@@ -59,7 +59,7 @@ import pandas as pd
 
 from dlgo.core.arguments import whole
 from dlgo.arena.match import Task
-from dlgo.arena.ratings import wilson_interval
+from dlgo.arena.ratings import elo_from_score, wilson_interval
 from dlgo.arena.tournament import play_games, task_seed
 from dlgo.core.errors import DlgoError
 from dlgo.data.generate import generate_games
@@ -132,8 +132,7 @@ def quick(args: argparse.Namespace) -> None:
 def elo_against(score: float, games: int, anchor: float = ANCHOR_ELO) -> float:
     """The Elo of a player scoring ``score`` against a player rated ``anchor``
     (a sweep or a wipe-out counted as half a game short of it)."""
-    score = min(max(score, 0.5 / games), 1 - 0.5 / games)
-    return anchor + 400 * math.log10(score / (1 - score))
+    return anchor + elo_from_score(score, games)
 
 
 def engine_minutes(records: list) -> float:

@@ -13,6 +13,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
+from dlgo.arena.ratings import expected_score
 from dlgo.formats.plotting import new_figure, save_figure
 from experiments.shared.connectn import board_slug, cells_of
 from experiments.shared.frontier import PERFECT, Fit, Reach, fit_frontier, frontier, knee_ratio, perfect_compute
@@ -269,7 +270,7 @@ def frontier_lines(args: argparse.Namespace, command_line: str, points: pd.DataF
     if slopes:
         lines += ["", f"Jones measured about {JONES_ELO_PER_DECADE} Elo per 10x along the frontier on Hex; here "
                       f"{' and '.join(f'{s:.0f}' for s in slopes)}, so doubling training compute wins "
-                      f"{' and '.join(f'{1 / (1 + 10 ** (-s * math.log10(2) / 400)):.0%}' for s in slopes)} of the "
+                      f"{' and '.join(f'{expected_score(s * math.log10(2), 0):.0%}' for s in slopes)} of the "
                       "games against the network it doubled (Jones: about two in three)."]
     return lines
 
