@@ -1,5 +1,6 @@
 """The shared contract is enough: a game defined here, in a few lines, and
-registered, passes the whole API suite (``test_game_api.py`` runs it too), plays
+registered, passes the whole API suite (``dlgo.games.api_checks``, which
+``test_game_api.py`` runs on it), plays
 in a tournament with its report, goes through an encoder and trains one
 AlphaZero iteration, without any change to a generic module.
 
