@@ -46,7 +46,7 @@ from dlgo.core.errors import SpecError
 from dlgo.core.game import Game, State, value_for
 from dlgo.core.specs import require
 from dlgo.core.types import Move
-from dlgo.games.go.state import GameState, GoGame
+from dlgo.games.go.state import GoState, GoGame
 from engines.checkpoints import checkpoint_set
 from engines.neural.loading import LoadedModel, load_network, value_output
 from engines.predictor import candidate_plays, choose_from_policy, pass_wins
@@ -221,7 +221,7 @@ class AlphaGoAgent(PUCTAgent):
 
     def searches_go(self, state: State) -> bool:
         """Does this engine search ``state`` with the compiled, guided Go search? On Go, unless ``plain``."""
-        return self._go_options is not None and isinstance(state, GameState)
+        return self._go_options is not None and isinstance(state, GoState)
 
     def new_game(self) -> None:
         super().new_game()
@@ -231,7 +231,7 @@ class AlphaGoAgent(PUCTAgent):
     def choose(self, state: State) -> Move:
         if self.raw or not self.searches_go(state):
             return super().choose(state)
-        assert isinstance(state, GameState)
+        assert isinstance(state, GoState)
         if self._go is None:
             from engines.go_search import GoSearch, SearchSettings  # numba: loaded where it runs
             assert self._go_options is not None

@@ -31,7 +31,7 @@ from dlgo.core.agent import SearchReport
 from dlgo.core.types import Move
 from dlgo.games.go import kernels, playouts
 from dlgo.games.go.pattern_kernels import tables_for
-from dlgo.games.go.state import GameState
+from dlgo.games.go.state import GoState
 from engines import mcts_kernels
 from engines.mcts_kernels import MAX_DEPTH, Settings, Tree
 
@@ -130,7 +130,7 @@ class GoSearch:
         self.guide = guide  # a network asked about the nodes simulated often (None: none)
         self.seed = seed
         self.tree: Tree | None = None
-        self.root_state: GameState | None = None  # the position node 0 of the tree stands for
+        self.root_state: GoState | None = None  # the position node 0 of the tree stands for
         self.bank = 0.0  # seconds saved on earlier moves
 
     def new_game(self) -> None:
@@ -139,7 +139,7 @@ class GoSearch:
         self.bank = 0.0
 
     # ------------------------------------------------------------ the move
-    def search(self, state: GameState, rounds: int, seconds: float, deadline: float, reuse: bool) -> SearchResult:
+    def search(self, state: GoState, rounds: int, seconds: float, deadline: float, reuse: bool) -> SearchResult:
         """Search ``state`` for ``rounds`` simulations (0: no limit) or until
         ``seconds`` have passed (0: no limit; managed) or ``deadline`` (a hard
         ``time.perf_counter()`` limit), and choose."""
@@ -164,7 +164,7 @@ class GoSearch:
             self.bank = min(self.bank + max(0.0, clock.planned - clock.elapsed()), BANK_MOVES * seconds)
         return self._choose(state, done, min(RESIGN_AFTER, rounds or RESIGN_AFTER))
 
-    def _time_is_up(self, clock: "Clock", done: int, state: GameState) -> bool:
+    def _time_is_up(self, clock: "Clock", done: int, state: GoState) -> bool:
         """Should the search stop: past the deadline, decided, or at its planned time
         (which a close middle game may extend once from the bank)?"""
         elapsed = clock.elapsed()
@@ -184,13 +184,13 @@ class GoSearch:
         return True
 
     @staticmethod
-    def _passing_wins(state: GameState) -> bool:
+    def _passing_wins(state: GoState) -> bool:
         """Has the opponent just passed, so that passing now ends the game, and
         would the game's own count give it to the player to move?"""
         last = state.last_move
         return last is not None and last.is_pass and state.apply_move(Move.pass_turn()).winner() == state.next_player
 
-    def _position(self, state: GameState, reuse: bool) -> "Position":
+    def _position(self, state: GoState, reuse: bool) -> "Position":
         """``state`` on the compiled board, with the tree's node for it at node 0."""
         settings = self.settings
         budget = 10 * len(state.board.color)
@@ -279,7 +279,7 @@ class GoSearch:
         top_two = np.sort(visits)[-2:]
         return bool(top_two[1] - top_two[0] > remaining)
 
-    def _worth_more_time(self, state: GameState) -> bool:
+    def _worth_more_time(self, state: GoState) -> bool:
         """A close middle game whose most simulated move is not the best valued one."""
         moves, visits, rates = self._children()
         if len(visits) < 2:
@@ -291,7 +291,7 @@ class GoSearch:
         return bool(close and int(np.argmax(np.where(well_sampled, rates, -1.0))) != best)
 
     # ------------------------------------------------------------- choosing
-    def _choose(self, state: GameState, done: int, enough_to_resign: int) -> SearchResult:
+    def _choose(self, state: GoState, done: int, enough_to_resign: int) -> SearchResult:
         moves, visits, rates = self._children()
         n = len(state.board.color)
         best = int(np.argmax(visits))
@@ -320,16 +320,16 @@ class GoSearch:
         return tuple(line)
 
     # ----------------------------------------------------------- tree reuse
-    def _reused_tree(self, state: GameState) -> Tree | None:
+    def _reused_tree(self, state: GoState) -> Tree | None:
         """The kept tree's subtree for ``state`` (the root or a position up to two
         plies below it, found by the moves played), compacted; None if there is none."""
         tree, root = self.tree, self.root_state
         if tree is None or root is None:
             return None
         steps: list[int] = []
-        s: GameState | None = state
+        s: GoState | None = state
         while s is not None and s is not root and len(steps) <= 2:
-            if s.last_move is None:  # a turn handed over (GameState.with_turn): no move of the tree
+            if s.last_move is None:  # a turn handed over (GoState.with_turn): no move of the tree
                 return None
             steps.append(s._action)
             s = s.previous_state

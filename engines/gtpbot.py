@@ -15,7 +15,7 @@ from dlgo.core.errors import EngineError, SpecError
 from dlgo.core.game import State
 from dlgo.core.specs import require_seconds
 from dlgo.core.types import Move
-from dlgo.games.go.state import GameState, GoGame
+from dlgo.games.go.state import GoState, GoGame
 from dlgo.gtp.client import GNUGO, GNUGO_RULES, GtpClient, GtpConnectionError
 from dlgo.gtp.protocol import GtpError
 
@@ -60,7 +60,7 @@ class GTPAgent(Agent):
 
     def choose(self, state: State) -> Move:
         self.check_game(state)
-        assert isinstance(state, GameState)
+        assert isinstance(state, GoState)
         try:
             move = self.client.genmove(state)
         except GtpConnectionError as err:
@@ -76,7 +76,7 @@ class GTPAgent(Agent):
                               "(its rules may differ: positional superko, suicide)")
         return move
 
-    def send(self, command: str, state: GameState | None = None) -> str:
+    def send(self, command: str, state: GoState | None = None) -> str:
         """Any GTP command (``final_score``, ``showboard``), on ``state``'s position if given."""
         try:
             if state is not None:

@@ -28,7 +28,7 @@ from dlgo.core.errors import SpecError
 from dlgo.core.game import State
 from dlgo.core.specs import require, require_seconds
 from dlgo.core.types import RESIGN, Move, Player
-from dlgo.games.go.state import GameState
+from dlgo.games.go.state import GoState
 from engines.rollouts import load_rollout_policy
 
 WIN, DRAW, LOSS = 1, 0, -1  # proven values, for the player who moved into a node
@@ -151,7 +151,7 @@ class MCTSAgent(Agent):
     def searches_go(self, state: State) -> bool:
         """Does this engine search ``state`` with the Go engine (:mod:`engines.go_search`),
         rather than the readable UCT? On Go, unless ``plain``."""
-        return not self.plain and isinstance(state, GameState)
+        return not self.plain and isinstance(state, GoState)
 
     def new_game(self) -> None:
         self.root = None
@@ -161,7 +161,7 @@ class MCTSAgent(Agent):
     # -------------------------------------------------------------- driver
     def choose(self, state: State) -> Move:
         if self.searches_go(state):
-            assert isinstance(state, GameState)
+            assert isinstance(state, GoState)
             return self._choose_go(state)
         root = self._reusable_node(state) if self.reuse else None
         if root is None:
@@ -190,7 +190,7 @@ class MCTSAgent(Agent):
         assert child.action is not None
         return state.index_to_move(child.action)
 
-    def _choose_go(self, state: GameState) -> Move:
+    def _choose_go(self, state: GoState) -> Move:
         """The compiled Go search's move (:mod:`engines.go_search`)."""
         if self._go is None:
             from engines.go_search import GoSearch, SearchSettings

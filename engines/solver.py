@@ -3,7 +3,7 @@
 It plays the games the suite can solve, each by the solver its game offers
 (:meth:`dlgo.core.game.Game.solver`): tic-tac-toe and other tiny m,n,k boards by
 brute force, Connect Four and the Connect-N boards that fit a 64-bit word by the
-bitboard solver (:mod:`dlgo.games.connectn_solver`). It is the fixed top of the
+bitboard solver (:mod:`dlgo.games.solvers.bitboard`). It is the fixed top of the
 Connect Four ladder, as ``random`` is its bottom.
 
 Among the moves that keep the result it prefers, by default, the best score:

@@ -891,7 +891,7 @@ def vs_openspiel() -> str:
 def solver_opening() -> str:
     """The first move's exact scores on Connect Four, from the shipped opening book."""
     from dlgo.games import new_game
-    from dlgo.games.connectn_book import shipped_book
+    from dlgo.games.solvers.opening_book import shipped_book
 
     state = new_game("connect4")
     book = shipped_book(state.game)  # type: ignore[arg-type]

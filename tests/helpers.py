@@ -13,7 +13,7 @@ import numpy as np
 from dlgo.core.game import State
 from dlgo.goboard import Board, GameState
 from dlgo.gotypes import Player, Point
-from dlgo.games.solver import exact_value  # the brute-force oracle, for the tests
+from dlgo.games.solvers.brute_force import exact_value  # the brute-force oracle, for the tests
 from engines.puct import Evaluator, RolloutEvaluator
 
 SYMBOLS = {"X": Player.black, "O": Player.white}

@@ -9,8 +9,8 @@ import pytest
 import engines
 from dlgo.core.errors import SpecError
 from dlgo.games import new_game
-from dlgo.games.connectn_solver import Solver
-from dlgo.games.solver import BruteForceSolver, exact_value
+from dlgo.games.solvers.bitboard import Solver
+from dlgo.games.solvers.brute_force import BruteForceSolver, exact_value
 from helpers import play
 
 #: boards small enough for the brute force, with the first ply it checks from (earlier: slower than a test should be)
@@ -161,8 +161,8 @@ def test_the_compiled_winning_cells_are_the_readable_ones(spec):
     boards whose diagonals shift by 64 bits or more (a machine shift would wrap round)."""
     import numpy as np
 
-    import dlgo.games.connectn_solver_kernels as kernels
-    from dlgo.games.connectn_solver import Position, winning_cells
+    import dlgo.games.solvers.bitboard_kernels as kernels
+    from dlgo.games.solvers.bitboard import Position, winning_cells
 
     solver = Solver(new_game(spec).game)
     shape = solver.shape

@@ -13,7 +13,7 @@ import pytest
 
 import dlgo.exercises.grading
 from dlgo.app.cli import main
-from dlgo.exercises import all_exercises, chapter04b, get_exercise, load_student_file, run_checks
+from dlgo.exercises import all_exercises, ex3_mcts, get_exercise, load_student_file, run_checks
 
 SOLUTIONS = Path(__file__).parent / "exercise_solutions"
 BUGGY = SOLUTIONS / "buggy"
@@ -213,9 +213,9 @@ def test_play_3_sets_the_score_against_what_a_correct_answer_scores(capsys):
 
 
 def test_forty_games_of_tictactoe_tell_a_draw_counted_as_a_loss_and_ten_do_not():
-    tictactoe = chapter04b.MEASURED["tictactoe"]
-    correct, draws, rate = (tictactoe[name] for name in (chapter04b.CORRECT, chapter04b.DRAW_BUG,
-                                                          chapter04b.RATE_BUG))
+    tictactoe = ex3_mcts.MEASURED["tictactoe"]
+    correct, draws, rate = (tictactoe[name] for name in (ex3_mcts.CORRECT, ex3_mcts.DRAW_BUG,
+                                                          ex3_mcts.RATE_BUG))
     assert correct.games_to_tell(draws) <= get_exercise(3).games == 40
     assert draws.likely_range(10)[1] > correct.likely_range(10)[0]  # ten games: the ranges overlap
     assert correct.games_to_tell(rate) > correct.games  # a match cannot see it; its check can

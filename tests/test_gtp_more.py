@@ -14,7 +14,7 @@ import engines
 from dlgo.app import cli
 from dlgo.app.gtp_server import Clock, GtpFrontend
 from dlgo.core.types import Move, Player
-from dlgo.games.go.state import GameState
+from dlgo.games.go.state import GoState
 from dlgo.gtp.client import GtpClient
 from dlgo.gtp.protocol import format_response, parse_vertex
 
@@ -194,7 +194,7 @@ def test_a_turn_handed_over_replays_compiled_as_the_same_position():
     move recorded; the compiled board (searches, playouts) sees the same position."""
     from dlgo.games.go import playouts
 
-    state = GameState.new_game(5).apply_move(parse_vertex("C3", 5))
+    state = GoState.new_game(5).apply_move(parse_vertex("C3", 5))
     flipped = state.with_turn(Player.black)
     assert state.with_turn(Player.white) is state
     assert flipped.next_player == Player.black and flipped.last_move is None and flipped.previous_state is state
@@ -207,7 +207,7 @@ def test_a_turn_handed_over_replays_compiled_as_the_same_position():
 
 
 def test_our_client_sends_two_moves_of_one_colour_with_their_colour():
-    state = GameState.new_game(5).apply_move(parse_vertex("C3", 5))
+    state = GoState.new_game(5).apply_move(parse_vertex("C3", 5))
     state = state.with_turn(Player.black).apply_move(parse_vertex("D4", 5))
     with GtpClient(f"{sys.executable} -m dlgo gtp --engine random --seed 3", timeout=60) as client:
         client.sync(state)
@@ -220,8 +220,8 @@ def test_our_client_sends_two_moves_of_one_colour_with_their_colour():
 def test_our_client_sends_the_game_again_when_the_same_moves_come_with_other_colours():
     """The same moves, other colours (a turn handed over): the program's board is
     made again, not left with the colours it was sent before."""
-    black_first = GameState.new_game(5).apply_move(parse_vertex("C3", 5)).apply_move(parse_vertex("D4", 5))
-    white_first = GameState.new_game(5).with_turn(Player.white).apply_move(parse_vertex("C3", 5))
+    black_first = GoState.new_game(5).apply_move(parse_vertex("C3", 5)).apply_move(parse_vertex("D4", 5))
+    white_first = GoState.new_game(5).with_turn(Player.white).apply_move(parse_vertex("C3", 5))
     white_first = white_first.apply_move(parse_vertex("D4", 5))
     with GtpClient(f"{sys.executable} -m dlgo gtp --engine random --seed 3", timeout=60) as client:
         client.sync(black_first)

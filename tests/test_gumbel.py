@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from dlgo.games import new_game
-from dlgo.games.solver import perfect_actions
+from dlgo.games.solvers.brute_force import perfect_actions
 from engines.gumbel import GumbelSearch, completed_q, improved_policy
 from engines.puct import Node
 from helpers import ExactEvaluator, play

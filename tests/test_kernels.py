@@ -12,14 +12,14 @@ from dlgo.games import new_game
 from dlgo.games.go import kernels, playouts
 from dlgo.games.go.patterns import NUM_FEATURES, PatternPolicy
 from dlgo.games.go.scoring import area_score, point_owners
-from dlgo.games.go.state import GameState
+from dlgo.games.go.state import GoState
 from dlgo.gotypes import Player
 from dlgo.games.kernels import SUITE_ROOT, kernel_modules, new_hash_set, njit, set_add, set_contains, set_truncate
 from dlgo.games.kernels import uniform as compiled_uniform
 from engines.rollouts import load_rollout_policy
 
 
-def random_states(seed: int, game: str, max_moves: int = 400) -> list[GameState]:
+def random_states(seed: int, game: str, max_moves: int = 400) -> list[GoState]:
     """A game of uniformly random legal moves (passes included), every state of it."""
     rng = random.Random(seed)
     states = [new_game(game)]
@@ -59,7 +59,7 @@ def test_the_hash_set_adds_finds_and_forgets_in_reverse_order():
 
 
 # ------------------------------------------------------------------ Go
-def same_board(compiled: kernels.GoBoard, state: GameState) -> None:
+def same_board(compiled: kernels.GoBoard, state: GoState) -> None:
     """The compiled board equals the reference's twin in everything the rules and the
     random draws depend on: stones, strings (stone order too), liberties, empty points in order."""
     twin = kernels.board_arrays(state.board)

@@ -22,7 +22,7 @@ from dlgo.core.game import Ending, Game, State
 from dlgo.core.types import Move, Player
 from dlgo.encoders import get_encoder_by_name
 from dlgo.games import GAMES, get_game, new_game, register_game
-from dlgo.games.solver import exact_value, perfect_moves
+from dlgo.games.solvers.brute_force import exact_value, perfect_moves
 from engines import ENGINES
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -205,7 +205,7 @@ def test_incremental_hash_equals_recomputation(seed, name, pie_rule):
 
 
 def test_perfect_moves_keep_the_value():
-    from dlgo.games.solver import perfect_moves
+    from dlgo.games.solvers.brute_force import perfect_moves
 
     # After X a1, O b1 (a blunder), X wins with exactly the moves that keep the win.
     s = play(new_game("tictactoe"), "a1", "b1")

@@ -12,9 +12,9 @@ from dlgo.data.solved import bitboard_solver, generate_book, generate_positions,
 from dlgo.formats.positions import (SETS, SolvedPosition, read_positions, remaining_plies, set_of,
                                     write_positions)
 from dlgo.games import new_game
-from dlgo.games.connectn_book import book_path, positions_at, read_book, shipped_book
-from dlgo.games.connectn_solver import Book, Position, Shape, Solver
-from dlgo.games.solver import BruteForceSolver
+from dlgo.games.solvers.opening_book import book_path, positions_at, read_book, shipped_book
+from dlgo.games.solvers.bitboard import Book, Position, Shape, Solver
+from dlgo.games.solvers.brute_force import BruteForceSolver
 from engines import ENGINES
 
 SMALL = "connectn:columns=5,rows=4,n=4"  # 20 cells: solved in milliseconds, every set reachable

@@ -10,7 +10,7 @@ from dlgo.core.errors import RecordError, SettingsMismatchError, SpecError
 from dlgo.data.solved import cached_solver, generate_positions
 from dlgo.formats.positions import SolvedPosition, position_state, read_positions, write_positions
 from dlgo.games import new_game
-from dlgo.games.connectn_solver import TABLE_BITS
+from dlgo.games.solvers.bitboard import TABLE_BITS
 from engines.training.solver_data import (SolverSettings, label_games, measure_network, policy_target_actions,
                                           read_solved, solver_targets)
 

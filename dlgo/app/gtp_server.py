@@ -37,7 +37,7 @@ from dlgo.formats.atomic import atomic_write
 from dlgo.formats.sgf import game_to_sgf, read_sgf_file
 from dlgo.games.go.handicap import fixed_handicap_points, free_handicap_points
 from dlgo.games.go.deadstones import StoneStatus, score_with_dead_stones, status_of, stone_status
-from dlgo.games.go.state import GameState, GoGame
+from dlgo.games.go.state import GoState, GoGame
 from dlgo.gtp.protocol import (MAX_SIZE, GtpError, format_response, format_vertex, parse_color, parse_command,
                                parse_vertex)
 
@@ -155,11 +155,11 @@ class GtpFrontend:
         self.agent.close()
 
     # ---------------------------------------------------------- the game
-    def _start(self) -> GameState:
+    def _start(self) -> GoState:
         game = GoGame(self.size, self.size, self.komi)
         if not self.handicap:
             return game.initial_state()
-        return GameState.with_handicap(self.size, self.handicap, self.komi, game=game)
+        return GoState.with_handicap(self.size, self.handicap, self.komi, game=game)
 
     def _replay(self) -> None:
         state = self._start()
@@ -175,7 +175,7 @@ class GtpFrontend:
 
     def _record(self, player: Player, move: Move) -> None:
         """``player`` plays ``move`` now, whoever is to move: the turn is handed
-        over with no pass put between (:meth:`GameState.with_turn`), as GNU Go does."""
+        over with no pass put between (:meth:`GoState.with_turn`), as GNU Go does."""
         if self.state.is_over():
             raise GtpError("the game is over (two passes or a resignation); clear_board starts a new one")
         try:

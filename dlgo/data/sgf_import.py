@@ -18,7 +18,7 @@ from dlgo.formats.folders import hold_folder
 from dlgo.formats.progress import progress_bar
 from dlgo.formats.records import GameRecord, append_game, open_games_file
 from dlgo.formats.sgf import SgfRecord, read_sgf_file
-from dlgo.games.go.state import GameState
+from dlgo.games.go.state import GoState
 
 log = logging.getLogger(__name__)
 
@@ -27,7 +27,7 @@ def sgf_game_record(record: SgfRecord, game_id: str, experiment: str = "") -> Ga
     """The moves of ``record`` that replay legally, as a games.csv row (None if
     even the setup does not replay)."""
     moves, setup_plies = record.plies()
-    state = GameState.new_game(record.size, komi=record.komi)
+    state = GoState.new_game(record.size, komi=record.komi)
     texts: list[str] = []
     for ply, move in enumerate(moves):
         try:

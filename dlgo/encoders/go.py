@@ -12,7 +12,7 @@ import numpy as np
 
 from dlgo.core.game import Game
 from dlgo.encoders.base import Encoder, GoPlanes
-from dlgo.games.go.state import GameState, GoGame
+from dlgo.games.go.state import GoState, GoGame
 
 
 class GoEncoder(Encoder):
@@ -22,7 +22,7 @@ class GoEncoder(Encoder):
     def accepts(game: Game) -> bool:
         return isinstance(game, GoGame)  # the Go encoders read liberties and ko
 
-    def _liberty_planes(self, state: GameState, out: np.ndarray, first_plane: dict[int, int],
+    def _liberty_planes(self, state: GoState, out: np.ndarray, first_plane: dict[int, int],
                         max_liberties: int) -> None:
         """Set ``out[r, c, first_plane[colour] + min(libs, max) - 1]`` for every stone."""
         board = state.board
@@ -33,7 +33,7 @@ class GoEncoder(Encoder):
                 libs = len(s.liberties)
                 out[p // cols, p % cols, first_plane[c] + min(libs, max_liberties) - 1] = 1.0
 
-    def _ko_plane(self, state: GameState, out: np.ndarray, plane: int) -> None:
+    def _ko_plane(self, state: GoState, out: np.ndarray, plane: int) -> None:
         for p in state.ko_points():
             out[p // self.cols, p % self.cols, plane] = 1.0
 
@@ -47,7 +47,7 @@ class OnePlaneEncoder(GoEncoder):
     def go_planes(self) -> GoPlanes:
         return GoPlanes(relative=True, max_liberties=0, black_turn=-1, white_turn=-1, ko=-1)
 
-    def encode(self, state: GameState) -> np.ndarray:  # type: ignore[override]
+    def encode(self, state: GoState) -> np.ndarray:  # type: ignore[override]
         color = np.asarray(state.board.color, dtype=np.int8)
         me = int(state.next_player)
         plane = np.where(color == me, 1.0, np.where(color == 3 - me, -1.0, 0.0)).astype(np.float32)
@@ -63,7 +63,7 @@ class SevenPlaneEncoder(GoEncoder):
     def go_planes(self) -> GoPlanes:
         return GoPlanes(relative=True, max_liberties=3, black_turn=-1, white_turn=-1, ko=6)
 
-    def encode(self, state: GameState) -> np.ndarray:  # type: ignore[override]
+    def encode(self, state: GoState) -> np.ndarray:  # type: ignore[override]
         out = np.zeros(self.shape, dtype=np.float32)
         me = int(state.next_player)
         self._liberty_planes(state, out, {me: 0, 3 - me: 3}, 3)
@@ -80,7 +80,7 @@ class SimpleEncoder(GoEncoder):
     def go_planes(self) -> GoPlanes:
         return GoPlanes(relative=False, max_liberties=4, black_turn=8, white_turn=9, ko=10)
 
-    def encode(self, state: GameState) -> np.ndarray:  # type: ignore[override]
+    def encode(self, state: GoState) -> np.ndarray:  # type: ignore[override]
         out = np.zeros(self.shape, dtype=np.float32)
         self._liberty_planes(state, out, {1: 0, 2: 4}, 4)
         out[:, :, 8 if state.next_player == 1 else 9] = 1.0

@@ -1,7 +1,7 @@
 """The Go encoders' planes, written straight from the compiled board.
 
 A search over the compiled board (:mod:`engines.mcts_kernels`) that asks a
-network about its positions has no :class:`~dlgo.games.go.state.GameState` to
+network about its positions has no :class:`~dlgo.games.go.state.GoState` to
 hand to :meth:`Encoder.encode <dlgo.encoders.base.Encoder.encode>`, and making
 one costs more than the network's answer. :func:`encode_board` writes the same
 planes from the board's arrays, as an encoder's

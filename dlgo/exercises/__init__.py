@@ -16,20 +16,21 @@ the library's own.
 The checks pass on the library's own implementation (``--reference``) and fail
 on the untouched skeleton; ``make test`` holds both. The machinery is in
 :mod:`dlgo.exercises.checking` (run in a worker with a time limit per check by
-:mod:`dlgo.exercises.grading`), each chapter's checks in a module of their own.
+:mod:`dlgo.exercises.grading`), each exercise's checks in a module named as its skeleton
+(``dlgo/exercises/ex3_mcts.py`` checks ``skeletons/ex3_mcts.py``).
 """
 from __future__ import annotations
 
 from dlgo.core.errors import DlgoError
-from dlgo.exercises import (chapter03, chapter04a, chapter04b, chapter05, chapter06_07, chapter09_12,
-                            chapter13_14, chapter14_gumbel)
+from dlgo.exercises import (ex1_go_board, ex2_minimax, ex3_mcts, ex4_backprop, ex5_encoder_training, ex6_experience,
+                            ex7_puct, ex8_gumbel)
 from dlgo.exercises.checking import (Check, CheckFailed, Exercise, Result, expect, first_failure,
                                      load_student_file, run_checks)
 
 #: every exercise, in course order
-EXERCISES: list[Exercise] = [module.EXERCISE for module in (chapter03, chapter04a, chapter04b, chapter05,
-                                                            chapter06_07, chapter09_12, chapter13_14,
-                                                            chapter14_gumbel)]
+EXERCISES: list[Exercise] = [module.EXERCISE for module in (ex1_go_board, ex2_minimax, ex3_mcts, ex4_backprop,
+                                                            ex5_encoder_training, ex6_experience, ex7_puct,
+                                                            ex8_gumbel)]
 
 
 def all_exercises() -> list[Exercise]:

@@ -17,7 +17,7 @@ from dlgo.core.errors import RecordError
 from dlgo.core.game import State
 from dlgo.core.types import Move, Player, Point
 from dlgo.games.go.board import Board
-from dlgo.games.go.state import GameState
+from dlgo.games.go.state import GoState
 
 
 def sgf_point(move: Move, num_rows: int) -> str:
@@ -36,12 +36,12 @@ def game_to_sgf(state: State, black: str = "", white: str = "", result: str = ""
     resignation ends the record with ``RE[B+R]``/``RE[W+R]``). Stones on the
     first position's board (handicap) become ``AB``/``AW`` set-up with ``HA``.
     :class:`RecordError` for a game that is not Go."""
-    if not isinstance(state, GameState):
+    if not isinstance(state, GoState):
         raise RecordError(f"SGF records Go games, not {state.game.name}")
     rows, cols = state.board.num_rows, state.board.num_cols
     size = str(rows) if rows == cols else f"{cols}:{rows}"
     states = list(state.history())
-    assert isinstance(states[0], GameState)
+    assert isinstance(states[0], GoState)
     header = (f"(;FF[4]GM[1]CA[UTF-8]AP[dlgo]SZ[{size}]KM[{state.game.komi:g}]RU[Chinese]"
               f"PB[{_escape(black)}]PW[{_escape(white)}]" + (f"RE[{_escape(result)}]" if result else ""))
     header += _setup_properties(states[0])
@@ -55,7 +55,7 @@ def game_to_sgf(state: State, black: str = "", white: str = "", result: str = ""
     return header + "".join(nodes) + ")\n"
 
 
-def _setup_properties(start: GameState) -> str:
+def _setup_properties(start: GoState) -> str:
     """``HA``, ``AB``, ``AW`` and ``PL`` for a game that starts from stones on the board."""
     board, rows = start.board, start.board.num_rows
     stones: dict[Player, list[str]] = {Player.black: [], Player.white: []}
@@ -177,7 +177,7 @@ def read_sgf_file(path: str | Path) -> SgfRecord:
         return read_sgf(handle.read(MAX_SGF_BYTES + 1))
 
 
-def sgf_to_state(record: SgfRecord) -> GameState:
+def sgf_to_state(record: SgfRecord) -> GoState:
     """The final position of ``record`` (:class:`RecordError` at an illegal move).
     Set-up stones are placed on the first position's board, so the history
     holds only the game's moves (a pass is put between two of one colour)."""
@@ -187,7 +187,7 @@ def sgf_to_state(record: SgfRecord) -> GameState:
             board.place_stone(player, point)
     first = record.moves[0][0] if record.moves else (
         Player.white if record.setup[Player.black] and not record.setup[Player.white] else Player.black)
-    state = GameState.from_board(board, first, komi=record.komi)
+    state = GoState.from_board(board, first, komi=record.komi)
     for ply, (player, move) in enumerate(record.moves):
         try:
             if player != state.next_player:

@@ -14,7 +14,7 @@ from dlgo.core.errors import SpecError
 from dlgo.core.game import ExactSolver, OpenSpielGame
 from dlgo.core.symmetry import Symmetry, column_symmetries
 from dlgo.core.types import Move, Player, Point
-from dlgo.games import connectn_book, connectn_solver
+from dlgo.games.solvers import bitboard, opening_book
 from dlgo.games.kinarow import KInARowGame, KInARowState
 
 
@@ -43,10 +43,10 @@ class ConnectNGame(KInARowGame):
         return column_symmetries(self.num_cols, self.num_actions)
 
     def solver(self) -> ExactSolver | None:
-        """The bitboard solver (:mod:`dlgo.games.connectn_solver`) for boards of
+        """The bitboard solver (:mod:`dlgo.games.solvers.bitboard`) for boards of
         ``columns x (rows + 1) <= 64`` bits, without the pie rule."""
         try:
-            return connectn_solver.Solver(self, book=connectn_book.shipped_book(self))
+            return bitboard.Solver(self, book=opening_book.shipped_book(self))
         except SpecError:
             return None
 

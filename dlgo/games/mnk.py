@@ -13,7 +13,7 @@ from dlgo.core.grid import letter_column_label
 from dlgo.core.symmetry import Symmetry, grid_symmetries
 from dlgo.core.types import Move, Player, Point
 from dlgo.games.kinarow import KInARowGame, KInARowState
-from dlgo.games.solver import BruteForceSolver
+from dlgo.games.solvers.brute_force import BruteForceSolver
 
 #: the most cells a board may have for the brute-force solver (tic-tac-toe has 9)
 SOLVABLE_CELLS = 12

@@ -17,7 +17,7 @@ import threading
 
 from dlgo.core.errors import DlgoError
 from dlgo.core.types import RESIGN, Move, Player, Point
-from dlgo.games.go.state import GameState
+from dlgo.games.go.state import GoState
 from dlgo.gtp.protocol import GtpError, format_vertex, parse_vertex
 
 GNUGO = "/usr/games/gnugo"
@@ -139,13 +139,13 @@ class GtpClient:
         self.close()
 
     # ---------------------------------------------------------- positions
-    def sync(self, state: GameState) -> None:
+    def sync(self, state: GoState) -> None:
         """Make the program's game the one that led to ``state``: a fresh board
         with the same size, komi and set-up stones when anything differs, then
         the moves it has not been sent yet."""
         states = list(state.history())
         start = states[0]
-        assert isinstance(start, GameState)
+        assert isinstance(start, GoState)
         board = start.board
         size = board.num_rows
         if size != board.num_cols:
@@ -172,7 +172,7 @@ class GtpClient:
             self.send(f"play {player} {format_vertex(move)}")
             self._sent.append((player, move))
 
-    def genmove(self, state: GameState) -> Move:
+    def genmove(self, state: GoState) -> Move:
         """The program's move in ``state`` (it is played on the program's board)."""
         self.sync(state)
         answer = self.send(f"genmove {state.next_player}")

@@ -26,7 +26,7 @@ from dlgo.formats.progress import progress_bar
 from dlgo.formats.records import GameRecord, read_games, replay
 from dlgo.games import new_game
 from dlgo.games.go.patterns import NUM_FEATURES, REST, PatternPolicy, responses
-from dlgo.games.go.state import GameState
+from dlgo.games.go.state import GoState
 from engines.rollouts import save_rollout_policy
 
 #: at most this many responses per example are kept (almost never reached: 8 + a few atari liberties)
@@ -63,7 +63,7 @@ def examples_from(records: list[GameRecord], progress: bool = True, desc: str = 
             move = states[ply + 1].last_move
             if ply < record.opening_plies or move is None or move.point is None:
                 continue
-            assert isinstance(state, GameState)  # train_rollout takes Go games only
+            assert isinstance(state, GoState)  # train_rollout takes Go games only
             board = state.board
             last = state.last_move.point if state.last_move is not None else None
             points, found = responses(board, int(state.next_player),
@@ -166,7 +166,7 @@ def train_rollout(data: str | Path, out: str | Path, epochs: int = 20, seed: int
     records = read_games(Path(data) / "games.csv")
     if not records:
         raise RecordError(f"no games in {Path(data) / 'games.csv'}")
-    if not all(isinstance(new_game(spec), GameState) for spec in {r.game for r in records}):
+    if not all(isinstance(new_game(spec), GoState) for spec in {r.game for r in records}):
         raise SpecError(f"{data} holds games other than Go; the rollout policy is for Go")
     train = examples_from([r for r in records if split_of(r.game_id) == "train"], progress, "train examples")
     test = examples_from([r for r in records if split_of(r.game_id) == "test"], progress, "test examples")

@@ -34,7 +34,7 @@ from dlgo.encoders import Encoder
 from dlgo.formats.positions import SolvedPosition, position_state, read_positions, remaining_plies, set_of
 from dlgo.formats.progress import progress_bar
 from dlgo.formats.records import replay
-from dlgo.games.connectn_solver import TABLE_BITS
+from dlgo.games.solvers.bitboard import TABLE_BITS
 from engines.alphazero import NetworkEvaluator
 from engines.neural.loading import load_network
 from engines.training.references import measure_reference

@@ -33,7 +33,7 @@ from dlgo.formats.pictures import draw_position
 from dlgo.formats.plotting import new_figure, save_figure
 from dlgo.formats.records import replay
 from dlgo.games import new_game
-from dlgo.games.solver import exact_value
+from dlgo.games.solvers.brute_force import exact_value
 from engines.minimax import centre_first
 from engines.registry import create
 from experiments.shared import chapters

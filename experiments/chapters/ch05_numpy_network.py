@@ -35,7 +35,7 @@ from dlgo.formats.atomic import atomic_write
 from dlgo.formats.plotting import plot_learning_curve
 from dlgo.formats.progress import progress_bar
 from dlgo.games import new_game
-from dlgo.games.solver import perfect_actions
+from dlgo.games.solvers.brute_force import perfect_actions
 from engines.neural.numpy_network import (SGD, Dense, Layer, Network, ReLU, Sigmoid, SoftmaxCrossEntropy, Tanh,
                                           train)
 from engines.registry import create_seeded

@@ -35,7 +35,7 @@ from dlgo.core.agent import Agent
 from dlgo.core.game import State
 from dlgo.core.types import Player
 from dlgo.games import new_game
-from dlgo.games.solver import perfect_moves
+from dlgo.games.solvers.brute_force import perfect_moves
 from engines.registry import create
 from engines.training.alphazero_config import AlphaZeroConfig, pre_recipe_config
 from experiments.shared import alphazero, chapters

@@ -26,7 +26,7 @@ from dlgo.formats.atomic import atomic_write
 from dlgo.formats.records import GameRecord, replay
 from dlgo.games.go.deadstones import score_with_dead_stones
 from dlgo.games.go.scoring import area_score
-from dlgo.games.go.state import GameState
+from dlgo.games.go.state import GoState
 from dlgo.gtp.client import GNUGO
 from engines.gtpbot import GTPAgent
 from engines.registry import ENGINES
@@ -55,7 +55,7 @@ def score_games(records: list[GameRecord], level: int = 1) -> pd.DataFrame:
             if record.result[-1] in "RF":  # a resignation or a forfeit: nothing to count
                 continue
             final = replay(record.game, record.moves)[-1]
-            assert isinstance(final, GameState)  # a Go game: the schedule plays go:size=9
+            assert isinstance(final, GoState)  # a Go game: the schedule plays go:size=9
             theirs = judge.send("final_score", final).strip()
             rows.append({"game_id": record.game_id, "plies": record.plies, "gnugo": theirs,
                          "plain": str(area_score(final.board, final.game.komi)),

@@ -17,8 +17,8 @@ from dlgo.data.solved import PLAYS, bitboard_solver, board_name, generate_book, 
 from dlgo.formats.positions import SETS, load_sets
 from dlgo.formats.progress import progress_bar
 from dlgo.games import new_game
-from dlgo.games.connectn_solver import TABLE_BITS
-from dlgo.games.solver import move_score
+from dlgo.games.solvers.bitboard import TABLE_BITS
+from dlgo.games.solvers.brute_force import move_score
 
 
 def register(sub: argparse._SubParsersAction) -> None:

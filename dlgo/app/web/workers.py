@@ -50,7 +50,7 @@ from dlgo.core.game import State
 from dlgo.core.types import Move, Player, Point
 from dlgo.games import new_game
 from dlgo.games.go.board import Board
-from dlgo.games.go.state import GameState
+from dlgo.games.go.state import GoState
 
 log = logging.getLogger(__name__)
 
@@ -84,7 +84,7 @@ class Setup(NamedTuple):
     def of(cls, state: State) -> Setup | None:
         """The setup of ``state``'s first position (None where it is the game's own start)."""
         first = next(iter(state.history()))
-        if not isinstance(first, GameState) or first.zobrist_hash() == new_game(first.game.spec).zobrist_hash():
+        if not isinstance(first, GoState) or first.zobrist_hash() == new_game(first.game.spec).zobrist_hash():
             return None
         stones = first.stone_array()
 
@@ -100,7 +100,7 @@ def start_state(game: str, setup: Setup | None = None) -> State:
     state = new_game(game)
     if setup is None:
         return state
-    if not isinstance(state, GameState):
+    if not isinstance(state, GoState):
         raise SpecError(f"{state.game.name} cannot start from set-up stones")
     board = Board(state.board.num_rows, state.board.num_cols)
     for player, actions in ((Player.black, setup.black), (Player.white, setup.white)):
@@ -109,7 +109,7 @@ def start_state(game: str, setup: Setup | None = None) -> State:
             if point is None:
                 raise SpecError(f"action {action} places no stone on this board")
             board.place_stone(player, point)
-    return GameState(board, Player[setup.first], None, None, state.game)
+    return GoState(board, Player[setup.first], None, None, state.game)
 
 
 class EngineJob(NamedTuple):

@@ -2,6 +2,7 @@
 points (:mod:`.handicap`) and the game with its states (:mod:`.state`)."""
 from dlgo.games.go.board import Board, is_point_an_eye
 from dlgo.games.go.scoring import GameResult, area_score
-from dlgo.games.go.state import GameState, GoGame, compute_game_result
+from dlgo.games.go.state import GameState, GoGame, GoState, compute_game_result
 
-__all__ = ["Board", "is_point_an_eye", "GameResult", "area_score", "GameState", "GoGame", "compute_game_result"]
+__all__ = ["Board", "is_point_an_eye", "GameResult", "area_score", "GoState", "GameState", "GoGame",
+           "compute_game_result"]

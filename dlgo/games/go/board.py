@@ -11,7 +11,7 @@ Layout, for speed in pure Python:
 * :class:`Board` is mutable: :meth:`Board.play` changes it in place. ``copy()``
   copies only the flat arrays; strings are shared copy-on-write (a board mutates
   a string only if it owns it, otherwise it clones it first). So the persistent
-  :class:`~dlgo.games.go.state.GameState` pays one cheap copy per move, and a
+  :class:`~dlgo.games.go.state.GoState` pays one cheap copy per move, and a
   random playout mutates a single board, running the *same* rule code
   (``hash_after_play`` and ``play``).
 
@@ -116,7 +116,7 @@ class Board:
 
     The point API (``get``, ``place_stone``, ``get_go_string``) is for people and
     tests; the index API (``play``, ``hash_after_play``, ``is_eye``) is the hot
-    path used by :class:`GameState` and by random playouts.
+    path used by :class:`GoState` and by random playouts.
     """
 
     __slots__ = ("num_rows", "num_cols", "geometry", "color", "string", "empties", "empty_slot",

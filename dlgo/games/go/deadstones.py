@@ -37,7 +37,7 @@ from dlgo.games.go.scoring import GameResult, count_area, empty_regions, point_o
 
 
 class Position(Protocol):
-    """What the estimate needs of a Go state (:class:`~dlgo.games.go.state.GameState`,
+    """What the estimate needs of a Go state (:class:`~dlgo.games.go.state.GoState`,
     which itself scores with this module: hence no import of it here)."""
 
     board: Board

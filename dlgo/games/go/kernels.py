@@ -555,7 +555,7 @@ def random_playout(b: GoBoard, g: GoGeometry, c: int, passes: int, seen: HashSet
                    careful: bool, moves: np.ndarray) -> int:
     """Play on from ``b`` (``c`` to move, ``passes`` passes just made) with
     :func:`select_random_play` until two passes in a row or ``budget`` moves
-    (:meth:`GameState.random_playout`). Each move (-1 for a pass) goes into
+    (:meth:`GoState.random_playout`). Each move (-1 for a pass) goes into
     ``moves`` if it has room; returns how many were played."""
     played = 0
     while passes < 2 and budget > 0:
@@ -594,7 +594,7 @@ def continued_owners(root: GoBoard, g: GoGeometry, first: int, path: np.ndarray,
                      seed: int) -> np.ndarray:
     """Each point's owner (1, 2, 0) after both players play on from the position
     ``path`` reaches, ``mover`` first, with the careful random policy (no
-    self-atari) to two passes: :meth:`GameState.continued_board`, compiled."""
+    self-atari) to two passes: :meth:`GoState.continued_board`, compiled."""
     b = copy_board(root)
     rng = np.full(1, np.uint64(seed), np.uint64)
     seen = new_hash_set(len(path) + 1 + budget)
@@ -618,7 +618,7 @@ def position(root: GoBoard, g: GoGeometry, first: int, path: np.ndarray, room: i
 @kernel
 def legal_plays(b: GoBoard, g: GoGeometry, c: int, seen: HashSet, legal: np.ndarray) -> None:
     """``legal[p]``: may ``c`` play at ``p`` (empty, not self-capture, no repeated
-    position)? :meth:`GameState.legal_actions`, but for the pass."""
+    position)? :meth:`GoState.legal_actions`, but for the pass."""
     side = side_key(3 - c)
     for p in range(len(b.color)):
         ok, h = hash_after_play(b, g, p, c)

@@ -24,7 +24,7 @@ So ``P(response i) = exp(l_i) / Z`` and ``P(some other point) = n_rest *
 exp(rest) / Z``, where ``n_rest`` is the number of empty points that are not
 responses (an upper bound on the sensible ones, used alike in training and in
 play). :mod:`engines.training.rollout_policy` fits the weights to a teacher's moves by
-maximum likelihood; :meth:`dlgo.games.go.state.GameState.random_playout` plays
+maximum likelihood; :meth:`dlgo.games.go.state.GoState.random_playout` plays
 with them (``policy=``). Weights live in a small ``.npz`` file
 (:mod:`engines.rollouts` reads and writes it).
 """
@@ -42,7 +42,7 @@ from dlgo.core.types import Player
 from dlgo.games.go.board import EMPTY, Board, Geometry
 from dlgo.games.go.features import (ATARI, CAPTURE_1, CAPTURE_2, CAPTURE_MORE, ESCAPE, FEATURE_NAMES, NUM_FEATURES,
                                     NUM_PATTERNS, OFF_BOARD, PATTERN_CLASS, REST, RETRIES, RING, SELF_ATARI)
-from dlgo.games.go.state import GameState
+from dlgo.games.go.state import GoState
 
 __all__ = ["FEATURE_NAMES", "NUM_FEATURES", "NUM_PATTERNS", "PATTERN_CLASS", "PatternPolicy", "REST", "pattern_code",
            "responses", "ATARI", "CAPTURE_1", "CAPTURE_2", "CAPTURE_MORE", "ESCAPE", "SELF_ATARI"]
@@ -203,10 +203,10 @@ class PatternPolicy:
     # ----------------------------------------------------------- rollouts
     def check(self, state: State) -> None:
         """:class:`SpecError` unless ``state`` is a Go position (the policy's features are Go's)."""
-        if not isinstance(state, GameState):
+        if not isinstance(state, GoState):
             raise SpecError(f"a Go rollout policy cannot play {state.game.spec}")
 
     def playout(self, state: State, rng: random.Random) -> Player | None:
         """The winner of the Go position ``state`` played out by this policy."""
-        assert isinstance(state, GameState)
+        assert isinstance(state, GoState)
         return state.random_playout(rng, policy=self)

@@ -1,4 +1,4 @@
-"""Go playouts from a :class:`~dlgo.games.go.state.GameState` on the compiled board.
+"""Go playouts from a :class:`~dlgo.games.go.state.GoState` on the compiled board.
 
 A state does not carry a compiled board (that would cost every move of every
 game a second board). A playout instead starts from its game's first state,
@@ -31,7 +31,7 @@ NO_MOVES = np.empty(0, np.int32)
 
 
 class Position(Protocol):
-    """What these functions read of a :class:`dlgo.games.go.state.GameState` (which
+    """What these functions read of a :class:`dlgo.games.go.state.GoState` (which
     calls them: hence a description here, not an import)."""
 
     @property
@@ -81,7 +81,7 @@ def game_path(state: Position) -> tuple[Position, np.ndarray]:
 
 def random_playout(state: Position, rng: random.Random, moves: list[Move] | None, max_moves: int | None,
                    policy: PlayoutPolicy | None = None, careful: bool = False) -> Player | None:
-    """:meth:`GameState.random_playout` on the compiled board (with ``policy``: its compiled twin)."""
+    """:meth:`GoState.random_playout` on the compiled board (with ``policy``: its compiled twin)."""
     root, path = game_path(state)
     geometry = kernels.geometry_arrays(root.board.num_rows, root.board.num_cols)
     budget = 10 * len(root.board.color) if max_moves is None else max_moves
@@ -104,7 +104,7 @@ def random_playout(state: Position, rng: random.Random, moves: list[Move] | None
 
 
 def continued_owners(state: Position, first: Player, seed: int) -> list[int]:
-    """:meth:`GameState.continued_owners` on the compiled board."""
+    """:meth:`GoState.continued_owners` on the compiled board."""
     root, path = game_path(state)
     geometry = kernels.geometry_arrays(root.board.num_rows, root.board.num_cols)
     budget = 10 * len(root.board.color)

@@ -39,7 +39,7 @@ from dlgo.games.go.handicap import fixed_handicap_points
 from dlgo.games.go.scoring import (GameResult, area_score, area_winner, count_area, evaluate_territory,
                                    point_owners)
 
-__all__ = ["GoGame", "GameState", "compute_game_result"]
+__all__ = ["GoGame", "GoState", "compute_game_result"]
 
 class PlayoutPolicy(Protocol):
     """Chooses the plays of a playout (a fast rollout policy, :mod:`dlgo.games.go.patterns`)."""
@@ -92,10 +92,10 @@ class GoGame(Game):
             self.handicap_points = fixed_handicap_points(num_rows, handicap)  # GTP's standard points
         Board(self.num_rows, self.num_cols)  # a size the board cannot take fails here
 
-    def initial_state(self) -> "GameState":
+    def initial_state(self) -> "GoState":
         if not self.handicap:
-            return GameState(Board(self.num_rows, self.num_cols), Player.black, None, None, self)
-        return GameState.with_handicap(self.num_rows, self.handicap_points, self.komi, game=self)
+            return GoState(Board(self.num_rows, self.num_cols), Player.black, None, None, self)
+        return GoState.with_handicap(self.num_rows, self.handicap_points, self.komi, game=self)
 
     def with_komi(self, komi: float) -> "GoGame":
         """The same board with another komi."""
@@ -126,18 +126,18 @@ class _History:
 
     __slots__ = ("state",)
 
-    def __init__(self, state: "GameState"):
+    def __init__(self, state: "GoState"):
         self.state = state
 
     def __contains__(self, h: object) -> bool:
         return h in self.state._reached and h in self.state.history_hashes()
 
 
-class GameState(State):
+class GoState(State):
     """An immutable Go position with its history: the board, the player to move,
     the previous state and the move that led here.
 
-    >>> s = GameState.new_game(9).apply_move(Move.play(Point(3, 3)))
+    >>> s = GoState.new_game(9).apply_move(Move.play(Point(3, 3)))
     >>> s.next_player
     <Player.white: 2>
     """
@@ -146,9 +146,9 @@ class GameState(State):
                  "_ply", "_action", "_compiled")
 
     game: GoGame
-    previous_state: "GameState | None"
+    previous_state: "GoState | None"
 
-    def __init__(self, board: Board, next_player: Player, previous: "GameState | None", move: Move | None,
+    def __init__(self, board: Board, next_player: Player, previous: "GoState | None", move: Move | None,
                  game: GoGame | None = None, action: int | None = None):
         self.game = game if game is not None else (
             previous.game if previous is not None else GoGame(board.num_rows, board.num_cols))
@@ -173,19 +173,19 @@ class GameState(State):
             self._reached = set(previous.history_hashes()) | {h}
 
     @classmethod
-    def new_game(cls, board_size: int | tuple[int, int], komi: float = 7.5) -> "GameState":
+    def new_game(cls, board_size: int | tuple[int, int], komi: float = 7.5) -> "GoState":
         """An empty board (``board_size`` an int or ``(rows, cols)``), black to move."""
         rows, cols = (board_size, board_size) if isinstance(board_size, int) else board_size
         return GoGame(rows, cols, komi).initial_state()
 
     @classmethod
-    def from_board(cls, board: Board, next_player: Player = Player.black, komi: float = 7.5) -> "GameState":
+    def from_board(cls, board: Board, next_player: Player = Player.black, komi: float = 7.5) -> "GoState":
         """A game that starts from a set-up position (e.g. handicap stones)."""
         return cls(board.copy(), next_player, None, None, GoGame(board.num_rows, board.num_cols, komi))
 
     @classmethod
     def with_handicap(cls, size: int, points: Sequence[Point], komi: float = 0.5,
-                      game: GoGame | None = None) -> "GameState":
+                      game: GoGame | None = None) -> "GoState":
         """A handicap game: black stones on ``points``, white to move."""
         board = Board(size, size)
         for point in points:
@@ -197,7 +197,7 @@ class GameState(State):
         """The hashes of every state of this game so far, this one included."""
         if self._seen is None:
             chain: list[int] = []
-            state: GameState | None = self
+            state: GoState | None = self
             while state is not None and state._seen is None:
                 chain.append(state._hash)
                 state = state.previous_state
@@ -236,31 +236,31 @@ class GameState(State):
         point = self.board.geometry.points[p]
         return f"{go_column_label(point.col)}{point.row}"
 
-    def apply_action(self, action: int) -> "GameState":
+    def apply_action(self, action: int) -> "GoState":
         """The state after ``action`` (a point's index, or the pass index)."""
         if self.is_over():
             raise IllegalMoveError("the game is over")
         geometry = self.board.geometry
         if action == geometry.num_points:
-            return GameState(self.board, self.next_player.other, self, PASS, self.game, action)
+            return GoState(self.board, self.next_player.other, self, PASS, self.game, action)
         if not 0 <= action < geometry.num_points:
             raise IllegalMoveError(f"action index {action} out of range 0..{geometry.num_points}")
         self._check_play(action)
         board = self.board.copy()
         board.play(action, int(self.next_player))
-        return GameState(board, self.next_player.other, self, geometry.plays[action], self.game, action)
+        return GoState(board, self.next_player.other, self, geometry.plays[action], self.game, action)
 
-    def apply_move(self, move: Move) -> "GameState":
+    def apply_move(self, move: Move) -> "GoState":
         if move.point is not None:
             return self.apply_action(self.board.geometry.index_of(move.point))
         if self.is_over():
             raise IllegalMoveError("the game is over")
         return self.after_resignation() if move.is_resign else self.apply_action(self.board.geometry.num_points)
 
-    def after_resignation(self) -> "GameState":
-        return GameState(self.board, self.next_player.other, self, RESIGN, self.game)
+    def after_resignation(self) -> "GoState":
+        return GoState(self.board, self.next_player.other, self, RESIGN, self.game)
 
-    def with_turn(self, player: Player) -> "GameState":
+    def with_turn(self, player: Player) -> "GoState":
         """This position with ``player`` to move (``self`` if it is already their
         turn): how a controller's two moves of one colour are kept (GTP), with no
         pass that two passes could end the game with. The turn handed over is a
@@ -271,7 +271,7 @@ class GameState(State):
             return self
         if self.is_over():
             raise IllegalMoveError("the game is over")
-        return GameState(self.board, player, self, None, self.game, action=self.board.geometry.num_points)
+        return GoState(self.board, player, self, None, self.game, action=self.board.geometry.num_points)
 
     def is_valid_move(self, move: Move) -> bool:
         if self.is_over():
@@ -516,9 +516,13 @@ class GameState(State):
         return board
 
     def __repr__(self) -> str:
-        return f"<go GameState {self.board.num_rows}x{self.board.num_cols}, {self.next_player.name} to move>"
+        return f"<go GoState {self.board.num_rows}x{self.board.num_cols}, {self.next_player.name} to move>"
 
 
-def compute_game_result(game_state: GameState) -> GameResult:
+#: the book's name for Go's state (``dlgo.goboard.GameState``); the suite's code says GoState
+GameState = GoState
+
+
+def compute_game_result(game_state: GoState) -> GameResult:
     """Area score of a game state's board with the game's komi (the book's name)."""
     return area_score(game_state.board, game_state.game.komi)

@@ -9,7 +9,7 @@ from typing import Any
 
 from dlgo.core.game import State
 from dlgo.core.types import Move
-from dlgo.exercises.chapter04a import random_positions
+from dlgo.exercises.ex2_minimax import random_positions
 from dlgo.exercises.checking import Check, CheckFailed, Exercise, expect
 from dlgo.exercises.playing import Tally, describe, match_tally
 from dlgo.games import new_game

@@ -1,4 +1,4 @@
-"""The Connect-N solver compiled: :mod:`dlgo.games.connectn_solver` on machine words.
+"""The Connect-N solver compiled: :mod:`dlgo.games.solvers.bitboard` on machine words.
 
 The same search, step for step, over the same bitboards in one unsigned 64-bit
 word each (``current``, ``mask``): the same winning cells, non-losing moves,
@@ -29,7 +29,7 @@ GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
 
 class Board(NamedTuple):
-    """A board's layout (see :class:`dlgo.games.connectn_solver.Shape`) and the search's scratch."""
+    """A board's layout (see :class:`dlgo.games.solvers.bitboard.Shape`) and the search's scratch."""
 
     columns: int
     rows: int

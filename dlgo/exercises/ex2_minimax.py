@@ -1,5 +1,5 @@
 """Exercise 2 (chapter 4): minimax and alpha-beta, checked against the exact
-values of tic-tac-toe (:mod:`dlgo.games.solver`), with the positions each search
+values of tic-tac-toe (:mod:`dlgo.games.solvers.brute_force`), with the positions each search
 visits counted."""
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from dlgo.core.game import State
 from dlgo.exercises.checking import Check, CheckFailed, Exercise, expect
 from dlgo.exercises.playing import match
 from dlgo.games import new_game
-from dlgo.games.solver import exact_value, perfect_moves
+from dlgo.games.solvers.brute_force import exact_value, perfect_moves
 
 
 class Counted:

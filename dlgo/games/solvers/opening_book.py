@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Iterator
 
 from dlgo.core.errors import RecordError
-from dlgo.games.connectn_solver import Book, Position, Shape, shape_of
+from dlgo.games.solvers.bitboard import Book, Position, Shape, shape_of
 
 if TYPE_CHECKING:
     from dlgo.games.kinarow import KInARowGame

@@ -8,7 +8,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from dlgo.exercises.chapter13_14 import library_node
+from dlgo.exercises.ex7_puct import library_node
 from dlgo.exercises.checking import Check, Exercise, expect
 from engines import gumbel
 

@@ -1,6 +1,6 @@
 """A Connect Four solver: the exact score of a position and of each of its moves.
 
-The readable reference of :mod:`dlgo.games.connectn_solver_kernels`, after
+The readable reference of :mod:`dlgo.games.solvers.bitboard_kernels`, after
 Pascal Pons' "Solving Connect 4: how to build a perfect AI" (2019) and the
 techniques of Victor Allis' thesis, "A knowledge-based approach of
 Connect-Four" (1988), on any gravity board of ``columns x (rows + 1) <= 64``
@@ -38,7 +38,7 @@ bits and any ``k`` in a row (Connect Four: 7 x 6, 4).
 * **An opening book** (Pons, part 12; Allis' program knew its openings too):
   the positions nearest the empty board cost the most to search, so their
   exact scores are worked out once and kept (:class:`Book`,
-  :mod:`dlgo.games.connectn_book`), one entry per position and its mirror
+  :mod:`dlgo.games.solvers.opening_book`), one entry per position and its mirror
   image; the positions before the book's last ply are scored from their
   children in it.
 
@@ -232,7 +232,7 @@ class Position:
 @dataclass(frozen=True)
 class Book:
     """Exact scores of every position of a game's first ``plies`` plies, by
-    :meth:`Position.book_key` (see :mod:`dlgo.games.connectn_book`)."""
+    :meth:`Position.book_key` (see :mod:`dlgo.games.solvers.opening_book`)."""
 
     plies: int
     scores: dict[int, int]
@@ -398,7 +398,7 @@ class Solver:
 
     def _kernels(self) -> tuple[Any, Any, Any]:
         if self._compiled is None:
-            import dlgo.games.connectn_solver_kernels as kernels  # numba: loaded where it runs
+            import dlgo.games.solvers.bitboard_kernels as kernels  # numba: loaded where it runs
 
             shape = self.shape
             self._compiled = (kernels, kernels.board_of(shape.columns, shape.rows, shape.k, self.order),
