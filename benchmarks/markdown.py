@@ -8,7 +8,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from dlgo.formats.atomic import atomic_write
+from dlgo.storage.atomic import atomic_write
 
 DEFAULT_FOLDER = "reports/benchmarks"
 

@@ -10,7 +10,7 @@ from typing import NamedTuple
 import numpy as np
 
 from dlgo.core.game import State
-from dlgo.formats.pictures import render_position
+from dlgo.display.pictures import render_position
 from engines.alphazero import NetworkEvaluator
 from engines.neural.loading import LoadedModel
 from engines.puct import PUCTSearch, select_action

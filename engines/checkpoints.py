@@ -14,7 +14,7 @@ from typing import Any
 
 from dlgo.core.errors import ModelFileError
 from dlgo.core.specs import split_spec
-from dlgo.formats.atomic import atomic_write
+from dlgo.storage.atomic import atomic_write
 
 #: The trained networks that ship with the suite (``checkpoints/<name>.keras``, and
 #: Go rollout policies, ``checkpoints/<name>.npz``).

@@ -18,7 +18,7 @@ import numpy as np
 from dlgo.core.errors import ModelFileError
 from dlgo.core.game import State
 from dlgo.core.types import Player
-from dlgo.formats.atomic import atomic_write
+from dlgo.storage.atomic import atomic_write
 from dlgo.games.go.patterns import PatternPolicy
 from engines.checkpoints import resolve_model_path
 

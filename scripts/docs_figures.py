@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run as a script from any folder
 
 from dlgo.arena.ratings import expected_score, wilson_interval  # noqa: E402
-from dlgo.formats.atomic import atomic_write  # noqa: E402
+from dlgo.storage.atomic import atomic_write  # noqa: E402
 from engines.registry import engine_description, engine_names, engine_parameters  # noqa: E402
 from experiments.headline import alphazero_economies  # noqa: E402
 from experiments.shared.chapters import course_spec  # noqa: E402

@@ -376,7 +376,7 @@ def test_train_alphazero_like_starts_from_another_runs_settings_changed_by_the_o
     from dlgo.app.cli import build_parser
     from dlgo.app.cli.shared import config_from_args
     from dlgo.core.errors import DlgoError
-    from dlgo.formats.folders import record_settings
+    from dlgo.storage.folders import record_settings
     from engines.training.alphazero import saved_config
     from engines.training.alphazero_config import AlphaZeroConfig
 

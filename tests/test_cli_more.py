@@ -52,7 +52,7 @@ def test_a_closing_table_rounds_its_numbers(capsys):
 
 def test_progress_into_a_log_has_no_cursor_movement_or_colours(capsys):
     """stderr and stdout are captured here (not terminals), as when piped to a file."""
-    from dlgo.formats.progress import fit_verbosity, progress_bar
+    from dlgo.display.progress import fit_verbosity, progress_bar
 
     for _ in progress_bar(range(3), desc="outer"):
         for _ in progress_bar(range(2), desc="inner", leave=False):

@@ -17,8 +17,8 @@ from dlgo.arena.report import engine_rows
 from dlgo.arena.tournament import run_tournament
 from dlgo.core.errors import RecordError, SettingsMismatchError
 from dlgo.data.generate import generate_games
-from dlgo.formats.atomic import remove_orphaned_temporary_files
-from dlgo.formats.folders import claim_folders, hold_folder, read_manifest, read_settings, record_settings
+from dlgo.storage.atomic import remove_orphaned_temporary_files
+from dlgo.storage.folders import claim_folders, hold_folder, read_manifest, read_settings, record_settings
 from dlgo.formats.records import BOM, HEADER, read_games, write_games
 from engines import ENGINES
 
@@ -116,7 +116,7 @@ def test_duplicated_game_ids_count_once(played, tmp_path, caplog):
 
 HOLDER = """
 import sys, time
-from dlgo.formats.folders import hold_folder
+from dlgo.storage.folders import hold_folder
 with hold_folder(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else "tournament"):
     print("held", flush=True)
     time.sleep(60)

@@ -24,7 +24,7 @@ TENSORFLOW_MODULES = {"tensorflow", "keras", "engines.neural.backend", "engines.
                       "engines.neural.resnet"}
 #: the modules that import pandas or matplotlib when they load: the CLI's commands that draw or write a
 #: report import them, so that `dlgo --help` and the other commands start without them
-PLOTTING_MODULES = {"dlgo.formats.pictures", "dlgo.formats.plotting", "dlgo.arena.report", "dlgo.arena.mistakes",
+PLOTTING_MODULES = {"dlgo.display.pictures", "dlgo.display.plotting", "dlgo.arena.report", "dlgo.arena.mistakes",
                     "engines.analysis"}
 #: the modules of the other optional extras, imported only by what uses them: the web server
 #: (`dlgo serve`: the server and its routers, which the CLI reaches through the server alone) and Ray (`--ray`)

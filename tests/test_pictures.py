@@ -7,7 +7,7 @@ import pytest
 from PIL import Image
 
 from dlgo.games import new_game
-from dlgo.formats.pictures import render_game, render_position
+from dlgo.display.pictures import render_game, render_position
 from engines import ENGINES
 
 
@@ -69,7 +69,7 @@ def test_dlgo_render_draws_sgf_files_and_tournament_games(tmp_path, capsys):
 
 
 def test_heat_labels_are_counts_for_visits_and_percentages_for_probabilities():
-    from dlgo.formats.pictures import _short
+    from dlgo.display.pictures import _short
 
     assert _short(1.0, counts=True) == "1" and _short(47.0, counts=True) == "47"
     assert _short(1.0, counts=False) == "100%" and _short(0.37, counts=False) == "37%"
@@ -79,7 +79,7 @@ def test_heat_labels_are_counts_for_visits_and_percentages_for_probabilities():
 def test_a_finished_game_is_drawn_with_its_result_and_a_key_naming_each_side_and_who_played_it():
     import matplotlib.pyplot as plt
 
-    from dlgo.formats.pictures import draw_position
+    from dlgo.display.pictures import draw_position
     from dlgo.gotypes import Player
     from helpers import play
 
@@ -124,7 +124,7 @@ def test_pictures_are_written_readable_by_everyone_the_umask_allows(tmp_path):
 ])
 def test_star_points_are_the_ones_go_boards_mark(size, points):
     from dlgo.core.types import Move, Point
-    from dlgo.formats.pictures import star_points
+    from dlgo.display.pictures import star_points
 
     state = new_game(f"go:size={size}")
     assert sorted(state.format_move(Move.play(Point(r, c))) for r, c in star_points(size)) == sorted(points)

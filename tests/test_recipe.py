@@ -120,7 +120,7 @@ def test_the_recipe_is_the_default_and_the_older_runs_keep_theirs(tmp_path):
     import json
     from dataclasses import asdict
 
-    from dlgo.formats.folders import read_settings, record_settings
+    from dlgo.storage.folders import read_settings, record_settings
     from engines.training.alphazero_config import PRE_RECIPE, pre_recipe_config
     from experiments.chapters import ch14b_alphazero_connect4
 

@@ -33,7 +33,7 @@ from dlgo.core.agent import Agent
 from dlgo.core.errors import DlgoError
 from dlgo.core.game import Ending
 from dlgo.core.types import PASS, Move, Player, Point
-from dlgo.formats.atomic import atomic_write
+from dlgo.storage.atomic import atomic_write
 from dlgo.formats.sgf import game_to_sgf, read_sgf_file
 from dlgo.games.go.handicap import fixed_handicap_points, free_handicap_points
 from dlgo.games.go.deadstones import StoneStatus, score_with_dead_stones, status_of, stone_status

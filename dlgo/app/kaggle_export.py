@@ -24,7 +24,7 @@ import numpy as np
 from dlgo.app import kaggle_agent
 from dlgo.core.errors import DlgoError, ModelFileError, SpecError
 from dlgo.core.specs import bind, split_spec
-from dlgo.formats.atomic import atomic_write
+from dlgo.storage.atomic import atomic_write
 from dlgo.games import get_game
 from engines.checkpoints import resolve_model_path
 from engines.registry import engine_class, engine_parameters

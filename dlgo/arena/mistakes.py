@@ -31,10 +31,10 @@ from dlgo.arena.tournament import task_seed
 from dlgo.arena.workers import run_jobs, worker_pool
 from dlgo.core.errors import RecordError
 from dlgo.core.game import State
-from dlgo.formats.atomic import atomic_write
-from dlgo.formats.folders import hold_folder
+from dlgo.storage.atomic import atomic_write
+from dlgo.storage.folders import hold_folder
 from dlgo.formats.positions import SETS, SolvedPosition, append_row, open_log, position_state
-from dlgo.formats.progress import progress_bar
+from dlgo.display.progress import progress_bar
 from dlgo.formats.records import replay
 
 VERDICTS = "mistakes.csv"

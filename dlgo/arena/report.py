@@ -18,8 +18,8 @@ import numpy as np
 import pandas as pd
 
 from dlgo.arena.ratings import GameResult, cross_table, describe_scale, fit_ratings
-from dlgo.formats.atomic import atomic_write
-from dlgo.formats.plotting import label_points, new_figure, save_figure
+from dlgo.storage.atomic import atomic_write
+from dlgo.display.plotting import label_points, new_figure, save_figure
 from dlgo.formats.records import GameRecord, one_game
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Collection, NamedTuple
 
 from dlgo.core.errors import DlgoError
-from dlgo.formats.folders import read_manifest
+from dlgo.storage.folders import read_manifest
 from dlgo.games import get_game
 
 #: the committed reports, where the course's rating scales are (``reports/calibration-<game>``)

@@ -27,9 +27,9 @@ from typing import Any
 from dlgo.arena.match import AgentFactory, Task, play_match, play_matches
 from dlgo.arena.workers import run_jobs, worker_pool
 from dlgo.core.errors import RecordError, SettingsMismatchError, SpecError
-from dlgo.formats.atomic import atomic_write
-from dlgo.formats.folders import hold_folder
-from dlgo.formats.progress import progress_bar
+from dlgo.storage.atomic import atomic_write
+from dlgo.storage.folders import hold_folder
+from dlgo.display.progress import progress_bar
 from dlgo.formats.records import GameRecord, append_game, open_games_file, read_games, replay, write_games
 from dlgo.formats.sgf import game_to_sgf
 from dlgo.games import get_game
@@ -167,7 +167,7 @@ def play_games(factory: AgentFactory, out_dir: str | Path, game: str, tasks: lis
     ``ray``, as tasks on that Ray cluster: :mod:`dlgo.arena.distributed`),
     appending each game as it ends; returns every game in the file. Tournaments and data generation share it;
     ``kind`` and ``facts`` go to the folder's manifest, which holds one kind of
-    run with one set of facts (see :func:`~dlgo.formats.folders.hold_folder`)."""
+    run with one set of facts (see :func:`~dlgo.storage.folders.hold_folder`)."""
     games_file = Path(out_dir) / "games.csv"
     played = {r.game_id for r in read_games(games_file)} if games_file.is_file() else set()  # read: nothing written
     start = get_game(game).initial_state()

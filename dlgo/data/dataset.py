@@ -32,8 +32,8 @@ import numpy as np
 
 from dlgo.core.errors import RecordError
 from dlgo.encoders import Encoder, get_encoder_by_name
-from dlgo.formats.atomic import atomic_write
-from dlgo.formats.progress import progress_bar
+from dlgo.storage.atomic import atomic_write
+from dlgo.display.progress import progress_bar
 from dlgo.formats.records import GameRecord, read_games, replay
 
 SPLITS = ("train", "val", "test")

@@ -43,8 +43,8 @@ from dlgo.core.game import value_for
 from dlgo.core.types import Player
 from dlgo.encoders import get_encoder_by_name
 from dlgo.encoders.base import Encoder
-from dlgo.formats.atomic import atomic_write
-from dlgo.formats.folders import hold_folder
+from dlgo.storage.atomic import atomic_write
+from dlgo.storage.folders import hold_folder
 from dlgo.formats.records import GameRecord, replay
 
 FOLDER = "experience"

@@ -14,8 +14,8 @@ import logging
 from pathlib import Path
 
 from dlgo.core.errors import IllegalMoveError, RecordError
-from dlgo.formats.folders import hold_folder
-from dlgo.formats.progress import progress_bar
+from dlgo.storage.folders import hold_folder
+from dlgo.display.progress import progress_bar
 from dlgo.formats.records import GameRecord, append_game, open_games_file
 from dlgo.formats.sgf import SgfRecord, read_sgf_file
 from dlgo.games.go.state import GoState

@@ -20,11 +20,11 @@ from typing import Iterable
 from dlgo.arena.workers import run_jobs, worker_pool
 from dlgo.core.errors import SpecError
 from dlgo.core.game import State
-from dlgo.formats.atomic import atomic_write
-from dlgo.formats.folders import hold_folder
+from dlgo.storage.atomic import atomic_write
+from dlgo.storage.folders import hold_folder
 from dlgo.formats.positions import (SETS, SolvedPosition, append_position, open_positions_log, remaining_plies,
                                     set_of, shipped_positions, write_positions)
-from dlgo.formats.progress import progress_bar
+from dlgo.display.progress import progress_bar
 from dlgo.games import get_game
 from dlgo.games.solvers.opening_book import book_of, book_path, book_text, positions_at, read_entries
 from dlgo.games.solvers.bitboard import TABLE_BITS, Position, Shape, Solver

@@ -37,7 +37,7 @@ from typing import Iterable, NamedTuple
 
 from dlgo.core.errors import RecordError
 from dlgo.core.game import State, result_of
-from dlgo.formats.atomic import atomic_write
+from dlgo.storage.atomic import atomic_write
 from dlgo.formats.records import replay
 
 #: where the suite's own sets are (``<board>.csv``; the data layer makes them)

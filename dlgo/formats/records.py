@@ -19,7 +19,7 @@ from typing import Any, Iterable
 
 from dlgo.core.errors import RecordError
 from dlgo.core.game import State
-from dlgo.formats.atomic import atomic_write
+from dlgo.storage.atomic import atomic_write
 from dlgo.games import get_game, new_game
 
 log = logging.getLogger(__name__)
@@ -160,7 +160,7 @@ def _load(path: Path) -> tuple[list[GameRecord], bool]:
 
 
 def open_games_file(path: Path) -> list[GameRecord]:
-    """For the one writer of a folder (see :mod:`dlgo.formats.folders`): check
+    """For the one writer of a folder (see :mod:`dlgo.storage.folders`): check
     ``path`` before appending to it, cut a torn last line, give a new or empty
     file its header, and return the games it holds (each id once). A file the
     writer cannot trust stops the run with a :class:`RecordError` and is kept."""

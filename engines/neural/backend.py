@@ -22,7 +22,7 @@ import h5py  # Keras' own dependency: its weights file
 import numpy as np
 
 from dlgo.core.errors import ModelFileError
-from dlgo.formats.atomic import temporary_path
+from dlgo.storage.atomic import temporary_path
 from engines.checkpoints import METADATA, read_metadata  # read without TensorFlow; kept here for the trainers
 from engines.neural.precision import PRECISIONS
 

@@ -21,7 +21,7 @@ import numpy as np
 
 from dlgo.core.errors import ModelFileError, RecordError
 from dlgo.data.dataset import encode_dataset, load_chunk, split_of
-from dlgo.formats.folders import read_manifest
+from dlgo.storage.folders import read_manifest
 from dlgo.formats.records import GameRecord, read_games, replay
 from engines.neural.loading import load_network, value_output
 from engines.registry import create_seeded

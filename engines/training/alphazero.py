@@ -52,10 +52,10 @@ from dlgo.arena.match import play_match
 from dlgo.arena.ratings import elo_from_score
 from dlgo.core.errors import ModelFileError, RecordError, SpecError
 from dlgo.encoders import Encoder, get_encoder_by_name
-from dlgo.formats.atomic import atomic_write
-from dlgo.formats.folders import hold_folder, read_settings, record_settings
-from dlgo.formats.plotting import plot_learning_curve
-from dlgo.formats.progress import progress_bar
+from dlgo.storage.atomic import atomic_write
+from dlgo.storage.folders import hold_folder, read_settings, record_settings
+from dlgo.display.plotting import plot_learning_curve
+from dlgo.display.progress import progress_bar
 from dlgo.formats.records import replay
 from dlgo.formats.sgf import game_to_sgf
 from dlgo.games import get_game
@@ -83,7 +83,7 @@ def train_alphazero(out: str | Path, config: AlphaZeroConfig, iterations: int,
     ``workers`` > 1 plays the self-play games in that many processes (with
     ``ray``: in that many shares on the Ray cluster there); ``sgf`` keeps Go
     self-play games as SGF in ``out/selfplay-sgf/iter-NNN/``. The folder is
-    held by this run alone (:func:`~dlgo.formats.folders.hold_folder`)."""
+    held by this run alone (:func:`~dlgo.storage.folders.hold_folder`)."""
     if iterations < 1 or workers < 1:
         raise SpecError(f"iterations and workers must be at least 1, got {iterations} and {workers}")
     with hold_folder(out, RUN_KIND, game=config.game):

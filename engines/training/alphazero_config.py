@@ -47,7 +47,7 @@ class AlphaZeroConfig:
     AlphaZero.jl's temperature schedule with its floor, the best network on fixed
     references published."""
 
-    #: what a run recorded before a setting existed ran at (see :func:`dlgo.formats.folders.read_settings`)
+    #: what a run recorded before a setting existed ran at (see :func:`dlgo.storage.folders.read_settings`)
     FORMER_DEFAULTS: ClassVar[dict[str, Any]] = PRE_RECIPE
 
     game: str = setting("tictactoe", "game spec to learn, e.g. tictactoe, connect4, go:size=9")

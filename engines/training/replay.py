@@ -21,7 +21,7 @@ import numpy as np
 
 from dlgo.core.errors import RecordError
 from dlgo.core.symmetry import Symmetry
-from dlgo.formats.atomic import atomic_write
+from dlgo.storage.atomic import atomic_write
 from engines.training.selfplay import Examples
 
 

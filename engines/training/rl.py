@@ -55,10 +55,10 @@ from dlgo.core.errors import RecordError, SettingsMismatchError, SpecError
 from dlgo.core.symmetry import Symmetry
 from dlgo.data.experience import Experience, collect_experience, discounted_rewards, load_experience, moves_to_end
 from dlgo.encoders import get_encoder_by_name
-from dlgo.formats.atomic import atomic_write
-from dlgo.formats.folders import hold_folder, read_settings
-from dlgo.formats.plotting import new_figure, save_figure
-from dlgo.formats.progress import fit_verbosity
+from dlgo.storage.atomic import atomic_write
+from dlgo.storage.folders import hold_folder, read_settings
+from dlgo.display.plotting import new_figure, save_figure
+from dlgo.display.progress import fit_verbosity
 from engines.checkpoints import publish_copy
 from engines.neural.backend import compiled_call, keras, load_model, save_model
 from engines.neural.models import build_model

@@ -22,7 +22,7 @@ import numpy as np
 
 from dlgo.core.errors import RecordError, SpecError
 from dlgo.data.dataset import split_of
-from dlgo.formats.progress import progress_bar
+from dlgo.display.progress import progress_bar
 from dlgo.formats.records import GameRecord, read_games, replay
 from dlgo.games import new_game
 from dlgo.games.go.patterns import NUM_FEATURES, REST, PatternPolicy, responses

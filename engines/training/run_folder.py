@@ -15,7 +15,7 @@ that is gone.
 
     dlgo pack-run data/recipe-ablation/6x5-4/openings-s0 resume/recipe-ablation/6x5-4/openings-s0 --keep 192
 
-Both folders are held while the pack is written (:func:`~dlgo.formats.folders.hold_folder`),
+Both folders are held while the pack is written (:func:`~dlgo.storage.folders.hold_folder`),
 so a run cannot write while it is packed; each file is copied atomically, and
 the pack's files from an earlier pack that the run no longer needs are removed.
 """
@@ -26,8 +26,8 @@ from pathlib import Path
 from typing import Iterable
 
 from dlgo.core.errors import RecordError
-from dlgo.formats.atomic import atomic_write
-from dlgo.formats.folders import MANIFEST, hold_folder, read_manifest
+from dlgo.storage.atomic import atomic_write
+from dlgo.storage.folders import MANIFEST, hold_folder, read_manifest
 
 #: the run's own records, each copied where it exists
 RECORDS = ("config.json", MANIFEST, "history.csv", "checkpoint.keras")

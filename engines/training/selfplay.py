@@ -68,7 +68,7 @@ from dlgo.core.errors import SpecError
 from dlgo.core.game import State, value_for
 from dlgo.core.types import Player
 from dlgo.encoders.base import Encoder
-from dlgo.formats.progress import progress_bar
+from dlgo.display.progress import progress_bar
 from dlgo.games import new_game
 from engines.alphazero import NetworkEvaluator
 from engines.neural.loading import load_network

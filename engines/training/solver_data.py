@@ -32,7 +32,7 @@ from dlgo.core.game import State, result_of
 from dlgo.data.solved import bitboard_solver, cached_solver
 from dlgo.encoders import Encoder
 from dlgo.formats.positions import SolvedPosition, position_state, read_positions, remaining_plies, set_of
-from dlgo.formats.progress import progress_bar
+from dlgo.display.progress import progress_bar
 from dlgo.formats.records import replay
 from dlgo.games.solvers.bitboard import TABLE_BITS
 from engines.alphazero import NetworkEvaluator

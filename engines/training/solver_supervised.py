@@ -41,11 +41,11 @@ import pandas as pd
 
 from dlgo.core.errors import RecordError, SpecError
 from dlgo.encoders import Encoder, get_encoder_by_name
-from dlgo.formats.atomic import atomic_write
-from dlgo.formats.folders import hold_folder, record_settings
-from dlgo.formats.plotting import plot_learning_curve
+from dlgo.storage.atomic import atomic_write
+from dlgo.storage.folders import hold_folder, record_settings
+from dlgo.display.plotting import plot_learning_curve
 from dlgo.formats.positions import SolvedPosition
-from dlgo.formats.progress import progress_bar
+from dlgo.display.progress import progress_bar
 from engines.checkpoints import publish_copy, read_metadata
 from engines.neural.backend import keras, load_model, save_model
 from engines.neural.resnet import build_resnet
@@ -81,7 +81,7 @@ def train_on_solver(positions: Sequence[SolvedPosition] | str | Path, out: str |
     folder: its ``positions.csv`` first), raw and after ``simulations`` simulations.
     ``names``: what the positions learnt and measured are called in the reports
     where lists are given (by default their paths). The folder is held by this run
-    alone (:func:`~dlgo.formats.folders.hold_folder`)."""
+    alone (:func:`~dlgo.storage.folders.hold_folder`)."""
     if epochs < 1 or simulations < 1 or parallel < 1:
         raise SpecError(f"epochs, simulations and parallel must be at least 1, got {epochs}, {simulations} and "
                         f"{parallel}")

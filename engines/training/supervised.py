@@ -37,9 +37,9 @@ from dlgo.core.errors import RecordError, SpecError
 from dlgo.core.symmetry import Symmetry
 from dlgo.data.dataset import Manifest, encode_dataset, load_chunk
 from dlgo.encoders.symmetry import augment_batch
-from dlgo.formats.atomic import atomic_write
-from dlgo.formats.folders import hold_folder
-from dlgo.formats.progress import fit_verbosity
+from dlgo.storage.atomic import atomic_write
+from dlgo.storage.folders import hold_folder
+from dlgo.display.progress import fit_verbosity
 from engines.checkpoints import publish_copy
 from engines.neural.backend import keras, load_model, save_model
 from engines.neural.models import MODELS, build_model
@@ -225,7 +225,7 @@ def train_supervised(data: str | Path, out: str | Path, *, model: str = "small",
     network (``"value"``) on the dataset folder ``data``, from ``positions_per_game``
     positions of each game (0: all); returns the history, one row per epoch. See
     the module docstring for ``out``. The folder is held by this run alone
-    (:func:`~dlgo.formats.folders.hold_folder`)."""
+    (:func:`~dlgo.storage.folders.hold_folder`)."""
     for name, value, least in (("epochs", epochs, 1), ("batch_size", batch_size, 1), ("patience", patience, 1),
                                ("positions_per_game", positions_per_game, 0)):
         if value < least:

@@ -22,7 +22,7 @@ from pathlib import Path
 from dlgo.arena.match import Task
 from dlgo.arena.tournament import play_games, task_seed
 from dlgo.core.arguments import whole
-from dlgo.formats.plotting import new_figure, save_figure
+from dlgo.display.plotting import new_figure, save_figure
 from dlgo.formats.records import GameRecord
 from dlgo.games import new_game
 from engines.registry import ENGINES

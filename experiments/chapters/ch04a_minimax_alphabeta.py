@@ -28,9 +28,9 @@ import numpy as np
 import pandas as pd
 
 from dlgo.core.agent import SearchReport
-from dlgo.formats.atomic import atomic_write
-from dlgo.formats.pictures import draw_position
-from dlgo.formats.plotting import new_figure, save_figure
+from dlgo.storage.atomic import atomic_write
+from dlgo.display.pictures import draw_position
+from dlgo.display.plotting import new_figure, save_figure
 from dlgo.formats.records import replay
 from dlgo.games import new_game
 from dlgo.games.solvers.brute_force import exact_value

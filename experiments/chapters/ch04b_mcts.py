@@ -21,7 +21,7 @@ from pathlib import Path
 
 from dlgo.arena.report import EngineRow, interval_text
 from dlgo.arena.tournament import run_tournament
-from dlgo.formats.pictures import render_position
+from dlgo.display.pictures import render_position
 from dlgo.formats.records import GameRecord, replay
 from engines.registry import ENGINES, create_seeded
 from experiments.shared import chapters, ladders

@@ -31,9 +31,9 @@ import pandas as pd
 
 from dlgo.core.game import State
 from dlgo.encoders import get_encoder_by_name
-from dlgo.formats.atomic import atomic_write
-from dlgo.formats.plotting import plot_learning_curve
-from dlgo.formats.progress import progress_bar
+from dlgo.storage.atomic import atomic_write
+from dlgo.display.plotting import plot_learning_curve
+from dlgo.display.progress import progress_bar
 from dlgo.games import new_game
 from dlgo.games.solvers.brute_force import perfect_actions
 from engines.neural.numpy_network import (SGD, Dense, Layer, Network, ReLU, Sigmoid, SoftmaxCrossEntropy, Tanh,

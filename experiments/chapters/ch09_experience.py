@@ -29,8 +29,8 @@ import pandas as pd
 
 from dlgo.data.experience import (Experience, ExperienceManifest, collect_experience, discounted_rewards,
                                   load_experience, move_numbers)
-from dlgo.formats.atomic import atomic_write
-from dlgo.formats.plotting import new_figure, save_figure
+from dlgo.storage.atomic import atomic_write
+from dlgo.display.plotting import new_figure, save_figure
 from dlgo.formats.records import GameRecord, read_games
 from engines.registry import ENGINES
 from experiments.shared import chapters

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from dlgo.core.arguments import whole
-from dlgo.formats.atomic import atomic_write
+from dlgo.storage.atomic import atomic_write
 from engines.training.rl_config import RLConfig
 from experiments.shared import chapters, rl, supervised
 

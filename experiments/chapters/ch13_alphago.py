@@ -63,8 +63,8 @@ from dlgo.arena.ratings import elo_from_score, wilson_interval
 from dlgo.arena.tournament import play_games, task_seed
 from dlgo.core.errors import DlgoError
 from dlgo.data.generate import generate_games
-from dlgo.formats.atomic import atomic_write
-from dlgo.formats.plotting import new_figure, save_figure
+from dlgo.storage.atomic import atomic_write
+from dlgo.display.plotting import new_figure, save_figure
 from dlgo.formats.records import read_games
 from engines.checkpoints import SET_FILES, SHIPPED
 from engines.training.accuracy import evaluate_value

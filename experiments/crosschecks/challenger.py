@@ -29,7 +29,7 @@ import pandas as pd
 
 from dlgo.arena.ratings import wilson_interval
 from dlgo.core.arguments import whole
-from dlgo.formats.atomic import atomic_write
+from dlgo.storage.atomic import atomic_write
 from engines.alphazero import NetworkEvaluator
 from engines.neural.loading import load_network
 from engines.training.references import EARLY_SETS, measure_reference, reference_positions

@@ -22,7 +22,7 @@ import pandas as pd
 
 from dlgo.arena.match import Task
 from dlgo.arena.tournament import play_games, schedule
-from dlgo.formats.atomic import atomic_write
+from dlgo.storage.atomic import atomic_write
 from dlgo.formats.records import GameRecord, replay
 from dlgo.games.go.deadstones import score_with_dead_stones
 from dlgo.games.go.scoring import area_score

@@ -21,7 +21,7 @@ import pandas as pd
 from dlgo.app.kaggle_export import export_kaggle, play_in_kaggle
 from dlgo.arena.ratings import wilson_interval
 from dlgo.core.arguments import whole
-from dlgo.formats.atomic import atomic_write
+from dlgo.storage.atomic import atomic_write
 from dlgo.formats.records import GameRecord
 from dlgo.games import new_game
 from experiments.shared import chapters

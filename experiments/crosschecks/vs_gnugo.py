@@ -36,8 +36,8 @@ from dlgo.formats.records import GameRecord
 from dlgo.arena.ratings import GameResult, fit_ratings
 from dlgo.arena.report import interval_text, write_report
 from dlgo.arena.tournament import play_games, schedule
-from dlgo.formats.atomic import atomic_write
-from dlgo.formats.plotting import new_figure, save_figure
+from dlgo.storage.atomic import atomic_write
+from dlgo.display.plotting import new_figure, save_figure
 from dlgo.gtp.client import GNUGO
 from engines.registry import ENGINES
 from experiments.shared import chapters, ladders

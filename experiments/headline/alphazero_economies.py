@@ -63,8 +63,8 @@ import pandas as pd
 from dlgo.arena.ratings import wilson_interval
 from dlgo.core.arguments import whole
 from dlgo.core.errors import SpecError
-from dlgo.formats.atomic import atomic_write
-from dlgo.formats.plotting import new_figure, save_figure
+from dlgo.storage.atomic import atomic_write
+from dlgo.display.plotting import new_figure, save_figure
 from engines.alphazero import NetworkEvaluator
 from engines.neural.loading import load_network
 from engines.training.alphazero_config import AlphaZeroConfig, pre_recipe_config

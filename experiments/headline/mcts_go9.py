@@ -45,7 +45,7 @@ from typing import Sequence
 
 from dlgo.arena.ratings import wilson_interval
 from dlgo.arena.tournament import play_games
-from dlgo.formats.plotting import new_figure, save_figure
+from dlgo.display.plotting import new_figure, save_figure
 from dlgo.arena.match import Task
 from dlgo.formats.records import GameRecord, read_games
 from dlgo.gtp.client import GNUGO

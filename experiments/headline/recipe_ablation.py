@@ -64,9 +64,9 @@ from dlgo.arena.ratings import wilson_interval
 from dlgo.core.arguments import whole
 from dlgo.core.errors import SpecError
 from dlgo.data.solved import generate_positions
-from dlgo.formats.atomic import atomic_write
-from dlgo.formats.folders import hold_folder
-from dlgo.formats.plotting import new_figure, save_figure
+from dlgo.storage.atomic import atomic_write
+from dlgo.storage.folders import hold_folder
+from dlgo.display.plotting import new_figure, save_figure
 from dlgo.formats.positions import append_row, open_log
 from dlgo.games.registry import get_game
 from engines.alphazero import NetworkEvaluator

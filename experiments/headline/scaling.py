@@ -62,8 +62,8 @@ from dlgo.arena.tournament import play_games, schedule
 from dlgo.core.arguments import whole
 from dlgo.core.errors import SpecError
 from dlgo.encoders import get_encoder_by_name
-from dlgo.formats.atomic import atomic_write
-from dlgo.formats.folders import hold_folder
+from dlgo.storage.atomic import atomic_write
+from dlgo.storage.folders import hold_folder
 from dlgo.formats.positions import append_row, open_log
 from dlgo.formats.records import GameRecord
 from dlgo.games.registry import get_game

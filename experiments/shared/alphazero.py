@@ -24,7 +24,7 @@ import pandas as pd
 
 from dlgo.arena.tournament import play_games, schedule
 from dlgo.core.arguments import whole
-from dlgo.formats.atomic import atomic_write
+from dlgo.storage.atomic import atomic_write
 from engines.registry import ENGINES
 from engines.training.alphazero_config import AlphaZeroConfig
 from engines.training.run_folder import iteration_checkpoint

@@ -24,9 +24,9 @@ from dlgo.core.errors import DlgoError, SettingsMismatchError
 from dlgo.core.game import State
 from dlgo.core.specs import split_spec
 from dlgo.core.types import Player
-from dlgo.formats.atomic import atomic_write
-from dlgo.formats.folders import claim_folders
-from dlgo.formats.pictures import render_game, render_position
+from dlgo.storage.atomic import atomic_write
+from dlgo.storage.folders import claim_folders
+from dlgo.display.pictures import render_game, render_position
 from dlgo.formats.records import GameRecord, replay
 from dlgo.games import new_game
 from engines.analysis import analyze, render_analysis
@@ -144,7 +144,7 @@ def take_folders(args: argparse.Namespace) -> None:
     """The run's folders (``--out`` and, where the script has one, ``--work``),
     taken once the script has checked every argument and before it writes
     anything: with ``--fresh`` deleted first, each only if its ``run.json`` names
-    this script (:func:`~dlgo.formats.folders.claim_folders`); a new folder is
+    this script (:func:`~dlgo.storage.folders.claim_folders`); a new folder is
     marked as the script's."""
     claim_folders([args.out, getattr(args, "work", None)], args.script, fresh=args.fresh)
     _untaken[:] = [parsed for parsed in _untaken if parsed is not args]

@@ -21,7 +21,7 @@ from dlgo.arena.ratings import wilson_interval
 from dlgo.arena.tournament import play_games, task_seed
 from dlgo.core.arguments import whole
 from dlgo.core.errors import DlgoError
-from dlgo.formats.atomic import atomic_write
+from dlgo.storage.atomic import atomic_write
 from dlgo.formats.records import GameRecord
 from dlgo.games import get_game
 from engines.registry import ENGINES

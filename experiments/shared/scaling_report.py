@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from dlgo.arena.ratings import expected_score
-from dlgo.formats.plotting import new_figure, save_figure
+from dlgo.display.plotting import new_figure, save_figure
 from experiments.shared.connectn import board_slug, cells_of
 from experiments.shared.frontier import PERFECT, Fit, Reach, fit_frontier, frontier, knee_ratio, perfect_compute
 

@@ -28,9 +28,9 @@ from dlgo.arena.tournament import run_tournament
 from dlgo.core.errors import RecordError
 from dlgo.data.dataset import encode_dataset
 from dlgo.data.generate import generate_games
-from dlgo.formats.atomic import atomic_write
-from dlgo.formats.folders import hold_folder
-from dlgo.formats.plotting import plot_learning_curve
+from dlgo.storage.atomic import atomic_write
+from dlgo.storage.folders import hold_folder
+from dlgo.display.plotting import plot_learning_curve
 from dlgo.formats.records import GameRecord, read_games, write_games
 from engines.registry import ENGINES
 from engines.training.accuracy import evaluate_predictor, teacher_agreement

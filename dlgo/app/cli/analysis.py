@@ -11,7 +11,7 @@ import numpy as np
 from dlgo.app.cli.shared import load_record
 from dlgo.core.arguments import number, whole
 from dlgo.core.errors import DlgoError
-from dlgo.formats.folders import check_output_file
+from dlgo.storage.folders import check_output_file
 from dlgo.games import new_game
 from engines.neural.loading import load_network
 
@@ -70,7 +70,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
 
 
 def cmd_render(args: argparse.Namespace) -> int:
-    from dlgo.formats.pictures import render_game, render_position  # matplotlib
+    from dlgo.display.pictures import render_game, render_position  # matplotlib
 
     check_output_file(args.out, (".png", ".gif"))
     game = load_record(Path(args.record), args.index)

@@ -13,8 +13,8 @@ from dlgo.core.arguments import number, whole
 from dlgo.core.errors import DlgoError
 from dlgo.core.game import State
 from dlgo.core.types import Player
-from dlgo.formats.atomic import atomic_write
-from dlgo.formats.folders import check_output_file, check_output_folder
+from dlgo.storage.atomic import atomic_write
+from dlgo.storage.folders import check_output_file, check_output_folder
 from dlgo.formats.sgf import game_to_sgf
 from dlgo.games import new_game
 

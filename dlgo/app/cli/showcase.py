@@ -14,7 +14,7 @@ from dlgo.app.kaggle_export import export_kaggle
 from dlgo.core.arguments import number, seconds, whole
 from dlgo.core.errors import DlgoError
 from dlgo.core.types import Player
-from dlgo.formats.folders import check_output_file
+from dlgo.storage.folders import check_output_file
 from dlgo.games import get_game, new_game
 
 #: (game, black, white) for `dlgo demo`: one game each, a few seconds apiece.

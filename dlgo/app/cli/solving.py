@@ -15,7 +15,7 @@ from dlgo.core.errors import DlgoError, SpecError
 from dlgo.core.game import State
 from dlgo.data.solved import PLAYS, bitboard_solver, board_name, generate_book, generate_positions
 from dlgo.formats.positions import SETS, load_sets
-from dlgo.formats.progress import progress_bar
+from dlgo.display.progress import progress_bar
 from dlgo.games import new_game
 from dlgo.games.solvers.bitboard import TABLE_BITS
 from dlgo.games.solvers.brute_force import move_score

@@ -135,7 +135,7 @@ def cmd_train_supervised(args: argparse.Namespace) -> int:
     check_target_options(args)
     if args.target == "solver":
         return cmd_train_solver(args)
-    from dlgo.formats.plotting import plot_learning_curve  # pandas, matplotlib
+    from dlgo.display.plotting import plot_learning_curve  # pandas, matplotlib
     from engines.training.supervised import train_supervised  # TensorFlow's lazy import
 
     args.model = args.model or "small"

@@ -30,7 +30,7 @@ from engines import registry
 from dlgo.core.errors import DlgoError, ModelFileError, SpecError
 from dlgo.core.game import State
 from dlgo.core.specs import format_spec, split_spec
-from dlgo.formats.atomic import atomic_write
+from dlgo.storage.atomic import atomic_write
 from dlgo.games import new_game
 from engines.checkpoints import NETWORK_PARAMETERS, SET_FILES, SHIPPED, checkpoint_set, resolve_model_path
 from engines.neural.loading import LoadedModel

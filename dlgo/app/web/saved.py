@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from dlgo.core.errors import RecordError
-from dlgo.formats.atomic import atomic_write
+from dlgo.storage.atomic import atomic_write
 
 #: the version of the files' layout
 VERSION = 1

@@ -61,7 +61,7 @@ from dlgo.app.web.safety import MAX_SGF, FileRoots
 from dlgo.app.web.sessions import NoSuchSession, SessionError, SessionStore
 from dlgo.app.web.workers import GRACE_SECONDS, START_SECONDS, EngineClosed, EnginesBusy
 from dlgo.core.errors import DlgoError, RecordError
-from dlgo.formats.folders import check_output_folder, hold_folder, read_manifest
+from dlgo.storage.folders import check_output_folder, hold_folder, read_manifest
 from engines.checkpoints import SHIPPED
 
 #: the suite's folder (reports/ and checkpoints/ live there)

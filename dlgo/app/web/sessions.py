@@ -31,7 +31,7 @@ from dlgo.app.web.workers import GRACE_SECONDS, START_SECONDS, EngineAnswer, Eng
 from dlgo.core.errors import DlgoError, IllegalMoveError, RecordError
 from dlgo.core.game import State, pass_would_end_game
 from dlgo.core.types import Move, Player
-from dlgo.formats.pictures import column_labels, star_points
+from dlgo.display.pictures import column_labels, star_points
 from dlgo.formats.sgf import game_to_sgf, read_sgf, sgf_to_state
 from engines import registry
 

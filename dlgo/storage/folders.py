@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping, TypeVar
 
 from dlgo.core.errors import RecordError, SettingsMismatchError
-from dlgo.formats.atomic import atomic_write, remove_orphaned_temporary_files
+from dlgo.storage.atomic import atomic_write, remove_orphaned_temporary_files
 
 T = TypeVar("T")
 

@@ -15,7 +15,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.transforms import Bbox
 
-from dlgo.formats.atomic import atomic_write
+from dlgo.storage.atomic import atomic_write
 
 
 def new_figure(figsize: tuple[float, float] = (6.4, 4.8), rows: int = 1, cols: int = 1) -> tuple[Figure, Any]:

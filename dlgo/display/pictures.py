@@ -31,8 +31,8 @@ from matplotlib.patches import Circle, Rectangle
 from dlgo.core.errors import DlgoError
 from dlgo.core.game import Game, State
 from dlgo.core.types import Move, Player, Point
-from dlgo.formats.atomic import temporary_path
-from dlgo.formats.plotting import new_figure, save_figure
+from dlgo.storage.atomic import temporary_path
+from dlgo.display.plotting import new_figure, save_figure
 
 WOOD = "#dcb35c"
 DISC_COLOURS = {Player.black: "#d62728", Player.white: "#f5d000"}  # Connect-N: red moves first, then yellow
