@@ -5,10 +5,10 @@
 >>> engines.engine_names()
 ['random', 'minimax', 'alphabeta', 'mcts', 'predictor', 'alphazero', 'alphago', 'pg', 'q', 'ac', 'gtp', 'gnugo', 'openspiel', 'solver']
 """
-from dlgo.core.agent import Agent, Compute, SearchReport
+from dlgo.core.agent import Agent, Compute, Decision, SearchReport
 from dlgo.core.errors import EngineError
 from engines.registry import (ENGINES, EngineFactory, check_engine, create, create_seeded, engine_description,
                               engine_names, engine_parameters)
 
-__all__ = ["Agent", "Compute", "SearchReport", "EngineError", "ENGINES", "EngineFactory", "check_engine", "create",
+__all__ = ["Agent", "Compute", "Decision", "SearchReport", "EngineError", "ENGINES", "EngineFactory", "check_engine", "create",
            "create_seeded", "engine_description", "engine_names", "engine_parameters"]

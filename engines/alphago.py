@@ -41,11 +41,10 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from dlgo.core.agent import SearchReport
+from dlgo.core.agent import Decision, SearchReport
 from dlgo.core.errors import SpecError
 from dlgo.core.game import Game, State, value_for
 from dlgo.core.specs import require
-from dlgo.core.types import Move
 from dlgo.games.go.state import GoState, GoGame
 from engines.checkpoints import checkpoint_set
 from engines.neural.loading import LoadedModel, load_network, value_output
@@ -228,7 +227,7 @@ class AlphaGoAgent(PUCTAgent):
         if self._go is not None:
             self._go.new_game()
 
-    def choose(self, state: State) -> Move:
+    def choose(self, state: State) -> Decision:
         if self.raw or not self.searches_go(state):
             return super().choose(state)
         assert isinstance(state, GoState)
@@ -239,9 +238,7 @@ class AlphaGoAgent(PUCTAgent):
                                 NetworkGuide(self.evaluator))
         simulations, seconds = self.move_budget(self.simulations, self.seconds)
         result = self._go.search(state, simulations, seconds, self.deadline(seconds * 2.5), self.reuse)
-        self._work = result.simulations
-        self._report = result.report()
-        return result.move
+        return Decision(result.move, result.simulations, result.report())
 
     def check_game(self, state: State) -> None:
         self.evaluator.policy.check(state)

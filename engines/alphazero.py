@@ -11,11 +11,10 @@ from typing import Sequence
 
 import numpy as np
 
-from dlgo.core.agent import SearchReport
+from dlgo.core.agent import Decision, SearchReport
 from dlgo.core.errors import ModelFileError, SpecError
 from dlgo.core.game import Game, State
 from dlgo.core.specs import require
-from dlgo.core.types import Move
 from engines.neural.loading import LoadedModel, load_network
 from engines.predictor import choose_from_policy
 from engines.gumbel import GumbelSearch
@@ -96,15 +95,13 @@ class AlphaZeroAgent(PUCTAgent):
     def native_game(self) -> Game:
         return self.evaluator.loaded.encoder.game
 
-    def choose(self, state: State) -> Move:
+    def choose(self, state: State) -> Decision:
         if self.gumbel is None or self.simulations == 0:
             return super().choose(state)
         before = self.evaluator.evaluations
         root, action = self.gumbel.run(state, self.simulations, deadline=self.deadline(self.seconds))
-        report = root.report(action)
-        self._report = report._replace(policy=self.gumbel.policy_target(root))  # the improved policy
-        self._work = self.evaluator.evaluations - before
-        return state.index_to_move(action)
+        report = root.report(action)._replace(policy=self.gumbel.policy_target(root))  # the improved policy
+        return Decision(state.index_to_move(action), self.evaluator.evaluations - before, report)
 
     def raw_move(self, state: State) -> tuple[int, SearchReport]:
         policy, value = self.evaluator.evaluate([state])

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import sys
 
-from dlgo.core.agent import Agent
+from dlgo.core.agent import Agent, Decision
 from dlgo.core.errors import EngineError, SpecError
 from dlgo.core.game import State
 from dlgo.core.specs import require_seconds
-from dlgo.core.types import Move
 from dlgo.games.go.state import GoState, GoGame
 from dlgo.gtp.client import GNUGO, GNUGO_RULES, GtpClient, GtpConnectionError
 from dlgo.gtp.protocol import GtpError
@@ -58,7 +57,7 @@ class GTPAgent(Agent):
         if not isinstance(state.game, GoGame):  # GTP speaks Go only
             raise SpecError(f"gtp engines play Go, not {state.game.name}")
 
-    def choose(self, state: State) -> Move:
+    def choose(self, state: State) -> Decision:
         self.check_game(state)
         assert isinstance(state, GoState)
         try:
@@ -69,12 +68,11 @@ class GTPAgent(Agent):
         except GtpError as err:  # a "?" answer, e.g. to one of the moves sent
             self.close()
             raise EngineError(f"{self.cmd} answered an error: {err}") from None
-        self._work = 1
         if not move.is_resign and not state.is_valid_move(move):
             self.close()
             raise EngineError(f"{self.cmd} played {state.format_move(move)}, illegal here "
                               "(its rules may differ: positional superko, suicide)")
-        return move
+        return Decision(move, 1)
 
     def send(self, command: str, state: GoState | None = None) -> str:
         """Any GTP command (``final_score``, ``showboard``), on ``state``'s position if given."""

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from dlgo.core.agent import Agent, SearchReport
+from dlgo.core.agent import Agent, Decision, SearchReport
 from dlgo.core.errors import SpecError
 from dlgo.core.game import State
 from dlgo.core.specs import require, require_seconds
@@ -159,7 +159,7 @@ class MCTSAgent(Agent):
             self._go.new_game()
 
     # -------------------------------------------------------------- driver
-    def choose(self, state: State) -> Move:
+    def choose(self, state: State) -> Decision:
         if self.searches_go(state):
             assert isinstance(state, GoState)
             return self._choose_go(state)
@@ -179,18 +179,17 @@ class MCTSAgent(Agent):
                 break
             self._round(root)
             rounds += 1
-        self._work = rounds
 
         child = self._best_child(root)
         win_rate = child.wins / child.visits if child.visits else 0.5
-        self._report = self._search_report(root, child, win_rate)
+        report = self._search_report(root, child, win_rate)
         proven_lost = root.proven == WIN  # a win for the player who moved into the root
         if self.resign and (proven_lost or (root.proven is None and win_rate < self.resign)):
-            return RESIGN
+            return Decision(RESIGN, rounds, report)
         assert child.action is not None
-        return state.index_to_move(child.action)
+        return Decision(state.index_to_move(child.action), rounds, report)
 
-    def _choose_go(self, state: GoState) -> Move:
+    def _choose_go(self, state: GoState) -> Decision:
         """The compiled Go search's move (:mod:`engines.go_search`)."""
         if self._go is None:
             from engines.go_search import GoSearch, SearchSettings
@@ -198,9 +197,7 @@ class MCTSAgent(Agent):
             self._go = GoSearch(settings, self._go_policy, self.rng.getrandbits(63))
         rounds, seconds = self.move_budget(self.rounds, self.seconds)
         result = self._go.search(state, rounds, seconds, self.deadline(seconds * 2.5), self.reuse)
-        self._work = result.simulations
-        self._report = result.report()
-        return result.move
+        return Decision(result.move, result.simulations, result.report())
 
     @staticmethod
     def _search_report(root: Node, chosen: Node, win_rate: float) -> SearchReport:

@@ -14,10 +14,10 @@ import math
 import time
 from typing import NamedTuple
 
-from dlgo.core.agent import Agent, SearchReport
+from dlgo.core.agent import Agent, Decision, SearchReport
 from dlgo.core.game import State
 from dlgo.core.specs import require, require_seconds
-from dlgo.core.types import Move, Point
+from dlgo.core.types import Point
 from engines.evaluation import PROVEN, game_value, terminal_score
 
 MAX_DEPTH = 200  # "no depth limit" still needs a bound for iterative deepening
@@ -58,14 +58,15 @@ class MinimaxAgent(Agent):
         super().__init__()
         require(depth >= 0, f"minimax: depth must be at least 0 (0 = to the end), got {depth}")
         self.depth = depth or MAX_DEPTH
+        self.nodes = 0  # the positions this move's search has visited: its work
         self.pruning = pruning
         self._estimated = False
 
     def warm_up(self, state: State) -> None:
         """Nothing: plain Python loads nothing, and no time limit shortens its search."""
 
-    def choose(self, state: State) -> Move:
-        self._estimated = False
+    def choose(self, state: State) -> Decision:
+        self._estimated, self.nodes = False, 0
         ordered = centre_first(state, state.legal_actions())
         best_action, best = ordered[0][1], -math.inf
         for _, action in ordered:
@@ -74,12 +75,12 @@ class MinimaxAgent(Agent):
             if score > best:
                 best_action, best = action, score
         value = game_value(best) if self._estimated else _exact_value(best)
-        self._report = SearchReport(value=None if value is None else float(value), proven=value is not None,
-                                    principal_variation=(best_action,), score=best)
-        return state.index_to_move(best_action)
+        report = SearchReport(value=None if value is None else float(value), proven=value is not None,
+                              principal_variation=(best_action,), score=best)
+        return Decision(state.index_to_move(best_action), self.nodes, report)
 
     def _negamax(self, state: State, depth: int, ply: int, alpha: float, beta: float) -> float:
-        self._work += 1
+        self.nodes += 1
         if state.is_over():
             return terminal_score(state, ply)
         if depth <= 0:
@@ -139,7 +140,8 @@ class AlphaBetaAgent(Agent):
         self.history: dict[Point | None, int] = {}  # by the point a move plays at (None: pass)
         self._killers: list[list[Point | None]] = []
         self._deadline = math.inf
-        self._nodes = nodes  # this move's node budget (0 = none)
+        self._node_budget = nodes  # this move's node budget (0 = none)
+        self.nodes = 0  # the positions this move's search has visited: its work
         self._estimates = 0
         self._root_best: tuple[int, float] | None = None
 
@@ -148,8 +150,9 @@ class AlphaBetaAgent(Agent):
         self.history.clear()
 
     # ------------------------------------------------------------ the driver
-    def choose(self, state: State) -> Move:
-        self._nodes, seconds = self.move_budget(self.max_nodes, self.seconds)
+    def choose(self, state: State) -> Decision:
+        self.nodes = 0
+        self._node_budget, seconds = self.move_budget(self.max_nodes, self.seconds)
         self._deadline = self.deadline(seconds)
         self._killers = [[] for _ in range(MAX_DEPTH + 2)]
         if len(self.table) > self.table_size:
@@ -173,10 +176,10 @@ class AlphaBetaAgent(Agent):
         if best_action is None:  # out of budget before depth 1 finished: any legal move
             best_action = centre_first(state, state.legal_actions())[0][1]
         value = _exact_value(best_score) if solved else game_value(best_score)
-        self._report = SearchReport(value=None if value is None else float(value), proven=value is not None,
-                                    principal_variation=self._principal_variation(state, best_action, depth_done),
-                                    score=best_score)
-        return state.index_to_move(best_action)
+        report = SearchReport(value=None if value is None else float(value), proven=value is not None,
+                              principal_variation=self._principal_variation(state, best_action, depth_done),
+                              score=best_score)
+        return Decision(state.index_to_move(best_action), self.nodes, report)
 
     def _principal_variation(self, state: State, first: int, depth: int) -> tuple[int, ...]:
         """The expected line: ``first``, then the table's best action in each position after it."""
@@ -192,10 +195,10 @@ class AlphaBetaAgent(Agent):
 
     # ------------------------------------------------------------ the search
     def _negamax(self, state: State, depth: int, alpha: float, beta: float, ply: int) -> float:
-        self._work += 1
-        if self._nodes and self._work > self._nodes:
+        self.nodes += 1
+        if self._node_budget and self.nodes > self._node_budget:
             raise _OutOfBudget
-        if self._work & 255 == 0 and time.perf_counter() > self._deadline:
+        if self.nodes & 255 == 0 and time.perf_counter() > self._deadline:
             raise _OutOfBudget
         if state.is_over():
             return terminal_score(state, ply)

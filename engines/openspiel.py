@@ -19,11 +19,10 @@ from typing import Any
 
 import numpy as np
 
-from dlgo.core.agent import Agent, SearchReport
+from dlgo.core.agent import NO_REPORT, Agent, Decision, SearchReport
 from dlgo.core.errors import DlgoError, SpecError
 from dlgo.core.game import Game, OpenSpielGame, State
 from dlgo.core.specs import require
-from dlgo.core.types import Move
 
 try:  # the openspiel extra
     import pyspiel
@@ -93,19 +92,18 @@ class OpenSpielAgent(Agent):
             os_state.apply_action(counterpart.actions[before.move_to_index(after.last_move)])
         return os_state
 
-    def choose(self, state: State) -> Move:
+    def choose(self, state: State) -> Decision:
         counterpart = self._prepare(state.game)
         os_state = self.openspiel_state(state)
         ours = {os_action: action for action, os_action in enumerate(counterpart.actions)}
         if self.bot_name == "random":
             os_action = int(self.random_state.choice(os_state.legal_actions()))
-            self._work = 1
+            work, report = 1, NO_REPORT
         elif self.bot_name == "alphabeta":
             value, os_action = os_minimax.alpha_beta_search(
                 self._os_game, os_state, maximum_depth=self.depth or 10 ** 6,
                 maximizing_player_id=os_state.current_player())
-            self._report = SearchReport(value=float(value), proven=self.depth == 0)
-            self._work = 1
+            work, report = 1, SearchReport(value=float(value), proven=self.depth == 0)
         else:
             root = self._bot.mcts_search(os_state)
             best = root.best_child()
@@ -119,7 +117,7 @@ class OpenSpielAgent(Agent):
             proven = best.outcome is not None
             if proven:
                 value = float(best.outcome[os_state.current_player()])
-            self._report = SearchReport(value=value, proven=proven, visits=visits, q=q,
-                                        principal_variation=(ours[os_action],))
-            self._work = int(root.explore_count)
-        return state.index_to_move(ours[int(os_action)])
+            report = SearchReport(value=value, proven=proven, visits=visits, q=q,
+                                  principal_variation=(ours[os_action],))
+            work = int(root.explore_count)
+        return Decision(state.index_to_move(ours[int(os_action)]), work, report)

@@ -18,11 +18,10 @@ from typing import Sequence
 
 import numpy as np
 
-from dlgo.core.agent import Agent, SearchReport
+from dlgo.core.agent import Agent, Decision, SearchReport
 from dlgo.core.errors import SpecError
 from dlgo.core.game import Game, State
 from dlgo.core.specs import require
-from dlgo.core.types import Move
 from engines.neural.loading import load_network
 
 
@@ -79,8 +78,8 @@ class NetworkAgent(Agent):
 
     def outputs(self, state: State) -> list[np.ndarray]:
         """The network's outputs for ``state`` (batch axis dropped): those
-        :meth:`prepare_batch` computed for it, else one compiled call for it alone."""
-        self._work += 1
+        :meth:`prepare_batch` computed for it, else one compiled call for it alone (a move's work:
+        one evaluation)."""
         prepared, self._prepared = self._prepared, None
         if prepared is not None and prepared[0] is state:
             return prepared[1]
@@ -122,11 +121,11 @@ class PredictorAgent(NetworkAgent):
         probabilities: np.ndarray = self.outputs(state)[0]
         return probabilities
 
-    def choose(self, state: State) -> Move:
+    def choose(self, state: State) -> Decision:
         outputs = self.outputs(state)
         action = self.pick(state, outputs[0])
-        self._report = SearchReport(value=self.value_of(outputs), policy=outputs[0], principal_variation=(action,))
-        return state.index_to_move(action)
+        report = SearchReport(value=self.value_of(outputs), policy=outputs[0], principal_variation=(action,))
+        return Decision(state.index_to_move(action), 1, report)
 
     def value_of(self, outputs: list[np.ndarray]) -> float | None:
         """The position's value for the mover, if the network has a value head (a predictor has none)."""

@@ -32,10 +32,9 @@ from typing import Protocol, Sequence
 
 import numpy as np
 
-from dlgo.core.agent import Agent, SearchReport
+from dlgo.core.agent import Agent, Decision, SearchReport
 from dlgo.core.game import State, value_for
 from dlgo.core.specs import require, require_seconds
-from dlgo.core.types import Move
 
 
 class Evaluator(abc.ABC):
@@ -400,19 +399,18 @@ class PUCTAgent(Agent):
     def raw_move(self, state: State) -> tuple[int, SearchReport]:
         """The action the evaluator's policy plays without search, and its report."""
 
-    def choose(self, state: State) -> Move:
+    def choose(self, state: State) -> Decision:
         before = self.evaluator.evaluations
         if self.simulations == 0:
-            action, self._report = self.raw_move(state)
+            action, report = self.raw_move(state)
         else:
             root = self._reusable_node(state) or Node(state)
             simulations, seconds = self.move_budget(self.simulations, self.seconds)
             self.search.run(root, simulations or sys.maxsize, deadline=self.deadline(seconds))
             action = select_action(root, self.temperature, self.np_rng)
-            self._report = root.report(action)
+            report = root.report(action)
             self.root = root.children.get(int(np.flatnonzero(root.actions == action)[0])) if self.reuse else None
-        self._work = self.evaluator.evaluations - before
-        return state.index_to_move(action)
+        return Decision(state.index_to_move(action), self.evaluator.evaluations - before, report)
 
     def _reusable_node(self, state: State) -> Node | None:
         """The kept node after our last move, one step on by the opponent's reply."""

@@ -3,9 +3,8 @@ from __future__ import annotations
 
 import random
 
-from dlgo.core.agent import Agent
+from dlgo.core.agent import Agent, Decision
 from dlgo.core.game import State
-from dlgo.core.types import Move
 
 
 class RandomAgent(Agent):
@@ -19,6 +18,5 @@ class RandomAgent(Agent):
         super().__init__()
         self.rng = random.Random(seed)
 
-    def choose(self, state: State) -> Move:
-        self._work = 1
-        return state.random_move(self.rng)
+    def choose(self, state: State) -> Decision:
+        return Decision(state.random_move(self.rng), 1)

@@ -19,11 +19,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from dlgo.core.agent import SearchReport
+from dlgo.core.agent import Decision, SearchReport
 from dlgo.core.errors import ModelFileError
 from dlgo.core.game import State
 from dlgo.core.specs import require
-from dlgo.core.types import Move
 from engines.predictor import NetworkAgent, PredictorAgent, candidate_plays, pass_wins
 
 
@@ -71,7 +70,7 @@ class QAgent(NetworkAgent):
             raise ModelFileError(f"{self.model_path} is not an action-value network (it has {len(outputs)} heads)")
         return outputs[0]
 
-    def choose(self, state: State) -> Move:
+    def choose(self, state: State) -> Decision:
         values = self.values(state)
         plays = candidate_plays(state)
         if pass_wins(state):
@@ -81,5 +80,5 @@ class QAgent(NetworkAgent):
             action = self.rng.choice(plays)
         else:
             action = max(plays, key=lambda a: values[a])
-        self._report = SearchReport(value=float(values[action]), q=values, principal_variation=(action,))
-        return state.index_to_move(action)
+        report = SearchReport(value=float(values[action]), q=values, principal_variation=(action,))
+        return Decision(state.index_to_move(action), 1, report)

@@ -15,10 +15,9 @@ from __future__ import annotations
 
 import random
 
-from dlgo.core.agent import Agent, SearchReport
+from dlgo.core.agent import Agent, Decision, SearchReport
 from dlgo.core.errors import SpecError
 from dlgo.core.game import ExactSolver, State, result_of
-from dlgo.core.types import Move
 
 
 class SolverAgent(Agent):
@@ -61,21 +60,22 @@ class SolverAgent(Agent):
             state = state.apply_action(rng.choice(quiet))
         self.solver_for(state).move_scores(state)
 
-    def perfect_actions(self, state: State) -> tuple[list[int], dict[int, int]]:
-        """The actions a perfect player may choose here, and every action's exact score."""
+    def perfect_actions(self, state: State) -> tuple[list[int], dict[int, int], int]:
+        """The actions a perfect player may choose here, every action's exact score, and the
+        nodes the solver searched for them (the moves scored, for a solver that counts none)."""
         solver = self.solver_for(state)
-        nodes = getattr(solver, "nodes", 0)
+        before = getattr(solver, "nodes", 0)
         scores = solver.move_scores(state)
-        self._work = getattr(solver, "nodes", 0) - nodes or len(scores)
+        nodes = getattr(solver, "nodes", 0) - before or len(scores)
         best = max(scores.values())
         if self.fastest:
-            return [a for a, s in scores.items() if s == best], scores
-        return [a for a, s in scores.items() if result_of(s) == result_of(best)], scores
+            return [a for a, s in scores.items() if s == best], scores, nodes
+        return [a for a, s in scores.items() if result_of(s) == result_of(best)], scores, nodes
 
-    def choose(self, state: State) -> Move:
-        actions, scores = self.perfect_actions(state)
+    def choose(self, state: State) -> Decision:
+        actions, scores, nodes = self.perfect_actions(state)
         action = self.rng.choice(sorted(actions))
         best = max(scores.values())
-        self._report = SearchReport(value=float(result_of(best)), proven=True, principal_variation=(action,),
-                                    score=float(best))
-        return state.index_to_move(action)
+        report = SearchReport(value=float(result_of(best)), proven=True, principal_variation=(action,),
+                              score=float(best))
+        return Decision(state.index_to_move(action), nodes, report)

@@ -90,7 +90,7 @@ def test_no_move_pays_for_a_garbage_collection():
     engine's too. It waits for each move to end, and runs again after."""
     import gc
 
-    from dlgo.core.agent import Agent
+    from dlgo.core.agent import Agent, Decision
 
     seen = []
 
@@ -99,7 +99,7 @@ def test_no_move_pays_for_a_garbage_collection():
 
         def choose(self, state):
             seen.append(gc.isenabled())
-            return state.index_to_move(state.legal_actions()[0])
+            return Decision(state.index_to_move(state.legal_actions()[0]), 1)
 
     class Factory:
         def create(self, spec, seed=None):

@@ -58,14 +58,27 @@ class SearchReport(NamedTuple):
 NO_REPORT = SearchReport()  # what an engine that describes nothing reports
 
 
+class Decision(NamedTuple):
+    """What :meth:`Agent.choose` returns: the move, the work it took in the engine's
+    :attr:`~Agent.unit` (rounds, simulations, nodes, network evaluations; 1 for an engine
+    whose unit is moves) and what the search found (:class:`SearchReport`, its compute left
+    for :meth:`Agent.select_move` to fill in). As OpenSpiel's ``step_with_policy`` and
+    mctx's ``PolicyOutput`` return what a search decided, an engine hands its decision back
+    rather than leaving it in attributes for the caller to find."""
+
+    move: Move
+    work: int
+    report: SearchReport = NO_REPORT
+
+
 class Agent(abc.ABC):
     """An engine: given a game state, choose a move.
 
-    Subclasses implement :meth:`choose`, count the units of work done in
-    ``self._work`` and may describe their search in ``self._report`` (a
-    :class:`SearchReport` without its compute); :meth:`select_move` times the
-    call and publishes :attr:`last_report`. Engines are built from spec strings
-    by ``engines.create``, which also sets :attr:`spec`.
+    Subclasses implement :meth:`choose`, which returns a :class:`Decision`: the
+    move, the units of work it took and, if the engine has one, a description of
+    its search (a :class:`SearchReport` without its compute); :meth:`select_move`
+    times the call and publishes :attr:`last_report`. Engines are built from spec
+    strings by ``engines.create``, which also sets :attr:`spec`.
     """
 
     #: registry name, e.g. ``"mcts"``
@@ -85,8 +98,6 @@ class Agent(abc.ABC):
         self.last_report: SearchReport = SearchReport(compute=Compute(0.0, 0, self.unit))
         self.time_limit: float | None = None
         self.time_budget: float | None = None
-        self._work = 0
-        self._report = NO_REPORT
 
     @property
     def last_compute(self) -> Compute:
@@ -98,19 +109,17 @@ class Agent(abc.ABC):
         described in :attr:`last_report` afterwards."""
         if state.is_over():
             raise IllegalMoveError("the game is over: there is no move to select")
-        self._work = 0
-        self._report = NO_REPORT
         start = time.perf_counter()
-        move = self.choose(state)
+        move, work, r = self.choose(state)
         elapsed = time.perf_counter() - start
-        r = self._report  # rebuilt field by field: the cheapest way to add the compute, paid on every move
+        # rebuilt field by field: the cheapest way to add the compute, paid on every move
         self.last_report = SearchReport(r.value, r.proven, r.visits, r.q, r.policy, r.principal_variation, r.score,
-                                        Compute(elapsed, self._work, self.unit))
+                                        Compute(elapsed, work, self.unit))
         return move
 
     @abc.abstractmethod
-    def choose(self, state: State) -> Move:
-        """Pick a move; count the work done in ``self._work``."""
+    def choose(self, state: State) -> Decision:
+        """Pick a move: the :class:`Decision` (the move, the work it took, the search's report)."""
 
     def new_game(self) -> None:
         """Forget anything kept from the previous game (trees, tables)."""

@@ -8,7 +8,7 @@ from typing import Callable
 from dlgo.arena.match import Task, play_matches
 from dlgo.arena.ratings import Tally, wilson_interval
 from dlgo.arena.tournament import task_seed
-from dlgo.core.agent import Agent
+from dlgo.core.agent import Agent, Decision
 from dlgo.core.game import State
 from dlgo.core.types import Move
 from engines.registry import ENGINES
@@ -25,8 +25,8 @@ class StudentAgent(Agent):
         super().__init__()
         self._choose = choose
 
-    def choose(self, state: State) -> Move:
-        return self._choose(state)
+    def choose(self, state: State) -> Decision:
+        return Decision(self._choose(state), 1)
 
 
 class _Factory:
