@@ -546,7 +546,7 @@ def test_the_chapters_call_tic_tac_toes_sides_x_and_o():
 def test_a_variants_interval_is_never_narrower_than_its_positions_allow():
     import pandas as pd
 
-    from experiments.headline.recipe_ablation import mean_and_variance
+    from experiments.shared.recipe_report import mean_and_variance
 
     binomial = 0.02 * 0.98 / 3376
     assert mean_and_variance(pd.Series([0.02]), 3376) == pytest.approx((0.02, binomial))
@@ -581,6 +581,7 @@ def test_the_recipe_ablation_trains_ceilings_on_the_boards_named():
     import pandas as pd
 
     from experiments.headline import recipe_ablation as ablation
+    from experiments.shared.recipe_report import ceilings_missing
 
     boards = ["--boards", "connectn:columns=5,rows=4,n=4", "connectn:columns=6,rows=5,n=4"]
     for extra, ceilings in (([], ["5x4-4", "6x5-4"]), (["--ceilings"], []), (["--ceilings", "5x4-4"], ["5x4-4"])):
@@ -589,8 +590,8 @@ def test_the_recipe_ablation_trains_ceilings_on_the_boards_named():
         assert args.ceilings == ceilings
     table = pd.DataFrame({"board": ["5x4-4", "5x4-4", "6x5-4"],
                           "variant": ["openings", "ceiling-4x64-heads32", "openings"]})
-    assert ablation.ceilings_missing(table) == " (none trained yet on 6x5-4)"
-    assert ablation.ceilings_missing(table[:2]) == ""
+    assert ceilings_missing(table) == " (none trained yet on 6x5-4)"
+    assert ceilings_missing(table[:2]) == ""
 
 
 def test_the_recipe_ablation_runs_quick_and_sets_each_variant_beside_the_baseline(tmp_path, monkeypatch):

@@ -51,22 +51,18 @@ against the baseline), ``targets.csv`` (the targets' study),
 from __future__ import annotations
 
 import argparse
-import math
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable, NamedTuple
+from typing import Any, Callable
 
-import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
-from dlgo.arena.ratings import wilson_interval
 from dlgo.core.arguments import whole
 from dlgo.core.errors import SpecError
 from dlgo.data.solved import generate_positions
 from dlgo.storage.atomic import atomic_write
 from dlgo.storage.folders import hold_folder
-from dlgo.display.plotting import new_figure, save_figure
 from dlgo.formats.positions import append_row, open_log
 from dlgo.games.registry import get_game
 from engines.alphazero import NetworkEvaluator
@@ -78,20 +74,17 @@ from engines.training.references import measure_reference, measure_targets, meas
 from engines.training.run_folder import iteration_checkpoint
 from engines.training.selfplay import MatchSettings
 from experiments.shared import chapters
-from experiments.shared.connectn import (MAX_CANDIDATES, MEASURE_SEED, RECIPE_LENGTH, Net, anneal, baseline_config,
-                                         board_slug, cells, floor_schedule, measured_positions, recipe_settings,
+from experiments.shared.connectn import (MAX_CANDIDATES, Net, baseline_config, board_slug, cells, measured_positions,
                                          ship_network)
+from experiments.shared.recipe_report import (end_of_runs, percent, plot_runs, summary_lines, target_lines,
+                                              value_target_lines, variant_table)
+from experiments.shared.recipe_variants import (CEILING, CEILING_EPOCHS, LEARN_CANDIDATES, LEARN_SEED,
+                                                REFERENCE_PER_SET, VARIANTS)
 
 NAME = "recipe-ablation"
 BOARDS = ["connectn:columns=5,rows=4,n=4", "connectn:columns=6,rows=4,n=4"]
 FIRST_ITERATIONS = 64  # the smallest board's iterations; each larger board's runs train twice as long
 REFERENCE_SEED = 2     # the best-network choice's positions: other positions than the measured ones
-REFERENCE_PER_SET = 100
-
-LEARN_SEED = 3           # the ceilings' positions to learn from: neither the measured nor the references
-LEARN_CANDIDATES = 60_000
-CEILING_EPOCHS = 30
-CEILING = "ceiling"      # the variants' names of the supervised ceilings begin so
 
 #: the searches whose targets the study compares: (kind, simulations), "network" being the raw policy and value
 TARGET_SEARCHES = [("network", 0), ("puct", 16), ("puct", 64), ("gumbel", 16), ("gumbel", 64)]
@@ -107,114 +100,6 @@ TARGET_COLUMNS = ["board", "variant", "seed", "iteration", "search", "simulation
 
 COLUMNS = ["board", "variant", "seed", "iteration", "published", "simulations", "positions", "mistakes_raw",
            "mistakes_search"]
-
-
-class Variant(NamedTuple):
-    """One change to the baseline: what it is, where it comes from, its settings
-    (a function of the board's cells and the run's iterations) and the run's
-    length (a multiple of the board's iterations: more compute is a change too)."""
-
-    about: str
-    source: str
-    settings: Callable[[int, int], dict[str, Any]]
-    length: float = 1.0
-
-
-BIG_NET = {"blocks": 4, "filters": 64, "policy_filters": 32, "value_filters": 32}
-
-
-def drops(board_cells: int, iterations: int) -> dict[str, Any]:
-    """The learning rate divided by 10 at half and at three quarters of the run."""
-    return {"learning_rate_drops": [iterations // 2 + 1, 3 * iterations // 4 + 1]}
-
-
-def best_network(board_cells: int, iterations: int) -> dict[str, Any]:
-    """Publish the network with the fewest mistakes on fixed references (positions of their own seed)."""
-    return {"publish": "best", "reference_positions": REFERENCE_PER_SET}
-
-
-VARIANTS: dict[str, Variant] = {
-    "baseline": Variant("the scaling lab's recipe", "experiments/headline/scaling.py", lambda c, i: {}),
-    "temperature": Variant("temperature 1, then falling to a floor of 0.3 (never greedy)",
-                           "AlphaZero.jl's Connect Four parameters", floor_schedule),
-    "merge": Variant("repeated positions merged, their targets averaged", "AlphaZero.jl; Oracle, part 4",
-                     lambda c, i: {"merge_positions": True}),
-    "wide-heads": Variant("policy and value heads of 32 filters", "AlphaZero.jl; Oracle, part 2",
-                          lambda c, i: {"policy_filters": 32, "value_filters": 32}),
-    "recipe": Variant("temperature floor, merged positions, wide heads, learning-rate drops, best network",
-                      "the changes together",
-                      lambda c, i: {**floor_schedule(c, i), "merge_positions": True, "policy_filters": 32,
-                                    "value_filters": 32, **drops(c, i), **best_network(c, i)}),
-    "result-value": Variant("the value target is the game's result alone (no root value)", "AlphaGo Zero",
-                            lambda c, i: {"search_value_weight": 0.0}),
-    "best-network": Variant("the published network is the best on fixed solved positions", "AlphaGo Zero's gating",
-                            best_network),
-    "lr-drops": Variant("learning rate / 10 at half and three quarters of the run", "AlphaGo Zero's step schedule",
-                        drops),
-    "big-net": Variant("a 4x64 network with heads of 32 filters", "the ceilings: 4x64 with wide heads learns the truth",
-                       lambda c, i: BIG_NET),
-    "recipe-4x64": Variant("temperature floor, merged positions, a 4x64 network with heads of 32, best network",
-                           "the changes that gained, on the network that can hold the truth",
-                           lambda c, i: {**floor_schedule(c, i), "merge_positions": True, **BIG_NET,
-                                         **best_network(c, i)}),
-    "gumbel": Variant("recipe-4x64 with Gumbel search's improved-policy targets (16 considered moves, all on "
-                      "these boards), its choice played (no temperature)",
-                      "Gumbel AlphaZero (Danihelka et al. 2022): right targets from few simulations",
-                      lambda c, i: {**VARIANTS["recipe-4x64"].settings(c, i), "gumbel": 16, "temperature_floor": 0.0}),
-    "gumbel-explore": Variant("recipe-4x64 with Gumbel's targets, its moves sampled from the improved policy on the "
-                              "temperature floor's schedule", "AlphaZero.jl's exploration with Gumbel's targets",
-                              lambda c, i: {**VARIANTS["recipe-4x64"].settings(c, i), "gumbel": 16}),
-    "pruned": Variant("recipe-4x64 with forced playouts and policy target pruning (k = 2)",
-                      "KataGo (Wu 2019, 3.1): exploration's visits kept out of the policy target",
-                      lambda c, i: {**VARIANTS["recipe-4x64"].settings(c, i), "forced_playouts": 2.0}),
-    "deep-search": Variant("recipe-4x64 searching 64 simulations a move (not 16) in half as many games",
-                           "AlphaZero.jl (600) and Oracle (800): targets from deeper searches",
-                           lambda c, i: {**VARIANTS["recipe-4x64"].settings(c, i), "simulations": 64, "games": 64,
-                                         "parallel": 64}),
-    "playout-cap": Variant("recipe-4x64 with playout-cap randomisation: a quarter of the moves searched 64 "
-                           "simulations and learnt from, the rest 16",
-                           "KataGo (Wu 2019, 3.1): deep targets at a fraction of the cost",
-                           lambda c, i: {**VARIANTS["recipe-4x64"].settings(c, i), "simulations": 64,
-                                         "fast_simulations": 16, "full_fraction": 0.25}),
-    "greedy-value": Variant("recipe-4x64 with the value target cut at exploratory moves: the result of the game "
-                            "its sampled moves did not spoil (their root values in their place), no root-value mix",
-                            "Watkins' Q(lambda): a return cut where the behaviour left the greedy policy",
-                            lambda c, i: {**VARIANTS["recipe-4x64"].settings(c, i), "greedy_return": True,
-                                          "search_value_weight": 0.0}),
-    "recipe-4x64-drops": Variant("recipe-4x64 with the learning rate / 10 at half and three quarters of the run",
-                                 "a probe: recipe-4x64 continued from its plateau at a tenth of the rate",
-                                 lambda c, i: {**VARIANTS["recipe-4x64"].settings(c, i), **drops(c, i)}),
-    "anneal": Variant("recipe-4x64 run half as long again, the learning rate / 10 for its last third; no match "
-                      "against the previous network, the references measured every 4 iterations (compute for "
-                      "learning, not for watching)",
-                      "a probe: recipe-4x64 continued from its plateau at a tenth of the rate fell from 2.9% to 1.8%",
-                      lambda c, i: {**VARIANTS["recipe-4x64"].settings(c, i), **anneal(c, i)}, length=1.5),
-    "openings": Variant("anneal with random openings: each self-play game starts after 0 to half the board's "
-                        "cells of uniformly random moves; the latest network within one standard error of the "
-                        "references' best published",
-                        "KataGo's varied openings: the solved sets' positions come from random play, which "
-                        "self-play's own lines seldom reach; the one-standard-error rule (Hastie et al., ESL 7.10)",
-                        lambda c, i: {**BIG_NET, **best_network(c, i), **recipe_settings(c, i)},
-                        length=RECIPE_LENGTH),
-    "openings-greedy": Variant("openings with greedy-value's value target: the result its sampled moves did not spoil, "
-                               "no root-value mix",
-                               "the two changes that gained on recipe-4x64, together",
-                               lambda c, i: {**VARIANTS["openings"].settings(c, i), "greedy_return": True,
-                                             "search_value_weight": 0.0}, length=1.5),
-    "openings-full": Variant("openings of up to all the board's cells (not half)",
-                             "a probe: the solved sets sample every stage of random play",
-                             lambda c, i: {**VARIANTS["openings"].settings(c, i), "opening_moves": c}, length=1.5),
-    "openings-argmax": Variant("openings-greedy with every move after the opening the search's choice (no "
-                               "temperature): the random openings alone explore",
-                               "a probe: a game played greedily from a random opening ends in the result of the "
-                               "network's best play there, a cleaner value target than a sampled game's",
-                               lambda c, i: {**VARIANTS["openings-greedy"].settings(c, i), "temperature_moves": 0,
-                                             "temperature_floor": 0.0, "temperature_decay_moves": 0}, length=1.5),
-    "small-buffer": Variant("a replay buffer of 500 games (not 2000)", "a shorter window: fresher targets",
-                            lambda c, i: {"buffer_games": 500}),
-    "large-buffer": Variant("a replay buffer of 8000 games", "a longer window: more positions",
-                            lambda c, i: {"buffer_games": 8000}),
-}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -539,163 +424,6 @@ def measure_value_targets_of(args: argparse.Namespace, board: str, work: Path, r
     return pd.read_csv(log_file)
 
 
-def end_of_runs(mistakes: pd.DataFrame) -> pd.DataFrame:
-    """Each run's network at its end: the one it published (the last, unless it chose the best)."""
-    rows = []
-    for (board, variant, seed), run in mistakes.groupby(["board", "variant", "seed"], sort=False):
-        published = run[run["published"] == 1]
-        chosen = published if not published.empty else run[run["iteration"] == run["iteration"].max()]
-        if not chosen.empty:
-            rows.append(chosen.iloc[-1])
-    order = {name: k for k, name in enumerate(VARIANTS)}  # the variants in the table's order, the ceilings last
-    rows.sort(key=lambda row: (str(row["variant"]).startswith(CEILING), order.get(str(row["variant"]), 0)))
-    return pd.DataFrame(rows).reset_index(drop=True)
-
-
-def mean_and_variance(rates: pd.Series, positions: int) -> tuple[float, float]:
-    """A variant's mean mistake rate over its seeds and the variance of that mean: the larger
-    of the spread between seeds and the binomial spread of the positions (all that one seed has)."""
-    mean = float(rates.mean())
-    binomial = max(mean * (1 - mean), 1.0 / positions) / positions
-    if len(rates) > 1:
-        return mean, max(float(rates.var(ddof=1)) / len(rates), binomial)
-    return mean, binomial
-
-
-def variant_table(ends: pd.DataFrame, times: pd.DataFrame) -> pd.DataFrame:
-    """Per board and variant: the end's mistakes (raw and at search), mean over seeds with a
-    95% interval, the change against the baseline with its interval, and the runs' mean
-    iterations and minutes (``times``: rows of the runs' log; blank where none)."""
-    rows = []
-    for board, on_board in ends.groupby("board", sort=False):
-        stats = {}
-        for variant, runs in on_board.groupby("variant", sort=False):
-            positions = int(runs["positions"].iloc[0])
-            stats[variant] = {kind: mean_and_variance(runs[f"mistakes_{kind}"], positions) for kind in ("raw", "search")}
-            timed = times[(times["board"] == board) & (times["variant"] == variant)
-                          & times["seed"].isin(runs["seed"])]
-            row: dict[str, Any] = {"board": board, "variant": variant, "seeds": len(runs), "positions": positions,
-                                   "iterations": timed["iterations"].mean(), "minutes": timed["minutes"].mean()}
-            for kind, (mean, variance) in stats[variant].items():
-                half = 1.96 * math.sqrt(variance)
-                row.update({f"{kind}": mean, f"{kind}_low": max(0.0, mean - half), f"{kind}_high": mean + half})
-            rows.append(row)
-        base = stats.get("baseline")
-        for row in rows:
-            if row["board"] != board or base is None:
-                continue
-            for kind in ("raw", "search"):
-                mean, variance = stats[row["variant"]][kind]
-                change, half = mean - base[kind][0], 1.96 * math.sqrt(variance + base[kind][1])
-                row.update({f"{kind}_change": change, f"{kind}_change_low": change - half,
-                            f"{kind}_change_high": change + half})
-    return pd.DataFrame(rows)
-
-
-def verdict(row: pd.Series) -> str:
-    """What the interval of a variant's change at search says."""
-    if row["variant"] == "baseline" or str(row["variant"]).startswith(CEILING) or "search_change" not in row \
-            or pd.isna(row["search_change"]):
-        return ""
-    caveat = "" if row["seeds"] > 1 else " (one seed: the spread between seeds not yet known)"
-    if row["search_change_high"] < 0:
-        return "fewer mistakes" + caveat
-    if row["search_change_low"] > 0:
-        return "more mistakes" + caveat
-    return "within the interval"
-
-
-def percent(value: float) -> str:
-    return f"{100 * value:.1f}%"
-
-
-def ceilings_missing(table: pd.DataFrame) -> str:
-    """The summary's note of the boards without a ceiling row yet (nothing where every board has one)."""
-    boards = [board for board, rows in table.groupby("board", sort=False)
-              if not rows["variant"].str.startswith(CEILING).any()]
-    return f" (none trained yet on {', '.join(boards)})" if boards else ""
-
-
-def summary_lines(args: argparse.Namespace, command_line: str, table: pd.DataFrame) -> list[str]:
-    lines = ["# The recipe's ablation: what keeps AlphaZero from perfect play", "",
-             f"Reproduce: `{command_line}`", "",
-             f"Each variant changes the scaling lab's recipe as the table of variants below says (most in one "
-             f"setting); one run per seed (the seeds column; {', '.join(map(str, args.seeds))} unless the command names a "
-             f"variant's own) from a random network, {args.net.name} "
-             f"unless the variant names another, for "
-             + ", ".join(f"{n} iterations on {board_slug(b)}" for b, n in args.board_iterations.items())
-             + f" (a variant's own length where the table says); each run's published network measured on its board's critical solved positions (Pons' six sets, "
-               f"{args.positions} positions a set, seed {MEASURE_SEED}), from its raw policy and after "
-               f"{args.simulations} simulations. Intervals: 95%, from the spread between seeds or the "
-               "positions' binomial spread, whichever is larger. A change counts where its interval against the baseline excludes 0. "
-               f"The `{CEILING}-` rows are the network's own ceiling: the same architecture (`-heads32`: with heads "
-               f"of 32 filters) trained by supervised learning for {CEILING_EPOCHS} epochs on the exact results of "
-               f"positions sampled as the sets are (seed {LEARN_SEED}, about {LEARN_CANDIDATES:,} candidates; some "
-               "measured positions are among them, as on so small a board they must be), measured the same way"
-             + ceilings_missing(table) + ".",
-             "", "The minutes are a run's, self-play, training and its own measurements together (2 cores unless the "
-                 "runs' log `runs.csv` names another device), the mean over its seeds.",
-             "", "| board | variant | seeds | positions | iterations | minutes | raw policy | at search "
-                 "| change at search (95%) | verdict |",
-             "|---|---|---:|---:|---:|---:|---|---|---|---|"]
-    for _, row in table.iterrows():
-        change = "" if row["variant"] == "baseline" or pd.isna(row.get("search_change")) else (
-            f"{100 * row['search_change']:+.1f} points ({100 * row['search_change_low']:+.1f} to "
-            f"{100 * row['search_change_high']:+.1f})")
-        length = "" if pd.isna(row["iterations"]) else f"{row['iterations']:.0f}"
-        minutes = "" if pd.isna(row["minutes"]) else f"{row['minutes']:.0f}"
-        lines.append(f"| {row['board']} | `{row['variant']}` | {row['seeds']} | {row['positions']} | {length} | "
-                     f"{minutes} | {percent(row['raw'])} ({percent(row['raw_low'])} to {percent(row['raw_high'])}) | "
-                     f"**{percent(row['search'])}** ({percent(row['search_low'])} to {percent(row['search_high'])}) | "
-                     f"{change} | {verdict(row)} |")
-    lines += ["", "![mistakes by iteration](mistakes_by_iteration.png)", "", "## The variants", "",
-              "| variant | what changes | source |", "|---|---|---|"]
-    lines += [f"| `{name}` | {VARIANTS[name].about} | {VARIANTS[name].source} |" for name in args.variants]
-    return lines
-
-
-def target_lines(targets: pd.DataFrame) -> list[str]:
-    """The summary's section on the targets' study (none without its rows)."""
-    if targets.empty:
-        return []
-    lines = ["", "## How right are self-play's targets?", "",
-             "Searching with one run's half-way network, the targets each search would record on the same critical "
-             "positions (PUCT with the run's root noise: its visit counts; Gumbel: its improved policy), and the "
-             "network's own policy and value: where the policy target's most likely move is a mistake, the "
-             "probability it puts on mistakes, and where the root value lies nearest the exact result (above 1/3 a "
-             "win, below -1/3 a loss, between a draw). A network trained on targets learns at best what they say.",
-             "", "| board | network | search | simulations | positions | policy target's move a mistake | "
-             "probability on mistakes | value right |", "|---|---|---|---:|---:|---:|---:|---:|"]
-    for row in targets.itertuples():
-        search = "none (the network's own)" if row.search == "network" else row.search
-        simulations = "" if row.search == "network" else row.simulations
-        lines.append(f"| {row.board} | `{row.variant}` after {row.iteration} iterations (seed {row.seed}) | {search} "
-                     f"| {simulations} | {row.positions} | {percent(row.policy_mistakes)} | "
-                     f"{percent(row.mistake_mass)} | {percent(row.value_right)} |")
-    return lines
-
-
-def value_target_lines(values: pd.DataFrame) -> list[str]:
-    """The summary's section on the value targets (none without their rows)."""
-    if values.empty:
-        return []
-    names = {"result": "the game's result", "search value": "the root's search value",
-             "mixed": "the two mixed (the lab's: half each)",
-             "greedy return": "the result cut at exploratory moves (`greedy_return`)"}
-    lines = ["", "## Which value target is right?", "",
-             "Self-play with the same network (PUCT with the run's root noise and temperatures), every position of "
-             "its games scored by the solver: how often each value target it could learn lies nearest the exact "
-             "result (as above), and its mean squared distance from it. The game's result is spoilt by moves "
-             "sampled for exploration, which the greedy return leaves out.",
-             "", "| board | network | simulations | games | positions | value target | right | squared error |",
-             "|---|---|---:|---:|---:|---|---:|---:|"]
-    for row in values.itertuples():
-        lines.append(f"| {row.board} | `{row.variant}` after {row.iteration} iterations (seed {row.seed}) | "
-                     f"{row.simulations} | {row.games} | {row.positions} | {names.get(str(row.target), row.target)} | "
-                     f"{percent(row.right)} | {row.mse:.3f} |")
-    return lines
-
-
 def ship_networks(args: argparse.Namespace, mistakes: pd.DataFrame, work: Path) -> list[str]:
     """Part 5: each board's best network of ``--ship``'s variant (the fewest mistakes at search
     of its seeds' published networks) exported without its optimizer state, its weights stored
@@ -715,37 +443,6 @@ def ship_networks(args: argparse.Namespace, mistakes: pd.DataFrame, work: Path) 
                      f"{percent(best['mistakes_search'])} mistakes at {args.simulations} simulations, "
                      f"{percent(best['mistakes_raw'])} raw")
     return lines
-
-
-def plot_runs(mistakes: pd.DataFrame, path: Path) -> None:
-    """Mistakes at search (top) and raw (bottom) against the iteration, a line per variant
-    (the mean over seeds), a column per board."""
-    boards = list(dict.fromkeys(mistakes["board"]))
-    fig, axes = new_figure((5.5 * len(boards) + 1.8, 7.5), 2, len(boards))
-    axes = np.asarray(axes).reshape(2, len(boards))
-    for col, board in enumerate(boards):
-        on_board = mistakes[mistakes["board"] == board]
-        for row, (kind, label) in enumerate((("search", "at search"), ("raw", "raw policy"))):
-            ax = axes[row][col]
-            plotted = 0
-            for variant, runs in on_board.groupby("variant", sort=False):
-                if str(variant).startswith(CEILING):  # a level to reach, not a run: a dashed line across
-                    ax.axhline(100 * runs[f"mistakes_{kind}"].mean(), linestyle="--", linewidth=1, color="grey")
-                    ax.annotate(str(variant), (0.01, 100 * runs[f"mistakes_{kind}"].mean()),
-                                xycoords=("axes fraction", "data"), fontsize=6, color="grey", va="bottom")
-                    continue
-                curve = runs.groupby("iteration")[f"mistakes_{kind}"].mean()
-                ax.plot(curve.index, 100 * curve.values, marker="o", markersize=3, label=variant,
-                        color=f"C{plotted % 10}", linestyle="-" if plotted < 10 else "--")  # ten colours, then dashed
-                plotted += 1
-            ax.set_yscale("log")
-            if row == 1:  # below the lower panels only: clear of their titles
-                ax.set_xlabel("iteration")
-            ax.set_ylabel(f"mistakes {label} (% of critical positions)")
-            ax.set_title(f"{board}: {label}")
-            ax.grid(alpha=0.3)
-    axes[0][-1].legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0))  # beside the panels, clear of the lines
-    save_figure(fig, path)
 
 
 @chapters.script
