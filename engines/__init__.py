@@ -3,12 +3,12 @@
 >>> import engines
 >>> bot = engines.create("mcts:rounds=200,seed=1")
 >>> engines.engine_names()
-['random', 'minimax', 'alphabeta', 'mcts', 'predictor', 'alphazero', 'alphago', 'pg', 'q', 'ac', 'gtp', 'gnugo', 'openspiel', 'solver']
+['random', 'minimax', 'alphabeta', 'mcts', 'uct', 'gomcts', 'predictor', 'alphazero', 'alphago', 'pg', 'q', 'ac', 'gtp', 'gnugo', 'openspiel', 'solver']
 """
 from dlgo.core.agent import Agent, Compute, Decision, SearchReport
 from dlgo.core.errors import EngineError
-from engines.registry import (ENGINES, EngineFactory, check_engine, create, create_seeded, engine_description,
-                              engine_names, engine_parameters)
+from engines.registry import (ENGINES, EngineFactory, check_engine, create, create_seeded, engine_class,
+                              engine_description, engine_names, engine_parameters)
 
-__all__ = ["Agent", "Compute", "Decision", "SearchReport", "EngineError", "ENGINES", "EngineFactory", "check_engine", "create",
-           "create_seeded", "engine_description", "engine_names", "engine_parameters"]
+__all__ = ["Agent", "Compute", "Decision", "SearchReport", "EngineError", "ENGINES", "EngineFactory", "check_engine",
+           "create", "create_seeded", "engine_class", "engine_description", "engine_names", "engine_parameters"]

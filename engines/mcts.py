@@ -41,6 +41,23 @@ def uct_score(parent_visits: int, child_visits: int, child_win_rate: float, c: f
     return child_win_rate + c * math.sqrt(math.log(parent_visits) / child_visits)
 
 
+def check_budget(name: str, rounds: int | None, seconds: float, c: float, resign: float) -> None:
+    """A :class:`SpecError` for a search budget, exploration or resignation out of range."""
+    require(rounds is None or rounds >= 0, f"{name}: rounds must be at least 0, got {rounds}")
+    require_seconds(seconds, f"{name}: seconds")
+    require(0 <= c < math.inf, f"{name}: c must be a finite number, at least 0, got {c}")
+    require(0 <= resign < 1, f"{name}: resign is a win rate in [0, 1), got {resign}")
+    if (rounds is not None and rounds <= 0) and seconds <= 0:
+        raise SpecError(f"{name} needs a budget: rounds > 0 or seconds > 0")
+
+
+def default_rounds(rounds: int | None, seconds: float) -> int:
+    """The rounds a move: as given; else none (0) when ``seconds`` is set, or 1000."""
+    if rounds is None:
+        return 0 if seconds > 0 else 1000
+    return rounds
+
+
 class Node:
     """A position in the search tree. ``wins`` and ``proven`` are from the view of
     ``mover``, the player whose move led here (so a parent picks the child that
@@ -83,86 +100,45 @@ class Node:
         return self.proven is not None
 
 
-class MCTSAgent(Agent):
-    """Monte Carlo tree search: on Go, as Go programs play it (compiled, with RAVE, pattern priors, heavy playouts, tree reuse and time management); elsewhere, and with plain=true, UCT with random rollouts, MCTS-Solver and tree reuse. Budget in rounds or seconds.
+class UCTAgent(Agent):
+    """UCT: Monte Carlo tree search with random rollouts (or a fast rollout policy's), MCTS-Solver and tree reuse, on every game: the course's and the book's readable search. Budget in rounds or seconds.
 
-    On Go (unless ``plain``) the search is :class:`engines.go_search.GoSearch`;
-    on the other games, and on Go with ``plain=true``, it is the readable UCT of
-    this module, as the course and the book build it.
-    """
+    The search of this module, as the course and the book build it; on Go the
+    suite's strong search is ``gomcts`` (:class:`GoMCTSAgent`)."""
 
-    name = "mcts"
+    name = "uct"
     unit = "rounds"
     budget_parameters = ("rounds", "seconds")
 
-    def __init__(self, rounds: int | None = None, seconds: float = 0.0, c: float | None = None,
-                 seed: int | None = None, reuse: bool = True, resign: float | None = None, rollout: str = "",
-                 plain: bool = False, rave: bool = True, rave_equiv: float = 3500.0, priors: bool = True,
-                 expand: int = 8, manage: bool = True):
+    def __init__(self, rounds: int | None = None, seconds: float = 0.0, c: float = 1.4, seed: int | None = None,
+                 reuse: bool = True, resign: float = 0.0, rollout: str = ""):
         """``rounds``: rounds (simulations) per move (default 1000, or none when
         ``seconds`` is set; with neither given, a game clock's time when GTP has one);
-        ``seconds``: time per move (0 = none); ``c``: the UCT
-        exploration constant (default 1.4; on Go 0, the priors and RAVE explore);
+        ``seconds``: time per move (0 = none); ``c``: the UCT exploration constant;
         ``reuse``: keep the subtree of the moves played; ``resign``: resign when the
-        best move's win rate falls below this (0 = never; default 0, on Go 0.1);
-        ``rollout``: a fast rollout policy file (Go, ``dlgo train-rollout``) that
-        plays the simulations instead of uniformly random moves (on Go the
-        default is the shipped ``go9-rollout``; ``random``: uniform moves);
-        ``plain``: today's UCT on Go too, none of what follows;
-        ``rave``, ``rave_equiv``: RAVE with this equivalence (Gelly & Silver 2007);
-        ``priors``: Go knowledge as virtual simulations for new moves (Coulom 2007, Michi);
-        ``expand``: simulations through a leaf before it is expanded;
-        ``manage``: time management (with ``seconds``: stop when decided while
-        the bank of saved time has room, spend it on close middle-game positions)."""
+        best move's win rate falls below this (0 = never); ``rollout``: a fast rollout
+        policy file (Go, ``dlgo train-rollout``) that plays the simulations instead of
+        uniformly random moves (``random`` or empty: uniform moves)."""
         super().__init__()
-        require(rounds is None or rounds >= 0, f"mcts: rounds must be at least 0, got {rounds}")
-        require_seconds(seconds, "mcts: seconds")
-        require(c is None or 0 <= c < math.inf, f"mcts: c must be a finite number, at least 0, got {c}")
-        require(resign is None or 0 <= resign < 1, f"mcts: resign is a win rate in [0, 1), got {resign}")
-        require(0 <= rave_equiv < math.inf, f"mcts: rave_equiv must be a finite number, at least 0, got {rave_equiv}")
-        require(expand >= 1, f"mcts: expand must be at least 1, got {expand}")
-        if rounds is None:
-            rounds = 0 if seconds > 0 else 1000
-        if rounds <= 0 and seconds <= 0:
-            raise SpecError("mcts needs a budget: rounds > 0 or seconds > 0")
-        self.rounds = rounds
+        check_budget(self.name, rounds, seconds, c, resign)
+        self.rounds = default_rounds(rounds, seconds)
         self.seconds = seconds
-        self.c = 1.4 if c is None else c
+        self.c = c
         self.reuse = reuse
-        self.resign = 0.0 if resign is None else resign
+        self.resign = resign
         self.seed = seed
         self.rng = random.Random(seed)
         self.rollout = load_rollout_policy("" if rollout == "random" else rollout)
-        self.plain = plain
-        # Go: the rollout policy plays the playouts (heavy) unless rollout=random; its weights give the priors
-        self._go_heavy = rollout != "random"
-        self._go_policy = None if plain else load_rollout_policy(
-            rollout if self._go_heavy and rollout else "go9-rollout")
-        self._go_options: dict[str, Any] = {
-            "rave_equiv": rave_equiv if rave else 0.0, "c": 0.0 if c is None else c, "expand": expand, "priors": priors,
-            "manage": manage, "resign": 0.1 if resign is None else resign}
-        self._go: Any = None  # the Go search (engines.go_search.GoSearch), made at the first Go position
         self.root: Node | None = None
 
     def check_game(self, state: State) -> None:
-        if not self.searches_go(state):
-            self.rollout.check(state)
-
-    def searches_go(self, state: State) -> bool:
-        """Does this engine search ``state`` with the Go engine (:mod:`engines.go_search`),
-        rather than the readable UCT? On Go, unless ``plain``."""
-        return not self.plain and isinstance(state, GoState)
+        self.rollout.check(state)
 
     def new_game(self) -> None:
         self.root = None
-        if self._go is not None:
-            self._go.new_game()
 
     # -------------------------------------------------------------- driver
     def choose(self, state: State) -> Decision:
-        if self.searches_go(state):
-            assert isinstance(state, GoState)
-            return self._choose_go(state)
         root = self._reusable_node(state) if self.reuse else None
         if root is None:
             root = Node(state, None, None, self.rng)
@@ -188,16 +164,6 @@ class MCTSAgent(Agent):
             return Decision(RESIGN, rounds, report)
         assert child.action is not None
         return Decision(state.index_to_move(child.action), rounds, report)
-
-    def _choose_go(self, state: GoState) -> Decision:
-        """The compiled Go search's move (:mod:`engines.go_search`)."""
-        if self._go is None:
-            from engines.go_search import GoSearch, SearchSettings
-            settings = SearchSettings(heavy=self._go_heavy, **self._go_options)
-            self._go = GoSearch(settings, self._go_policy, self.rng.getrandbits(63))
-        rounds, seconds = self.move_budget(self.rounds, self.seconds)
-        result = self._go.search(state, rounds, seconds, self.deadline(seconds * 2.5), self.reuse)
-        return Decision(result.move, result.simulations, result.report())
 
     @staticmethod
     def _search_report(root: Node, chosen: Node, win_rate: float) -> SearchReport:
@@ -297,3 +263,117 @@ class MCTSAgent(Agent):
             steps.append((s.previous_state, s.last_move))
             s = s.previous_state
         return None
+
+
+class GoMCTSAgent(Agent):
+    """Monte Carlo tree search on Go as Go programs play it: compiled, with RAVE, pattern priors, heavy playouts from the fast rollout policy, tree reuse, time management, resigning and passing that end games cleanly. Go only. Budget in rounds or seconds.
+
+    The search is :class:`engines.go_search.GoSearch` over the compiled kernels
+    (:mod:`engines.mcts_kernels`); docs/engines.md, "The Go engine"."""
+
+    name = "gomcts"
+    unit = "rounds"
+    budget_parameters = ("rounds", "seconds")
+
+    def __init__(self, rounds: int | None = None, seconds: float = 0.0, c: float = 0.0, seed: int | None = None,
+                 reuse: bool = True, resign: float = 0.1, rollout: str = "", rave: bool = True,
+                 rave_equiv: float = 3500.0, priors: bool = True, expand: int = 8, manage: bool = True):
+        """``rounds``, ``seconds``: as ``uct``'s; ``c``: UCT exploration (0: the priors
+        and RAVE explore); ``reuse``: keep the tree; ``resign``: resign below this win
+        rate (0 = never); ``rollout``: the fast rollout policy that plays the
+        simulations and gives the priors (default the shipped ``go9-rollout``;
+        ``random``: uniform light playouts, the shipped policy's priors);
+        ``rave``, ``rave_equiv``: RAVE with this equivalence (Gelly & Silver 2007);
+        ``priors``: Go knowledge as virtual simulations for new moves (Coulom 2007, Michi);
+        ``expand``: simulations through a leaf before it is expanded;
+        ``manage``: time management (with ``seconds``: stop when decided while
+        the bank of saved time has room, spend it on close middle-game positions)."""
+        super().__init__()
+        check_budget(self.name, rounds, seconds, c, resign)
+        require(0 <= rave_equiv < math.inf,
+                f"{self.name}: rave_equiv must be a finite number, at least 0, got {rave_equiv}")
+        require(expand >= 1, f"{self.name}: expand must be at least 1, got {expand}")
+        self.rounds = default_rounds(rounds, seconds)
+        self.seconds = seconds
+        self.reuse = reuse
+        self.rng = random.Random(seed)
+        self._heavy = rollout != "random"  # the rollout policy plays the playouts; its weights give the priors
+        self._policy = load_rollout_policy(rollout if self._heavy and rollout else "go9-rollout")
+        self._options: dict[str, Any] = {"rave_equiv": rave_equiv if rave else 0.0, "c": c, "expand": expand,
+                                         "priors": priors, "manage": manage, "resign": resign}
+        self._search: Any = None  # engines.go_search.GoSearch, made at the first position
+
+    def check_game(self, state: State) -> None:
+        if not isinstance(state, GoState):
+            raise SpecError(f"{self.name} plays Go, not {state.game.name}: on other games use uct (or mcts)")
+
+    def new_game(self) -> None:
+        if self._search is not None:
+            self._search.new_game()
+
+    def choose(self, state: State) -> Decision:
+        self.check_game(state)
+        assert isinstance(state, GoState)
+        if self._search is None:
+            from engines.go_search import GoSearch, SearchSettings  # numba: loaded where it runs
+            self._search = GoSearch(SearchSettings(heavy=self._heavy, **self._options), self._policy,
+                                    self.rng.getrandbits(63))
+        rounds, seconds = self.move_budget(self.rounds, self.seconds)
+        result = self._search.search(state, rounds, seconds, self.deadline(seconds * 2.5), self.reuse)
+        return Decision(result.move, result.simulations, result.report())
+
+
+#: the parameters of ``mcts`` that act on Go's search alone
+GO_ONLY = ("rave", "rave_equiv", "priors", "expand", "manage")
+
+
+class MCTSAgent(UCTAgent):
+    """The game's Monte Carlo tree search, by the suite's first name for it: gomcts on Go, uct on every other game and on Go with plain=true. Takes the parameters of both; those of Go's search alone are an error on another game.
+
+    ``mcts`` specs written before the two searches had names of their own keep
+    their meaning. ``c`` and ``resign`` default to each search's own (1.4 and 0
+    for ``uct``, 0 and 0.1 for ``gomcts``)."""
+
+    name = "mcts"
+    alias_of = ("gomcts", "uct")
+
+    def __init__(self, rounds: int | None = None, seconds: float = 0.0, c: float | None = None,
+                 seed: int | None = None, reuse: bool = True, resign: float | None = None, rollout: str = "",
+                 plain: bool = False, rave: bool = True, rave_equiv: float = 3500.0, priors: bool = True,
+                 expand: int = 8, manage: bool = True):
+        """``plain``: uct on Go too; the others: those of ``uct`` and ``gomcts``."""
+        super().__init__(rounds, seconds, 1.4 if c is None else c, seed, reuse, 0.0 if resign is None else resign,
+                         rollout)
+        self.plain = plain
+        self.go = None if plain else GoMCTSAgent(rounds, seconds, 0.0 if c is None else c, seed, reuse,
+                                                 0.1 if resign is None else resign, rollout, rave, rave_equiv,
+                                                 priors, expand, manage)
+        defaults = {"rave": True, "rave_equiv": 3500.0, "priors": True, "expand": 8, "manage": True}
+        given = {"rave": rave, "rave_equiv": rave_equiv, "priors": priors, "expand": expand, "manage": manage}
+        self._go_only = [name for name in GO_ONLY if given[name] != defaults[name]]
+
+    def searches_go(self, state: State) -> bool:
+        """Does ``state`` go to Go's search (gomcts), rather than uct? On Go, unless ``plain``."""
+        return self.go is not None and isinstance(state, GoState)
+
+    def check_game(self, state: State) -> None:
+        if self.searches_go(state):
+            assert self.go is not None
+            self.go.check_game(state)
+            return
+        if self._go_only:
+            raise SpecError(f"mcts on {state.game.name}{' with plain=true' if self.plain else ''} is uct, which has "
+                            f"no {', '.join(self._go_only)}: they act on Go's search alone")
+        super().check_game(state)
+
+    def new_game(self) -> None:
+        super().new_game()
+        if self.go is not None:
+            self.go.new_game()
+
+    def choose(self, state: State) -> Decision:
+        if not self.searches_go(state):
+            return super().choose(state)
+        assert self.go is not None
+        self.go.spec, self.go.time_limit, self.go.time_budget = self.spec, self.time_limit, self.time_budget
+        return self.go.choose(state)

@@ -27,6 +27,8 @@ _ENGINES: dict[str, str] = {
     "minimax": "engines.minimax:MinimaxAgent",
     "alphabeta": "engines.minimax:AlphaBetaAgent",
     "mcts": "engines.mcts:MCTSAgent",
+    "uct": "engines.mcts:UCTAgent",
+    "gomcts": "engines.mcts:GoMCTSAgent",
     "predictor": "engines.predictor:PredictorAgent",
     "alphazero": "engines.alphazero:AlphaZeroAgent",
     "alphago": "engines.alphago:AlphaGoAgent",

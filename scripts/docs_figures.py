@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))  # run as a script from any folder
 
 from dlgo.arena.ratings import expected_score, wilson_interval  # noqa: E402
 from dlgo.storage.atomic import atomic_write  # noqa: E402
-from engines.registry import engine_description, engine_names, engine_parameters  # noqa: E402
+from engines.registry import engine_class, engine_description, engine_names, engine_parameters  # noqa: E402
 from experiments.headline import alphazero_economies  # noqa: E402
 from experiments.shared.chapters import course_spec  # noqa: E402
 
@@ -580,7 +580,9 @@ def engines_table() -> str:
 
     out = ["| engine | what it does | parameters (defaults) |", "|---|---|---|"]
     for name in engine_names():
-        params = ", ".join(f"`{p.name}={default(p.default)}`" for p in engine_parameters(name))
+        alias_of = engine_class(name).alias_of
+        params = (f"an alias: the parameters of {' and '.join(f'`{a}`' for a in alias_of)}" if alias_of
+                  else ", ".join(f"`{p.name}={default(p.default)}`" for p in engine_parameters(name)))
         out.append(f"| `{name}` | {engine_description(name).replace('``', '`')} | {params} |")
     return "\n".join(out) + "\n"
 

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import engines
+from dlgo.core.errors import SpecError
 from dlgo.core.types import Move, Player, Point
 from dlgo.games import new_game
 from dlgo.games.go import kernels, playouts
@@ -183,10 +184,10 @@ def test_it_keeps_its_tree_between_moves():
     s = s.apply_move(agent.select_move(s))
     s = s.apply_action(agent.last_report.principal_variation[1])  # the reply it expects, which its tree holds
     agent.select_move(s)
-    assert agent._go.tree.visits[0] > 400  # the subtree kept its simulations
+    assert agent.go._search.tree.visits[0] > 400  # the subtree kept its simulations
     fresh = engines.create("mcts:rounds=400,seed=2,reuse=false")
     fresh.select_move(new_game("go:size=7"))
-    assert fresh._go.tree.visits[0] == 400
+    assert fresh.go._search.tree.visits[0] == 400
 
 
 def test_the_same_seed_plays_the_same_go_game():
@@ -205,10 +206,10 @@ def test_the_same_seed_plays_the_same_go_game():
 def test_plain_is_the_readable_uct_and_other_games_always_get_it():
     agent = engines.create("mcts:rounds=200,seed=1,plain=true")
     agent.select_move(new_game("go:size=5"))
-    assert isinstance(agent.root, Node) and agent._go is None
+    assert isinstance(agent.root, Node) and agent.go is None  # plain: no Go search at all
     c4 = new_game("connect4")
     a, b = engines.create("mcts:rounds=200,seed=7"), engines.create("mcts:rounds=200,seed=7,plain=true")
-    assert a.select_move(c4) == b.select_move(c4) and a._go is None
+    assert a.select_move(c4) == b.select_move(c4) and a.go._search is None
 
 
 @pytest.mark.parametrize("spec", ["mcts:rounds=200,rave=false", "mcts:rounds=200,priors=false",
@@ -271,11 +272,11 @@ def test_managed_time_stops_a_decided_search_at_once_and_banks_the_rest():
     managed = engines.create("mcts:seconds=1,seed=1")
     assert managed.select_move(forced) == Move.pass_turn()
     assert managed.last_compute.amount == 16  # one chunk: nothing could overtake the only move
-    assert managed._go.bank > 0.5  # the time it did not need, kept for later moves
+    assert managed.go._search.bank > 0.5  # the time it did not need, kept for later moves
     unmanaged = engines.create("mcts:seconds=1,seed=1,manage=false")
     unmanaged.select_move(forced)
     assert unmanaged.last_compute.amount > 16
-    managed._go.bank = BANK_MOVES * 1.0  # a full bank: still, one move to play needs no more time
+    managed.go._search.bank = BANK_MOVES * 1.0  # a full bank: still, one move to play needs no more time
     managed.select_move(forced)
     assert managed.last_compute.amount == 16
 
@@ -375,3 +376,24 @@ def test_the_policys_favourite_gets_the_simulations_and_the_value_shifts_the_nod
     mcts_kernels.backup(tree, ws, 1, 1, int(Player.black), int(Player.black), 25, 0.5)
     assert tree.wins[child] == pytest.approx(1.0 + 0.95) and tree.wins[0] == pytest.approx(0.125 + 0.05)
     assert tree.visits[child] == tree.visits[0] == 2
+
+
+def test_each_search_has_a_name_of_its_own_and_mcts_stands_for_the_games():
+    """``uct`` and ``gomcts`` are one algorithm each, every parameter acting on it; ``mcts``
+    keeps its old specs' meaning: the same moves as ``gomcts`` on Go and ``uct`` elsewhere,
+    and a parameter of Go's search alone is an error on another game."""
+    go, c4 = new_game("go:size=5"), new_game("connect4")
+    assert engines.create("mcts:rounds=200,seed=3").select_move(go) == \
+        engines.create("gomcts:rounds=200,seed=3").select_move(go)
+    assert engines.create("mcts:rounds=200,seed=3").select_move(c4) == \
+        engines.create("uct:rounds=200,seed=3").select_move(c4)
+    assert engines.create("mcts:rounds=200,seed=3,plain=true").select_move(go) == \
+        engines.create("uct:rounds=200,seed=3").select_move(go)
+    assert {p.name for p in engines.engine_parameters("uct")} == {"rounds", "seconds", "c", "seed", "reuse", "resign",
+                                                                  "rollout"}
+    with pytest.raises(SpecError, match="gomcts plays Go, not connect4"):
+        engines.check_engine("gomcts:rounds=10", c4)
+    with pytest.raises(SpecError, match="mcts on connect4 is uct, which has no rave, expand"):
+        engines.check_engine("mcts:rounds=10,rave=false,expand=2", c4)
+    engines.check_engine("mcts:rounds=10,rave=false", go)
+    assert engines.engine_class("mcts").alias_of == ("gomcts", "uct")

@@ -92,6 +92,9 @@ class Agent(abc.ABC):
     #: an engine whose spec names none of them searches for a game clock's budget
     #: (:meth:`set_time_budget`); one whose spec names one keeps its own, capped by the clock
     budget_parameters: ClassVar[tuple[str, ...]] = ()
+    #: for a name kept so that old specs keep their meaning: the engines it stands for (``mcts``:
+    #: gomcts on Go, uct elsewhere); empty for an engine that is one algorithm of its own
+    alias_of: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self) -> None:
         self.spec: str = self.name

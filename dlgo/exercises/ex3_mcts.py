@@ -13,7 +13,7 @@ from dlgo.exercises.ex2_minimax import random_positions
 from dlgo.exercises.checking import Check, CheckFailed, Exercise, expect
 from dlgo.exercises.playing import Tally, describe, match_tally
 from dlgo.games import new_game
-from engines.mcts import MCTSAgent, uct_score
+from engines.mcts import UCTAgent, uct_score
 
 
 def _position(game: str, moves: str) -> State:
@@ -194,7 +194,7 @@ VISITS_HINTS = [
 
 
 def _library_move(state: State, rounds: int, rng: random.Random) -> Move:
-    return MCTSAgent(rounds=rounds, seed=rng.randrange(2 ** 31), reuse=False).select_move(state)
+    return UCTAgent(rounds=rounds, seed=rng.randrange(2 ** 31), reuse=False).select_move(state)
 
 
 def reference() -> SimpleNamespace:

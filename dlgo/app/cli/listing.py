@@ -25,6 +25,10 @@ def cmd_games(args: argparse.Namespace) -> int:
 def cmd_engines(args: argparse.Namespace) -> int:
     for name in engines.engine_names():
         print(f"{name:<10} {engines.engine_description(name)}")
+        alias_of = engines.engine_class(name).alias_of
+        if alias_of:  # its parameters are those of the engines it stands for
+            print(f"{'':<12}an alias: the parameters of {' and '.join(alias_of)}")
+            continue
         for p in engines.engine_parameters(name):
             kind = getattr(p.type, "__name__", str(p.type)).replace("NoneType", "None")
             print(f"{'':<12}{p.name}={p.default!r}  ({kind})")
