@@ -51,6 +51,12 @@ def check_budget(name: str, rounds: int | None, seconds: float, c: float, resign
         raise SpecError(f"{name} needs a budget: rounds > 0 or seconds > 0")
 
 
+def check_go_settings(name: str, rave_equiv: float, expand: int) -> None:
+    """A :class:`SpecError` for Go's search settings out of range."""
+    require(0 <= rave_equiv < math.inf, f"{name}: rave_equiv must be a finite number, at least 0, got {rave_equiv}")
+    require(expand >= 1, f"{name}: expand must be at least 1, got {expand}")
+
+
 def default_rounds(rounds: int | None, seconds: float) -> int:
     """The rounds a move: as given; else none (0) when ``seconds`` is set, or 1000."""
     if rounds is None:
@@ -290,9 +296,7 @@ class GoMCTSAgent(Agent):
         the bank of saved time has room, spend it on close middle-game positions)."""
         super().__init__()
         check_budget(self.name, rounds, seconds, c, resign)
-        require(0 <= rave_equiv < math.inf,
-                f"{self.name}: rave_equiv must be a finite number, at least 0, got {rave_equiv}")
-        require(expand >= 1, f"{self.name}: expand must be at least 1, got {expand}")
+        check_go_settings(self.name, rave_equiv, expand)
         self.rounds = default_rounds(rounds, seconds)
         self.seconds = seconds
         self.reuse = reuse
@@ -328,7 +332,7 @@ GO_ONLY = ("rave", "rave_equiv", "priors", "expand", "manage")
 
 
 class MCTSAgent(UCTAgent):
-    """The game's Monte Carlo tree search, by the suite's first name for it: gomcts on Go, uct on every other game and on Go with plain=true. Takes the parameters of both; those of Go's search alone are an error on another game.
+    """The game's Monte Carlo tree search, by the suite's first name for it: gomcts on Go, uct on every other game and on Go with plain=true. Takes the parameters of both; those of Go's search alone are an error wherever uct plays.
 
     ``mcts`` specs written before the two searches had names of their own keep
     their meaning. ``c`` and ``resign`` default to each search's own (1.4 and 0
@@ -344,6 +348,7 @@ class MCTSAgent(UCTAgent):
         """``plain``: uct on Go too; the others: those of ``uct`` and ``gomcts``."""
         super().__init__(rounds, seconds, 1.4 if c is None else c, seed, reuse, 0.0 if resign is None else resign,
                          rollout)
+        check_go_settings(self.name, rave_equiv, expand)
         self.plain = plain
         self.go = None if plain else GoMCTSAgent(rounds, seconds, 0.0 if c is None else c, seed, reuse,
                                                  0.1 if resign is None else resign, rollout, rave, rave_equiv,

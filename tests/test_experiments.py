@@ -130,6 +130,30 @@ def test_alphazero_summaries_show_the_reference_mistakes_and_no_elo_without_prev
     assert "measured every 8 iterations and for the start): here iteration 2's" in published
 
 
+def test_alphazero_summaries_show_baseline_scores_without_previous_games(tmp_path):
+    """A run gated on a baseline every few iterations and playing no previous network (the
+    Go runs): its scores table lists the measured iterations, with no Elo and no empty column,
+    and its learning curve is drawn."""
+    import pandas as pd
+
+    from engines.training.alphazero import plot_history
+    from experiments.headline import alphazero_go7
+
+    config = alphazero_go7.config(0)
+    score = f"score_vs_{alphazero_go7.OPPONENT}"
+    history = pd.DataFrame({"iteration": range(9), "seconds": [60.0] * 9, "loss": [None] + [2.0] * 8,
+                            "policy_loss": [None] + [1.5] * 8, "value_loss": [None] + [0.4] * 8, "elo": [0.0] * 9,
+                            score: [0.1, None, None, None, 0.3, None, None, None, 0.45],
+                            "score_vs_previous": [None] * 9, "published": [0, 0, 0, 0, 4, 4, 4, 4, 8]})
+    lines = alphazero.training_section(history, config, "")
+    text = "\n".join(lines)
+    assert "Elo" not in text and "previous network" not in text and "| elo |" not in text
+    assert f"| iteration | {alphazero_go7.OPPONENT} | minutes |" in lines
+    assert "| 4 | 30% | 1.0 |" in lines and "| 8 | 45% | 1.0 |" in lines
+    plot_history(history, tmp_path / "curve.png", "go7")
+    assert (tmp_path / "curve.png").stat().st_size > 0
+
+
 def test_alphazero_summaries_describe_the_economies_only_when_used():
     from engines.training.alphazero_config import AlphaZeroConfig
 

@@ -76,8 +76,8 @@ def imported_modules(path: Path) -> set[str]:
 
 
 #: the modules of ``experiments.shared``, top to bottom: each imports only those below it
-SHARED_LAYERS = [{"alphazero", "rl"}, {"supervised"}, {"ladders", "scaling_report"},
-                 {"chapters", "connectn", "frontier"}]
+SHARED_LAYERS = [{"alphazero", "rl"}, {"supervised"}, {"ladders", "scaling_report", "recipe_report"},
+                 {"recipe_variants"}, {"chapters", "connectn", "frontier"}]
 
 
 def experiment_modules() -> dict[str, Path]:

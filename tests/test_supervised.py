@@ -227,6 +227,8 @@ def test_alphazero_adds_the_auxiliary_heads_to_a_supervised_resnet_start(ttt_dat
     train_supervised(ttt_data, other, model="tiny", epochs=1, batch_size=8, target="both", progress=False)
     with pytest.raises(ValueError, match="adds its heads to AlphaZero's ResNet"):
         AlphaZeroConfig(**config, init=str(other / "model.keras"))
+    with pytest.raises(ValueError, match="it has auxiliary heads already"):  # refused before a folder records it
+        AlphaZeroConfig(**config, init=str(run / "checkpoints" / "iter-001.keras"))
 
 
 def test_save_and_load_give_identical_predictions(tmp_path):

@@ -410,11 +410,12 @@ def _write_selfplay_sgf(folder: Path, game: str, games: list[str], player: str) 
 
 
 def plot_history(history: pd.DataFrame, path: str | Path, title: str) -> None:
-    """The learning curve: loss components, scores per iteration, and Elo."""
+    """The learning curve: loss components, the scores measured per iteration, and Elo (where
+    each iteration played the one before it)."""
+    scores = [c for c in history.columns if c.startswith("score_vs_") and history[c].notna().any()]
     plot_learning_curve(history, path, title=title, x="iteration", losses=("loss", "policy_loss", "value_loss"),
-                        scores=[c for c in history.columns if c.startswith("score_vs_")], score_label="score",
-                        elo="elo" if "elo" in history else None, mistakes=("mistakes_raw", "mistakes_search"),
-                        published="published")
+                        scores=scores, score_label="score", elo="elo" if "score_vs_previous" in scores else None,
+                        mistakes=("mistakes_raw", "mistakes_search"), published="published")
 
 
 def saved_config(out: str | Path) -> AlphaZeroConfig:

@@ -201,6 +201,10 @@ class AlphaZeroConfig:
                                  f"{start.encoder.game_spec} with the {start.encoder.name} encoder (its kind: "
                                  f"{kind or 'not recorded'})")
         model = str(start.metadata.get("model", ""))
+        heads = (start.metadata.get("config") or {}).get("auxiliary") or []
+        if heads:
+            raise ModelFileError(f"--init {self.init}: it has auxiliary heads already ({', '.join(heads)}); a run "
+                                 "starts from a policy and a value alone, its own auxiliary heads added fresh")
         if self.auxiliary and kind != "alphazero" and model != "resnet":
             raise ModelFileError(f"--init {self.init}: --auxiliary adds its heads to AlphaZero's ResNet "
                                  f"(train-supervised --model resnet, or a train-alphazero network); this one is "

@@ -274,14 +274,17 @@ def training_section(history: pd.DataFrame, config: AlphaZeroConfig, note: str) 
     lines = ["## Training", "",
              f"Last iteration: loss {last['loss']:.3f} (policy {last['policy_loss']:.3f}, value "
              f"{last['value_loss']:.3f}){elo}.", "", *([note, ""] if note else [])]
-    scores = [c for c in history.columns if c.startswith("score_vs_")]
+    previous = bool(config.previous_games)  # without it: no Elo, no score against the previous network
+    scores = [c for c in history.columns if c.startswith("score_vs_") and (previous or c != "score_vs_previous")]
     if scores:
-        lines += [f"Scores by iteration, against the previous network ({config.previous_games} games) and the "
-                  f"baselines ({config.eval_games} games each), {config.eval_simulations} simulations per move:", "",
-                  "| iteration | elo | " + " | ".join(c.removeprefix("score_vs_") for c in scores) + " | minutes |",
-                  "|---:|---:|" + "---:|" * len(scores) + "---:|"]
+        against = (f"the previous network ({config.previous_games} games) and " if previous else "") + \
+            f"the baselines ({config.eval_games} games each)"
+        lines += [f"Scores by iteration, against {against}, {config.eval_simulations} simulations per move:", "",
+                  "| iteration | " + ("elo | " if previous else "") + " | ".join(c.removeprefix("score_vs_")
+                                                                            for c in scores) + " | minutes |",
+                  "|---:|" + ("---:|" if previous else "") + "---:|" * len(scores) + "---:|"]
         for _, row in some_rows(history.dropna(subset=scores)).iterrows():  # iterations that played the baselines
-            lines.append(f"| {int(row['iteration'])} | {row['elo']:+.0f} | "
+            lines.append(f"| {int(row['iteration'])} | " + (f"{row['elo']:+.0f} | " if previous else "")
                          + " | ".join(f"{row[c]:.0%}" for c in scores) + f" | {row['seconds'] / 60:.1f} |")
     if "mistakes_search" in history:
         lines += [*([""] if scores else []), f"Mistakes on the fixed references by iteration (critical solved positions; "
