@@ -7,7 +7,7 @@ tree is kept between moves (our move and the reply) when ``reuse`` is on.
 """
 from __future__ import annotations
 
-from typing import Sequence
+from typing import ClassVar, Sequence
 
 import numpy as np
 
@@ -58,36 +58,31 @@ class AlphaZeroAgent(PUCTAgent):
     name = "alphazero"
     network_heads = {"checkpoint": ("policy", "value")}
     budget_parameters = ("simulations",)
+    #: the specs written before Gumbel AlphaZero had a name of its own: ``alphazero:gumbel=N`` (N > 0)
+    #: is ``gumbel:considered=N``; ``gumbel=0`` is this engine
+    moved_parameters = {"gumbel": ("gumbel", "considered")}
 
     def __init__(self, checkpoint: str = "", simulations: int = 200, c: float = 1.5, temperature: float = 0.0,
                  seed: int | None = None, reuse: bool = True, fpu: float | None = None, symmetries: bool = False,
-                 batch: int = 1, gumbel: int = 0, precision: str = "float32"):
+                 batch: int = 1, precision: str = "float32"):
         """``checkpoint``: a .keras policy-value network; ``simulations``: searches per
-        move (0 = play the raw policy; not given, PUCT searches for a game clock's
-        time when GTP has one, while Gumbel plans its 200 visits and stops at the
-        clock); ``c``: PUCT exploration; ``temperature``: 0 plays the most visited
-        move, 1 samples by visits; ``reuse``: keep the tree;
+        move (0 = play the raw policy; not given, it searches for a game clock's
+        time when GTP has one); ``c``: PUCT exploration; ``temperature``: 0 plays the
+        most visited move, 1 samples by visits; ``reuse``: keep the tree;
         ``fpu``: first-play urgency (an unvisited move counts as the position's
         mean value so far minus ``fpu``; None: it counts 0); ``symmetries``:
         average the network over the board's symmetries (see :class:`NetworkEvaluator`);
         ``batch``: leaves per network call (kept apart by virtual losses; 1 = one at a time);
-        ``gumbel``: search as Gumbel AlphaZero does, considering this many root moves
-        (:mod:`engines.gumbel`; 0 = PUCT; ``temperature`` > 0 adds the Gumbel noise; it
-        plans each move's visits from a fresh root, so ``c``, ``fpu``, ``batch`` and
-        ``reuse`` are PUCT's alone);
         ``precision``: the network's arithmetic, float32, or bfloat16 / float16 (mixed
         precision, faster on CPUs with AVX512-BF16 and on GPUs, answers within about 0.01)."""
         if not checkpoint:
-            raise SpecError("alphazero needs checkpoint=PATH (a .keras file from AlphaZero training)")
+            raise SpecError(f"{self.name} needs checkpoint=PATH (a .keras file from AlphaZero training)")
         self.check_settings(simulations, c, temperature, fpu, batch=batch)
-        require(gumbel >= 0, f"{self.name}: gumbel is the root moves Gumbel search considers, at least 0 (0 = PUCT), "
-                             f"got {gumbel}")
         network = load_network(checkpoint, self.network_heads["checkpoint"], self.name, precision=precision)
         self.evaluator: NetworkEvaluator = NetworkEvaluator(network, symmetries=symmetries)
         super().__init__(self.evaluator, simulations=simulations, c=c, temperature=temperature, seed=seed,
                          reuse=reuse, fpu=fpu, batch=batch)
-        self.gumbel = GumbelSearch(self.evaluator, considered=gumbel, gumbel_scale=1.0 if temperature > 0 else 0.0,
-                                   seed=seed) if gumbel else None
+        self.gumbel: GumbelSearch | None = None  # Gumbel AlphaZero's root search (the gumbel engine)
 
     def check_game(self, state: State) -> None:
         self.evaluator.loaded.check(state)
@@ -107,3 +102,26 @@ class AlphaZeroAgent(PUCTAgent):
         policy, value = self.evaluator.evaluate([state])
         action = choose_from_policy(policy[0], state.sensible_actions(), self.temperature, self.rng)
         return action, SearchReport(value=float(value[0]), policy=policy[0], principal_variation=(action,))
+
+
+class GumbelAgent(AlphaZeroAgent):
+    """Gumbel AlphaZero (Danihelka et al. 2022): the network's considered moves at the root narrowed by sequential halving on completed Q-values, its improved policy the report's (simulations=0: the raw policy).
+
+    It plans each move's visits from a fresh root (:mod:`engines.gumbel`): no tree
+    kept, no exploration constant; ``temperature`` > 0 adds the Gumbel noise."""
+
+    name = "gumbel"
+    moved_parameters: ClassVar[dict[str, tuple[str, str]]] = {}
+
+    def __init__(self, checkpoint: str = "", simulations: int = 200, considered: int = 16, temperature: float = 0.0,
+                 seed: int | None = None, symmetries: bool = False, precision: str = "float32"):
+        """``checkpoint``, ``simulations``, ``symmetries``, ``precision``: as ``alphazero``'s;
+        ``considered``: the root moves Gumbel search considers (16 in the paper);
+        ``temperature``: above 0, the Gumbel noise samples the considered moves (0: the
+        network's best ones)."""
+        require(considered >= 1, f"{self.name}: considered is the root moves Gumbel search considers, at least 1, "
+                                 f"got {considered}")
+        super().__init__(checkpoint, simulations, temperature=temperature, seed=seed, symmetries=symmetries,
+                         precision=precision)
+        self.gumbel = GumbelSearch(self.evaluator, considered=considered,
+                                   gumbel_scale=1.0 if temperature > 0 else 0.0, seed=seed)

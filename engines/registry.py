@@ -31,6 +31,7 @@ _ENGINES: dict[str, str] = {
     "gomcts": "engines.mcts:GoMCTSAgent",
     "predictor": "engines.predictor:PredictorAgent",
     "alphazero": "engines.alphazero:AlphaZeroAgent",
+    "gumbel": "engines.alphazero:GumbelAgent",
     "alphago": "engines.alphago:AlphaGoAgent",
     "pg": "engines.rl:PolicyAgent",
     "q": "engines.rl:QAgent",
@@ -78,11 +79,25 @@ def engine_description(name: str) -> str:
     return " ".join(doc.split("\n\n")[0].split())
 
 
+def resolve(name: str, params: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The engine a spec names, and its parameters: an old spec naming a parameter that moved to
+    another engine (:attr:`~dlgo.core.agent.Agent.moved_parameters`) is that engine's, the parameter
+    renamed, unless its value is 0 (``alphazero:gumbel=16`` is ``gumbel:considered=16``;
+    ``alphazero:gumbel=0`` is ``alphazero``)."""
+    for parameter, (other, renamed) in engine_class(name).moved_parameters.items():
+        if parameter in params:
+            rest = {key: value for key, value in params.items() if key != parameter}
+            if str(params[parameter]).strip() == "0":
+                return name, rest
+            return other, {**rest, renamed: params[parameter]}
+    return name, params
+
+
 def check_spec(spec: str) -> str:
     """Check an engine spec without building the engine (no process started, no
     network loaded): its name, parameter names and their types; returns it.
     Ranges are checked when the engine is built, or by :func:`check_engine`."""
-    name, params = split_spec(spec)
+    name, params = resolve(*split_spec(spec))
     bind(engine_class(name).__init__, params, f"engine {name!r}")
     return spec
 
@@ -104,9 +119,10 @@ def check_engine(spec: str, state: State | None = None) -> str:
 
 def create(spec: str, **overrides: Any) -> Agent:
     """Build an engine: ``create("mcts:rounds=800,c=1.4")`` or ``create("mcts", rounds=800)``."""
-    name, params = split_spec(spec)
+    name, given = split_spec(spec)
+    name, params = resolve(name, {**given, **overrides})
     cls = engine_class(name)
-    kwargs = bind(cls.__init__, {**params, **overrides}, f"engine {name!r}")
+    kwargs = bind(cls.__init__, params, f"engine {name!r}")
     agent = cls(**kwargs)
     agent.spec = format_spec(name, kwargs)
     return agent
@@ -115,7 +131,7 @@ def create(spec: str, **overrides: Any) -> Agent:
 def create_seeded(spec: str, seed: int | None = None) -> Agent:
     """Like :func:`create`, giving ``seed`` to engines that take one unless the
     spec sets its own (so a whole match is reproducible from one number)."""
-    name, params = split_spec(spec)
+    name, params = resolve(*split_spec(spec))
     takes_seed = any(p.name == "seed" for p in engine_parameters(name))
     if takes_seed and "seed" not in params and seed is not None:
         return create(spec, seed=seed)

@@ -583,6 +583,8 @@ def engines_table() -> str:
         alias_of = engine_class(name).alias_of
         params = (f"an alias: the parameters of {' and '.join(f'`{a}`' for a in alias_of)}" if alias_of
                   else ", ".join(f"`{p.name}={default(p.default)}`" for p in engine_parameters(name)))
+        params += "".join(f" (old specs: `{old}=N` is `{other}:{renamed}=N`)"
+                          for old, (other, renamed) in engine_class(name).moved_parameters.items())
         out.append(f"| `{name}` | {engine_description(name).replace('``', '`')} | {params} |")
     return "\n".join(out) + "\n"
 

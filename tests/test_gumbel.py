@@ -100,18 +100,26 @@ def test_a_search_past_its_deadline_stops_after_one_simulation():
     assert root.N.sum() == 1 and action in state.legal_actions()
 
 
-def test_the_alphazero_engine_searches_with_gumbel_when_asked():
+def test_the_gumbel_engine_searches_and_old_alphazero_specs_still_name_it():
+    """``gumbel`` is Gumbel AlphaZero, its parameters all its own; ``alphazero:gumbel=K`` (the
+    specs from before it had a name) is ``gumbel:considered=K``, and ``gumbel=0`` is PUCT."""
     import engines
     from dlgo.core.errors import SpecError
 
     state = play(new_game("tictactoe"), "b2", "a1", "b1")  # O must block at b3
-    bot = engines.create("alphazero:checkpoint=tictactoe,simulations=12,gumbel=8")
+    bot = engines.create("gumbel:checkpoint=tictactoe,simulations=12,considered=8")
     move = bot.select_move(state)
     report = bot.last_report
     assert state.format_move(move) == "b3" and report.visits.sum() == 12
     assert np.count_nonzero(report.visits) <= 8 and abs(report.policy.sum() - 1) < 1e-6
     assert report.compute.amount <= 13  # one network call per simulation, and the root's
-    with pytest.raises(SpecError, match="gumbel"):
+    old = engines.create("alphazero:checkpoint=tictactoe,simulations=12,gumbel=8")
+    assert old.spec == "gumbel:checkpoint=tictactoe,simulations=12,considered=8"
+    assert old.select_move(state) == move and np.array_equal(old.last_report.visits, report.visits)
+    assert engines.create("alphazero:checkpoint=tictactoe,gumbel=0").name == "alphazero"
+    assert "gumbel" not in {p.name for p in engines.engine_parameters("alphazero")}
+    assert "c" not in {p.name for p in engines.engine_parameters("gumbel")}
+    with pytest.raises(SpecError, match="gumbel: considered"):
         engines.create("alphazero:checkpoint=tictactoe,gumbel=-1")
 
 

@@ -95,6 +95,10 @@ class Agent(abc.ABC):
     #: for a name kept so that old specs keep their meaning: the engines it stands for (``mcts``:
     #: gomcts on Go, uct elsewhere); empty for an engine that is one algorithm of its own
     alias_of: ClassVar[tuple[str, ...]] = ()
+    #: parameters of this engine's old specs that now name another engine: ``{"gumbel": ("gumbel",
+    #: "considered")}`` reads ``alphazero:gumbel=16`` as ``gumbel:considered=16`` (and ``gumbel=0`` as
+    #: this engine); the registry resolves them before the engine is built
+    moved_parameters: ClassVar[dict[str, tuple[str, str]]] = {}
 
     def __init__(self) -> None:
         self.spec: str = self.name

@@ -32,5 +32,7 @@ def cmd_engines(args: argparse.Namespace) -> int:
         for p in engines.engine_parameters(name):
             kind = getattr(p.type, "__name__", str(p.type)).replace("NoneType", "None")
             print(f"{'':<12}{p.name}={p.default!r}  ({kind})")
+        for old, (other, renamed) in engines.engine_class(name).moved_parameters.items():
+            print(f"{'':<12}(old specs: {old}=N, N > 0, is the {other} engine with {renamed}=N)")
     print("\nspec syntax: name or name:key=value,key=value   e.g. mcts:rounds=800,c=1.4,seed=1")
     return 0
