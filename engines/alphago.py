@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any, Sequence
+from typing import Any, ClassVar, Sequence
 
 import numpy as np
 
@@ -143,9 +143,13 @@ class NetworkGuide:
 
 
 class AlphaGoAgent(PUCTAgent):
-    """AlphaGo: PUCT with a policy network's priors; leaves valued by a value network and fast rollouts (lam)."""
+    """AlphaGo, by the suite's first name for it: alphago-go with Go networks, alphago-puct with any other game's (and with plain=true). Takes the parameters of both.
+
+    ``alphago`` specs written before the two searches had names of their own
+    keep their meaning: the networks' game picks the search when it is built."""
 
     name = "alphago"
+    alias_of: ClassVar[tuple[str, ...]] = ("alphago-go", "alphago-puct")
     network_heads = {"policy": ("policy",), "value": ("value",)}  # checkpoint=: a set of both (and rollouts)
     budget_parameters = ("simulations", "seconds")
 
@@ -262,3 +266,36 @@ class AlphaGoAgent(PUCTAgent):
         value = float(self.evaluator.network_values([state])[0]) if self.evaluator.value is not None else None
         return action, SearchReport(value=value, policy=policy, principal_variation=(action,))
 
+
+class AlphaGoPUCTAgent(AlphaGoAgent):
+    """AlphaGo as the book's chapter 13 builds it, on any game: PUCT with a policy network's priors, leaves valued by a value network and fast rollouts, (1 - lam) v + lam z (simulations=0: the policy network's move)."""
+
+    name = "alphago-puct"
+    alias_of = ()
+
+    def __init__(self, checkpoint: str = "", policy: str = "", value: str = "", rollout: str = "",
+                 simulations: int | None = None, lam: float = BOOK_LAM, c: float = 2.0, seconds: float = 0.0,
+                 temperature: float = 0.0, seed: int | None = None, reuse: bool = True, fpu: float | None = None,
+                 batch: int = 8):
+        """As ``alphago``'s (:class:`AlphaGoAgent`); ``simulations`` 400 unless given (or, with
+        neither it nor ``seconds``, a game clock's time)."""
+        super().__init__(checkpoint, policy, value, rollout, simulations, lam, c, seconds, temperature, seed, reuse,
+                         fpu, batch, plain=True)
+
+
+class AlphaGoGoAgent(AlphaGoAgent):
+    """Go's compiled search (mcts-go's: RAVE, pattern priors, heavy playouts, time management) guided by AlphaGo's networks as AlphaGo's asynchronous search was: a node simulated guide times is queued for the networks, whose priors become virtual wins and whose value mixes in at 1 - lam. Go networks only."""
+
+    name = "alphago-go"
+    alias_of = ()
+
+    def __init__(self, checkpoint: str = "", policy: str = "", value: str = "", rollout: str = "",
+                 simulations: int | None = None, lam: float = GUIDED_LAM, seconds: float = 0.0,
+                 seed: int | None = None, reuse: bool = True, guide: int = GUIDE_AFTER, prior: float = PRIOR_NET):
+        """As ``alphago``'s (:class:`AlphaGoAgent`); ``simulations`` 10,000 unless given (0 or
+        ``seconds``: the time alone)."""
+        super().__init__(checkpoint, policy, value, rollout, simulations, lam, seconds=seconds, seed=seed,
+                         reuse=reuse, guide=guide, prior=prior)
+        if self._go_options is None:
+            raise SpecError(f"{self.name} plays Go: its networks play {self.native_game().name}; "
+                            "on other games use alphago-puct (or alphago)")

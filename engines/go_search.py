@@ -66,7 +66,7 @@ GUIDE_BATCH = 16
 
 @dataclass(frozen=True)
 class SearchSettings:
-    """What the ``gomcts`` spec sets (see :class:`engines.mcts.GoMCTSAgent`)."""
+    """What the ``mcts-go`` spec sets (see :class:`engines.mcts.GoMCTSAgent`)."""
 
     rave_equiv: float = 3500.0  # 0: no RAVE
     c: float = 0.0

@@ -110,7 +110,7 @@ class UCTAgent(Agent):
     """UCT: Monte Carlo tree search with random rollouts (or a fast rollout policy's), MCTS-Solver and tree reuse, on every game: the course's and the book's readable search. Budget in rounds or seconds.
 
     The search of this module, as the course and the book build it; on Go the
-    suite's strong search is ``gomcts`` (:class:`GoMCTSAgent`)."""
+    suite's strong search is ``mcts-go`` (:class:`GoMCTSAgent`)."""
 
     name = "uct"
     unit = "rounds"
@@ -277,7 +277,7 @@ class GoMCTSAgent(Agent):
     The search is :class:`engines.go_search.GoSearch` over the compiled kernels
     (:mod:`engines.mcts_kernels`); docs/engines.md, "The Go engine"."""
 
-    name = "gomcts"
+    name = "mcts-go"
     unit = "rounds"
     budget_parameters = ("rounds", "seconds")
 
@@ -332,20 +332,20 @@ GO_ONLY = ("rave", "rave_equiv", "priors", "expand", "manage")
 
 
 class MCTSAgent(UCTAgent):
-    """The game's Monte Carlo tree search, by the suite's first name for it: gomcts on Go, uct on every other game and on Go with plain=true. Takes the parameters of both; those of Go's search alone are an error wherever uct plays.
+    """The game's Monte Carlo tree search, by the suite's first name for it: mcts-go on Go, uct on every other game and on Go with plain=true. Takes the parameters of both; those of Go's search alone are an error wherever uct plays.
 
     ``mcts`` specs written before the two searches had names of their own keep
     their meaning. ``c`` and ``resign`` default to each search's own (1.4 and 0
-    for ``uct``, 0 and 0.1 for ``gomcts``)."""
+    for ``uct``, 0 and 0.1 for ``mcts-go``)."""
 
     name = "mcts"
-    alias_of = ("gomcts", "uct")
+    alias_of = ("mcts-go", "uct")
 
     def __init__(self, rounds: int | None = None, seconds: float = 0.0, c: float | None = None,
                  seed: int | None = None, reuse: bool = True, resign: float | None = None, rollout: str = "",
                  plain: bool = False, rave: bool = True, rave_equiv: float = 3500.0, priors: bool = True,
                  expand: int = 8, manage: bool = True):
-        """``plain``: uct on Go too; the others: those of ``uct`` and ``gomcts``."""
+        """``plain``: uct on Go too; the others: those of ``uct`` and ``mcts-go``."""
         super().__init__(rounds, seconds, 1.4 if c is None else c, seed, reuse, 0.0 if resign is None else resign,
                          rollout)
         check_go_settings(self.name, rave_equiv, expand)
@@ -358,7 +358,7 @@ class MCTSAgent(UCTAgent):
         self._go_only = [name for name in GO_ONLY if given[name] != defaults[name]]
 
     def searches_go(self, state: State) -> bool:
-        """Does ``state`` go to Go's search (gomcts), rather than uct? On Go, unless ``plain``."""
+        """Does ``state`` go to Go's search (mcts-go), rather than uct? On Go, unless ``plain``."""
         return self.go is not None and isinstance(state, GoState)
 
     def check_game(self, state: State) -> None:

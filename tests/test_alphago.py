@@ -215,3 +215,28 @@ def test_the_compiled_search_needs_networks_that_read_positions_alike(go5_set, t
     guided = registry.create(f"alphago:policy={go5_set}-policy.keras,value={other}")  # lam=1 there: no value network
     assert guided.evaluator.value is None and guided.evaluator.lam == 1
     assert registry.create(f"alphago:checkpoint={go5_set},plain=true").evaluator.lam == 0.5  # AlphaGo's mix
+
+
+def test_each_alphago_search_has_a_name_and_alphago_stands_for_the_networks_game(go5_set, tmp_path):
+    """``alphago-go`` (Go's compiled search guided by the networks) and ``alphago-puct`` (the
+    book's PUCT, any game) list only their own parameters; ``alphago`` keeps its old specs'
+    meaning: with Go networks the guided search, with plain=true the PUCT one."""
+    from dlgo.encoders import get_encoder_by_name
+    from engines.neural.backend import save_model
+    from engines.neural.models import build_model
+
+    state = new_game("go:size=5")
+    old, new = (registry.create(f"{name}:checkpoint={go5_set},simulations=300", seed=3)
+                for name in ("alphago", "alphago-go"))
+    assert old.select_move(state) == new.select_move(state) and new.unit == old.unit == "simulations"
+    old, new = (registry.create(f"{name}:checkpoint={go5_set},simulations=40{extra}", seed=1)
+                for name, extra in (("alphago", ",plain=true"), ("alphago-puct", "")))
+    assert old.select_move(state) == new.select_move(state) and new.evaluator.lam == 0.5
+    assert {"guide", "prior", "plain"}.isdisjoint(p.name for p in registry.engine_parameters("alphago-puct"))
+    assert {"c", "fpu", "batch", "plain"}.isdisjoint(p.name for p in registry.engine_parameters("alphago-go"))
+    encoder = get_encoder_by_name(None, "tictactoe")
+    save_model(build_model("tiny", encoder.shape, encoder.num_moves, head="policy"), tmp_path / "ttt.keras",
+               {"kind": "predictor", "encoder": encoder.config()})
+    with pytest.raises(SpecError, match="alphago-go plays Go: its networks play tictactoe"):
+        registry.create(f"alphago-go:policy={tmp_path / 'ttt.keras'},lam=1")
+    assert registry.engine_class("alphago").alias_of == ("alphago-go", "alphago-puct")

@@ -379,21 +379,21 @@ def test_the_policys_favourite_gets_the_simulations_and_the_value_shifts_the_nod
 
 
 def test_each_search_has_a_name_of_its_own_and_mcts_stands_for_the_games():
-    """``uct`` and ``gomcts`` are one algorithm each, every parameter acting on it; ``mcts``
-    keeps its old specs' meaning: the same moves as ``gomcts`` on Go and ``uct`` elsewhere,
+    """``uct`` and ``mcts-go`` are one algorithm each, every parameter acting on it; ``mcts``
+    keeps its old specs' meaning: the same moves as ``mcts-go`` on Go and ``uct`` elsewhere,
     and a parameter of Go's search alone is an error on another game."""
     go, c4 = new_game("go:size=5"), new_game("connect4")
     assert engines.create("mcts:rounds=200,seed=3").select_move(go) == \
-        engines.create("gomcts:rounds=200,seed=3").select_move(go)
+        engines.create("mcts-go:rounds=200,seed=3").select_move(go)
     assert engines.create("mcts:rounds=200,seed=3").select_move(c4) == \
         engines.create("uct:rounds=200,seed=3").select_move(c4)
     assert engines.create("mcts:rounds=200,seed=3,plain=true").select_move(go) == \
         engines.create("uct:rounds=200,seed=3").select_move(go)
     assert {p.name for p in engines.engine_parameters("uct")} == {"rounds", "seconds", "c", "seed", "reuse", "resign",
                                                                   "rollout"}
-    with pytest.raises(SpecError, match="gomcts plays Go, not connect4"):
-        engines.check_engine("gomcts:rounds=10", c4)
+    with pytest.raises(SpecError, match="mcts-go plays Go, not connect4"):
+        engines.check_engine("mcts-go:rounds=10", c4)
     with pytest.raises(SpecError, match="mcts on connect4 is uct, which has no rave, expand"):
         engines.check_engine("mcts:rounds=10,rave=false,expand=2", c4)
     engines.check_engine("mcts:rounds=10,rave=false", go)
-    assert engines.engine_class("mcts").alias_of == ("gomcts", "uct")
+    assert engines.engine_class("mcts").alias_of == ("mcts-go", "uct")

@@ -93,7 +93,7 @@ class Agent(abc.ABC):
     #: (:meth:`set_time_budget`); one whose spec names one keeps its own, capped by the clock
     budget_parameters: ClassVar[tuple[str, ...]] = ()
     #: for a name kept so that old specs keep their meaning: the engines it stands for (``mcts``:
-    #: gomcts on Go, uct elsewhere); empty for an engine that is one algorithm of its own
+    #: mcts-go on Go, uct elsewhere); empty for an engine that is one algorithm of its own
     alias_of: ClassVar[tuple[str, ...]] = ()
     #: parameters of this engine's old specs that now name another engine: ``{"gumbel": ("gumbel",
     #: "considered")}`` reads ``alphazero:gumbel=16`` as ``gumbel:considered=16`` (and ``gumbel=0`` as
