@@ -205,6 +205,38 @@ def test_perfect_play_makes_no_mistakes_and_random_play_some(tmp_path):
     assert (out / "mistakes_vs_compute.png").stat().st_size > 0 and "| `random` |" in (out / "summary.md").read_text()
 
 
+def test_a_changed_network_is_measured_again_and_its_old_verdicts_set_aside(tmp_path):
+    """A spec naming a network file keeps its verdicts while the file is the same; once another
+    network is written there (a new one shipped under the same name), its verdicts move to
+    replaced-mistakes.csv and are measured again, the other engines' kept."""
+    pytest.importorskip("engines.neural.backend")
+    from dlgo.encoders import get_encoder_by_name
+    from engines.neural.backend import keras, save_model
+    from engines.neural.resnet import build_resnet
+
+    positions = read_positions(generate_positions(SMALL, tmp_path / "sets", per_set=2, seed=0, workers=1,
+                                                  progress=False))
+    encoder, network, out = get_encoder_by_name(None, SMALL), tmp_path / "net.keras", tmp_path / "mistakes"
+
+    def ship(seed: int) -> None:
+        keras.utils.set_random_seed(seed)
+        save_model(build_resnet(encoder.shape, encoder.num_moves, blocks=1, filters=4), network,
+                   {"kind": "alphazero", "encoder": encoder.config()})
+
+    spec = f"alphazero:checkpoint={network},simulations=0"
+    ship(0)
+    measure_mistakes(ENGINES, [spec, "solver"], positions, out, workers=1, progress=False)
+    first = read_verdicts(out / "mistakes.csv")
+    measure_mistakes(ENGINES, [spec, "solver"], positions, out, workers=1, progress=False)
+    assert read_verdicts(out / "mistakes.csv") == first and not (out / "replaced-mistakes.csv").exists()
+    ship(1)
+    measure_mistakes(ENGINES, [spec, "solver"], positions, out, workers=1, progress=False)
+    replaced, now = read_verdicts(out / "replaced-mistakes.csv"), read_verdicts(out / "mistakes.csv")
+    assert sorted(replaced) == sorted(v for v in first if v.engine == spec) and len(replaced) == len(positions)
+    assert [v for v in now if v.engine == "solver"] == [v for v in first if v.engine == "solver"]
+    assert sum(v.engine == spec for v in now) == len(positions)
+
+
 def test_rates_and_their_intervals():
     recorded = [0.5 * i for i in range(10)]  # the seconds each verdict records (data, not a clock)
     verdicts = [Verdict("e", "end-easy", i, "4 4", 0, 0, i < 3, i < 6, recorded[i], 1, "moves") for i in range(10)]

@@ -27,7 +27,7 @@ import pandas as pd
 from dlgo.arena.match import AgentFactory, collector_paused, start_agent, warm_up
 from dlgo.arena.ratings import wilson_interval
 from dlgo.arena.report import ComputePoint, family_of, plot_against_compute
-from dlgo.arena.tournament import task_seed
+from dlgo.arena.tournament import changed_networks, network_digests, record_networks, task_seed
 from dlgo.arena.workers import run_jobs, worker_pool
 from dlgo.core.errors import RecordError
 from dlgo.core.game import State
@@ -38,6 +38,8 @@ from dlgo.display.progress import progress_bar
 from dlgo.formats.records import replay
 
 VERDICTS = "mistakes.csv"
+#: the digests of the networks the verdicts were measured with, and where a changed network's verdicts go
+VERDICT_NETWORKS, REPLACED = "mistakes-networks.json", "replaced-mistakes.csv"
 COLUMNS = ["engine", "set", "id", "moves", "seed", "action", "mistake", "critical", "seconds", "compute", "unit"]
 #: positions handed to a worker at once (an engine is made for each, its networks loaded once per worker)
 CHUNK = 10
@@ -125,6 +127,29 @@ def _verdict(row: dict[str, str], path: Path) -> Verdict:
         raise RecordError(f"{path}: a row that is not an engine's verdict ({err}): {row}") from None
 
 
+def _rows_of_current_networks(factory: AgentFactory, specs: Sequence[str], folder: Path) -> list[dict[str, str]]:
+    """The verdicts of ``folder``'s log still valid: those of a spec whose network file changed
+    since they were measured (``alphazero:checkpoint=connect4`` after a new network shipped)
+    move to ``replaced-mistakes.csv``, to be measured again (verdicts from before the digests
+    were recorded are trusted). Records the networks' digests."""
+    path, stamps = folder / VERDICTS, folder / VERDICT_NETWORKS
+    rows = open_log(path, COLUMNS)
+    current = network_digests(factory, specs)
+    changed = changed_networks(stamps, current)
+    stale = [row for row in rows if row["engine"] in changed]
+    if stale:
+        open_log(folder / REPLACED, COLUMNS)
+        for row in stale:
+            append_row(folder / REPLACED, COLUMNS, row)
+        rows = [row for row in rows if row["engine"] not in changed]
+        with atomic_write(path, newline="") as handle:
+            writer = csv.DictWriter(handle, fieldnames=COLUMNS, lineterminator="\n")
+            writer.writeheader()
+            writer.writerows(rows)
+    record_networks(stamps, current)
+    return rows
+
+
 def measure_mistakes(factory: AgentFactory, specs: Sequence[str], positions: Sequence[SolvedPosition],
                      out_dir: str | Path, seed: int = 0, workers: int | None = None, progress: bool = True,
                      kind: str = "mistakes") -> list[Verdict]:
@@ -145,7 +170,8 @@ def measure_mistakes(factory: AgentFactory, specs: Sequence[str], positions: Seq
             agent.close()
     with hold_folder(out_dir, kind) as folder:
         path = folder / VERDICTS
-        done = {(v.engine, v.moves, v.seed): v for v in (_verdict(row, path) for row in open_log(path, COLUMNS))}
+        rows = _rows_of_current_networks(factory, specs, folder)
+        done = {(v.engine, v.moves, v.seed): v for v in (_verdict(row, path) for row in rows)}
         todo = [(spec, p) for spec in specs for p in positions if (spec, p.moves, seed) not in done]
         jobs = []
         for spec in specs:

@@ -22,7 +22,7 @@ import json
 import logging
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 from dlgo.arena.match import AgentFactory, Task, play_match, play_matches
 from dlgo.arena.workers import run_jobs, worker_pool
@@ -73,22 +73,42 @@ def save_record(out: Path, record: GameRecord) -> None:
         handle.write(game_to_sgf(final, record.black, record.white, record.result))
 
 
-def _drop_games_of_changed_networks(factory: AgentFactory, out: Path, done: list[GameRecord],
-                                    tasks: list[Task]) -> list[GameRecord]:
-    """The finished games still valid: those of a spec whose network file changed
-    since they were played move to ``replaced-games.csv`` (games from before
-    ``networks.json`` existed are trusted). Records the networks' digests."""
-    stamp_path = out / "networks.json"
-    stamps: dict[str, str] = json.loads(stamp_path.read_text()) if stamp_path.exists() else {}
+def network_digests(factory: AgentFactory, specs: Iterable[str]) -> dict[str, str]:
+    """The SHA-256 of the network files each of ``specs`` plays (the specs without any left out)."""
     current = {}
-    for spec in sorted({t.black for t in tasks} | {t.white for t in tasks}):
+    for spec in sorted(set(specs)):
         files = factory.network_files(spec)
         if files:
             digest = hashlib.sha256()
             for file in files:
                 digest.update(file.read_bytes())
             current[spec] = digest.hexdigest()
-    changed = {spec for spec, digest in current.items() if stamps.get(spec, digest) != digest}
+    return current
+
+
+def changed_networks(stamp_path: Path, current: dict[str, str]) -> set[str]:
+    """The specs whose ``current`` digests differ from those ``stamp_path`` recorded (a spec it
+    never recorded, or no file at all: unchanged, its results trusted)."""
+    stamps: dict[str, str] = json.loads(stamp_path.read_text()) if stamp_path.exists() else {}
+    return {spec for spec, digest in current.items() if stamps.get(spec, digest) != digest}
+
+
+def record_networks(stamp_path: Path, current: dict[str, str]) -> None:
+    """Record ``current`` digests in ``stamp_path`` (after the results of changed networks left)."""
+    stamps: dict[str, str] = json.loads(stamp_path.read_text()) if stamp_path.exists() else {}
+    if {**stamps, **current} != stamps:
+        with atomic_write(stamp_path) as handle:
+            json.dump({**stamps, **current}, handle, indent=1, sort_keys=True)
+
+
+def _drop_games_of_changed_networks(factory: AgentFactory, out: Path, done: list[GameRecord],
+                                    tasks: list[Task]) -> list[GameRecord]:
+    """The finished games still valid: those of a spec whose network file changed
+    since they were played move to ``replaced-games.csv`` (games from before
+    ``networks.json`` existed are trusted). Records the networks' digests."""
+    stamp_path = out / "networks.json"
+    current = network_digests(factory, [t.black for t in tasks] + [t.white for t in tasks])
+    changed = changed_networks(stamp_path, current)
     if changed:
         stale = [r for r in done if r.black in changed or r.white in changed]
         log.warning("the networks of %s changed: %d games move to replaced-games.csv and are played again",
@@ -97,9 +117,7 @@ def _drop_games_of_changed_networks(factory: AgentFactory, out: Path, done: list
             append_game(out / "replaced-games.csv", record)
         done = [r for r in done if r.black not in changed and r.white not in changed]
         write_games(out / "games.csv", done)
-    if {**stamps, **current} != stamps:
-        with atomic_write(stamp_path) as handle:
-            json.dump({**stamps, **current}, handle, indent=1, sort_keys=True)
+    record_networks(stamp_path, current)
     return done
 
 

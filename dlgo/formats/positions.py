@@ -33,7 +33,7 @@ import csv
 import os
 import io
 from pathlib import Path
-from typing import Iterable, NamedTuple
+from typing import Iterable, Mapping, NamedTuple
 
 from dlgo.core.errors import RecordError
 from dlgo.core.game import State, result_of
@@ -181,7 +181,7 @@ def open_log(path: Path, columns: list[str]) -> list[dict[str, str]]:
     return rows
 
 
-def append_row(path: Path, columns: list[str], row: dict[str, object]) -> None:
+def append_row(path: Path, columns: list[str], row: Mapping[str, object]) -> None:
     """Append one row to a log that :func:`open_log` opened, durable on return."""
     with path.open("a", newline="") as handle:
         csv.DictWriter(handle, fieldnames=columns, lineterminator="\n").writerow(row)
