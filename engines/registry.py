@@ -85,13 +85,20 @@ def resolve(name: str, params: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     """The engine a spec names, and its parameters: an old spec naming a parameter that moved to
     another engine (:attr:`~dlgo.core.agent.Agent.moved_parameters`) is that engine's, the parameter
     renamed, unless its value is 0 (``alphazero:gumbel=16`` is ``gumbel:considered=16``;
-    ``alphazero:gumbel=0`` is ``alphazero``)."""
+    ``alphazero:gumbel=0`` is ``alphazero``). The old engine's parameters the other one has not
+    (``c`` for Gumbel search, which ignored it) are dropped, as they were ignored."""
     for parameter, (other, renamed) in engine_class(name).moved_parameters.items():
         if parameter in params:
             rest = {key: value for key, value in params.items() if key != parameter}
-            if str(params[parameter]).strip() == "0":
+            try:
+                zero = float(params[parameter]) == 0
+            except (TypeError, ValueError):
+                zero = False  # not a number: the other engine's check says so
+            if zero:
                 return name, rest
-            return other, {**rest, renamed: params[parameter]}
+            theirs = {p.name for p in engine_parameters(other)}
+            ignored = {p.name for p in engine_parameters(name)} - theirs
+            return other, {**{k: v for k, v in rest.items() if k not in ignored}, renamed: params[parameter]}
     return name, params
 
 

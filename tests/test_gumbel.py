@@ -121,6 +121,9 @@ def test_the_gumbel_engine_searches_and_old_alphazero_specs_still_name_it():
     assert "c" not in {p.name for p in engines.engine_parameters("gumbel")}
     with pytest.raises(SpecError, match="gumbel: considered"):
         engines.create("alphazero:checkpoint=tictactoe,gumbel=-1")
+    assert engines.create("alphazero:checkpoint=tictactoe,gumbel=00").name == "alphazero"  # a number, 0
+    kept = engines.create("alphazero:checkpoint=tictactoe,simulations=12,gumbel=8,c=2,batch=4,reuse=false")
+    assert kept.spec == old.spec  # PUCT's settings, which Gumbel search ignored, are dropped as before
 
 
 class CountingExact(ExactEvaluator):

@@ -322,3 +322,11 @@ def test_dlgo_serve_says_in_one_line_when_its_port_is_taken(live_server, capsys)
     assert cli.main(["serve", "--port", str(port)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("dlgo: error: cannot listen on 127.0.0.1:") and err.count("\n") == 1
+
+
+def test_an_old_alphazero_spec_with_gumbel_plays_in_the_browser(client):
+    """``alphazero:...,gumbel=K`` (Gumbel AlphaZero's spec before it had a name) starts a game."""
+    for spec in ("alphazero:checkpoint=tictactoe,simulations=8,gumbel=4",
+                 "alphazero:checkpoint=tictactoe,simulations=8,gumbel=0"):
+        game = new(client, white=spec)
+        assert game["human_to_move"]

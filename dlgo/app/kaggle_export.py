@@ -27,7 +27,7 @@ from dlgo.core.specs import bind, split_spec
 from dlgo.storage.atomic import atomic_write
 from dlgo.games import get_game
 from engines.checkpoints import resolve_model_path
-from engines.registry import engine_class, engine_parameters
+from engines.registry import engine_class, engine_parameters, resolve
 
 #: what the exported search takes from the engine's spec; the others must keep their defaults (but the
 #: seed, which a most-visited choice never uses, and reuse: each turn starts a fresh tree)
@@ -88,7 +88,7 @@ def export_kaggle(spec: str, out: str | Path, time_fraction: float = 0.5) -> dic
     as a ConnectX submission; returns the settings written in."""
     from engines.neural.backend import load_model  # TensorFlow's lazy import
 
-    name, params = split_spec(spec)
+    name, params = resolve(*split_spec(spec))
     if name != "alphazero":
         raise SpecError(f"export-kaggle exports an alphazero engine (alphazero:checkpoint=NAME,...), not {name!r}")
     values = bind(engine_class(name).__init__, params, f"engine {name!r}")

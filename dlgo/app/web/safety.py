@@ -155,7 +155,7 @@ def browser_engine(spec: str, roots: FileRoots, state: State, pins: Pins) -> Eng
     checked again, and never reads the named files after this."""
     if len(spec) > MAX_SPEC:
         raise SpecError(f"an engine spec is at most {MAX_SPEC} characters")
-    name, params = split_spec(spec)
+    name, params = registry.resolve(*split_spec(spec))  # an old spec: the engine it names now
     if name not in offered_engines():
         if name in registry.engine_names():
             raise SpecError(f"{name} runs a program named in its spec, which a page may not choose")
