@@ -16,6 +16,7 @@ moves: a line that only an own-eye fill or an early pass would save is missed.)
 """
 from __future__ import annotations
 
+import inspect
 import math
 import random
 import time
@@ -353,9 +354,9 @@ class MCTSAgent(UCTAgent):
         self.go = None if plain else GoMCTSAgent(rounds, seconds, 0.0 if c is None else c, seed, reuse,
                                                  0.1 if resign is None else resign, rollout, rave, rave_equiv,
                                                  priors, expand, manage)
-        defaults = {"rave": True, "rave_equiv": 3500.0, "priors": True, "expand": 8, "manage": True}
+        defaults = inspect.signature(GoMCTSAgent.__init__).parameters  # Go's search's own, written once
         given = {"rave": rave, "rave_equiv": rave_equiv, "priors": priors, "expand": expand, "manage": manage}
-        self._go_only = [name for name in GO_ONLY if given[name] != defaults[name]]
+        self._go_only = [name for name in GO_ONLY if given[name] != defaults[name].default]
 
     def searches_go(self, state: State) -> bool:
         """Does ``state`` go to Go's search (mcts-go), rather than uct? On Go, unless ``plain``."""
