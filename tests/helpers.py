@@ -2,17 +2,21 @@
 from __future__ import annotations
 
 import contextlib
+import importlib.util
+import json
 import socket
 import threading
 import time
+from pathlib import Path
 from textwrap import dedent
-from typing import Iterator, Sequence
+from typing import Any, Iterator, Sequence
 
 import numpy as np
 
 from dlgo.core.game import State
 from dlgo.goboard import Board, GameState
 from dlgo.gotypes import Player, Point
+from dlgo.storage.facts import read_facts
 from dlgo.games.solvers.brute_force import exact_value  # the brute-force oracle, for the tests
 from engines.puct import Evaluator, RolloutEvaluator
 
@@ -101,3 +105,31 @@ class ExactEvaluator(Evaluator):
         self.evaluations += len(states)
         return (np.ones((len(states), states[0].num_actions), np.float32),
                 np.array([exact_value(s) for s in states], np.float32))
+
+
+def load_script(name: str) -> Any:
+    """A module of ``scripts/`` (not a package), loaded from its file."""
+    path = Path(__file__).resolve().parents[1] / "scripts" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def written_facts_differ(folders: Sequence[Path]) -> dict[str, list[str]]:
+    """The runs among ``folders`` (those with a summary) and their report subfolders whose
+    ``facts.json`` is not what their files give (``scripts/refresh_facts.py``), with the sections
+    they should hold (none: a run with no facts at all)."""
+    refresh = load_script("refresh_facts")
+    differ = {}
+    for top in (f for f in folders if (f / "summary.md").exists()):
+        sections = 0
+        for folder, experiment in [(top, True), *((sub, False) for sub in refresh.report_folders(top))]:
+            derived, written = refresh.derived(folder, experiment), read_facts(folder)
+            sections += len(derived)
+            if json.dumps(derived, sort_keys=True) != json.dumps({k: written.get(k) for k in derived}, sort_keys=True):
+                differ[str(folder.relative_to(top.parent))] = sorted(derived)
+        if not sections:
+            differ[top.name] = []
+    return differ

@@ -2,12 +2,15 @@
 Python examples run, and every document it cites is in the repository."""
 from __future__ import annotations
 
-import importlib.util
+import json
 import re
 import subprocess
 from pathlib import Path
 
 import pytest
+
+from dlgo.storage.facts import read_facts
+from helpers import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -16,11 +19,15 @@ PYTHON_BLOCK = re.compile(r"```python\n(.*?)```", re.S)
 
 
 def load_docs_figures():
-    spec = importlib.util.spec_from_file_location("docs_figures", ROOT / "scripts" / "docs_figures.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("docs_figures")
+
+
+def load_scaling_blocks():
+    """The scaling lab's blocks (scripts/figures/scaling.py), on the import path docs_figures sets."""
+    load_docs_figures()
+    from scripts.figures import common, scaling
+
+    return common, scaling
 
 
 def tracked_files() -> list[Path]:
@@ -44,9 +51,32 @@ def test_every_document_has_its_figure_blocks_filled():
             assert match["body"].strip(), f"{path.name}: block {match['name']} is empty"
 
 
+def as_json(sections: dict) -> str:
+    return json.dumps(json.loads(json.dumps(sections)), sort_keys=True)
+
+
+def test_every_reports_facts_are_what_its_files_say():
+    """facts.json cannot go stale: each committed report's facts are those its own files give
+    (derived by the modules that wrote them), and every report the docs read has them."""
+    refresh = load_script("refresh_facts")
+    stale, checked = [], 0
+    for top in sorted(path for path in (ROOT / "reports").iterdir() if path.is_dir()):
+        for folder, experiment in [(top, True), *((sub, False) for sub in refresh.report_folders(top))]:
+            sections = refresh.derived(folder, experiment)
+            kept = read_facts(folder)
+            checked += bool(sections)
+            if as_json(sections) != as_json({name: kept.get(name) for name in sections}):
+                stale.append(str(folder.relative_to(ROOT)))
+    assert stale == [] and checked > 40, "rerun: python scripts/refresh_facts.py " + " ".join(stale)
+
+
 def write_scaling_report(folder, boards, exchange, budgets=(1, 8, 64), student=True):
-    """A scaling lab report with two boards of two network sizes, for the docs' blocks to read."""
+    """A scaling lab report with two boards of two network sizes, and its facts (written by the
+    lab's own reader of its files) for the docs' blocks to read."""
     import pandas as pd
+
+    from dlgo.storage.facts import update_facts
+    from experiments.shared.scaling_report import facts
 
     folder.mkdir(parents=True, exist_ok=True)
     pd.DataFrame(boards).to_csv(folder / "boards.csv", index=False)
@@ -60,11 +90,12 @@ def write_scaling_report(folder, boards, exchange, budgets=(1, 8, 64), student=T
     pd.DataFrame([row for row in rows if row["simulations"] == budgets[-1]][:2]).to_csv(folder / "frontier.csv",
                                                                                          index=False)
     (folder / "summary.md").write_text("# summary\n")
+    update_facts(folder, facts(folder))
 
 
 def test_the_course_reads_the_scaling_labs_findings(tmp_path, monkeypatch):
-    figures = load_docs_figures()
-    monkeypatch.setattr(figures, "REPORTS", tmp_path)
+    common, figures = load_scaling_blocks()
+    monkeypatch.setattr(common, "REPORTS", tmp_path)
     assert "not been committed yet" in figures.course_scaling() and "not been committed yet" in figures.scaling()
     nan = float("nan")
     board = {"board": "5x4-4", "cells": 20, "elo_per_decade": 200.0, "elo_per_decade_low": 150.0,

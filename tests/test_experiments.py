@@ -5,6 +5,8 @@ from pathlib import Path
 
 import pytest
 
+from dlgo.storage.facts import read_facts
+from helpers import written_facts_differ
 from experiments.chapters import ch15_strength_per_compute as spc
 from experiments.shared import alphazero, chapters, ladders
 
@@ -55,6 +57,7 @@ def test_supervised_experiments_run_quick_and_write_their_reports(tmp_path):
         summary = (out / "summary.md").read_text()
         assert "top-1" in summary and "| random |" in summary
     assert "8.35%" in (tmp_path / "supervised-go9" / "summary.md").read_text()
+    assert written_facts_differ([tmp_path / "supervised-go9", tmp_path / "supervised-connect4"]) == {}
 
 
 def test_alphazero_tictactoe_runs_quick_and_checks_perfect_lines(tmp_path):
@@ -68,6 +71,7 @@ def test_alphazero_tictactoe_runs_quick_and_checks_perfect_lines(tmp_path):
     assert (out / "learning_curve.png").exists() and (tmp_path / "ship" / "ttt.keras").exists()
     assert summary.startswith("# AlphaZero on tic-tac-toe\n") and "## What the network sees" not in summary
     assert "Reproduce: `python experiments/chapters/ch14a_alphazero_tictactoe.py --preset full --quick --ship " in summary
+    assert written_facts_differ([out]) == {} and read_facts(out)["perfect_play"][0]["side"] == "X"
 
 
 @pytest.mark.parametrize("script, preset", [("chapters/ch14b_alphazero_connect4", "full"),
@@ -92,6 +96,7 @@ def test_alphazero_experiments_run_quick_and_play_their_final_match(tmp_path, sc
     assert list(history["iteration"]) == [1, 2] and "elo" in history
     assert len(pd.read_csv(out / "match" / "games.csv")) == 2
     assert (out / "learning_curve.png").stat().st_size > 10_000
+    assert written_facts_differ([out]) == {} and read_facts(out)["matches"]["match"]["games"] == 2
 
 
 def test_alphazero_summaries_name_the_self_play_processes_per_stretch():
@@ -192,6 +197,7 @@ def test_vs_gnugo_runs_quick_holds_the_levels_and_resumes(tmp_path, capsys):
     assert "`gnugo:level=10` held at 1800" in summary and "## Handicap against `gnugo:level=0`" in summary
     assert vs_gnugo.main(args) == 0  # resumes: nothing new is played
     assert len(pd.read_csv(tmp_path / "games.csv")) == len(games)
+    assert written_facts_differ([tmp_path]) == {} and read_facts(tmp_path)["handicap"]
 
 
 def test_fixed_ratings_hold_the_yardstick_and_fit_the_rest():
@@ -370,6 +376,9 @@ def test_the_go_engine_experiment_plays_its_parts_quick_and_resumes(tmp_path):
     assert (tmp_path / "ablation.png").exists() and (tmp_path / "handicap.png").exists()
     assert mcts_go9.main(args) == 0  # resumes: nothing new is played
     assert len(pd.read_csv(tmp_path / "ablation" / "games.csv")) == 12
+    facts = read_facts(tmp_path)
+    assert written_facts_differ([tmp_path]) == {} and facts["match"]["opponent"] == "gnugo:level=0"
+    assert [row["feature"] for row in facts["ablation"]["features"]][:2] == ["all five", "RAVE"]
 
 
 def test_mcts_go9_names_the_fewest_handicap_only_when_fewer_stones_lost() -> None:
@@ -413,6 +422,8 @@ def test_the_economies_ablation_runs_quick_and_reports_each_variant(tmp_path):
     assert "- gumbel16, puct16, forced: `python experiments/headline/alphazero_economies.py --quick --variants " \
            "gumbel16 puct16 forced --seed 0 --workers 1`" in summary
     assert "- puct200: `python experiments/headline/alphazero_economies.py --quick --variants puct200" in summary
+    assert written_facts_differ([out]) == {}
+    assert [row["variant"] for row in read_facts(out)["economies"]["published"]] == sorted(table["variant"].unique())
 
 
 def test_the_economies_report_keeps_earlier_variants_with_the_command_its_summary_named(tmp_path):
@@ -562,9 +573,10 @@ def test_the_chapters_call_tic_tac_toes_sides_x_and_o():
 
     table = search_table("tictactoe", ["a1 b2 c3 a2 b1", "a1 b2 c3 a2"], depth=0)
     assert list(dict.fromkeys(table.to_move)) == ["O", "X"]
-    lines, console = check_perfect_play("alphabeta", 0)
+    lines, console, facts = check_perfect_play("alphabeta", 0)
     assert "| X | 4 | 0 |" in lines and "| O | 99 | 0 |" in lines
     assert console[0].startswith("network as X: lost 0 of 4")
+    assert facts == {"perfect_play": [{"side": "X", "lines": 4, "lost": 0}, {"side": "O", "lines": 99, "lost": 0}]}
 
 
 def test_a_variants_interval_is_never_narrower_than_its_positions_allow():
@@ -658,6 +670,7 @@ def test_the_recipe_ablation_runs_quick_and_sets_each_variant_beside_the_baselin
     assert len(pd.read_csv(out / "mistakes.csv")) == len(mistakes)
     assert pd.read_csv(out / "targets.csv").equals(targets)
     assert pd.read_csv(out / "value_targets.csv").equals(values)
+    assert written_facts_differ([out]) == {}
     assert ablation.main([*argv, "--variants", "nope"]) == 2
     # the best of a variant's networks shipped, playable by its board's name
     ship = tmp_path / "ship"

@@ -11,6 +11,7 @@ import re
 import subprocess
 import sys
 import tokenize
+from typing import Sequence
 from pathlib import Path
 
 import grimp
@@ -223,6 +224,30 @@ def test_the_length_check_counts_decorators_and_methods(tmp_path):
     (tmp_path / "sample.py").write_text(f"class A:\n    @staticmethod\n    def long():\n{body}\n\n\ndef short():\n    pass\n")
     assert function_lengths(tmp_path / "sample.py", tmp_path) == {"sample.py:long": LONGEST_FUNCTION + 1,
                                                                   "sample.py:short": 2}
+
+
+#: the longest module a script folder may hold: past it, a script is two ideas (split it into the
+#: script and an ``experiments/shared`` module, or a package of scripts/ modules)
+LONGEST_SCRIPT_MODULE = 500
+
+
+def long_modules(folders: Sequence[Path], limit: int = LONGEST_SCRIPT_MODULE) -> dict[str, int]:
+    """Every module under ``folders`` longer than ``limit`` lines, with its length."""
+    lengths = {str(path.relative_to(folder.parent)): len(path.read_text().splitlines())
+               for folder in folders for path in sorted(folder.rglob("*.py"))}
+    return {name: n for name, n in lengths.items() if n > limit}
+
+
+def test_no_long_modules_in_the_experiments_or_the_scripts():
+    """A reader opens one experiment or script and reads it through: none over 500 lines."""
+    assert long_modules([ROOT / "experiments", ROOT / "scripts"]) == {}
+
+
+def test_the_module_length_check_counts_lines(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "long.py").write_text("x = 1\n" * (LONGEST_SCRIPT_MODULE + 1))
+    (tmp_path / "pkg" / "short.py").write_text("x = 1\n" * LONGEST_SCRIPT_MODULE)
+    assert long_modules([tmp_path / "pkg"]) == {"pkg/long.py": LONGEST_SCRIPT_MODULE + 1}
 
 
 #: the Elo model's formula written out: 10 ** (difference / 400), or 400 log10(odds)

@@ -32,6 +32,7 @@ from dlgo.arena.workers import run_jobs, worker_pool
 from dlgo.core.errors import RecordError
 from dlgo.core.game import State
 from dlgo.storage.atomic import atomic_write
+from dlgo.storage.facts import update_facts
 from dlgo.storage.folders import hold_folder
 from dlgo.formats.positions import SETS, SolvedPosition, append_row, open_log, position_state
 from dlgo.display.progress import progress_bar
@@ -234,7 +235,20 @@ def write_mistakes_report(out_dir: str | Path, verdicts: Sequence[Verdict], titl
         pd.DataFrame(rows, columns=MistakeRate._fields).to_csv(handle, index=False, float_format="%.4g")
     overall = [r for r in rows if r.group == "all"]
     plot_mistakes_vs_compute(overall, out / "mistakes_vs_compute.png", title)
+    update_facts(out, {"mistakes": mistake_facts(out)})
     return overall
+
+
+def mistake_facts(folder: str | Path) -> list[dict[str, object]]:
+    """The ``mistakes`` section of a report's facts (:mod:`dlgo.storage.facts`): each
+    engine's rates over all its solved positions, from ``mistake_rates.csv`` (the critical
+    rate exact, not the file's four digits)."""
+    table = pd.read_csv(Path(folder) / "mistake_rates.csv")
+    table = table[table.group == "all"]
+    return [{"engine": row.engine, "family": row.family, "positions": int(row.positions),
+             "critical": int(row.critical), "critical_rate": row.critical_mistakes / row.critical,
+             "critical_low": float(row.critical_low), "critical_high": float(row.critical_high),
+             "seconds_per_move": float(row.seconds_per_move)} for row in table.itertuples()]
 
 
 def plot_mistakes_vs_compute(rows: Sequence[MistakeRate], path: Path, title: str = "") -> None:

@@ -19,8 +19,9 @@ import pandas as pd
 
 from dlgo.arena.ratings import GameResult, cross_table, describe_scale, fit_ratings
 from dlgo.storage.atomic import atomic_write
+from dlgo.storage.facts import update_facts
 from dlgo.display.plotting import label_points, new_figure, save_figure
-from dlgo.formats.records import GameRecord, one_game
+from dlgo.formats.records import GameRecord, game_facts, one_game
 
 
 class EngineRow(NamedTuple):
@@ -108,7 +109,22 @@ def write_report(out_dir: str | Path, records: Sequence[GameRecord], title: str 
     anchoring = anchoring or describe_scale([row.engine for row in rows], anchor, fixed=fixed)
     write_summary(out / "summary.md", rows, records, title, anchoring, intro,
                   outro if isinstance(outro, str) else outro(rows), columns)
+    update_facts(out, tournament_facts(out))
     return rows
+
+
+def tournament_facts(folder: str | Path) -> dict[str, object]:
+    """A tournament folder's facts (:mod:`dlgo.storage.facts`): ``ratings`` from its
+    ``ratings.csv`` (engines best first: elo, seconds and compute a move) and ``games``
+    from its ``games.csv`` (where the folder keeps its games)."""
+    out = Path(folder)
+    ratings = pd.read_csv(out / "ratings.csv")
+    facts: dict[str, object] = {"ratings": [
+        {"engine": row.engine, "elo": float(row.elo), "seconds_per_move": float(row.seconds_per_move),
+         "compute_per_move": float(row.compute_per_move)} for row in ratings.itertuples()]}
+    if (out / "games.csv").exists():
+        facts["games"] = game_facts(out)
+    return facts
 
 
 class ComputePoint(NamedTuple):

@@ -124,6 +124,37 @@ def read_games(path: Path) -> list[GameRecord]:
     return list(seen.values())
 
 
+def game_facts(folder: Path) -> dict[str, Any]:
+    """The ``games`` section of a report's facts (:mod:`dlgo.storage.facts`) from its
+    ``games.csv``: how many games, the last game's players, each engine's mean seconds a
+    move (each game's mean, averaged) and its points by opponent, game and colour
+    (``results``: rows of engine, opponent, game, colour, points, games)."""
+    records = read_games(Path(folder) / "games.csv")
+    points: dict[tuple[str, str, str, str], float] = {}
+    played: Counter[tuple[str, str, str, str]] = Counter()
+    seconds: dict[str, list[float]] = {}
+    for r in records:
+        for colour, engine, opponent, spent in (("black", r.black, r.white, r.black_seconds),
+                                                ("white", r.white, r.black, r.white_seconds)):
+            key = (engine, opponent, r.game, colour)
+            points[key] = points.get(key, 0.0) + (0.5 if r.winner == "draw" else float(r.winner == colour))
+            played[key] += 1
+            seconds.setdefault(engine, []).append(spent)
+    return {"games": len(records), "last": [records[-1].black, records[-1].white] if records else [],
+            "seconds_per_move": {e: sum(s) / len(s) for e, s in seconds.items()},
+            "results": [[*key, points[key], played[key]] for key in played]}
+
+
+def score_in(games: dict[str, Any], spec: str, opponent: str | None = None, game: str | None = None,
+             colour: str | None = None) -> tuple[float, int]:
+    """(``spec``'s score, games) in a ``games`` section (:func:`game_facts`), against ``opponent``,
+    in ``game`` and as ``colour`` where given (NaN and 0 where it played none)."""
+    rows = [row for row in games["results"] if row[0] == spec and opponent in (None, row[1])
+            and game in (None, row[2]) and colour in (None, row[3])]
+    played = sum(row[5] for row in rows)
+    return (sum(row[4] for row in rows) / played if played else float("nan")), played
+
+
 def _load(path: Path) -> tuple[list[GameRecord], bool]:
     """(every complete row of ``path``, whether a torn last line follows them)."""
     if not path.exists() or path.stat().st_size == 0:

@@ -18,12 +18,14 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from dlgo.arena.match import Task
 from dlgo.arena.tournament import play_games, task_seed
 from dlgo.core.arguments import whole
 from dlgo.display.plotting import new_figure, save_figure
-from dlgo.formats.records import GameRecord
+from dlgo.formats.records import GameRecord, read_games
+from dlgo.storage.facts import update_facts
 from dlgo.games import new_game
 from engines.registry import ENGINES
 from experiments.shared import chapters
@@ -60,6 +62,21 @@ def plot_results(records: list[GameRecord], path: Path, title: str) -> None:
     right.set(xlabel="Black's area minus White's, komi included", title="final margin (> 0: Black wins)")
     fig.suptitle(title)
     save_figure(fig, path)
+
+
+def facts(out: Path) -> dict[str, Any]:
+    """The run's headline facts (:mod:`dlgo.storage.facts`) from its ``games.csv``: ``random_games``
+    (games, moves per game: mean, fewest, most; the komi, the board's points, the games one colour
+    won with the whole board, White's share of the wins)."""
+    records = read_games(out / "games.csv")
+    settings = dict(item.split("=") for item in records[0].game.split(":", 1)[1].split(","))
+    komi, points = float(settings["komi"]), int(settings["size"]) ** 2
+    margins = [m for r in records if (m := margin(r)) is not None]
+    plies = [r.plies for r in records]
+    return {"random_games": {"games": len(records), "plies": [statistics.mean(plies), min(plies), max(plies)],
+                             "komi": komi, "points": points,
+                             "wipe_outs": sum(m in (points - komi, -points - komi) for m in margins),
+                             "white_wins": sum(r.winner == "white" for r in records) / len(records)}}
 
 
 @chapters.script
@@ -114,6 +131,7 @@ smaller board (`--size 5`): who wins more, and why? The playouts-per-second
 figure is the budget that Monte Carlo tree search (chapter 4) spends on rollouts."""
     summary = chapters.write_summary(out, "Chapter 3: random players on the Go board",
                                      chapters.command(__file__, argv), body, look_for)
+    update_facts(out, facts(out))
     print(f"Black wins {black_wins}/{len(records)}; report: {summary}")
     return 0
 

@@ -23,12 +23,14 @@ from __future__ import annotations
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from dlgo.core.agent import SearchReport
 from dlgo.storage.atomic import atomic_write
+from dlgo.storage.facts import update_facts
 from dlgo.display.pictures import draw_position
 from dlgo.display.plotting import new_figure, save_figure
 from dlgo.formats.records import replay
@@ -147,6 +149,13 @@ def plot_positions(game: str, positions: list[str], values: dict[str, str], path
     save_figure(fig, path)
 
 
+def facts(out: Path) -> dict[str, Any]:
+    """The run's headline facts (:mod:`dlgo.storage.facts`): ``findings``, the closing paragraph
+    from its ``nodes.csv`` (searches with a depth limit know no exact value: ``-``)."""
+    table = pd.read_csv(out / "nodes.csv")
+    return {"findings": what_to_look_for(table, bool((table.exact_value.astype(str) == "-").any()))}
+
+
 @chapters.script
 def main(argv: list[str] | None = None) -> int:
     p = chapters.parser(__file__, __doc__)
@@ -195,6 +204,7 @@ def main(argv: list[str] | None = None) -> int:
     look_for = what_to_look_for(table, bool(args.depth))
     summary = chapters.write_summary(out, f"Chapter 4, part 1: minimax and alpha-beta on {name}",
                                      chapters.command(__file__, argv), body, look_for)
+    update_facts(out, facts(out))
     print(wide.to_string())
     print(f"report: {summary}")
     return 0

@@ -19,10 +19,12 @@ import sys
 import textwrap
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
 from dlgo.formats.records import read_games, replay
+from dlgo.storage.facts import update_facts
 from experiments.shared import chapters, supervised
 from experiments.shared.supervised import CHAPTER_PREDICTOR as PRESET
 
@@ -63,6 +65,15 @@ def what_to_look_for(row: pd.Series, teacher: dict, history: pd.DataFrame) -> st
     return "\n".join(textwrap.wrap(text, 78, break_on_hyphens=False))
 
 
+def facts(out: Path) -> dict[str, Any]:
+    """The run's headline facts (:mod:`dlgo.storage.facts`): ``findings``, the closing paragraph,
+    from its ``accuracy.csv`` and the network's training history."""
+    row = pd.read_csv(out / "accuracy.csv").iloc[0]
+    history = pd.read_csv(out / f"history-{row['model']}-{row['encoder']}.csv")
+    teacher = {"teacher": row["teacher"]} if pd.notna(row["teacher"]) else {}
+    return {"findings": what_to_look_for(row, teacher, history)}
+
+
 @chapters.script
 def main(argv: list[str] | None = None) -> int:
     args = supervised.supervised_args(PRESET, argv, __doc__, script=__file__)
@@ -91,6 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     look_for = what_to_look_for(row, teacher, history)
     summary = chapters.write_summary(out, "Chapters 6-7: games from a teacher, and a network that imitates it",
                                      chapters.command(__file__, argv), body, look_for)
+    update_facts(out, facts(out))
     print(f"report: {summary}")
     return 0
 

@@ -19,8 +19,10 @@ from __future__ import annotations
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
-from dlgo.formats.records import GameRecord, replay
+from dlgo.formats.records import GameRecord, read_games, replay
+from dlgo.storage.facts import update_facts
 from experiments.shared import chapters, supervised
 from experiments.shared.supervised import CHAPTER_PREDICTOR as PRESET
 
@@ -67,8 +69,19 @@ def main(argv: list[str] | None = None) -> int:
     look_for = what_to_look_for(predictor, opponents, records)
     summary = chapters.write_summary(out, "Chapter 8: the move predictor plays", chapters.command(__file__, argv),
                                      body, look_for)
+    update_facts(out, facts(out))
     print(f"report: {summary}")
     return 0
+
+
+def facts(out: Path) -> dict[str, Any]:
+    """The run's headline facts (:mod:`dlgo.storage.facts`): ``scores``, the predictor's score and
+    games against each opponent it met, in the ladder's order (from ``tournament/games.csv``)."""
+    records = read_games(out / "tournament" / "games.csv")
+    predictor = next(r.black for r in records if r.black.startswith("predictor:"))
+    met = {r.white if r.black == predictor else r.black for r in records if predictor in (r.black, r.white)}
+    opponents = [o for o in OPPONENTS if o in met] + sorted(met - set(OPPONENTS))
+    return {"scores": [[o, *chapters.score_against(records, predictor, o)] for o in opponents]}
 
 
 def what_to_look_for(predictor: str, opponents: list[str], records: list[GameRecord]) -> str:

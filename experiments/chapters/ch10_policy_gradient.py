@@ -33,6 +33,8 @@ from dlgo.storage.atomic import atomic_write
 from engines.training.rl_config import RLConfig
 from experiments.shared import chapters, rl, supervised
 
+facts = rl.facts  # the report's headline facts: facts.json (scripts/refresh_facts.py)
+
 SETTINGS: dict[str, Any] = {"learning_rate": 1e-4, "discount": 0.95, "entropy": 0.1}
 #: fine-tuning takes smaller steps: the predictor already plays, and a policy pushed hard grows certain of its
 #: moves, after which policy gradients can no longer move it (the gradient of log p vanishes as p nears 1)

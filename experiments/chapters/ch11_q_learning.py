@@ -28,6 +28,8 @@ import sys
 
 from experiments.shared import chapters, rl
 
+facts = rl.facts  # the report's headline facts: facts.json (scripts/refresh_facts.py)
+
 CHAPTER = rl.RLChapter(
     script=__file__, title="Chapter 11: Q-learning", method="q", generations=305,
     settings={"learning_rate": 1e-3, "epsilon": 0.1, "bootstrap": 1.0, "sparring": ["mcts:rounds=100"],

@@ -23,6 +23,8 @@ import sys
 
 from experiments.shared import chapters, rl
 
+facts = rl.facts  # the report's headline facts: facts.json (scripts/refresh_facts.py)
+
 CHAPTER = rl.RLChapter(
     script=__file__, title="Chapter 12: actor-critic", method="ac", generations=347,
     settings={"learning_rate": 1e-4, "discount": 0.95, "entropy": 0.1},

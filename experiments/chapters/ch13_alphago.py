@@ -54,6 +54,7 @@ import shutil
 import sys
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -64,6 +65,7 @@ from dlgo.arena.tournament import play_games, task_seed
 from dlgo.core.errors import DlgoError
 from dlgo.data.generate import generate_games
 from dlgo.storage.atomic import atomic_write
+from dlgo.storage.facts import update_facts
 from dlgo.display.plotting import new_figure, save_figure
 from dlgo.formats.records import read_games
 from engines.checkpoints import SET_FILES, SHIPPED
@@ -315,8 +317,24 @@ def write(out: Path, args: argparse.Namespace, argv: list[str] | None, table: pd
     """The summary: every step's figures, the match, one game."""
     body = [*learning_lines(args, table, teacher, rollout, rl, value), *match_lines(args, match),
             *game_lines(args, records, alphago, out)]
-    return chapters.write_summary(out, "Chapter 13: AlphaGo on 9x9 Go", chapters.command(__file__, argv), body,
-                                  LOOK_FOR)
+    summary = chapters.write_summary(out, "Chapter 13: AlphaGo on 9x9 Go", chapters.command(__file__, argv), body,
+                                     LOOK_FOR)
+    update_facts(out, facts(out))
+    return summary
+
+
+def facts(out: Path) -> dict[str, Any]:
+    """The chapter's headline facts (:mod:`dlgo.storage.facts`): ``policy`` (the SL policy's top-1
+    and GNU Go's self-agreement), ``value`` (the share of winners named) and ``match`` (each
+    engine against GNU Go: score, games, seconds a move, Elo), from its CSV files."""
+    policy = pd.read_csv(out / "accuracy.csv").iloc[0]
+    value = pd.read_csv(out / "value.csv").iloc[0]
+    match = pd.read_csv(out / "match.csv")
+    return {"policy": {"top1": float(policy.top1), "teacher": float(policy.teacher)},
+            "value": {"winner": float(value.winner)},
+            "match": [{"engine": row.engine, "score": float(row.score), "games": int(row.games),
+                       "seconds_per_move": float(row.seconds_per_move), "elo": float(row.elo)}
+                      for row in match.itertuples()]}
 
 
 def learning_lines(args: argparse.Namespace, table: pd.DataFrame, teacher: dict, rollout: dict,

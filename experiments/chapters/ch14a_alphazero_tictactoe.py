@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import sys
 import textwrap
+from typing import Any
 from pathlib import Path
 
 import pandas as pd
@@ -39,6 +40,8 @@ from dlgo.games.solvers.brute_force import perfect_moves
 from engines.registry import create
 from engines.training.alphazero_config import AlphaZeroConfig, pre_recipe_config
 from experiments.shared import alphazero, chapters
+
+facts = alphazero.run_facts  # the report's headline facts: facts.json (scripts/refresh_facts.py)
 
 NAME = Path(__file__).stem
 
@@ -72,8 +75,9 @@ def losses_against_perfect_play(agent: Agent, agent_side: Player) -> tuple[int, 
     return lost, played
 
 
-def check_perfect_play(agent_spec: str, simulations: int) -> tuple[list[str], list[str]]:
-    """The agent against every perfect opponent line, from both sides."""
+def check_perfect_play(agent_spec: str, simulations: int) -> tuple[list[str], list[str], dict[str, Any]]:
+    """The agent against every perfect opponent line, from both sides (facts: ``perfect_play``,
+    each side's lines and games lost)."""
     agent = create(agent_spec)
     game = new_game("tictactoe").game
     results = {game.side_name(side): losses_against_perfect_play(agent, side) for side in (Player.black, Player.white)}
@@ -86,7 +90,8 @@ def check_perfect_play(agent_spec: str, simulations: int) -> tuple[list[str], li
     lines += ["", f"The trained network **{verdict}** to perfect play.", ""]
     console = [f"network as {side}: lost {lost} of {played} games against perfect play"
                for side, (lost, played) in results.items()]
-    return lines, console
+    facts = {"perfect_play": [{"side": side, "lines": played, "lost": lost} for side, (lost, played) in results.items()]}
+    return lines, console, facts
 
 
 def pictures(checkpoint: Path, out: Path, args: argparse.Namespace) -> list[str]:

@@ -61,6 +61,8 @@ from engines.training.alphazero_config import AlphaZeroConfig, pre_recipe_config
 from experiments.shared import alphazero, chapters
 from experiments.shared.connectn import Net, training_config
 
+facts = alphazero.run_facts  # the report's headline facts: facts.json (scripts/refresh_facts.py)
+
 NAME = Path(__file__).stem
 POSITION = "4 4 3 5"  # four moves in: the centre contested
 RECIPE_ITERATIONS = 2400  # about 7 hours of 2 cores (10 s an iteration alone), within the 8 hours

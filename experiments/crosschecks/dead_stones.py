@@ -17,12 +17,14 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
 from dlgo.arena.match import Task
 from dlgo.arena.tournament import play_games, schedule
 from dlgo.storage.atomic import atomic_write
+from dlgo.storage.facts import update_facts
 from dlgo.formats.records import GameRecord, replay
 from dlgo.games.go.deadstones import score_with_dead_stones
 from dlgo.games.go.scoring import area_score
@@ -82,6 +84,26 @@ def agreement(table: pd.DataFrame) -> dict[str, int]:
             ("plain_winner", "plain_margin", "dead_stones_winner", "dead_stones_margin")} | {"games": len(table)}
 
 
+def agreement_lines(tables: list[pd.DataFrame]) -> list[str]:
+    """The summary's table: for each set of games, how many each count agrees with GNU Go's on."""
+    lines = ["| games | finished | our plain count: same winner | same margin | with dead stones: same winner "
+             "| same margin |", "|---|---:|---:|---:|---:|---:|"]
+    for table in tables:
+        a = agreement(table)
+        lines.append(f"| {table['set'].iloc[0] if len(table) else ''} | {a['games']} | {a['plain_winner']} | "
+                     f"{a['plain_margin']} | **{a['dead_stones_winner']}** | **{a['dead_stones_margin']}** |")
+    return lines
+
+
+def facts(out: Path) -> dict[str, Any]:
+    """The check's headline facts (:mod:`dlgo.storage.facts`) from ``scores.csv``: ``dead_stones``,
+    each set's agreement with GNU Go's count (:func:`agreement`) and the summary's table of them."""
+    scores = pd.read_csv(out / "scores.csv")
+    tables = [rows for _, rows in scores.groupby("set", sort=False)]
+    return {"dead_stones": {"sets": {str(rows["set"].iloc[0]): agreement(rows) for rows in tables},
+                            "table": agreement_lines(tables)}}
+
+
 @chapters.script
 def main(argv: list[str] | None = None) -> int:
     parser = chapters.parser(__file__, __doc__, name="dead-stones")
@@ -107,17 +129,12 @@ def main(argv: list[str] | None = None) -> int:
              "GNU Go 3.8 plays without `--capture-all-dead` (it passes with dead stones on the board). Each final "
              "position is scored by GNU Go's `final_score` (Chinese rules), by our plain area count and by our count "
              "with the dead stones removed (ownership from 200 random playouts to the end). Games ended by "
-             "resignation are left out.", "",
-             "| games | finished | our plain count: same winner | same margin | with dead stones: same winner "
-             "| same margin |", "|---|---:|---:|---:|---:|---:|"]
-    for table in tables:
-        a = agreement(table)
-        lines.append(f"| {table['set'].iloc[0] if len(table) else ''} | {a['games']} | {a['plain_winner']} | "
-                     f"{a['plain_margin']} | **{a['dead_stones_winner']}** | **{a['dead_stones_margin']}** |")
+             "resignation are left out.", "", *agreement_lines(tables)]
     lines += ["", f"Our engine: `{args.engine}`; GNU Go at level 1 (and level 0 against level 1). Every score "
               "is in `scores.csv`, every game in `games.csv`.", ""]
     with atomic_write(out / "summary.md") as handle:
         handle.write("\n".join(lines))
+    update_facts(out, facts(out))
     for table in tables:
         print(table["set"].iloc[0] if len(table) else "", agreement(table))
     print(f"report: {out}/summary.md")

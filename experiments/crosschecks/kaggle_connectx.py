@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -22,6 +23,7 @@ from dlgo.app.kaggle_export import export_kaggle, play_in_kaggle
 from dlgo.arena.ratings import wilson_interval
 from dlgo.core.arguments import whole
 from dlgo.storage.atomic import atomic_write
+from dlgo.storage.facts import update_facts
 from dlgo.formats.records import GameRecord
 from dlgo.games import new_game
 from experiments.shared import chapters
@@ -56,6 +58,14 @@ def record_of(columns: list[int], first: bool, opponent: str, engine: str, seed:
                       else "", plies=len(columns), black_seconds=0.0, white_seconds=0.0, black_compute=0.0,
                       white_compute=0.0, black_unit="", white_unit="", seed=seed, opening_plies=0,
                       moves=final.moves_text(), note="played in kaggle-environments")
+
+
+def facts(out: Path) -> dict[str, Any]:
+    """The check's headline facts (:mod:`dlgo.storage.facts`): ``kaggle``, the games won against each
+    of Kaggle's agents as the first and as the second player, from ``results.csv``."""
+    table = pd.read_csv(out / "results.csv")
+    return {"kaggle": [{"opponent": row.opponent, "side": row.side, "games": int(row.games), "won": int(row.won)}
+                       for row in table.itertuples()]}
 
 
 @chapters.script
@@ -109,6 +119,7 @@ def main(argv: list[str] | None = None) -> int:
              "submission.py -m \"dlgo\"`."]
     summary = chapters.write_summary(out, "The Connect Four network as a Kaggle ConnectX agent",
                                      chapters.command(__file__, argv), body, LOOK_FOR)
+    update_facts(out, facts(out))
     print(table.to_string(index=False))
     print(f"report: {summary}")
     return 0

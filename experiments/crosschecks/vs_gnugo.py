@@ -29,6 +29,7 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -37,6 +38,7 @@ from dlgo.arena.ratings import GameResult, fit_ratings
 from dlgo.arena.report import interval_text, write_report
 from dlgo.arena.tournament import play_games, schedule
 from dlgo.storage.atomic import atomic_write
+from dlgo.storage.facts import update_facts
 from dlgo.display.plotting import new_figure, save_figure
 from dlgo.gtp.client import GNUGO
 from engines.registry import ENGINES
@@ -88,6 +90,14 @@ def plot_handicap(table: pd.DataFrame, path: Path, opponent: str) -> None:
     save_figure(fig, path)
 
 
+def facts(out: Path) -> dict[str, Any]:
+    """The check's own headline facts (:mod:`dlgo.storage.facts`; the ratings and games are the
+    tournament's): ``handicap``, each engine's score and games with each handicap, from ``handicap.csv``."""
+    table = pd.read_csv(out / "handicap.csv")
+    return {"handicap": [{"engine": row.engine, "handicap": int(row.handicap), "score": float(row.score),
+                          "games": int(row.games)} for row in table.itertuples()]}
+
+
 @chapters.script
 def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
@@ -112,6 +122,7 @@ def main(argv: list[str] | None = None) -> int:
         table.to_csv(handle, index=False, float_format="%.4g")
     intro = introduction(args) + handicap_section(table, needing, levels[0], args.handicap_games, out)
     rows = write_report(out, even, title="Our engines against GNU Go (9x9)", fixed=fixed, intro="\n".join(intro))
+    update_facts(out, facts(out))
     print(f"{'engine':<28} {'Elo':>7}  95% interval   score")
     for row in rows:
         held = "  (held)" if row.engine in fixed else ""

@@ -56,7 +56,7 @@ import math
 import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 import pandas as pd
 
@@ -64,6 +64,7 @@ from dlgo.arena.ratings import wilson_interval
 from dlgo.core.arguments import whole
 from dlgo.core.errors import SpecError
 from dlgo.storage.atomic import atomic_write
+from dlgo.storage.facts import update_facts
 from dlgo.display.plotting import new_figure, save_figure
 from engines.alphazero import NetworkEvaluator
 from engines.neural.loading import load_network
@@ -352,6 +353,31 @@ def plot_against(table: pd.DataFrame, x: str, label: str, path: Path, shipped: t
     save_figure(fig, path)
 
 
+def facts(out: Path) -> dict[str, Any]:
+    """The ablation's headline facts (:mod:`dlgo.storage.facts`) from its ``economies.csv``:
+    ``economies``, every variant at the thriftiest run's self-play evaluations (its iterations and
+    best searched mistake rate by then), what the others paid to reach the reference run's
+    published rate, and each variant's published network (mistakes with search and raw, the
+    evaluations it took); ``positions`` is the critical positions measured, ``simulations`` the search's."""
+    table = pd.read_csv(out / "economies.csv")
+    budget, at = common_budget(table)
+    reach, firsts = first_reaching(table), []
+    if reach is not None:
+        firsts = [{"variant": name, "evaluations": float(row["cumulative_evaluations"])}
+                  for name, row in reach[1].items() if row is not None and name != str(reach[0]["variant"])]
+    return {"economies": {
+        "budget": budget, "positions": int(table["reference_positions"].max()),
+        "simulations": recipe().eval_simulations,
+        "at_budget": [{"variant": name, "iterations": v.iterations, "mistakes_search": float(v.best["mistakes_search"])}
+                      for name, v in at.items()],
+        "reach": None if reach is None else {
+            "variant": str(reach[0]["variant"]), "mistakes_search": float(reach[0]["mistakes_search"]),
+            "evaluations": float(reach[0]["cumulative_evaluations"]), "firsts": firsts},
+        "published": [{"variant": str(name), **{column: float(published_row(runs)[column]) for column in
+                                                ("mistakes_search", "mistakes_raw", "cumulative_evaluations")}}
+                      for name, runs in table.groupby("variant")]}}
+
+
 @chapters.script
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
@@ -396,6 +422,7 @@ def main(argv: list[str] | None = None) -> int:
              "![mistakes against self-play evaluations](mistakes_vs_evaluations.png)", "",
              "![mistakes against minutes](mistakes_vs_minutes.png)", ""]
     chapters.write_lines(out / "summary.md", lines)
+    update_facts(out, facts(out))
     print(f"report: {out}/summary.md")
     return 0
 

@@ -20,6 +20,8 @@ import sys
 from engines.training.alphazero_config import AlphaZeroConfig, pre_recipe_config
 from experiments.shared import alphazero, chapters
 
+facts = alphazero.run_facts  # the report's headline facts: facts.json (scripts/refresh_facts.py)
+
 
 def config(seed: int = 0) -> AlphaZeroConfig:
     """The run's settings."""

@@ -29,6 +29,8 @@ import sys
 from engines.training.alphazero_config import AlphaZeroConfig
 from experiments.shared import alphazero, chapters
 
+facts = alphazero.run_facts  # the report's headline facts: facts.json (scripts/refresh_facts.py)
+
 GAME = "go:size=7,komi=8.5"
 OPPONENT = "gnugo:level=1"
 ITERATIONS = 80

@@ -38,6 +38,8 @@ from engines.training.alphazero_config import AlphaZeroConfig
 from engines.registry import ENGINES
 from experiments.shared import alphazero, chapters, ladders, supervised
 
+facts = alphazero.run_facts  # the report's headline facts: facts.json (scripts/refresh_facts.py)
+
 GAME = "go:size=9,komi=7.5"
 TEACHER, TEACHER_GAMES, OPENING_PLIES = "gnugo:level=1", 20000, 4  # chapter 13's teacher run
 OPPONENT, QUICK_OPPONENT = "gnugo:level=10", "random"  # the final match's, and with --quick

@@ -39,15 +39,17 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import re
 import sys
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 from dlgo.arena.ratings import wilson_interval
 from dlgo.arena.tournament import play_games
 from dlgo.display.plotting import new_figure, save_figure
 from dlgo.arena.match import Task
-from dlgo.formats.records import GameRecord, read_games
+from dlgo.formats.records import GameRecord, game_facts, read_games, score_in
+from dlgo.storage.facts import update_facts
 from dlgo.gtp.client import GNUGO
 from engines.registry import ENGINES
 from experiments.shared import chapters, ladders
@@ -239,6 +241,35 @@ def plot_handicap(points: list[tuple[int, float, float, float]], path: Path, spe
     save_figure(fig, path)
 
 
+def facts(out: Path) -> dict[str, Any]:
+    """The experiment's headline facts (:mod:`dlgo.storage.facts`) from its parts' ``games.csv``:
+    ``match`` (each role's spec, its score and games against GNU Go and its seconds a move; the
+    opponent) and ``ablation`` (the full engine's seconds a move, the bare engine, and per
+    feature the full engine without it against GNU Go and the bare engine with it alone against
+    the bare engine: score and games)."""
+    facts: dict[str, Any] = {}
+    if (out / "match" / "games.csv").exists():
+        games = game_facts(out / "match")
+        opponent = next(spec for spec in games["seconds_per_move"] if spec.startswith("gnugo:"))
+        strong = next(spec for spec in games["seconds_per_move"] if re.fullmatch(r"mcts:seconds=[\d.]+", spec))
+        roles = match_specs(float(strong.split("=")[1]))
+        facts["match"] = {"opponent": opponent, "roles": {
+            role: {"spec": spec, "against": list(score_in(games, spec, opponent)),
+                   "seconds_per_move": games["seconds_per_move"].get(spec, math.nan)} for role, spec in roles.items()}}
+    if (out / "ablation" / "games.csv").exists() and "match" in facts:
+        games = game_facts(out / "ablation")
+        opponent = facts["match"]["opponent"]
+        full = next(spec for spec in games["seconds_per_move"] if re.fullmatch(r"mcts:seconds=[\d.]+", spec))
+        seconds = float(full.split("=")[1])
+        base = bare(seconds)
+        rows = [("all five", full, full)] + [(name, engine(seconds, off), alone(seconds, name))
+                                             for name, off in FEATURES.items()]
+        facts["ablation"] = {"seconds": seconds, "bare": base, "features": [
+            {"feature": name, "without": list(score_in(games, without, opponent)),
+             "alone": list(score_in(games, by_itself, base))} for name, without, by_itself in rows]}
+    return facts
+
+
 # -------------------------------------------------------------------- main
 @chapters.script
 def main(argv: list[str] | None = None) -> int:
@@ -258,6 +289,7 @@ def main(argv: list[str] | None = None) -> int:
     lines += handicap(args, out, workers)
     lines += ["Every game is in the parts' `games.csv`, with its SGF beside it."]
     chapters.write_lines(out / "summary.md", lines)
+    update_facts(out, facts(out))
     print(f"report: {out}/summary.md")
     return 0
 

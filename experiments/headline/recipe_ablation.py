@@ -62,6 +62,7 @@ from dlgo.core.arguments import whole
 from dlgo.core.errors import SpecError
 from dlgo.data.solved import generate_positions
 from dlgo.storage.atomic import atomic_write
+from dlgo.storage.facts import update_facts
 from dlgo.storage.folders import hold_folder
 from dlgo.formats.positions import append_row, open_log
 from dlgo.games.registry import get_game
@@ -76,7 +77,7 @@ from engines.training.selfplay import MatchSettings
 from experiments.shared import chapters
 from experiments.shared.connectn import (MAX_CANDIDATES, Net, baseline_config, board_slug, cells, measured_positions,
                                          ship_network)
-from experiments.shared.recipe_report import (end_of_runs, percent, plot_runs, summary_lines, target_lines,
+from experiments.shared.recipe_report import (facts, end_of_runs, percent, plot_runs, summary_lines, target_lines,
                                               value_target_lines, variant_table)
 from experiments.shared.recipe_variants import (CEILING, CEILING_EPOCHS, LEARN_CANDIDATES, LEARN_SEED,
                                                 REFERENCE_PER_SET, VARIANTS)
@@ -465,6 +466,7 @@ def main(argv: list[str] | None = None) -> int:
         command_line = chapters.command(__file__, argv)
         chapters.write_lines(out / "summary.md", summary_lines(args, command_line, table) + target_lines(targets)
                            + value_target_lines(values))
+        update_facts(out, facts(out))
         shipped = ship_networks(args, mistakes, work) if args.ship else []
     print(f"wrote {out / 'summary.md'}", *shipped, sep="\n")
     return 0

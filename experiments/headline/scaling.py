@@ -63,6 +63,7 @@ from dlgo.core.arguments import whole
 from dlgo.core.errors import SpecError
 from dlgo.encoders import get_encoder_by_name
 from dlgo.storage.atomic import atomic_write
+from dlgo.storage.facts import update_facts
 from dlgo.storage.folders import hold_folder
 from dlgo.formats.positions import append_row, open_log
 from dlgo.formats.records import GameRecord
@@ -79,7 +80,7 @@ from experiments.shared import chapters, ladders
 from experiments.shared.connectn import (MEASURE_SEED, RECIPE_LENGTH, Net, board_slug, cells, measured_positions,
                                          ship_network, training_config)
 from experiments.shared.frontier import exchange_rate, iso_elo
-from experiments.shared.scaling_report import (board_findings, cost_lines, facts_table, levels_of, plot_boards,
+from experiments.shared.scaling_report import (board_findings, facts, cost_lines, facts_table, levels_of, plot_boards,
                                                plot_iso, plot_mistakes, summary_lines)
 
 NAME = "scaling-connectn"
@@ -358,20 +359,21 @@ def run_lab(args: argparse.Namespace, argv: list[str] | None, out: Path, work: P
         curves.append(iso_elo(points, levels_of(points)).assign(board=board_slug(board)))
     points, ladder = pd.concat(all_points, ignore_index=True), pd.concat(all_ladders, ignore_index=True)
     iso = pd.concat(curves, ignore_index=True)
-    fronts, facts = board_findings(points, ladder, args.frontier_simulations, args.seed)
+    fronts, findings = board_findings(points, ladder, args.frontier_simulations, args.seed)
     trade = rate, low, high, count = exchange_rate(iso, seed=args.seed)
     exchange = pd.DataFrame([{"slope": rate, "slope_low": low, "slope_high": high, "points": count,
                               "training_per_10x_search": 10 ** -rate}])
     for name, table in (("points.csv", points), ("ladder.csv", ladder), ("frontier.csv", fronts),
-                        ("iso_elo.csv", iso), ("boards.csv", facts_table(facts).merge(pd.DataFrame(costs), on="board")), ("exchange.csv", exchange)):
+                        ("iso_elo.csv", iso), ("boards.csv", facts_table(findings).merge(pd.DataFrame(costs), on="board")), ("exchange.csv", exchange)):
         with atomic_write(out / name) as handle:
             table.to_csv(handle, index=False)
-    plot_boards(points, fronts, facts, out / "elo_vs_training.png")
+    plot_boards(points, fronts, findings, out / "elo_vs_training.png")
     plot_mistakes(points, out / "mistakes_vs_training.png", args.frontier_simulations)
     plot_iso(iso, out / "iso_elo.png")
     command_line = chapters.command(__file__, argv, {"--seed": args.seed})
-    chapters.write_lines(out / "summary.md", summary_lines(args, command_line, points, ladder, facts, trade)
+    chapters.write_lines(out / "summary.md", summary_lines(args, command_line, points, ladder, findings, trade)
                          + cost_lines(pd.DataFrame(costs)))
+    update_facts(out, facts(out))
     shipped = [ship_board(args, board, work / board_slug(board), points) for board in args.boards] if args.ship else []
     print(f"wrote {out / 'summary.md'}", *shipped, sep="\n")
     return 0

@@ -14,6 +14,8 @@ import sys
 
 from experiments.shared import chapters, supervised
 
+facts = supervised.facts  # the report's headline facts: facts.json (scripts/refresh_facts.py)
+
 PRESET = supervised.Preset(
     name="supervised-connect4",
     game="connect4",

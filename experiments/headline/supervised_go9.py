@@ -16,6 +16,8 @@ import sys
 
 from experiments.shared import chapters, supervised
 
+facts = supervised.facts  # the report's headline facts: facts.json (scripts/refresh_facts.py)
+
 PRESET = supervised.Preset(
     name="supervised-go9",
     game="go:size=9",

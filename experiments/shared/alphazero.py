@@ -24,7 +24,9 @@ import pandas as pd
 
 from dlgo.arena.tournament import play_games, schedule
 from dlgo.core.arguments import whole
+from dlgo.formats.records import game_facts, score_in
 from dlgo.storage.atomic import atomic_write
+from dlgo.storage.facts import update_facts
 from engines.registry import ENGINES
 from engines.training.alphazero_config import AlphaZeroConfig
 from engines.training.run_folder import iteration_checkpoint
@@ -46,8 +48,8 @@ class Experiment:
     match_games: int = 100
     match_simulations: int = 200
     target: float | None = None     # the final match score the run aims for
-    # extra check on the trained agent: (agent spec, simulations) -> (summary lines, console lines)
-    check: Callable[[str, int], tuple[list[str], list[str]]] | None = None
+    # extra check on the trained agent: (agent spec, simulations) -> (summary lines, console lines, facts)
+    check: Callable[[str, int], tuple[list[str], list[str], dict[str, Any]]] | None = None
     note: str = ""                  # a paragraph for the summary's training section
     # more results after the match: (final checkpoint, --out, the parsed options) -> summary lines
     extra: Callable[[Path, Path, argparse.Namespace], list[str]] | None = None
@@ -146,9 +148,10 @@ def run_alphazero(experiments: Experiment | Mapping[str, Experiment], argv: list
                            {"--iterations": args.iterations, "--seed": args.seed, "--workers": workers},
                            preset=preset if preset != next(iter(presets)) else None)
     lines = introduction(experiment.title, command_line, config, history)
-    results, console = judge(experiment, agent, checkpoint, args, out)
+    results, console, checked = judge(experiment, agent, checkpoint, args, out)
     lines += [*results, *training_section(history, config, experiment.note), *closing(experiment, history)]
     write_lines(out / "summary.md", lines)
+    update_facts(out, {**run_facts(out), **checked})
     for line in console:
         print(line)
     print(f"report: {out}/summary.md")
@@ -240,12 +243,13 @@ def devices(history: pd.DataFrame) -> str:
 
 
 def judge(experiment: Experiment, agent: str, checkpoint: Path, args: argparse.Namespace, out: Path
-          ) -> tuple[list[str], list[str]]:
+          ) -> tuple[list[str], list[str], dict[str, Any]]:
     """The trained network judged: the final match against the experiment's
     opponent (and its target), the experiment's check and its extra results.
-    Returns (the summary's lines, the console's)."""
+    Returns (the summary's lines, the console's, the check's facts)."""
     lines: list[str] = []
     console: list[str] = []
+    facts: dict[str, Any] = {}
     if experiment.opponent:
         match_lines, score = final_match(experiment.game, agent, experiment.opponent, args, out / "match")
         lines += match_lines
@@ -254,12 +258,57 @@ def judge(experiment: Experiment, agent: str, checkpoint: Path, args: argparse.N
             lines += [f"Target: a score of at least {experiment.target:.0%}: {verdict}.", ""]
         console.append(f"network ({args.simulations} simulations) against {experiment.opponent}: {score:.1%}")
     if experiment.check:
-        check_lines, check_console = experiment.check(f"{agent},reuse=false", args.simulations)
+        check_lines, check_console, facts = experiment.check(f"{agent},reuse=false", args.simulations)
         lines += check_lines
         console += check_console
     if experiment.extra:
         lines += experiment.extra(checkpoint, out, args)
-    return lines, console
+    return lines, console, facts
+
+
+def run_facts(out: Path) -> dict[str, Any]:
+    """A run's headline facts (:mod:`dlgo.storage.facts`), from its ``history.csv`` and match
+    folders: ``history`` (iterations, seconds, the last Elo and published iteration, the losses
+    first and last, each fixed opponent's mean score over the first and the last third of the
+    iterations that played it) and ``matches`` (each ``match*`` folder: its network, opponent, score
+    and games, and the score by colour)."""
+    history = pd.read_csv(out / "history.csv")
+    fixed = {}
+    for column in (c for c in history.columns if c.startswith("score_vs_") and c != "score_vs_previous"):
+        measured = history.dropna(subset=[column])
+        third = len(measured) // 3
+        if third:
+            fixed[column.removeprefix("score_vs_")] = {
+                part: [float(rows[column].mean()), int(rows.iteration.iloc[0]), int(rows.iteration.iloc[-1])]
+                for part, rows in (("early", measured.iloc[:third]), ("late", measured.iloc[len(measured) - third:]))}
+    losses = {name: [float(history[name].iloc[0]), float(history[name].iloc[-1])]
+              for name in ("policy_loss", "value_loss") if name in history}
+    facts: dict[str, Any] = {"history": {
+        "iterations": len(history), "trained_iterations": int((history.iteration > 0).sum()),
+        "seconds": float(history.seconds.sum()), "elo": float(history.elo.iloc[-1]),
+        "published": published_iteration(history), **losses, "fixed_opponents": fixed}}
+    folders = sorted(path for path in out.glob("match*") if (path / "games.csv").exists())
+    if folders and folders[0].name == "match":
+        facts["matches"] = match_facts(folders)
+    return facts
+
+
+def match_facts(folders: list[Path]) -> dict[str, dict[str, Any]]:
+    """Each match folder's network (in ``match``, the network of its last game: it keeps the games of
+    networks published before; elsewhere, whoever played ``match``'s opponent), its score and games."""
+    facts: dict[str, dict[str, Any]] = {}
+    opponent = ""
+    for folder in folders:
+        games = game_facts(folder)
+        if folder.name == "match":
+            network = next(spec for spec in games["last"] if spec.startswith("alphazero:"))
+            opponent = next(spec for spec in games["last"] if spec != network)
+        else:
+            network = next(spec for spec in games["last"] if spec != opponent)
+        score, played = score_in(games, network)
+        facts[folder.name] = {"network": network, "opponent": opponent, "games": played, "score": score,
+                              **{colour: score_in(games, network, colour=colour)[0] for colour in ("black", "white")}}
+    return facts
 
 
 def training_section(history: pd.DataFrame, config: AlphaZeroConfig, note: str) -> list[str]:

@@ -14,7 +14,8 @@ import pandas as pd
 
 from dlgo.display.plotting import new_figure, save_figure
 from experiments.shared.connectn import MEASURE_SEED, board_slug
-from experiments.shared.recipe_variants import CEILING, CEILING_EPOCHS, LEARN_CANDIDATES, LEARN_SEED, VARIANTS
+from experiments.shared.recipe_variants import (CEILING, CEILING_EPOCHS, LEARN_CANDIDATES, LEARN_SEED, PERFECT_PLAY,
+                                                RECIPE, RECIPE_CEILING, VARIANTS)
 
 
 def end_of_runs(mistakes: pd.DataFrame) -> pd.DataFrame:
@@ -68,6 +69,25 @@ def variant_table(ends: pd.DataFrame, times: pd.DataFrame) -> pd.DataFrame:
                 row.update({f"{kind}_change": change, f"{kind}_change_low": change - half,
                             f"{kind}_change_high": change + half})
     return pd.DataFrame(rows)
+
+
+def facts(out: Path) -> dict[str, Any]:
+    """The ablation's headline facts (:mod:`dlgo.storage.facts`): ``recipe``, per board the recipe
+    variant's mistakes at search (with its interval) and raw, its minutes and its network's
+    ceiling, the search's simulations and the boards where it plays perfectly (from
+    ``variants.csv`` and ``mistakes.csv``)."""
+    table = pd.read_csv(out / "variants.csv").set_index(["board", "variant"])
+    boards = []
+    for board in dict.fromkeys(table.index.get_level_values("board")):
+        if (board, RECIPE) not in table.index:
+            continue
+        run = table.loc[(board, RECIPE)]
+        ceiling = float(table.loc[(board, RECIPE_CEILING), "search"]) if (board, RECIPE_CEILING) in table.index else None
+        boards.append({"board": board, "ceiling": ceiling, **{column: float(run[column]) for column in (
+            "search", "search_low", "search_high", "raw", "minutes")}})
+    return {"recipe": {"variant": RECIPE, "perfect_play": PERFECT_PLAY, "boards": boards,
+                       "simulations": int(pd.read_csv(out / "mistakes.csv")["simulations"].max()),
+                       "perfect": [b["board"] for b in boards if b["search"] <= PERFECT_PLAY]}}
 
 
 def verdict(row: pd.Series) -> str:

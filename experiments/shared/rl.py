@@ -22,6 +22,7 @@ from dlgo.arena.tournament import play_games, task_seed
 from dlgo.core.arguments import whole
 from dlgo.core.errors import DlgoError
 from dlgo.storage.atomic import atomic_write
+from dlgo.storage.facts import update_facts
 from dlgo.formats.records import GameRecord
 from dlgo.games import get_game
 from engines.registry import ENGINES
@@ -160,9 +161,27 @@ def _run_rl_chapter(chapter: RLChapter, args: argparse.Namespace, argv: list[str
     body += ["Play it yourself:", "", f"    dlgo play --game {args.game} --black human --white {agent}"]
     look_for = rl_findings(history, table) + "\n\n" + chapter.look_for
     summary = write_summary(out, chapter.title, command(chapter.script, argv), body, look_for)
+    update_facts(out, facts(out))
     print(table.to_string(index=False))
     print(f"report: {summary}")
     return 0
+
+
+def facts(out: Path) -> dict[str, Any]:
+    """A chapter's headline facts (:mod:`dlgo.storage.facts`): ``training`` (generations, seconds,
+    whether it sparred), ``final`` (score by opponent, from ``final.csv``) and, for chapter 10,
+    ``finetune`` (the fine-tuned network against its predictor: score, games, interval)."""
+    history = pd.read_csv(out / "history.csv")
+    final = pd.read_csv(out / "final.csv")
+    facts: dict[str, Any] = {
+        "training": {"generations": len(history), "seconds": float(history.seconds.sum()),
+                     "sparring": "--sparring" in (out / "summary.md").read_text()},
+        "final": {row.opponent: float(row.score) for row in final.itertuples()}}
+    if (out / "finetune.csv").exists():
+        row = pd.read_csv(out / "finetune.csv").iloc[0]
+        facts["finetune"] = {"score": float(row.score), "games": int(row.games), "low": float(row.low),
+                             "high": float(row.high)}
+    return facts
 
 
 def settle(chapter: RLChapter, args: argparse.Namespace) -> tuple[RLConfig, list[str]]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import math
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -73,6 +73,33 @@ def board_findings(points: pd.DataFrame, ladder: pd.DataFrame, frontier_simulati
                                 group.loc[group["elo"].idxmax()], fewest,
                                 float(solver["elo_low"].iloc[0]) if len(solver) else math.nan, until))
     return pd.concat(fronts, ignore_index=True) if fronts else pd.DataFrame(), facts
+
+
+#: the course's own run of the lab (docs/course.md, step 15): one network size on the smallest board
+COURSE_NET, COURSE_ITERATIONS = "2x32", 16
+
+
+def facts(out: Path) -> dict[str, Any]:
+    """The lab's headline facts (:mod:`dlgo.storage.facts`): ``scaling``, each board's findings
+    (``boards.csv``), the search-for-training exchange rate (``exchange.csv``), the frontier's
+    search budget, the Elo each doubling of the search buys (each run's last network, averaged over
+    boards and network sizes) and the course's run's network on the smallest board (``points.csv``)."""
+    points, boards, frontier = (pd.read_csv(out / name) for name in ("points.csv", "boards.csv", "frontier.csv"))
+    if frontier.empty:
+        return {"scaling": None}  # no finished run yet
+    budget = int(frontier["simulations"].iloc[0])
+    budgets = sorted(int(n) for n in points["simulations"].unique())
+    last = points[points["iteration"] == points.groupby(["board", "net"])["iteration"].transform("max")]
+    elo = last.pivot_table(index=["board", "net"], columns="simulations", values="elo")
+    doubling = [[small, large, float(((elo[large] - elo[small]) / math.log2(large / small)).mean())]
+                for small, large in zip(budgets, budgets[1:])]
+    course = points[(points["board"] == boards["board"].iloc[0]) & (points["net"] == COURSE_NET)
+                    & (points["iteration"] == COURSE_ITERATIONS) & (points["simulations"] == budget)]
+    return {"scaling": {
+        "boards": boards.to_dict("records"), "exchange": pd.read_csv(out / "exchange.csv").iloc[0].to_dict(),
+        "simulations": budget, "search_doubling": doubling,
+        "course": {"net": COURSE_NET, "iterations": COURSE_ITERATIONS, **({} if course.empty else {
+            key: float(course.iloc[0][key]) for key in ("elo", "elo_low", "elo_high", "train_seconds", "train_flops")})}}}
 
 
 def step_words(smaller: str, larger: str) -> str:

@@ -21,6 +21,7 @@ import argparse
 import shutil
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -29,6 +30,7 @@ from dlgo.core.errors import RecordError
 from dlgo.data.dataset import encode_dataset
 from dlgo.data.generate import generate_games
 from dlgo.storage.atomic import atomic_write
+from dlgo.storage.facts import update_facts
 from dlgo.storage.folders import hold_folder
 from dlgo.display.plotting import plot_learning_curve
 from dlgo.formats.records import GameRecord, read_games, write_games
@@ -105,6 +107,23 @@ def supervised_parser(preset: Preset, doc: str, script: str, game_option: bool =
     return p
 
 
+def facts(out: Path) -> dict[str, Any]:
+    """The experiment's headline facts (:mod:`dlgo.storage.facts`): ``accuracy`` (each network's
+    test accuracy, the uniform guess's and the teacher's self-agreement, from ``accuracy.csv``) and
+    ``predictor`` (the best network's spec and its score and games against ``random`` and against
+    100 rounds of MCTS, from ``tournament/games.csv``)."""
+    accuracy = pd.read_csv(out / "accuracy.csv")
+    records = read_games(out / "tournament" / "games.csv")
+    predictor = next(r.black for r in records if r.black.startswith("predictor:"))
+    mcts = course_spec("mcts:rounds=100", records[0].game)
+    against = {name: score_against(records, predictor, opponent)
+               for name, opponent in (("random", "random"), ("mcts100", mcts))}
+    return {"accuracy": [{"model": row.model, "encoder": row.encoder, "top1": float(row.top1), "top5": float(row.top5),
+                          "uniform_legal": float(row.uniform_legal), "teacher": float(row.teacher)}
+                         for row in accuracy.itertuples()],
+            "predictor": {"spec": predictor, **{name: list(value) for name, value in against.items()}}}
+
+
 def quick_preset(preset: Preset, args: argparse.Namespace) -> Preset:
     """Seconds instead of an hour (``--quick``: tests and a first look): the tiny
     preset, with ``args`` set to its settings."""
@@ -134,6 +153,7 @@ def run_supervised(preset: Preset, argv: list[str] | None, doc: str, script: str
                                         opening_plies=preset.opening_plies, workers=args.workers)
     scores = {opp: score_against(records, predictor, opp) for opp in preset.opponents}
     write_supervised_summary(out / "summary.md", script, preset, args, table, teacher, predictor, scores)
+    update_facts(out, facts(out))
     print(f"\nreport: {out}/summary.md")
     return 0
 

@@ -1,0 +1,88 @@
+"""Derive a report folder's ``facts.json`` again from its files (:mod:`dlgo.storage.facts`).
+
+Every experiment writes its facts as it writes its report; this command does the same
+for reports already written (after a section gains a figure, say), without playing or
+training anything:
+
+    python scripts/refresh_facts.py reports/*/
+
+Each folder gets the sections its files hold (``ratings`` and ``games`` of a tournament,
+``mistakes`` of solved positions; a subfolder with its own ``summary.md`` gets its own
+facts), then the sections of the experiment its ``summary.md`` names, from that script's
+``facts(out)``. Sections nothing here can derive (a check's result that only its run
+knew) are kept.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import re
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # run as a script from any folder
+
+from dlgo.arena.mistakes import mistake_facts  # noqa: E402
+from dlgo.arena.report import tournament_facts  # noqa: E402
+from dlgo.storage.facts import update_facts  # noqa: E402
+
+SCRIPT = re.compile(r"experiments/(?:chapters|headline|crosschecks)/\w+\.py")
+
+
+def experiment_facts(folder: Path) -> Callable[[Path], dict[str, Any]] | None:
+    """The ``facts`` function of the script the folder's summary names (None: no script, or one without)."""
+    summary = folder / "summary.md"
+    found = SCRIPT.search(summary.read_text()) if summary.exists() else None
+    if found is None:
+        return None
+    module = importlib.import_module(found.group(0).removesuffix(".py").replace("/", "."))
+    return getattr(module, "facts", None)
+
+
+def derived(folder: Path, experiment: bool = True) -> dict[str, Any]:
+    """The sections ``folder``'s files hold: a tournament's, solved positions' and (``experiment``)
+    those of the experiment its summary names."""
+    sections: dict[str, Any] = {}
+    if (folder / "ratings.csv").exists():
+        sections.update(tournament_facts(folder))
+    if (folder / "mistake_rates.csv").exists():
+        sections["mistakes"] = mistake_facts(folder)
+    facts = experiment_facts(folder) if experiment else None
+    if facts is not None:
+        sections.update(facts(folder))
+    return sections
+
+
+def report_folders(folder: Path) -> list[Path]:
+    """``folder``'s subfolders with a report of their own (a ``summary.md``), a tournament's say."""
+    return sorted(path for path in folder.iterdir() if path.is_dir() and (path / "summary.md").exists())
+
+
+def refresh(folder: Path, experiment: bool = True) -> list[str]:
+    """Write ``folder``'s facts (and its report subfolders', from their files alone) again;
+    returns the sections written."""
+    sections = derived(folder, experiment)
+    if sections:
+        update_facts(folder, sections)
+    written = list(sections)
+    for sub in report_folders(folder):
+        written += [f"{sub.name}/{name}" for name in refresh(sub, experiment=False)]
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("folders", nargs="+", type=Path, help="report folders")
+    args = parser.parse_args(argv)
+    for folder in args.folders:
+        if not folder.is_dir():
+            print(f"error: {folder} is not a report folder", file=sys.stderr)
+            return 2
+        print(f"{folder}: {', '.join(refresh(folder)) or 'nothing to derive'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
