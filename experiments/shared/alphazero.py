@@ -143,7 +143,7 @@ def run_alphazero(experiments: Experiment | Mapping[str, Experiment], argv: list
     out = Path(args.out)
     workers = args.workers or os.cpu_count() or 1
     history, checkpoint = train(experiment, config, args, workers)
-    agent = f"alphazero:checkpoint={checkpoint},simulations={args.simulations}"
+    agent = network_spec(checkpoint, config, args.simulations)
     command_line = command(experiment.script, argv,
                            {"--iterations": args.iterations, "--seed": args.seed, "--workers": workers},
                            preset=preset if preset != next(iter(presets)) else None)
@@ -156,6 +156,14 @@ def run_alphazero(experiments: Experiment | Mapping[str, Experiment], argv: list
         print(line)
     print(f"report: {out}/summary.md")
     return 0
+
+
+def network_spec(checkpoint: Path, config: AlphaZeroConfig, simulations: int) -> str:
+    """The trained network with the search it learnt with: ``gumbel`` (its considered root moves)
+    for a Gumbel run, PUCT's ``alphazero`` otherwise."""
+    if config.gumbel:
+        return f"gumbel:checkpoint={checkpoint},considered={config.gumbel},simulations={simulations}"
+    return f"alphazero:checkpoint={checkpoint},simulations={simulations}"
 
 
 def settle(experiment: Experiment, args: argparse.Namespace) -> tuple[Experiment, AlphaZeroConfig]:
@@ -301,7 +309,7 @@ def match_facts(folders: list[Path]) -> dict[str, dict[str, Any]]:
     for folder in folders:
         games = game_facts(folder)
         if folder.name == "match":
-            network = next(spec for spec in games["last"] if spec.startswith("alphazero:"))
+            network = next(spec for spec in games["last"] if spec.split(":")[0] in ("alphazero", "gumbel"))
             opponent = next(spec for spec in games["last"] if spec != network)
         else:
             network = next(spec for spec in games["last"] if spec != opponent)
@@ -388,7 +396,8 @@ def final_match(game: str, agent: str, opponent: str, args: argparse.Namespace, 
     records = play_games(ENGINES, folder, game, tasks, opening_plies=0, workers=args.workers)
     records = [r for r in records if {r.black, r.white} == {agent, opponent}]
     lines = [f"## Against {opponent}", "",
-             f"The published network with {args.simulations} simulations per move against `{opponent}`, "
+             f"The published network with {args.simulations} simulations per move of the search it learnt with "
+             f"(`{agent.split(':')[0]}`) against `{opponent}`, "
              f"{len(records)} games, colours alternating (games in `match/games.csv`):", "",
              "| the network plays | games | won | drawn | lost | score |", "|---|---:|---:|---:|---:|---:|"]
     score = 0.0

@@ -1,6 +1,7 @@
 """The documents' tables and paragraphs of results: each from its report's facts."""
 from __future__ import annotations
 
+import math
 from typing import Callable
 
 from dlgo.arena.ratings import wilson_interval
@@ -46,8 +47,9 @@ def alphazero() -> str:
         out.append(f"| {game} | {history['trained_iterations']} iterations, {history['seconds'] / 60:.1f} minutes | "
                    f"**{match['score']:.1%}** "
                    f"against `{match['opponent']}` with {simulations} simulations a move ({match['games']} games: "
-                   f"{match['black']:.1%} as black, {match['white']:.1%} as white); Elo "
-                   f"{history['elo']:+,.0f} over {base} | [summary](reports/{folder}/summary.md) |")
+                   f"{match['black']:.1%} as black, {match['white']:.1%} as white)"
+                   + ("" if math.isnan(history["elo"]) else f"; Elo {history['elo']:+,.0f} over {base}")
+                   + f" | [summary](reports/{folder}/summary.md) |")
     return "\n".join(out) + "\n"
 
 
