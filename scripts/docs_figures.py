@@ -23,7 +23,6 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run as a script from any folder
 
 from dlgo.storage.atomic import atomic_write  # noqa: E402
-from scripts.figures import common  # noqa: E402
 from scripts.figures.answers import answers, demo  # noqa: E402
 from scripts.figures.course import (course_alphago, course_alphazero_tictactoe, course_mcts, course_minimax,  # noqa: E402
                                     course_predictor, course_predictor_plays, course_random, course_scale)
@@ -34,7 +33,6 @@ from scripts.figures.tables import (alphago_engine, alphazero, benchmark, dead_s
 
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 BLOCK = re.compile(r"(<!-- figures:(?P<name>[\w-]+) -->\n)(?P<body>.*?)(<!-- /figures:(?P=name) -->)", re.S)
-REPORTS = common.REPORTS
 
 BLOCKS: dict[str, Callable[[], str]] = {
     "solver-opening": solver_opening,

@@ -183,3 +183,18 @@ def test_mistakes_beside_elo_are_a_share_of_the_critical_positions():
     shown = mistake_columns([rate])
     assert shown["notes"] == {"mcts:rounds=1000": "17.8% mistakes"}
     assert "in n% of the critical solved positions" in shown["notes_meaning"]
+
+
+def test_mistake_facts_give_no_rate_where_an_engine_met_no_critical_position(tmp_path):
+    import math
+
+    from dlgo.arena.mistakes import mistake_facts
+
+    (tmp_path / "mistake_rates.csv").write_text(
+        "engine,family,group,positions,mistakes,rate,low,high,critical,critical_mistakes,critical_rate,critical_low,"
+        "critical_high,seconds_per_move\n"
+        "random,random,all,1,0,0,0,0.79,0,0,,,,0.001\nrandom,random,middle-medium,1,0,0,0,0.79,0,0,,,,0.001\n"
+        "mcts,mcts,all,4,1,0.25,0.05,0.7,3,1,0.3333,0.06,0.79,0.01\n")
+    facts = {row["engine"]: row for row in mistake_facts(tmp_path)}
+    assert list(facts) == ["random", "mcts"] and math.isnan(facts["random"]["critical_rate"])
+    assert facts["mcts"]["critical_rate"] == 1 / 3 and facts["mcts"]["critical"] == 3

@@ -84,6 +84,10 @@ def agreement(table: pd.DataFrame) -> dict[str, int]:
             ("plain_winner", "plain_margin", "dead_stones_winner", "dead_stones_margin")} | {"games": len(table)}
 
 
+#: the two sets of games: ours against GNU Go, and GNU Go against itself
+SETS = ("ours against GNU Go", "GNU Go against itself")
+
+
 def agreement_lines(tables: list[pd.DataFrame]) -> list[str]:
     """The summary's table: for each set of games, how many each count agrees with GNU Go's on."""
     lines = ["| games | finished | our plain count: same winner | same margin | with dead stones: same winner "
@@ -99,9 +103,8 @@ def facts(out: Path) -> dict[str, Any]:
     """The check's headline facts (:mod:`dlgo.storage.facts`) from ``scores.csv``: ``dead_stones``,
     each set's agreement with GNU Go's count (:func:`agreement`) and the summary's table of them."""
     scores = pd.read_csv(out / "scores.csv")
-    tables = [rows for _, rows in scores.groupby("set", sort=False)]
-    return {"dead_stones": {"sets": {str(rows["set"].iloc[0]): agreement(rows) for rows in tables},
-                            "table": agreement_lines(tables)}}
+    tables = [scores[scores["set"] == label] for label in SETS]  # a set with no finished game too
+    return {"dead_stones": {"sets": dict(zip(SETS, map(agreement, tables))), "table": agreement_lines(tables)}}
 
 
 @chapters.script
@@ -117,8 +120,8 @@ def main(argv: list[str] | None = None) -> int:
     chapters.check_engines([args.engine], GAME)
     chapters.take_folders(args)
     out = Path(args.out)
-    sets = {"ours against GNU Go": schedule([args.engine, gnugo(1)], args.games, args.seed),
-            "GNU Go against itself": schedule([gnugo(0), gnugo(1)], args.games, args.seed)}
+    sets = dict(zip(SETS, (schedule([args.engine, gnugo(1)], args.games, args.seed),
+                           schedule([gnugo(0), gnugo(1)], args.games, args.seed))))
     tables = [play_and_score(out, tasks, args.workers).assign(set=label) for label, tasks in sets.items()]
     scores = pd.concat(tables, ignore_index=True)
     with atomic_write(out / "scores.csv", newline="") as handle:

@@ -250,16 +250,20 @@ def facts(out: Path) -> dict[str, Any]:
     facts: dict[str, Any] = {}
     if (out / "match" / "games.csv").exists():
         games = game_facts(out / "match")
-        opponent = next(spec for spec in games["seconds_per_move"] if spec.startswith("gnugo:"))
-        strong = next(spec for spec in games["seconds_per_move"] if re.fullmatch(r"mcts:seconds=[\d.]+", spec))
+        strong = next((spec for spec in games["seconds_per_move"] if re.fullmatch(r"mcts:seconds=[\d.]+", spec)), None)
+        if strong is None:  # the engine has played no game yet
+            return facts
         roles = match_specs(float(strong.split("=")[1]))
+        opponent = next(row[1] for row in games["results"] if row[0] == strong)  # --opponent, GNU Go or not
         facts["match"] = {"opponent": opponent, "roles": {
             role: {"spec": spec, "against": list(score_in(games, spec, opponent)),
                    "seconds_per_move": games["seconds_per_move"].get(spec, math.nan)} for role, spec in roles.items()}}
     if (out / "ablation" / "games.csv").exists() and "match" in facts:
         games = game_facts(out / "ablation")
         opponent = facts["match"]["opponent"]
-        full = next(spec for spec in games["seconds_per_move"] if re.fullmatch(r"mcts:seconds=[\d.]+", spec))
+        full = next((spec for spec in games["seconds_per_move"] if re.fullmatch(r"mcts:seconds=[\d.]+", spec)), None)
+        if full is None:
+            return facts
         seconds = float(full.split("=")[1])
         base = bare(seconds)
         rows = [("all five", full, full)] + [(name, engine(seconds, off), alone(seconds, name))
