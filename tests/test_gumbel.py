@@ -178,3 +178,17 @@ def test_a_gumbel_match_without_noise_keeps_the_result():
     scores = play_batched_match("tictactoe", ExactEvaluator(), RolloutEvaluator(seed=1), 8,
                                 MatchSettings(parallel=8, simulations=9, gumbel=9, temperature_moves=0), seed=3)
     assert len(scores) == 8 and min(scores) >= 0.5 and max(scores) == 1.0
+
+
+def test_a_runs_network_plays_with_the_search_it_learnt_with():
+    """The per-iteration baselines and the final match name the run's own search: Gumbel for a
+    Gumbel run (its considered moves kept), PUCT otherwise."""
+    from dlgo.core.specs import split_spec
+    from engines.registry import resolve
+    from engines.training.alphazero_config import AlphaZeroConfig
+
+    gumbel = AlphaZeroConfig(game="tictactoe", gumbel=8).engine_spec("net.keras", 50)
+    assert resolve(*split_spec(gumbel)) == ("gumbel", {"checkpoint": "net.keras", "considered": "8",
+                                                       "simulations": "50"})
+    puct = AlphaZeroConfig(game="tictactoe").engine_spec("net.keras", 50)
+    assert resolve(*split_spec(puct)) == ("alphazero", {"checkpoint": "net.keras", "simulations": "50"})

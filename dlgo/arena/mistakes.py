@@ -245,8 +245,8 @@ def mistake_facts(folder: str | Path) -> list[dict[str, object]]:
     rate exact, not the file's four digits)."""
     table = pd.read_csv(Path(folder) / "mistake_rates.csv")
     table = table[table.group == "all"]
-    return [{"engine": row.engine, "family": row.family, "positions": int(row.positions),
-             "critical": int(row.critical), "critical_rate": row.critical_mistakes / row.critical if row.critical else float("nan"),
+    return [{"engine": row.engine, "family": row.family, "positions": int(row.positions), "critical": int(row.critical),
+             "critical_rate": row.critical_mistakes / row.critical if row.critical else float("nan"),
              "critical_low": float(row.critical_low), "critical_high": float(row.critical_high),
              "seconds_per_move": float(row.seconds_per_move)} for row in table.itertuples()]
 

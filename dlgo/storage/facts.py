@@ -6,7 +6,7 @@ experiment's own). Whoever renders a report elsewhere (the documentation, a web
 page) reads these sections and never parses the report's CSV files again, so each
 file format has one reader: the module that wrote it.
 
-    update_facts(out, {"ratings": rating_facts(out)})   # a writer, after its files
+    update_facts(out, {"mistakes": mistake_facts(out)})  # a writer, after its files
     read_facts(out)["ratings"]                          # a renderer
 
 JSON keeps Python's ``NaN`` (a figure not measured), as :mod:`json` does by default.

@@ -381,8 +381,7 @@ def _against_previous(run: Run, iteration: int) -> float:
 def _against_baselines(checkpoint: Path, config: AlphaZeroConfig, iteration: int,
                        progress: bool) -> dict[str, float]:
     """Score of the network (with search) against each baseline, colours alternating."""
-    spec = f"alphazero:checkpoint={checkpoint},simulations={config.eval_simulations}" + (
-        f",gumbel={config.gumbel}" if config.gumbel else "")
+    spec = config.engine_spec(checkpoint, config.eval_simulations)
     scores = {}
     bar = progress_bar(total=config.eval_games * len(config.baselines), desc="baselines", unit="game",
                        disable=not progress, leave=False)

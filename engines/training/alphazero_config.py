@@ -269,6 +269,13 @@ class AlphaZeroConfig:
                                 auxiliary=self.auxiliary_targets(),
                                 precision=self.precision)
 
+    def engine_spec(self, checkpoint: str | Path, simulations: int) -> str:
+        """A network of this run as an engine, with the search it learnt with: ``gumbel`` (its
+        considered root moves) for a Gumbel run, PUCT's ``alphazero`` otherwise."""
+        if self.gumbel:
+            return f"gumbel:checkpoint={checkpoint},considered={self.gumbel},simulations={simulations}"
+        return f"alphazero:checkpoint={checkpoint},simulations={simulations}"
+
     def match_settings(self) -> MatchSettings:
         """How each new network plays the one before it (its Elo step)."""
         return MatchSettings(parallel=max(1, min(self.parallel, self.previous_games)),

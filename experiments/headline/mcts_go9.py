@@ -241,6 +241,11 @@ def plot_handicap(points: list[tuple[int, float, float, float]], path: Path, spe
     save_figure(fig, path)
 
 
+def full_engine(games: dict[str, Any]) -> str | None:
+    """The Go engine with every feature on (``mcts:seconds=S``) among a part's players (None: none yet)."""
+    return next((spec for spec in games["seconds_per_move"] if re.fullmatch(r"mcts:seconds=[\d.]+", spec)), None)
+
+
 def facts(out: Path) -> dict[str, Any]:
     """The experiment's headline facts (:mod:`dlgo.storage.facts`) from its parts' ``games.csv``:
     ``match`` (each role's spec, its score and games against GNU Go and its seconds a move; the
@@ -250,7 +255,7 @@ def facts(out: Path) -> dict[str, Any]:
     facts: dict[str, Any] = {}
     if (out / "match" / "games.csv").exists():
         games = game_facts(out / "match")
-        strong = next((spec for spec in games["seconds_per_move"] if re.fullmatch(r"mcts:seconds=[\d.]+", spec)), None)
+        strong = full_engine(games)
         if strong is None:  # the engine has played no game yet
             return facts
         roles = match_specs(float(strong.split("=")[1]))
@@ -261,7 +266,7 @@ def facts(out: Path) -> dict[str, Any]:
     if (out / "ablation" / "games.csv").exists() and "match" in facts:
         games = game_facts(out / "ablation")
         opponent = facts["match"]["opponent"]
-        full = next((spec for spec in games["seconds_per_move"] if re.fullmatch(r"mcts:seconds=[\d.]+", spec)), None)
+        full = full_engine(games)
         if full is None:
             return facts
         seconds = float(full.split("=")[1])

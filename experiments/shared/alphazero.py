@@ -143,7 +143,7 @@ def run_alphazero(experiments: Experiment | Mapping[str, Experiment], argv: list
     out = Path(args.out)
     workers = args.workers or os.cpu_count() or 1
     history, checkpoint = train(experiment, config, args, workers)
-    agent = network_spec(checkpoint, config, args.simulations)
+    agent = config.engine_spec(checkpoint, args.simulations)
     command_line = command(experiment.script, argv,
                            {"--iterations": args.iterations, "--seed": args.seed, "--workers": workers},
                            preset=preset if preset != next(iter(presets)) else None)
@@ -156,14 +156,6 @@ def run_alphazero(experiments: Experiment | Mapping[str, Experiment], argv: list
         print(line)
     print(f"report: {out}/summary.md")
     return 0
-
-
-def network_spec(checkpoint: Path, config: AlphaZeroConfig, simulations: int) -> str:
-    """The trained network with the search it learnt with: ``gumbel`` (its considered root moves)
-    for a Gumbel run, PUCT's ``alphazero`` otherwise."""
-    if config.gumbel:
-        return f"gumbel:checkpoint={checkpoint},considered={config.gumbel},simulations={simulations}"
-    return f"alphazero:checkpoint={checkpoint},simulations={simulations}"
 
 
 def settle(experiment: Experiment, args: argparse.Namespace) -> tuple[Experiment, AlphaZeroConfig]:

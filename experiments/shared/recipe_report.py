@@ -14,8 +14,9 @@ import pandas as pd
 
 from dlgo.display.plotting import new_figure, save_figure
 from experiments.shared.connectn import MEASURE_SEED, board_slug
-from experiments.shared.recipe_variants import (CEILING, CEILING_EPOCHS, LEARN_CANDIDATES, LEARN_SEED, PERFECT_PLAY,
-                                                RECIPE, RECIPE_CEILING, VARIANTS)
+from experiments.shared.frontier import PERFECT
+from experiments.shared.recipe_variants import (CEILING, CEILING_EPOCHS, LEARN_CANDIDATES, LEARN_SEED, RECIPE,
+                                                RECIPE_CEILING, VARIANTS)
 
 
 def end_of_runs(mistakes: pd.DataFrame) -> pd.DataFrame:
@@ -85,9 +86,9 @@ def facts(out: Path) -> dict[str, Any]:
         ceiling = float(table.loc[(board, RECIPE_CEILING), "search"]) if (board, RECIPE_CEILING) in table.index else None
         boards.append({"board": board, "ceiling": ceiling, **{column: float(run[column]) for column in (
             "search", "search_low", "search_high", "raw", "minutes")}})
-    return {"recipe": {"variant": RECIPE, "perfect_play": PERFECT_PLAY, "boards": boards,
+    return {"recipe": {"variant": RECIPE, "perfect_play": PERFECT, "boards": boards,
                        "simulations": int(pd.read_csv(out / "mistakes.csv")["simulations"].max()),
-                       "perfect": [b["board"] for b in boards if b["search"] <= PERFECT_PLAY]}}
+                       "perfect": [b["board"] for b in boards if b["search"] <= PERFECT]}}
 
 
 def verdict(row: pd.Series) -> str:

@@ -14,7 +14,6 @@ CEILING_EPOCHS = 30
 CEILING = "ceiling"      # the variants' names of the supervised ceilings begin so
 RECIPE = "openings"      # the variant that is the recipe (``--preset recipe`` of the AlphaZero scripts)
 RECIPE_CEILING = "ceiling-4x64-heads32"  # the recipe network's supervised ceiling
-PERFECT_PLAY = 0.01      # perfect play: mistakes on at most 1% of the critical positions at search
 
 
 class Variant(NamedTuple):
