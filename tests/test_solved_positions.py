@@ -230,6 +230,10 @@ def test_a_changed_network_is_measured_again_and_its_old_verdicts_set_aside(tmp_
     measure_mistakes(ENGINES, [spec, "solver"], positions, out, workers=1, progress=False)
     assert read_verdicts(out / "mistakes.csv") == first and not (out / "replaced-mistakes.csv").exists()
     ship(1)
+    log, stamps = (out / "mistakes.csv").read_text(), (out / "mistakes-networks.json").read_text()
+    measure_mistakes(ENGINES, [spec, "solver"], positions, out, workers=1, progress=False)
+    (out / "mistakes.csv").write_text(log)  # as if killed after setting the old verdicts aside, before the rewrite
+    (out / "mistakes-networks.json").write_text(stamps)
     measure_mistakes(ENGINES, [spec, "solver"], positions, out, workers=1, progress=False)
     replaced, now = read_verdicts(out / "replaced-mistakes.csv"), read_verdicts(out / "mistakes.csv")
     assert sorted(replaced) == sorted(v for v in first if v.engine == spec) and len(replaced) == len(positions)

@@ -131,17 +131,19 @@ def _verdict(row: dict[str, str], path: Path) -> Verdict:
 def _rows_of_current_networks(factory: AgentFactory, specs: Sequence[str], folder: Path) -> list[dict[str, str]]:
     """The verdicts of ``folder``'s log still valid: those of a spec whose network file changed
     since they were measured (``alphazero:checkpoint=connect4`` after a new network shipped)
-    move to ``replaced-mistakes.csv``, to be measured again (verdicts from before the digests
-    were recorded are trusted). Records the networks' digests."""
+    move to ``replaced-mistakes.csv`` (each once, however often a kill interrupts the move),
+    to be measured again (verdicts from before the digests were recorded are trusted). Records
+    the networks' digests."""
     path, stamps = folder / VERDICTS, folder / VERDICT_NETWORKS
     rows = open_log(path, COLUMNS)
     current = network_digests(factory, specs)
     changed = changed_networks(stamps, current)
     stale = [row for row in rows if row["engine"] in changed]
     if stale:
-        open_log(folder / REPLACED, COLUMNS)
+        set_aside = open_log(folder / REPLACED, COLUMNS)  # a run killed before the rewrite below set some aside
         for row in stale:
-            append_row(folder / REPLACED, COLUMNS, row)
+            if row not in set_aside:
+                append_row(folder / REPLACED, COLUMNS, row)
         rows = [row for row in rows if row["engine"] not in changed]
         with atomic_write(path, newline="") as handle:
             writer = csv.DictWriter(handle, fieldnames=COLUMNS, lineterminator="\n")
