@@ -503,6 +503,7 @@ FRESH_SCRIPTS = [
     ("headline.alphazero_go7", True, ["--workers", "0"]),
     ("headline.alphazero_go9", True, ["--games", "0"]),
     ("headline.alphazero_economies", True, ["--variants", "nope"]),
+    ("headline.connect4_ceiling", True, ["--selfplay", "missing.keras"]),
     ("headline.mcts_go9", False, ["--opponent", "nobody"]),
     ("headline.scaling", True, ["--boards", "bogus"]),
     ("headline.supervised_connect4", True, ["--teacher", "nobody"]),

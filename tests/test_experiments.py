@@ -541,6 +541,35 @@ def test_zero_knowledge_go7_runs_quick_with_its_economies_and_publishes_its_best
     assert "The run publishes its best network by a fixed reference (best score against `random`" in summary
 
 
+def test_the_connect4_ceiling_learns_nested_shares_for_equal_steps_and_measures_nothing_twice(tmp_path):
+    """The ceiling's quick run: one network per nested share of the solved learning set, each
+    for the same number of steps, and the self-play network measured the same way; a rerun
+    trains and measures nothing again, and the facts are what the files give."""
+    import pandas as pd
+
+    from experiments.headline import connect4_ceiling
+
+    out, work = tmp_path / "connect4-ceiling", tmp_path / "work"
+    argv = ["--quick", "--out", str(out), "--work", str(work), "--workers", "1"]
+    assert connect4_ceiling.main(argv) == 0
+    table = pd.read_csv(out / "ceiling.csv")
+    ceilings = table[table.kind == "ceiling"]
+    assert list(ceilings.network) == [f"ceiling-1of{share}" for share in connect4_ceiling.SHARES]
+    assert list(ceilings.learnt) == sorted(ceilings.learnt) and ceilings.learnt.iloc[0] < ceilings.learnt.iloc[-1]
+    assert list(ceilings.epochs) == [2 * share for share in connect4_ceiling.SHARES]  # the whole set's steps each
+    assert list(table[table.kind == "self-play"].network) == ["connect4"]
+    assert (table.positions == 12).all() and table[["mistakes_raw", "mistakes_search"]].stack().between(0, 1).all()
+    learn = connect4_ceiling.learning_set(argparse.Namespace(quick=True, work=str(work), workers=1))
+    quarter, half = ({p.moves for p in connect4_ceiling.nested_share(learn, share, 0)} for share in (4, 2))
+    assert quarter < half and len(half) == (len(learn) + 1) // 2  # nested shares
+    before = {path: path.stat().st_mtime_ns for path in (out / "ceiling.csv", out / "labelling.csv",
+                                                         work / "ceiling-1of1" / "model.keras")}
+    assert connect4_ceiling.main(argv) == 0
+    assert {path: path.stat().st_mtime_ns for path in before} == before
+    assert "| `connect4` | self-play |" in (out / "summary.md").read_text()
+    assert written_facts_differ([out]) == {}
+
+
 def test_a_challenger_replaces_the_shipped_network_only_when_it_beats_it(tmp_path):
     """The shipped Connect Four network against an untrained one, both ways: it
     wins on the solved positions and in games, and is copied; the untrained one
