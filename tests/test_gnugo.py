@@ -114,18 +114,18 @@ def test_gnugo_plays_our_gtp_engine_through_the_tournament_cli(tmp_path, capsys)
     assert "gnugo" in (tmp_path / "summary.md").read_text()
 
 
-def test_our_final_score_with_dead_stones_agrees_with_gnugo_on_50_games(tmp_path):
-    """The issue's yardstick: 50 whole 9x9 games between our engine and GNU Go
-    (which passes with dead stones on the board); our count with dead stones
-    removed names GNU Go's winner in at least 48 and its margin in at least 45.
-    (The plain count of the board as it stands is far off: see
-    reports/dead-stones/.)"""
+def test_our_final_score_with_dead_stones_agrees_with_gnugo_on_20_games(tmp_path):
+    """20 whole 9x9 games between our engine and GNU Go (which passes with dead
+    stones on the board); our count with dead stones removed names GNU Go's
+    winner in all but one and its margin in all but two. (The issue's yardstick,
+    50 games each way, is reports/dead-stones/: 50 of 50 and 49 of 50 winners;
+    the plain count of the board as it stands is far off.)"""
     from dlgo.arena.tournament import schedule
     from experiments.crosschecks import dead_stones
 
-    tasks = schedule(["mcts:rounds=50,plain=true", dead_stones.gnugo(1, seed=1)], 50, seed=7)  # the same 50 games
+    tasks = schedule(["mcts:rounds=50,plain=true", dead_stones.gnugo(1, seed=1)], 20, seed=7)  # the same 20 games
     table = dead_stones.play_and_score(tmp_path, tasks, workers=2)
     result = dead_stones.agreement(table)
-    assert result["games"] >= 48, result  # games ended by a resignation have nothing to count
-    assert result["dead_stones_winner"] >= result["games"] - 2 and result["dead_stones_margin"] >= result["games"] - 5
+    assert result["games"] >= 19, result  # games ended by a resignation have nothing to count
+    assert result["dead_stones_winner"] >= result["games"] - 1 and result["dead_stones_margin"] >= result["games"] - 2
     assert result["plain_margin"] < result["dead_stones_margin"]  # the estimate is what makes the difference
