@@ -136,15 +136,16 @@ def test_kaggles_games_replay_from_their_seed(submission):
     assert [g.columns for g in first] != [g.columns for g in other]
 
 
-@pytest.mark.parametrize("opponent", ["negamax", "random"])
-def test_in_kaggle_environments_it_beats_the_built_in_agents(submission, opponent):
+@pytest.mark.parametrize("opponent, games", [("negamax", 10), ("random", 20)])
+def test_in_kaggle_environments_it_beats_the_built_in_agents(submission, opponent, games):
     pytest.importorskip("kaggle_environments", reason="kaggle-environments is not installed")
     # a minute a move: its 100 simulations end each search, never the clock of a busy machine; and
-    # Kaggle's agents seeded (negamax breaks ties at random): the same 20 games on every run
-    games = play_in_kaggle(submission, opponent, 20, act_timeout=60, seed=0)
-    assert len(games) == 20 and all(g.status == "DONE" for g in games)  # no error, no timeout
-    assert sum(g.reward == 1 for g in games) >= 19, games  # at least 95% won, first and second player alike
-    for g in games:  # Kaggle's game is ours: the same moves replay here to the same end
+    # Kaggle's agents seeded (negamax breaks ties at random): the same games on every run (negamax,
+    # slow in Python, plays 10: the report, reports/kaggle-connectx, plays more)
+    played = play_in_kaggle(submission, opponent, games, act_timeout=60, seed=0)
+    assert len(played) == games and all(g.status == "DONE" for g in played)  # no error, no timeout
+    assert sum(g.reward == 1 for g in played) >= games - 1, played  # all but one won, first and second player alike
+    for g in played:  # Kaggle's game is ours: the same moves replay here to the same end
         final = play(new_game("connect4"), *(str(c + 1) for c in g.columns))
         ours, theirs = ("black", "white") if g.first else ("white", "black")
         winner = final.winner()

@@ -122,7 +122,10 @@ def two_node_cluster(tmp_path):
             time.sleep(0.5)
         yield address, env
     finally:
-        subprocess.run([str(RAY_CLI), "stop", "--force"], env=env, capture_output=True, timeout=120)
+        # SIGKILL at once; no grace: killed processes left as zombies (a container's init may not reap
+        # them) would hold `ray stop` for its whole default grace period, some 20 s
+        subprocess.run([str(RAY_CLI), "stop", "--force", "--grace-period", "1"], env=env, capture_output=True,
+                       timeout=120)
         shutil.rmtree(sessions, ignore_errors=True)
 
 
