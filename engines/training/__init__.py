@@ -10,7 +10,8 @@ on them and on :mod:`dlgo.data`:
 - :mod:`~engines.training.accuracy`: how often a predictor names the teacher's move;
 - :mod:`~engines.training.rollout_policy`: fitting the fast rollout policy to a teacher;
 - :mod:`~engines.training.bradley_terry`: Elo ratings of move features (Coulom's generalized
-  Bradley-Terry model, fitted by minorization-maximization);
+  Bradley-Terry model, fitted by minorization-maximization); :mod:`~engines.training.move_patterns`
+  fits them to a teacher's Go moves;
 - :mod:`~engines.training.alphazero` (settings: :mod:`~engines.training.alphazero_config`):
   the resumable self-play -> train -> evaluate -> publish loop;
 - :mod:`~engines.training.rl` (settings: :mod:`~engines.training.rl_config`): policy

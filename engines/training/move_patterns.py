@@ -1,0 +1,93 @@
+"""Elo ratings of Go move features from a teacher's games (Coulom 2007, in small).
+
+:func:`competitions_from_games` turns every move a player chose in recorded Go
+games (after the random opening plies) into a competition among the
+position's candidate moves, each a team of
+:mod:`dlgo.games.go.move_features` levels; :func:`fit_move_patterns` fits one
+strength per level by MM (:mod:`engines.training.bradley_terry`) on the
+training games and says how well the ratings predict the held-out test games'
+moves (the same split by game id as the networks' datasets,
+:func:`dlgo.data.dataset.split_of`): the share of moves that were the rated
+favourite (Coulom's 34.9% on strong human games), in the top 5, and the mean
+log-probability of the move played.
+
+Identical candidates of one position (in open areas, many empty points hold
+the same levels) are merged into one team with a count, which the model treats
+as the teams it stands for.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from dlgo.data.dataset import split_of
+from dlgo.display.progress import progress_bar
+from dlgo.formats.records import GameRecord, replay
+from dlgo.games.go.move_features import GROUP_OF, NUM_LEVELS, position_teams
+from dlgo.games.go.state import GoState
+from engines.training.bradley_terry import (Competitions, elo, fit_gammas, mean_log_evidence, top_k_accuracy)
+
+
+def merged(teams: np.ndarray, chosen: int) -> tuple[np.ndarray, np.ndarray, int]:
+    """``teams`` with identical rows merged: ``(rows, counts, the chosen row)``; the chosen team
+    keeps a row of its own, counted once, so that it alone wins."""
+    others = np.delete(teams, chosen, axis=0)
+    distinct, counts = np.unique(others, axis=0, return_counts=True) if len(others) else (others, np.zeros(0, int))
+    return np.vstack([teams[chosen:chosen + 1], distinct]), np.r_[1, counts].astype(np.float64), 0
+
+
+def competitions_from_games(records: Sequence[GameRecord], progress: bool = True,
+                            desc: str = "positions") -> Competitions:
+    """One competition per move chosen in ``records`` (Go games), after their opening plies."""
+    rows: list[np.ndarray] = []
+    counts: list[np.ndarray] = []
+    start, winner = [0], []
+    for record in progress_bar(records, desc=desc, unit="game", disable=not progress):
+        states = replay(record.game, record.moves)
+        for ply, state in enumerate(states[:-1]):
+            move = states[ply + 1].last_move
+            if ply < record.opening_plies or move is None or move.is_resign:
+                continue
+            assert isinstance(state, GoState)  # Go games only
+            actions, teams = position_teams(state)
+            board = state.board
+            played = board.geometry.num_points if move.point is None else board.geometry.index_of(move.point)
+            if played not in actions:  # an eye filled: no candidate the model rates
+                continue
+            team, count, chosen = merged(teams, actions.index(played))
+            winner.append(start[-1] + chosen)
+            rows.append(team)
+            counts.append(count)
+            start.append(start[-1] + len(team))
+    features = np.vstack(rows) if rows else np.zeros((0, len(set(GROUP_OF.tolist()))), np.int32)
+    return Competitions(features.astype(np.int32), np.array(start, np.int64), np.array(winner, np.int64),
+                        np.concatenate(counts) if counts else np.zeros(0), NUM_LEVELS, GROUP_OF)
+
+
+@dataclass
+class PatternFit:
+    """Fitted strengths and how well they predict held-out moves."""
+
+    gammas: np.ndarray
+    positions: int        # training competitions
+    test_positions: int
+    top1: float           # share of held-out moves that were the favourite
+    top5: float
+    log_evidence: float   # mean log-probability of the held-out move
+
+    @property
+    def elo(self) -> np.ndarray:
+        return elo(self.gammas)
+
+
+def fit_move_patterns(records: Sequence[GameRecord], passes: int = 50, progress: bool = True) -> PatternFit:
+    """Ratings fitted on the training games of ``records``, measured on their test games."""
+    train = [r for r in records if split_of(r.game_id) == "train"]
+    test = [r for r in records if split_of(r.game_id) == "test"]
+    learn = competitions_from_games(train, progress, "training positions")
+    gammas = fit_gammas(learn, passes=passes)
+    held = competitions_from_games(test, progress, "test positions")
+    return PatternFit(gammas, len(learn.winner), len(held.winner), top_k_accuracy(held, gammas, 1),
+                      top_k_accuracy(held, gammas, 5), mean_log_evidence(held, gammas))
