@@ -44,11 +44,13 @@ import pandas as pd
 
 from dlgo.arena.ratings import wilson_interval
 from dlgo.core.arguments import whole
+from dlgo.display.plotting import new_figure, save_figure
 from dlgo.data.solved import bitboard_solver, generate_positions, shipped_sets
 from dlgo.formats.positions import SolvedPosition, append_row, open_log, position_state, read_positions
 from dlgo.storage.atomic import atomic_write
 from dlgo.storage.facts import update_facts
 from engines.checkpoints import resolve_model_path
+from engines.training.solver_data import SolverSettings, measure_network
 from experiments.shared import chapters
 
 GAME = "connectn:columns=7,rows=6,n=4"
@@ -88,10 +90,8 @@ def measured_set(quick: bool) -> list[SolvedPosition]:
     return [p for p in positions if p.critical][:12] if quick else positions
 
 
-def settings_for(args: argparse.Namespace, epochs: int) -> Any:
+def settings_for(args: argparse.Namespace, epochs: int) -> SolverSettings:
     """The recipe run's network and training settings, the learning rate / 10 for the last third."""
-    from engines.training.solver_data import SolverSettings
-
     if args.quick:
         return SolverSettings(blocks=1, filters=8, seed=args.seed)
     return SolverSettings(blocks=5, filters=64, policy_filters=32, value_filters=32,
@@ -124,8 +124,6 @@ def train_ceiling(args: argparse.Namespace, learn: list[SolvedPosition], share: 
 
 def measure_selfplay(args: argparse.Namespace, network: str, measure: list[SolvedPosition]) -> dict[str, Any]:
     """A self-play network measured as the ceilings are: its row."""
-    from engines.training.solver_data import measure_network  # TensorFlow
-
     found = measure_network(resolve_model_path(network), measure, args.simulations, seed=args.seed,
                             file="connect-7x6-4.csv")
     return {"network": network, "kind": "self-play", "learnt": "", "held_out": "", "epochs": "", "best_epoch": "",
@@ -165,8 +163,6 @@ def crossing(ceilings: pd.DataFrame, target: float) -> tuple[float, float] | Non
 
 def plot(table: pd.DataFrame, path: Path) -> None:
     """Mistakes against positions learnt (log), raw and searched, the self-play networks as lines."""
-    from dlgo.display.plotting import new_figure, save_figure
-
     fig, ax = new_figure((7, 4.5))
     ceilings = table[table.kind == "ceiling"].sort_values("learnt")
     for column, label, colour in (("mistakes_raw", "raw policy", "tab:orange"),
