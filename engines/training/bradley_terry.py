@@ -114,10 +114,15 @@ def mm_pass_reference(data: Competitions, gammas: np.ndarray, group: int) -> np.
             i = data.features[k, group]
             if i >= 0:
                 denominator[i] += data.count[k] * team[k] / gammas[i] / total
+    return _updated(data, gammas, group, wins(data), denominator)
+
+
+def _updated(data: Competitions, gammas: np.ndarray, group: int, won: np.ndarray,
+             denominator: np.ndarray) -> np.ndarray:
+    """``gammas`` with ``group``'s levels replaced by the MM update, given its sums."""
     updated = gammas.copy()
     levels = data.group_of == group
-    updated[levels] = (wins(data)[levels] + PRIOR_WINS) / (denominator[levels]
-                                                           + PRIOR_GAMES / (gammas[levels] + 1.0))
+    updated[levels] = (won[levels] + PRIOR_WINS) / (denominator[levels] + PRIOR_GAMES / (gammas[levels] + 1.0))
     return updated
 
 
@@ -146,11 +151,7 @@ def _denominators(features: np.ndarray, start: np.ndarray, count: np.ndarray, ga
 def mm_pass(data: Competitions, gammas: np.ndarray, group: int, won: np.ndarray | None = None) -> np.ndarray:
     """One MM update of ``group``'s levels (compiled); ``won``: :func:`wins` of ``data``, if known."""
     won = wins(data) if won is None else won
-    denominator = _denominators(data.features, data.start, data.count, gammas, group)
-    updated = gammas.copy()
-    levels = data.group_of == group
-    updated[levels] = (won[levels] + PRIOR_WINS) / (denominator[levels] + PRIOR_GAMES / (gammas[levels] + 1.0))
-    return updated
+    return _updated(data, gammas, group, won, _denominators(data.features, data.start, data.count, gammas, group))
 
 
 def log_posterior(data: Competitions, gammas: np.ndarray) -> float:

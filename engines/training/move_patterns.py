@@ -25,7 +25,7 @@ import numpy as np
 from dlgo.data.dataset import split_of
 from dlgo.display.progress import progress_bar
 from dlgo.formats.records import GameRecord, replay
-from dlgo.games.go.move_features import GROUP_OF, NUM_LEVELS, position_teams
+from dlgo.games.go.move_features import GROUP_OF, GROUPS, NUM_LEVELS, position_teams
 from dlgo.games.go.state import GoState
 from engines.training.bradley_terry import (Competitions, elo, fit_gammas, mean_log_evidence, top_k_accuracy)
 
@@ -61,7 +61,7 @@ def competitions_from_games(records: Sequence[GameRecord], progress: bool = True
             rows.append(team)
             counts.append(count)
             start.append(start[-1] + len(team))
-    features = np.vstack(rows) if rows else np.zeros((0, len(set(GROUP_OF.tolist()))), np.int32)
+    features = np.vstack(rows) if rows else np.zeros((0, len(GROUPS)), np.int32)
     return Competitions(features.astype(np.int32), np.array(start, np.int64), np.array(winner, np.int64),
                         np.concatenate(counts) if counts else np.zeros(0), NUM_LEVELS, GROUP_OF)
 

@@ -71,11 +71,6 @@ def head_to_head(challenger: str, shipped: str, games: int, simulations: int, se
                          "score": scores})
 
 
-def cell(rate: float, n: int) -> str:
-    low, high = wilson_interval(rate, n)
-    return f"{rate:.1%} ({low:.1%}-{high:.1%})"
-
-
 def verdict_lines(positions: pd.DataFrame, games: pd.DataFrame, args: argparse.Namespace) -> tuple[list[str], bool]:
     """The summary's body and whether the challenger won on both counts."""
     mine, theirs = (positions.set_index("network").loc[role] for role in ("challenger", "shipped"))
@@ -84,8 +79,8 @@ def verdict_lines(positions: pd.DataFrame, games: pd.DataFrame, args: argparse.N
              f"The {n} critical positions of {', '.join(f'`{s}`' for s in EARLY_SETS)} (95% Wilson intervals):", "",
              f"| network | mistakes, raw policy | mistakes, PUCT {args.simulations} |", "|---|---:|---:|"]
     for role, row in (("challenger", mine), ("shipped", theirs)):
-        lines.append(f"| {role} (`{row['path']}`) | {cell(row['mistakes_raw'], n)} | "
-                     f"{cell(row['mistakes_search'], n)} |")
+        lines.append(f"| {role} (`{row['path']}`) | {chapters.rate_cell(row['mistakes_raw'], n)} | "
+                     f"{chapters.rate_cell(row['mistakes_search'], n)} |")
     score = float(games["score"].mean())
     opening, second = games[games.challenger_opens]["score"].mean(), games[~games.challenger_opens]["score"].mean()
     low, high = wilson_interval(score, len(games))

@@ -167,25 +167,19 @@ def plot(table: pd.DataFrame, path: Path) -> None:
     ceilings = table[table.kind == "ceiling"].sort_values("learnt")
     for column, label, colour in (("mistakes_raw", "raw policy", "tab:orange"),
                                   ("mistakes_search", "with search", "tab:blue")):
-        n = ceilings["positions"].astype(int)
-        low, high = zip(*(wilson_interval(r, k) for r, k in zip(ceilings[column], n))) if len(n) else ((), ())
         rates = ceilings[column].to_numpy()
-        ax.errorbar(ceilings["learnt"].astype(float), rates, yerr=[rates - np.array(low), np.array(high) - rates],
+        bounds = np.array([wilson_interval(r, int(n)) for r, n in zip(rates, ceilings["positions"])]).reshape(-1, 2)
+        ax.errorbar(ceilings["learnt"].astype(float), rates, yerr=[rates - bounds[:, 0], bounds[:, 1] - rates],
                     marker="o", capsize=3, color=colour, label=f"learnt from the solver, {label}")
         for k, row in enumerate(table[table.kind == "self-play"].itertuples()):
             ax.axhline(getattr(row, column), color=colour, linestyle=("--", ":", "-.")[k % 3],
-                       label=f"self-play `{row.network}`, {label}")
+                       label=f"self-play {row.network}, {label}")
     ax.set_xscale("log")
     ax.set_xlabel("distinct solved positions learnt")
     ax.set_ylabel("mistakes on critical positions")
     ax.set_title(f"Connect Four: the network's ceiling ({int(table.simulations.iloc[0])} simulations)")
     ax.legend(fontsize=7)
     save_figure(fig, path)
-
-
-def rate(rate: float, n: int) -> str:
-    low, high = wilson_interval(rate, n)
-    return f"{rate:.1%} ({low:.1%} to {high:.1%})"
 
 
 def summary_lines(table: pd.DataFrame, labels: pd.DataFrame) -> list[str]:
@@ -197,7 +191,8 @@ def summary_lines(table: pd.DataFrame, labels: pd.DataFrame) -> list[str]:
         epochs = f"{int(row.epochs)} ({int(row.best_epoch)})" if row.kind == "ceiling" else ""
         minutes = f"{float(row.train_minutes):.1f}" if row.kind == "ceiling" else ""
         lines.append(f"| `{row.network}` | {learnt} | {epochs} | {minutes} | "
-                     f"{rate(row.mistakes_raw, int(row.positions))} | {rate(row.mistakes_search, int(row.positions))} |")
+                     f"{chapters.rate_cell(row.mistakes_raw, int(row.positions))} | "
+                     f"{chapters.rate_cell(row.mistakes_search, int(row.positions))} |")
     seconds = float(labels["seconds"].mean())
     lines += ["", f"Mistakes on {int(table.positions.iloc[0])} critical positions, raw and with "
               f"{int(table.simulations.iloc[0])} simulations, 95% Wilson intervals.", "",

@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 from typing import Mapping, Protocol, Sequence
 
+from dlgo.arena.ratings import wilson_interval
 from dlgo.core.errors import DlgoError, SettingsMismatchError
 from dlgo.core.game import State
 from dlgo.core.specs import split_spec
@@ -288,6 +289,12 @@ def network_pictures(checkpoint: str | Path, game: str, moves: str, out: Path, s
 def predictor_picture(model: str | Path, state: State, path: Path, title: str) -> None:
     """A move predictor's probabilities in ``state``, drawn on the board."""
     render_analysis(state, analyze(load_network(str(model)), state), path, title=title)
+
+
+def rate_cell(rate: float, n: int) -> str:
+    """A rate measured over ``n`` trials with its 95% Wilson interval: ``11.3% (8.8%-14.2%)``."""
+    low, high = wilson_interval(rate, n)
+    return f"{rate:.1%} ({low:.1%}-{high:.1%})"
 
 
 def score_against(records: list[GameRecord], spec: str, opponent: str) -> tuple[float, int]:

@@ -31,7 +31,8 @@ from __future__ import annotations
 import numpy as np
 
 from dlgo.games.go.board import Board
-from dlgo.games.go.features import ATARI, CAPTURE_1, CAPTURE_2, CAPTURE_MORE, ESCAPE, NUM_PATTERNS, SELF_ATARI
+from dlgo.games.go.features import (ATARI, CAPTURE_1, CAPTURE_2, CAPTURE_MORE, ESCAPE, FEATURE_NAMES, NUM_PATTERNS,
+                                    SELF_ATARI)
 from dlgo.games.go.patterns import features
 from dlgo.games.go.state import GoState
 
@@ -48,13 +49,13 @@ SHAPE, CAPTURE, ESCAPE_GROUP, ATARI_GROUP, SELF_ATARI_GROUP, LAST, BEFORE, EDGE,
 OFFSETS = np.cumsum([0] + [size for _, size in GROUPS])[:-1].astype(np.int32)
 NUM_LEVELS = int(sum(size for _, size in GROUPS))
 GROUP_OF = np.repeat(np.arange(len(GROUPS)), [size for _, size in GROUPS]).astype(np.int32)
-LEVEL_NAMES = tuple([f"shape {k}" for k in range(NUM_PATTERNS)] + ["capture 1", "capture 2", "capture 3+", "escape",
-                    "atari", "self-atari"] + [f"last {d}" for d in range(NEAREST, FARTHEST + 1)]
-                    + [f"before {d}" for d in range(NEAREST, FARTHEST + 1)]
-                    + [f"edge {line}" for line in range(1, EDGE_LINES + 1)] + ["pass"])
-
+#: the rollout policy's tactical flags: the group and level each is here (in that order)
 _TACTICAL = {CAPTURE_1: (CAPTURE, 0), CAPTURE_2: (CAPTURE, 1), CAPTURE_MORE: (CAPTURE, 2), ESCAPE: (ESCAPE_GROUP, 0),
              ATARI: (ATARI_GROUP, 0), SELF_ATARI: (SELF_ATARI_GROUP, 0)}
+LEVEL_NAMES = tuple([f"shape {k}" for k in range(NUM_PATTERNS)] + [FEATURE_NAMES[f] for f in _TACTICAL]
+                    + [f"last {d}" for d in range(NEAREST, FARTHEST + 1)]
+                    + [f"before {d}" for d in range(NEAREST, FARTHEST + 1)]
+                    + [f"edge {line}" for line in range(1, EDGE_LINES + 1)] + ["pass"])
 
 
 def gridcular(cols: int, p: int, q: int) -> int:
