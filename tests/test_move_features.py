@@ -91,3 +91,19 @@ def test_ratings_fitted_to_gnu_go_predict_its_held_out_moves():
     rating = dict(zip(mf.LEVEL_NAMES, fit.elo))
     assert rating["self-atari"] < -300 and rating["escape"] > 0  # a blunder shunned, a rescue sought
     assert rating["last 2"] > rating["last 12"] + 100  # GNU Go answers next to the last move
+
+
+def test_a_point_emptied_by_a_capture_has_no_distance_to_itself():
+    """Black fills its own last liberty at C5, white captures at A5: C5, the move before the
+    last, is empty and a candidate again, at distance 0 from itself, which no level rates."""
+    state = play(go_position("""
+        . X . O .
+        . O O . .
+        . . . . .
+        . . . . .
+        . . . . .
+    """), "C5", "A5")
+    actions, teams = mf.position_teams(state)
+    c5 = levels(teams[actions.index(flat("C5", 5))])
+    assert "last 4" in c5 and not any(name.startswith("before") for name in c5)
+    assert all(mf.GROUP_OF[level] == column for team in teams for column, level in enumerate(team) if level >= 0)

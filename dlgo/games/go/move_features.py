@@ -15,7 +15,7 @@ group           levels
 ``atari``       leaves an opponent string with one liberty
 ``self-atari``  leaves its own string with one liberty, capturing nothing
 ``last``        gridcular distance to the last move, 2 to 17 (none after a pass, or farther)
-``before``      the same for the move before the last
+``before``      the same for the move before the last (none at that point itself)
 ``edge``        the line it stands on, 1 to 4 (none further in)
 ``pass``        the pass itself (its only feature)
 ==============  =====================================================================
@@ -81,7 +81,7 @@ def move_team(board: Board, p: int, c: int, last: int, before: int) -> np.ndarra
     for group, q in ((LAST, last), (BEFORE, before)):
         if q >= 0:
             distance = gridcular(cols, p, q)
-            if distance <= FARTHEST:
+            if NEAREST <= distance <= FARTHEST:  # 0: the point itself, emptied since by a capture
                 team[group] = OFFSETS[group] + distance - NEAREST
     r, col = divmod(p, cols)
     line = 1 + min(r, col, board.geometry.num_rows - 1 - r, cols - 1 - col)
