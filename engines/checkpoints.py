@@ -34,11 +34,12 @@ def is_file(path: Path) -> bool:
         return False
 
 
-def resolve_model_path(path: str | Path, suffix: str = ".keras") -> Path:
+def resolve_model_path(path: str | Path, suffix: str = ".keras", kind: str = "") -> Path:
     """``path`` itself if it exists, else the shipped file of that name:
     ``connect4``, ``connect4.keras`` or ``checkpoints/connect4.keras`` (from any
     folder) -> the suite's ``checkpoints/connect4.keras`` (``suffix`` names the
-    kind of file: ``.npz`` for rollout policies). Longer paths are never redirected."""
+    kind of file: ``.npz`` for rollout policies and move patterns; ``kind`` says
+    it in errors). Longer paths are never redirected."""
     path = Path(path)
     if is_file(path):
         return path
@@ -46,7 +47,7 @@ def resolve_model_path(path: str | Path, suffix: str = ".keras") -> Path:
     if len(path.parts) <= 2 and is_file(shipped):
         return shipped
     names = ", ".join(sorted(p.stem for p in SHIPPED.glob(f"*{suffix}"))) or "none"
-    kind = "model file" if suffix == ".keras" else "rollout policy file"
+    kind = kind or ("model file" if suffix == ".keras" else "rollout policy file")
     raise ModelFileError(f"no {kind} {path} (shipped {kind}s: {names})")
 
 

@@ -30,6 +30,7 @@ import numpy as np
 from dlgo.core.agent import SearchReport
 from dlgo.core.types import Move
 from dlgo.games.go import kernels, playouts
+from dlgo.games.go.move_features import played_point
 from dlgo.games.go.pattern_kernels import tables_for
 from dlgo.games.go.state import GoState
 from engines import mcts_kernels
@@ -124,10 +125,12 @@ class SearchResult(NamedTuple):
 class GoSearch:
     """One engine's compiled Go search, its tree kept from move to move."""
 
-    def __init__(self, settings: SearchSettings, policy: Any, seed: int, guide: Guide | None = None):
+    def __init__(self, settings: SearchSettings, policy: Any, seed: int, guide: Guide | None = None,
+                 log_gamma: np.ndarray | None = None):
         self.settings = settings
         self.policy = policy  # a PatternPolicy: its weights give the priors, and the playouts when heavy
         self.guide = guide  # a network asked about the nodes simulated often (None: none)
+        self.log_gamma = log_gamma  # move patterns' log strengths: the priors in the policy's place (None: none)
         self.seed = seed
         self.tree: Tree | None = None
         self.root_state: GoState | None = None  # the position node 0 of the tree stands for
@@ -198,21 +201,21 @@ class GoSearch:
         geometry = kernels.geometry_arrays(state.board.num_rows, state.board.num_cols)
         last_move = state.last_move
         passes = 1 if last_move is not None and last_move.is_pass else 0
-        last = -1 if last_move is None or last_move.point is None else state.board.geometry.index_of(last_move.point)
+        last, before = played_point(state), played_point(state.previous_state)
         guide = self.guide
         seed = self.seed + state.num_moves_played
-        ws = mcts_kernels.new_workspace(kernels.copy_board(board), seen, budget, seed) if guide is None else \
-            mcts_kernels.new_workspace(kernels.copy_board(board), seen, budget, seed, guide.recipe, guide.shape,
-                                       GUIDE_ROOM)
+        ws = mcts_kernels.new_workspace(kernels.copy_board(board), seen, budget, seed, log_gamma=self.log_gamma) \
+            if guide is None else mcts_kernels.new_workspace(kernels.copy_board(board), seen, budget, seed,
+                                                             guide.recipe, guide.shape, GUIDE_ROOM, self.log_gamma)
         s = settings.kernel_settings(state.game.komi, budget, guided=guide is not None)
         tables = tables_for(self.policy)
         self.tree = self._reused_tree(state) if reuse else None
         if self.tree is None:
             self.tree = mcts_kernels.new_tree(FIRST_CAPACITY)
         self.root_state = state
-        at = Position(board, geometry, tables, s, ws, color, passes, last, int(seen.size[0]))
+        at = Position(board, geometry, tables, s, ws, color, passes, last, before, int(seen.size[0]))
         if self.tree.num_children[0] == 0:
-            mcts_kernels.expand(self.tree, 0, board, geometry, tables, s, ws, color, passes > 0, last)
+            mcts_kernels.expand(self.tree, 0, board, geometry, tables, s, ws, color, passes > 0, last, before)
         if guide is not None and guide.shape[:2] != (state.board.num_rows, state.board.num_cols):
             raise ValueError(f"the network reads {guide.shape[0]}x{guide.shape[1]} boards, not this one")
         if guide is not None and self.tree.guided[0] == 0 and self.tree.num_children[0] > 0:
@@ -229,7 +232,7 @@ class GoSearch:
         if tree.size[0] + (count // max(1, self.settings.expand) + 1) * width > len(tree.move):
             self.tree = tree = mcts_kernels.grown(tree, 2 * len(tree.move))
         ran = int(mcts_kernels.simulate_many(tree, 0, at.board, at.geometry, at.tables, at.settings, at.workspace,
-                                             at.color, at.passes, at.last, at.mark, count, GUIDE_BATCH))
+                                             at.color, at.passes, at.last, at.before, at.mark, count, GUIDE_BATCH))
         if at.workspace.asking_size[0] >= GUIDE_BATCH:
             self._consult(at)
         return ran
@@ -360,4 +363,5 @@ class Position(NamedTuple):
     color: int
     passes: int
     last: int
+    before: int
     mark: int

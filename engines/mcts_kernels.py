@@ -23,7 +23,10 @@ whose move the winner's side played later in the simulation.
   pattern and tactical features: capture, escape, atari, self-atari), captures,
   closeness to the last move along strings (common-fate-graph distance), and
   the lines of an empty area (the first two lose, the third wins). They make
-  the first visits go to sensible moves, which RAVE then sorts.
+  the first visits go to sensible moves, which RAVE then sorts. With move
+  patterns (Coulom's Bradley-Terry ratings of :mod:`dlgo.games.go.move_features`,
+  ``ws.log_gamma``), their probability of each move takes the rollout policy's
+  place in the first of these priors.
 * The urgency has an optional UCB exploration term ``c * sqrt(ln N / n)``; with
   priors and RAVE the suite's default is none (Michi's, Pachi's).
 * **A network's guidance** (AlphaGo's asynchronous policy and value networks,
@@ -56,6 +59,8 @@ from dlgo.encoders.go_kernels import encode_board
 from dlgo.games.go.features import CAPTURE_1, CAPTURE_2, CAPTURE_MORE, SELF_ATARI
 from dlgo.games.go.kernels import (EMPTY, GoBoard, GoGeometry, area_winner, copy_into, hash_after_play, is_eye, play,
                                    random_playout, side_key)
+from dlgo.games.go.move_feature_kernels import team_logit, team_of_features
+from dlgo.games.go.move_features import GROUPS
 from dlgo.games.go.pattern_kernels import PolicyTables, policy_features, policy_playout
 from dlgo.games.kernels import HashSet, below, inline, kernel, set_add, set_contains, set_truncate
 
@@ -124,6 +129,8 @@ class Workspace(NamedTuple):
     asking_planes: np.ndarray  # float32[Q, rows, cols, planes]: their positions, encoded
     asking_size: np.ndarray  # int64[1]
     recipe: np.ndarray  # int32[5]: how the network's encoder reads a position (go_kernels.recipe_array)
+    log_gamma: np.ndarray  # float64[NUM_LEVELS]: move patterns' log strengths for the priors (empty: none)
+    team: np.ndarray  # int32[len(GROUPS)]: scratch, one move's levels
 
 
 def new_tree(capacity: int) -> Tree:
@@ -149,24 +156,28 @@ def grown(tree: Tree, capacity: int) -> Tree:
 
 
 def new_workspace(board: GoBoard, seen: HashSet, budget: int, seed: int, recipe: np.ndarray | None = None,
-                  shape: tuple[int, int, int] = (0, 0, 0), room: int = 0) -> Workspace:
+                  shape: tuple[int, int, int] = (0, 0, 0), room: int = 0,
+                  log_gamma: np.ndarray | None = None) -> Workspace:
     """A search's scratch arrays; with a network, ``recipe`` and ``shape`` (rows,
     columns, planes) say how its encoder reads a position, and ``room`` how many
-    nodes may wait for it."""
+    nodes may wait for it; with move patterns, ``log_gamma`` their log strengths."""
     n = len(board.color)
     return Workspace(board, seen, np.zeros(MAX_DEPTH + 1, np.int32), np.zeros(MAX_DEPTH + budget, np.int32),
                      np.zeros(budget, np.int32), np.zeros(n, np.int8), np.zeros(n + 1), np.zeros(n, np.int32),
                      np.zeros(n, np.int32), np.array([seed], np.uint64), np.zeros(room, np.int32),
                      np.zeros((room, *shape), np.float32), np.zeros(1, np.int64),
-                     np.zeros(5, np.int32) if recipe is None else recipe)
+                     np.zeros(5, np.int32) if recipe is None else recipe,
+                     np.zeros(0) if log_gamma is None else np.asarray(log_gamma, np.float64),
+                     np.zeros(len(GROUPS), np.int32))
 
 
 # ------------------------------------------------------------- expansion
 @kernel
 def expand(tree: Tree, node: int, b: GoBoard, g: GoGeometry, t: PolicyTables, s: Settings, ws: Workspace, c: int,
-           passed: bool, last: int) -> bool:
+           passed: bool, last: int, before: int) -> bool:
     """Give ``node`` (position ``b``, ``c`` to move; ``passed``: the opponent just
-    passed; ``last``: the point just played, -1 for none) a child for every legal
+    passed; ``last``, ``before``: the points of the last two moves, -1 for a pass or
+    none) a child for every legal
     move that fills no eye of ``c``'s, and pass if the opponent passed or nothing
     else is left; set their priors. False (and the node stays a leaf) when the
     tree is full."""
@@ -195,7 +206,7 @@ def expand(tree: Tree, node: int, b: GoBoard, g: GoGeometry, t: PolicyTables, s:
         tree.prior_visits[i] = s.prior_even
         tree.prior_wins[i] = s.prior_even / 2
     if s.prior_policy > 0:
-        set_priors(tree, start, k, b, g, t, s, ws, c, last)
+        set_priors(tree, start, k, b, g, t, s, ws, c, last, before)
     tree.first_child[node] = start
     tree.num_children[node] = k
     tree.size[0] = start + k
@@ -211,13 +222,14 @@ def add_prior(tree: Tree, child: int, visits: float, won: bool) -> None:
 
 @kernel
 def set_priors(tree: Tree, start: int, k: int, b: GoBoard, g: GoGeometry, t: PolicyTables, s: Settings,
-               ws: Workspace, c: int, last: int) -> None:
+               ws: Workspace, c: int, last: int, before: int) -> None:
     """Go knowledge as virtual simulations for the children ``start .. start + k``."""
+    patterns = len(ws.log_gamma) > 0
     n = len(b.color)
     if last >= 0:
         cfg_distances(b, g, ws, last)
     top = -1e300
-    for i in range(start, start + k):  # the rollout policy's logits, and its tactical flags
+    for i in range(start, start + k):  # the rollout policy's (or the patterns') logits, and the tactical flags
         p = tree.move[i]
         ws.logits[i - start] = -1e300
         if p == n:
@@ -233,6 +245,9 @@ def set_priors(tree: Tree, start: int, k: int, b: GoBoard, g: GoGeometry, t: Pol
                 add_prior(tree, i, s.prior_capture_many, True)
             elif f == SELF_ATARI:
                 add_prior(tree, i, s.prior_self_atari, False)
+        if found and patterns:
+            team_of_features(g, t, found, p, last, before, ws.team)
+            logit = team_logit(ws.log_gamma, ws.team)
         if found:
             ws.logits[i - start] = logit
             top = max(top, logit)
@@ -346,10 +361,10 @@ def select_child(tree: Tree, node: int, s: Settings, ws: Workspace) -> int:
 # ------------------------------------------------------------ simulation
 @kernel
 def simulate(tree: Tree, root_node: int, root: GoBoard, g: GoGeometry, t: PolicyTables, s: Settings, ws: Workspace,
-             color: int, passes: int, last: int, mark: int) -> None:
+             color: int, passes: int, last: int, before: int, mark: int) -> None:
     """One simulation from ``root_node``, whose position is ``root`` with
-    ``color`` to move after ``passes`` passes in a row (``last``: the point just
-    played, -1 for none); ``mark``: the size of ``ws.seen`` holding the game's positions."""
+    ``color`` to move after ``passes`` passes in a row (``last``, ``before``: the
+    points of the last two moves, -1 for a pass or none); ``mark``: the size of ``ws.seen`` holding the game's positions."""
     b = ws.board
     copy_into(b, root)
     set_truncate(ws.seen, mark)
@@ -362,6 +377,7 @@ def simulate(tree: Tree, root_node: int, root: GoBoard, g: GoGeometry, t: Policy
             ask_network(tree, node, b, g, ws, c)
         child = select_child(tree, node, s, ws)
         m = tree.move[child]
+        before = last
         if m == n:
             passes += 1
             last = -1
@@ -379,7 +395,7 @@ def simulate(tree: Tree, root_node: int, root: GoBoard, g: GoGeometry, t: Policy
             winner = area_winner(b, g, s.komi)
             break
         if tree.num_children[node] == 0 and tree.visits[node] + 1 >= s.expand:
-            expand(tree, node, b, g, t, s, ws, c, passes > 0, last)
+            expand(tree, node, b, g, t, s, ws, c, passes > 0, last, before)
             break  # one expansion a simulation: the playout starts from the new node
     played = 0
     if winner < 0:
@@ -440,12 +456,13 @@ def backup(tree: Tree, ws: Workspace, depth: int, length: int, color: int, winne
 
 @kernel
 def simulate_many(tree: Tree, root_node: int, root: GoBoard, g: GoGeometry, t: PolicyTables, s: Settings,
-                  ws: Workspace, color: int, passes: int, last: int, mark: int, count: int, batch: int) -> int:
+                  ws: Workspace, color: int, passes: int, last: int, before: int, mark: int, count: int,
+                  batch: int) -> int:
     """``count`` simulations (see :func:`simulate`), or fewer: it stops as soon as
     ``batch`` nodes wait for the network, so that the answers arrive after the
     same simulations whatever the clock says. Returns how many it ran."""
     for i in range(count):
-        simulate(tree, root_node, root, g, t, s, ws, color, passes, last, mark)
+        simulate(tree, root_node, root, g, t, s, ws, color, passes, last, before, mark)
         if ws.asking_size[0] >= batch:
             return i + 1
     return count

@@ -11,6 +11,7 @@ from dlgo.core.errors import SpecError
 from dlgo.core.types import Move, Player, Point
 from dlgo.games import new_game
 from dlgo.games.go import kernels, playouts
+from dlgo.games.go.move_features import played_point
 from dlgo.games.go.pattern_kernels import tables_for
 from engines import mcts_kernels
 from engines.go_search import BANK_MOVES, GUIDE_BATCH, Clock, GoSearch, SearchSettings
@@ -21,17 +22,16 @@ from helpers import go_position, play
 POLICY = load_rollout_policy("go9-rollout")
 
 
-def expanded_root(state, **options):
-    """A one-node tree for ``state``, expanded: (tree, children by move)."""
+def expanded_root(state, log_gamma=None, **options):
+    """A one-node tree for ``state`` (with move patterns' ``log_gamma``), expanded: (tree, children by move)."""
     settings = SearchSettings(**options).kernel_settings(state.game.komi, 10 * len(state.board.color))
     board, seen, color = playouts.compiled_position(state, room=2000)
     geometry = kernels.geometry_arrays(state.board.num_rows, state.board.num_cols)
-    ws = mcts_kernels.new_workspace(kernels.copy_board(board), seen, settings.budget, 1)
+    ws = mcts_kernels.new_workspace(kernels.copy_board(board), seen, settings.budget, 1, log_gamma=log_gamma)
     tree = mcts_kernels.new_tree(1000)
-    move = state.last_move
-    last = state.board.geometry.index_of(move.point) if move is not None and move.point is not None else -1
-    passed = move is not None and move.is_pass
-    assert mcts_kernels.expand(tree, 0, board, geometry, tables_for(POLICY), settings, ws, color, passed, last)
+    last, passed = played_point(state), state.last_move is not None and state.last_move.is_pass
+    assert mcts_kernels.expand(tree, 0, board, geometry, tables_for(POLICY), settings, ws, color, passed, last,
+                               played_point(state.previous_state))
     first, k = tree.first_child[0], tree.num_children[0]
     return tree, {int(tree.move[i]): i for i in range(first, first + k)}
 
@@ -81,6 +81,36 @@ def test_priors_favour_a_capture_and_frown_on_a_self_atari():
     assert tree.prior_wins[children[point(white, "C3")]] / tree.prior_visits[children[point(white, "C3")]] < 0.5
     plain, _ = expanded_root(s, priors=False)
     assert np.all(plain.prior_visits[1:plain.size[0]] == 10.0)  # the even prior alone
+
+
+def test_move_patterns_priors_are_the_reference_teams_softmax():
+    """With move patterns, a play's policy prior is ``prior_policy * sqrt(p)`` for its probability
+    ``p`` among the candidate plays by the reference's teams: measured against uniform strengths
+    (``p = 1/K``), everything else in the priors being the same."""
+    from dlgo.games.go import move_features as mf
+
+    s = play(go_position("""
+        . . . . . . .
+        . . . . . . .
+        . . X . . . .
+        . X O X . . .
+        . . . . O . .
+        . . . . . . .
+        . . . . . . .
+    """), "F2", "B6")
+    log_gamma = np.random.default_rng(5).normal(0, 1, mf.NUM_LEVELS)
+    tree, children = expanded_root(s, log_gamma=log_gamma)
+    even, _ = expanded_root(s, log_gamma=np.zeros(mf.NUM_LEVELS))
+    actions, teams = mf.position_teams(s)
+    logits = np.array([log_gamma[t[t >= 0]].sum() for t in teams[:-1]])
+    p = np.exp(logits - logits.max())
+    p /= p.sum()
+    assert sorted(children) == actions[:-1]  # no pass: the opponent has not passed
+    prior_policy = SearchSettings().kernel_settings(7.5, 490).prior_policy
+    for action, probability in zip(actions, p):
+        child = children[action]
+        added = tree.prior_visits[child] - even.prior_visits[child]
+        assert added == pytest.approx(prior_policy * (math.sqrt(probability) - math.sqrt(1 / len(p))), abs=1e-9)
 
 
 def test_compaction_keeps_a_subtree_with_its_statistics():

@@ -36,8 +36,10 @@ EXTRAS = {"fastapi", "starlette", "uvicorn", "ray"}
 #: the modules that import numba when they load (the compiled kernels and what drives them): a
 #: function imports them, so that `import dlgo`, the CLI and the classic engines start without numba
 COMPILED_MODULES = {"dlgo.games.kernels", "dlgo.games.go.kernels", "dlgo.games.go.pattern_kernels",
+                    "dlgo.games.go.move_feature_kernels",
                     "dlgo.games.go.playouts", "dlgo.games.kinarow_kernels", "dlgo.games.solvers.bitboard_kernels",
-                    "dlgo.encoders.go_kernels", "engines.mcts_kernels", "engines.go_search"}
+                    "dlgo.encoders.go_kernels", "engines.mcts_kernels", "engines.go_search",
+                    "engines.training.move_patterns"}
 #: optional packages imported where they are used: OpenSpiel's, beside our games in the benchmarks
 OPTIONAL = {"pyspiel"}
 

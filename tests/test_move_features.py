@@ -1,5 +1,6 @@
 """Coulom's move features on Go positions: each candidate's team of levels."""
 import numpy as np
+import pytest
 
 from dlgo.games import new_game
 from dlgo.games.go import move_features as mf
@@ -107,3 +108,54 @@ def test_a_point_emptied_by_a_capture_has_no_distance_to_itself():
     c5 = levels(teams[actions.index(flat("C5", 5))])
     assert "last 4" in c5 and not any(name.startswith("before") for name in c5)
     assert all(mf.GROUP_OF[level] == column for team in teams for column, level in enumerate(team) if level >= 0)
+
+
+def test_compiled_competitions_are_the_reference_s():
+    """The compiled twin builds the same competitions from GNU Go's games as the readable
+    features, a game ended by resignation included (its last move makes none)."""
+    import dataclasses
+    from pathlib import Path
+
+    from dlgo.formats.records import read_games
+    from engines.training.move_patterns import competitions_from_games, reference_competitions
+
+    games = read_games(Path(__file__).resolve().parents[1] / "reports" / "ch13_alphago" / "teacher-games.csv.gz")
+    resigned = games[25].moves.rsplit(" ", 1)[0] + " resign"  # in place of the second pass
+    games = games[:25] + [dataclasses.replace(games[25], moves=resigned)]
+    fast, slow = competitions_from_games(games, progress=False), reference_competitions(games)
+    assert len(fast.winner) > 1000
+    for name in ("features", "start", "winner", "count"):
+        assert np.array_equal(getattr(fast, name), getattr(slow, name)), name
+
+
+def test_train_patterns_round_trip_play_and_bad_input(tmp_path):
+    """``dlgo train-patterns`` writes strengths that mcts-go plays with; wrong files and specs
+    get clear errors."""
+    from dlgo.core.errors import ModelFileError, SpecError
+    from dlgo.data.generate import generate_games
+    from engines import ENGINES, registry
+    from engines.rollouts import MovePatterns, read_move_patterns, save_move_patterns
+    from engines.training.move_patterns import train_patterns
+
+    data = tmp_path / "games"
+    generate_games(ENGINES, data, "go:size=5", "random", 30, seed=1, opening_plies=2, workers=1, progress=False)
+    fit = train_patterns(data, tmp_path / "patterns.npz", passes=5, progress=False)
+    patterns = read_move_patterns(tmp_path / "patterns.npz")
+    assert np.array_equal(patterns.gammas, fit.gammas) and patterns.info["games"] == 30
+    agent = registry.create(f"mcts-go:rounds=50,patterns={tmp_path / 'patterns.npz'}", seed=0)
+    state = new_game("go:size=5")
+    assert state.is_valid_move(agent.select_move(state))
+    with pytest.raises(SpecError, match=".npz"):
+        train_patterns(data, tmp_path / "patterns.keras", progress=False)
+    with pytest.raises(SpecError, match="priors=false"):
+        registry.create(f"mcts-go:rounds=50,priors=false,patterns={tmp_path / 'patterns.npz'}")
+    with pytest.raises(SpecError, match="patterns"):
+        registry.create(f"mcts:rounds=50,patterns={tmp_path / 'patterns.npz'}").check_game(new_game("connect4"))
+    with pytest.raises(ModelFileError, match="no move patterns file"):
+        registry.create("mcts-go:rounds=50,patterns=nowhere/none.npz")
+    save_move_patterns(MovePatterns(np.ones(5)), tmp_path / "short.npz")
+    with pytest.raises(ModelFileError, match="other move features"):
+        read_move_patterns(tmp_path / "short.npz")
+    (tmp_path / "bad.npz").write_text("not a zip")
+    with pytest.raises(ModelFileError, match="not a move patterns file"):
+        read_move_patterns(tmp_path / "bad.npz")

@@ -1,4 +1,4 @@
-"""``dlgo train-supervised``, ``evaluate-predictor``, ``train-rollout``,
+"""``dlgo train-supervised``, ``evaluate-predictor``, ``train-rollout``, ``train-patterns``,
 ``train-alphazero``, ``pack-run`` and ``train-rl``: networks (and AlphaGo's rollout policy)
 learned from data sets or by playing. TensorFlow (and pandas, matplotlib) are
 imported by the command that trains, not before."""
@@ -37,6 +37,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--epochs", type=whole(1), default=20, help="passes over the training games (default 20)")
     p.add_argument("--seed", type=int, default=0, help="seed for the order of the examples (default 0)")
     p.set_defaults(func=cmd_train_rollout)
+
+    p = sub.add_parser("train-patterns", help="rate Go move patterns by a dataset's moves (Coulom's Elo ratings; "
+                                              "minutes): priors for mcts-go")
+    p.add_argument("--data", required=True, help="dataset folder of Go games (`dlgo generate`, `dlgo import-sgf`)")
+    p.add_argument("--out", required=True, help="the patterns file, e.g. runs/patterns-go9.npz "
+                                                "(play with it: mcts-go:patterns=...)")
+    p.add_argument("--passes", type=whole(1), default=50, help="rounds of MM updates at most (default 50)")
+    p.set_defaults(func=cmd_train_patterns)
 
     p = sub.add_parser("train-alphazero", help="AlphaZero self-play training; resumable")
     p.add_argument("--out", required=True, help="run folder, e.g. runs/az-ttt (rerun to resume or extend)")
@@ -215,6 +223,16 @@ def cmd_train_rollout(args: argparse.Namespace) -> int:
           f"the move played has probability {metrics['likelihood']:.1%} on average (uniform: "
           f"{metrics['uniform']:.1%}), top-1 {metrics['top1']:.1%}, and {metrics['responses']:.0%} of the moves "
           f"answer the last one\nrollout policy: {args.out}   play with it: --engine mcts:rollout={args.out}")
+    return 0
+
+
+def cmd_train_patterns(args: argparse.Namespace) -> int:
+    from engines.training.move_patterns import train_patterns  # numba: loaded where it runs
+
+    fit = train_patterns(args.data, args.out, passes=args.passes)
+    print(f"{fit.positions:,} training positions; on {fit.test_positions:,} test positions the favourite is the "
+          f"move played {fit.top1:.1%} of the time (top 5: {fit.top5:.1%}; mean log-probability "
+          f"{fit.log_evidence:.2f})\nmove patterns: {args.out}   play with them: --engine mcts-go:patterns={args.out}")
     return 0
 
 

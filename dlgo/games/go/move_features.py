@@ -37,7 +37,7 @@ from dlgo.games.go.patterns import features
 from dlgo.games.go.state import GoState
 
 __all__ = ["GROUPS", "OFFSETS", "NUM_LEVELS", "GROUP_OF", "LEVEL_NAMES", "NEAREST", "FARTHEST", "EDGE_LINES",
-           "gridcular", "move_team", "pass_team", "position_teams"]
+           "gridcular", "move_team", "pass_team", "played_point", "position_teams"]
 
 NEAREST, FARTHEST = 2, 17  # the distances rated: a neighbour's to 17
 EDGE_LINES = 4
@@ -97,7 +97,7 @@ def pass_team() -> np.ndarray:
     return team
 
 
-def _played_point(state: GoState | None) -> int:
+def played_point(state: GoState | None) -> int:
     """The flat point of the move that led to ``state`` (-1: a pass, a resignation or none)."""
     if state is None or state.last_move is None or state.last_move.point is None:
         return -1
@@ -108,7 +108,7 @@ def position_teams(state: GoState) -> tuple[list[int], np.ndarray]:
     """The candidate moves of ``state`` (its legal plays that are candidates, in board order, then
     the pass, as actions) and their teams, ``(moves, groups)``: the competition a teacher's move won."""
     board, c = state.board, int(state.next_player)
-    last, before = _played_point(state), _played_point(state.previous_state)
+    last, before = played_point(state), played_point(state.previous_state)
     actions, teams = [], []
     for p in state.legal_actions()[:-1]:
         team = move_team(board, p, c, last, before)
