@@ -224,7 +224,9 @@ def published_words(config: AlphaZeroConfig, history: pd.DataFrame) -> list[str]
     """With ``publish best``: which iteration's network the run published, and by what."""
     if config.publish != "best":
         return []
-    sets = f"solved positions of `{config.reference_file}`" if config.reference_file else "early-game solved positions"
+    where = Path(config.reference_file or ".").resolve()
+    shown = os.path.relpath(where) if where.is_relative_to(Path.cwd().resolve()) else config.reference_file
+    sets = f"solved positions of `{shown}`" if config.reference_file else "early-game solved positions"
     reference = (f"fewest mistakes on {int(history['reference_positions'].iloc[-1])} critical {sets}"
                  if config.reference_positions else f"best score against `{config.baselines[0]}`")
     published = published_iteration(history)
