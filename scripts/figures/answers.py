@@ -39,6 +39,10 @@ def answers() -> str:
         ("How close to perfect play does each engine come on Connect Four?", perfect_play_answer(),
          "perfect-play-connect4"),
         ("Can AlphaZero learn Connect Four on 2 cores?", alphazero_connect4_answer(), "alphazero-connect4"),
+        ("And with the recipe the small boards picked, in 8 hours?", alphazero_connect4_recipe_answer(),
+         "alphazero-connect4-recipe"),
+        ("How far is self-play from learning the solver's truth on Connect Four?", ceiling_answer(),
+         "connect4-ceiling"),
         ("And tic-tac-toe?", f"lost {lost} of the {lines} lines a perfect opponent can choose",
          "alphazero-tictactoe"),
         ("Can a network learn Connect Four by playing, with no search of its own?", learnt, best_rl),
@@ -109,6 +113,29 @@ def learning_by_playing_answer() -> tuple[str, str]:
                                             zip(learnt, ("policy gradients", "Q-learning", "actor-critic")))
             + f"; against `mcts:rounds=100` the best scores {learnt[best_rl]['mcts:rounds=100']:.0%}"
             + (" (it sparred with that engine as it learnt)" if sparred else ""), best_rl)
+
+
+def alphazero_connect4_recipe_answer() -> str:
+    """The recipe run on Connect Four: its hours, its final match and its network's mistakes with search."""
+    match = final_match("alphazero-connect4-recipe")
+    hours = facts("alphazero-connect4-recipe")["history"]["seconds"] / 3600
+    rate = mistakes("perfect-play-connect4").get("alphazero:checkpoint=connect4-recipe,simulations=200")
+    erring = "" if rate is None else (
+        f"; at 200 simulations it changes the result in {rate['critical_rate']:.1%} ({rate['critical_low']:.1%} to "
+        f"{rate['critical_high']:.1%}) of {rate['critical']} critical solved positions (`connect4-recipe`)")
+    return (f"after {hours:.1f} hours, {match['score']:.1%} against `{match['opponent']}` ({match['games']} games, "
+            f"{simulations_of(match['network'])} simulations a move){erring}")
+
+
+def ceiling_answer() -> str:
+    """The best network learnt from solved positions beside the self-play networks, raw and with search."""
+    networks = facts("connect4-ceiling")["ceiling"]["networks"]
+    best = max((n for n in networks if n["kind"] == "ceiling"), key=lambda n: n["learnt"])
+    selfplay = "; ".join(f"`{n['network']}` (self-play) {n['raw']:.1%} and {n['search']:.1%}"
+                         for n in networks if n["kind"] != "ceiling")
+    return (f"on {best['positions']} critical positions, raw and at {best['simulations']} simulations, the network "
+            f"learnt from {best['learnt']:,} solved positions errs in {best['raw']:.1%} and {best['search']:.1%}; "
+            f"{selfplay}")
 
 
 def alphazero_go5_answer() -> str:
