@@ -26,8 +26,7 @@ import numpy as np
 from dlgo.core.errors import RecordError, SpecError
 from dlgo.data.dataset import split_of
 from dlgo.display.progress import progress_bar
-from dlgo.formats.records import GameRecord, read_games, replay
-from dlgo.games import new_game
+from dlgo.formats.records import GameRecord, replay
 from dlgo.games.go.features import NUM_FEATURES
 from dlgo.games.go.kernels import copy_board, geometry_arrays
 from dlgo.games.go.move_feature_kernels import game_competitions
@@ -38,6 +37,7 @@ from dlgo.games.go.state import GoState
 from dlgo.games.kernels import new_hash_set
 from engines.rollouts import MovePatterns, save_move_patterns
 from engines.training.bradley_terry import (Competitions, elo, fit_gammas, mean_log_evidence, top_k_accuracy)
+from engines.training.rollout_policy import read_go_games
 
 
 def merged(teams: np.ndarray, chosen: int) -> tuple[np.ndarray, np.ndarray, int]:
@@ -144,11 +144,7 @@ def train_patterns(data: str | Path, out: str | Path, passes: int = 50, progress
     out = Path(out)
     if out.suffix != ".npz":
         raise SpecError(f"a move patterns file ends in .npz, got {out}")
-    records = read_games(Path(data) / "games.csv")
-    if not records:
-        raise RecordError(f"no games in {Path(data) / 'games.csv'}")
-    if not all(isinstance(new_game(spec), GoState) for spec in {r.game for r in records}):
-        raise SpecError(f"{data} holds games other than Go; move patterns are for Go")
+    records = read_go_games(data, "move patterns are")
     fit = fit_move_patterns(records, passes=passes, progress=progress)
     if not fit.positions:
         raise RecordError(f"the training games of {data} have no moves to learn from")

@@ -154,6 +154,17 @@ def fit(train: Examples, epochs: int = 20, batch_size: int = 4096, learning_rate
     return w, losses
 
 
+def read_go_games(data: str | Path, learner: str) -> list[GameRecord]:
+    """The games of the dataset folder ``data``; a clear error where there are none or some are not
+    Go (``learner``: what is for Go, in the message)."""
+    records = read_games(Path(data) / "games.csv")
+    if not records:
+        raise RecordError(f"no games in {Path(data) / 'games.csv'}")
+    if not all(isinstance(new_game(spec), GoState) for spec in {r.game for r in records}):
+        raise SpecError(f"{data} holds games other than Go; {learner} for Go")
+    return records
+
+
 def train_rollout(data: str | Path, out: str | Path, epochs: int = 20, seed: int = 0,
                   progress: bool = True) -> dict[str, float]:
     """Fit a rollout policy to the games of ``data`` and save it to ``out``
@@ -163,11 +174,7 @@ def train_rollout(data: str | Path, out: str | Path, epochs: int = 20, seed: int
         raise SpecError(f"a rollout policy file ends in .npz, got {out}")
     if epochs < 1:
         raise SpecError(f"epochs must be at least 1, got {epochs}")
-    records = read_games(Path(data) / "games.csv")
-    if not records:
-        raise RecordError(f"no games in {Path(data) / 'games.csv'}")
-    if not all(isinstance(new_game(spec), GoState) for spec in {r.game for r in records}):
-        raise SpecError(f"{data} holds games other than Go; the rollout policy is for Go")
+    records = read_go_games(data, "the rollout policy is")
     train = examples_from([r for r in records if split_of(r.game_id) == "train"], progress, "train examples")
     test = examples_from([r for r in records if split_of(r.game_id) == "test"], progress, "test examples")
     if not len(train):
