@@ -20,8 +20,10 @@ from dlgo.storage.atomic import atomic_write
 #: Go rollout policies, ``checkpoints/<name>.npz``).
 SHIPPED = Path(__file__).resolve().parents[1] / "checkpoints"
 
-#: the spec parameters that name a network (or rollout policy) file
-NETWORK_PARAMETERS = ("checkpoint", "model", "policy", "value", "rollout")
+#: the spec parameters that name a network (or rollout policy, or move patterns) file
+NETWORK_PARAMETERS = ("checkpoint", "model", "policy", "value", "rollout", "patterns")
+#: the network parameters whose files are numpy archives (``.npz``), not Keras networks
+NPZ_PARAMETERS = ("rollout", "patterns")
 #: the entry of a ``.keras`` archive that holds dlgo's metadata (its encoder, its game, how it was trained)
 METADATA = "dlgo.json"
 
@@ -88,9 +90,14 @@ def shipped_network(game: str) -> Path | None:
     return path if path.exists() else None
 
 
+def parameter_suffix(parameter: str) -> str:
+    """The file suffix of the network parameter ``parameter`` (``.npz`` or ``.keras``)."""
+    return ".npz" if parameter in NPZ_PARAMETERS else ".keras"
+
+
 def network_files(spec: str) -> list[Path]:
     """The network files an engine spec plays with (its ``checkpoint=``, ``model=``,
-    ``policy=``, ``value=`` or ``rollout=``, and the files of a checkpoint set)."""
+    ``policy=``, ``value=``, ``rollout=`` or ``patterns=``, and the files of a checkpoint set)."""
     _, params = split_spec(spec)
     files: list[Path] = []
     if params.get("checkpoint"):
@@ -101,7 +108,7 @@ def network_files(spec: str) -> list[Path]:
     for key in NETWORK_PARAMETERS:
         if params.get(key):
             try:
-                files.append(resolve_model_path(params[key], ".npz" if key == "rollout" else ".keras"))
+                files.append(resolve_model_path(params[key], parameter_suffix(key)))
             except ModelFileError:
                 pass  # a missing file fails with its own message when the engine is built
     return files

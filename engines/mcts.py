@@ -30,7 +30,7 @@ from dlgo.core.game import State
 from dlgo.core.specs import require, require_seconds
 from dlgo.core.types import RESIGN, Move, Player
 from dlgo.games.go.state import GoState
-from engines.rollouts import load_rollout_policy
+from engines.rollouts import load_move_patterns, load_rollout_policy
 
 WIN, DRAW, LOSS = 1, 0, -1  # proven values, for the player who moved into a node
 
@@ -284,7 +284,8 @@ class GoMCTSAgent(Agent):
 
     def __init__(self, rounds: int | None = None, seconds: float = 0.0, c: float = 0.0, seed: int | None = None,
                  reuse: bool = True, resign: float = 0.1, rollout: str = "", rave: bool = True,
-                 rave_equiv: float = 3500.0, priors: bool = True, expand: int = 8, manage: bool = True):
+                 rave_equiv: float = 3500.0, priors: bool = True, expand: int = 8, manage: bool = True,
+                 patterns: str = ""):
         """``rounds``, ``seconds``: as ``uct``'s; ``c``: UCT exploration (0: the priors
         and RAVE explore); ``reuse``: keep the tree; ``resign``: resign below this win
         rate (0 = never); ``rollout``: the fast rollout policy that plays the
@@ -292,6 +293,8 @@ class GoMCTSAgent(Agent):
         ``random``: uniform light playouts, the shipped policy's priors);
         ``rave``, ``rave_equiv``: RAVE with this equivalence (Gelly & Silver 2007);
         ``priors``: Go knowledge as virtual simulations for new moves (Coulom 2007, Michi);
+        ``patterns``: move patterns (``dlgo train-patterns``) whose probabilities replace
+        the rollout policy's among the priors (default none);
         ``expand``: simulations through a leaf before it is expanded;
         ``manage``: time management (with ``seconds``: stop when decided while
         the bank of saved time has room, spend it on close middle-game positions)."""
@@ -304,6 +307,9 @@ class GoMCTSAgent(Agent):
         self.rng = random.Random(seed)
         self._heavy = rollout != "random"  # the rollout policy plays the playouts; its weights give the priors
         self._policy = load_rollout_policy(rollout if self._heavy and rollout else "go9-rollout")
+        if patterns and not priors:
+            raise SpecError(f"{self.name}: patterns give priors, which priors=false turns off")
+        self._patterns = load_move_patterns(patterns)
         self._options: dict[str, Any] = {"rave_equiv": rave_equiv if rave else 0.0, "c": c, "expand": expand,
                                          "priors": priors, "manage": manage, "resign": resign}
         self._search: Any = None  # engines.go_search.GoSearch, made at the first position
@@ -322,14 +328,15 @@ class GoMCTSAgent(Agent):
         if self._search is None:
             from engines.go_search import GoSearch, SearchSettings  # numba: loaded where it runs
             self._search = GoSearch(SearchSettings(heavy=self._heavy, **self._options), self._policy,
-                                    self.rng.getrandbits(63))
+                                    self.rng.getrandbits(63),
+                                    log_gamma=None if self._patterns is None else self._patterns.log_gamma)
         rounds, seconds = self.move_budget(self.rounds, self.seconds)
         result = self._search.search(state, rounds, seconds, self.deadline(seconds * 2.5), self.reuse)
         return Decision(result.move, result.simulations, result.report())
 
 
 #: the parameters of ``mcts`` that act on Go's search alone
-GO_ONLY = ("rave", "rave_equiv", "priors", "expand", "manage")
+GO_ONLY = ("rave", "rave_equiv", "priors", "expand", "manage", "patterns")
 
 
 class MCTSAgent(UCTAgent):
@@ -345,7 +352,7 @@ class MCTSAgent(UCTAgent):
     def __init__(self, rounds: int | None = None, seconds: float = 0.0, c: float | None = None,
                  seed: int | None = None, reuse: bool = True, resign: float | None = None, rollout: str = "",
                  plain: bool = False, rave: bool = True, rave_equiv: float = 3500.0, priors: bool = True,
-                 expand: int = 8, manage: bool = True):
+                 expand: int = 8, manage: bool = True, patterns: str = ""):
         """``plain``: uct on Go too; the others: those of ``uct`` and ``mcts-go``."""
         super().__init__(rounds, seconds, 1.4 if c is None else c, seed, reuse, 0.0 if resign is None else resign,
                          rollout)
@@ -353,9 +360,10 @@ class MCTSAgent(UCTAgent):
         self.plain = plain
         self.go = None if plain else GoMCTSAgent(rounds, seconds, 0.0 if c is None else c, seed, reuse,
                                                  0.1 if resign is None else resign, rollout, rave, rave_equiv,
-                                                 priors, expand, manage)
+                                                 priors, expand, manage, patterns)
         defaults = inspect.signature(GoMCTSAgent.__init__).parameters  # Go's search's own, written once
-        given = {"rave": rave, "rave_equiv": rave_equiv, "priors": priors, "expand": expand, "manage": manage}
+        given = {"rave": rave, "rave_equiv": rave_equiv, "priors": priors, "expand": expand, "manage": manage,
+                 "patterns": patterns}
         self._go_only = [name for name in GO_ONLY if given[name] != defaults[name].default]
 
     def searches_go(self, state: State) -> bool:

@@ -21,12 +21,13 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from dlgo.core.errors import ModelFileError
+from dlgo.core.errors import ModelFileError, SpecError
 from dlgo.core.game import State
 from dlgo.core.types import Player
 from dlgo.storage.atomic import atomic_write
 from dlgo.games.go.move_features import LEVEL_NAMES
 from dlgo.games.go.patterns import PatternPolicy
+from dlgo.games.go.state import GoState
 from engines.checkpoints import resolve_model_path
 
 
@@ -86,6 +87,11 @@ class MovePatterns:
     def log_gamma(self) -> np.ndarray:
         """The strengths as logits: a move's is the sum over its levels."""
         return np.log(np.asarray(self.gammas, np.float64))
+
+    def check(self, state: State) -> None:
+        """:class:`SpecError` unless ``state`` is a Go position (the features are Go's, on any board)."""
+        if not isinstance(state, GoState):
+            raise SpecError(f"move patterns rate Go moves; they cannot play {state.game.spec}")
 
 
 def save_move_patterns(patterns: MovePatterns, path: str | Path) -> None:

@@ -128,29 +128,31 @@ def test_compiled_competitions_are_the_reference_s():
         assert np.array_equal(getattr(fast, name), getattr(slow, name)), name
 
 
-def test_train_patterns_round_trip_search_and_bad_input(tmp_path):
-    """``dlgo train-patterns`` writes strengths that Go's search plays with; wrong files get clear errors."""
+def test_train_patterns_round_trip_play_and_bad_input(tmp_path):
+    """``dlgo train-patterns`` writes strengths that mcts-go plays with; wrong files and specs
+    get clear errors."""
     from dlgo.core.errors import ModelFileError, SpecError
     from dlgo.data.generate import generate_games
-    from engines import ENGINES
-    from engines.go_search import GoSearch, SearchSettings
-    from engines.rollouts import MovePatterns, load_move_patterns, load_rollout_policy, read_move_patterns, \
-        save_move_patterns
+    from engines import ENGINES, registry
+    from engines.rollouts import MovePatterns, read_move_patterns, save_move_patterns
     from engines.training.move_patterns import train_patterns
 
     data = tmp_path / "games"
     generate_games(ENGINES, data, "go:size=5", "random", 30, seed=1, opening_plies=2, workers=1, progress=False)
     fit = train_patterns(data, tmp_path / "patterns.npz", passes=5, progress=False)
-    patterns = load_move_patterns(str(tmp_path / "patterns.npz"))
-    assert patterns is not None and np.array_equal(patterns.gammas, fit.gammas) and patterns.info["games"] == 30
-    search = GoSearch(SearchSettings(), load_rollout_policy("go9-rollout"), seed=0, log_gamma=patterns.log_gamma)
+    patterns = read_move_patterns(tmp_path / "patterns.npz")
+    assert np.array_equal(patterns.gammas, fit.gammas) and patterns.info["games"] == 30
+    agent = registry.create(f"mcts-go:rounds=50,patterns={tmp_path / 'patterns.npz'}", seed=0)
     state = new_game("go:size=5")
-    result = search.search(state, rounds=50, seconds=0.0, deadline=float("inf"), reuse=True)
-    assert state.is_valid_move(result.move)
+    assert state.is_valid_move(agent.select_move(state))
     with pytest.raises(SpecError, match=".npz"):
         train_patterns(data, tmp_path / "patterns.keras", progress=False)
+    with pytest.raises(SpecError, match="priors=false"):
+        registry.create(f"mcts-go:rounds=50,priors=false,patterns={tmp_path / 'patterns.npz'}")
+    with pytest.raises(SpecError, match="patterns"):
+        registry.create(f"mcts:rounds=50,patterns={tmp_path / 'patterns.npz'}").check_game(new_game("connect4"))
     with pytest.raises(ModelFileError, match="no move patterns file"):
-        load_move_patterns("nowhere/none.npz")
+        registry.create("mcts-go:rounds=50,patterns=nowhere/none.npz")
     save_move_patterns(MovePatterns(np.ones(5)), tmp_path / "short.npz")
     with pytest.raises(ModelFileError, match="other move features"):
         read_move_patterns(tmp_path / "short.npz")

@@ -103,7 +103,11 @@ def test_an_engine_that_cannot_play_the_game_is_refused_when_the_session_is_made
 
 
 def test_the_file_lists_offer_only_files_that_fit_the_parameter_and_the_game(client, runs):
+    from dlgo.games.go.move_features import LEVEL_NAMES
+    from engines.rollouts import MovePatterns, save_move_patterns
+
     shutil.copyfile(SHIPPED / "go9-rollout.npz", runs / "mine-rollout.npz")
+    save_move_patterns(MovePatterns(np.full(len(LEVEL_NAMES), 2.0)), runs / "mine-patterns.npz")
     np.savez(runs / "buffer.npz", features=np.zeros((2, 3)), policies=np.zeros((2, 3)))  # a replay buffer
     (runs / "broken.keras").write_bytes(b"not a zip")
 
@@ -114,6 +118,8 @@ def test_the_file_lists_offer_only_files_that_fit_the_parameter_and_the_game(cli
 
     anywhere, go9, tictactoe = files(), files("go:size=9"), files("tictactoe")
     assert sorted(Path(f).name for f in anywhere["mcts"]["rollout"]) == ["go9-rollout", "mine-rollout.npz"]
+    assert [Path(f).name for f in go9["mcts-go"]["patterns"]] == ["mine-patterns.npz"]  # not a rollout policy
+    assert tictactoe["mcts"]["patterns"] == []
     assert not any("buffer" in f or "broken" in f for lists in anywhere.values() for f in sum(lists.values(), []))
     assert go9["alphago"]["policy"] == ["go9-policy"] and go9["alphago"]["checkpoint"] == ["go9"]
     assert go9["alphago"]["value"] == ["go9-value"] and go9["alphazero"]["checkpoint"] == []
@@ -121,6 +127,11 @@ def test_the_file_lists_offer_only_files_that_fit_the_parameter_and_the_game(cli
     assert tictactoe["alphazero"]["checkpoint"] == ["tictactoe"] and tictactoe["q"]["model"] == []
     assert "connect4" in anywhere["alphazero"]["checkpoint"] and "go9-value" not in anywhere["predictor"]["model"]
     assert "board size" in error_of(client.get("/api/catalog", params={"game": "go:size=1x2"}), 400)
+    patterns = go9["mcts-go"]["patterns"][0]
+    session = new(client, game="go:size=5", white=f"mcts-go:rounds=20,patterns={patterns}")
+    assert session.status_code == 201, session.text
+    assert "not a move patterns file" in error_of(new(client, game="go:size=5",
+                                                      white=f"mcts-go:patterns={runs / 'mine-rollout.npz'}"), 400)
 
 
 # ------------------------------------------------------------------ item 6: a refused request changes nothing

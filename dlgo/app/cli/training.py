@@ -39,10 +39,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_train_rollout)
 
     p = sub.add_parser("train-patterns", help="rate Go move patterns by a dataset's moves (Coulom's Elo ratings; "
-                                              "minutes): priors for Go's search")
+                                              "minutes): priors for mcts-go")
     p.add_argument("--data", required=True, help="dataset folder of Go games (`dlgo generate`, `dlgo import-sgf`)")
     p.add_argument("--out", required=True, help="the patterns file, e.g. runs/patterns-go9.npz "
-                                                "(priors for Go's search)")
+                                                "(play with it: mcts-go:patterns=...)")
     p.add_argument("--passes", type=whole(1), default=50, help="rounds of MM updates at most (default 50)")
     p.set_defaults(func=cmd_train_patterns)
 
@@ -232,7 +232,7 @@ def cmd_train_patterns(args: argparse.Namespace) -> int:
     fit = train_patterns(args.data, args.out, passes=args.passes)
     print(f"{fit.positions:,} training positions; on {fit.test_positions:,} test positions the favourite is the "
           f"move played {fit.top1:.1%} of the time (top 5: {fit.top5:.1%}; mean log-probability "
-          f"{fit.log_evidence:.2f})\nmove patterns: {args.out}")
+          f"{fit.log_evidence:.2f})\nmove patterns: {args.out}   play with them: --engine mcts-go:patterns={args.out}")
     return 0
 
 

@@ -32,9 +32,10 @@ from dlgo.core.game import State
 from dlgo.core.specs import format_spec, split_spec
 from dlgo.storage.atomic import atomic_write
 from dlgo.games import new_game
-from engines.checkpoints import NETWORK_PARAMETERS, SET_FILES, SHIPPED, checkpoint_set, resolve_model_path
+from engines.checkpoints import NETWORK_PARAMETERS, NPZ_PARAMETERS, SET_FILES, SHIPPED, checkpoint_set, \
+    parameter_suffix, resolve_model_path
 from engines.neural.loading import LoadedModel
-from engines.rollouts import read_rollout_policy
+from engines.rollouts import read_move_patterns, read_rollout_policy
 
 #: the longest spec text accepted
 MAX_SPEC = 300
@@ -121,11 +122,11 @@ def relative_paths(message: str) -> str:
 def _network_files(name: str, key: str, value: str) -> tuple[dict[str, Path], str]:
     """The files engine ``name`` loads for its parameter ``key=value``, each by the
     name its pinned copy takes, and what the parameter names among the copies: a
-    Go rollout policy or a network (a parameter whose heads the engine names) by
-    its file's name, else a checkpoint set's files by their prefix (``go9``: its
+    Go rollout policy, move patterns or a network (a parameter whose heads the
+    engine names) by its file's name, else a checkpoint set's files by their prefix (``go9``: its
     ``go9-policy.keras``, ...). :class:`ModelFileError` if there is none."""
-    if key == "rollout" or key in registry.engine_class(name).network_heads:
-        path = resolve_model_path(value, ".npz" if key == "rollout" else ".keras")
+    if key in NPZ_PARAMETERS or key in registry.engine_class(name).network_heads:
+        path = resolve_model_path(value, parameter_suffix(key))
         return {path.name: path}, path.name
     prefix = Path(value).name or "set"
     return {prefix + SET_FILES[role]: Path(file) for role, file in checkpoint_set(value).items()}, prefix
@@ -289,19 +290,21 @@ class Networks(NamedTuple):
 
     keras: list[tuple[str, str]]   # networks, each with the kind its metadata records ("" if none)
     rollouts: list[str]            # Go rollout policies (.npz from `dlgo train-rollout`)
+    patterns: list[str]            # Go move patterns (.npz from `dlgo train-patterns`)
     sets: list[str]                # AlphaGo's checkpoint sets (NAME for NAME-policy.keras, ...)
 
 
 def offered_networks(roots: FileRoots, state: State | None = None) -> Networks:
     """The files under the folders that are what their names say (a network saved
-    by dlgo, read without TensorFlow; a rollout policy) and, given ``state``, play its game."""
+    by dlgo, read without TensorFlow; a rollout policy; move patterns) and, given ``state``, play its game."""
     def network(path: Path) -> LoadedModel:
         return LoadedModel(str(path), network=False)
 
     keras = [(name, str(loaded.metadata.get("kind", "")))
              for name, loaded in _readable(roots, ".keras", network, state)]
     rollouts = [name for name, _ in _readable(roots, ".npz", read_rollout_policy, state)]
-    return Networks(keras, rollouts, set_prefixes([name for name, _ in keras]))
+    patterns = [name for name, _ in _readable(roots, ".npz", read_move_patterns, state)]
+    return Networks(keras, rollouts, patterns, set_prefixes([name for name, _ in keras]))
 
 
 def _readable(roots: FileRoots, suffix: str, read: Callable[[Path], Any], state: State | None) -> list[tuple[str, Any]]:

@@ -27,10 +27,12 @@ async def get_catalog(store: Store, game: str | None = Query(None, max_length=MA
 
 def files_for(engine: str, parameter: str, networks: Networks) -> list[str]:
     """The files a list offers for ``engine``'s network ``parameter``: rollout
-    policies, checkpoint sets (a parameter whose heads the engine does not name),
+    policies, move patterns, checkpoint sets (a parameter whose heads the engine does not name),
     or networks with the heads it plays by (or of no recorded kind)."""
     if parameter == "rollout":
         return networks.rollouts
+    if parameter == "patterns":
+        return networks.patterns
     heads = engine_class(engine).network_heads.get(parameter)
     if heads is None:
         return networks.sets
@@ -49,7 +51,7 @@ def catalog(roots: FileRoots, time_limit: float, game: str | None = None) -> dic
     """The games and engines a page may choose, with their options and defaults, and
     the networks on offer (those that play ``game``, a spec, when it is given)."""
     offered = offered_networks(roots, browser_game(game) if game else None)
-    networks = {"keras": [name for name, _ in offered.keras], "npz": offered.rollouts, "sets": offered.sets}
+    networks = {"keras": [name for name, _ in offered.keras], "npz": offered.rollouts + offered.patterns, "sets": offered.sets}
     engines_list = []
     for name in offered_engines():
         parameters = []
