@@ -50,7 +50,7 @@ from engines.checkpoints import checkpoint_set
 from engines.neural.loading import LoadedModel, load_network, value_output
 from engines.predictor import candidate_plays, choose_from_policy, pass_wins
 from engines.puct import Evaluator, PUCTAgent
-from engines.rollouts import Rollouts, load_rollout_policy
+from engines.rollouts import Rollouts, load_move_patterns, load_rollout_policy
 
 
 #: the compiled search asks the networks about a node simulated this often
@@ -156,9 +156,11 @@ class AlphaGoAgent(PUCTAgent):
     def __init__(self, checkpoint: str = "", policy: str = "", value: str = "", rollout: str = "",
                  simulations: int | None = None, lam: float | None = None, c: float = 2.0, seconds: float = 0.0,
                  temperature: float = 0.0, seed: int | None = None, reuse: bool = True, fpu: float | None = None,
-                 batch: int = 8, plain: bool = False, guide: int = GUIDE_AFTER, prior: float = PRIOR_NET):
+                 batch: int = 8, plain: bool = False, guide: int = GUIDE_AFTER, prior: float = PRIOR_NET,
+                 patterns: str = ""):
         """``checkpoint``: the prefix of a set of three files (``NAME-policy.keras``,
-        ``NAME-value.keras``, ``NAME-rollout.npz``; a shipped name such as ``go9``);
+        ``NAME-value.keras``, ``NAME-rollout.npz``; a shipped name such as ``go9``),
+        and its move patterns (``NAME-patterns.npz``) if it has them;
         ``policy``/``value``/``rollout``: the files one by one (they override the
         set's); ``simulations``: searches per move (0 = the policy network's
         move; default 400 in the PUCT search, and in the compiled Go search
@@ -176,13 +178,16 @@ class AlphaGoAgent(PUCTAgent):
         ignores ``c``, ``temperature``, ``fpu`` and ``batch``); ``guide``:
         simulations through a node before the networks are asked about it;
         ``prior``: the policy's weight, in virtual wins times the square root of
-        a move's probability."""
+        a move's probability; ``patterns``: move patterns (``dlgo train-patterns``)
+        whose probabilities replace the rollout policy's among the compiled
+        search's priors until the networks answer (default none)."""
         require(lam is None or 0 <= lam <= 1, f"alphago: lam is the rollouts' share in [0, 1], got {lam}")
         require(guide >= 1, f"alphago: guide is the simulations before the networks are asked, at least 1, got {guide}")
         require(0 <= prior < math.inf, f"alphago: prior must be a finite number, at least 0, got {prior}")
         files = checkpoint_set(checkpoint) if checkpoint else {}
         policy, value, rollout = policy or files.get("policy", ""), value or files.get("value", ""), \
             rollout or files.get("rollout", "")
+        patterns = patterns or files.get("patterns", "")
         if not policy:
             raise SpecError("alphago needs policy=PATH (a move predictor, `dlgo train-supervised`) "
                             "or checkpoint=NAME (a set of policy, value and rollout files)")
@@ -203,11 +208,21 @@ class AlphaGoAgent(PUCTAgent):
         self._go: Any = None  # engines.go_search.GoSearch, made at the first Go position
         self._go_options: dict[str, Any] | None = None  # the compiled search's settings (None: the PUCT search)
         self._go_patterns: Any = None
+        self._log_gamma: np.ndarray | None = None  # move patterns' log strengths (None: the rollout policy's priors)
         if guided:
-            NetworkGuide.check(self.evaluator)
-            # the rollout policy's patterns give its priors (the shipped one's if the set has none) and play its playouts
-            self._go_options = {"heavy": bool(rollout), "guide_after": guide, "prior_net": prior, "value_share": 1 - lam}
-            self._go_patterns = self.evaluator.rollouts if rollout else load_rollout_policy("go9-rollout")
+            self._guide_go_search(bool(rollout), guide, prior, lam, patterns)
+        elif patterns:
+            raise SpecError(f"{self.name}: patterns give the compiled Go search its priors; the PUCT search "
+                            "(plain=true, or a network of another game) takes its priors from the policy network")
+
+    def _guide_go_search(self, heavy: bool, guide: int, prior: float, lam: float, patterns: str) -> None:
+        """The compiled Go search's settings: the rollout policy's patterns give its priors (the shipped
+        one's if the set has none; the move ``patterns``' if given) and, if ``heavy``, play its playouts."""
+        NetworkGuide.check(self.evaluator)
+        self._go_options = {"heavy": heavy, "guide_after": guide, "prior_net": prior, "value_share": 1 - lam}
+        self._go_patterns = self.evaluator.rollouts if heavy else load_rollout_policy("go9-rollout")
+        move_patterns = load_move_patterns(patterns)
+        self._log_gamma = None if move_patterns is None else move_patterns.log_gamma
 
     def _value_network(self, value: str, lam: float, policy_net: LoadedModel) -> LoadedModel | None:
         """The value network, if ``lam`` gives it a share."""
@@ -239,7 +254,7 @@ class AlphaGoAgent(PUCTAgent):
             from engines.go_search import GoSearch, SearchSettings  # numba: loaded where it runs
             assert self._go_options is not None
             self._go = GoSearch(SearchSettings(**self._go_options), self._go_patterns, self.rng.getrandbits(63),
-                                NetworkGuide(self.evaluator))
+                                NetworkGuide(self.evaluator), log_gamma=self._log_gamma)
         simulations, seconds = self.move_budget(self.simulations, self.seconds)
         result = self._go.search(state, simulations, seconds, self.deadline(seconds * 2.5), self.reuse)
         return Decision(result.move, result.simulations, result.report())
@@ -291,11 +306,12 @@ class AlphaGoGoAgent(AlphaGoAgent):
 
     def __init__(self, checkpoint: str = "", policy: str = "", value: str = "", rollout: str = "",
                  simulations: int | None = None, lam: float = GUIDED_LAM, seconds: float = 0.0,
-                 seed: int | None = None, reuse: bool = True, guide: int = GUIDE_AFTER, prior: float = PRIOR_NET):
+                 seed: int | None = None, reuse: bool = True, guide: int = GUIDE_AFTER, prior: float = PRIOR_NET,
+                 patterns: str = ""):
         """As ``alphago``'s (:class:`AlphaGoAgent`); ``simulations`` 10,000 unless given (0 or
         ``seconds``: the time alone)."""
         super().__init__(checkpoint, policy, value, rollout, simulations, lam, seconds=seconds, seed=seed,
-                         reuse=reuse, guide=guide, prior=prior)
+                         reuse=reuse, guide=guide, prior=prior, patterns=patterns)
         if self._go_options is None:
             raise SpecError(f"{self.name} plays Go: its networks play {self.native_game().name}; "
                             "on other games use alphago-puct (or alphago)")

@@ -54,12 +54,16 @@ def resolve_model_path(path: str | Path, suffix: str = ".keras", kind: str = "")
 
 
 #: the files of a set named by a prefix (``alphago:checkpoint=go9``): role -> the end of its file name
-SET_FILES = {"policy": "-policy.keras", "value": "-value.keras", "rollout": "-rollout.npz"}
+SET_FILES = {"policy": "-policy.keras", "value": "-value.keras", "rollout": "-rollout.npz",
+             "patterns": "-patterns.npz"}
+#: the files of a complete set, AlphaGo's three (move patterns are a set's option)
+ALPHAGO_ROLES = ("policy", "value", "rollout")
 
 
 def checkpoint_set(prefix: str) -> dict[str, str]:
     """The files of the set ``prefix`` that exist, by role: ``go9`` -> the shipped
-    ``checkpoints/go9-policy.keras``, ``go9-value.keras`` and ``go9-rollout.npz``;
+    ``checkpoints/go9-policy.keras``, ``go9-value.keras`` and ``go9-rollout.npz`` (and a set's
+    move patterns, ``-patterns.npz``, where it has them);
     ``runs/ag/go9`` -> ``runs/ag/go9-policy.keras``, ... A :class:`ModelFileError`
     if it has no policy file."""
     found = {}
@@ -77,9 +81,9 @@ def checkpoint_set(prefix: str) -> dict[str, str]:
 
 
 def complete_set(prefix: str) -> bool:
-    """Whether the set ``prefix`` has every file (policy, value and rollout)."""
+    """Whether the set ``prefix`` has AlphaGo's three files (policy, value and rollout)."""
     try:
-        return set(checkpoint_set(prefix)) == set(SET_FILES)
+        return set(ALPHAGO_ROLES) <= set(checkpoint_set(prefix))
     except ModelFileError:
         return False
 

@@ -12,7 +12,7 @@ from dlgo.games import new_game
 from dlgo.games.go.patterns import NUM_FEATURES, PatternPolicy
 from engines import registry
 from engines.rollouts import save_rollout_policy
-from engines.checkpoints import checkpoint_set, network_files
+from engines.checkpoints import SET_FILES, checkpoint_set, network_files
 from helpers import go_position
 
 pytest.importorskip("engines.neural.backend")
@@ -240,3 +240,33 @@ def test_each_alphago_search_has_a_name_and_alphago_stands_for_the_networks_game
     with pytest.raises(SpecError, match="alphago-go plays Go: its networks play tictactoe"):
         registry.create(f"alphago-go:policy={tmp_path / 'ttt.keras'},lam=1")
     assert registry.engine_class("alphago").alias_of == ("alphago-go", "alphago-puct")
+
+
+def test_move_patterns_give_the_compiled_search_its_first_priors(go5_set, tmp_path):
+    """``patterns=`` reaches the guided Go search (its log strengths in the rollout policy's
+    place); the PUCT search, whose priors are the policy network's, refuses it."""
+    from dlgo.games.go.move_features import LEVEL_NAMES
+    from engines.rollouts import MovePatterns, save_move_patterns
+
+    gammas = np.linspace(0.5, 3.0, len(LEVEL_NAMES))
+    save_move_patterns(MovePatterns(gammas), tmp_path / "patterns.npz")
+    agent = registry.create(f"alphago:checkpoint={go5_set},simulations=300,patterns={tmp_path / 'patterns.npz'}",
+                            seed=1)
+    state = new_game("go:size=5")
+    for _ in range(3):
+        move = agent.select_move(state)
+        assert state.is_valid_move(move)
+        state = state.apply_move(move)
+    assert np.allclose(agent._go.log_gamma, np.log(gammas))
+    with pytest.raises(SpecError, match="PUCT"):
+        registry.create(f"alphago:checkpoint={go5_set},plain=true,patterns={tmp_path / 'patterns.npz'}")
+    with pytest.raises(ModelFileError, match="not a move patterns file"):
+        registry.create(f"alphago-go:checkpoint={go5_set},patterns={go5_set}-rollout.npz")
+    own = tmp_path / "own"  # a set with its patterns: checkpoint= alone takes them
+    for role, file in checkpoint_set(go5_set).items():
+        shutil.copyfile(file, f"{own}{SET_FILES[role]}")
+    shutil.copyfile(tmp_path / "patterns.npz", f"{own}-patterns.npz")
+    assert str(tmp_path / "own-patterns.npz") in map(str, network_files(f"alphago:checkpoint={own}"))
+    with_set = registry.create(f"alphago:checkpoint={own},simulations=50", seed=1)
+    with_set.select_move(new_game("go:size=5"))
+    assert np.allclose(with_set._go.log_gamma, np.log(gammas))

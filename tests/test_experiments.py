@@ -752,3 +752,42 @@ def test_the_recipe_ablation_runs_quick_and_sets_each_variant_beside_the_baselin
     history = pd.read_csv(work / "5x4-4" / "anneal-s0" / "history.csv")  # references at the first and the last only
     assert list(history.dropna(subset=["mistakes_search"])["iteration"]) == [0, 1, 3]
     assert "| 5x4-4 | `anneal` | 1 |" in (out / "summary.md").read_text()
+
+
+@pytest.mark.skipif(not __import__("os").access("/usr/games/gnugo", __import__("os").X_OK),
+                    reason="GNU Go is not installed (apt-get install gnugo)")
+def test_the_full_board_experiment_learns_from_its_teacher_plays_its_parts_and_resumes(tmp_path):
+    """go19 --quick (on 7x7): GNU Go's games kept in the report, the three models fitted to them
+    and measured on the same held-out games, the ablation adding each in turn, the match; a
+    rerun plays and fits nothing new, and a run elsewhere starts from the report's games."""
+    import pandas as pd
+
+    from dlgo.formats.records import read_games
+    from experiments.headline import go19
+
+    out, work = tmp_path / "report", tmp_path / "work"
+    args = ["--quick", "--workers", "1", "--out", str(out), "--work", str(work)]
+    assert go19.main(args) == 0
+    teacher = read_games(out / "teacher-games.csv.gz")
+    assert len(teacher) == 4 and {r.black for r in teacher} == {"gnugo:level=0"}
+    learning = pd.read_csv(out / "learning.csv").set_index("model")
+    assert list(learning.index) == ["move patterns", "rollout policy", "network"]
+    assert (learning["games"] == 4).all() and (learning["top1"].between(0, 1)).all()
+    ablation = pd.read_csv(out / "ablation" / "games.csv")
+    engines = go19.Models(work, 7).engines(0.05)
+    assert set(ablation.black) | set(ablation.white) == {*engines.values(), "gnugo:level=0"}
+    assert any("patterns=" in spec and spec.startswith("alphago:") for spec in engines.values())
+    match = pd.read_csv(out / "match" / "games.csv")
+    assert set(match.black) | set(match.white) == {engines["+ network and patterns"], "gnugo:level=0"}
+    summary = (out / "summary.md").read_text()
+    for heading in ("# 7x7 Go against GNU Go", "## The teacher's games", "## What each model learnt",
+                    "## The search, and what each learned piece adds", "## Against GNU Go"):
+        assert heading in summary
+    assert written_facts_differ([out]) == {} and read_facts(out)["learning"]["network"]["games"] == 4
+    stamp = (work / "go7-patterns.npz").stat().st_mtime
+    assert go19.main(args) == 0  # resumes: nothing new is played or fitted
+    assert (work / "go7-patterns.npz").stat().st_mtime == stamp and len(pd.read_csv(out / "ablation" / "games.csv")) == 5
+    elsewhere = tmp_path / "elsewhere"
+    assert go19.main(["--quick", "--workers", "1", "--out", str(out), "--work", str(elsewhere),
+                      "--parts", "teacher"]) == 0
+    assert read_games(elsewhere / "games" / "games.csv") == teacher  # the report's games, not played again

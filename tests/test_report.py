@@ -59,6 +59,7 @@ def test_replay_shows_a_recorded_game(tmp_path, capsys):
 def test_go_games_are_also_written_as_sgf(tmp_path):
     import re
 
+    from dlgo.arena.tournament import sgf_file_name
     from dlgo.formats.records import replay
     from dlgo.formats.sgf import sgf_point
 
@@ -67,8 +68,10 @@ def test_go_games_are_also_written_as_sgf(tmp_path):
     files = sorted((tmp_path / "sgf").glob("*.sgf"))
     assert len(files) == 2
     record = records[0]
-    sgf = (tmp_path / "sgf" / ("".join(c if c.isalnum() or c in "=-_." else "_" for c in record.game_id)
-                               + ".sgf")).read_text()
+    sgf = (tmp_path / "sgf" / sgf_file_name(record.game_id)).read_text()
+    assert sgf_file_name("a vs b #1") == "a_vs_b__1.sgf"
+    long_ids = [f"alphago:policy={'x' * 300},seconds=2 vs gnugo:level={level} #0" for level in (1, 5)]
+    assert len({sgf_file_name(i) for i in long_ids}) == 2 and all(len(sgf_file_name(i)) <= 200 for i in long_ids)
     assert sgf.startswith("(;FF[4]GM[1]") and "SZ[5]" in sgf and "KM[7.5]" in sgf and "RU[Chinese]" in sgf
     assert f"PB[{record.black}]" in sgf and f"PW[{record.white}]" in sgf and f"RE[{record.result}]" in sgf
     moves = re.findall(r";([BW])\[([a-s]{0,2})\]", sgf)

@@ -206,10 +206,10 @@ def test_alphazero_adds_the_auxiliary_heads_to_a_supervised_resnet_start(ttt_dat
     from engines.neural.backend import compiled_call, load_model
     from engines.training.alphazero import train_alphazero
     from engines.training.alphazero_config import AlphaZeroConfig
-    from engines.training.supervised import RESNET_HEADS, train_supervised
+    from engines.training.supervised import RESNETS, train_supervised
 
     defaults = {f.name: f.default for f in fields(AlphaZeroConfig)}
-    assert RESNET_HEADS == (defaults["policy_filters"], defaults["value_filters"])
+    assert RESNETS["resnet"][2:] == (defaults["policy_filters"], defaults["value_filters"])
     start = tmp_path / "resnet"
     train_supervised(ttt_data, start, model="resnet", target="both", epochs=1, batch_size=8, progress=False)
     config = dict(game="tictactoe", games=2, parallel=2, simulations=4, buffer_games=4, batch_size=8, train_steps=1,

@@ -61,14 +61,27 @@ def task_seed(seed: int, game_id: str) -> int:
     return int.from_bytes(digest[:4], "big")
 
 
+#: the longest SGF file name kept whole (a file system allows 255 bytes, with room for a temporary suffix)
+LONGEST_NAME = 160
+
+
+def sgf_file_name(game_id: str) -> str:
+    """The SGF file of the game ``game_id``: its id with characters a file name cannot
+    hold replaced; a long id (engines named by long paths) is cut, and a digest of the
+    whole id keeps the names apart."""
+    name = "".join(c if c.isalnum() or c in "=-_." else "_" for c in game_id)
+    if len(name) > LONGEST_NAME:
+        name = f"{name[:LONGEST_NAME - 17]}-{hashlib.sha256(game_id.encode()).hexdigest()[:16]}"
+    return name + ".sgf"
+
+
 def save_record(out: Path, record: GameRecord) -> None:
     """Games that have SGF (Go) are also kept as SGF files in ``out/sgf/``
     (other games: the ``moves`` column of games.csv is their record)."""
     if not get_game(record.game).has_sgf:
         return
-    name = "".join(c if c.isalnum() or c in "=-_." else "_" for c in record.game_id) + ".sgf"
     (out / "sgf").mkdir(exist_ok=True)
-    with atomic_write(out / "sgf" / name) as handle:
+    with atomic_write(out / "sgf" / sgf_file_name(record.game_id)) as handle:
         final = replay(record.game, record.moves)[-1]
         handle.write(game_to_sgf(final, record.black, record.white, record.result))
 

@@ -205,7 +205,7 @@ class AlphaZeroConfig:
         if heads:
             raise ModelFileError(f"--init {self.init}: it has auxiliary heads already ({', '.join(heads)}); a run "
                                  "starts from a policy and a value alone, its own auxiliary heads added fresh")
-        if self.auxiliary and kind != "alphazero" and model != "resnet":
+        if self.auxiliary and kind != "alphazero" and not model.startswith("resnet"):
             raise ModelFileError(f"--init {self.init}: --auxiliary adds its heads to AlphaZero's ResNet "
                                  f"(train-supervised --model resnet, or a train-alphazero network); this one is "
                                  f"a {model or kind or 'network of unrecorded kind'}")

@@ -10,7 +10,8 @@ per game, so that the positions it learns are not near copies sharing one
 result). ``target="both"`` trains a policy head and a value head on one body,
 the value's loss weighted by :data:`VALUE_WEIGHT` (AlphaGo Zero's supervised
 network): a start for ``dlgo train-alphazero --init``. ``model="resnet"`` is
-AlphaZero's residual tower (:func:`engines.neural.resnet.build_resnet`).
+AlphaZero's residual tower (:func:`engines.neural.resnet.build_resnet`), and
+``"resnet6"`` a deeper one with thin heads for the full board (:data:`RESNETS`).
 ``out/`` receives::
 
     run.json                 the settings (a rerun must use the same ones)
@@ -28,7 +29,7 @@ import logging
 import math
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -200,18 +201,31 @@ def compile_model(model: "keras.Model", learning_rate: float, target: str = "mov
         model.compile(optimizer=optimizer, loss=keras.losses.SparseCategoricalCrossentropy(), metrics=move_metrics)
 
 
-#: the size of ``model="resnet"``: AlphaZero's tower at the suite's Go size, with the recipe's heads
-#: (AlphaZeroConfig's default policy and value filters)
-RESNET_BLOCKS, RESNET_FILTERS, RESNET_HEADS = 4, 64, (32, 32)
+class ResNetSize(NamedTuple):
+    """The shape of an AlphaZero tower ``--model`` names: its blocks, filters and heads' planes."""
+
+    blocks: int
+    filters: int
+    policy_filters: int
+    value_filters: int
+
+
+#: AlphaZero's towers by ``--model``: ``resnet`` at the suite's Go size (9x9), with the recipe's heads
+#: (AlphaZeroConfig's default policy and value filters); ``resnet6`` for the full board, deeper and
+#: with AlphaGo Zero's thin heads (2 and 1 planes), whose dense layers then stay small on 19x19
+#: (about 0.7 million weights there, 3 MB; the recipe's 32-plane heads would hold 5 million)
+RESNETS = {"resnet": ResNetSize(4, 64, 32, 32), "resnet6": ResNetSize(6, 64, 2, 1)}
 
 
 def build_network(model: str, shape: tuple[int, int, int], num_moves: int, l2: float, target: str) -> "keras.Model":
-    """The network ``model`` (a book network, or ``resnet``: AlphaZero's tower) with the heads ``target`` needs."""
-    if model == "resnet":
+    """The network ``model`` (a book network, or one of :data:`RESNETS`: AlphaZero's tower) with
+    the heads ``target`` needs."""
+    if model in RESNETS:
         if target != "both":
-            raise SpecError("the resnet has a policy head and a value head: train it with --target both")
-        return build_resnet(shape, num_moves, blocks=RESNET_BLOCKS, filters=RESNET_FILTERS, l2=l2 or 1e-4,
-                            policy_filters=RESNET_HEADS[0], value_filters=RESNET_HEADS[1], name="resnet")
+            raise SpecError(f"the {model} has a policy head and a value head: train it with --target both")
+        size = RESNETS[model]
+        return build_resnet(shape, num_moves, blocks=size.blocks, filters=size.filters, l2=l2 or 1e-4,
+                            policy_filters=size.policy_filters, value_filters=size.value_filters, name=model)
     head = {"move": "policy", "value": "value", "both": "policy-value"}[target]
     return build_model(model, shape, num_moves, l2=l2, head=head)
 
@@ -234,8 +248,8 @@ def train_supervised(data: str | Path, out: str | Path, *, model: str = "small",
         raise SpecError(f"target is one of {', '.join(TARGETS)}, got {target!r}")
     if not (math.isfinite(learning_rate) and learning_rate > 0 and math.isfinite(l2) and l2 >= 0):
         raise SpecError(f"learning_rate must be above 0 and l2 at least 0, got {learning_rate} and {l2}")
-    if model not in MODELS and model != "resnet":
-        raise SpecError(f"unknown model {model!r}; the models are: {', '.join([*MODELS, 'resnet'])}")
+    if model not in MODELS and model not in RESNETS:
+        raise SpecError(f"unknown model {model!r}; the models are: {', '.join([*MODELS, *RESNETS])}")
     manifest = encode_dataset(data, encoder, progress=progress)
     settings: dict[str, Any] = {"data": str(data), "model": model, "encoder": manifest.encoder,
                                 "game": manifest.game, "batch_size": batch_size, "learning_rate": learning_rate,

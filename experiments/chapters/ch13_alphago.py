@@ -68,13 +68,14 @@ from dlgo.storage.atomic import atomic_write
 from dlgo.storage.facts import update_facts
 from dlgo.display.plotting import new_figure, save_figure
 from dlgo.formats.records import read_games
-from engines.checkpoints import SET_FILES, SHIPPED
+from engines.checkpoints import ALPHAGO_ROLES, SET_FILES, SHIPPED
 from engines.training.accuracy import evaluate_value
 from engines.training.rl_config import RLConfig
 from engines.registry import ENGINES
 from engines.training.rollout_policy import train_rollout
 from engines.rollouts import read_rollout_policy
 from experiments.shared import chapters, ladders, supervised
+from experiments.shared.go_matches import engine_minutes
 
 GAME = "go:size=9,komi=7.5"
 ANCHOR, ANCHOR_ELO = "gnugo:level=10", 1800.0  # GNU Go's rating on CGOS's 9x9 ladder
@@ -135,11 +136,6 @@ def elo_against(score: float, games: int, anchor: float = ANCHOR_ELO) -> float:
     """The Elo of a player scoring ``score`` against a player rated ``anchor``
     (a sweep or a wipe-out counted as half a game short of it)."""
     return anchor + elo_from_score(score, games)
-
-
-def engine_minutes(records: list) -> float:
-    """The engines' own thinking time in ``records``, in minutes (each side's mean seconds a move times its moves)."""
-    return sum((r.black_seconds + r.white_seconds) * (r.plies - r.opening_plies) / 2 for r in records) / 60
 
 
 def epoch_minutes(run: Path) -> float:
@@ -302,7 +298,7 @@ def ship(prefix: Path) -> None:
     """``--ship``: the three networks to ``checkpoints/go9-*``, where ``alphago:checkpoint=go9`` finds them."""
     from engines.neural.backend import export_model  # loads TensorFlow
 
-    for role, ending in SET_FILES.items():
+    for ending in (SET_FILES[role] for role in ALPHAGO_ROLES):
         if ending.endswith(".keras"):
             export_model(f"{prefix}{ending}", SHIPPED / f"go9{ending}")  # without the optimizer's state
         else:

@@ -44,15 +44,12 @@ import sys
 from pathlib import Path
 from typing import Any, Sequence
 
-from dlgo.arena.ratings import wilson_interval
-from dlgo.arena.tournament import play_games
 from dlgo.display.plotting import new_figure, save_figure
-from dlgo.arena.match import Task
-from dlgo.formats.records import GameRecord, game_facts, read_games, score_in
-from dlgo.storage.facts import update_facts
+from dlgo.formats.records import GameRecord, game_facts, score_in
 from dlgo.gtp.client import GNUGO
-from engines.registry import ENGINES
 from experiments.shared import chapters, ladders
+from experiments.shared.go_matches import TABLE, add_parts_option, games_of, row, score, without_parts, \
+    write_report
 
 EVEN = "go:size=9,komi=7.5"
 #: the features, and the setting that turns each off (Gelly & Silver; Coulom and Michi; the
@@ -84,43 +81,6 @@ def match_specs(seconds: float) -> dict[str, str]:
             "valued": f"{alphago},lam=0.5",  # the value network mixed in as AlphaGo did
             "book": f"{alphago},plain=true",  # the same networks in the book's PUCT search
             "plain": engine(seconds, "plain=true")}  # the readable UCT
-
-
-def score(records: Sequence[GameRecord], spec: str, opponent: str) -> tuple[float, int, float, float]:
-    """``spec``'s score against ``opponent`` (draws half), its games and 95% Wilson interval."""
-    value, games = chapters.score_against(list(records), spec, opponent)
-    low, high = wilson_interval(value, games) if games else (math.nan, math.nan)
-    return value, games, max(0.0, low), min(1.0, high)
-
-
-def per_move(records: Sequence[GameRecord], spec: str) -> tuple[float, float]:
-    """``spec``'s mean seconds and simulations (its compute) per move over ``records``."""
-    seconds = compute = moves = 0.0
-    for r in records:
-        for side, (spent, work, n) in zip((r.black, r.white), ((r.black_seconds, r.black_compute, r.engine_moves()[0]),
-                                                                (r.white_seconds, r.white_compute, r.engine_moves()[1]))):
-            if side == spec:
-                seconds, compute, moves = seconds + spent * n, compute + work * n, moves + n
-    return seconds / max(moves, 1), compute / max(moves, 1)
-
-
-def row(records: Sequence[GameRecord], spec: str, opponent: str, label: str = "") -> str:
-    value, games, low, high = score(records, spec, opponent)
-    seconds, compute = per_move(records, spec)
-    return (f"| {label or f'`{spec}`'} | {games} | **{value:.1%}** | {low:.0%} to {high:.0%} | {seconds:.2f} | "
-            f"{compute:,.0f} |")
-
-
-TABLE = "| engine | games | score | 95% interval | s/move | compute/move |\n|---|---:|---:|---|---:|---:|"
-
-
-def games_of(folder: Path, game: str, tasks: list[Task], args: argparse.Namespace, workers: int,
-             opening_plies: int = 2) -> list[GameRecord]:
-    """The part's games: played (the missing ones) if ``args.parts`` asks for the
-    part whose folder this is, else those already in it (for the summary)."""
-    if folder.name in args.parts:
-        return play_games(ENGINES, folder, game, tasks, opening_plies=opening_plies, workers=workers)
-    return read_games(folder / "games.csv") if (folder / "games.csv").exists() else []
 
 
 # ------------------------------------------------------------------ the parts
@@ -296,30 +256,14 @@ def main(argv: list[str] | None = None) -> int:
     lines += match(args, out, workers)[0]  # each part plays if asked to, and is reported if it has games
     lines += ablation(args, out, workers)
     lines += handicap(args, out, workers)
-    lines += ["Every game is in the parts' `games.csv`, with its SGF beside it."]
-    chapters.write_lines(out / "summary.md", lines)
-    update_facts(out, facts(out))
-    print(f"report: {out}/summary.md")
+    write_report(out, lines, facts(out))
     return 0
-
-
-def without_parts(argv: list[str] | None) -> list[str]:
-    """The command line without ``--parts`` and its words: which parts a run plays
-    is not a setting of the report (every part it has games of is in it)."""
-    kept, skipping = [], False
-    for word in sys.argv[1:] if argv is None else argv:
-        if word.startswith("--"):
-            skipping = word == "--parts"
-        if not skipping:
-            kept.append(word)
-    return kept
 
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
     """The command line (``--quick``: tiny settings)."""
     p = chapters.parser(__file__, __doc__, name="mcts-go9")
-    p.add_argument("--parts", nargs="*", choices=PARTS, default=list(PARTS),
-                   help="what to play (default: all; none: only write the summary of the games played)")
+    add_parts_option(p, PARTS)
     p.add_argument("--opponent", default="gnugo:level=10", help="the yardstick (default gnugo:level=10)")
     p.add_argument("--match-seconds", type=float, default=2.0, help="seconds a move in the match (default 2)")
     p.add_argument("--games", type=int, default=40, help="games of the compiled engine in the match (default 40)")

@@ -82,7 +82,8 @@ def add_train_supervised(sub: argparse._SubParsersAction) -> None:
                                                  "candidates.csv or positions.csv, or its folder)")
     p.add_argument("--out", required=True, help="run folder, e.g. runs/go9-small (rerun to resume)")
     p.add_argument("--model", default=None,
-                   help="ch6, small, medium, large, tiny, or resnet (AlphaZero's; --target both) (default small)")
+                   help="ch6, small, medium, large, tiny, or resnet (AlphaZero's; --target both), resnet6 "
+                        "(deeper, thin heads: 19x19's) (default small)")
     p.add_argument("--encoder", default=None, help="oneplane, sevenplane, simple (Go) or planes (default: per game)")
     p.add_argument("--epochs", type=whole(1), default=20, help="most epochs (default 20)")
     p.add_argument("--batch-size", type=whole(1), default=128, help="batch size (default 128)")
