@@ -14,7 +14,7 @@ the book's KGS route, comes in through ``dlgo import-sgf`` and ``--teacher-games
 1. **teacher**: GNU Go (``--teacher``) plays itself ``--games`` times after four
    random plies, ``--workers`` games at once (``--ray`` on a cluster). Its games,
    move lists of about half a kilobyte each, go to ``teacher-games.csv.gz`` in
-   ``--out`` as the run grows, and a run elsewhere (another session, a lent
+   ``--out`` after every hundred, and a run elsewhere (another session, a lent
    machine) starts from them: ``--out`` holds what the run cannot make again in
    minutes.
 2. **patterns**: Coulom's Bradley-Terry ratings of move features ("Computing Elo
@@ -72,6 +72,7 @@ KOMI = 7.5
 SHIPPED_SIZE = 19  # --ship writes checkpoints/go19-*
 PARTS = ("teacher", "patterns", "rollout", "network", "ablation", "match")
 TEACHER_GAMES = "teacher-games.csv.gz"
+SAVE_EVERY = 100  # the teacher's games are copied to --out after every hundred
 OPENING_PLIES = 4  # GNU Go nearly repeats itself: four random plies make each game new (chapter 13)
 
 
@@ -105,9 +106,11 @@ def teacher(args: argparse.Namespace, out: Path, models: Models) -> list[str]:
         if kept.exists():
             supervised.start_from_games(models.games, kept)
         print(f"1. teacher: {args.games} games of {args.teacher} against itself -> {models.games}", flush=True)
-        generate_games(ENGINES, models.games, args.game, args.teacher, args.games, seed=args.seed,
-                       opening_plies=OPENING_PLIES, workers=args.workers, ray=args.ray)
-        write_games(out / TEACHER_GAMES, read_games(models.games / "games.csv"))
+        played = len(read_games(models.games / "games.csv")) if (models.games / "games.csv").exists() else 0
+        for target in [*range(played // SAVE_EVERY * SAVE_EVERY + SAVE_EVERY, args.games, SAVE_EVERY), args.games]:
+            generate_games(ENGINES, models.games, args.game, args.teacher, target, seed=args.seed,
+                           opening_plies=OPENING_PLIES, workers=args.workers, ray=args.ray)
+            write_games(out / TEACHER_GAMES, read_games(models.games / "games.csv"))  # what a kill cannot take
     games = read_games(out / TEACHER_GAMES) if (out / TEACHER_GAMES).exists() else []
     if not games:
         return []
