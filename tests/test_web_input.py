@@ -121,8 +121,8 @@ def test_the_file_lists_offer_only_files_that_fit_the_parameter_and_the_game(cli
     assert [Path(f).name for f in go9["mcts-go"]["patterns"]] == ["mine-patterns.npz"]  # not a rollout policy
     assert tictactoe["mcts"]["patterns"] == []
     assert not any("buffer" in f or "broken" in f for lists in anywhere.values() for f in sum(lists.values(), []))
-    assert go9["alphago"]["policy"] == ["go9-policy"] and go9["alphago"]["checkpoint"] == ["go9"]
-    assert go9["alphago"]["value"] == ["go9-value"] and go9["alphazero"]["checkpoint"] == []
+    assert go9["alphago"]["policy"] == ["go9-policy", "go9-zero"] and go9["alphago"]["checkpoint"] == ["go9"]
+    assert go9["alphago"]["value"] == ["go9-value", "go9-zero"] and go9["alphazero"]["checkpoint"] == ["go9-zero"]
     assert tictactoe["mcts"]["rollout"] == [] and tictactoe["alphago"]["checkpoint"] == []
     assert tictactoe["alphazero"]["checkpoint"] == ["tictactoe"] and tictactoe["q"]["model"] == []
     assert "connect4" in anywhere["alphazero"]["checkpoint"] and "go9-value" not in anywhere["predictor"]["model"]
