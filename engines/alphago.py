@@ -184,13 +184,7 @@ class AlphaGoAgent(PUCTAgent):
         require(lam is None or 0 <= lam <= 1, f"alphago: lam is the rollouts' share in [0, 1], got {lam}")
         require(guide >= 1, f"alphago: guide is the simulations before the networks are asked, at least 1, got {guide}")
         require(0 <= prior < math.inf, f"alphago: prior must be a finite number, at least 0, got {prior}")
-        files = checkpoint_set(checkpoint) if checkpoint else {}
-        policy, value, rollout = policy or files.get("policy", ""), value or files.get("value", ""), \
-            rollout or files.get("rollout", "")
-        patterns = patterns or files.get("patterns", "")
-        if not policy:
-            raise SpecError("alphago needs policy=PATH (a move predictor, `dlgo train-supervised`) "
-                            "or checkpoint=NAME (a set of policy, value and rollout files)")
+        policy, value, rollout, patterns = self._files(checkpoint, policy, value, rollout, patterns)
         policy_net = load_network(policy, self.network_heads["policy"], self.name)
         guided = not plain and isinstance(policy_net.encoder.game, GoGame)  # the compiled Go search
         lam = (GUIDED_LAM if guided else BOOK_LAM) if lam is None else lam
@@ -214,6 +208,18 @@ class AlphaGoAgent(PUCTAgent):
         elif patterns:
             raise SpecError(f"{self.name}: patterns give the compiled Go search its priors; the PUCT search "
                             "(plain=true, or a network of another game) takes its priors from the policy network")
+
+    @staticmethod
+    def _files(checkpoint: str, policy: str, value: str, rollout: str, patterns: str) -> tuple[str, str, str, str]:
+        """The policy, value, rollout and patterns files: each one named, else the set's (if it has one);
+        a :class:`SpecError` with no policy network."""
+        files = checkpoint_set(checkpoint) if checkpoint else {}
+        named = {"policy": policy, "value": value, "rollout": rollout, "patterns": patterns}
+        policy, value, rollout, patterns = (given or files.get(role, "") for role, given in named.items())
+        if not policy:
+            raise SpecError("alphago needs policy=PATH (a move predictor, `dlgo train-supervised`) "
+                            "or checkpoint=NAME (a set of policy, value and rollout files)")
+        return policy, value, rollout, patterns
 
     def _guide_go_search(self, heavy: bool, guide: int, prior: float, lam: float, patterns: str) -> None:
         """The compiled Go search's settings: the rollout policy's patterns give its priors (the shipped

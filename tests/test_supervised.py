@@ -391,3 +391,19 @@ def test_parallel_tournament_with_a_network_matches_the_serial_one(ttt_run, tmp_
     serial = run_tournament(ENGINES, tmp_path / "serial", "tictactoe", specs, 2, seed=5, workers=1, progress=False)
     parallel = run_tournament(ENGINES, tmp_path / "parallel", "tictactoe", specs, 2, seed=5, workers=2, progress=False)
     assert sorted((r.game_id, r.moves) for r in serial) == sorted((r.game_id, r.moves) for r in parallel)
+
+
+def test_the_full_board_tower_keeps_its_heads_thin():
+    """``resnet6``: six blocks of 64 filters and AlphaGo Zero's 2- and 1-plane heads, so that on 19x19
+    it stays under a million weights (the 9x9 ``resnet``'s 32-plane heads would hold five million)."""
+    from dlgo.core.errors import SpecError
+    from engines.training.supervised import RESNETS, build_network
+
+    network = build_network("resnet6", (19, 19, 11), 362, 0.0, "both")
+    assert network.get_layer("policy_conv").filters == 2 and network.get_layer("value_conv").filters == 1
+    assert sum(1 for layer in network.layers if layer.name.endswith("_add")) == 6
+    assert 0.5e6 < network.count_params() < 1e6
+    wide = build_network("resnet", (19, 19, 11), 362, 0.0, "both")
+    assert wide.count_params() > 4e6 and RESNETS["resnet6"].blocks == 6
+    with pytest.raises(SpecError, match="--target both"):
+        build_network("resnet6", (19, 19, 11), 362, 0.0, "move")

@@ -34,8 +34,9 @@ the book's KGS route, comes in through ``dlgo import-sgf`` and ``--teacher-games
 
 The models learn from the teacher's ``--games`` once they are all played (the
 patterns and the rollout policy are fitted again if more are added later; the
-network trains once, resuming epoch by epoch). Every learned model is measured on the same held-out games (a tenth of them, by a
-hash of each game's id), and every step's compute is its own. Writes
+network trains once, resuming epoch by epoch). Every learned model is measured
+on the same held-out games (a tenth of them, by a hash of each game's id), and
+every step's compute is its own. Writes
 ``summary.md``, ``learning.csv``, ``strength.png`` and each part's games
 (``ablation/``, ``match/``) to ``--out``; the models live in ``--work``, and
 ``--ship`` copies them to ``checkpoints/go19-*`` (``alphago:checkpoint=go19``).
@@ -66,7 +67,7 @@ from engines.training.accuracy import evaluate_predictor
 from engines.training.rollout_policy import train_rollout
 from experiments.shared import chapters, ladders, supervised
 from experiments.shared.go_matches import TABLE, add_parts_option, engine_minutes, games_of, row, score, \
-    without_parts, write_report
+    score_bars, without_parts, write_report
 
 KOMI = 7.5
 SHIPPED_SIZE = 19  # --ship writes checkpoints/go19-*
@@ -180,7 +181,6 @@ def fit_patterns(args: argparse.Namespace, models: Models, n_games: int, before:
 
 def fit_rollout(args: argparse.Namespace, models: Models, n_games: int, before: dict | None) -> dict[str, Any]:
     """Step 3: the fast rollout policy, fitted again when the games have grown."""
-
     minutes = float("nan") if before is None else float(before["minutes"])
     if not models.rollout.exists() or read_rollout_policy(models.rollout).info.get("games") != n_games:
         print(f"3. rollout policy: fit to {n_games} games -> {models.rollout}", flush=True)
@@ -216,7 +216,8 @@ def ablation(args: argparse.Namespace, out: Path, models: Models) -> list[str]:
         return []
     plot_ablation(records, engines, args.ablation_opponent, f"{args.size}x{args.size}", out / "ablation.png")
     return ["## The search, and what each learned piece adds", "",
-            f"{args.size}x{args.size}, {args.ablation_seconds:g} s a move against `{args.ablation_opponent}`, {args.ablation_games} games each, "
+            f"{args.size}x{args.size}, {args.ablation_seconds:g} s a move against `{args.ablation_opponent}`, "
+            f"{args.ablation_games} games each, "
             "colours alternating; each row adds a piece to the row above (the network's rows are `alphago`: the "
             "same compiled search, guided by the network's priors).", "", TABLE,
             *(row(records, spec, args.ablation_opponent, label) for label, spec in engines.items()), "",
@@ -226,20 +227,14 @@ def ablation(args: argparse.Namespace, out: Path, models: Models) -> list[str]:
 def plot_ablation(records: list, engines: dict[str, str], opponent: str, board: str, path: Path) -> None:
     """Each engine's score (95% interval) against the ablation's opponent."""
     fig, ax = new_figure((7, 3.6))
-    names = list(engines)
-    scores = [score(records, engines[name], opponent) for name in names]
-    ax.barh(range(len(names)), [s[0] for s in scores], capsize=3, color="tab:blue",
-            xerr=[[max(0.0, s[0] - s[2]) for s in scores], [max(0.0, s[3] - s[0]) for s in scores]])
-    ax.set_yticks(range(len(names)), names, fontsize=8)
-    ax.axvline(0.5, color="grey", linestyle=":")
-    ax.set(xlim=(0, 1), xlabel="score (95% interval)", title=f"{board} against {opponent}")
-    ax.invert_yaxis()
+    score_bars(ax, records, engines, opponent, f"{board} against {opponent}")
     save_figure(fig, path)
 
 
 def full_engine(args: argparse.Namespace) -> str:
     """The engine the match plays: the shipped set's name once shipped, else the run's own files."""
-    if args.ship or (SHIPPED / f"{args.name}{SET_FILES['policy']}").exists() and args.size == SHIPPED_SIZE:
+    shipped = (SHIPPED / f"{args.name}{SET_FILES['policy']}").exists() and args.size == SHIPPED_SIZE
+    if args.ship or shipped:
         return f"alphago:checkpoint={args.name},seconds={args.seconds:g}"
     return Models(Path(args.work), args.size).engines(args.seconds)["+ network and patterns"]
 
@@ -250,16 +245,16 @@ def match(args: argparse.Namespace, out: Path) -> list[str]:
     opponents = [f"gnugo:level={level}" for level in args.levels]
     if "match" in args.parts:
         chapters.check_engines([strong, *opponents], args.game)
-    records = games_of(out / "match", args.game, ladders.pairings([strong], opponents, args.match_games, args.seed), args,
-                       args.workers)
+    tasks = ladders.pairings([strong], opponents, args.match_games, args.seed)
+    records = games_of(out / "match", args.game, tasks, args, args.workers)
     if not records:
         return []
     played = sorted({r.black if r.white == strong else r.white for r in records} - {strong},
                     key=lambda spec: int(spec.split("=")[1]))
     plot_strength(records, strong, played, f"{args.size}x{args.size}", out / "strength.png")
     return ["## Against GNU Go", "",
-            f"`{strong}` against GNU Go's levels, {args.match_games} games each (colours alternating, two random opening "
-            "plies).", "", TABLE.replace("| engine |", "| opponent |"),
+            f"`{strong}` against GNU Go's levels, {args.match_games} games each (colours alternating, two random "
+            "opening plies).", "", TABLE.replace("| engine |", "| opponent |"),
             *(row(records, strong, opponent, f"`{opponent}`") for opponent in played), "",
             "![strength](strength.png)", ""]
 
@@ -316,7 +311,8 @@ def main(argv: list[str] | None = None) -> int:
     chapters.take_folders(args)
     out, models = Path(args.out), Models(Path(args.work), args.size)
     out.mkdir(parents=True, exist_ok=True)
-    lines = [f"# {args.size}x{args.size} Go against GNU Go", "", f"Reproduce: `{chapters.command(__file__, without_parts(argv))}`", ""]
+    lines = [f"# {args.size}x{args.size} Go against GNU Go", "",
+             f"Reproduce: `{chapters.command(__file__, without_parts(argv))}`", ""]
     lines += teacher(args, out, models)
     lines += learned(args, out, models)
     if args.ship:

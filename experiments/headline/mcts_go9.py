@@ -48,8 +48,8 @@ from dlgo.display.plotting import new_figure, save_figure
 from dlgo.formats.records import GameRecord, game_facts, score_in
 from dlgo.gtp.client import GNUGO
 from experiments.shared import chapters, ladders
-from experiments.shared.go_matches import TABLE, add_parts_option, games_of, row, score, without_parts, \
-    write_report
+from experiments.shared.go_matches import TABLE, add_parts_option, games_of, row, score, score_bars, \
+    without_parts, write_report
 
 EVEN = "go:size=9,komi=7.5"
 #: the features, and the setting that turns each off (Gelly & Silver; Coulom and Michi; the
@@ -132,19 +132,11 @@ def ablation(args: argparse.Namespace, out: Path, workers: int) -> list[str]:
 def plot_ablation(records: Sequence[GameRecord], full: str, without: dict[str, str], only: dict[str, str],
                   base: str, opponent: str, path: Path) -> None:
     fig, (left, right) = new_figure((10, 4.2), cols=2)
-    for ax, entries, opponent, title in ((left, {"all five": full, **{f"without {k}": v for k, v in without.items()}},
-                                          opponent, f"against {opponent}"),
-                                         (right, {"all five": full, **{f"{k} alone": v for k, v in only.items()}},
-                                          base, "against the bare engine")):
-        names = list(entries)
-        scores = [score(records, entries[n], opponent) for n in names]
-        values = [s[0] for s in scores]
-        errors = [[max(0.0, s[0] - s[2]) for s in scores], [max(0.0, s[3] - s[0]) for s in scores]]
-        ax.barh(range(len(names)), values, xerr=errors, capsize=3, color="tab:blue")
-        ax.set_yticks(range(len(names)), names, fontsize=8)
-        ax.axvline(0.5, color="grey", linestyle=":")
-        ax.set(xlim=(0, 1), xlabel="score (95% interval)", title=title)
-        ax.invert_yaxis()
+    for ax, entries, against, title in ((left, {"all five": full, **{f"without {k}": v for k, v in without.items()}},
+                                         opponent, f"against {opponent}"),
+                                        (right, {"all five": full, **{f"{k} alone": v for k, v in only.items()}},
+                                         base, "against the bare engine")):
+        score_bars(ax, records, entries, against, title)
     save_figure(fig, path)
 
 

@@ -53,6 +53,19 @@ def row(records: Sequence[GameRecord], spec: str, opponent: str, label: str = ""
             f"{compute:,.0f} |")
 
 
+def score_bars(ax: Any, records: Sequence[GameRecord], entries: dict[str, str], opponent: str, title: str) -> None:
+    """On ``ax``, each of ``entries`` (label: spec) as a bar of its score against ``opponent``
+    with its 95% interval, the first on top, and a line at half."""
+    names = list(entries)
+    scores = [score(records, entries[name], opponent) for name in names]
+    ax.barh(range(len(names)), [s[0] for s in scores], capsize=3, color="tab:blue",
+            xerr=[[max(0.0, s[0] - s[2]) for s in scores], [max(0.0, s[3] - s[0]) for s in scores]])
+    ax.set_yticks(range(len(names)), names, fontsize=8)
+    ax.axvline(0.5, color="grey", linestyle=":")
+    ax.set(xlim=(0, 1), xlabel="score (95% interval)", title=title)
+    ax.invert_yaxis()
+
+
 def engine_minutes(records: Sequence[GameRecord]) -> float:
     """The engines' own thinking time in ``records``, in minutes (each side's mean seconds a move times its moves)."""
     return sum((r.black_seconds + r.white_seconds) * (r.plies - r.opening_plies) / 2 for r in records) / 60
@@ -87,6 +100,7 @@ def add_parts_option(p: argparse.ArgumentParser, parts: Sequence[str]) -> None:
 
 def write_report(out: Path, lines: list[str], facts: dict[str, Any]) -> None:
     """The summary of a script with parts (its games' SGF named at the end) and its ``facts``."""
-    chapters.write_lines(out / "summary.md", [*lines, "Every game is in the parts' `games.csv`, with its SGF beside it."])
+    ending = "Every game is in the parts' `games.csv`, with its SGF beside it."
+    chapters.write_lines(out / "summary.md", [*lines, ending])
     update_facts(out, facts)
     print(f"report: {out}/summary.md")

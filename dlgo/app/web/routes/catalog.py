@@ -51,7 +51,8 @@ def catalog(roots: FileRoots, time_limit: float, game: str | None = None) -> dic
     """The games and engines a page may choose, with their options and defaults, and
     the networks on offer (those that play ``game``, a spec, when it is given)."""
     offered = offered_networks(roots, browser_game(game) if game else None)
-    networks = {"keras": [name for name, _ in offered.keras], "npz": offered.rollouts + offered.patterns, "sets": offered.sets}
+    networks = {"keras": [name for name, _ in offered.keras], "npz": offered.rollouts + offered.patterns,
+                "sets": offered.sets}
     engines_list = []
     for name in offered_engines():
         parameters = []
