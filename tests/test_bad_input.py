@@ -32,6 +32,8 @@ BAD_COMMAND_LINES = [
     ("generate into a tournament's folder", ["generate", "--game", "tictactoe", "--engine", "random",
                                              "--games", "2", "--out", "DIR", "--encoder", "none"]),
     ("no games to generate", ["generate", "--game", "tictactoe", "--games", "0", "--out", "d"]),
+    ("labels for a file of no games", ["label-games", "FILE", "--out", "d"]),
+    ("a teacher that cannot play the games", ["label-games", "DIR", "--teacher", "gnugo", "--out", "d"]),
     ("an anchor that never played", ["ratings", "DIR", "--anchor", "nobody"]),
     ("ratings of a folder with no games", ["ratings", "EMPTY"]),
     ("a picture that is not PNG or GIF", ["render", "DIR", "--out", "game.txt"]),

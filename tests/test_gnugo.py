@@ -129,3 +129,46 @@ def test_our_final_score_with_dead_stones_agrees_with_gnugo_on_20_games(tmp_path
     assert result["games"] >= 19, result  # games ended by a resignation have nothing to count
     assert result["dead_stones_winner"] >= result["games"] - 1 and result["dead_stones_margin"] >= result["games"] - 2
     assert result["plain_margin"] < result["dead_stones_margin"]  # the estimate is what makes the difference
+
+
+def test_label_games_gives_each_position_gnugos_move_and_resumes(tmp_path):
+    """``dlgo label-games``: GNU Go labels the positions black (``--engine``) moved in
+    with the move a fresh GNU Go (its seed fixed by the position's id) plays there; each position
+    is stored as its game's prefix plus the teacher's move, its split is its game's, and
+    a rerun after a kill labels only what is missing."""
+    from dlgo.data.dataset import encode_dataset, split_of
+    from dlgo.arena.tournament import task_seed
+    from dlgo.data.labels import label_games, labelled_id
+    from dlgo.formats.records import GameRecord, replay, write_games
+
+    moves = "D5 E5 D6 E6 D7 E7 F5 A1 F6 A2 F7 A3 E8 A4 J9 A5".split()
+    source = GameRecord("t", "capture #0", "go:size=9,komi=7.5", "black-engine", "white-engine", "B+R", "black",
+                        len(moves), 0.1, 0.1, 1, 1, "rounds", "rounds", 7, 0, " ".join(moves))
+    write_games(tmp_path / "source.csv", [source])
+    out = tmp_path / "labelled"
+    records = label_games(ENGINES, tmp_path / "source.csv", out, "gnugo:level=0", engine="black-engine",
+                          progress=False)
+    assert sorted(r.game_id for r in records) == [labelled_id("capture #0", ply) for ply in range(0, 16, 2)]
+    for r in records:
+        ply = r.opening_plies
+        assert r.plies == ply + 1 and r.moves.split()[:ply] == moves[:ply] and r.winner == "black"
+        state = replay(source.game, " ".join(moves[:ply]))[-1]
+        teacher = ENGINES.create("gnugo:level=0", seed=task_seed(0, r.game_id))
+        assert r.moves.split()[-1] == state.format_move(teacher.choose(state).move)
+        teacher.close()
+        assert split_of(r.game_id) == split_of(source.game_id)
+    assert len({r.moves.split()[-1] for r in records}) > 4  # not one move for all
+    manifest = encode_dataset(out, progress=False)  # one training position per labelled record
+    assert sum(manifest.split_sizes().values()) == len(records) == 8
+
+    with (out / "games.csv").open("r+b") as handle:  # a kill in mid-write: two rows lost, one torn
+        lines = handle.read().splitlines(keepends=True)
+        handle.seek(0)
+        handle.truncate()
+        handle.write(b"".join(lines[:-3]) + lines[-3][:10])
+    again = label_games(ENGINES, tmp_path / "source.csv", out, "gnugo:level=0", engine="black-engine",
+                        progress=False)
+    assert sorted(r.game_id for r in again) == sorted(r.game_id for r in records)
+    both = label_games(ENGINES, tmp_path / "source.csv", out, "gnugo:level=0", engine="white-engine",
+                       progress=False)  # white's positions join the same set
+    assert sorted(r.opening_plies for r in both) == list(range(16))

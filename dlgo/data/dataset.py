@@ -42,9 +42,14 @@ MANIFEST = "manifest.json"
 FORMAT_VERSION = 2
 
 
+#: between a game's id and a ply: the id of a position of that game labelled by a teacher (:mod:`dlgo.data.labels`)
+PLY_MARK = " @"
+
+
 def split_of(game_id: str) -> str:
-    """``"test"`` for about 10% of games, ``"val"`` for 10%, else ``"train"``; fixed by the id."""
-    bucket = hashlib.sha256(game_id.encode()).digest()[0] % 10
+    """``"test"`` for about 10% of games, ``"val"`` for 10%, else ``"train"``; fixed by the id
+    (a labelled position's by its game's, so that one game never lends to two splits)."""
+    bucket = hashlib.sha256(game_id.split(PLY_MARK)[0].encode()).digest()[0] % 10
     return "test" if bucket == 0 else "val" if bucket == 1 else "train"
 
 

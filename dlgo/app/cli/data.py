@@ -1,5 +1,6 @@
-"""``dlgo generate`` and ``dlgo import-sgf``: data sets of games, from an engine
-playing itself or from SGF records, encoded for training."""
+"""``dlgo generate``, ``dlgo import-sgf`` and ``dlgo label-games``: data sets of
+games, from an engine playing itself or from SGF records, and positions of any
+games labelled with a teacher's move, encoded for training."""
 from __future__ import annotations
 
 import argparse
@@ -9,6 +10,7 @@ from dlgo.app.cli.shared import add_ray_option
 from dlgo.core.arguments import whole
 from dlgo.data.dataset import encode_dataset
 from dlgo.data.generate import generate_games
+from dlgo.data.labels import label_games
 from dlgo.data.sgf_import import import_sgf_folder
 from dlgo.games import new_game
 
@@ -38,6 +40,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--encoder", default=None, help="encoder (default: the game's default; 'none' to skip)")
     p.set_defaults(func=cmd_import_sgf)
 
+    p = sub.add_parser("label-games", help="positions of any games labelled with a teacher's move (DAgger)")
+    p.add_argument("source", help="a games.csv, or a folder with one (a tournament's, a report's), whose positions "
+                   "are labelled")
+    p.add_argument("--teacher", default="gnugo:level=10", help="the engine whose move labels each position "
+                   "(default gnugo:level=10)")
+    p.add_argument("--engine", default=None, help="label only the positions this engine spec moved in "
+                   "(default: every position after the random opening)")
+    p.add_argument("--out", required=True, help="dataset folder for the labelled positions (rerun to resume)")
+    p.add_argument("--seed", type=int, default=0, help="seed for the teacher (default 0)")
+    p.add_argument("--workers", type=whole(1), default=1, help="games labelled at once (default 1)")
+    p.add_argument("--encoder", default=None, help="encoder (default: the game's default; 'none' to skip)")
+    p.set_defaults(func=cmd_label_games)
+
 
 def game_with_size(game: str, size: int | None) -> str:
     """``--game go --size 9`` -> ``go:size=9`` (``--size`` adds to the game spec)."""
@@ -61,6 +76,15 @@ def cmd_generate(args: argparse.Namespace) -> int:
 def cmd_import_sgf(args: argparse.Namespace) -> int:
     imported, skipped = import_sgf_folder(args.source, args.out, size=args.size)
     print(f"imported {imported} games ({skipped} skipped) into {args.out}/games.csv")
+    if args.encoder != "none":
+        encode_dataset_verbose(args.out, args.encoder)
+    return 0
+
+
+def cmd_label_games(args: argparse.Namespace) -> int:
+    labelled = label_games(engines.ENGINES, args.source, args.out, args.teacher, engine=args.engine,
+                           seed=args.seed, workers=args.workers)
+    print(f"{len(labelled)} positions labelled with {args.teacher}'s moves in {args.out}/games.csv")
     if args.encoder != "none":
         encode_dataset_verbose(args.out, args.encoder)
     return 0
