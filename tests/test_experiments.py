@@ -777,6 +777,7 @@ def test_the_full_board_experiment_learns_from_its_teacher_plays_its_parts_and_r
     engines = go19.Models(work, 7).engines(0.05)
     assert set(ablation.black) | set(ablation.white) == {*engines.values(), "gnugo:level=0"}
     assert any("patterns=" in spec and spec.startswith("alphago:") for spec in engines.values())
+    assert engines["the network alone (no search)"].startswith("predictor:model=")
     match = pd.read_csv(out / "match" / "games.csv")
     assert set(match.black) | set(match.white) == {engines["+ network and patterns"], "gnugo:level=0"}
     summary = (out / "summary.md").read_text()
@@ -786,7 +787,7 @@ def test_the_full_board_experiment_learns_from_its_teacher_plays_its_parts_and_r
     assert written_facts_differ([out]) == {} and read_facts(out)["learning"]["network"]["games"] == 4
     stamp = (work / "go7-patterns.npz").stat().st_mtime
     assert go19.main(args) == 0  # resumes: nothing new is played or fitted
-    assert (work / "go7-patterns.npz").stat().st_mtime == stamp and len(pd.read_csv(out / "ablation" / "games.csv")) == 5
+    assert (work / "go7-patterns.npz").stat().st_mtime == stamp and len(pd.read_csv(out / "ablation" / "games.csv")) == len(engines)
     elsewhere = tmp_path / "elsewhere"
     assert go19.main(["--quick", "--workers", "1", "--out", str(out), "--work", str(elsewhere),
                       "--parts", "teacher"]) == 0

@@ -24,8 +24,9 @@ the book's KGS route, comes in through ``dlgo import-sgf`` and ``--teacher-games
 4. **network**: a policy-value ResNet (``resnet6``: 6 blocks of 64 filters, thin
    heads; ``dlgo train-supervised --model resnet6 --target both``) learns the
    teacher's moves and results.
-5. **ablation**: at ``--ablation-seconds`` a move against ``--ablation-opponent``,
-   the search alone (``mcts``: the compiled Go engine as shipped, with its 9x9
+5. **ablation**: against ``--ablation-opponent``, the network's own move with no
+   search (Clark & Storkey's test), then at ``--ablation-seconds`` a move the
+   search alone (``mcts``: the compiled Go engine as shipped, with its 9x9
    rollout policy) and then with each learned piece added in turn: the 19x19
    rollout policy, the move patterns, the network (``alphago``: the same search
    guided by it), the network and the patterns.
@@ -89,10 +90,12 @@ class Models:
         self.policy = self.network / "model.keras"
 
     def engines(self, seconds: float) -> dict[str, str]:
-        """The ablation's engines at ``seconds`` a move, each adding a learned piece to the one before."""
+        """The ablation's engines: the network alone (no search), then at ``seconds`` a move the
+        search, each engine after it adding a learned piece to the one before."""
         search = f"mcts:seconds={seconds:g}"
         guided = f"alphago:policy={self.policy},rollout={self.rollout},seconds={seconds:g}"
-        return {"search alone (9x9 rollout policy)": search,
+        return {"the network alone (no search)": f"predictor:model={self.policy}",
+                "search alone (9x9 rollout policy)": search,
                 f"+ {self.board} rollout policy": f"{search},rollout={self.rollout}",
                 "+ move patterns": f"{search},rollout={self.rollout},patterns={self.patterns}",
                 "+ network (no patterns)": guided,
@@ -218,8 +221,9 @@ def ablation(args: argparse.Namespace, out: Path, models: Models) -> list[str]:
     return ["## The search, and what each learned piece adds", "",
             f"{args.size}x{args.size}, {args.ablation_seconds:g} s a move against `{args.ablation_opponent}`, "
             f"{args.ablation_games} games each, "
-            "colours alternating; each row adds a piece to the row above (the network's rows are `alphago`: the "
-            "same compiled search, guided by the network's priors).", "", TABLE,
+            "colours alternating: the network's own move first, with no search (Clark & Storkey's test), then the "
+            "search, each row adding a piece to the row above (the network's rows are `alphago`: the same compiled "
+            "search, guided by the network's priors).", "", TABLE,
             *(row(records, spec, args.ablation_opponent, label) for label, spec in engines.items()), "",
             "![ablation](ablation.png)", ""]
 
