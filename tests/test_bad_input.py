@@ -34,6 +34,7 @@ BAD_COMMAND_LINES = [
     ("no games to generate", ["generate", "--game", "tictactoe", "--games", "0", "--out", "d"]),
     ("labels for a file of no games", ["label-games", "FILE", "--out", "d"]),
     ("a teacher that cannot play the games", ["label-games", "DIR", "--teacher", "gnugo", "--out", "d"]),
+    ("labels for an engine that played no game", ["label-games", "DIR", "--engine", "nobody", "--out", "d"]),
     ("an anchor that never played", ["ratings", "DIR", "--anchor", "nobody"]),
     ("ratings of a folder with no games", ["ratings", "EMPTY"]),
     ("a picture that is not PNG or GIF", ["render", "DIR", "--out", "game.txt"]),

@@ -44,10 +44,11 @@ def positions_to_label(record: GameRecord, engine: str | None) -> list[int]:
     plies = range(record.opening_plies, record.plies)
     if engine is None:
         return list(plies)
-    colour_of_first = 0 if record.black == engine else 1 if record.white == engine else None
-    if colour_of_first is None:
+    if engine not in (record.black, record.white):
         return []
-    return [ply for ply in plies if ply % 2 == colour_of_first]  # black moves at even plies
+    states = replay(record.game, record.moves)
+    players = {"black": record.black, "white": record.white}
+    return [ply for ply in plies if players[states[ply].next_player.name] == engine]
 
 
 def label_game(job: tuple[AgentFactory, str, GameRecord, list[int], int, str]) -> list[GameRecord]:
@@ -88,6 +89,9 @@ def label_games(factory: AgentFactory, games_file: str | Path, out_dir: str | Pa
     sources = read_games(games_file) if games_file.is_file() else []
     if not sources:
         raise RecordError(f"no games in {games_file}")
+    if engine is not None and not any(engine in (r.black, r.white) for r in sources):
+        played = sorted({spec for r in sources for spec in (r.black, r.white)})
+        raise RecordError(f"no game in {games_file} was played by {engine}; its engines: {', '.join(played)}")
     agent = factory.create(teacher)
     try:
         for game in sorted({r.game for r in sources}):  # a teacher that cannot play fails before anything is written
