@@ -139,6 +139,9 @@ def test_label_games_gives_each_position_gnugos_move_and_resumes(tmp_path):
     from dlgo.data.dataset import encode_dataset, split_of
     from dlgo.arena.tournament import task_seed
     from dlgo.data.labels import label_games, labelled_id
+    from dataclasses import replace
+
+    from dlgo.core.errors import SettingsMismatchError
     from dlgo.formats.records import GameRecord, replay, write_games
 
     moves = "D5 E5 D6 E6 D7 E7 F5 A1 F6 A2 F7 A3 E8 A4 J9 A5".split()
@@ -172,3 +175,7 @@ def test_label_games_gives_each_position_gnugos_move_and_resumes(tmp_path):
     both = label_games(ENGINES, tmp_path / "source.csv", out, "gnugo:level=0", engine="white-engine",
                        progress=False)  # white's positions join the same set
     assert sorted(r.opening_plies for r in both) == list(range(16))
+    write_games(tmp_path / "other.csv", [replace(source, moves="C3 D4")])  # the same game id, another game
+    with pytest.raises(SettingsMismatchError, match="source"):  # would be taken for labelled already
+        label_games(ENGINES, tmp_path / "other.csv", out, "gnugo:level=0", progress=False)
+

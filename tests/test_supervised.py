@@ -3,7 +3,7 @@ save/load, evaluate and play. Tiny nets, a few seconds each."""
 import numpy as np
 import pytest
 
-from dlgo.formats.records import read_games
+from dlgo.formats.records import read_games, write_games
 from dlgo.data.dataset import SPLITS, encode_dataset, split_of
 from dlgo.data.generate import generate_games
 from dlgo.encoders import get_encoder_by_name
@@ -70,6 +70,60 @@ def test_encoded_chunks_split_by_game(ttt_data):
     assert len(numbers) == len(records)
     again = encode_dataset(ttt_data, progress=False)  # up to date: reused, not re-encoded
     assert again.digest == manifest.digest and again.chunks == manifest.chunks
+
+
+class ResigningTeacher:
+    """A factory whose teacher ``resigner`` resigns everywhere; any other spec is the suite's."""
+
+    def create(self, spec, seed=None):
+        if spec != "resigner":
+            return ENGINES.create(spec, seed)
+        from dlgo.core.agent import Agent, Decision
+
+        class Resigner(Agent):
+            name = "resigner"
+
+            def choose(self, state):
+                return Decision(Move.resign(), 1)
+
+        agent = Resigner()
+        agent.spec = spec
+        return agent
+
+    def network_files(self, spec):
+        return []
+
+
+def test_labelled_positions_train_as_one_game_and_a_resignation_is_no_label(ttt_data, tmp_path):
+    """dlgo label-games on tic-tac-toe: each labelled position encodes as one training
+    position in its source game's split; one the teacher resigns in is kept (a rerun does
+    not ask again) and gives no label."""
+    from dlgo.data.dataset import source_game
+    from dlgo.data.labels import label_games
+
+    sources = read_games(ttt_data / "games.csv")[:3]
+    write_games(tmp_path / "source.csv", sources)
+    labelled = label_games(ENGINES, tmp_path / "source.csv", tmp_path / "ab", "alphabeta", progress=False)
+    assert len(labelled) == sum(r.plies - r.opening_plies for r in sources)
+    assert all(split_of(r.game_id) == split_of(source_game(r.game_id)) for r in labelled)
+    assert sum(encode_dataset(tmp_path / "ab", progress=False).split_sizes().values()) == len(labelled)
+
+    resigned = label_games(ResigningTeacher(), tmp_path / "source.csv", tmp_path / "resigned", "resigner",
+                           progress=False)
+    assert len(resigned) == len(labelled) and all(r.moves.split()[-1] == "resign" for r in resigned)
+    again = label_games(ResigningTeacher(), tmp_path / "source.csv", tmp_path / "resigned", "resigner",
+                        progress=False)
+    assert again == resigned  # nothing asked again
+    assert sum(encode_dataset(tmp_path / "resigned", progress=False).split_sizes().values()) == 0
+
+
+def test_only_a_labelled_positions_id_is_cut_to_its_game():
+    from dlgo.data.dataset import source_game
+    from dlgo.data.labels import labelled_id
+
+    assert source_game(labelled_id("self-play #000007", 41)) == "self-play #000007"
+    assert source_game("kgs @night.sgf") == "kgs @night.sgf"  # an imported file's name, kept whole
+    assert source_game("a @3 b") == "a @3 b"
 
 
 def test_chunk_sequence_streams_every_position_once_per_epoch(ttt_data):

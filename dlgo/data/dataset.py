@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import shutil
 import zipfile
 from dataclasses import asdict, dataclass, field
@@ -44,12 +45,18 @@ FORMAT_VERSION = 2
 
 #: between a game's id and a ply: the id of a position of that game labelled by a teacher (:mod:`dlgo.data.labels`)
 PLY_MARK = " @"
+_LABELLED_ID = re.compile(re.escape(PLY_MARK) + r"\d+$")
+
+
+def source_game(game_id: str) -> str:
+    """The id of the game a labelled position (``"<game id> @<ply>"``) comes from; any other id as it is."""
+    return _LABELLED_ID.sub("", game_id)
 
 
 def split_of(game_id: str) -> str:
     """``"test"`` for about 10% of games, ``"val"`` for 10%, else ``"train"``; fixed by the id
     (a labelled position's by its game's, so that one game never lends to two splits)."""
-    bucket = hashlib.sha256(game_id.split(PLY_MARK)[0].encode()).digest()[0] % 10
+    bucket = hashlib.sha256(source_game(game_id).encode()).digest()[0] % 10
     return "test" if bucket == 0 else "val" if bucket == 1 else "train"
 
 

@@ -124,6 +124,21 @@ def read_games(path: Path) -> list[GameRecord]:
     return list(seen.values())
 
 
+def games_file_of(path: Path) -> Path:
+    """``path``, or the ``games.csv`` in it if it is a folder (a report's, a tournament's)."""
+    return path / "games.csv" if path.is_dir() else path
+
+
+def recorded_games(path: Path) -> list[GameRecord]:
+    """The games of the ``games.csv`` at ``path``, or of the one in the folder ``path``
+    (:func:`read_games`); a :class:`RecordError` if it holds none."""
+    games_file = games_file_of(path)
+    records = read_games(games_file)
+    if not records:
+        raise RecordError(f"no games in {games_file}")
+    return records
+
+
 def game_facts(folder: Path) -> dict[str, Any]:
     """The ``games`` section of a report's facts (:mod:`dlgo.storage.facts`) from its
     ``games.csv``: how many games, the last game's players, each engine's mean seconds a

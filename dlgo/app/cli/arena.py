@@ -15,7 +15,7 @@ from dlgo.arena.scales import require_course_anchors
 from dlgo.arena.tournament import run_tournament
 from dlgo.core.arguments import number, whole
 from dlgo.core.errors import DlgoError
-from dlgo.formats.records import one_game, read_games
+from dlgo.formats.records import one_game, recorded_games
 from dlgo.games import get_game
 
 if TYPE_CHECKING:
@@ -85,9 +85,7 @@ def cmd_ratings(args: argparse.Namespace) -> int:
     from dlgo.arena.report import write_report  # pandas, matplotlib
 
     path = Path(args.report) / "games.csv"
-    records = read_games(path)
-    if not records:
-        raise DlgoError(f"no games in {path}")
+    records = recorded_games(path)
     if args.game is not None:
         wanted = get_game(args.game).spec
         records = [r for r in records if get_game(r.game).spec == wanted]
@@ -117,11 +115,7 @@ def print_ratings(rows: Sequence[EngineRow]) -> None:
 def cmd_replay(args: argparse.Namespace) -> int:
     path = Path(args.report)
     if args.list:
-        games_file = path / "games.csv" if path.is_dir() else path
-        records = read_games(games_file)
-        if not records:
-            raise DlgoError(f"no games in {games_file}")
-        for i, r in enumerate(records):
+        for i, r in enumerate(recorded_games(path)):
             first, second = get_game(r.game).side_names
             print(f"{i:4d}  {r.game_id:<48} {r.black} ({first}) vs {r.white} ({second})  {r.result}")
         return 0

@@ -23,7 +23,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--games", type=whole(1), required=True, help="number of self-play games")
     p.add_argument("--out", required=True, help="dataset folder, e.g. data/go9-mcts (rerun to resume or extend)")
     p.add_argument("--seed", type=int, default=0, help="seed for the games (default 0)")
-    p.add_argument("--opening-plies", type=whole(0), default=2, help="random opening plies, not used as labels (default 2)")
+    p.add_argument("--opening-plies", type=whole(0), default=2,
+                   help="random opening plies, not used as labels (default 2)")
     p.add_argument("--workers", type=whole(1), default=None, help="worker processes (default: all cores)")
     p.add_argument("--batch", type=whole(0), default=0,
                    help="play this many games at once in one process, one network call for all of them "

@@ -13,7 +13,7 @@ from dlgo.core.agent import Agent
 from dlgo.core.errors import DlgoError
 from dlgo.core.game import State
 from dlgo.core.types import Player
-from dlgo.formats.records import read_games, replay
+from dlgo.formats.records import recorded_games, replay
 from dlgo.formats.sgf import read_sgf_file, sgf_to_state
 
 
@@ -103,9 +103,7 @@ def load_record(path: Path, index: int = 0) -> RecordedGame:
                             f"{record.game}" + (f", {stones} handicap stones" if stones else ""), record.result,
                             players={p: name for p, name in ((Player.black, record.black),
                                                              (Player.white, record.white)) if name})
-    records = read_games(path / "games.csv" if path.is_dir() else path)
-    if not records:
-        raise DlgoError(f"no games recorded in {path}")
+    records = recorded_games(path)
     if not 0 <= index < len(records):
         raise DlgoError(f"--index must be 0..{len(records) - 1} (dlgo replay {path} --list shows them)")
     r = records[index]
