@@ -26,6 +26,7 @@ from dlgo.storage.atomic import atomic_write  # noqa: E402
 from scripts.figures.answers import answers, demo  # noqa: E402
 from scripts.figures.course import (course_alphago, course_alphazero_tictactoe, course_mcts, course_minimax,  # noqa: E402
                                     course_predictor, course_predictor_plays, course_random, course_scale)
+from scripts.figures.go19 import course_go19, go19_engine  # noqa: E402
 from scripts.figures.scaling import course_scaling, scaling  # noqa: E402
 from scripts.figures.tables import (alphago_engine, alphazero, benchmark, dead_stones, economies,  # noqa: E402
                                     engines_table, go_engine, kaggle, reinforcement, solver_opening, supervised,
@@ -41,7 +42,7 @@ BLOCKS: dict[str, Callable[[], str]] = {
     "demo": demo, "answers": answers, "engines": engines_table, "supervised": supervised,
     "alphazero": alphazero, "economies": economies, "vs-gnugo": vs_gnugo, "dead-stones": dead_stones, "reinforcement": reinforcement,
     "course-scale": course_scale, "course-minimax": course_minimax, "course-predictor-plays": course_predictor_plays, "course-alphazero-tictactoe": course_alphazero_tictactoe, "course-predictor": course_predictor, "course-random": course_random, "course-mcts": course_mcts,
-    "course-scaling": course_scaling, "scaling": scaling,
+    "course-scaling": course_scaling, "scaling": scaling, "course-go19": course_go19, "go19-engine": go19_engine,
     **{f"bench-{name}": benchmark(name) for name in ("playouts", "search", "predictor", "selfplay", "selfplay-workers",
                                                           "web_engines", "solver")},
 }

@@ -211,3 +211,40 @@ def test_no_file_cites_a_document_outside_the_repository():
               if p.suffix in {".md", ".py", ".toml", ".txt", ".cfg", ".sh", ""} and p.stat().st_size < 2_000_000
               and outside.search(p.read_text(errors="replace"))]
     assert citing == []
+
+
+def test_the_full_board_blocks_read_what_the_go19_run_has_measured(tmp_path, monkeypatch):
+    """Step 16, docs/engines.md's 19x19 block and the README's row (scripts/figures/go19.py) say what
+    the run has measured so far: nothing, then the teacher's games and models, then the games."""
+    from dlgo.storage.facts import read_facts, update_facts
+
+    load_docs_figures()
+    from scripts.figures import answers, go19
+
+    for module in (go19, answers):  # the other reports stay the committed ones
+        monkeypatch.setattr(module, "go19_facts", lambda: read_facts(tmp_path / go19.GO19))
+    assert "not been committed yet" in go19.course_go19() and "Not measured yet" in go19.go19_engine()
+    assert "19x19" not in answers.answers()
+    report = tmp_path / go19.GO19
+    report.mkdir()
+    teacher = {"games": 2000, "teacher": "gnugo:level=0", "plies": 260.0, "core_hours": 10.3, "bytes_per_game": 390.0}
+    learning = {"move patterns": {"top1": 0.31}, "network": {"top1": 0.42}}
+    update_facts(report, {"teacher": teacher, "learning": learning, "compute": {"core_hours": 18.2}})
+    course = go19.course_go19()
+    assert "2,000 games of `gnugo:level=0`" in course and "the network 42.0%" in course and "18.2 core-hours" in course
+    assert "still to be played" in course and "19x19" not in answers.answers()
+    engine, search, game = "alphago:checkpoint=go19,seconds=5", "mcts:seconds=2", "go:size=19,komi=7.5"
+    level1, level10 = "gnugo:level=1", "gnugo:level=10"
+    match = {"games": 40, "last": [], "seconds_per_move": {engine: 4.6, level1: 0.1, level10: 0.5},
+             "results": [[engine, level10, game, "black", 12.0, 15], [engine, level10, game, "white", 9.0, 15],
+                         [engine, level1, game, "black", 5.0, 5], [engine, level1, game, "white", 5.0, 5],
+                         [level10, engine, game, "white", 9.0, 30], [level1, engine, game, "white", 0.0, 10]]}
+    ablation = {"games": 2, "last": [], "seconds_per_move": {search: 1.9, level1: 0.1},
+                "results": [[search, level1, game, "black", 1.0, 1], [level1, search, game, "white", 0.0, 1]],
+                "labels": {search: "search alone (9x9 rollout policy)"}}
+    update_facts(report, {"match": match, "ablation": ablation})
+    row = next(line for line in answers.answers().splitlines() if "19x19" in line)
+    assert f"`{engine}`" in row and "70.0% of 30 even games" in row and "level 10" in row
+    assert "level 1 100% of 10" in row
+    assert "| search alone (9x9 rollout policy) | 100% of 1 " in go19.go19_engine()
+    assert f"| `{engine}` | 100% of 10 (72%–100%) | 70% of 30 (52%–83%) | 4.60 |" in go19.course_go19()

@@ -778,13 +778,19 @@ def test_the_full_board_experiment_learns_from_its_teacher_plays_its_parts_and_r
     assert set(ablation.black) | set(ablation.white) == {*engines.values(), "gnugo:level=0"}
     assert any("patterns=" in spec and spec.startswith("alphago:") for spec in engines.values())
     assert engines["the network alone (no search)"].startswith("predictor:model=")
+    assert read_facts(out)["ablation"]["labels"] == {spec: label for label, spec in engines.items()}
     match = pd.read_csv(out / "match" / "games.csv")
     assert set(match.black) | set(match.white) == {engines["+ network and patterns"], "gnugo:level=0"}
     summary = (out / "summary.md").read_text()
     for heading in ("# 7x7 Go against GNU Go", "## The teacher's games", "## What each model learnt",
-                    "## The search, and what each learned piece adds", "## Against GNU Go"):
+                    "## The search, and what each learned piece adds", "## Against GNU Go", "## Compute"):
         assert heading in summary
     assert written_facts_differ([out]) == {} and read_facts(out)["learning"]["network"]["games"] == 4
+    spent, fits = read_facts(out)["compute"], learning["minutes"] * learning["cores"] / 60
+    assert (learning["cores"] == (__import__("os").cpu_count() or 1)).all()
+    assert spent["teacher_core_hours"] > 0
+    assert read_facts(out)["teacher"]["core_hours"] == pytest.approx(spent["teacher_core_hours"])
+    assert spent["core_hours"] == pytest.approx(spent["teacher_core_hours"] + fits.sum())
     stamp = (work / "go7-patterns.npz").stat().st_mtime
     assert go19.main(args) == 0  # resumes: nothing new is played or fitted
     assert (work / "go7-patterns.npz").stat().st_mtime == stamp and len(pd.read_csv(out / "ablation" / "games.csv")) == len(engines)

@@ -55,6 +55,7 @@ from typing import Any
 import pandas as pd
 
 from dlgo.core.arguments import whole
+from dlgo.core.specs import split_spec
 from dlgo.data.dataset import encode_dataset
 from dlgo.data.generate import generate_games
 from dlgo.display.plotting import new_figure, save_figure
@@ -76,6 +77,7 @@ PARTS = ("teacher", "patterns", "rollout", "network", "ablation", "match")
 TEACHER_GAMES = "teacher-games.csv.gz"
 SAVE_EVERY = 100  # the teacher's games are copied to --out after every hundred
 OPENING_PLIES = 4  # GNU Go nearly repeats itself: four random plies make each game new (chapter 13)
+BUDGET_CORE_HOURS = 24  # the issue's limit on the teacher's games and every model together
 
 
 class Models:
@@ -118,13 +120,20 @@ def teacher(args: argparse.Namespace, out: Path, models: Models) -> list[str]:
     games = read_games(out / TEACHER_GAMES) if (out / TEACHER_GAMES).exists() else []
     if not games:
         return []
-    teachers = sorted({r.black for r in games})
-    plies = sum(r.plies for r in games) / len(games)
-    size = (out / TEACHER_GAMES).stat().st_size
+    found = teacher_facts(out)
     return ["## The teacher's games", "",
-            f"{len(games):,} games of `{'`, `'.join(teachers)}` against itself, {plies:.0f} plies on average, "
-            f"{engine_minutes(games) / 60:.1f} hours of its thinking; stored as move lists in "
-            f"`{TEACHER_GAMES}`, {size / len(games):,.0f} bytes a game.", ""]
+            f"{found['games']:,} games of `{found['teacher']}` against itself, {found['plies']:.0f} plies on average, "
+            f"{found['core_hours']:.1f} hours of its thinking (on one core a game); stored as move lists in "
+            f"`{TEACHER_GAMES}`, {found['bytes_per_game']:,.0f} bytes a game.", ""]
+
+
+def teacher_facts(out: Path) -> dict[str, Any]:
+    """The teacher's games in ``--out``: how many, by whom, their mean plies, the core-hours
+    their engines thought (each game plays on one core) and the bytes each takes."""
+    games = read_games(out / TEACHER_GAMES)
+    return {"games": len(games), "teacher": ", ".join(sorted({r.black for r in games})),
+            "plies": sum(r.plies for r in games) / len(games), "core_hours": engine_minutes(games) / 60,
+            "bytes_per_game": (out / TEACHER_GAMES).stat().st_size / len(games)}
 
 
 def learned(args: argparse.Namespace, out: Path, models: Models) -> list[str]:
@@ -147,12 +156,37 @@ def learned(args: argparse.Namespace, out: Path, models: Models) -> list[str]:
     lines = ["## What each model learnt", "",
              "How often each model names the teacher's move first (top 1) and among its first five, on the same "
              "held-out games (the rollout policy: the expected hit rate of its most likely point); its training "
-             "positions and the minutes its fit took.", "",
-             "| model | games | training positions | top 1 | top 5 | minutes |", "|---|---:|---:|---:|---:|---:|"]
+             "positions, the minutes its fit took and the cores of the machine it ran on.", "",
+             "| model | games | training positions | top 1 | top 5 | minutes | cores |",
+             "|---|---:|---:|---:|---:|---:|---:|"]
     for r in table.itertuples():
         top5 = f"{r.top5:.1%}" if r.top5 == r.top5 else "-"
-        lines.append(f"| {r.model} | {r.games:,} | {r.positions:,} | {r.top1:.1%} | {top5} | {r.minutes:.1f} |")
+        lines.append(f"| {r.model} | {r.games:,} | {r.positions:,} | {r.top1:.1%} | {top5} | {r.minutes:.1f} "
+                     f"| {r.cores:.0f} |")
     return lines + [""]
+
+
+def compute_facts(out: Path) -> dict[str, float] | None:
+    """The core-hours the teacher's games and the learned models took (a fit counts every core of
+    its machine, an upper bound); None before the teacher's games."""
+    if not (out / TEACHER_GAMES).exists():
+        return None
+    rows = _read_learning(out).values()
+    fits = sum(row["minutes"] * row["cores"] / 60 for row in rows if row["minutes"] == row["minutes"])
+    teacher_hours = teacher_facts(out)["core_hours"]
+    return {"teacher_core_hours": teacher_hours, "models_core_hours": fits, "core_hours": teacher_hours + fits}
+
+
+def compute_lines(out: Path) -> list[str]:
+    """The summary's compute paragraph, against the issue's budget of 24 core-hours."""
+    spent = compute_facts(out)
+    if spent is None:
+        return []
+    return ["## Compute", "",
+            f"The teacher's games took {spent['teacher_core_hours']:.1f} core-hours and the learned models at most "
+            f"{spent['models_core_hours']:.1f} (each fit's minutes times its machine's cores): "
+            f"{spent['core_hours']:.1f} core-hours in all, against a budget of {BUDGET_CORE_HOURS} for the data and "
+            "every model.", ""]
 
 
 def _read_learning(out: Path) -> dict[str, dict[str, Any]]:
@@ -162,35 +196,45 @@ def _read_learning(out: Path) -> dict[str, dict[str, Any]]:
     return {r["model"]: {k: v for k, v in r.items() if k != "model"} for r in table.to_dict("records")}
 
 
-def _timed(fit: Any, *args: Any, **kwargs: Any) -> float:
-    """Run ``fit``; its minutes."""
+def _last_fit(before: dict | None) -> tuple[float, int]:
+    """The minutes and the machine's cores of a model's last fit (``before``: its row in
+    ``learning.csv``; NaN minutes without one, this machine's cores where the row has none)."""
+    here = os.cpu_count() or 1
+    if before is None:
+        return float("nan"), here
+    cores = before.get("cores")
+    return float(before["minutes"]), here if cores is None or cores != cores else int(cores)
+
+
+def _timed(fit: Any, *args: Any, **kwargs: Any) -> tuple[float, int]:
+    """Run ``fit``; its minutes and this machine's cores."""
     started = time.perf_counter()
     fit(*args, **kwargs)
-    return (time.perf_counter() - started) / 60
+    return (time.perf_counter() - started) / 60, os.cpu_count() or 1
 
 
 def fit_patterns(args: argparse.Namespace, models: Models, n_games: int, before: dict | None) -> dict[str, Any]:
     """Step 2: the move patterns, fitted again when the games have grown (``before``: their last row)."""
     from engines.training.move_patterns import train_patterns
 
-    minutes = float("nan") if before is None else float(before["minutes"])
+    minutes, cores = _last_fit(before)
     if not models.patterns.exists() or read_move_patterns(models.patterns).info.get("games") != n_games:
         print(f"2. patterns: fit to {n_games} games -> {models.patterns}", flush=True)
-        minutes = _timed(train_patterns, models.games, models.patterns, passes=args.pattern_passes)
+        minutes, cores = _timed(train_patterns, models.games, models.patterns, passes=args.pattern_passes)
     info = read_move_patterns(models.patterns).info
     return {"games": info["games"], "positions": info["positions"], "top1": info["top1"], "top5": info["top5"],
-            "minutes": minutes}
+            "minutes": minutes, "cores": cores}
 
 
 def fit_rollout(args: argparse.Namespace, models: Models, n_games: int, before: dict | None) -> dict[str, Any]:
     """Step 3: the fast rollout policy, fitted again when the games have grown."""
-    minutes = float("nan") if before is None else float(before["minutes"])
+    minutes, cores = _last_fit(before)
     if not models.rollout.exists() or read_rollout_policy(models.rollout).info.get("games") != n_games:
         print(f"3. rollout policy: fit to {n_games} games -> {models.rollout}", flush=True)
-        minutes = _timed(train_rollout, models.games, models.rollout, epochs=args.rollout_epochs, seed=args.seed)
+        minutes, cores = _timed(train_rollout, models.games, models.rollout, epochs=args.rollout_epochs, seed=args.seed)
     info = read_rollout_policy(models.rollout).info
     return {"games": info["games"], "positions": info["train_positions"], "top1": info["top1"],
-            "top5": float("nan"), "minutes": minutes}
+            "top5": float("nan"), "minutes": minutes, "cores": cores}
 
 
 def train_network(args: argparse.Namespace, models: Models, n_games: int, before: dict | None) -> dict[str, Any]:
@@ -204,7 +248,7 @@ def train_network(args: argparse.Namespace, models: Models, n_games: int, before
     metrics = evaluate_predictor(models.policy, models.games)
     manifest = encode_dataset(models.games, progress=False)
     return {"games": n_games, "positions": manifest.split_sizes()["train"], "top1": metrics["top1_legal"],
-            "top5": metrics["top5"], "minutes": float(history["seconds"].sum()) / 60}
+            "top5": metrics["top5"], "minutes": float(history["seconds"].sum()) / 60, "cores": os.cpu_count() or 1}
 
 
 # ------------------------------------------------------------------ the games
@@ -288,17 +332,37 @@ def ship(models: Models, name: str) -> None:
     print(f"shipped: {sizes}", flush=True)
 
 
+def row_name(spec: str, board: str) -> str:
+    """An ablation engine's row name (those of :meth:`Models.engines`) from its spec alone."""
+    name, parameters = split_spec(spec)
+    if name == "predictor":
+        return "the network alone (no search)"
+    if name == "alphago":
+        return "+ network and patterns" if "patterns" in parameters else "+ network (no patterns)"
+    if "patterns" in parameters:
+        return "+ move patterns"
+    return f"+ {board} rollout policy" if "rollout" in parameters else "search alone (9x9 rollout policy)"
+
+
 def facts(out: Path) -> dict[str, Any]:
-    """The report's headline facts (:mod:`dlgo.storage.facts`), from its files: each learned
-    model's figures (``learning``; None where not measured), and the games of the ablation and
-    of the match (:func:`~dlgo.formats.records.game_facts`: every engine's points by opponent)."""
+    """The report's headline facts (:mod:`dlgo.storage.facts`), from its files: the teacher's games,
+    each learned model's figures (``learning``; None where not measured), the compute they took,
+    and the games of the ablation and of the match (:func:`~dlgo.formats.records.game_facts`:
+    every engine's points by opponent; the ablation's with each engine's row name, ``labels``)."""
     found: dict[str, Any] = {}
     if (out / "learning.csv").exists():
         found["learning"] = {name: {k: None if v != v else v for k, v in row.items()}
                              for name, row in _read_learning(out).items()}
+    if (out / TEACHER_GAMES).exists():
+        found["teacher"] = teacher_facts(out)
+        found["compute"] = compute_facts(out)
     for part in ("ablation", "match"):
         if (out / part / "games.csv").exists():
             found[part] = game_facts(out / part)
+    if "ablation" in found:
+        found["ablation"]["labels"] = {engine: row_name(engine, "{0}x{0}".format(split_spec(game)[1]["size"]))
+                                       for engine, _, game, *_ in found["ablation"]["results"]
+                                       if not engine.startswith("gnugo")}
     return found
 
 
@@ -319,6 +383,7 @@ def main(argv: list[str] | None = None) -> int:
              f"Reproduce: `{chapters.command(__file__, without_parts(argv))}`", ""]
     lines += teacher(args, out, models)
     lines += learned(args, out, models)
+    lines += compute_lines(out)
     if args.ship:
         ship(models, args.name)
     lines += ablation(args, out, models)

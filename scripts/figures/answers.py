@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from dlgo.arena.ratings import wilson_interval
 from scripts.figures.common import facts, mistakes, plural, ratings, score_in, with_interval
+from scripts.figures.go19 import GO19, go19_answer, go19_facts
 from scripts.figures.scaling import SCALING, scaling_answer, scaling_facts
 
 
@@ -64,6 +65,9 @@ def answers() -> str:
     if scaling_facts() is not None:  # the lab's full run takes hours: its row comes with its report
         rows.insert(-4, ("How does strength grow with training and search compute, up to perfect play?",
                          scaling_answer(), SCALING))
+    if "match" in go19_facts():  # the full board's run spans sessions: its row comes with its match
+        rows.insert(rows.index(next(r for r in rows if r[2] == "vs-gnugo")) + 1,
+                    ("And on the full 19x19 board, trained on 2 cores?", go19_answer(), GO19))
     out = ["| question | answer | report |", "|---|---|---|"]
     out += [f"| {q} | {a} | [{folder}](reports/{folder}/summary.md) |" for q, a, folder in rows]
     return "\n".join(out) + "\n"
