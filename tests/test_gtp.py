@@ -250,6 +250,17 @@ def test_a_failing_program_forfeits_the_game_with_the_reason(cmd, message, timeo
     assert record.note.startswith("white forfeits") and message in record.note
 
 
+def test_a_program_that_prints_no_gtp_and_exits_before_the_first_command_is_named_for_it():
+    """However busy the machine: the program is gone before anything is sent, and what it printed says why."""
+    from dlgo.gtp.client import GtpConnectionError
+
+    client = GtpClient(f"{sys.executable} -c 'print(1)'", timeout=30)
+    client.process.wait()
+    with pytest.raises(GtpConnectionError, match=r"printed '1', not GTP, and exited \(exit code 0\)"):
+        client.send("protocol_version")
+    client.close()
+
+
 def test_gtp_engines_play_only_go():
     with pytest.raises(ValueError, match="play Go"):
         engines.create(f'gtp:cmd="{OUR_GTP}"').check_game(new_game("connect4"))

@@ -101,15 +101,33 @@ class GtpClient:
         return text
 
     def _died(self, command: str = "") -> GtpConnectionError:
+        """Why the program is gone: what it printed that was not GTP (however soon it exited
+        after, on however busy a machine), else its exit code and its last words on stderr."""
         try:
             code = self.process.wait(timeout=5)
         except subprocess.TimeoutExpired:
             code = None
+        during = f" during {command!r}" if command else ""
+        self._reader.join(timeout=5)  # its output is read to the end
+        printed = [line.strip() for line in self._unread() if line.strip()]
+        if printed and printed[0][:1] not in ("=", "?"):
+            return GtpConnectionError(f"{self.argv[0]} printed {printed[0]!r}, not GTP, and exited{during} "
+                                      f"(exit code {code})")
         self._stderr.seek(0)
         tail = self._stderr.read().decode(errors="replace").strip().splitlines()[-5:]
-        during = f" during {command!r}" if command else ""
         said = (": " + " | ".join(tail)) if tail else ""
         return GtpConnectionError(f"{self.argv[0]} exited{during} (exit code {code}){said}")
+
+    def _unread(self) -> list[str]:
+        """The lines the program printed that no command has read yet."""
+        lines: list[str] = []
+        while True:
+            try:
+                line = self._lines.get_nowait()
+            except queue.Empty:
+                return lines
+            if line is not None:
+                lines.append(line)
 
     def close(self) -> None:
         """Ask the program to quit, then make sure it has."""
