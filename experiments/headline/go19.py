@@ -117,20 +117,21 @@ def teacher(args: argparse.Namespace, out: Path, models: Models) -> list[str]:
             generate_games(ENGINES, models.games, args.game, args.teacher, target, seed=args.seed,
                            opening_plies=OPENING_PLIES, workers=args.workers, ray=args.ray)
             write_games(out / TEACHER_GAMES, read_games(models.games / "games.csv"))  # what a kill cannot take
-    games = read_games(out / TEACHER_GAMES) if (out / TEACHER_GAMES).exists() else []
-    if not games:
-        return []
     found = teacher_facts(out)
+    if found is None:
+        return []
     return ["## The teacher's games", "",
             f"{found['games']:,} games of `{found['teacher']}` against itself, {found['plies']:.0f} plies on average, "
             f"{found['core_hours']:.1f} hours of its thinking (on one core a game); stored as move lists in "
             f"`{TEACHER_GAMES}`, {found['bytes_per_game']:,.0f} bytes a game.", ""]
 
 
-def teacher_facts(out: Path) -> dict[str, Any]:
+def teacher_facts(out: Path) -> dict[str, Any] | None:
     """The teacher's games in ``--out``: how many, by whom, their mean plies, the core-hours
-    their engines thought (each game plays on one core) and the bytes each takes."""
-    games = read_games(out / TEACHER_GAMES)
+    their engines thought (each game plays on one core) and the bytes each takes; None before any."""
+    games = read_games(out / TEACHER_GAMES) if (out / TEACHER_GAMES).exists() else []
+    if not games:
+        return None
     return {"games": len(games), "teacher": ", ".join(sorted({r.black for r in games})),
             "plies": sum(r.plies for r in games) / len(games), "core_hours": engine_minutes(games) / 60,
             "bytes_per_game": (out / TEACHER_GAMES).stat().st_size / len(games)}
@@ -166,22 +167,21 @@ def learned(args: argparse.Namespace, out: Path, models: Models) -> list[str]:
     return lines + [""]
 
 
-def compute_facts(out: Path) -> dict[str, float] | None:
-    """The core-hours the teacher's games and the learned models took (a fit counts every core of
-    its machine, an upper bound); None before the teacher's games."""
-    if not (out / TEACHER_GAMES).exists():
-        return None
+def compute_facts(out: Path, teacher: dict[str, Any]) -> dict[str, float]:
+    """The core-hours the teacher's games (``teacher``: their facts) and the learned models took
+    (a fit counts every core of its machine, an upper bound)."""
     rows = _read_learning(out).values()
     fits = sum(row["minutes"] * row["cores"] / 60 for row in rows if row["minutes"] == row["minutes"])
-    teacher_hours = teacher_facts(out)["core_hours"]
-    return {"teacher_core_hours": teacher_hours, "models_core_hours": fits, "core_hours": teacher_hours + fits}
+    return {"teacher_core_hours": teacher["core_hours"], "models_core_hours": fits,
+            "core_hours": teacher["core_hours"] + fits}
 
 
 def compute_lines(out: Path) -> list[str]:
     """The summary's compute paragraph, against the issue's budget of 24 core-hours."""
-    spent = compute_facts(out)
-    if spent is None:
+    teacher = teacher_facts(out)
+    if teacher is None:
         return []
+    spent = compute_facts(out, teacher)
     return ["## Compute", "",
             f"The teacher's games took {spent['teacher_core_hours']:.1f} core-hours and the learned models at most "
             f"{spent['models_core_hours']:.1f} (each fit's minutes times its machine's cores): "
@@ -353,16 +353,18 @@ def facts(out: Path) -> dict[str, Any]:
     if (out / "learning.csv").exists():
         found["learning"] = {name: {k: None if v != v else v for k, v in row.items()}
                              for name, row in _read_learning(out).items()}
-    if (out / TEACHER_GAMES).exists():
-        found["teacher"] = teacher_facts(out)
-        found["compute"] = compute_facts(out)
+    teacher = teacher_facts(out)
+    if teacher is not None:
+        found["teacher"], found["compute"] = teacher, compute_facts(out, teacher)
     for part in ("ablation", "match"):
         if (out / part / "games.csv").exists():
             found[part] = game_facts(out / part)
     if "ablation" in found:
-        found["ablation"]["labels"] = {engine: row_name(engine, "{0}x{0}".format(split_spec(game)[1]["size"]))
-                                       for engine, _, game, *_ in found["ablation"]["results"]
-                                       if not engine.startswith("gnugo")}
+        labels = found["ablation"]["labels"] = {}
+        for engine, _, game, *_ in found["ablation"]["results"]:
+            size = split_spec(game)[1]["size"]
+            if not engine.startswith("gnugo"):
+                labels[engine] = row_name(engine, f"{size}x{size}")
     return found
 
 
