@@ -360,11 +360,13 @@ def facts(out: Path) -> dict[str, Any]:
         if (out / part / "games.csv").exists():
             found[part] = game_facts(out / part)
     if "ablation" in found:
-        labels = found["ablation"]["labels"] = {}
+        labels = {}
         for engine, _, game, *_ in found["ablation"]["results"]:
+            if engine.startswith("gnugo"):  # the opponent's rows
+                continue
             size = split_spec(game)[1]["size"]
-            if not engine.startswith("gnugo"):
-                labels[engine] = row_name(engine, f"{size}x{size}")
+            labels[engine] = row_name(engine, f"{size}x{size}")
+        found["ablation"]["labels"] = labels
     return found
 
 
