@@ -754,6 +754,21 @@ def test_the_recipe_ablation_runs_quick_and_sets_each_variant_beside_the_baselin
     assert "| 5x4-4 | `anneal` | 1 |" in (out / "summary.md").read_text()
 
 
+def test_the_full_board_ablation_names_the_shipped_set_so_it_resumes_in_any_folder(tmp_path):
+    """Once shipped, the ablation's specs name checkpoints/go19-* by name, not the run's work
+    folder (gone in a later session), and each row's label still follows from its spec."""
+    from engines.checkpoints import resolve_model_path
+    from experiments.headline import go19
+
+    engines = go19.Models(tmp_path / "work", 19, shipped=True).engines(2)
+    assert not any(str(tmp_path) in spec for spec in engines.values())
+    assert engines["+ network and patterns"] == \
+        "alphago:policy=go19-policy,rollout=go19-rollout,seconds=2,patterns=go19-patterns"
+    assert {go19.row_name(spec, "19x19") for spec in engines.values()} == set(engines)
+    assert resolve_model_path("go19-policy").name == "go19-policy.keras"
+    assert resolve_model_path("go19-patterns", ".npz").name == "go19-patterns.npz"
+
+
 @pytest.mark.skipif(not __import__("os").access("/usr/games/gnugo", __import__("os").X_OK),
                     reason="GNU Go is not installed (apt-get install gnugo)")
 def test_the_full_board_experiment_learns_from_its_teacher_plays_its_parts_and_resumes(tmp_path):

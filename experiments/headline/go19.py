@@ -83,25 +83,30 @@ BUDGET_CORE_HOURS = 24  # the issue's limit on the teacher's games and every mod
 class Models:
     """Where the run keeps its learned models (in ``--work``), and their specs' parts."""
 
-    def __init__(self, work: Path, size: int):
+    def __init__(self, work: Path, size: int, shipped: bool = False):
         name, self.board = f"go{size}", f"{size}x{size}"
         self.games = work / "games"
         self.patterns = work / f"{name}-patterns.npz"
         self.rollout = work / f"{name}-rollout.npz"
         self.network = work / "network"
         self.policy = self.network / "model.keras"
+        # what the engines' specs name: the shipped set's files once shipped (found from any
+        # folder, in any later session), else the run's own
+        self.named = ({role: f"{name}-{role}" for role in ("policy", "rollout", "patterns")} if shipped else
+                      {"policy": str(self.policy), "rollout": str(self.rollout), "patterns": str(self.patterns)})
 
     def engines(self, seconds: float) -> dict[str, str]:
         """The ablation's engines: the network alone (no search), then at ``seconds`` a move the
         search, each engine after it adding a learned piece to the one before."""
+        policy, rollout, patterns = self.named["policy"], self.named["rollout"], self.named["patterns"]
         search = f"mcts:seconds={seconds:g}"
-        guided = f"alphago:policy={self.policy},rollout={self.rollout},seconds={seconds:g}"
-        return {"the network alone (no search)": f"predictor:model={self.policy}",
+        guided = f"alphago:policy={policy},rollout={rollout},seconds={seconds:g}"
+        return {"the network alone (no search)": f"predictor:model={policy}",
                 "search alone (9x9 rollout policy)": search,
-                f"+ {self.board} rollout policy": f"{search},rollout={self.rollout}",
-                "+ move patterns": f"{search},rollout={self.rollout},patterns={self.patterns}",
+                f"+ {self.board} rollout policy": f"{search},rollout={rollout}",
+                "+ move patterns": f"{search},rollout={rollout},patterns={patterns}",
                 "+ network (no patterns)": guided,
-                "+ network and patterns": f"{guided},patterns={self.patterns}"}
+                "+ network and patterns": f"{guided},patterns={patterns}"}
 
 
 # ------------------------------------------------------------------ the learning steps
@@ -279,10 +284,14 @@ def plot_ablation(records: list, engines: dict[str, str], opponent: str, board: 
     save_figure(fig, path)
 
 
+def is_shipped(args: argparse.Namespace) -> bool:
+    """Whether the engines play the shipped set (``checkpoints/go19-*``) rather than the run's own files."""
+    return args.ship or (args.size == SHIPPED_SIZE and (SHIPPED / f"{args.name}{SET_FILES['policy']}").exists())
+
+
 def full_engine(args: argparse.Namespace) -> str:
     """The engine the match plays: the shipped set's name once shipped, else the run's own files."""
-    shipped = (SHIPPED / f"{args.name}{SET_FILES['policy']}").exists() and args.size == SHIPPED_SIZE
-    if args.ship or shipped:
+    if is_shipped(args):
         return f"alphago:checkpoint={args.name},seconds={args.seconds:g}"
     return Models(Path(args.work), args.size).engines(args.seconds)["+ network and patterns"]
 
@@ -301,8 +310,8 @@ def match(args: argparse.Namespace, out: Path) -> list[str]:
                     key=lambda spec: int(spec.split("=")[1]))
     plot_strength(records, strong, played, f"{args.size}x{args.size}", out / "strength.png")
     return ["## Against GNU Go", "",
-            f"`{strong}` against GNU Go's levels, {args.match_games} games each (colours alternating, two random "
-            "opening plies).", "", TABLE.replace("| engine |", "| opponent |"),
+            f"`{strong}` against GNU Go's levels (colours alternating, two random opening plies; the games "
+            "column counts those played so far).", "", TABLE.replace("| engine |", "| opponent |"),
             *(row(records, strong, opponent, f"`{opponent}`") for opponent in played), "",
             "![strength](strength.png)", ""]
 
@@ -390,7 +399,7 @@ def main(argv: list[str] | None = None) -> int:
     lines += compute_lines(out)
     if args.ship:
         ship(models, args.name)
-    lines += ablation(args, out, models)
+    lines += ablation(args, out, Models(Path(args.work), args.size, shipped=is_shipped(args)))
     lines += match(args, out)
     write_report(out, lines, facts(out))
     return 0
