@@ -117,8 +117,9 @@ def test_the_file_lists_offer_only_files_that_fit_the_parameter_and_the_game(cli
                 for e in catalog["engines"]}
 
     anywhere, go9, tictactoe = files(), files("go:size=9"), files("tictactoe")
-    assert sorted(Path(f).name for f in anywhere["mcts"]["rollout"]) == ["go9-rollout", "mine-rollout.npz"]
-    assert [Path(f).name for f in go9["mcts-go"]["patterns"]] == ["mine-patterns.npz"]  # not a rollout policy
+    assert sorted(Path(f).name for f in anywhere["mcts"]["rollout"]) == ["go19-rollout", "go9-rollout",
+                                                                         "mine-rollout.npz"]
+    assert [Path(f).name for f in go9["mcts-go"]["patterns"]] == ["go19-patterns", "mine-patterns.npz"]  # no rollouts
     assert tictactoe["mcts"]["patterns"] == []
     assert not any("buffer" in f or "broken" in f for lists in anywhere.values() for f in sum(lists.values(), []))
     assert go9["alphago"]["policy"] == ["go9-policy", "go9-zero"] and go9["alphago"]["checkpoint"] == ["go9"]
@@ -127,7 +128,7 @@ def test_the_file_lists_offer_only_files_that_fit_the_parameter_and_the_game(cli
     assert tictactoe["alphazero"]["checkpoint"] == ["tictactoe"] and tictactoe["q"]["model"] == []
     assert "connect4" in anywhere["alphazero"]["checkpoint"] and "go9-value" not in anywhere["predictor"]["model"]
     assert "board size" in error_of(client.get("/api/catalog", params={"game": "go:size=1x2"}), 400)
-    patterns = go9["mcts-go"]["patterns"][0]
+    patterns = next(f for f in go9["mcts-go"]["patterns"] if f.endswith("mine-patterns.npz"))
     session = new(client, game="go:size=5", white=f"mcts-go:rounds=20,patterns={patterns}")
     assert session.status_code == 201, session.text
     assert "not a move patterns file" in error_of(new(client, game="go:size=5",

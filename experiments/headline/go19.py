@@ -262,14 +262,17 @@ def ablation(args: argparse.Namespace, out: Path, models: Models) -> list[str]:
     engines = models.engines(args.ablation_seconds)
     if "ablation" in args.parts:
         chapters.check_engines(list(engines.values()), args.game)
-    tasks = ladders.pairings(list(engines.values()), [args.ablation_opponent], args.ablation_games, args.seed)
+    # a round at a time, each engine's k-th game before any engine's next: a part-played ablation has every row
+    each = [ladders.pairings([spec], [args.ablation_opponent], args.ablation_games, args.seed)
+            for spec in engines.values()]
+    tasks = [task for one_round in zip(*each) for task in one_round]
     records = games_of(out / "ablation", args.game, tasks, args, args.workers)
     if not records:
         return []
     plot_ablation(records, engines, args.ablation_opponent, f"{args.size}x{args.size}", out / "ablation.png")
     return ["## The search, and what each learned piece adds", "",
             f"{args.size}x{args.size}, {args.ablation_seconds:g} s a move against `{args.ablation_opponent}`, "
-            f"{args.ablation_games} games each, "
+            f"{args.ablation_games} games each (the games column counts those played so far), "
             "colours alternating: the network's own move first, with no search (Clark & Storkey's test), then the "
             "search, each row adding a piece to the row above (the network's rows are `alphago`: the same compiled "
             "search, guided by the network's priors).", "", TABLE,
