@@ -767,6 +767,9 @@ def test_the_full_board_ablation_names_the_shipped_set_so_it_resumes_in_any_fold
     assert {go19.row_name(spec, "19x19") for spec in engines.values()} == set(engines)
     assert resolve_model_path("go19-policy").name == "go19-policy.keras"
     assert resolve_model_path("go19-patterns", ".npz").name == "go19-patterns.npz"
+    rounds = go19.in_rounds(["a", "b"], "gnugo:level=1", 2, seed=0)  # every engine's first game, then the second
+    assert [(t.black, t.white) for t in rounds] == [("a", "gnugo:level=1"), ("b", "gnugo:level=1"),
+                                                    ("gnugo:level=1", "a"), ("gnugo:level=1", "b")]
 
 
 @pytest.mark.skipif(not __import__("os").access("/usr/games/gnugo", __import__("os").X_OK),

@@ -262,10 +262,7 @@ def ablation(args: argparse.Namespace, out: Path, models: Models) -> list[str]:
     engines = models.engines(args.ablation_seconds)
     if "ablation" in args.parts:
         chapters.check_engines(list(engines.values()), args.game)
-    # a round at a time, each engine's k-th game before any engine's next: a part-played ablation has every row
-    each = [ladders.pairings([spec], [args.ablation_opponent], args.ablation_games, args.seed)
-            for spec in engines.values()]
-    tasks = [task for one_round in zip(*each) for task in one_round]
+    tasks = in_rounds(list(engines.values()), args.ablation_opponent, args.ablation_games, args.seed)
     records = games_of(out / "ablation", args.game, tasks, args, args.workers)
     if not records:
         return []
@@ -278,6 +275,13 @@ def ablation(args: argparse.Namespace, out: Path, models: Models) -> list[str]:
             "search, guided by the network's priors).", "", TABLE,
             *(row(records, spec, args.ablation_opponent, label) for label, spec in engines.items()), "",
             "![ablation](ablation.png)", ""]
+
+
+def in_rounds(engines: list[str], opponent: str, games: int, seed: int) -> list[ladders.Task]:
+    """Each engine's games against ``opponent`` a round at a time, every engine's k-th game before
+    any engine's next: a part-played ablation has every row."""
+    each = [ladders.pairings([spec], [opponent], games, seed) for spec in engines]
+    return [task for one_round in zip(*each) for task in one_round]
 
 
 def plot_ablation(records: list, engines: dict[str, str], opponent: str, board: str, path: Path) -> None:
@@ -393,7 +397,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.teacher_games:
         supervised.check_games_file(Path(args.teacher_games))
     chapters.take_folders(args)
-    out, models = Path(args.out), Models(Path(args.work), args.size)
+    out, models = Path(args.out), Models(Path(args.work), args.size, shipped=is_shipped(args))
     out.mkdir(parents=True, exist_ok=True)
     lines = [f"# {args.size}x{args.size} Go against GNU Go", "",
              f"Reproduce: `{chapters.command(__file__, without_parts(argv))}`", ""]
@@ -402,7 +406,7 @@ def main(argv: list[str] | None = None) -> int:
     lines += compute_lines(out)
     if args.ship:
         ship(models, args.name)
-    lines += ablation(args, out, Models(Path(args.work), args.size, shipped=is_shipped(args)))
+    lines += ablation(args, out, models)
     lines += match(args, out)
     write_report(out, lines, facts(out))
     return 0
