@@ -31,7 +31,10 @@ the book's KGS route, comes in through ``dlgo import-sgf`` and ``--teacher-games
    rollout policy, the move patterns, the network (``alphago``: the same search
    guided by it), the network and the patterns.
 6. **match**: the full engine at ``--seconds`` a move against GNU Go levels 1, 5
-   and 10 (``--levels``), ``--games`` each, colours alternating.
+   and 10 (``--levels``), ``--games-per-level`` each, colours alternating.
+
+The ablation and the match play a round at a time (every row's k-th game before
+any row's next), so a run stopped part-way reports every row.
 
 The models learn from the teacher's ``--games`` once they are all played (the
 patterns and the rollout policy are fitted again if more are added later; the
@@ -262,7 +265,7 @@ def ablation(args: argparse.Namespace, out: Path, models: Models) -> list[str]:
     engines = models.engines(args.ablation_seconds)
     if "ablation" in args.parts:
         chapters.check_engines(list(engines.values()), args.game)
-    tasks = in_rounds(list(engines.values()), args.ablation_opponent, args.ablation_games, args.seed)
+    tasks = in_rounds(list(engines.values()), [args.ablation_opponent], args.ablation_games, args.seed)
     records = games_of(out / "ablation", args.game, tasks, args, args.workers)
     if not records:
         return []
@@ -277,10 +280,10 @@ def ablation(args: argparse.Namespace, out: Path, models: Models) -> list[str]:
             "![ablation](ablation.png)", ""]
 
 
-def in_rounds(engines: list[str], opponent: str, games: int, seed: int) -> list[ladders.Task]:
-    """Each engine's games against ``opponent`` a round at a time, every engine's k-th game before
-    any engine's next: a part-played ablation has every row."""
-    each = [ladders.pairings([spec], [opponent], games, seed) for spec in engines]
+def in_rounds(ours: list[str], theirs: list[str], games: int, seed: int) -> list[ladders.Task]:
+    """:func:`~experiments.shared.ladders.pairings` a round at a time: every pairing's k-th game before
+    any pairing's next, so a part-played ablation or match has every row."""
+    each = [ladders.pairings([engine], [opponent], games, seed) for engine in ours for opponent in theirs]
     return [task for one_round in zip(*each) for task in one_round]
 
 
@@ -309,7 +312,7 @@ def match(args: argparse.Namespace, out: Path) -> list[str]:
     opponents = [f"gnugo:level={level}" for level in args.levels]
     if "match" in args.parts:
         chapters.check_engines([strong, *opponents], args.game)
-    tasks = ladders.pairings([strong], opponents, args.match_games, args.seed)
+    tasks = in_rounds([strong], opponents, args.match_games, args.seed)
     records = games_of(out / "match", args.game, tasks, args, args.workers)
     if not records:
         return []
@@ -399,8 +402,7 @@ def main(argv: list[str] | None = None) -> int:
     chapters.take_folders(args)
     out, models = Path(args.out), Models(Path(args.work), args.size, shipped=is_shipped(args))
     out.mkdir(parents=True, exist_ok=True)
-    lines = [f"# {args.size}x{args.size} Go against GNU Go", "",
-             f"Reproduce: `{chapters.command(__file__, without_parts(argv))}`", ""]
+    lines = [f"# {args.size}x{args.size} Go against GNU Go", "", f"Reproduce: `{reproduce(args, argv)}`", ""]
     lines += teacher(args, out, models)
     lines += learned(args, out, models)
     lines += compute_lines(out)
@@ -410,6 +412,13 @@ def main(argv: list[str] | None = None) -> int:
     lines += match(args, out)
     write_report(out, lines, facts(out))
     return 0
+
+
+def reproduce(args: argparse.Namespace, argv: list[str] | None) -> str:
+    """The command that makes the whole report: this one without ``--parts``, and with ``--ship`` when
+    its engines play the shipped set (a summary-only run, without it, still names the run that shipped)."""
+    words = without_parts(argv)
+    return chapters.command(__file__, words + ["--ship"] if is_shipped(args) and "--ship" not in words else words)
 
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
