@@ -767,15 +767,20 @@ def test_the_full_board_ablation_names_the_shipped_set_so_it_resumes_in_any_fold
     assert {go19.row_name(spec, "19x19") for spec in engines.values()} == set(engines)
     assert resolve_model_path("go19-policy").name == "go19-policy.keras"
     assert resolve_model_path("go19-patterns", ".npz").name == "go19-patterns.npz"
-    rounds = go19.in_rounds(["a", "b"], ["gnugo:level=1"], 2, seed=0)  # every engine's first game, then the second
-    assert [(t.black, t.white) for t in rounds] == [("a", "gnugo:level=1"), ("b", "gnugo:level=1"),
-                                                    ("gnugo:level=1", "a"), ("gnugo:level=1", "b")]
     argv = ["--parts", "--workers", "2"]  # a summary-only run names the command that made the shipped set
     assert go19.reproduce(go19.parse(argv), argv).endswith("go19.py --workers 2 --ship")
     assert not go19.reproduce(go19.parse(["--quick"]), ["--quick"]).endswith("--ship")  # 7x7: nothing shipped
-    match = go19.in_rounds(["a"], ["gnugo:level=1", "gnugo:level=10"], 2, seed=0)  # the match: each level in turn
-    assert [t.game_id for t in match] == ["a vs gnugo:level=1 #0", "a vs gnugo:level=10 #0",
-                                          "a vs gnugo:level=1 #1", "a vs gnugo:level=10 #1"]
+
+
+def test_pairings_in_rounds_play_every_pairings_kth_game_before_any_next():
+    """A run stopped part-way has games in every row: the same games as ``pairings``, in rounds."""
+    from experiments.shared import ladders
+
+    rounds = ladders.pairings_in_rounds(["a", "b"], ["g1"], 2, seed=0)  # every engine's first game, then the second
+    assert [(t.black, t.white) for t in rounds] == [("a", "g1"), ("b", "g1"), ("g1", "a"), ("g1", "b")]
+    match = ladders.pairings_in_rounds(["a"], ["g1", "g10"], 2, seed=0)  # one engine: each opponent in turn
+    assert [t.game_id for t in match] == ["a vs g1 #0", "a vs g10 #0", "a vs g1 #1", "a vs g10 #1"]
+    assert sorted(match) == sorted(ladders.pairings(["a"], ["g1", "g10"], 2, seed=0))  # same ids, colours, seeds
 
 
 @pytest.mark.skipif(not __import__("os").access("/usr/games/gnugo", __import__("os").X_OK),

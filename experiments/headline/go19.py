@@ -265,7 +265,7 @@ def ablation(args: argparse.Namespace, out: Path, models: Models) -> list[str]:
     engines = models.engines(args.ablation_seconds)
     if "ablation" in args.parts:
         chapters.check_engines(list(engines.values()), args.game)
-    tasks = in_rounds(list(engines.values()), [args.ablation_opponent], args.ablation_games, args.seed)
+    tasks = ladders.pairings_in_rounds(list(engines.values()), [args.ablation_opponent], args.ablation_games, args.seed)
     records = games_of(out / "ablation", args.game, tasks, args, args.workers)
     if not records:
         return []
@@ -278,13 +278,6 @@ def ablation(args: argparse.Namespace, out: Path, models: Models) -> list[str]:
             "search, guided by the network's priors).", "", TABLE,
             *(row(records, spec, args.ablation_opponent, label) for label, spec in engines.items()), "",
             "![ablation](ablation.png)", ""]
-
-
-def in_rounds(ours: list[str], theirs: list[str], games: int, seed: int) -> list[ladders.Task]:
-    """:func:`~experiments.shared.ladders.pairings` a round at a time: every pairing's k-th game before
-    any pairing's next, so a part-played ablation or match has every row."""
-    each = [ladders.pairings([engine], [opponent], games, seed) for engine in ours for opponent in theirs]
-    return [task for one_round in zip(*each) for task in one_round]
 
 
 def plot_ablation(records: list, engines: dict[str, str], opponent: str, board: str, path: Path) -> None:
@@ -312,7 +305,7 @@ def match(args: argparse.Namespace, out: Path) -> list[str]:
     opponents = [f"gnugo:level={level}" for level in args.levels]
     if "match" in args.parts:
         chapters.check_engines([strong, *opponents], args.game)
-    tasks = in_rounds([strong], opponents, args.match_games, args.seed)
+    tasks = ladders.pairings_in_rounds([strong], opponents, args.match_games, args.seed)
     records = games_of(out / "match", args.game, tasks, args, args.workers)
     if not records:
         return []

@@ -147,6 +147,13 @@ def pairings(ours: Sequence[str], theirs: Sequence[str], games: int, seed: int, 
     return tasks
 
 
+def pairings_in_rounds(ours: Sequence[str], theirs: Sequence[str], games: int, seed: int) -> list[Task]:
+    """:func:`pairings` a round at a time: every pairing's k-th game before any pairing's next, so a
+    run stopped part-way has games in every row (the same games, by the same ids, in another order)."""
+    each = [pairings([engine], [opponent], games, seed) for engine in ours for opponent in theirs]
+    return [task for one_round in zip(*each) for task in one_round]
+
+
 def alphazero_specs(game: str, simulations: list[int]) -> list[str]:
     """The shipped AlphaZero network of ``game`` at each simulation count (none
     if the suite ships no network for exactly this game)."""
