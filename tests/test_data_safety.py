@@ -18,7 +18,7 @@ from dlgo.arena.tournament import run_tournament
 from dlgo.core.errors import RecordError, SettingsMismatchError
 from dlgo.data.generate import generate_games
 from dlgo.storage.atomic import remove_orphaned_temporary_files
-from dlgo.storage.folders import claim_folders, hold_folder, read_manifest, read_settings, record_settings
+from dlgo.storage.folders import LOCK, claim_folders, hold_folder, read_manifest, read_settings, record_settings
 from dlgo.formats.records import BOM, HEADER, read_games, write_games
 from engines import ENGINES
 
@@ -34,9 +34,10 @@ def played(tmp_path_factory) -> Path:
 
 
 def copy_of(played: Path, tmp_path: Path, text: str | None = None) -> Path:
-    """A fresh folder holding ``played``'s games.csv (or ``text`` in its place)."""
+    """A fresh folder holding ``played``'s manifest and games.csv (or ``text`` in its place)."""
     folder = tmp_path / "copy"
     folder.mkdir()
+    (folder / "run.json").write_text((played / "run.json").read_text())
     (folder / "games.csv").write_text((played / "games.csv").read_text() if text is None else text)
     return folder
 
@@ -100,6 +101,7 @@ def test_a_writer_cuts_a_torn_line_and_fills_an_empty_file(played, tmp_path):
     assert (torn / "games.csv").read_text().startswith(text[:text.rfind("\n", 0, -1) + 1])  # the others kept
     empty = tmp_path / "empty"
     empty.mkdir()
+    (empty / "run.json").write_text((played / "run.json").read_text())
     (empty / "games.csv").write_text("")
     run_tournament(ENGINES, empty, "tictactoe", SPECS, 4, seed=3, workers=1, progress=False)
     assert (empty / "games.csv").read_text().startswith(HEADER + "\n") and games_played(empty) == games_played(played)
@@ -215,7 +217,8 @@ def test_a_folder_holds_one_kind_of_run_with_one_set_of_facts(played, tmp_path):
 
 def test_a_writer_removes_temporary_files_of_dead_writers_only(tmp_path):
     folder = tmp_path / "run"
-    (folder / "sub").mkdir(parents=True)
+    with hold_folder(folder, "tournament"):  # a run that was killed while it wrote these
+        (folder / "sub").mkdir()
     orphan = folder / "sub" / f".games.csv.{dead_pid()}.tmp"
     model = folder / f".model.keras.{dead_pid()}.tmp.keras"
     live = folder / f".games.csv.{os.getppid()}.tmp"  # a live process's write in progress
@@ -420,7 +423,7 @@ def test_fresh_keeps_a_folder_that_no_run_of_the_script_made(tmp_path, capsys):
     assert capsys.readouterr().err.strip().startswith("error: unknown")
     assert scaling.main(["--fresh", "--quick", "--work", str(work), "--out", str(out)]) == 2  # the board put right
     assert capsys.readouterr().err.strip() == (
-        f"error: {work} holds no run of experiments/headline/scaling.py (its run.json does not name it); nothing "
+        f"error: {work} holds no run of experiments/headline/scaling.py (it has no run.json); nothing "
         "deleted: delete it yourself if you mean to, or use another folder")
     assert contents(work) == before and not out.exists()  # nothing deleted, nothing written
 
@@ -453,13 +456,18 @@ def test_a_script_claims_the_folders_it_makes_and_only_those(tmp_path):
     made, found = tmp_path / "made", tmp_path / "found"
     found.mkdir()
     (found / "notes.txt").write_text("mine")
+    with pytest.raises(RecordError, match=r"found holds no run of experiments/x.py \(it has no run.json\); "
+                                          "nothing written: use a new or empty folder"):
+        claim_folders([made, found], "experiments/x.py")
+    assert not made.exists() and contents(found) == {Path("notes.txt")}  # one refused: neither touched
+    (found / "notes.txt").unlink()  # emptied: a folder the run may take
     claim_folders([made, found], "experiments/x.py")
-    assert read_manifest(made) == {"experiment": "experiments/x.py"}  # made by the run: its own
-    assert read_manifest(found) == {}  # found full: used as it is, never deleted by --fresh
-    with pytest.raises(RecordError, match="holds no run of experiments/x.py"):
-        claim_folders([made, found], "experiments/x.py", fresh=True)
-    assert (made / "run.json").exists() and (found / "notes.txt").exists()  # one refused: neither deleted
+    assert read_manifest(made) == read_manifest(found) == {"experiment": "experiments/x.py"}  # the run's own
     (made / "stray.txt").write_text("inside the run's folder")
+    claim_folders([made], "experiments/x.py")  # its own folder: used again
+    with pytest.raises(RecordError, match="made holds a run of experiments/x.py, not of experiments/y.py; "
+                                          "nothing written: use another folder"):
+        claim_folders([made], "experiments/y.py")
     claim_folders([made], "experiments/x.py", fresh=True)
     assert contents(made) == {Path("run.json")}  # started over, claimed again
 
@@ -586,3 +594,136 @@ def test_a_run_folder_keeps_its_settings_and_refuses_others(tmp_path):
     with pytest.raises(RecordError, match="cannot be read"):
         record_settings(tmp_path, Settings())
     assert (tmp_path / "config.json").read_text() == "{not json"  # kept as it was
+
+
+# A run writes only into a folder that is new, empty or its own: a person's files are never overwritten
+
+def a_persons_folder(folder: Path, games: Path | None = None) -> dict[Path, bytes]:
+    """``folder`` holding a person's own files, named as a report's are (and, with
+    ``games``, a games.csv copied from there, no run.json): what is in it, byte for byte."""
+    folder.mkdir(parents=True)
+    (folder / "summary.md").write_text("my thesis notes")
+    (folder / "facts.json").write_text('{"mine": true}')
+    (folder / "strength_vs_compute.png").write_bytes(b"\x89PNG my picture")
+    if games is not None:
+        (folder / "games.csv").write_text((games / "games.csv").read_text())
+    return {path: path.read_bytes() for path in folder.rglob("*")}
+
+
+def untouched(before: dict[Path, bytes], folder: Path) -> bool:
+    return {path: path.read_bytes() for path in folder.rglob("*")} == before
+
+
+@pytest.fixture(scope="module")
+def dataset(tmp_path_factory) -> Path:
+    data = tmp_path_factory.mktemp("dataset")
+    generate_games(ENGINES, data, "tictactoe", "random", 4, workers=1, progress=False)
+    return data
+
+
+#: every command that writes a folder, its arguments (DIR: the folder it writes; DATA: a dataset;
+#: GAMES: a tournament's folder; SGF: a game record)
+WRITING_COMMANDS = {
+    "tournament": ["tournament", "--game", "tictactoe", "--engines", "random", "alphabeta:depth=1",
+                   "--games-per-pair", "2", "--workers", "1", "--out", "DIR"],
+    "ratings": ["ratings", "DIR"],
+    "generate": ["generate", "--game", "tictactoe", "--engine", "random", "--games", "2", "--workers", "1",
+                 "--out", "DIR"],
+    "import-sgf": ["import-sgf", "SGF", "--out", "DIR"],
+    "label-games": ["label-games", "GAMES", "--teacher", "random", "--out", "DIR"],
+    "train-supervised": ["train-supervised", "--data", "DATA", "--model", "tiny", "--epochs", "1", "--out", "DIR"],
+    "train-alphazero": ["train-alphazero", "--game", "tictactoe", "--iterations", "1", "--out", "DIR"],
+    "train-rl": ["train-rl", "--method", "pg", "--game", "tictactoe", "--generations", "1", "--out", "DIR"],
+    "solve-book": ["solve-book", "--game", "connectn:columns=4,rows=4,n=3", "--out", "DIR"],
+    "positions": ["positions", "--game", "connectn:columns=4,rows=4,n=3", "--per-set", "2", "--workers", "1",
+                  "--out", "DIR"],
+    "mistakes": ["mistakes", "random", "--per-set", "2", "--workers", "1", "--out", "DIR"],
+}
+
+
+def command_line(name: str, folder: Path, played: Path, dataset: Path, tmp_path: Path) -> list[str]:
+    sgf = tmp_path / "game.sgf"
+    sgf.write_text("(;GM[1]FF[4]SZ[9]KM[7.5];B[ee];W[cc])")
+    names = {"DIR": folder, "DATA": dataset, "GAMES": played, "SGF": sgf}
+    return [str(names.get(word, word)) for word in WRITING_COMMANDS[name]]
+
+
+@pytest.mark.parametrize("name", list(WRITING_COMMANDS))
+def test_no_command_writes_into_a_persons_folder(name, played, dataset, tmp_path, capsys):
+    folder = tmp_path / "notes"
+    before = a_persons_folder(folder, games=played if name == "ratings" else None)
+    code, err = run_cli(command_line(name, folder, played, dataset, tmp_path), capsys)
+    assert code == 2 and err.count("\n") == 1 and err.startswith(f"dlgo: error: {folder} holds "), err
+    assert "nothing written" in err and "run.json" in err, err
+    assert untouched(before, folder)  # not a byte changed, not even a lock file added
+
+
+def test_ratings_write_only_a_tournaments_own_folder_or_a_new_one(played, tmp_path, capsys):
+    """A script's tournament folder keeps the report the script wrote; ``--out`` writes
+    the ratings of any games.csv into a folder of their own, never over the games' folder."""
+    script = tmp_path / "script"
+    claim_folders([script], "experiments/chapters/ch03_random_go.py")
+    run_tournament(ENGINES, script, "tictactoe", SPECS, 4, seed=3, workers=1, progress=False)
+    (script / "summary.md").write_text("# Chapter 3")
+    code, err = run_cli(["ratings", str(script)], capsys)
+    assert code == 2 and "holds a run of experiments/chapters/ch03_random_go.py, whose report that script " \
+                          "writes; nothing written: write the ratings elsewhere with --out DIR" in err
+    assert (script / "summary.md").read_text() == "# Chapter 3"
+    notes = tmp_path / "notes"
+    before = a_persons_folder(notes, games=played)
+    elsewhere = tmp_path / "ratings"
+    assert run_cli(["ratings", str(notes), "--out", str(elsewhere)], capsys)[0] == 0
+    assert untouched(before, notes) and (elsewhere / "ratings.csv").exists() and (elsewhere / "summary.md").exists()
+    assert run_cli(["ratings", str(notes), "--out", str(elsewhere)], capsys)[0] == 0  # its own folder: again
+    code, err = run_cli(["ratings", str(script), "--out", str(elsewhere)], capsys)
+    assert code == 2 and "with games" in err  # the ratings of other games: refused
+
+
+@pytest.mark.parametrize("script, work, bad", FRESH_SCRIPTS, ids=[s for s, _, _ in FRESH_SCRIPTS])
+def test_no_script_writes_into_a_persons_folder(script, work, bad, tmp_path, capsys):
+    """The issue's case: ``ch03_random_go.py --quick --out notes`` over a person's
+    summary.md. Every script refuses it (and a person's --work) in one line."""
+    import importlib
+
+    module = importlib.import_module(f"experiments.{script}")
+    if script == "crosschecks.vs_openspiel":
+        pytest.importorskip("pyspiel")
+    (tmp_path / "model.keras").write_bytes(b"")  # ch08 checks only that its model exists before it plays
+    needs = [word.format(tmp=tmp_path) for word in QUICK_NEEDS.get(script, [])]
+    for option in ("--out", "--work") if work else ("--out",):
+        folder = tmp_path / option.strip("-")
+        before = a_persons_folder(folder)
+        others = [f"--work={tmp_path / 'own-work'}"] if option == "--out" and work else \
+            [f"--out={tmp_path / 'own-out'}"] if option == "--work" else []
+        code = exit_status(module.main, ["--quick", *needs, f"{option}={folder}", *others])
+        err = capsys.readouterr().err
+        if code == 2 and "GNU Go" in err:
+            pytest.skip("GNU Go is not installed")
+        assert code == 2 and err.strip() == (f"error: {folder} holds no run of {module.__name__.replace('.', '/')}"
+                                             ".py (it has no run.json); nothing written: use a new or empty folder")
+        assert untouched(before, folder)
+        assert not (tmp_path / "own-out").exists() and not (tmp_path / "own-work").exists()  # neither taken
+
+
+def test_the_top_of_reports_runs_and_data_is_never_a_run_folder(tmp_path, monkeypatch, capsys):
+    """``--out reports`` (a typo for ``--out reports/NAME``) is refused, in the
+    current folder and in the suite's own project from anywhere; ``reports/NAME`` is not."""
+    from dlgo.storage.folders import PROJECT
+    from experiments.chapters import ch03_random_go as ch03
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "reports" / "ch03_random_go").mkdir(parents=True)
+    (tmp_path / "reports" / "ch03_random_go" / "summary.md").write_text("# the committed sample")
+    before = contents(tmp_path)
+    for out in ("reports", "runs", "data", "./reports/", str(PROJECT / "reports"), str(PROJECT / "data")):
+        code, err = run_cli(["tournament", "--game", "tictactoe", "--engines", "random", "alphabeta:depth=1",
+                             "--games-per-pair", "2", "--workers", "1", "--out", out], capsys)
+        assert code == 2 and "holds the runs' folders and is not one itself; nothing written: name a folder " \
+                             "inside it, e.g." in err, (out, err)
+        assert ch03.main(["--quick", "--out", out]) == 2
+        assert "holds the runs' folders" in capsys.readouterr().err
+    assert contents(tmp_path) == before
+    assert not (PROJECT / "reports" / LOCK).exists() and not (PROJECT / "reports" / "games.csv").exists()
+    assert run_cli(["tournament", "--game", "tictactoe", "--engines", "random", "alphabeta:depth=1",
+                    "--games-per-pair", "2", "--workers", "1", "--out", "reports/mine"], capsys)[0] == 0
+

@@ -12,10 +12,15 @@ generate``, a training run) holds it with :func:`hold_folder`:
 * **a manifest**: ``run.json`` records the kind of run (``tournament``,
   ``generate``, ``train-alphazero``, ...) and the facts it must keep (a game, a
   model). A run of another kind, or with other facts, stops before writing
-  anything. A folder from before manifests is adopted by its first writer.
+  anything.
 * **an owner**: an experiment script's folders (``--out``, ``--work``) name the
   script in the manifest when the script creates them, and ``--fresh`` deletes
   only a folder that names it (:func:`claim_folders`).
+* **nobody else's files**: a run writes into a folder only if it is new, empty or
+  holds a manifest of that run (of its kind, or naming its script); a folder of a
+  person's own files (no manifest) is refused before anything is written, and so
+  is the top of ``reports/``, ``runs/`` and ``data/``, which hold runs' folders
+  and are never one (``--out reports`` is a typo for ``--out reports/NAME``).
 
 Readers (ratings, replays, renders, reports) take no lock and write nothing.
 """
@@ -43,6 +48,12 @@ MANIFEST = "run.json"
 
 _held: dict[Path, int] = {}  # folders this process holds: nested holds are free
 
+#: the folders that hold runs' folders, at the top of a project: never a run's folder themselves
+COLLECTIONS = ("reports", "runs", "data")
+
+#: the suite's own project folder (a checkout), whose collections are refused wherever the command runs
+PROJECT = Path(__file__).resolve().parents[2]
+
 
 def named_path(name: str | Path, what: str = "output folder") -> Path:
     """``name`` as a path; a :class:`RecordError` if it is empty (``--out ''``,
@@ -65,6 +76,23 @@ def check_output_folder(folder: str | Path) -> Path:
     if not os.access(path, os.W_OK | os.X_OK):
         raise RecordError(f"cannot write in the folder {path}: permission denied")
     return path
+
+
+def check_run_folder(folder: str | Path) -> Path:
+    """``folder`` as a path a run may take: a :class:`RecordError` if it is the top
+    of ``reports/``, ``runs/`` or ``data/`` (in the current folder or the suite's
+    project), which hold runs' folders and are never one."""
+    path = named_path(folder)
+    resolved = path.resolve()
+    if resolved.name in COLLECTIONS and resolved.parent in (Path.cwd().resolve(), PROJECT):
+        raise RecordError(f"{path} holds the runs' folders and is not one itself; nothing written: "
+                          f"name a folder inside it, e.g. {path / 'NAME'}")
+    return path
+
+
+def holds_files(path: Path) -> bool:
+    """Whether the folder ``path`` exists and holds anything but a writer's lock."""
+    return path.is_dir() and any(entry.name != LOCK for entry in path.iterdir())
 
 
 def check_output_file(file: str | Path, suffixes: tuple[str, ...]) -> Path:
@@ -141,13 +169,15 @@ OWNER = "experiment"
 def claim_folders(folders: Iterable[str | Path | None], owner: str, fresh: bool = False) -> None:
     """Take the folders of one run of ``owner`` (an experiment script, by its
     path), every one checked before any is touched. A folder the run creates
-    (or finds empty) gets ``owner`` in its manifest; one that names another owner
-    is refused; an existing one that names none is used as it is. With
-    ``fresh`` (``--fresh``) each existing folder is deleted first, and only if
-    its own manifest names ``owner``, it does not hold the current folder and no
-    writer holds it or a folder inside it: otherwise a :class:`RecordError`, and
-    nothing deleted. None in ``folders`` is skipped."""
-    paths = list(dict.fromkeys(named_path(folder) for folder in folders if folder is not None))
+    (or finds empty) gets ``owner`` in its manifest; one that holds files is
+    used only if its manifest names ``owner``, and refused otherwise (a person's
+    own folder, another script's or another command's run), as is the top of
+    ``reports/``, ``runs/`` or ``data/``. With ``fresh`` (``--fresh``) each
+    existing folder is deleted first, and only if its own manifest names
+    ``owner``, it does not hold the current folder and no writer holds it or a
+    folder inside it. A :class:`RecordError` names the first folder refused,
+    and nothing is written or deleted. None in ``folders`` is skipped."""
+    paths = list(dict.fromkeys(check_run_folder(folder) for folder in folders if folder is not None))
     with contextlib.ExitStack() as locks:  # the folders' locks held from the checks to the deletion
         for path in paths:
             _check_owner(path, owner, fresh, locks)
@@ -173,15 +203,20 @@ def _check_owner(path: Path, owner: str, fresh: bool, locks: contextlib.ExitStac
     if not path.is_dir():
         raise RecordError(f"{path} is a file, not a folder; nothing deleted" if fresh else
                           f"{path} is a file, not a folder: choose another output folder")
-    named = read_manifest(path).get(OWNER)
+    if not holds_files(path):
+        return
+    manifest = read_manifest(path)
+    named = manifest.get(OWNER)
     if named not in (None, owner):
         raise RecordError(f"{path} holds a run of {named}, not of {owner}; "
-                          f"{'nothing deleted: ' if fresh else ''}use another folder")
+                          f"{'nothing deleted' if fresh else 'nothing written'}: use another folder")
+    if named != owner:
+        why = f"its {MANIFEST} does not name it" if manifest else f"it has no {MANIFEST}"
+        raise RecordError(f"{path} holds no run of {owner} ({why}); " + (
+            "nothing deleted: delete it yourself if you mean to, or use another folder" if fresh else
+            "nothing written: use a new or empty folder"))
     if not fresh:
         return
-    if named != owner:
-        raise RecordError(f"{path} holds no run of {owner} (its {MANIFEST} does not name it); nothing deleted: "
-                          "delete it yourself if you mean to, or use another folder")
     if Path.cwd().resolve().is_relative_to(path.resolve()):
         raise RecordError(f"{path} holds the current folder; nothing deleted")
     for lock in path.rglob(LOCK):
@@ -192,6 +227,16 @@ def _check_owner(path: Path, owner: str, fresh: bool, locks: contextlib.ExitStac
             raise RecordError(f"{lock.parent} is in use by another run; nothing deleted") from None
 
 
+def check_folder(folder: str | Path, kind: str, assumed: Mapping[str, Any] | None = None, **facts: Any) -> None:
+    """The checks :func:`hold_folder` makes before it touches ``folder``, for a run
+    that has work to do before it holds it: a :class:`RecordError` if the folder
+    may not hold this run (a person's files, a run of another kind or with other
+    facts, the top of ``reports/``), and nothing written."""
+    if check_run_folder(folder).is_dir():
+        _check_manifest(Path(folder), str(folder), kind, {k: v for k, v in facts.items() if v is not None},
+                        assumed, record=False)
+
+
 @contextmanager
 def hold_folder(folder: str | Path, kind: str, assumed: Mapping[str, Any] | None = None,
                 **facts: Any) -> Iterator[Path]:
@@ -199,10 +244,11 @@ def hold_folder(folder: str | Path, kind: str, assumed: Mapping[str, Any] | None
     against other writers and check (or write) its manifest. Facts set to None
     are not recorded; ``assumed`` gives the value a fact had before manifests
     recorded it (a manifest without it is read as having that value). Nested
-    holds of one folder in one process are free."""
+    holds of one folder in one process are free. A folder that holds files and
+    no manifest (a person's own), and the top of ``reports/``, ``runs/`` or
+    ``data/``, are refused before anything is written."""
     facts = {k: v for k, v in facts.items() if v is not None}
-    if named_path(folder).is_dir():  # a run of another kind stops here, before the lock file is touched
-        _check_manifest(Path(folder), str(folder), kind, facts, assumed, record=False)
+    check_folder(folder, kind, assumed, **facts)
     path = check_output_folder(folder).resolve()
     if path in _held:
         _check_manifest(path, str(folder), kind, facts, assumed)
@@ -244,6 +290,9 @@ def _check_manifest(path: Path, name: str, kind: str, facts: dict[str, Any],
     write what the manifest lacks."""
     manifest = read_manifest(path)
     if not manifest:
+        if holds_files(path):
+            raise RecordError(f"{name} holds files that no run wrote (it has no {MANIFEST}); nothing written: "
+                              "use a new or empty folder")
         if not record:
             return
         with atomic_write(path / MANIFEST) as handle:

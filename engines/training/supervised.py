@@ -39,7 +39,7 @@ from dlgo.core.symmetry import Symmetry
 from dlgo.data.dataset import Manifest, encode_dataset, load_chunk
 from dlgo.encoders.symmetry import augment_batch
 from dlgo.storage.atomic import atomic_write
-from dlgo.storage.folders import hold_folder
+from dlgo.storage.folders import check_folder, hold_folder
 from dlgo.display.progress import fit_verbosity
 from engines.checkpoints import publish_copy
 from engines.neural.backend import keras, load_model, save_model
@@ -250,6 +250,7 @@ def train_supervised(data: str | Path, out: str | Path, *, model: str = "small",
         raise SpecError(f"learning_rate must be above 0 and l2 at least 0, got {learning_rate} and {l2}")
     if model not in MODELS and model not in RESNETS:
         raise SpecError(f"unknown model {model!r}; the models are: {', '.join([*MODELS, *RESNETS])}")
+    check_folder(out, "train-supervised")  # before the dataset is encoded
     manifest = encode_dataset(data, encoder, progress=progress)
     settings: dict[str, Any] = {"data": str(data), "model": model, "encoder": manifest.encoder,
                                 "game": manifest.game, "batch_size": batch_size, "learning_rate": learning_rate,

@@ -4,9 +4,10 @@ The report (pandas, matplotlib) is imported by the commands that write one."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Collection, Sequence
+from typing import TYPE_CHECKING, Any, Collection, Iterator, Sequence
 
 import engines
 from dlgo.app.cli.shared import add_ray_option, load_record
@@ -17,6 +18,7 @@ from dlgo.core.arguments import number, whole
 from dlgo.core.errors import DlgoError
 from dlgo.formats.records import one_game, recorded_games
 from dlgo.games import get_game
+from dlgo.storage.folders import MANIFEST, OWNER, hold_folder, read_manifest
 
 if TYPE_CHECKING:
     from dlgo.arena.report import EngineRow
@@ -37,6 +39,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("ratings", help="recompute ratings and the report from a folder's games.csv")
     p.add_argument("report", help="report folder holding games.csv")
+    p.add_argument("--out", default=None,
+                   help="write the report here (a new folder) and leave REPORT as it is (default: REPORT itself, "
+                        "if it is a dlgo tournament's folder)")
     p.add_argument("--anchor", default=None, help="engine pinned at Elo 0 (default random, if it played)")
     p.add_argument("--game", default=None,
                    help="rate only this game's games (for a folder that holds several, from before folders kept one)")
@@ -98,9 +103,33 @@ def cmd_ratings(args: argparse.Namespace) -> int:
     if args.anchor is not None and args.scale == "course":
         raise DlgoError("--anchor and --scale course both fix the scale: give one")
     scale = scale_facts(args, records[0].game, played)  # the game as the tournament named it
-    print_ratings(write_report(args.report, records, title=Path(args.report).name, anchor=args.anchor or "random",
-                               **scale))
+    with ratings_folder(Path(args.report), args.out) as out:
+        print_ratings(write_report(out, records, title=Path(args.report).name, anchor=args.anchor or "random",
+                                   **scale))
+    if args.out is not None:
+        print(f"\nreport: {args.out}/summary.md")
     return 0
+
+
+@contextlib.contextmanager
+def ratings_folder(source: Path, out: str | None) -> Iterator[Path]:
+    """Where ``dlgo ratings`` writes, held while it writes: ``out`` (a folder of
+    its own, for the games of ``source`` alone), or else ``source`` itself, and
+    only if it is a plain ``dlgo tournament``'s folder: an experiment script's
+    folder keeps the report its script wrote, and a folder that no tournament
+    wrote keeps its files (a :class:`DlgoError` before anything is written)."""
+    if out is not None:
+        with hold_folder(out, "ratings", games=str((source / "games.csv").resolve())):
+            yield Path(out)
+        return
+    manifest = read_manifest(source)
+    if manifest.get("kind") != "tournament" or OWNER in manifest:
+        what = (f"a run of {manifest[OWNER]}, whose report that script writes" if OWNER in manifest else
+                f"a {manifest['kind']} run" if "kind" in manifest else
+                f"games that no dlgo tournament wrote there (it has no {MANIFEST})")
+        raise DlgoError(f"{source} holds {what}; nothing written: write the ratings elsewhere with --out DIR")
+    with hold_folder(source, "tournament"):
+        yield source
 
 
 def print_ratings(rows: Sequence[EngineRow]) -> None:
