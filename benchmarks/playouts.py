@@ -25,6 +25,9 @@ and passes only when nothing else is left (the book's random bot).
 """
 from __future__ import annotations
 
+if __spec__ is None:  # run as a file (python PATH): a Python without the suite stops here, saying which to use
+    import which_python  # noqa: F401
+
 import argparse
 import random
 import sys

@@ -12,6 +12,9 @@ together (one network call per step for all of them).
 """
 from __future__ import annotations
 
+if __spec__ is None:  # run as a file (python PATH): a Python without the suite stops here, saying which to use
+    import which_python  # noqa: F401
+
 import argparse
 import random
 import tempfile
@@ -22,6 +25,7 @@ from typing import Callable
 import numpy as np
 
 from dlgo.arena.match import Task, play_matches
+from dlgo.core.arguments import count
 from dlgo.encoders import get_encoder_by_name
 from dlgo.games import new_game
 from engines.registry import ENGINES, create
@@ -52,7 +56,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", default="small", help="network (default small)")
     parser.add_argument("--seconds", type=float, default=3.0, help="seconds per row (default 3)")
-    parser.add_argument("--games", type=int, default=256, help="games played together (default 256)")
+    parser.add_argument("--games", type=count("games"), default=256, help="games played together (default 256)")
     parser.add_argument("--out", default=f"{DEFAULT_FOLDER}/predictor.md", help="where the table is saved")
     args = parser.parse_args()
 

@@ -15,11 +15,15 @@ rollouts``) for what they cost before.
 """
 from __future__ import annotations
 
+if __spec__ is None:  # run as a file (python PATH): a Python without the suite stops here, saying which to use
+    import which_python  # noqa: F401
+
 import argparse
 import contextlib
 from typing import Iterator
 
 from dlgo.arena.match import warm_up
+from dlgo.core.arguments import count
 from dlgo.games import new_game
 from dlgo.games.go.patterns import PatternPolicy
 from engines.registry import ENGINES, create
@@ -80,7 +84,7 @@ def measure(spec: str, game: str, moves: int) -> tuple[float, str, int]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--moves", type=int, default=6, help="moves measured per row (default 6)")
+    parser.add_argument("--moves", type=count("plies"), default=6, help="moves measured per row (default 6)")
     parser.add_argument("--out", default=f"{DEFAULT_FOLDER}/search.md", help="where the table is saved")
     args = parser.parse_args()
     table = Table(["engine", "game", "spec", "speed", "target"], [False, False, False, True, False],

@@ -19,11 +19,15 @@ start-up.
 """
 from __future__ import annotations
 
+if __spec__ is None:  # run as a file (python PATH): a Python without the suite stops here, saying which to use
+    import which_python  # noqa: F401
+
 import argparse
 import tempfile
 import time
 from pathlib import Path
 
+from dlgo.core.arguments import count
 from dlgo.encoders import get_encoder_by_name
 from engines.alphazero import NetworkEvaluator
 from engines.neural.loading import load_network
@@ -38,16 +42,16 @@ TARGET_ALL_CORES = 8000  # the same with both cores (two worker processes, mixed
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="connect4")
-    parser.add_argument("--games", type=int, default=64, help="games to play (default 64)")
-    parser.add_argument("--parallel", type=int, default=64, help="games advancing together (default 64)")
-    parser.add_argument("--simulations", type=int, default=50, help="simulations per move (default 50)")
-    parser.add_argument("--gumbel", type=int, default=0,
+    parser.add_argument("--games", type=count("games"), default=64, help="games to play (default 64)")
+    parser.add_argument("--parallel", type=count("games"), default=64, help="games advancing together (default 64)")
+    parser.add_argument("--simulations", type=count("simulations"), default=50, help="simulations per move (default 50)")
+    parser.add_argument("--gumbel", type=count("simulations", 0), default=0,
                         help="search as Gumbel AlphaZero, considering this many root moves (default 0: PUCT)")
     parser.add_argument("--precision", default="float32", help="the network's arithmetic: float32 (default), "
                                                                 "bfloat16 or float16")
-    parser.add_argument("--workers", type=int, default=1, help="self-play processes (default 1: this one)")
-    parser.add_argument("--blocks", type=int, default=5)
-    parser.add_argument("--filters", type=int, default=64)
+    parser.add_argument("--workers", type=count("processes"), default=1, help="self-play processes (default 1: this one)")
+    parser.add_argument("--blocks", type=count("units"), default=5)
+    parser.add_argument("--filters", type=count("units"), default=64)
     parser.add_argument("--out", default=None, help="where the table is saved (default: "
                         f"{DEFAULT_FOLDER}/selfplay.md, with --workers selfplay-workers.md)")
     args = parser.parse_args()

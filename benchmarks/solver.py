@@ -23,6 +23,9 @@ microseconds, and the ratio measures Python's call into the compiled search).
 """
 from __future__ import annotations
 
+if __spec__ is None:  # run as a file (python PATH): a Python without the suite stops here, saying which to use
+    import which_python  # noqa: F401
+
 import argparse
 import random
 import subprocess
@@ -31,6 +34,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from dlgo.core.arguments import count
 from dlgo.data.solved import bitboard_solver, candidate
 from dlgo.games import new_game
 from markdown import DEFAULT_FOLDER, Table
@@ -103,7 +107,7 @@ def pons_times(binary: Path, positions: list[str], ours: list[dict[int, int]]) -
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--positions", type=int, default=10, help="positions per stone count (default 10)")
+    parser.add_argument("--positions", type=count("positions"), default=10, help="positions per stone count (default 10)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--pons", type=Path, default=None, metavar="DIR",
                         help="a checkout of Pons' C++ solver, timed beside ours on the same positions")

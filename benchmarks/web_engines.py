@@ -15,6 +15,9 @@ asks all their engines at once: how many answer (HTTP 200), and the slowest.
 """
 from __future__ import annotations
 
+if __spec__ is None:  # run as a file (python PATH): a Python without the suite stops here, saying which to use
+    import which_python  # noqa: F401
+
 import argparse
 import concurrent.futures
 import json
@@ -29,6 +32,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from dlgo.core.arguments import count
 from markdown import DEFAULT_FOLDER, Table
 
 #: (game, the human's first move, engine) measured one by one
@@ -142,7 +146,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--engines", nargs="+", default=[spec for _, _, spec in CASES],
                         help="measure these of the engines above (default: all)")
-    parser.add_argument("--concurrent", type=int, default=0, help="then this many sessions asking at once")
+    parser.add_argument("--concurrent", type=count("processes", 0), default=0, help="then this many sessions asking at once")
     parser.add_argument("--out", default=f"{DEFAULT_FOLDER}/web_engines.md", help="where the table is saved")
     args = parser.parse_args()
     with socket.socket() as probe:

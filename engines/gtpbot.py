@@ -15,7 +15,7 @@ from dlgo.core.errors import EngineError, SpecError
 from dlgo.core.game import State
 from dlgo.core.specs import require_seconds
 from dlgo.games.go.state import GoState, GoGame
-from dlgo.gtp.client import GNUGO, GNUGO_RULES, GtpClient, GtpConnectionError
+from dlgo.gtp.client import GNUGO, GNUGO_MAX_LEVEL, GNUGO_RULES, GtpClient, GtpConnectionError
 from dlgo.gtp.protocol import GtpError
 
 
@@ -108,7 +108,7 @@ class GnuGoAgent(GTPAgent):
     def __init__(self, level: int = 10, seed: int | None = None, path: str = GNUGO, timeout: float = 60.0):
         """``level``: 0 (fastest, weakest) to 10 (GNU Go's default); ``seed``: its
         random seed (moves vary between games); ``path``: the gnugo binary."""
-        if not 0 <= level <= 10:
-            raise SpecError(f"gnugo levels are 0..10, got {level}")
+        if not 0 <= level <= GNUGO_MAX_LEVEL:
+            raise SpecError(f"gnugo levels are 0..{GNUGO_MAX_LEVEL}, got {level}")
         cmd = f"{path} {GNUGO_RULES} --level {level}" + (f" --seed {seed}" if seed is not None else "")
         super().__init__(cmd=cmd, timeout=timeout)

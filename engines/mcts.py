@@ -366,6 +366,10 @@ class MCTSAgent(UCTAgent):
                  "patterns": patterns}
         self._go_only = [name for name in GO_ONLY if given[name] != defaults[name].default]
 
+    @classmethod
+    def parameter_acts_on(cls, parameter: str, state: State) -> bool:
+        return parameter not in GO_ONLY or isinstance(state, GoState)
+
     def searches_go(self, state: State) -> bool:
         """Does ``state`` go to Go's search (mcts-go), rather than uct? On Go, unless ``plain``."""
         return self.go is not None and isinstance(state, GoState)

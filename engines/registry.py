@@ -12,7 +12,7 @@ import importlib
 import inspect
 import typing
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, Iterable, NamedTuple
 
 from dlgo.core.agent import Agent
 from dlgo.core.errors import SpecError
@@ -76,9 +76,11 @@ def engine_parameters(name: str) -> list[Parameter]:
 
 
 def engine_description(name: str) -> str:
-    """The first paragraph of the engine's docstring."""
+    """The first paragraph of the engine's docstring, its reST literals (two backquotes
+    each side) written with one, as Markdown writes them: text that ``dlgo engines``,
+    the web page and the docs' tables show alike."""
     doc = inspect.getdoc(engine_class(name)) or ""
-    return " ".join(doc.split("\n\n")[0].split())
+    return " ".join(doc.split("\n\n")[0].split()).replace("``", "`")
 
 
 def resolve(name: str, params: dict[str, Any]) -> tuple[str, dict[str, Any]]:
@@ -106,9 +108,38 @@ def check_spec(spec: str) -> str:
     """Check an engine spec without building the engine (no process started, no
     network loaded): its name, parameter names and their types; returns it.
     Ranges are checked when the engine is built, or by :func:`check_engine`."""
-    name, params = resolve(*split_spec(spec))
-    bind(engine_class(name).__init__, params, f"engine {name!r}")
+    spec_parameters(spec)
     return spec
+
+
+def spec_parameters(spec: str) -> dict[str, Any]:
+    """The parameters ``spec`` gives its engine, typed: ``{"seconds": 30.0}`` for
+    ``mcts:seconds=30`` (those it leaves out take their defaults); a :class:`SpecError`
+    for a name or a value the engine does not take."""
+    name, params = resolve(*split_spec(spec))
+    return bind(engine_class(name).__init__, params, f"engine {name!r}")
+
+
+def canonical_spec(spec: str) -> str:
+    """One spelling of the engine ``spec`` names: its engine's name and the parameters
+    it sets to other than their defaults, in the engine's order (``random:``,
+    ``random:seed=`` and ``random`` are all ``random``); a :class:`SpecError` as
+    :func:`check_spec` gives."""
+    name, _ = resolve(*split_spec(spec))
+    given = spec_parameters(spec)
+    return format_spec(name, {p.name: given[p.name] for p in engine_parameters(name)
+                              if p.name in given and given[p.name] != p.default})
+
+
+def check_distinct(specs: Iterable[str]) -> None:
+    """A :class:`SpecError` if two of ``specs`` name one engine (:func:`canonical_spec`):
+    a tournament would rate it against itself as two entries."""
+    seen: dict[str, str] = {}
+    for spec in specs:
+        canonical = canonical_spec(spec)
+        if canonical in seen:
+            raise SpecError(f"{seen[canonical]!r} and {spec!r} are one engine, {canonical}: give each engine once")
+        seen[canonical] = spec
 
 
 def check_engine(spec: str, state: State | None = None) -> str:

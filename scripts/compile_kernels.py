@@ -11,6 +11,9 @@ recompiles them all (:mod:`dlgo.games.kernels` keys the cache by their text).
 """
 from __future__ import annotations
 
+if __spec__ is None:  # run as a file (python PATH): a Python without the suite stops here, saying which to use
+    import which_python  # noqa: F401
+
 import random
 import time
 

@@ -13,6 +13,9 @@ documentation: rerun an experiment or a benchmark, then this script.
 """
 from __future__ import annotations
 
+if __spec__ is None:  # run as a file (python PATH): a Python without the suite stops here, saying which to use
+    import which_python  # noqa: F401
+
 import argparse
 import re
 import sys

@@ -14,6 +14,9 @@ knew) are kept.
 """
 from __future__ import annotations
 
+if __spec__ is None:  # run as a file (python PATH): a Python without the suite stops here, saying which to use
+    import which_python  # noqa: F401
+
 import argparse
 import importlib
 import re
@@ -27,17 +30,21 @@ sys.path.insert(0, str(ROOT))  # run as a script from any folder
 from dlgo.arena.mistakes import mistake_facts  # noqa: E402
 from dlgo.arena.report import tournament_facts  # noqa: E402
 from dlgo.storage.facts import update_facts  # noqa: E402
+from dlgo.storage.folders import read_manifest  # noqa: E402
 
 SCRIPT = re.compile(r"experiments/(?:chapters|headline|crosschecks)/\w+\.py")
 
 
 def experiment_facts(folder: Path) -> Callable[[Path], dict[str, Any]] | None:
-    """The ``facts`` function of the script the folder's summary names (None: no script, or one without)."""
+    """The ``facts`` function of the script that wrote the folder: the one its ``run.json`` names, else
+    the first its summary names (None: no script, or one without). A summary's Reproduce may name
+    other scripts first, the steps that make what its own run needs."""
     summary = folder / "summary.md"
     found = SCRIPT.search(summary.read_text()) if summary.exists() else None
-    if found is None:
+    script = read_manifest(folder).get("experiment") or (found.group(0) if found else None)
+    if script is None:
         return None
-    module = importlib.import_module(found.group(0).removesuffix(".py").replace("/", "."))
+    module = importlib.import_module(str(script).removesuffix(".py").replace("/", "."))
     return getattr(module, "facts", None)
 
 

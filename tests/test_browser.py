@@ -55,6 +55,9 @@ def start(page, game: str, white: str, black: str = "human", options: dict | Non
     page.select_option("#game-select", game)
     for key, value in (options or {}).items():
         page.fill(f'#game-options [data-option="{key}"]', str(value))
+        page.press(f'#game-options [data-option="{key}"]', "Tab")  # its change asks for the lists of this game
+    # the players' boxes are rebuilt when the lists come: choose in them after that
+    page.wait_for_function("!document.getElementById('setup-form').hasAttribute('aria-busy')")
     page.select_option("#black-engine", black.split(":")[0])
     page.select_option("#white-engine", white.split(":")[0])
     if white != "human":
@@ -313,7 +316,68 @@ def test_a_spec_typed_while_the_engine_lists_reload_is_kept(page):
     fields = page.locator("#player-white .options")
     assert fields.locator("label", has_text="simulations").locator("input").input_value() == "30"
 
+def test_the_engine_fields_are_those_that_act_on_the_game_set_up(page):
+    def fields() -> set[str]:  # each field's name: its label's own text (a list's options aside)
+        return set(page.locator("#player-white .options label").evaluate_all(
+            "labels => labels.map((label) => label.firstChild.textContent.trim())"))
+
+    page.select_option("#white-engine", "mcts")
+    go_only = {"rave", "rave_equiv", "priors", "expand", "manage", "patterns"}
+    assert not go_only & fields() and {"rounds", "seconds", "c"} <= fields()  # tic-tac-toe: uct's alone
+    page.select_option("#game-select", "go")
+    page.wait_for_function("[...document.querySelectorAll('#player-white .options label')]"
+                           ".some((label) => label.firstChild.textContent.trim() === 'rave')")
+    assert go_only <= fields()
+
+
+def test_an_engine_time_over_the_servers_limit_is_said_on_the_page(page):
+    start(page, "tictactoe", "mcts:seconds=30")
+    assert page.locator("#notes").inner_text() == "O (mcts:seconds=30): seconds cut to 5 (the server's limit)"
+    start(page, "tictactoe", "mcts:seconds=2")
+    page.wait_for_function("document.getElementById('sides').textContent.includes('mcts:seconds=2')")
+    assert page.locator("#notes").is_hidden()
+
+
+def test_the_first_paint_shows_the_board_before_the_catalogue_answers(browser, server):
+    page = browser.new_page(viewport={"width": 1300, "height": 900})
+    held = []
+    page.route("**/api/catalog*", lambda route: held.append(route))  # the catalogue held back: a slow server
+    page.goto(server + "/")
+    page.wait_for_function("document.querySelectorAll('#board line').length > 0")
+    assert held and page.locator("body[data-ready=true]").count() == 0
+    assert page.locator("#board rect").count() >= 1 and page.locator("#board .stone").count() == 0
+    assert page.locator("#player-black legend").inner_text() == "X (moves first)"
+    assert page.locator("#status").inner_text() == "Choose a game and the players, then start."
+    for route in held:
+        route.continue_()
+    page.unroute("**/api/catalog*")
+    page.wait_for_selector("body[data-ready=true]")
+    page.select_option("#game-select", "go")  # the empty board follows the game set up
+    page.wait_for_function("document.querySelectorAll('#board .star').length === 5")
+    page.close()
+
+
 # ------------------------------------------------------------ games kept, games from SGF
+def test_a_game_opened_by_its_link_shows_its_setup_in_the_form(page, browser, server):
+    start(page, "connect4", "random:seed=4")
+    link = page.url
+    other = browser.new_page(viewport={"width": 1300, "height": 900})
+    other.goto(link)
+    other.wait_for_selector("body[data-ready=true]")
+    other.wait_for_function("document.getElementById('game-select').value === 'connect4'")
+    assert other.locator("#player-black legend").inner_text() == "Red (moves first)"
+    assert other.locator("#player-white legend").inner_text() == "Yellow"
+    assert other.locator("#black-engine").input_value() == "human"
+    assert other.locator("#white-engine").input_value() == "random"
+    assert other.locator("#white-spec").input_value() == "random:seed=4"
+    start_go(page, 13)
+    other.goto(page.url)
+    other.wait_for_function("document.getElementById('game-select').value === 'go'")
+    assert other.locator('#game-options [data-option="size"]').input_value() == "13"
+    assert other.locator("#player-black legend").inner_text() == "Black (moves first)"
+    other.close()
+
+
 def test_a_reloaded_page_shows_its_game_and_an_unknown_one_says_so(page, server):
     start(page, "tictactoe", "human")
     play_clicks(page, (2, 2))

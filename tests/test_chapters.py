@@ -109,6 +109,7 @@ def test_ch05_the_numpy_network_learns_and_keras_follows_it(quick):
     assert_pictures(out, "learning_curve.png")
     summary = (out / "summary.md").read_text()
     assert summary.startswith("# Chapter 5") and "| a random legal move |" in summary
+    assert "tactics (a fork, a block) that 27 numbers" in " ".join(summary.split()) and "capture" not in summary
 
 
 def test_ch05_on_go_learns_a_teachers_moves(quick, clone):
@@ -119,6 +120,7 @@ def test_ch05_on_go_learns_a_teachers_moves(quick, clone):
     summary = (out / "summary.md").read_text()
     assert "40 positions (32 to train on, 8 held out), each from random go:size=5 games, labelled with the move " \
            "`mcts:rounds=20,plain=true` chooses there. A 75-16-26 network" in summary
+    assert "tactics (a capture, a ladder) that 75 numbers" in " ".join(summary.split())
 
 
 def test_ch04a_counts_nodes_and_every_search_finds_the_exact_value(quick, tmp_path):

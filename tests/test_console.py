@@ -139,3 +139,31 @@ def test_result_wording_for_every_ending():
     assert endings == [Ending.WIN, Ending.RESIGNATION, Ending.SCORE, Ending.DRAW]
     assert won.outcome().value_for(Player.black) == 1 and won.outcome().value_for(Player.white) == -1
     assert drawn.outcome().value_for(Player.black) == 0 and new_game("connect4").outcome() is None
+
+
+def test_the_game_opens_with_a_header_naming_the_game_its_komi_each_side_and_the_engines():
+    _, out, _ = run("go:size=9,komi=6.5", None, engines.create("random:seed=1"), "quit",
+                    hint=engines.create("alphabeta"))
+    header = out.split("\n")[:4]
+    assert header == ["game: go 9x9, komi 6.5 for white (go:size=9,komi=6.5)", "black (X): human",
+                      "white (O): random:seed=1", "hint: alphabeta (type hint on your turn)"]
+    _, out, _ = run("connect4", engines.create("random:seed=1"), None, "quit")
+    assert out.startswith("game: connect4 (connectn:columns=7,rows=6,n=4)\nred (X): random:seed=1\n"
+                          "yellow (O): human\n")
+    _, out, _ = run("tictactoe", None, None, "quit")
+    assert out.startswith("game: tictactoe (mnk:m=3,n=3,k=3)\nX: human\nO: human\n")
+
+
+def test_a_resignation_is_no_move_of_the_count():
+    final, out, _ = run("tictactoe", None, None, "a1", "b1", "a2", "b2", "a3")
+    assert "result: X wins after 5 moves" in out  # a game won on the board counts every move
+    final, out, _ = run("connect4", None, None, "4", "5", "resign", "y")
+    assert "red (X, human) resigns" in out and "move 3" not in out
+    assert "result: yellow wins by resignation after 2 moves" in out
+
+
+def test_the_hints_value_says_whose_it_is():
+    _, out, _ = run("tictactoe", None, None, "a1", "hint", "quit", hint=engines.create("alphabeta"))
+    assert "value +0.00 for O (+1 a sure win, -1 a sure loss)" in out  # O to move: the value is O's
+    _, out, _ = run("connect4", None, None, "hint", "quit", hint=engines.create("mcts:rounds=50,seed=1"))
+    assert "for red (+1 a sure win, -1 a sure loss)" in out

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import subprocess
 from pathlib import Path
 
@@ -203,6 +204,93 @@ def test_the_script_path_check_sees_a_stale_path():
     assert SCRIPT_PATH.findall(text) == ["experiments/ch03_random_go.py", "experiments/chapters/ch03_random_go.py"]
     assert not (ROOT / "experiments/ch03_random_go.py").is_file()
     assert (ROOT / "experiments/chapters/ch03_random_go.py").is_file()
+
+
+#: a command of a report's Reproduce: a span in backticks
+COMMAND = re.compile(r"`([^`]+)`")
+#: a file or folder a command names, alone or after ``=``, ``,`` or ``:`` (``predictor:model=data/...``)
+NAMED_PATH = re.compile(r"(?:^|[=,:])((?:data|runs|checkpoints|reports)/[^\s,]*)")
+#: the options whose value is what a command writes
+OUTPUT_OPTIONS = ("--out", "--work", "--ship")
+
+
+def reproduce_text(summary: str) -> str | None:
+    """A summary's Reproduce: the paragraph that starts with it and, where that ends with a colon,
+    the list below it."""
+    paragraphs = re.split(r"\n\s*\n", summary)
+    start = next((i for i, text in enumerate(paragraphs) if text.startswith("Reproduce")), None)
+    if start is None:
+        return None
+    listed = paragraphs[start].rstrip().endswith(":") and start + 1 < len(paragraphs)
+    return "\n\n".join(paragraphs[start:start + 1 + listed])
+
+
+def unmade_inputs(reproduce: str, in_repository) -> list[str]:
+    """The files a Reproduce's commands read that a fresh clone lacks: each path a command
+    names that is neither in the repository (``in_repository``) nor written by an earlier
+    command (its ``--out``, ``--work`` or ``--ship``, or a path inside one)."""
+    made: list[str] = []
+    missing = []
+    for command in COMMAND.findall(reproduce):
+        words = shlex.split(command)
+        writes = [value for option, value in zip(words, words[1:] + [""])
+                  if option in OUTPUT_OPTIONS and value and not value.startswith("-")]
+        for word in words:
+            for path in NAMED_PATH.findall(word):
+                if path in writes or in_repository(path) or any(
+                        path == out or path.startswith(out.rstrip("/") + "/") for out in made):
+                    continue
+                missing.append(path)
+        made += writes
+    return missing
+
+
+def test_every_reports_reproduce_runs_on_a_fresh_clone():
+    """Every committed report says how to make it again (``Reproduce:``), and what its commands
+    read is in a fresh clone or made by an earlier command of the same Reproduce (a predictor
+    trained first, say): nothing only a course's prose makes."""
+    tracked = {str(p.relative_to(ROOT)) for p in tracked_files()}
+
+    def in_repository(path: str) -> bool:
+        return path in tracked or any(t.startswith(path.rstrip("/") + "/") for t in tracked)
+
+    reports = sorted(p for p in (ROOT / "reports").iterdir() if p.is_dir())
+    without = [str(p.relative_to(ROOT)) for p in reports
+               if reproduce_text((p / "summary.md").read_text() if (p / "summary.md").exists() else "") is None]
+    assert without == []
+    checked, unmade = 0, []
+    for summary in sorted((ROOT / "reports").glob("**/summary.md")):
+        reproduce = reproduce_text(summary.read_text())
+        if reproduce is not None:
+            checked += 1
+            unmade += [f"{summary.parent.relative_to(ROOT)}: {path}"
+                       for path in unmade_inputs(reproduce, in_repository)]
+    assert checked > 40 and unmade == []
+
+
+def test_the_reproduce_check_sees_a_file_no_step_makes():
+    def nothing(path):
+        return False
+
+    alone = "Reproduce: `python x.py --opponents random,predictor:model=data/net/model.keras --out reports/x`"
+    assert unmade_inputs(reproduce_text(alone), nothing) == ["data/net/model.keras"]
+    made = ("Reproduce (first the network): `dlgo train-supervised --data data/games --out data/net`, then "
+            "`python x.py --opponents random,predictor:model=data/net/model.keras --out reports/x`")
+    assert unmade_inputs(reproduce_text(made), nothing) == ["data/games"]  # the games come from nowhere
+    listed = ("# t\n\nReproduce (two steps):\n\n- `dlgo positions --out data/p`\n"
+              "- `dlgo mistakes --positions data/p/p.csv`\n")
+    assert unmade_inputs(reproduce_text(listed), nothing) == []
+    assert unmade_inputs(reproduce_text(listed.replace("--out data/p", "--out data/q")), nothing) == ["data/p/p.csv"]
+
+
+def test_the_benchmarks_summary_names_each_tables_command():
+    """reports/benchmarks/summary.md reproduces every table with the command that measured it."""
+    folder = ROOT / "reports" / "benchmarks"
+    commands = COMMAND.findall(reproduce_text((folder / "summary.md").read_text()) or "")
+    tables = sorted(p for p in folder.glob("*.md") if p.name != "summary.md")
+    measured = {p.name: COMMAND.search(p.read_text()).group(1) for p in tables}
+    assert len(measured) >= 7 and {name: command in commands for name, command in measured.items()} == {
+        name: True for name in measured}
 
 
 def test_no_file_cites_a_document_outside_the_repository():

@@ -65,6 +65,7 @@ def test_dlgo_engines_lists_parameters_and_defaults(capsys):
         assert out.count(f"\n{name} ") + out.startswith(name) == 1
     assert "rounds=None" in out and "c=1.4" in out and "nodes=20000" in out
     assert "an alias: the parameters of mcts-go and uct" in out  # mcts: its parameters are theirs
+    assert "``" not in out and "`pruning=True` adds textbook alpha-beta" in out  # no reST markup
 
 
 @pytest.mark.parametrize("spec,unit", [("random", "moves"), ("minimax:depth=2", "nodes"),

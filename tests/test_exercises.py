@@ -75,11 +75,34 @@ def test_a_usual_mistake_fails_the_check_that_is_about_it(tmp_path, number, righ
     assert all(results[name][0] for name in unharmed), {name: results[name] for name in unharmed}
 
 
+def test_a_minimax_that_scores_a_finished_game_from_who_moved_last_fails_on_go(tmp_path):
+    """In tic-tac-toe the winner always moved last; in Go the player to move may have won (after two
+    passes, or the opponent's resignation): the checks hold such games, and the hints say what holds in
+    every game."""
+    exercise = get_exercise(2)
+    right = "return 0 if winner is None else (1 if winner == state.next_player else -1)"
+    text = (SOLUTIONS / exercise.file).read_text()
+    assert right in text
+    path = tmp_path / exercise.file
+    path.write_text(text.replace(right, "return 0 if winner is None else -1"))
+    results = {r.check.name: r for r in run_checks(exercise, load_student_file(path), path)}
+    values = results["minimax: known positions and 30 random ones"]
+    assert not values.passed
+    assert "minimax_value(after E5 C5 G5 pass pass) is -1; expected 1 (9x9 Go, over after two passes" \
+           in values.message
+    assert results["best_move keeps the value"].passed  # on tic-tac-toe the shortcut holds
+    assert "compare state.winner() with state.next_player" in values.hint(2)
+    assert "+1 if state.winner() == state.next_player" in values.hint(3) and "moved last" not in values.hint(3)
+
+
 def test_start_check_and_play_from_the_command_line(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     assert main(["exercise", "list"]) == 0
     listing = capsys.readouterr().out
     assert all(f"{e.number:>3}  {e.chapter:<8} {e.title}" in listing for e in all_exercises())
+    header, *lines = listing.splitlines()
+    rows = [line for line in lines if line[:3].strip().isdigit()]  # every step in the column "when" heads
+    assert [row[header.index("when"):] for row in rows] == [e.step for e in all_exercises()]
     assert main(["exercise", "start", "2"]) == 0
     skeleton = tmp_path / "exercises" / "ex2_minimax.py"
     assert skeleton.read_text() == get_exercise(2).skeleton()
@@ -94,12 +117,22 @@ def test_start_check_and_play_from_the_command_line(tmp_path, monkeypatch, capsy
     assert main(["exercise", "play", "2", "--games", "2"]) == 0
     assert "tictactoe, 2 games" in (out := capsys.readouterr().out) and "0 won, 2 drawn, 0 lost" in out
     assert "your engine against" in out and "95% interval" in out and "a correct best_move draws every game" in out
+    assert main(["exercise", "check", "2", "--reference"]) == 0
+    assert "4 of 4 checks pass; now play it: dlgo exercise play 2 --reference" in capsys.readouterr().out
+    assert main(["exercise", "check", "2", str(skeleton)]) == 0
+    assert f"now play it: dlgo exercise play 2 {skeleton}" in capsys.readouterr().out
     assert main(["exercise", "play", "2", "--reference", "--games", "2"]) == 0
     assert "the reference against" in (out := capsys.readouterr().out) and "your engine" not in out
     assert main(["exercise", "play", "1"]) == 2
     assert "not an engine; the ones that play are 2, 3" in capsys.readouterr().err
     assert main(["exercise", "check", "99"]) == 2
     assert "no exercise 99; the exercises are 1-8" in capsys.readouterr().err
+
+
+def test_the_course_and_the_skeletons_never_point_a_student_at_the_answers():
+    course = (Path(__file__).parents[1] / "docs" / "course.md").read_text()
+    assert SOLUTIONS.name not in course
+    assert not [e.file for e in all_exercises() if SOLUTIONS.name in e.skeleton()]
 
 
 def test_a_broken_file_gets_one_line_that_says_where(tmp_path, monkeypatch, capsys):
@@ -162,7 +195,7 @@ def test_a_buggy_answer_fails_the_check_about_its_bug_with_hints_about_it(number
     assert len(failed.hints) == 3 and failed.hint(9) == failed.hints[-1]
     if number == 2:  # a search that returns 0 is told so by the values check too
         values = results["alpha-beta: the same values"]
-        assert not values.passed and "is 0 after every one of 36 positions" in values.message
+        assert not values.passed and "is 0 after every one of 38 positions" in values.message
         assert "alphabeta_value(state.apply_move(move), -beta, -alpha)" in values.hint(3)
     else:  # and nothing else fails: the check names the bug
         assert [name for name, r in results.items() if not r.passed] == [caught]
@@ -208,8 +241,9 @@ def test_play_3_sets_the_score_against_what_a_correct_answer_scores(capsys):
     assert "the reference against mcts:rounds=300 on tictactoe, 2 games" in out and "on connect4, 2 games" in out
     assert "your engine" not in out and "a correct plain UCT scores 49% here, 95% of its 2-game matches" in out
     assert "one that counts a draw as a loss about 33," in out
-    assert main(["exercise", "play", "3", "--games", "0"]) == 2
-    assert "--games must be at least 1" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stopped:  # argparse's one-line usage error
+        main(["exercise", "play", "3", "--games", "0"])
+    assert stopped.value.code == 2 and "--games: must be at least 1" in capsys.readouterr().err
 
 
 def test_forty_games_of_tictactoe_tell_a_draw_counted_as_a_loss_and_ten_do_not():

@@ -44,6 +44,26 @@ def test_strength_per_compute_writes_its_report_and_resumes(tmp_path, capsys):
     assert spc.main(args) == 0  # a rerun plays nothing new
     assert (tmp_path / "games.csv").read_text().splitlines() == lines
     assert "report: " in capsys.readouterr().out
+    assert ("Reproduce: `python experiments/chapters/ch15_strength_per_compute.py --preset full --game tictactoe "
+            "--mcts-max 10") in (tmp_path / "summary.md").read_text()  # the suite's ladder says how to run it again
+
+
+def test_the_chapter_ladder_names_the_chapters_that_made_the_networks_it_rates(tmp_path, monkeypatch):
+    """Its Reproduce starts with the commands that make what it found in data/: a fresh clone runs them first."""
+    from experiments.shared import supervised
+
+    monkeypatch.chdir(tmp_path)
+    for network in (supervised.predictor_model_path(True, game="go:size=5"),
+                    Path("data/ch11_q_learning-go5-quick/run/current.keras")):
+        network.parent.mkdir(parents=True)
+        network.write_bytes(b"a network")
+    args = argparse.Namespace(quick=True, game="go:size=5", predictor=None, engines=[])
+    assert spc.add_the_course_networks(args) == [
+        "python experiments/chapters/ch06_07_train_predictor.py --game go:size=5 --quick",
+        "python experiments/chapters/ch11_q_learning.py --game go:size=5 --quick"]
+    assert args.engines == ["q:model=data/ch11_q_learning-go5-quick/run/current.keras"]
+    assert spc.add_the_course_networks(argparse.Namespace(quick=False, game="connect4", predictor=None,
+                                                          engines=[])) == []  # nothing made: nothing to name
 
 
 def test_supervised_experiments_run_quick_and_write_their_reports(tmp_path):

@@ -98,7 +98,7 @@ SESSION = [  # (command line, expected response)
     ("komi lots", "? komi not a float: 'lots'"),
     ("komi 1e308", "? komi must be between -1000 and 1000, got 1e+308"),  # refused: komi stays 6.5
     ("4 play b C3", "=4"),
-    ("5 play w C3", "?5 illegal move: illegal move C3: the point is occupied"),
+    ("5 play w C3", "?5 illegal move C3: the point is occupied"),  # "illegal move" once
     ("play purple D4", "? invalid color 'purple'"),
     ("play b Z99", "? invalid coordinate 'Z99'"),
     ("play b", "? syntax error: play COLOR VERTEX"),
@@ -122,6 +122,16 @@ def test_a_scripted_session_response_by_response():
     for line, expected in SESSION:
         assert frontend.handle(line) == expected + "\n\n", line
     assert frontend.quit
+
+
+def test_an_illegal_move_says_illegal_move_once_then_the_rules_reason():
+    frontend = GtpFrontend(engines.create("random", seed=1), size=5)
+    setup = ["play b D5", "play b E4", "play b B1", "play b A2", "play b B3", "play b C2",
+             "play w C1", "play w D2", "play w C3", "play w B2"]  # white takes C2: a ko
+    assert [frontend.handle(line) for line in setup] == ["=\n\n"] * len(setup)
+    assert frontend.handle("play b C2") == "? illegal move C2: ko (retake it after a move elsewhere)\n\n"
+    assert frontend.handle("play b B2") == "? illegal move B2: the point is occupied\n\n"
+    assert frontend.handle("play w E5") == "? illegal move E5: self-capture\n\n"
 
 
 def test_genmove_plays_for_the_colour_asked_and_the_game_goes_on():

@@ -1,5 +1,6 @@
 """Pictures: every game drawn to a valid PNG (with heat maps), whole games to
-animated GIFs, and `dlgo render` on SGF files and tournament records."""
+animated GIFs, `dlgo render` on SGF files and tournament records, and histograms of
+games counted in whole games."""
 import random
 
 import numpy as np
@@ -8,6 +9,7 @@ from PIL import Image
 
 from dlgo.games import new_game
 from dlgo.display.pictures import render_game, render_position
+from dlgo.display.plotting import count_histogram, new_figure
 from engines import ENGINES
 
 
@@ -128,3 +130,10 @@ def test_star_points_are_the_ones_go_boards_mark(size, points):
 
     state = new_game(f"go:size={size}")
     assert sorted(state.format_move(Move.play(Point(r, c))) for r, c in star_points(size)) == sorted(points)
+
+
+def test_a_histogram_of_games_counts_them_in_whole_games():
+    fig, ax = new_figure()
+    count_histogram(ax, [91, 96, 102, 102, 112, 112, 112, 112, 160], bins=30)  # at most 4 games a bin
+    ticks = ax.get_yticks()
+    assert len(ticks) >= 3 and all(tick == round(tick) for tick in ticks), ticks

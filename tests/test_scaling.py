@@ -63,6 +63,32 @@ def test_growth_per_step_reads_each_crossing_between_its_neighbours():
     assert "Jones measured about 7x" in lines[4]
 
 
+def test_a_count_of_one_is_singular_in_the_summary():
+    """``--quick`` measures at 1 simulation a move: the summary says so, never "1 simulations"."""
+    import argparse
+
+    args = argparse.Namespace(nets=[connectn.Net(1, 8)], board_iterations={scaling.BOARDS[0]: 1}, simulations=[1],
+                              ladder=["random"], games=2, opening_plies=2, positions=3, mistake_simulations=[1],
+                              frontier_simulations=1)
+    best = pd.Series({"net": "1x8", "iteration": 1, "simulations": 1, "elo": 230.0})
+    fewest = pd.Series({"net": "1x8", "iteration": 1, "simulations": 1, "mistakes": 0.5})
+    facts = scaling_report.BoardFacts("5x4-4", None, 1, 286.0, {level: Reach(math.nan, 1e8, 0, 0)
+                                      for level in scaling_report.MISTAKE_LEVELS}, best, fewest)
+    text = "\n".join(scaling_report.frontier_lines(args, "python x.py", pd.DataFrame({"board": ["5x4-4"]}), [facts])
+                     + scaling_report.perfect_lines(args, [facts]))
+    assert "1 simulations" not in text and "1 iterations" not in text
+    assert "for 1 iteration on 5x4-4" in text and "plays at 1 simulation a move" in text
+    assert "1x8 after 1 iteration at 1 simulation: 230" in text and "(1x8 after 1 iteration, 1 simulation)" in text
+
+
+def test_the_quick_runs_positions_fill_every_set_without_a_warning(tmp_path, caplog):
+    from dlgo.formats.positions import SETS, read_positions
+
+    connectn.measured_positions(scaling.BOARDS[0], tmp_path, 3, 1, quick=True)  # the quick run's 3 a set
+    assert "stay short" not in caplog.text
+    assert {p.set for p in read_positions(tmp_path / "positions.csv")} == set(SETS)
+
+
 def test_larger_boards_train_longer_unless_told():
     def iterations(*argv):
         args = scaling.build_parser().parse_args(list(argv))

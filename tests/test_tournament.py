@@ -146,6 +146,27 @@ def test_parallel_workers_give_the_same_games(tmp_path):
     assert sorted(map(key, serial)) == sorted(map(key, parallel))
 
 
+def test_two_runs_of_one_seed_differ_only_in_the_columns_that_measure_wall_time(tmp_path):
+    """Same seed, same report: every column of games.csv, ratings.csv and crosstable.csv is the
+    same in two runs but the wall-time measurements that docs/tournaments.md names."""
+    import pandas as pd
+
+    from dlgo.arena.report import MEASURED as RATED_SECONDS, write_report
+    from dlgo.formats.records import MEASURED as PLAYED_SECONDS
+
+    runs = [tmp_path / "a" / "run", tmp_path / "b" / "run"]  # one name: games.csv records the folder's
+    for run in runs:
+        records = run_tournament(ENGINES, run, "tictactoe", SPECS, 2, seed=4, workers=1, progress=False)
+        write_report(run, records, bootstrap=20)
+    for name, measured in (("games.csv", PLAYED_SECONDS), ("ratings.csv", RATED_SECONDS), ("crosstable.csv", ())):
+        first, second = (pd.read_csv(run / name) for run in runs)
+        assert set(measured) <= set(first.columns)
+        key = "game_id" if name == "games.csv" else list(first.columns[:2])  # games may finish in another order
+        first, second = (table.drop(columns=list(measured)).sort_values(key, ignore_index=True)
+                         for table in (first, second))
+        pd.testing.assert_frame_equal(first, second)
+
+
 def test_batched_play_gives_the_same_games_and_resumes(tmp_path):
     serial = run_tournament(ENGINES, tmp_path / "a", "tictactoe", SPECS, 2, seed=4, workers=1, progress=False)
     tasks = schedule(SPECS, 2, seed=4)

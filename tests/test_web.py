@@ -60,6 +60,34 @@ def test_the_catalog_comes_from_the_registries_and_offers_no_program_to_start(cl
                           for f in p["files"]}
 
 
+def test_the_catalog_says_which_games_a_parameter_acts_on_and_offers_it_only_there(client):
+    def mcts(game=None):
+        engines = client.get("/api/catalog", params={"game": game} if game else {}).json()["engines"]
+        return {p["name"]: p for p in next(e for e in engines if e["name"] == "mcts")["parameters"]}
+
+    anywhere = mcts()
+    for name in ("rave", "rave_equiv", "priors", "expand", "manage", "patterns"):  # Go's search alone has them
+        assert anywhere[name]["games"] == ["go"], name
+    assert "games" not in anywhere["rounds"] and "games" not in anywhere["seconds"]
+    assert {"rave", "priors", "expand", "manage", "patterns"} <= set(mcts("go:size=9"))
+    tictactoe = mcts("tictactoe")
+    assert not {"rave", "rave_equiv", "priors", "expand", "manage", "patterns"} & set(tictactoe)
+    assert {"rounds", "seconds", "c", "rollout"} <= set(tictactoe)
+    board = client.get("/api/catalog", params={"game": "go:size=13"}).json()["board"]  # the empty board, to draw
+    assert (board["rows"], board["style"], board["sides"]) == (13, "go", {"black": "black", "white": "white"})
+    games = {g["name"]: g for g in client.get("/api/catalog").json()["games"]}
+    assert games["connect4"]["spec"] == "connectn:columns=7,rows=6,n=4"  # a page finds a game's form by its spec
+
+
+def test_an_engine_time_over_the_servers_limit_is_said_in_every_answer(client):
+    game = new(client, white="mcts:seconds=30", hint="alphabeta:seconds=60")
+    assert game["notes"] == ["O (mcts:seconds=30): seconds cut to 5 (the server's limit)",
+                             "hint (alphabeta:seconds=60): seconds cut to 5 (the server's limit)"]
+    after = client.post(f"/api/sessions/{game['id']}/move", json={"move": "b2"}).json()
+    assert after["notes"] == game["notes"]
+    assert new(client, white="mcts:seconds=5")["notes"] == [] and new(client, white="human")["notes"] == []
+
+
 def test_a_human_move_then_the_engines_reply_with_its_search(client):
     game = new(client, white="mcts:rounds=200,seed=3")
     assert game["human_to_move"] and len(game["legal"]) == 9 and game["board"] == [[0] * 3] * 3
@@ -68,9 +96,9 @@ def test_a_human_move_then_the_engines_reply_with_its_search(client):
     reply = client.post(f"/api/sessions/{game['id']}/engine")
     assert reply.status_code == 200, reply.text
     view = reply.json()
-    assert [m["player"] for m in view["moves"]] == ["black", "white"] and view["human_to_move"]
+    assert [m["player"] for m in view["moves"]] == ["X", "O"] and view["human_to_move"]  # the game's names
     report = view["report"]
-    assert report["engine"] == "mcts:rounds=200,seed=3" and report["player"] == "white"
+    assert report["engine"] == "mcts:rounds=200,seed=3" and report["player"] == "O"
     assert sum(report["visits"]) == 200 and report["top"][0]["move"] == view["moves"][1]["text"]
     assert report["compute"]["unit"] == "rounds" and report["compute"]["amount"] == 200
     assert view["last_move"]["text"] == view["moves"][1]["text"]
@@ -106,7 +134,7 @@ def test_requests_out_of_turn_are_refused_with_409(client):
     ({"game": "go", "black": "gnugo:path=/bin/sh", "white": "human"}, "cannot be set from a page"),
     ({"game": "tictactoe", "black": "predictor:model=/etc/passwd", "white": "human"}, "names no network"),
     ({"game": "tictactoe", "black": "alphazero:checkpoint=../../etc/hosts", "white": "human"}, "names no network"),
-    ({"game": "tictactoe", "black": "human", "white": "random", "colour": "red"}, "Extra inputs"),
+    ({"game": "tictactoe", "black": "human", "white": "random", "colour": "red"}, "colour: no such field"),
     ({"game": "tictactoe", "black": "human", "white": "random", "seed": -1}, "seed"),
     ({"black": "human", "white": "random"}, "game: Field required"),
     ({"game": "x" * 400, "black": "human", "white": "random"}, "at most 300 characters"),
@@ -169,7 +197,7 @@ def test_hint_undo_and_a_game_to_its_end(client):
     game = new(client, white="alphabeta")
     sid = game["id"]
     hint = client.post(f"/api/sessions/{sid}/hint", json={}).json()["hint"]  # the opponent's engine
-    assert hint["engine"] == "alphabeta" and hint["player"] == "black" and hint["value"] == 0.0
+    assert hint["engine"] == "alphabeta" and hint["player"] == "X" and hint["value"] == 0.0
     while True:  # black follows alpha-beta's hints: a perfect game, a draw
         view = client.get(f"/api/sessions/{sid}").json()
         if view["over"]:
@@ -206,6 +234,7 @@ def test_a_move_list_record_for_games_without_sgf(client):
     client.post(f"/api/sessions/{game['id']}/move", json={"move": "4"})
     text = client.get(f"/api/sessions/{game['id']}/record").text
     assert "game: connectn:columns=7,rows=6,n=4\n" in text and "moves: 4" in text and "result: unfinished" in text
+    assert "\nred: human\nyellow: human\n" in text  # the sides by the game's names
 
 
 def test_networks_under_the_runs_folder_play_and_others_are_refused(tmp_path):

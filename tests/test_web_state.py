@@ -69,7 +69,7 @@ def test_a_game_goes_on_after_the_server_restarts(folders):
     with server(folders) as client:  # a new server on the same folder: the game is read back when asked for
         after = ok(client.get(f"/api/sessions/{game['id']}"))
         assert after["moves"] == before["moves"] and after["human_to_move"] and after["seed"] == 5
-        assert after["players"]["white"] == "alphazero:checkpoint=tictactoe,simulations=20"
+        assert after["players"]["O"] == "alphazero:checkpoint=tictactoe,simulations=20"
         free = next(move["action"] for move in after["legal"])
         ok(client.post(f"/api/sessions/{game['id']}/move", json={"action": free}))
         reply = ok(client.post(f"/api/sessions/{game['id']}/engine"))  # its network, pinned, plays on
@@ -192,7 +192,7 @@ def test_a_network_swapped_for_a_link_after_the_game_begins_is_not_loaded(folder
         (runs / "mine.keras").symlink_to(elsewhere / "theirs.keras")  # before the first move
         ok(client.post(f"/api/sessions/{game['id']}/move", json={"move": "b2"}))
         reply = ok(client.post(f"/api/sessions/{game['id']}/engine"))  # the network as it was checked
-        assert len(reply["moves"]) == 2 and reply["players"]["white"] == spec and reply["report"]["engine"] == spec
+        assert len(reply["moves"]) == 2 and reply["players"]["O"] == spec and reply["report"]["engine"] == spec
 
 
 def test_a_network_parameter_is_checked_as_its_engine_reads_it(folders, tmp_path):

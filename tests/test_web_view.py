@@ -41,6 +41,26 @@ def test_each_game_names_its_sides_as_players_do(client, game, sides):
     assert catalog[game] == [sides["black"], sides["white"]]  # the setup form names them before a game starts
 
 
+def test_the_api_names_each_side_as_the_game_does_and_takes_either_name(client):
+    view = played(client, "connect4", *"454545", "4")
+    assert view["players"] == {"red": "human", "yellow": "human"} and view["captures"] == {"red": 0, "yellow": 0}
+    assert [m["player"] for m in view["moves"][:2]] == ["red", "yellow"] and view["result"]["winner"] == "red"
+    assert played(client, "tictactoe", "a1")["next_player"] == "O"
+    assert played(client, "go:size=5", "C3", "pass", "pass")["count"]["black"]["total"] == 25  # Go: black and white
+    # a request may name the sides as the game does (any case), or black and white as before
+    for sides in ({"red": "random", "Yellow": "human"}, {"black": "random", "yellow": "human"}):
+        response = client.post("/api/sessions", json={"game": "connect4", **sides})
+        assert response.status_code == 201, response.text
+        assert response.json()["players"] == {"red": "random", "yellow": "human"}
+    for sides, message in (({"black": "random", "red": "human"}, "red: the side red (or black) is given twice"),
+                           ({"X": "random"}, "X: no such field; the sides of connect4 are red and yellow"),
+                           ({"red": 5}, "red: 'human' or an engine spec")):
+        response = client.post("/api/sessions", json={"game": "connect4", **sides})
+        assert response.status_code == 400 and message in response.json()["error"], response.text
+    sgf = client.post("/api/sessions/sgf", json={"sgf": "(;GM[1]SZ[9];B[ee])", "White": "random"}).json()
+    assert sgf["players"] == {"black": "human", "white": "random"}
+
+
 def test_the_result_names_the_winner_by_its_side(client):
     assert played(client, "connect4", *"4545454")["result"]["describe"] == "red wins"
     assert played(client, "tictactoe", "a1", "resign")["result"]["describe"] == "X wins by resignation"

@@ -19,6 +19,7 @@ from dlgo.core.agent import Agent
 from dlgo.core.errors import DlgoError
 from dlgo.core.game import State, pass_would_end_game
 from dlgo.core.types import Move, Player
+from dlgo.display.words import amount
 
 
 class QuitGame(Exception):
@@ -35,17 +36,25 @@ def describe_result(state: State) -> str:
 def describe_compute(agent: Agent) -> str:
     """What the engine's last move cost: ``0.09 s, 2,000 rounds``."""
     c = agent.last_report.compute
-    return f"{c.seconds:.2f} s, {c.amount:,} {c.unit}"
+    return f"{c.seconds:.2f} s, {amount(c.amount, c.unit)}"
 
 
-def describe_search(agent: Agent) -> str:
-    """What the engine's last move cost, and the value it saw when it has one:
-    ``0.09 s, 2,000 rounds, value +0.42`` (+1: a sure win for the player to move)."""
+def describe_search(agent: Agent, state: State) -> str:
+    """What the engine's last move in ``state`` cost, and the value it saw when it has
+    one, for the side to move there: ``0.09 s, 2,000 rounds, value +0.42 for red (+1 a
+    sure win, -1 a sure loss)``."""
     report = agent.last_report
     text = describe_compute(agent)
     if report.value is not None:
-        text += f", {'proven ' if report.proven else ''}value {report.value:+.2f}"
+        side = state.game.side_name(state.next_player)
+        proven = "proven " if report.proven else ""
+        text += f", {proven}value {report.value:+.2f} for {side} (+1 a sure win, -1 a sure loss)"
     return text
+
+
+def moves_played(state: State) -> int:
+    """The moves of the game to ``state``: a resignation ends it, and is no move."""
+    return sum(1 for move in state.move_history() if not move.is_resign)
 
 
 class ConsoleGame:
@@ -68,8 +77,21 @@ class ConsoleGame:
         agent = self.players[player]
         return self.state.game.side_label(player, "human" if agent is None else agent.spec)
 
+    def header(self) -> str:
+        """What the game is, who plays each side and the hint engine, before the first board:
+        ``game: go 9x9, komi 7.5 for white (go:size=9,komi=7.5)``, ``black (X): human``, ..."""
+        game = self.state.game
+        lines = [f"game: {game.describe()}"]
+        for player in game.players:
+            agent = self.players[player]
+            lines.append(f"{game.side_label(player)}: {'human' if agent is None else agent.spec}")
+        if self.hint is not None:
+            lines.append(f"hint: {self.hint.spec} (type hint on your turn)")
+        return "\n".join(lines)
+
     def run(self) -> State:
         """Play to the end (or until a human quits); returns the last state."""
+        self.say(self.header())
         self.say(self.state.render())
         try:
             while not self.state.is_over():
@@ -81,7 +103,7 @@ class ConsoleGame:
         except QuitGame:
             self.say("game abandoned")
             return self.state
-        self.say(f"\nresult: {describe_result(self.state)} after {self.state.num_moves_played} moves")
+        self.say(f"\nresult: {describe_result(self.state)} after {moves_played(self.state)} moves")
         return self.state
 
     def engine_turn(self, agent: Agent) -> None:
@@ -92,9 +114,12 @@ class ConsoleGame:
 
     def play(self, move: Move, note: str = "") -> None:
         state = self.state
-        number = state.num_moves_played + 1
         self.state = state.apply_move(move)
         suffix = f"  [{note}]" if note else ""
+        if move.is_resign:  # no move of the game: it ends it
+            self.say(f"\n{self.label(state.next_player)} resigns{suffix}")
+            return
+        number = moves_played(self.state)
         self.say(f"\nmove {number}: {self.label(state.next_player)} {state.format_move(move)}{suffix}")
         self.say(self.state.render())
 
@@ -195,4 +220,5 @@ class ConsoleGame:
             self.say("  no hint engine")
             return
         move = self.hint.select_move(self.state)
-        self.say(f"  hint from {self.hint.spec}: {self.state.format_move(move)} ({describe_search(self.hint)})")
+        search = describe_search(self.hint, self.state)
+        self.say(f"  hint from {self.hint.spec}: {self.state.format_move(move)} ({search})")

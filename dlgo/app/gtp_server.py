@@ -29,6 +29,7 @@ import sys
 from pathlib import Path
 from typing import IO, Any, Callable
 
+from dlgo import __version__
 from dlgo.core.agent import Agent
 from dlgo.core.errors import DlgoError
 from dlgo.core.game import Ending
@@ -43,7 +44,6 @@ from dlgo.gtp.protocol import (MAX_SIZE, GtpError, format_response, format_verte
 
 log = logging.getLogger(__name__)
 
-VERSION = "0.1.0"
 #: the board and komi of an engine that plays any size, until the controller sets them
 DEFAULT_SIZE, DEFAULT_KOMI = 19, 7.5
 
@@ -180,8 +180,9 @@ class GtpFrontend:
             raise GtpError("the game is over (two passes or a resignation); clear_board starts a new one")
         try:
             self.state = self.state.with_turn(player).apply_move(move)
-        except DlgoError as err:
-            raise GtpError(f"illegal move: {err}") from None
+        except DlgoError as err:  # GTP's answer starts "illegal move", once: Go's reasons say it themselves
+            reason = str(err)
+            raise GtpError(reason if reason.startswith("illegal move") else f"illegal move: {reason}") from None
         self.moves.append((player, move))
         self._write_sgf()
 
@@ -212,7 +213,7 @@ class GtpFrontend:
         return self.name
 
     def cmd_version(self, args: list[str]) -> str:
-        return f"{VERSION} ({self.agent.spec})"
+        return f"{__version__} ({self.agent.spec})"
 
     def cmd_known_command(self, args: list[str]) -> str:
         _need(args, 1, "known_command NAME")

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Callable, Iterator, NamedTuple, Protocol, Sequence
 
 from dlgo.core.agent import Agent
-from dlgo.core.errors import EngineError
+from dlgo.core.errors import EngineError, SpecError
 from dlgo.core.game import Ending, Outcome, State
 from dlgo.core.types import Player
 from dlgo.formats.records import GameRecord
@@ -102,21 +102,46 @@ class Task(NamedTuple):
     seed: int
 
 
+def random_opening(state: State, plies: int, rng: random.Random) -> tuple[State, list[str]]:
+    """``state`` after ``plies`` uniformly random moves drawn with ``rng`` (fewer
+    where the game ends first), and those moves as text."""
+    moves: list[str] = []
+    for _ in range(plies):
+        if state.is_over():
+            break
+        move = state.random_move(rng)
+        moves.append(state.format_move(move))
+        state = state.apply_move(move)
+    return state, moves
+
+
+#: how many seeded random openings :func:`check_opening` plays
+OPENINGS_TRIED = 16
+
+
+def check_opening(game: str, plies: int) -> None:
+    """A :class:`SpecError` if an opening of ``plies`` random plies leaves no game of
+    ``game`` to play: each of :data:`OPENINGS_TRIED` seeded ones ends it (tic-tac-toe's
+    board is full after 9 plies), so that every game would be played at random."""
+    if plies == 0:
+        return
+    start, longest = new_game(game), 0
+    for seed in range(OPENINGS_TRIED):
+        state, moves = random_opening(start, plies, random.Random(seed))
+        if not state.is_over():
+            return
+        longest = max(longest, len(moves))
+    raise SpecError(f"{plies} random opening plies leave no {game} game to play: each of {OPENINGS_TRIED} "
+                    f"openings tried ended the game, the longest after {longest} plies; give fewer")
+
+
 class _Match:
     """One game under way: its state, its two agents, the moves so far and
     what each side spent."""
 
     def __init__(self, factory: AgentFactory, game: str, task: Task, opening_plies: int, experiment: str):
         self.task, self.game, self.opening_plies, self.experiment = task, game, opening_plies, experiment
-        rng = random.Random(task.seed)
-        self.state = new_game(game)
-        self.moves: list[str] = []
-        for _ in range(opening_plies):
-            if self.state.is_over():
-                break
-            move = self.state.random_move(rng)
-            self.moves.append(self.state.format_move(move))
-            self.state = self.state.apply_move(move)
+        self.state, self.moves = random_opening(new_game(game), opening_plies, random.Random(task.seed))
         self.spent = {p: [0.0, 0.0, 0] for p in Player}  # seconds, compute, moves
         self.outcome: Outcome | None = None
         self.note = ""

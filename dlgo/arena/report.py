@@ -1,8 +1,13 @@
 """Reports from ``games.csv``: ratings, cross-table, plots and a summary.
 
 ``ratings.csv``: one row per engine with its Elo, 95% interval (empty where
-the games give none), games, score and mean cost per move. ``crosstable.csv``:
-wins/draws/losses per pair.
+the games give none; a point, ``elo_low == elo_high == elo``, where the engine is
+pinned: held at a given rating, or the anchor), games, score and mean cost per
+move. Its numbers are written to :data:`FLOAT_FORMAT`, and the summary and the
+facts quote the Elo and the cost as written (rounded once). ``seconds_per_move``
+is wall time, measured: the one column (:data:`MEASURED`; with ``compute_per_move``
+of an engine whose budget is seconds) that differs between two runs of the same
+seed. ``crosstable.csv``: wins/draws/losses per pair.
 ``strength_vs_compute.png``: Elo against mean seconds per move (log scale), one
 line per engine family. ``crosstable.png``: the score matrix as a heatmap.
 ``summary.md`` embeds both and the ratings table. All files are written atomically.
@@ -12,7 +17,7 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from pathlib import Path
-from typing import Callable, Mapping, NamedTuple, Sequence
+from typing import Callable, Mapping, NamedTuple, Protocol, Sequence
 
 import numpy as np
 import pandas as pd
@@ -21,7 +26,23 @@ from dlgo.arena.ratings import GameResult, cross_table, describe_scale, fit_rati
 from dlgo.storage.atomic import atomic_write
 from dlgo.storage.facts import update_facts
 from dlgo.display.plotting import label_points, new_figure, save_figure
+from dlgo.display.words import amount
 from dlgo.formats.records import GameRecord, game_facts, one_game
+
+
+#: how ratings.csv and crosstable.csv write their numbers; the rows hold them so rounded (:func:`as_written`)
+FLOAT_FORMAT = "%.4g"
+
+#: ratings.csv's columns that are measurements of wall time, not results of the games: the same seed gives
+#: the same file but for these (``compute_per_move`` too, for an engine whose budget is in seconds)
+MEASURED = ("seconds_per_move",)
+
+
+def as_written(value: float) -> float:
+    """``value`` as ratings.csv writes it (:data:`FLOAT_FORMAT`): the summary, the facts and the
+    file then quote one number, rounded once (763.45 is written 763.5, so the summary's table says
+    764 as the README does, never 763 beside it)."""
+    return float(FLOAT_FORMAT % value)
 
 
 class EngineRow(NamedTuple):
@@ -49,8 +70,41 @@ def family_of(spec: str) -> str:
     return f"{name} ({gumbel[0]})" if gumbel else name
 
 
-def interval_text(row: EngineRow, form: str = "{low:.0f} to {high:.0f}") -> str:
-    """The row's 95% interval in ``form``, or ``n/a (N games)`` where its games give none."""
+class Rated(Protocol):
+    """A rating with its interval and games: an :class:`EngineRow`, or a row of a ratings table."""
+
+    @property
+    def elo(self) -> float: ...
+
+    @property
+    def elo_low(self) -> float: ...
+
+    @property
+    def elo_high(self) -> float: ...
+
+    @property
+    def games(self) -> int: ...
+
+
+def is_pinned(row: Rated) -> bool:
+    """Is the row's Elo given rather than measured: an engine held at a rating (the course's
+    calibration, GNU Go's level 10), or the anchor? Its interval is then a point
+    (:func:`~dlgo.arena.ratings.fit_ratings`); a measured rating's never is (NaN where the
+    games give none)."""
+    return bool(row.elo_low == row.elo_high == row.elo)
+
+
+def elo_text(row: EngineRow) -> str:
+    """The row's Elo for a sentence: ``571``, or ``642, pinned`` where it is given, not measured."""
+    return f"{row.elo:.0f}" + (", pinned" if is_pinned(row) else "")
+
+
+def interval_text(row: Rated, form: str = "{low:.0f} to {high:.0f}") -> str:
+    """The row's 95% interval in ``form``; ``pinned`` where its Elo is given, not measured
+    (:func:`is_pinned`: no interval, rather than "642 to 642"); ``n/a (N games)`` where its
+    games give none."""
+    if is_pinned(row):
+        return "pinned"
     if math.isnan(row.elo_low):
         return f"n/a ({row.games} games)"
     return form.format(low=row.elo_low, high=row.elo_high)
@@ -58,8 +112,9 @@ def interval_text(row: EngineRow, form: str = "{low:.0f} to {high:.0f}") -> str:
 
 def engine_rows(records: Sequence[GameRecord], anchor: str = "random", bootstrap: int = 200,
                 seed: int = 0, fixed: Mapping[str, float] | None = None) -> list[EngineRow]:
-    """Ratings joined with each engine's mean cost per move, strongest first
-    (``fixed``: engines held at given ratings, see :func:`fit_ratings`); a
+    """Ratings joined with each engine's mean cost per move, strongest first, the figures a
+    report's facts carry (Elo, its interval, the cost) as ratings.csv writes them (:func:`as_written`;
+    ``fixed``: engines held at given ratings, see :func:`fit_ratings`); a
     :class:`~dlgo.core.errors.RecordError` if the records hold several games."""
     one_game(records, "the records")
     results = [GameResult(r.black, r.white, r.score_for(r.black)) for r in records]
@@ -76,8 +131,9 @@ def engine_rows(records: Sequence[GameRecord], anchor: str = "random", bootstrap
     rows = []
     for rating in fit_ratings(results, anchor=anchor, bootstrap=bootstrap, seed=seed, fixed=fixed):
         seconds, compute, moves = cost[rating.name]
-        rows.append(EngineRow(rating.name, family_of(rating.name), rating.elo, rating.lower, rating.upper,
-                              rating.games, rating.score, seconds / max(moves, 1), compute / max(moves, 1),
+        rows.append(EngineRow(rating.name, family_of(rating.name), as_written(rating.elo), as_written(rating.lower),
+                              as_written(rating.upper), rating.games, rating.score,
+                              as_written(seconds / max(moves, 1)), as_written(compute / max(moves, 1)),
                               unit[rating.name]))
     return rows
 
@@ -98,12 +154,12 @@ def write_report(out_dir: str | Path, records: Sequence[GameRecord], title: str 
     rows = engine_rows(records, anchor, bootstrap, seed, fixed)
     ratings = pd.DataFrame(rows, columns=EngineRow._fields)
     with atomic_write(out / "ratings.csv", newline="") as handle:
-        ratings.to_csv(handle, index=False, float_format="%.4g")
+        ratings.to_csv(handle, index=False, float_format=FLOAT_FORMAT)
     table = pd.DataFrame([(*row, row.tally.games, row.tally.score) for row in cross_table(
         [GameResult(r.black, r.white, r.score_for(r.black)) for r in records])],
         columns=["engine", "opponent", "wins", "draws", "losses", "games", "score"])
     with atomic_write(out / "crosstable.csv", newline="") as handle:
-        table.to_csv(handle, index=False, float_format="%.4g")
+        table.to_csv(handle, index=False, float_format=FLOAT_FORMAT)
     plot_strength_vs_compute(rows, out / "strength_vs_compute.png", title, notes, notes_meaning)
     plot_crosstable(rows, table, out / "crosstable.png", title)
     anchoring = anchoring or describe_scale([row.engine for row in rows], anchor, fixed=fixed)
@@ -115,13 +171,15 @@ def write_report(out_dir: str | Path, records: Sequence[GameRecord], title: str 
 
 def tournament_facts(folder: str | Path) -> dict[str, object]:
     """A tournament folder's facts (:mod:`dlgo.storage.facts`): ``ratings`` from its
-    ``ratings.csv`` (engines best first: elo, seconds and compute a move) and ``games``
-    from its ``games.csv`` (where the folder keeps its games)."""
+    ``ratings.csv`` (engines best first: elo, whether it is pinned rather than measured,
+    seconds and compute a move) and ``games`` from its ``games.csv`` (where the folder keeps
+    its games)."""
     out = Path(folder)
     ratings = pd.read_csv(out / "ratings.csv")
     facts: dict[str, object] = {"ratings": [
-        {"engine": row.engine, "elo": float(row.elo), "seconds_per_move": float(row.seconds_per_move),
-         "compute_per_move": float(row.compute_per_move)} for row in ratings.itertuples()]}
+        {"engine": row.engine, "elo": float(row.elo), "pinned": is_pinned(row),
+         "seconds_per_move": float(row.seconds_per_move), "compute_per_move": float(row.compute_per_move)}
+        for row in ratings.itertuples()]}
     if (out / "games.csv").exists():
         facts["games"] = game_facts(out)
     return facts
@@ -223,7 +281,7 @@ def write_summary(path: Path, rows: Sequence[EngineRow], records: Sequence[GameR
              "|---|---:|---|---:|---:|---:|---:|" + "---:|" * len(columns)]
     for r in rows:
         lines.append(f"| `{r.engine}` | {r.elo:.0f} | {interval_text(r)} | {r.games} | "
-                     f"{r.score:.1%} | {r.seconds_per_move:.4f} | {r.compute_per_move:,.0f} {r.unit} |"
+                     f"{r.score:.1%} | {r.seconds_per_move:.4f} | {amount(r.compute_per_move, r.unit)} |"
                      + "".join(f" {texts.get(r.engine, '')} |" for texts in columns.values()))
     lines += ["", "![cross-table](crosstable.png)", ""]
     early = [r for r in records if r.note]

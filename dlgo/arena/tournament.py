@@ -20,12 +20,14 @@ import hashlib
 import itertools
 import json
 import logging
+import math
 import os
 from pathlib import Path
 from typing import Any, Iterable
 
-from dlgo.arena.match import AgentFactory, Task, play_match, play_matches
+from dlgo.arena.match import AgentFactory, Task, check_opening, play_match, play_matches
 from dlgo.arena.workers import run_jobs, worker_pool
+from dlgo.core.arguments import MOST
 from dlgo.core.errors import RecordError, SettingsMismatchError, SpecError
 from dlgo.storage.atomic import atomic_write
 from dlgo.storage.folders import hold_folder
@@ -46,6 +48,10 @@ def schedule(specs: list[str], games_per_pair: int, seed: int) -> list[Task]:
         raise SpecError(f"a tournament needs at least two engines, got {len(specs)}")
     if games_per_pair < 1:
         raise SpecError(f"games per pair must be at least 1, got {games_per_pair}")
+    games = math.comb(len(specs), 2) * games_per_pair
+    if games > MOST["games"]:  # the schedule is listed up front: past this it would fill the memory first
+        raise SpecError(f"a tournament plays at most {MOST['games']:,} games; {len(specs)} engines at "
+                        f"{games_per_pair:,} games per pair would play {games:,}")
     tasks = []
     for a, b in itertools.combinations(specs, 2):
         for k in range(games_per_pair):
@@ -201,6 +207,7 @@ def play_games(factory: AgentFactory, out_dir: str | Path, game: str, tasks: lis
     run with one set of facts (see :func:`~dlgo.storage.folders.hold_folder`)."""
     games_file = Path(out_dir) / "games.csv"
     played = {r.game_id for r in read_games(games_file)} if games_file.is_file() else set()  # read: nothing written
+    check_opening(game, opening_plies)
     start = get_game(game).initial_state()
     # every spec still to play checked, and its fit to the game, before the folder is touched; a finished game
     # needs no engine (a finished board's networks may be gone: a resumed report only rates its games)

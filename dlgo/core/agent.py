@@ -143,6 +143,13 @@ class Agent(abc.ABC):
         game of ``state`` (a network trained for another board size, a program
         that plays only Go)."""
 
+    @classmethod
+    def parameter_acts_on(cls, parameter: str, state: State) -> bool:
+        """Does the spec parameter ``parameter`` act on this engine's play in the game of
+        ``state``? Every one does, but where one game's search alone has it (``mcts``'s
+        ``rave`` acts on Go only, and is an error on tic-tac-toe): a page offers those that do."""
+        return True
+
     def native_game(self) -> Game | None:
         """The one game this engine was made for (a network's board, with the komi
         it learnt with), or None for an engine that plays any board: a front end

@@ -193,6 +193,12 @@ class Game(abc.ABC):
         inside += notes
         return f"{name} ({', '.join(inside)})" if inside else name
 
+    def describe(self) -> str:
+        """The game in words, for a header: its name and the spec that rebuilds it,
+        ``tictactoe (mnk:m=3,n=3,k=3)``; a game with rules beyond its board says
+        them (Go: the komi)."""
+        return self.name if self.spec == self.name else f"{self.name} ({self.spec})"
+
     @property
     def pass_action(self) -> int | None:
         """The action index of a pass, or None in a game without one."""

@@ -1,5 +1,5 @@
-"""Figures without a display, saved atomically, points labelled without overlaps,
-and the learning curve.
+"""Figures without a display, saved atomically, histograms of counts, points
+labelled without overlaps, and the learning curve.
 
 Figures are built with matplotlib's object API (:class:`~matplotlib.figure.Figure`,
 no ``pyplot``): no window, no global state, nothing to close.
@@ -13,6 +13,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 from matplotlib.transforms import Bbox
 
 from dlgo.storage.atomic import atomic_write
@@ -28,6 +29,13 @@ def save_figure(fig: Figure, path: str | Path) -> None:
     """Write ``fig`` as a PNG atomically."""
     with atomic_write(Path(path), "wb") as handle:
         fig.savefig(handle, format="png", dpi=120, bbox_inches="tight")
+
+
+def count_histogram(ax: Axes, values: Sequence[float], bins: int, **style: Any) -> None:
+    """A histogram of ``values`` in ``bins`` bins, its count axis ticked in whole
+    numbers: a bin holds 1 or 2 games, never 1.5."""
+    ax.hist(values, bins=bins, **style)
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
 
 
 def label_points(ax: Axes, points: Sequence[tuple[float, float]], labels: Sequence[str], fontsize: float = 7,

@@ -1,6 +1,6 @@
 """Exercise 2 (chapter 4): minimax and alpha-beta, checked against the exact
 values of tic-tac-toe (:mod:`dlgo.games.solvers.brute_force`), with the positions each search
-visits counted."""
+visits counted, and on finished games of Go, where the winner may be the player to move."""
 from __future__ import annotations
 
 import random
@@ -34,8 +34,8 @@ class Counted:
         return getattr(self._state, name)
 
 
-def _position(moves: str) -> State:
-    state = new_game("tictactoe")
+def _position(moves: str, game: str = "tictactoe") -> State:
+    state = new_game(game)
     for text in moves.split():
         state = state.apply_move(state.parse_move(text))
     return state
@@ -63,17 +63,21 @@ def tree_size(state: State) -> int:
     return sum(1 + tree_size(state.apply_move(m)) for m in state.legal_moves())
 
 
-#: (moves, value for the player to move, why)
-KNOWN = [("a1 b1 a2 b2 a3", -1, "X has three in a column: O, to move, has lost"),
-         ("b2 a1 c1 a3 a2 c2 b1 b3 c3", 0, "a full board with no line: a draw"),
-         ("a1 b1 a2 b2", 1, "X to move completes a3"),
-         ("b2 b1", 1, "O answered the centre on an edge: X, to move, wins by force"),
-         ("b2 a1", 0, "O answered the centre in a corner: a draw"),
-         ("a1 b2 a2", 0, "O to move blocks at a3 and holds the draw")]
+#: (game, moves, value for the player to move, why); in tic-tac-toe the winner always moved last,
+#: in Go not: a game ends on two passes, or when a player resigns, and the player to move may have won
+KNOWN = [("tictactoe", "a1 b1 a2 b2 a3", -1, "X has three in a column: O, to move, has lost"),
+         ("tictactoe", "b2 a1 c1 a3 a2 c2 b1 b3 c3", 0, "a full board with no line: a draw"),
+         ("tictactoe", "a1 b1 a2 b2", 1, "X to move completes a3"),
+         ("tictactoe", "b2 b1", 1, "O answered the centre on an edge: X, to move, wins by force"),
+         ("tictactoe", "b2 a1", 0, "O answered the centre in a corner: a draw"),
+         ("tictactoe", "a1 b2 a2", 0, "O to move blocks at a3 and holds the draw"),
+         ("go:size=9", "E5 C5 G5 pass pass", 1, "9x9 Go, over after two passes: White, to move, wins on the "
+                                                "count (1 stone and 7.5 komi against 2 stones)"),
+         ("go:size=9", "E5 resign", 1, "9x9 Go, over because White resigned: Black, to move, has won")]
 
 
 def _check_values(function: Any, label: str) -> None:
-    cases = [(_position(moves), value, why) for moves, value, why in KNOWN]
+    cases = [(_position(moves, game), value, why) for game, moves, value, why in KNOWN]
     cases += [(state, exact_value(state), "the exact value") for state in random_positions(30, seed=7)]
     got = [function(state) for state, _, _ in cases]
     wrong = [(state, value, why, g) for (state, value, why), g in zip(cases, got) if g != value]
@@ -108,8 +112,8 @@ def alphabeta_values(module: Any) -> None:
 
 def alphabeta_prunes(module: Any) -> None:
     """Pruning counts only for a search that is right: the values first, then the positions created."""
-    for moves, value, why in KNOWN:
-        got = module.alphabeta_value(_position(moves))
+    for game, moves, value, why in KNOWN:
+        got = module.alphabeta_value(_position(moves, game))
         expect(got == value, f"alphabeta_value(after {moves}) is {got}; expected {value} ({why}): a search "
                              f"that prunes must still find the value", PRUNE_WRONG_HINTS)
     start = _position("a1")
@@ -164,10 +168,10 @@ EXERCISE = Exercise(
     checks=[
         Check("minimax: known positions and 30 random ones", minimax_values, [
             "start with the end of the game: whose point of view is a finished game's value from?",
-            "the value is for the player to move; in a finished game with a winner, the winner made the last "
-            "move, so the player to move has lost",
-            "a finished game's value is +1, 0 or -1 for the player to move (the winner moved last, so a "
-            "finished game with a winner is -1); otherwise the best of -value(after each move)"]),
+            "the value is for the player to move: compare state.winner() with state.next_player; who moved "
+            "last does not tell you (a game of Go ends on two passes, and the player to move may have won)",
+            "a finished game's value is 0 if state.winner() is None, +1 if state.winner() == state.next_player, "
+            "-1 otherwise; any other position's is the best of -value(after each move)"]),
         Check("alpha-beta: the same values", alphabeta_values, [
             "called with the whole window (-1, 1), alpha-beta must return exactly what minimax returns: start "
             "from your minimax_value",

@@ -100,6 +100,10 @@ def one_game(records: Iterable[GameRecord], where: str, fix: str = "") -> str:
     return next(iter(games), "")
 
 
+#: games.csv's columns that are measurements of wall time: two runs of the same seed write the same
+#: games but for these (and the compute of an engine whose budget is seconds)
+MEASURED = ("black_seconds", "white_seconds")
+
 #: the header of games.csv, and the ones older files may have (before the ``note`` column)
 HEADER = ",".join(GameRecord.columns())
 OLD_HEADERS = (",".join(GameRecord.columns()[:-1]),)
@@ -114,14 +118,27 @@ def read_games(path: Path) -> list[GameRecord]:
     once, before folders were locked) count once, with a warning."""
     records, torn = _load(path)
     if torn:
-        log.warning("%s: leaving out an unfinished last line (a run was killed while writing it)", path)
+        _warn_once(path, f"{path}: leaving out an unfinished last line (a run was killed while writing it)")
     seen: dict[str, GameRecord] = {}
     for record in records:
         seen.setdefault(record.game_id, record)
     if len(seen) < len(records):
-        log.warning("%s holds %d rows with a game id seen before; each game counts once",
-                    path, len(records) - len(seen))
+        _warn_once(path, f"{path} holds {len(records) - len(seen)} rows with a game id seen before; each game "
+                         "counts once")
     return list(seen.values())
+
+
+_warned: set[tuple[str, int, int, str]] = set()  # (file, size, modified, warning) said by this process
+
+
+def _warn_once(path: Path, warning: str) -> None:
+    """Log ``warning`` about the file at ``path`` once while the file stays as it is: a
+    command reads its games.csv several times (to check, to play, to report)."""
+    info = path.stat()
+    key = (str(path.resolve()), info.st_size, info.st_mtime_ns, warning)
+    if key not in _warned:
+        _warned.add(key)
+        log.warning("%s", warning)
 
 
 def games_file_of(path: Path) -> Path:

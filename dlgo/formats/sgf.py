@@ -130,7 +130,7 @@ def read_sgf(data: bytes | str) -> SgfRecord:
     except ValueError as err:
         raise RecordError(f"not a readable SGF game: {err}") from None
     root = game.get_root()
-    where = "its header"
+    where, why = "its header", "a value out of range"  # what was read, and the likely cause of a bare ValueError
     try:  # sgfmill reads each property when asked, and says only ValueError if one is bad
         if root.has_property("GM") and root.get("GM") != 1:
             raise RecordError(f"not a Go game (GM[{root.get('GM')}])")
@@ -142,20 +142,26 @@ def read_sgf(data: bytes | str) -> SgfRecord:
         def point(rc: tuple[int, int]) -> Point:
             return Point(rc[0] + 1, rc[1] + 1)  # sgfmill counts rows from the bottom, from 0
 
-        where = "its setup stones"
+        where, why = "its handicap (HA)", "HA must be 0 or a number of stones from 2"
+        handicap = game.get_handicap() or 0
+        where, why = "its setup stones", "a point off the board"
         black, white, _ = root.get_setup_stones()
         record.setup[Player.black] = sorted(point(rc) for rc in black)
         record.setup[Player.white] = sorted(point(rc) for rc in white)
+        if handicap and handicap != len(black):
+            where = "its handicap (HA)"
+            raise ValueError(f"HA[{handicap}] says {handicap} stones, but AB places {len(black)} black stones")
         for number, node in enumerate(game.get_main_sequence()[1:], start=1):
-            where = f"node {number}"
+            where, why = f"node {number}", "a move off the board"
             colour, rc = node.get_move()
             if colour is None:
                 continue
             player = Player.black if colour == "b" else Player.white
             record.moves.append((player, Move.pass_turn() if rc is None else Move.play(point(rc))))
+    except RecordError:
+        raise
     except ValueError as err:
-        raise RecordError(f"not a readable SGF game: {where}: {err or 'a value out of range (a point off the board?)'}"
-                          ) from None
+        raise RecordError(f"not a readable SGF game: {where}: {str(err) or why}") from None
     return record
 
 

@@ -24,6 +24,8 @@ GNUGO = "/usr/games/gnugo"
 #: GNU Go's options for our rules: area scoring, situational superko, and all dead
 #: stones captured before it passes (so the final board scores as it stands)
 GNUGO_RULES = "--mode gtp --chinese-rules --situational-superko --capture-all-dead"
+#: GNU Go's strongest level (its default); 0 is the fastest, weakest
+GNUGO_MAX_LEVEL = 10
 
 
 class GtpConnectionError(RuntimeError):

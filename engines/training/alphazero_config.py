@@ -51,28 +51,29 @@ class AlphaZeroConfig:
     FORMER_DEFAULTS: ClassVar[dict[str, Any]] = PRE_RECIPE
 
     game: str = setting("tictactoe", "game spec to learn, e.g. tictactoe, connect4, go:size=9")
-    blocks: int = setting(2, "residual blocks of the network")
-    filters: int = setting(32, "convolution filters of each layer")
+    blocks: int = setting(2, "residual blocks of the network", counts="units")
+    filters: int = setting(32, "convolution filters of each layer", counts="units")
     policy_filters: int = setting(32, "1x1 convolution filters of the policy head (AlphaGo Zero: 2; "
-                                      "AlphaZero.jl and Oracle's Connect Four: 32)")
+                                      "AlphaZero.jl and Oracle's Connect Four: 32)", counts="units")
     value_filters: int = setting(32, "1x1 convolution filters of the value head (AlphaGo Zero: 1; AlphaZero.jl "
-                                     "and Oracle's Connect Four: 32)")
+                                     "and Oracle's Connect Four: 32)", counts="units")
     l2: float = setting(1e-4, "L2 weight decay")
     learning_rate: float = setting(1e-3, "Adam learning rate")
     learning_rate_drops: list[int] = setting([], "iterations at which the learning rate drops "
-                                                 "(times --learning-rate-drop)", item=int)
+                                                 "(times --learning-rate-drop)", item=int, counts="steps")
     learning_rate_drop: float = setting(0.1, "factor applied at each iteration in --learning-rate-drops")
-    games: int = setting(64, "self-play games per iteration")
-    parallel: int = setting(64, "self-play games advancing together (one network call for all)")
-    simulations: int = setting(50, "PUCT simulations per self-play move")
+    games: int = setting(64, "self-play games per iteration", counts="games")
+    parallel: int = setting(64, "self-play games advancing together (one network call for all)", counts="games")
+    simulations: int = setting(50, "PUCT simulations per self-play move", counts="simulations")
     fast_simulations: int = setting(0, "playout-cap randomisation: above 0, most moves search this many "
-                                       "simulations and are not learnt from")
+                                       "simulations and are not learnt from", counts="simulations")
     full_fraction: float = setting(0.25, "with --fast-simulations: the share of moves given the full search "
                                          "(and learnt from)")
     search_value_weight: float = setting(0.0, "value target: (1 - w) * the game's result + w * the root's "
                                               "search value")
     gumbel: int = setting(0, "search as Gumbel AlphaZero does, considering this many root moves, and learn its "
-                             "improved policy (0: PUCT with Dirichlet noise, learning the visit counts)")
+                             "improved policy (0: PUCT with Dirichlet noise, learning the visit counts)",
+                             counts="simulations")
     forced_playouts: float = setting(0.0, "PUCT: KataGo's forced playouts and policy target pruning with this k "
                                           "(2 in KataGo; 0: off)")
     c: float = setting(1.5, "PUCT exploration constant")
@@ -82,19 +83,19 @@ class AlphaZeroConfig:
                                          "(later ones: the most visited, or the falling temperature of "
                                          "--temperature-floor; PUCT only, Gumbel's noise explores every move; -1: "
                                          "20/42 of the board's points, AlphaZero.jl's 20 plies of Connect Four "
-                                         "scaled)")
+                                         "scaled)", counts="plies")
     temperature_floor: float = setting(0.3, "after --temperature-moves, the temperature falls linearly to this floor "
                                             "over --temperature-decay-moves moves and stays there (AlphaZero.jl for "
                                             "Connect Four: 0.3; 0: the most visited move). With Gumbel search "
                                             "and a floor above 0, moves are sampled from its improved policy on "
                                             "this schedule (without one, Gumbel plays its own choice)")
     temperature_decay_moves: int = setting(-1, "moves over which the temperature falls from 1 to "
-                                               "--temperature-floor (-1: 10/42 of the board's points)")
+                                               "--temperature-floor (-1: 10/42 of the board's points)", counts="plies")
     opening_moves: int = setting(0, "each self-play game opens with a uniformly drawn number from 0 to this many "
                                     "uniformly random moves, neither searched nor learnt from, so its positions "
                                     "include those after moves no search would play (KataGo's varied openings; 0: "
-                                    "every game from the empty board)")
-    buffer_games: int = setting(1000, "replay buffer: the positions of this many latest games")
+                                    "every game from the empty board)", counts="plies")
+    buffer_games: int = setting(1000, "replay buffer: the positions of this many latest games", counts="games")
     auxiliary: list[str] = setting([], "KataGo's auxiliary targets to learn too (names, or all: the game's): "
                                        "moves_left (the plies to the end); on games scored by area ownership "
                                        "(each point's final owner) and score (the final margin)")
@@ -112,22 +113,24 @@ class AlphaZeroConfig:
     merge_positions: bool = setting(True, "train on each distinct position of the buffer once, its policy and "
                                            "value targets the mean of its occurrences' (AlphaZero.jl's and Oracle's "
                                            "position averaging; off: every occurrence is an example)")
-    batch_size: int = setting(128, "training batch size")
-    train_steps: int = setting(100, "training batches per iteration")
-    eval_games: int = setting(10, "evaluation games against each baseline")
+    batch_size: int = setting(128, "training batch size", counts="positions")
+    train_steps: int = setting(100, "training batches per iteration", counts="steps")
+    eval_games: int = setting(10, "evaluation games against each baseline", counts="games")
     previous_games: int = setting(20, "games against the previous iteration's network (its Elo step; 0: none, "
-                                      "the score and Elo columns left empty)")
-    eval_simulations: int = setting(50, "PUCT simulations per move in evaluation games")
+                                      "the score and Elo columns left empty)", counts="games")
+    eval_simulations: int = setting(50, "PUCT simulations per move in evaluation games", counts="simulations")
     baselines: list[str] = setting(["random"], "engine specs the network is measured against")
-    baseline_every: int = setting(1, "play the baselines every k iterations (and at the last)")
+    baseline_every: int = setting(1, "play the baselines every k iterations (and at the last)", counts="steps")
     precision: str = setting("float32", "the networks' arithmetic in self-play: float32, or bfloat16 / float16 "
                                         "(mixed precision: faster on CPUs with AVX512-BF16 and on GPUs; training "
                                         "and the weights stay float32)")
     reference_positions: int = setting(0, "each iteration, measure the network on this many critical positions of "
                                           "each early-game solved set (raw and at --eval-simulations; 0: none; "
-                                          "games with solved sets: Connect Four, or --reference-file's)")
+                                          "games with solved sets: Connect Four, or --reference-file's)",
+                                          counts="positions")
     reference_every: int = setting(1, "measure the references every k iterations (and at the last and the "
-                                      "first): fewer measurements, a coarser choice of the best network")
+                                      "first): fewer measurements, a coarser choice of the best network",
+                                      counts="steps")
     reference_file: str = setting("", "the solved positions (dlgo positions' positions.csv) --reference-positions "
                                       "takes its critical ones from, every set of it (default: the suite's early-game "
                                       "sets of the game)")

@@ -52,17 +52,17 @@ class SolverSettings:
     """Everything a run depends on but its length (``epochs``, which a rerun may
     extend); a resumed run must use the same values."""
 
-    blocks: int = setting(2, "residual blocks of the network")
-    filters: int = setting(32, "convolution filters of each layer")
-    policy_filters: int = setting(2, "1x1 convolution filters of the policy head")
-    value_filters: int = setting(1, "1x1 convolution filters of the value head")
+    blocks: int = setting(2, "residual blocks of the network", counts="units")
+    filters: int = setting(32, "convolution filters of each layer", counts="units")
+    policy_filters: int = setting(2, "1x1 convolution filters of the policy head", counts="units")
+    value_filters: int = setting(1, "1x1 convolution filters of the value head", counts="units")
     l2: float = setting(1e-4, "L2 weight decay")
     policy: str = setting("keeping", "policy target: uniform over the result-keeping moves (keeping) or the "
                                      "best-scoring ones (best)")
-    batch_size: int = setting(128, "training batch size")
+    batch_size: int = setting(128, "training batch size", counts="positions")
     learning_rate: float = setting(1e-3, "Adam learning rate")
     learning_rate_drops: list[int] = setting([], "epochs from which the learning rate is multiplied by "
-                                                 "learning_rate_drop (once per entry)", item=int)
+                                                 "learning_rate_drop (once per entry)", item=int, counts="steps")
     learning_rate_drop: float = setting(0.1, "factor applied at each epoch in learning_rate_drops")
     validation: float = setting(0.1, "share of the distinct positions held out")
     augment: bool = setting(True, "train on the board's symmetries (a random one per example)")

@@ -13,6 +13,9 @@ whole game) and ``summary.md`` to --out.
 """
 from __future__ import annotations
 
+if __spec__ is None:  # run as a file (python PATH): a Python without the suite stops here, saying which to use
+    import which_python  # noqa: F401
+
 import random
 import statistics
 import sys
@@ -22,8 +25,9 @@ from typing import Any
 
 from dlgo.arena.match import Task
 from dlgo.arena.tournament import play_games, task_seed
-from dlgo.core.arguments import whole
-from dlgo.display.plotting import new_figure, save_figure
+from dlgo.core.arguments import count, whole
+from dlgo.core.zobrist import MAX_BOARD_SIZE
+from dlgo.display.plotting import count_histogram, new_figure, save_figure
 from dlgo.formats.records import GameRecord, read_games
 from dlgo.storage.facts import update_facts
 from dlgo.games import new_game
@@ -54,10 +58,10 @@ def playout_speed(game: str, seed: int, playouts: int) -> tuple[int, float]:
 def plot_results(records: list[GameRecord], path: Path, title: str) -> None:
     """Game lengths and final margins as two histograms."""
     fig, (left, right) = new_figure((10, 3.8), 1, 2)
-    left.hist([r.plies for r in records], bins=30, color="tab:blue")
+    count_histogram(left, [r.plies for r in records], bins=30, color="tab:blue")
     left.set(xlabel="moves in the game (passes included)", ylabel="games", title="game length")
     margins = [m for r in records if (m := margin(r)) is not None]
-    right.hist(margins, bins=30, color="tab:green")
+    count_histogram(right, margins, bins=30, color="tab:green")
     right.axvline(0, color="black", lw=1)
     right.set(xlabel="Black's area minus White's, komi included", title="final margin (> 0: Black wins)")
     fig.suptitle(title)
@@ -82,10 +86,10 @@ def facts(out: Path) -> dict[str, Any]:
 @chapters.script
 def main(argv: list[str] | None = None) -> int:
     p = chapters.parser(__file__, __doc__)
-    p.add_argument("--size", type=int, default=9, help="board size (default 9)")
+    p.add_argument("--size", type=whole(2, MAX_BOARD_SIZE), default=9, help="board size (default 9)")
     p.add_argument("--komi", type=float, default=7.5, help="White's compensation for moving second (default 7.5)")
-    p.add_argument("--games", type=whole(1), default=1000, help="games to play (default 1000)")
-    p.add_argument("--workers", type=whole(1), default=1, help="worker processes (default 1: the games are fast)")
+    p.add_argument("--games", type=count("games"), default=1000, help="games to play (default 1000)")
+    p.add_argument("--workers", type=count("processes"), default=1, help="worker processes (default 1: the games are fast)")
     args = p.parse_args(argv)
     games = 20 if args.quick else args.games
     game = f"go:size={args.size},komi={args.komi:g}"

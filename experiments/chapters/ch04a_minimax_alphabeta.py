@@ -20,6 +20,9 @@ Writes ``nodes.csv``, ``nodes.png`` (nodes per position, log scale),
 """
 from __future__ import annotations
 
+if __spec__ is None:  # run as a file (python PATH): a Python without the suite stops here, saying which to use
+    import which_python  # noqa: F401
+
 import sys
 import textwrap
 from pathlib import Path
@@ -29,6 +32,7 @@ import numpy as np
 import pandas as pd
 
 from dlgo.core.agent import SearchReport
+from dlgo.core.arguments import count
 from dlgo.storage.atomic import atomic_write
 from dlgo.storage.facts import update_facts
 from dlgo.display.pictures import draw_position
@@ -161,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     p = chapters.parser(__file__, __doc__)
     p.add_argument("--game", default=SMALL_GAME,
                    help=f"the game (default {SMALL_GAME}; another needs --depth, e.g. --game go:size=5 --depth 3)")
-    p.add_argument("--depth", type=int, default=0, help="plies each search looks ahead (default 0: to the end)")
+    p.add_argument("--depth", type=count("plies", 0), default=0, help="plies each search looks ahead (default 0: to the end)")
     args = p.parse_args(argv)
     if args.game != SMALL_GAME and not args.depth:
         p.error(f"only {SMALL_GAME} can be searched to the end here: give --depth (e.g. --depth 3)")

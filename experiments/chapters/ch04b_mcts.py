@@ -15,12 +15,16 @@ position) and ``summary.md`` to --out. Rerunning resumes the tournament.
 """
 from __future__ import annotations
 
+if __spec__ is None:  # run as a file (python PATH): a Python without the suite stops here, saying which to use
+    import which_python  # noqa: F401
+
 import sys
 import textwrap
 from pathlib import Path
 
 from dlgo.arena.report import EngineRow, interval_text
 from dlgo.arena.tournament import run_tournament
+from dlgo.core.arguments import count
 from dlgo.display.pictures import render_position
 from dlgo.formats.records import GameRecord, replay
 from engines.registry import ENGINES, create_seeded
@@ -67,11 +71,11 @@ def what_to_look_for(ladder: list[str], by_engine: dict[str, EngineRow], records
 def main(argv: list[str] | None = None) -> int:
     p = chapters.parser(__file__, __doc__)
     p.add_argument("--game", default="connect4", help="game spec (default connect4)")
-    p.add_argument("--rounds-max", type=int, default=1000, help="most MCTS rounds on the ladder (default 1000)")
+    p.add_argument("--rounds-max", type=count("simulations"), default=1000, help="most MCTS rounds on the ladder (default 1000)")
     p.add_argument("--c", type=float, default=1.4, help="UCT exploration constant (default 1.4)")
-    p.add_argument("--games-per-pair", type=int, default=10, help="games per pair (default 10)")
-    p.add_argument("--opening-plies", type=int, default=2, help="random opening plies (default 2)")
-    p.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
+    p.add_argument("--games-per-pair", type=count("games"), default=10, help="games per pair (default 10)")
+    p.add_argument("--opening-plies", type=count("plies", 0), default=2, help="random opening plies (default 2)")
+    p.add_argument("--workers", type=count("processes"), default=None, help="worker processes (default: all cores)")
     args = p.parse_args(argv)
     if args.quick:
         args.rounds_max, args.games_per_pair, args.workers = 32, 2, 1

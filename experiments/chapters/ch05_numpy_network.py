@@ -19,6 +19,9 @@ Writes ``history.csv``, ``learning_curve.png`` and ``summary.md`` to --out.
 """
 from __future__ import annotations
 
+if __spec__ is None:  # run as a file (python PATH): a Python without the suite stops here, saying which to use
+    import which_python  # noqa: F401
+
 import argparse
 import random
 import sys
@@ -29,6 +32,7 @@ from typing import Callable, NamedTuple
 import numpy as np
 import pandas as pd
 
+from dlgo.core.arguments import count
 from dlgo.core.game import State
 from dlgo.encoders import get_encoder_by_name
 from dlgo.storage.atomic import atomic_write
@@ -145,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
                               f"{args.game}'s {labels.strip('`')}",
                         baselines={"a random legal move": chance})
     body = summary_body(args, data, history, chance, label)
-    look_for = what_to_look_for(history, chance, label, inputs)
+    look_for = what_to_look_for(history, chance, label, inputs, game_tactics(args.game))
     summary = chapters.write_summary(out, "Chapter 5: a neural network from scratch", chapters.command(__file__, argv),
                                      body, look_for)
     print(history.tail(3).to_string(index=False))
@@ -156,9 +160,9 @@ def main(argv: list[str] | None = None) -> int:
 def parse(argv: list[str] | None) -> argparse.Namespace:
     """The command line, checked (``--quick``: tiny settings)."""
     p = chapters.parser(__file__, __doc__)
-    p.add_argument("--hidden", type=int, default=64, help="hidden units (default 64)")
-    p.add_argument("--epochs", type=int, default=150, help="passes over the training positions (default 150)")
-    p.add_argument("--batch-size", type=int, default=32, help="positions per gradient step (default 32)")
+    p.add_argument("--hidden", type=count("units"), default=64, help="hidden units (default 64)")
+    p.add_argument("--epochs", type=count("steps"), default=150, help="passes over the training positions (default 150)")
+    p.add_argument("--batch-size", type=count("positions"), default=32, help="positions per gradient step (default 32)")
     p.add_argument("--learning-rate", type=float, default=0.1, help="SGD step (default 0.1)")
     p.add_argument("--activation", choices=sorted(ACTIVATIONS), default="tanh",
                    help="the hidden layer's activation (default tanh)")
@@ -166,7 +170,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
                                                    "another, e.g. go:size=5, by --teacher)")
     p.add_argument("--teacher", default="mcts:rounds=300", help="labels another game's positions (default "
                                                                 "mcts:rounds=300)")
-    p.add_argument("--positions", type=int, default=3000, help="another game's positions (default 3000)")
+    p.add_argument("--positions", type=count("positions"), default=3000, help="another game's positions (default 3000)")
     args = p.parse_args(argv)
     if args.quick:
         args.hidden, args.epochs, args.positions, args.teacher = 16, 3, 40, "mcts:rounds=20"
@@ -234,8 +238,14 @@ def summary_body(args: argparse.Namespace, data: Labelled, history: pd.DataFrame
             "", "![learning curve](learning_curve.png)"]
 
 
-def what_to_look_for(history: pd.DataFrame, chance: float, label: str, inputs: int) -> str:
-    """The closing paragraph, with this run's curves in it."""
+def game_tactics(game: str) -> str:
+    """The tactics a position of ``game`` turns on, in words: Go's captures and
+    ladders, a line game's forks and blocks."""
+    return "a capture, a ladder" if new_game(game).game.board_style == "go" else "a fork, a block"
+
+
+def what_to_look_for(history: pd.DataFrame, chance: float, label: str, inputs: int, tactics: str) -> str:
+    """The closing paragraph, with this run's curves and the game's ``tactics`` in it."""
     first, last = history.iloc[0], history.iloc[-1]
     gap = float((history["loss"] - history["keras_loss"]).abs().max())
     falls = "falls" if last["loss"] < first["loss"] else "does not fall"
@@ -249,7 +259,7 @@ def what_to_look_for(history: pd.DataFrame, chance: float, label: str, inputs: i
         f"the speed. On held-out positions the network's favourite move is {label} {last['val_accuracy']:.0%} of "
         f"the time, against {chance:.0%} for a random legal move; on the positions it trained on, "
         f"{last['accuracy']:.0%}. It has to generalise from positions it has seen to ones it has not, and the "
-        f"board has tactics (a fork, a block, a capture) that {inputs} numbers and one hidden layer capture only in "
+        f"board has tactics ({tactics}) that {inputs} numbers and one hidden layer grasp only in "
         f"part: {fitting}. Predict, then measure: with `--hidden 8`, and with `--hidden 256`, which way does "
         "each curve move?", 78, break_on_hyphens=False))
 

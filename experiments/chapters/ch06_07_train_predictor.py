@@ -15,6 +15,9 @@ to --work, where ``ch08_play_predictor.py`` finds the model.
 """
 from __future__ import annotations
 
+if __spec__ is None:  # run as a file (python PATH): a Python without the suite stops here, saying which to use
+    import which_python  # noqa: F401
+
 import sys
 import textwrap
 from dataclasses import replace

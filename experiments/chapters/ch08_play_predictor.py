@@ -16,11 +16,15 @@ at one move of that game) and ``summary.md`` to --out. Then play it yourself:
 """
 from __future__ import annotations
 
+if __spec__ is None:  # run as a file (python PATH): a Python without the suite stops here, saying which to use
+    import which_python  # noqa: F401
+
 import sys
 import textwrap
 from pathlib import Path
 from typing import Any
 
+from dlgo.core.arguments import count
 from dlgo.formats.records import GameRecord, read_games, replay
 from dlgo.storage.facts import update_facts
 from experiments.shared import chapters, supervised
@@ -37,8 +41,8 @@ def main(argv: list[str] | None = None) -> int:
     default, quick = supervised.predictor_model_path(), supervised.predictor_model_path(quick=True)
     p.add_argument("--model", default=None,
                    help=f"the predictor's .keras file (default {default}; with --quick {quick})")
-    p.add_argument("--games-per-pair", type=int, default=10, help="games per pair (default 10)")
-    p.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
+    p.add_argument("--games-per-pair", type=count("games"), default=10, help="games per pair (default 10)")
+    p.add_argument("--workers", type=count("processes"), default=None, help="worker processes (default: all cores)")
     args = p.parse_args(argv)
     args.model = args.model or str(supervised.predictor_model_path(args.quick, game=args.game))
     if not Path(args.model).exists():

@@ -19,6 +19,9 @@ Writes ``buffer.csv`` (what the buffer holds, per engine), ``rewards.png``
 """
 from __future__ import annotations
 
+if __spec__ is None:  # run as a file (python PATH): a Python without the suite stops here, saying which to use
+    import which_python  # noqa: F401
+
 import argparse
 import sys
 import textwrap
@@ -27,6 +30,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from dlgo.core.arguments import count
 from dlgo.data.experience import (Experience, ExperienceManifest, collect_experience, discounted_rewards,
                                   load_experience, move_numbers)
 from dlgo.storage.atomic import atomic_write
@@ -75,11 +79,11 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     """The command line, checked (``--quick``: tiny settings)."""
     p = chapters.parser(__file__, __doc__, work="the buffer's folder")
     p.add_argument("--game", default="connect4", help="the game (default connect4)")
-    p.add_argument("--games", type=int, default=400, help="games to collect (default 400)")
+    p.add_argument("--games", type=count("games"), default=400, help="games to collect (default 400)")
     p.add_argument("--black", default="mcts:rounds=50", help="one engine (default mcts:rounds=50)")
     p.add_argument("--white", default="random", help="the other engine (default random)")
     p.add_argument("--discount", type=float, default=0.95, help="the discount drawn in rewards.png (default 0.95)")
-    p.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
+    p.add_argument("--workers", type=count("processes"), default=None, help="worker processes (default: all cores)")
     args = p.parse_args(argv)
     if args.quick:
         args.games, args.black = 6, "mcts:rounds=5"

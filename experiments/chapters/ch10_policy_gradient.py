@@ -23,12 +23,15 @@ and ``summary.md`` to --out; the runs (resumable) to --work.
 """
 from __future__ import annotations
 
+if __spec__ is None:  # run as a file (python PATH): a Python without the suite stops here, saying which to use
+    import which_python  # noqa: F401
+
 import argparse
 import sys
 from pathlib import Path
 from typing import Any
 
-from dlgo.core.arguments import whole
+from dlgo.core.arguments import count
 from dlgo.storage.atomic import atomic_write
 from engines.training.rl_config import RLConfig
 from experiments.shared import chapters, rl, supervised
@@ -103,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--predictor", default=None,
                    help=f"the supervised predictor to fine-tune (default {default}, or chapters 6-7's --quick "
                         "network with --quick; none: skip)")
-    p.add_argument("--finetune-generations", type=whole(1), default=FINETUNE_GENERATIONS,
+    p.add_argument("--finetune-generations", type=count("steps"), default=FINETUNE_GENERATIONS,
                    help=f"generations of fine-tuning (default {FINETUNE_GENERATIONS})")
     args = p.parse_args(argv)
     args.predictor = args.predictor or str(supervised.predictor_model_path(args.quick))

@@ -19,6 +19,9 @@ network plays ``random``, ``mcts:rounds=100`` and its starting network,
 """
 from __future__ import annotations
 
+if __spec__ is None:  # run as a file (python PATH): a Python without the suite stops here, saying which to use
+    import which_python  # noqa: F401
+
 import sys
 
 from experiments.shared import chapters, rl

@@ -48,6 +48,9 @@ which ``alphago:checkpoint=go9`` plays from any folder.
 """
 from __future__ import annotations
 
+if __spec__ is None:  # run as a file (python PATH): a Python without the suite stops here, saying which to use
+    import which_python  # noqa: F401
+
 import argparse
 import math
 import shutil
@@ -58,7 +61,7 @@ from typing import Any
 
 import pandas as pd
 
-from dlgo.core.arguments import whole
+from dlgo.core.arguments import count
 from dlgo.arena.match import Task
 from dlgo.arena.ratings import elo_from_score, wilson_interval
 from dlgo.arena.tournament import play_games, task_seed
@@ -102,21 +105,21 @@ LOOK_FOR = """
 
 def build_parser() -> argparse.ArgumentParser:
     p = supervised.supervised_parser(PRESET, __doc__, script=__file__, game_option=False)
-    p.add_argument("--rollout-epochs", type=whole(1), default=20,
+    p.add_argument("--rollout-epochs", type=count("steps"), default=20,
                    help="passes of the rollout policy's fit (default 20)")
-    p.add_argument("--rl-generations", type=whole(0), default=40,
+    p.add_argument("--rl-generations", type=count("steps", 0), default=40,
                    help="policy-gradient generations from the SL policy (default 40; 0 skips self-play)")
-    p.add_argument("--rl-games", type=whole(1), default=20, help="self-play games per generation (default 20)")
-    p.add_argument("--rl-sparring-games", type=whole(1), default=100,
+    p.add_argument("--rl-games", type=count("games"), default=20, help="self-play games per generation (default 20)")
+    p.add_argument("--rl-sparring-games", type=count("games"), default=100,
                    help="games against the SL policy per generation, learnt from too (default 100)")
     p.add_argument("--value-data", choices=["selfplay", "teacher"], default="teacher",
                    help="the value network's games: the teacher's (default) or the RL policy's self-play")
-    p.add_argument("--value-games", type=whole(1), default=10000,
+    p.add_argument("--value-games", type=count("games"), default=10000,
                    help="self-play games for the value network (default 10000)")
-    p.add_argument("--value-positions", type=whole(1), default=1,
+    p.add_argument("--value-positions", type=count("plies"), default=1,
                    help="positions learnt from each of those games (default 1, as AlphaGo)")
     p.add_argument("--opponent", default=ANCHOR, help=f"the match's opponent (default {ANCHOR})")
-    p.add_argument("--match-games", type=whole(1), default=40, help="games per engine (default 40)")
+    p.add_argument("--match-games", type=count("games"), default=40, help="games per engine (default 40)")
     p.add_argument("--seconds", type=float, default=2.0, help="alphago's time per move (default 2)")
     p.add_argument("--lam", type=float, default=0.5, help="the rollouts' share of a leaf's value (default 0.5)")
     p.add_argument("--ship", action="store_true", help="copy the networks to checkpoints/go9-*")

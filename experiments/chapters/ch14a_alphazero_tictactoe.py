@@ -24,6 +24,9 @@ block, and what to look for; ``full`` writes the suite's own report of the run
 """
 from __future__ import annotations
 
+if __spec__ is None:  # run as a file (python PATH): a Python without the suite stops here, saying which to use
+    import which_python  # noqa: F401
+
 import argparse
 import sys
 import textwrap

@@ -46,6 +46,9 @@ then decides whether its network replaces the shipped one.
 """
 from __future__ import annotations
 
+if __spec__ is None:  # run as a file (python PATH): a Python without the suite stops here, saying which to use
+    import which_python  # noqa: F401
+
 import argparse
 import sys
 import textwrap

@@ -22,12 +22,15 @@ Writes the tournament's report (``ratings.csv`` is the scale) to --out.
 """
 from __future__ import annotations
 
+if __spec__ is None:  # run as a file (python PATH): a Python without the suite stops here, saying which to use
+    import which_python  # noqa: F401
+
 import sys
 
 from dlgo.arena.report import interval_text, write_report
 from dlgo.arena.tournament import run_tournament
 from engines.registry import ENGINES
-from dlgo.core.arguments import whole
+from dlgo.core.arguments import count
 from experiments.shared import chapters, ladders
 
 #: engines that chapters play besides the ladder (chapter 8's teacher)
@@ -44,11 +47,11 @@ def members(mcts_max: int, depth_max: int, game: str) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     p = chapters.parser(__file__, __doc__)
     p.add_argument("--game", default="connect4", help="the game (default connect4)")
-    p.add_argument("--mcts-max", type=int, default=3200, help="largest MCTS rounds on the ladder (default 3200)")
-    p.add_argument("--depth-max", type=int, default=5, help="deepest alpha-beta on the ladder (default 5)")
-    p.add_argument("--games-per-pair", type=int, default=30, help="games per pair (default 30)")
-    p.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
-    p.add_argument("--mistake-positions", type=whole(0), default=170,
+    p.add_argument("--mcts-max", type=count("simulations"), default=3200, help="largest MCTS rounds on the ladder (default 3200)")
+    p.add_argument("--depth-max", type=count("plies"), default=5, help="deepest alpha-beta on the ladder (default 5)")
+    p.add_argument("--games-per-pair", type=count("games"), default=30, help="games per pair (default 30)")
+    p.add_argument("--workers", type=count("processes"), default=None, help="worker processes (default: all cores)")
+    p.add_argument("--mistake-positions", type=count("positions", 0), default=170,
                    help="solved positions per set each engine is measured on (default 170: all; 0: none)")
     args = p.parse_args(argv)
     if args.quick:

@@ -21,6 +21,9 @@ game's colours and score) and ``summary.md`` to --out.
 """
 from __future__ import annotations
 
+if __spec__ is None:  # run as a file (python PATH): a Python without the suite stops here, saying which to use
+    import which_python  # noqa: F401
+
 import argparse
 import sys
 from pathlib import Path
@@ -28,7 +31,7 @@ from pathlib import Path
 import pandas as pd
 
 from dlgo.arena.ratings import wilson_interval
-from dlgo.core.arguments import whole
+from dlgo.core.arguments import count
 from dlgo.storage.atomic import atomic_write
 from engines.alphazero import NetworkEvaluator
 from engines.neural.loading import load_network
@@ -43,8 +46,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = chapters.parser(__file__, __doc__, name="challenger-connect4")
     p.add_argument("--network", required=True, help="the challenger: a Connect Four policy-value network (.keras)")
     p.add_argument("--shipped", default="connect4", help="the network to beat (default: the shipped connect4)")
-    p.add_argument("--simulations", type=whole(1), default=200, help="PUCT simulations a move (default 200)")
-    p.add_argument("--games", type=whole(2), default=200, help="games head to head (default 200)")
+    p.add_argument("--simulations", type=count("simulations"), default=200, help="PUCT simulations a move (default 200)")
+    p.add_argument("--games", type=count("games", 2), default=200, help="games head to head (default 200)")
     p.add_argument("--ship", default=None, help="copy the challenger here if it wins on both counts")
     return p
 

@@ -15,6 +15,9 @@ ownership from random playouts to the end). Writes ``games.csv`` (resumable),
 """
 from __future__ import annotations
 
+if __spec__ is None:  # run as a file (python PATH): a Python without the suite stops here, saying which to use
+    import which_python  # noqa: F401
+
 import sys
 from pathlib import Path
 from typing import Any
@@ -23,6 +26,7 @@ import pandas as pd
 
 from dlgo.arena.match import Task
 from dlgo.arena.tournament import play_games, schedule
+from dlgo.core.arguments import count
 from dlgo.storage.atomic import atomic_write
 from dlgo.storage.facts import update_facts
 from dlgo.formats.records import GameRecord, replay
@@ -112,8 +116,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = chapters.parser(__file__, __doc__, name="dead-stones")
     parser.add_argument("--engine", default="mcts:rounds=100,plain=true",
                         help="our engine (default mcts:rounds=100,plain=true: the readable UCT, which never resigns)")
-    parser.add_argument("--games", type=int, default=50, help="games in each set (default 50)")
-    parser.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
+    parser.add_argument("--games", type=count("games"), default=50, help="games in each set (default 50)")
+    parser.add_argument("--workers", type=count("processes"), default=None, help="worker processes (default: all cores)")
     args = parser.parse_args(argv)
     if args.quick:
         args.games, args.engine = 4, "mcts:rounds=20,plain=true"

@@ -21,13 +21,16 @@ rerunning resumes.
 """
 from __future__ import annotations
 
+if __spec__ is None:  # run as a file (python PATH): a Python without the suite stops here, saying which to use
+    import which_python  # noqa: F401
+
 import argparse
 import sys
 
 from dlgo.arena.mistakes import measure_mistakes, write_mistakes_summary
 from dlgo.arena.ratings import wilson_interval
 from dlgo.arena.tournament import play_games, schedule
-from dlgo.core.arguments import whole
+from dlgo.core.arguments import count
 from dlgo.formats.positions import first_of_each_set, read_positions
 from engines.registry import ENGINES, check_engine
 from experiments.shared import chapters, ladders
@@ -41,9 +44,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = chapters.parser(__file__, __doc__, name="gumbel-search-connect4")
     p.add_argument("--network", default="connect4", help="the policy-value network both searches use "
                                                          "(default: the shipped connect4)")
-    p.add_argument("--per-set", type=whole(1), default=None, help="only the first N positions of each set (default all)")
-    p.add_argument("--games", type=whole(2), default=200, help="games of the head-to-head match (default 200)")
-    p.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
+    p.add_argument("--per-set", type=count("positions"), default=None, help="only the first N positions of each set (default all)")
+    p.add_argument("--games", type=count("games", 2), default=200, help="games of the head-to-head match (default 200)")
+    p.add_argument("--workers", type=count("processes"), default=None, help="worker processes (default: all cores)")
     return p
 
 

@@ -13,6 +13,9 @@ turn (``--games`` each). Writes ``submission.py`` (the file to upload),
 """
 from __future__ import annotations
 
+if __spec__ is None:  # run as a file (python PATH): a Python without the suite stops here, saying which to use
+    import which_python  # noqa: F401
+
 import sys
 from pathlib import Path
 from typing import Any
@@ -21,7 +24,7 @@ import pandas as pd
 
 from dlgo.app.kaggle_export import export_kaggle, play_in_kaggle
 from dlgo.arena.ratings import wilson_interval
-from dlgo.core.arguments import whole
+from dlgo.core.arguments import count
 from dlgo.storage.atomic import atomic_write
 from dlgo.storage.facts import update_facts
 from dlgo.formats.records import GameRecord
@@ -72,7 +75,7 @@ def facts(out: Path) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     parser = chapters.parser(__file__, __doc__, name="kaggle-connectx")
     parser.add_argument("--engine", default=ENGINE, help=f"the alphazero spec to export (default {ENGINE})")
-    parser.add_argument("--games", type=whole(1), default=40, help="games against each opponent (default 40)")
+    parser.add_argument("--games", type=count("games"), default=40, help="games against each opponent (default 40)")
     args = parser.parse_args(argv)
     if args.quick:
         args.engine, args.games = "alphazero:checkpoint=connect4,simulations=20", 2

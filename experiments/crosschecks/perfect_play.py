@@ -20,12 +20,15 @@ Writes ``mistakes.csv``, ``mistake_rates.csv``, ``mistakes_vs_compute.png`` and
 """
 from __future__ import annotations
 
+if __spec__ is None:  # run as a file (python PATH): a Python without the suite stops here, saying which to use
+    import which_python  # noqa: F401
+
 import argparse
 import sys
 import textwrap
 
 from dlgo.arena.mistakes import MistakeRate, measure_mistakes, mistake_rates, write_mistakes_summary
-from dlgo.core.arguments import whole
+from dlgo.core.arguments import count
 from dlgo.formats.positions import first_of_each_set, read_positions
 from engines.registry import ENGINES, check_engine
 from experiments.shared import chapters, ladders
@@ -40,8 +43,8 @@ CLASSIC = ["random", "mcts:rounds=1000", "mcts:rounds=3162", "alphabeta:depth=5,
 def build_parser() -> argparse.ArgumentParser:
     p = chapters.parser(__file__, __doc__, name="perfect-play-connect4")
     p.add_argument("--engines", nargs="*", default=[], help="more engine specs to measure")
-    p.add_argument("--per-set", type=whole(1), default=None, help="only the first N positions of each set (default all)")
-    p.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
+    p.add_argument("--per-set", type=count("positions"), default=None, help="only the first N positions of each set (default all)")
+    p.add_argument("--workers", type=count("processes"), default=None, help="worker processes (default: all cores)")
     return p
 
 

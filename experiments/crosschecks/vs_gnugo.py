@@ -25,6 +25,9 @@ Writes to ``--out``: ``games.csv`` (every game), ``ratings.csv``,
 """
 from __future__ import annotations
 
+if __spec__ is None:  # run as a file (python PATH): a Python without the suite stops here, saying which to use
+    import which_python  # noqa: F401
+
 import argparse
 import os
 import sys
@@ -33,14 +36,16 @@ from typing import Any
 
 import pandas as pd
 
+from dlgo.core.arguments import count, whole
 from dlgo.formats.records import GameRecord
 from dlgo.arena.ratings import GameResult, fit_ratings
 from dlgo.arena.report import interval_text, write_report
 from dlgo.arena.tournament import play_games, schedule
+from dlgo.games.go.handicap import max_fixed_handicap
 from dlgo.storage.atomic import atomic_write
 from dlgo.storage.facts import update_facts
 from dlgo.display.plotting import new_figure, save_figure
-from dlgo.gtp.client import GNUGO
+from dlgo.gtp.client import GNUGO, GNUGO_MAX_LEVEL
 from engines.registry import ENGINES
 from experiments.shared import chapters, ladders
 
@@ -138,14 +143,14 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--engines", nargs="+", default=ENGINES_DEFAULT,
                         help=f"our engines (default {' '.join(ENGINES_DEFAULT)}; the last two are chapter 13's "
                              "shipped networks)")
-    parser.add_argument("--levels", type=int, nargs="+", default=[0, 5, 10],
+    parser.add_argument("--levels", type=whole(0, GNUGO_MAX_LEVEL), nargs="+", default=[0, 5, 10],
                         help="GNU Go levels, the yardstick; level 10 always joins as the anchor (default 0 5 10)")
-    parser.add_argument("--anchor-games", type=int, default=10, help="games per pair of GNU Go levels (default 10)")
-    parser.add_argument("--games", type=int, default=4, help="even games per engine and level (default 4)")
-    parser.add_argument("--handicaps", type=int, nargs="*", default=[3, 5, 7, 9],
+    parser.add_argument("--anchor-games", type=count("games", 0), default=10, help="games per pair of GNU Go levels (default 10)")
+    parser.add_argument("--games", type=count("games", 0), default=4, help="even games per engine and level (default 4)")
+    parser.add_argument("--handicaps", type=whole(2, max_fixed_handicap(9)), nargs="*", default=[3, 5, 7, 9],
                         help="handicap stones to try (default 3 5 7 9; none to skip)")
-    parser.add_argument("--handicap-games", type=int, default=4, help="games per engine and handicap (default 4)")
-    parser.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
+    parser.add_argument("--handicap-games", type=count("games", 0), default=4, help="games per engine and handicap (default 4)")
+    parser.add_argument("--workers", type=count("processes"), default=None, help="worker processes (default: all cores)")
     args = parser.parse_args(argv)
     if args.quick:
         args.engines, args.levels, args.anchor_games, args.games = ["random", "mcts:rounds=20"], [0], 1, 2

@@ -51,6 +51,9 @@ variant) and ``mistakes_vs_minutes.png`` to --out; each variant's run folder is
 """
 from __future__ import annotations
 
+if __spec__ is None:  # run as a file (python PATH): a Python without the suite stops here, saying which to use
+    import which_python  # noqa: F401
+
 import argparse
 import math
 import sys
@@ -61,7 +64,7 @@ from typing import Any, Callable
 import pandas as pd
 
 from dlgo.arena.ratings import wilson_interval
-from dlgo.core.arguments import whole
+from dlgo.core.arguments import count
 from dlgo.core.errors import SpecError
 from dlgo.storage.atomic import atomic_write
 from dlgo.storage.facts import update_facts
@@ -140,8 +143,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"the runs to train and report (default all: {', '.join(VARIANTS)})")
     p.add_argument("--hours", type=float, default=2.0,
                    help="each run's compute budget: its iterations' hours on this machine (default 2)")
-    p.add_argument("--iterations", type=whole(1), default=200, help="at most this many iterations a run (default 200)")
-    p.add_argument("--workers", type=whole(1), default=1, help="self-play processes (default 1)")
+    p.add_argument("--iterations", type=count("steps"), default=200, help="at most this many iterations a run (default 200)")
+    p.add_argument("--workers", type=count("processes"), default=1, help="self-play processes (default 1)")
     return p
 
 

@@ -24,6 +24,9 @@ Writes ``history.csv``, ``learning_curve.png``, the final match's
 """
 from __future__ import annotations
 
+if __spec__ is None:  # run as a file (python PATH): a Python without the suite stops here, saying which to use
+    import which_python  # noqa: F401
+
 import sys
 
 from engines.training.alphazero_config import AlphaZeroConfig

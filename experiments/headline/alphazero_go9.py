@@ -24,6 +24,9 @@ Writes ``history.csv``, ``learning_curve.png``, the matches' games and
 """
 from __future__ import annotations
 
+if __spec__ is None:  # run as a file (python PATH): a Python without the suite stops here, saying which to use
+    import which_python  # noqa: F401
+
 import argparse
 import sys
 from pathlib import Path
@@ -32,6 +35,7 @@ from typing import Any
 import pandas as pd
 
 from dlgo.arena.ratings import wilson_interval
+from dlgo.core.arguments import count
 from dlgo.data.generate import generate_games
 from engines.checkpoints import complete_set
 from engines.training.alphazero_config import AlphaZeroConfig
@@ -62,7 +66,7 @@ def config(seed: int = 0) -> AlphaZeroConfig:
 def options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--teacher-games", default=str(ladders.REPORTS / "ch13_alphago" / "teacher-games.csv.gz"),
                    help="chapter 13's teacher games (default: the committed ones)")
-    p.add_argument("--supervised-epochs", type=int, default=4, help="epochs of the supervised start (default 4)")
+    p.add_argument("--supervised-epochs", type=count("steps", 0), default=4, help="epochs of the supervised start (default 4)")
 
 
 def supervised_start(args: argparse.Namespace) -> dict[str, Any]:

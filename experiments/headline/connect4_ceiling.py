@@ -32,6 +32,9 @@ measures nothing twice), ``labelling.csv``, ``ceiling.png``, ``summary.md`` and
 """
 from __future__ import annotations
 
+if __spec__ is None:  # run as a file (python PATH): a Python without the suite stops here, saying which to use
+    import which_python  # noqa: F401
+
 import argparse
 import math
 import sys
@@ -43,7 +46,7 @@ import numpy as np
 import pandas as pd
 
 from dlgo.arena.ratings import wilson_interval
-from dlgo.core.arguments import whole
+from dlgo.core.arguments import count
 from dlgo.display.plotting import new_figure, save_figure
 from dlgo.data.solved import bitboard_solver, generate_positions, shipped_sets
 from dlgo.formats.positions import SolvedPosition, append_row, open_log, position_state, read_positions
@@ -67,9 +70,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = chapters.parser(__file__, __doc__, name="connect4-ceiling", work="the learning set and the runs")
     p.add_argument("--selfplay", nargs="*", default=["connect4"],
                    help="self-play networks to measure beside the ceilings (names or .keras files; default connect4)")
-    p.add_argument("--simulations", type=whole(1), default=200, help="PUCT simulations a move (default 200)")
-    p.add_argument("--epochs", type=whole(1), default=EPOCHS, help=f"epochs of the whole set (default {EPOCHS})")
-    p.add_argument("--workers", type=whole(1), default=None, help="processes solving the learning set (default all)")
+    p.add_argument("--simulations", type=count("simulations"), default=200, help="PUCT simulations a move (default 200)")
+    p.add_argument("--epochs", type=count("steps"), default=EPOCHS, help=f"epochs of the whole set (default {EPOCHS})")
+    p.add_argument("--workers", type=count("processes"), default=None, help="processes solving the learning set (default all)")
     return p
 
 

@@ -47,6 +47,9 @@ every step's compute is its own. Writes
 """
 from __future__ import annotations
 
+if __spec__ is None:  # run as a file (python PATH): a Python without the suite stops here, saying which to use
+    import which_python  # noqa: F401
+
 import argparse
 import os
 import shutil
@@ -57,13 +60,13 @@ from typing import Any
 
 import pandas as pd
 
-from dlgo.core.arguments import whole
+from dlgo.core.arguments import count, whole
 from dlgo.core.specs import split_spec
 from dlgo.data.dataset import encode_dataset
 from dlgo.data.generate import generate_games
 from dlgo.display.plotting import new_figure, save_figure
 from dlgo.formats.records import game_facts, read_games, write_games
-from dlgo.gtp.client import GNUGO
+from dlgo.gtp.client import GNUGO, GNUGO_MAX_LEVEL
 from dlgo.storage.atomic import atomic_write
 from engines.checkpoints import SET_FILES, SHIPPED
 from engines.registry import ENGINES
@@ -421,22 +424,22 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--size", type=int, choices=range(5, 20), default=SHIPPED_SIZE, metavar="N",
                    help=f"the board (default {SHIPPED_SIZE}; --ship is for {SHIPPED_SIZE}x{SHIPPED_SIZE} alone)")
     p.add_argument("--teacher", default="gnugo:level=0", help="the teacher (default gnugo:level=0)")
-    p.add_argument("--games", type=whole(1), default=2000, help="the teacher's games (default 2000)")
+    p.add_argument("--games", type=count("games"), default=2000, help="the teacher's games (default 2000)")
     p.add_argument("--teacher-games", default=None,
                    help=f"games to start from (default: --out's {TEACHER_GAMES}, if any); SGF collections "
                         "come in through `dlgo import-sgf`")
-    p.add_argument("--pattern-passes", type=whole(1), default=50, help="MM passes of the patterns' fit (default 50)")
-    p.add_argument("--rollout-epochs", type=whole(1), default=20, help="the rollout policy's passes (default 20)")
+    p.add_argument("--pattern-passes", type=count("steps"), default=50, help="MM passes of the patterns' fit (default 50)")
+    p.add_argument("--rollout-epochs", type=count("steps"), default=20, help="the rollout policy's passes (default 20)")
     p.add_argument("--model", default="resnet6", help="the network (default resnet6)")
-    p.add_argument("--epochs", type=whole(1), default=4, help="the network's epochs (default 4)")
+    p.add_argument("--epochs", type=count("steps"), default=4, help="the network's epochs (default 4)")
     p.add_argument("--ablation-seconds", type=float, default=2.0, help="seconds a move in the ablation (default 2)")
     p.add_argument("--ablation-opponent", default="gnugo:level=1", help="the ablation's (default gnugo:level=1)")
-    p.add_argument("--ablation-games", type=whole(1), default=10, help="games per engine in the ablation (default 10)")
+    p.add_argument("--ablation-games", type=count("games"), default=10, help="games per engine in the ablation (default 10)")
     p.add_argument("--seconds", type=float, default=5.0, help="seconds a move in the match (default 5)")
-    p.add_argument("--levels", type=int, nargs="+", default=[1, 5, 10], help="GNU Go's levels (default 1 5 10)")
-    p.add_argument("--games-per-level", dest="match_games", type=whole(1), default=40,
+    p.add_argument("--levels", type=whole(0, GNUGO_MAX_LEVEL), nargs="+", default=[1, 5, 10], help="GNU Go's levels (default 1 5 10)")
+    p.add_argument("--games-per-level", dest="match_games", type=count("games"), default=40,
                    help="the match's games against each level (default 40)")
-    p.add_argument("--workers", type=whole(1), default=None, help="games at once (default: all cores)")
+    p.add_argument("--workers", type=count("processes"), default=None, help="games at once (default: all cores)")
     p.add_argument("--ray", default=None, help="play the teacher's games on a Ray cluster (auto, HOST:PORT, local)")
     p.add_argument("--ship", action="store_true", help="copy the models to checkpoints/go19-*")
     args = p.parse_args(argv)

@@ -36,6 +36,9 @@ to ``--out``; reruns resume. The summary reports every part that has games in
 """
 from __future__ import annotations
 
+if __spec__ is None:  # run as a file (python PATH): a Python without the suite stops here, saying which to use
+    import which_python  # noqa: F401
+
 import argparse
 import math
 import os
@@ -44,8 +47,10 @@ import sys
 from pathlib import Path
 from typing import Any, Sequence
 
+from dlgo.core.arguments import count, whole
 from dlgo.display.plotting import new_figure, save_figure
 from dlgo.formats.records import GameRecord, game_facts, score_in
+from dlgo.games.go.handicap import max_fixed_handicap
 from dlgo.gtp.client import GNUGO
 from experiments.shared import chapters, ladders
 from experiments.shared.go_matches import TABLE, add_parts_option, games_of, row, score, score_bars, \
@@ -258,18 +263,18 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     add_parts_option(p, PARTS)
     p.add_argument("--opponent", default="gnugo:level=10", help="the yardstick (default gnugo:level=10)")
     p.add_argument("--match-seconds", type=float, default=2.0, help="seconds a move in the match (default 2)")
-    p.add_argument("--games", type=int, default=40, help="games of the compiled engine in the match (default 40)")
-    p.add_argument("--alphago-games", type=int, default=40,
+    p.add_argument("--games", type=count("games", 0), default=40, help="games of the compiled engine in the match (default 40)")
+    p.add_argument("--alphago-games", type=count("games", 0), default=40,
                    help="games of alphago, and of the book's alphago (plain=true), in the match (default 40)")
-    p.add_argument("--value-games", type=int, default=20,
+    p.add_argument("--value-games", type=count("games", 0), default=20,
                    help="games of alphago with its value network mixed in, lam=0.5 (default 20)")
-    p.add_argument("--plain-games", type=int, default=10, help="games of the readable UCT (default 10)")
+    p.add_argument("--plain-games", type=count("games", 0), default=10, help="games of the readable UCT (default 10)")
     p.add_argument("--ablation-seconds", type=float, default=1.0, help="seconds a move in the ablation (default 1)")
-    p.add_argument("--ablation-games", type=int, default=20, help="games per engine in the ablation (default 20)")
-    p.add_argument("--stones", type=int, nargs="+", default=[0, 2, 4],
+    p.add_argument("--ablation-games", type=count("games", 0), default=20, help="games per engine in the ablation (default 20)")
+    p.add_argument("--stones", type=whole(0, max_fixed_handicap(13)), nargs="+", default=[0, 2, 4],
                    help="13x13 handicaps to try (default 0 2 4; 0: black without komi, one stone's handicap)")
-    p.add_argument("--handicap-games", type=int, default=6, help="games at each handicap (default 6)")
-    p.add_argument("--workers", type=int, default=None, help="games at once (default: all cores)")
+    p.add_argument("--handicap-games", type=count("games", 0), default=6, help="games at each handicap (default 6)")
+    p.add_argument("--workers", type=count("processes"), default=None, help="games at once (default: all cores)")
     args = p.parse_args(argv)
     if args.quick:
         args.opponent, args.match_seconds, args.games, args.alphago_games, args.value_games = \

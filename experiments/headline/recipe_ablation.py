@@ -50,6 +50,9 @@ against the baseline), ``targets.csv`` (the targets' study),
 """
 from __future__ import annotations
 
+if __spec__ is None:  # run as a file (python PATH): a Python without the suite stops here, saying which to use
+    import which_python  # noqa: F401
+
 import argparse
 from dataclasses import replace
 from pathlib import Path
@@ -58,7 +61,7 @@ from typing import Any, Callable
 import pandas as pd
 from tqdm import tqdm
 
-from dlgo.core.arguments import whole
+from dlgo.core.arguments import count
 from dlgo.core.errors import SpecError
 from dlgo.data.solved import generate_positions
 from dlgo.storage.atomic import atomic_write
@@ -114,17 +117,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seeds", nargs="+", type=int, default=None, metavar="N",
                    help="seeds of the runs (default --seed and the one after it)")
     p.add_argument("--net", default="2x32", metavar="BLOCKSxFILTERS", help="the network's size (default 2x32)")
-    p.add_argument("--iterations", type=whole(1), nargs="+", default=None, metavar="N",
+    p.add_argument("--iterations", type=count("steps"), nargs="+", default=None, metavar="N",
                    help=f"each run's iterations: one number, or one per board (default {FIRST_ITERATIONS} on the "
                         "smallest board, twice as many on each larger one)")
-    p.add_argument("--positions", type=whole(1), default=1000,
+    p.add_argument("--positions", type=count("positions"), default=1000,
                    help="solved positions per set of the measured sets (default 1000; their critical ones count)")
-    p.add_argument("--simulations", type=whole(1), default=64,
+    p.add_argument("--simulations", type=count("simulations"), default=64,
                    help="the search budget the networks are measured at (default 64)")
     p.add_argument("--targets-of", default="recipe-4x64", metavar="VARIANT",
                    help="the run whose half-way network (first seed) the targets' study searches with, where it "
                         "was trained (default recipe-4x64; --quick: recipe)")
-    p.add_argument("--workers", type=whole(1), default=2,
+    p.add_argument("--workers", type=count("processes"), default=2,
                    help="processes for self-play and for solving the positions (default 2)")
     p.add_argument("--ceilings", nargs="*", default=None, metavar="BOARD",
                    help="the boards (as the table names them, e.g. 5x4-4) whose network's ceilings are trained "

@@ -50,6 +50,9 @@ search budget, the frontier and its fit, perfect play marked),
 """
 from __future__ import annotations
 
+if __spec__ is None:  # run as a file (python PATH): a Python without the suite stops here, saying which to use
+    import which_python  # noqa: F401
+
 import argparse
 import math
 from pathlib import Path
@@ -59,8 +62,9 @@ from tqdm import tqdm
 
 from dlgo.arena.ratings import GameResult, fit_ratings
 from dlgo.arena.tournament import play_games, schedule
-from dlgo.core.arguments import whole
+from dlgo.core.arguments import count
 from dlgo.core.errors import SpecError
+from dlgo.display.words import plural
 from dlgo.encoders import get_encoder_by_name
 from dlgo.storage.atomic import atomic_write
 from dlgo.storage.facts import update_facts
@@ -136,29 +140,29 @@ def build_parser() -> argparse.ArgumentParser:
                    help="Connect-N boards, smallest first (default 5x4, 6x4 and 6x5, four in a row)")
     p.add_argument("--nets", nargs="+", default=NETS, metavar="BLOCKSxFILTERS",
                    help=f"network sizes (default {' '.join(NETS)})")
-    p.add_argument("--iterations", type=whole(1), nargs="+", default=None, metavar="N",
+    p.add_argument("--iterations", type=count("steps"), nargs="+", default=None, metavar="N",
                    help="each run's iterations: one number for every board, or one per board of --boards "
                         f"(default {FIRST_ITERATIONS} on the smallest board, twice as many on each larger one, so "
                         "that every board's frontier can reach its plateau)")
-    p.add_argument("--simulations", type=whole(1), nargs="+", default=SIMULATIONS, metavar="N",
+    p.add_argument("--simulations", type=count("simulations"), nargs="+", default=SIMULATIONS, metavar="N",
                    help=f"search budgets the networks play at (default {' '.join(map(str, SIMULATIONS))})")
     p.add_argument("--ladder", nargs="+", default=LADDER, metavar="SPEC",
                    help=f"the fixed opponents, random and the solver included (default {' '.join(LADDER)})")
-    p.add_argument("--games", type=whole(2), default=10,
+    p.add_argument("--games", type=count("games", 2), default=10,
                    help="games of each network and budget against each ladder engine (default 10)")
-    p.add_argument("--ladder-games", type=whole(2), default=20,
+    p.add_argument("--ladder-games", type=count("games", 2), default=20,
                    help="games of each pair of ladder engines (default 20)")
-    p.add_argument("--opening-plies", type=whole(0), default=2,
+    p.add_argument("--opening-plies", type=count("plies", 0), default=2,
                    help="random moves that open every game (default 2; the solver and the networks are deterministic)")
-    p.add_argument("--positions", type=whole(1), default=1000,
+    p.add_argument("--positions", type=count("positions"), default=1000,
                    help="solved positions per set and board (default 1000, so that 1%% is resolved)")
-    p.add_argument("--mistake-simulations", type=whole(1), nargs="+", default=None, metavar="N",
+    p.add_argument("--mistake-simulations", type=count("simulations"), nargs="+", default=None, metavar="N",
                    help="the search budgets (of --simulations) the networks' mistakes are measured at, their raw "
                         "policy's always (default --frontier-simulations: at 512 simulations the positions take "
                         "eight times as long as the games)")
-    p.add_argument("--frontier-simulations", type=whole(1), default=64,
+    p.add_argument("--frontier-simulations", type=count("simulations"), default=64,
                    help="the search budget of the frontier and of perfect play (default 64)")
-    p.add_argument("--workers", type=whole(1), default=None,
+    p.add_argument("--workers", type=count("processes"), default=None,
                    help="processes for the games and the position sets (default one per core) and for self-play "
                         "(default 1, or with --ray one share per CPU of the cluster)")
     p.add_argument("--ray", nargs="?", const="auto", default=None, metavar="ADDRESS",
@@ -391,7 +395,7 @@ def ship_board(args: argparse.Namespace, board: str, work: Path, points: pd.Data
                       & (points["positions"] > 0)]
     if len(measured):
         row = measured.iloc[0]
-        line += (f", {100 * row['mistakes']:.2f}% mistakes at {args.frontier_simulations} simulations, "
+        line += (f", {100 * row['mistakes']:.2f}% mistakes at {plural(args.frontier_simulations, 'simulation')}, "
                  f"{100 * row['mistakes_raw']:.2f}% raw, of {int(row['positions'])} critical positions")
     return line
 

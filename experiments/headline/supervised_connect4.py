@@ -10,6 +10,9 @@ augmentation, accuracy against the teacher on held-out games, and the network
 """
 from __future__ import annotations
 
+if __spec__ is None:  # run as a file (python PATH): a Python without the suite stops here, saying which to use
+    import which_python  # noqa: F401
+
 import sys
 
 from experiments.shared import chapters, supervised

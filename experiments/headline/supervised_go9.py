@@ -12,6 +12,9 @@ plays random and MCTS on 9x9 with no search at all.
 """
 from __future__ import annotations
 
+if __spec__ is None:  # run as a file (python PATH): a Python without the suite stops here, saying which to use
+    import which_python  # noqa: F401
+
 import sys
 
 from experiments.shared import chapters, supervised

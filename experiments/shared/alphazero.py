@@ -23,7 +23,7 @@ from typing import Any, Callable, Mapping
 import pandas as pd
 
 from dlgo.arena.tournament import play_games, schedule
-from dlgo.core.arguments import whole
+from dlgo.core.arguments import count
 from dlgo.formats.records import game_facts, score_in
 from dlgo.storage.atomic import atomic_write
 from dlgo.storage.facts import update_facts
@@ -97,13 +97,13 @@ def alphazero_parser(experiment: Experiment, doc: str, presets: Mapping[str, Exp
     p = parser(experiment.script, doc, name=experiment.slug, work="the training run's folder, resumable")
     if presets and len(presets) > 1:
         add_preset_option(p, {name: preset.about for name, preset in presets.items()})
-    p.add_argument("--iterations", type=whole(1), default=experiment.iterations,
+    p.add_argument("--iterations", type=count("steps"), default=experiment.iterations,
                    help=f"training iterations (default {experiment.iterations}); more continues a finished run")
-    p.add_argument("--simulations", type=whole(1), default=experiment.match_simulations,
+    p.add_argument("--simulations", type=count("simulations"), default=experiment.match_simulations,
                    help=f"network simulations per move after training (default {experiment.match_simulations})")
-    p.add_argument("--games", type=whole(1), default=experiment.match_games,
+    p.add_argument("--games", type=count("games"), default=experiment.match_games,
                    help=f"games of the final match (default {experiment.match_games})")
-    p.add_argument("--workers", type=whole(1), default=None,
+    p.add_argument("--workers", type=count("processes"), default=None,
                    help="processes for self-play and the final match (default: one per core)")
     p.add_argument("--ship", default=None,
                    help=f"copy the final network here, e.g. checkpoints/{experiment.name}.keras")

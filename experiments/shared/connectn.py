@@ -19,6 +19,7 @@ from engines.training.alphazero_config import AlphaZeroConfig, pre_recipe_config
 
 MEASURE_SEED = 1         # the measured positions' seed: the same positions for every run, the lab's and the ablation's
 MAX_CANDIDATES = 80_000  # random play never fills some sets of the small boards: the others are kept
+QUICK_CANDIDATES = 1_000  # a --quick run's: enough that its few positions a set fill every set of 5x4, warning-free
 #: the recipe's runs are half as long again as the baseline's: 96 iterations on 5x4, 192 on 6x4, 384 on 6x5
 RECIPE_LENGTH = 1.5
 
@@ -94,7 +95,7 @@ def measured_positions(board: str, folder: Path, per_set: int, workers: int | No
     """The board's critical solved positions the lab and the ablation measure every network on:
     Pons' six sets, ``per_set`` a set, seed :data:`MEASURE_SEED`, solved once into ``folder``."""
     sets = generate_positions(board, folder, per_set=per_set, seed=MEASURE_SEED, workers=workers,
-                              max_candidates=300 if quick else MAX_CANDIDATES, progress=True)
+                              max_candidates=QUICK_CANDIDATES if quick else MAX_CANDIDATES, progress=True)
     positions = [p for p in read_positions(sets) if p.critical]
     if not positions:
         raise SpecError(f"no critical solved positions for {board}; raise --positions")

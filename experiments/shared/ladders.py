@@ -15,13 +15,13 @@ import pandas as pd
 
 from dlgo.arena.mistakes import MistakeRate, measure_mistakes, write_mistakes_report
 from dlgo.arena.ratings import describe_scale
-from dlgo.arena.report import EngineRow, interval_text, write_report
+from dlgo.arena.report import EngineRow, interval_text, is_pinned, write_report
 from dlgo.arena.scales import REPORTS, course_anchors, course_scale
 from dlgo.data.solved import shipped_sets
 from dlgo.formats.positions import first_of_each_set, read_positions
 from dlgo.arena.match import Task
 from dlgo.arena.tournament import run_tournament, task_seed
-from dlgo.core.arguments import whole
+from dlgo.core.arguments import count
 from dlgo.core.errors import RecordError
 from dlgo.formats.records import GameRecord
 from engines.checkpoints import shipped_network
@@ -107,7 +107,7 @@ def scale_words(rows: Sequence[EngineRow], game: str) -> str:
     """How a report's Elo is fixed, for its own text: the course's scale, or the
     pool's anchor (random = 0, or the mean where random did not play)."""
     scale = course_scale(game)
-    held = [r.engine for r in rows if scale and r.engine in scale.ratings and r.elo_low == r.elo_high == r.elo]
+    held = [r.engine for r in rows if scale and r.engine in scale.ratings and is_pinned(r)]
     if held == ["random"]:
         return (f"Elo is on the course's {game} scale, anchored at random = 0 (the engines measured here are not "
                 "held)")
@@ -165,21 +165,21 @@ def alphazero_specs(game: str, simulations: list[int]) -> list[str]:
 def add_ladder_options(parser: argparse.ArgumentParser, mcts_max: int = 3200, depth_max: int = 5) -> None:
     """The ladder tournament's options (beside the shared ones of :func:`~experiments.shared.chapters.parser`)."""
     parser.add_argument("--game", default="connect4", help="game spec (default connect4)")
-    parser.add_argument("--mcts-max", type=int, default=mcts_max,
+    parser.add_argument("--mcts-max", type=count("simulations"), default=mcts_max,
                         help=f"largest MCTS rounds on the ladder (default {mcts_max})")
-    parser.add_argument("--depth-max", type=int, default=depth_max,
+    parser.add_argument("--depth-max", type=count("plies"), default=depth_max,
                         help=f"deepest alpha-beta on the ladder (default {depth_max})")
-    parser.add_argument("--alphazero-simulations", type=int, nargs="*", default=[0, 50],
+    parser.add_argument("--alphazero-simulations", type=count("simulations", 0), nargs="*", default=[0, 50],
                         help="the shipped AlphaZero network at these simulations per move (default 0 50; "
                              "none: leave it out)")
     parser.add_argument("--predictor", default=None,
                         help="a supervised move predictor (.keras) to add to the round-robin")
     parser.add_argument("--engines", nargs="*", default=[],
                         help="more engine specs to add to the round-robin (e.g. pg:model=PATH)")
-    parser.add_argument("--games-per-pair", type=int, default=10, help="games per pair (default 10)")
-    parser.add_argument("--opening-plies", type=int, default=2, help="random opening plies (default 2)")
-    parser.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
-    parser.add_argument("--mistake-positions", type=whole(0), default=50,
+    parser.add_argument("--games-per-pair", type=count("games"), default=10, help="games per pair (default 10)")
+    parser.add_argument("--opening-plies", type=count("plies", 0), default=2, help="random opening plies (default 2)")
+    parser.add_argument("--workers", type=count("processes"), default=None, help="worker processes (default: all cores)")
+    parser.add_argument("--mistake-positions", type=count("positions", 0), default=50,
                         help="solved positions per set each engine is measured on, beside its Elo (default 50 of "
                              "each of the six sets; 0: none; games the suite has no solved sets of: none)")
 

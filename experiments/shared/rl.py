@@ -19,7 +19,7 @@ import pandas as pd
 from dlgo.arena.match import Task
 from dlgo.arena.ratings import wilson_interval
 from dlgo.arena.tournament import play_games, task_seed
-from dlgo.core.arguments import whole
+from dlgo.core.arguments import count
 from dlgo.core.errors import DlgoError
 from dlgo.storage.atomic import atomic_write
 from dlgo.storage.facts import update_facts
@@ -53,10 +53,10 @@ def rl_parser(chapter: RLChapter, doc: str) -> argparse.ArgumentParser:
     """A learning-by-playing chapter's command line."""
     p = parser(chapter.script, doc, work="the training run's folder, resumable")
     p.add_argument("--game", default="connect4", help="the game (default connect4; try go:size=9)")
-    p.add_argument("--generations", type=whole(1), default=chapter.generations,
+    p.add_argument("--generations", type=count("steps"), default=chapter.generations,
                    help=f"generations of self-play and learning (default {chapter.generations}); more continues "
                         "a finished run")
-    p.add_argument("--final-games", type=whole(1), default=chapter.final_games,
+    p.add_argument("--final-games", type=count("games"), default=chapter.final_games,
                    help=f"games against each opponent at the end (default {chapter.final_games})")
     p.add_argument("--opponents", default=",".join(chapter.opponents),
                    help=f"engines the last network plays at the end, comma separated (default "

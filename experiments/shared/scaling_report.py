@@ -14,7 +14,9 @@ import numpy as np
 import pandas as pd
 
 from dlgo.arena.ratings import expected_score
+from dlgo.arena.report import interval_text
 from dlgo.display.plotting import new_figure, save_figure
+from dlgo.display.words import plural
 from experiments.shared.connectn import board_slug, cells_of
 from experiments.shared.frontier import PERFECT, Fit, Reach, fit_frontier, frontier, knee_ratio, perfect_compute
 
@@ -195,7 +197,7 @@ def plot_boards(points: pd.DataFrame, fronts: pd.DataFrame, facts: list[BoardFac
         group = points[(points["board"] == board) & (points["train_flops"] > 0)]
         for simulations, rows in group.groupby("simulations"):
             rows = rows.sort_values("train_flops")
-            ax.scatter(rows["train_flops"], rows["elo"], s=12, label=f"{simulations} simulations")
+            ax.scatter(rows["train_flops"], rows["elo"], s=12, label=plural(int(simulations), "simulation"))
         front = fronts[fronts["board"] == board]
         if len(front):  # the frontier holds its last Elo up to the most compute spent: no network beat it
             until = float(front["train_flops"].max()) if math.isnan(fact.until) else fact.until
@@ -225,7 +227,7 @@ def plot_mistakes(points: pd.DataFrame, path: Path, simulations: int) -> None:
     ax.axhline(PERFECT, color="grey", ls="--", label=f"perfect play ({PERFECT:.0%})")
     ax.set_xscale("log")
     ax.set_xlabel("training compute (FLOPs)")
-    ax.set_ylabel(f"mistakes on the solved positions ({simulations} simulations)")
+    ax.set_ylabel(f"mistakes on the solved positions ({plural(simulations, 'simulation')})")
     ax.legend(fontsize=7)
     save_figure(fig, path)
 
@@ -265,25 +267,25 @@ def summary_lines(args: argparse.Namespace, command_line: str, points: pd.DataFr
 def frontier_lines(args: argparse.Namespace, command_line: str, points: pd.DataFrame,
                    facts: list[BoardFacts]) -> list[str]:
     """The summary's head and its compute frontier section."""
+    runs = " and ".join(f"{plural(n, 'iteration')} on {board_slug(b)}" for b, n in args.board_iterations.items())
     lines = ["# The scaling lab: strength against training and search compute on Connect-N", "",
              f"Reproduce: `{command_line}`", "",
              f"Boards {', '.join(points['board'].unique())} (columns x rows - in a row); networks "
              f"{', '.join(n.name for n in args.nets)} (residual blocks x filters), each from a random network with the "
-             "recipe (docs/alphazero.md) for "
-             f"{' and '.join(f'{n} iterations on {board_slug(b)}' for b, n in args.board_iterations.items())}; every "
-             "network after iterations 0, 1, 2, 4, 8, ... and the last plays at "
-             f"{', '.join(map(str, args.simulations))} simulations a move against {', '.join(args.ladder)} "
+             f"recipe (docs/alphazero.md) for {runs}; every network after iterations 0, 1, 2, 4, 8, ... and the "
+             "last plays at "
+             f"{plural(args.simulations, 'simulation')} a move against {', '.join(args.ladder)} "
              f"({args.games} games each, openings of {args.opening_plies} random moves). Elo: one scale per board, "
              "random = 0, 95% bootstrap intervals. Compute: FLOPs estimated from each network's shape; training "
              "counts self-play's network evaluations and three forward passes per trained position; search counts the "
              "evaluations per move of the games. Mistakes: on the critical positions of Pons' six solved sets "
              f"({args.positions} positions a set), from the raw policy and at "
-             f"{', '.join(map(str, args.mistake_simulations))} simulations.", "",
+             f"{plural(args.mistake_simulations, 'simulation')}.", "",
              "## The compute frontier", "",
-             f"At {args.frontier_simulations} simulations a move, the best Elo any network reached at each training "
-             "compute, fitted as Jones did with a line in log compute up to a plateau (kept only where the Bayesian "
-             "information criterion prefers it to a straight line; the frontier holds its best Elo up to the most "
-             "compute any run spent, so runs that went on long after their best show as a plateau):", "",
+             f"At {plural(args.frontier_simulations, 'simulation')} a move, the best Elo any network reached at each "
+             "training compute, fitted as Jones did with a line in log compute up to a plateau (kept only where the "
+             "Bayesian information criterion prefers it to a straight line; the frontier holds its best Elo up to the "
+             "most compute any run spent, so runs that went on long after their best show as a plateau):", "",
              "| board | frontier points | Elo per 10x training compute | plateau | perfect play (solver) | "
              "best network |", "|---|---:|---:|---:|---:|---|"]
     for fact in facts:
@@ -291,8 +293,8 @@ def frontier_lines(args: argparse.Namespace, command_line: str, points: pd.DataF
         slope = f"**{fit.slope:.0f}** ({fit.low:.0f} to {fit.high:.0f}, {fit.points} points)" if fit else "too few points"
         plateau = f"{fit.plateau:.0f}" if fit is not None and fit.plateau is not None else "none"
         lines.append(f"| {fact.board} | {fact.frontier_points} | {slope} | {plateau} | {fact.perfect_elo:.0f} | "
-                     f"{best['net']} after {int(best['iteration'])} iterations at {int(best['simulations'])} "
-                     f"simulations: {best['elo']:.0f} |")
+                     f"{best['net']} after {plural(int(best['iteration']), 'iteration')} at "
+                     f"{plural(int(best['simulations']), 'simulation')}: {best['elo']:.0f} |")
     slopes = [fact.fit.slope for fact in facts if fact.fit is not None]
     if slopes:
         lines += ["", f"Jones measured about {JONES_ELO_PER_DECADE} Elo per 10x along the frontier on Hex; here "
@@ -307,8 +309,8 @@ def perfect_lines(args: argparse.Namespace, facts: list[BoardFacts]) -> list[str
     levels = " | ".join(f"<= {level:.0%}" for level in MISTAKE_LEVELS)
     lines = ["", "![Elo against training compute](elo_vs_training.png)", "", "## Perfect play", "",
               f"Perfect play here is erring on at most {PERFECT:.0%} of the board's critical solved positions at "
-              f"{args.frontier_simulations} simulations. The least training compute (FLOPs) whose network errs on at "
-              "most each share of them, the fewest mistakes any network made at any budget, and where the "
+              f"{plural(args.frontier_simulations, 'simulation')}. The least training compute (FLOPs) whose network "
+              "errs on at most each share of them, the fewest mistakes any network made at any budget, and where the "
               "frontier's fit turns flat, its plateau beside the solver's Elo. Jones read perfect play at that "
               "knee on Hex, which has no draws; on a drawn board Elo stops rising once the networks stop losing "
               "to the solver, and their mistakes can go on falling after it. A plateau whose interval reaches the "
@@ -318,8 +320,8 @@ def perfect_lines(args: argparse.Namespace, facts: list[BoardFacts]) -> list[str
               "|---|" + "---:|" * len(MISTAKE_LEVELS) + "---|---|"]
     for fact in facts:
         fewest, fit = fact.fewest, fact.fit
-        least = (f"{fewest['mistakes']:.1%} ({fewest['net']} after {int(fewest['iteration'])} iterations, "
-                 f"{int(fewest['simulations'])} simulations)" if len(fewest) else "not measured")
+        least = (f"{fewest['mistakes']:.1%} ({fewest['net']} after {plural(int(fewest['iteration']), 'iteration')}, "
+                 f"{plural(int(fewest['simulations']), 'simulation')})" if len(fewest) else "not measured")
         flat = (f"{fit.knee_flops:.2g} ({fit.knee_interval[0]:.2g} to {fit.knee_interval[1]:.2g}; Elo "
                 f"{fit.plateau:.0f}, {fit.plateau_low:.0f} to {fit.plateau_high:.0f}; solver {fact.perfect_elo:.0f}"
                 f"{'' if fact.at_solver else ': a stall below it'}; {fit.flat_share:.0%} of resamples flat)"
@@ -344,7 +346,7 @@ def trade_lines(trade: tuple[float, float, float, int], ladder: pd.DataFrame) ->
                   else "Too few crossings to measure the exchange rate."), "",
               "![iso-Elo curves](iso_elo.png)", "", "## The ladder", "",
               "| board | engine | Elo | 95% interval | games |", "|---|---|---:|---|---:|",
-              *(f"| {r.board} | `{r.engine}` | {r.elo:.0f} | {r.elo_low:.0f} to {r.elo_high:.0f} | {r.games} |"
+              *(f"| {r.board} | `{r.engine}` | {r.elo:.0f} | {interval_text(r)} | {r.games} |"
                 for r in ladder.itertuples()), ""]
 
 

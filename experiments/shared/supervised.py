@@ -26,6 +26,7 @@ from typing import Any
 import pandas as pd
 
 from dlgo.arena.tournament import run_tournament
+from dlgo.core.arguments import count
 from dlgo.core.errors import RecordError
 from dlgo.data.dataset import encode_dataset
 from dlgo.data.generate import generate_games
@@ -92,18 +93,18 @@ def supervised_parser(preset: Preset, doc: str, script: str, game_option: bool =
     p = parser(script, doc, name=preset.name, work="folder for the teacher's games and the networks")
     if game_option:
         p.add_argument("--game", default=preset.game, help=f"the game (default {preset.game}; e.g. go:size=5)")
-    p.add_argument("--games", type=int, default=preset.games, help=f"self-play games (default {preset.games})")
+    p.add_argument("--games", type=count("games"), default=preset.games, help=f"self-play games (default {preset.games})")
     p.add_argument("--teacher", default=preset.teacher, help=f"engine making the games (default {preset.teacher})")
     p.add_argument("--teacher-games", metavar="FILE",
                    help="start from the games in FILE (a games.csv, or .csv.gz, of an earlier run with the same "
                         "settings): only the games it lacks are played")
-    p.add_argument("--epochs", type=int, default=preset.epochs, help=f"most epochs (default {preset.epochs})")
+    p.add_argument("--epochs", type=count("steps"), default=preset.epochs, help=f"most epochs (default {preset.epochs})")
     if preset.opponents:
-        p.add_argument("--games-per-pair", type=int, default=preset.games_per_pair,
+        p.add_argument("--games-per-pair", type=count("games", 0), default=preset.games_per_pair,
                        help=f"tournament games per pair (default {preset.games_per_pair})")
-    p.add_argument("--teacher-positions", type=int, default=preset.teacher_positions,
+    p.add_argument("--teacher-positions", type=count("positions", 0), default=preset.teacher_positions,
                    help=f"positions to measure the teacher's self-agreement on (default {preset.teacher_positions})")
-    p.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
+    p.add_argument("--workers", type=count("processes"), default=None, help="worker processes (default: all cores)")
     return p
 
 

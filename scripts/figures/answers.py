@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dlgo.arena.ratings import wilson_interval
-from scripts.figures.common import facts, mistakes, plural, ratings, score_in, with_interval
+from scripts.figures.common import elo, facts, mistakes, plural, ratings, score_in, with_interval
 from scripts.figures.go19 import GO19, go19_answer, go19_facts
 from scripts.figures.scaling import SCALING, scaling_answer, scaling_facts
 
@@ -22,7 +22,8 @@ def demo() -> str:
                  f"{rated[mcts]['seconds_per_move']:.2f} s a move)" if second == mcts else
                  f"then `{second}` ({rated[second]['elo']:,.0f}); the strongest MCTS, `{mcts}`, rates "
                  f"{rated[mcts]['elo']:,.0f} at {rated[mcts]['seconds_per_move']:.2f} s a move")
-    return (f"{plural(played, 'game')} in all. `{best}` comes out on top (Elo {rated[best]['elo']:,.0f}, at "
+    return (f"{plural(played, 'game')} in all, every engine measured, on the tournament's own scale (random = 0). "
+            f"`{best}` comes out on top (Elo {rated[best]['elo']:,.0f}, at "
             f"{rated[best]['seconds_per_move']:.2f} s a move), {runner_up}.{erring}\n")
 
 
@@ -35,8 +36,8 @@ def answers() -> str:
     learnt, best_rl = learning_by_playing_answer()
     rows = [
         ("Which engine is strongest on Connect Four, and at what cost?",
-         f"`{best}`, first of {len(rated)} engines: Elo {rated[best]['elo']:,.0f} over random at "
-         f"{rated[best]['seconds_per_move']:.2f} s a move", "sample-connect4"),
+         f"`{best}`, first of {len(rated)} engines: Elo {rated[best]['elo']:,.0f} on the sample tournament's own "
+         f"scale (random = 0) at {rated[best]['seconds_per_move']:.2f} s a move", "sample-connect4"),
         ("How close to perfect play does each engine come on Connect Four?", perfect_play_answer(),
          "perfect-play-connect4"),
         ("Can AlphaZero learn Connect Four on 2 cores?", alphazero_connect4_answer(), "alphazero-connect4"),
@@ -162,7 +163,7 @@ def alphago_answer() -> str:
     ag, sl = match["alphago"], match["SL policy alone"]
     return (f"`alphago` (the book's PUCT search) at {ag['seconds_per_move']:.1f} s a move won {ag['score']:.1%} of "
             f"{ag['games']} even games against "
-            f"GNU Go level 10 (Elo {ag['elo']:,.0f}, level 10 = 1,800); its policy network alone, no search, "
+            f"GNU Go level 10 (Elo {ag['elo']:,.0f}, level 10 pinned at 1,800); its policy network alone, no search, "
             f"{sl['score']:.1%}")
 
 
@@ -224,8 +225,10 @@ def openspiel_answer() -> str:
     theirs = max((e for e in rated if e.startswith("openspiel:")), key=lambda e: int(e.rsplit("=", 1)[1]))
     n = int(theirs.rsplit("=", 1)[1])
     ours = f"mcts:rounds={n}"
-    return (f"at {n:,} simulations a move on Connect Four, OpenSpiel's MCTS rates {rated[theirs]['elo']:,.0f} "
-            f"and ours {rated[ours]['elo']:,.0f} on the course's scale; ours takes "
+    games = facts("vs-openspiel")["games"]
+    return (f"at {n:,} simulations a move on Connect Four, on the course's scale, OpenSpiel's MCTS rates "
+            f"{elo(rated[theirs])} and ours {elo(rated[ours])}; in the same games OpenSpiel's scores "
+            f"{score_in(games, theirs)[0]:.1%} and ours {score_in(games, ours)[0]:.1%}; ours takes "
             f"{rated[ours]['seconds_per_move']:.3f} s a move, OpenSpiel's {rated[theirs]['seconds_per_move']:.3f} s")
 
 
@@ -263,8 +266,8 @@ def gnugo_answer() -> str:
     enough = sorted((row for row in found["handicap"] if row["score"] >= 0.5), key=lambda row: row["handicap"])
     stones = (f"; the fewest stones that win half the games against level 0: {enough[0]['handicap']}, for "
               f"`{enough[0]['engine']}`") if enough else "; no handicap tried was enough"
-    return ("even games against levels 0, 5 and 10: " + "; ".join(
-        f"`{e}` {even[e][0]:.0%} of {even[e][1]} (Elo {rated[e]['elo']:,.0f})"
+    return ("even games against levels 0, 5 and 10 (Elo with GNU Go's levels pinned, level 10 at 1,800): " + "; ".join(
+        f"`{e}` {even[e][0]:.0%} of {even[e][1]} (Elo {elo(rated[e])})"
         for e in sorted(ours, key=lambda e: -rated[e]["elo"])[:3])
         + f"; we won {won:.0f} of {sum(n for _, n in even.values())} in all{stones}")
 

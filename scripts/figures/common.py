@@ -5,13 +5,15 @@ from pathlib import Path
 from typing import Any
 
 from dlgo.arena.ratings import wilson_interval
+from dlgo.display.words import plural
 from dlgo.formats.records import score_in
 from dlgo.storage.facts import read_facts
 
 ROOT = Path(__file__).resolve().parents[2]
 REPORTS = ROOT / "reports"
 
-__all__ = ["REPORTS", "ROOT", "brief_score", "facts", "mistakes", "plural", "ratings", "score_in", "with_interval"]
+__all__ = ["REPORTS", "ROOT", "brief_score", "elo", "facts", "mistakes", "plural", "ratings", "score_in",
+           "with_interval"]
 
 
 def facts(folder: str) -> dict[str, Any]:
@@ -29,13 +31,15 @@ def ratings(folder: str) -> dict[str, dict[str, Any]]:
     return {row["engine"]: row for row in facts(folder)["ratings"]}
 
 
+def elo(row: dict[str, Any]) -> str:
+    """A rating of :func:`ratings` in words: ``1,086``, or ``1,077 (pinned)`` where the report held it
+    at a given rating (the course's calibration, GNU Go's level 10) rather than measuring it."""
+    return f"{row['elo']:,.0f}" + (" (pinned)" if row.get("pinned") else "")
+
+
 def mistakes(folder: str) -> dict[str, dict[str, Any]]:
     """A report's mistake rates over all its solved positions by engine (empty where it measured none)."""
     return {row["engine"]: row for row in read_facts(REPORTS / folder).get("mistakes", [])}
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n:,} {word}{'' if n == 1 else 's'}"
 
 
 def with_interval(value: float, n: int, games: str = "games") -> str:

@@ -8,7 +8,7 @@ from dlgo.arena.ratings import wilson_interval
 from engines.registry import engine_class, engine_description, engine_names, engine_parameters
 from scripts.figures import common
 from scripts.figures.answers import final_match, go_match
-from scripts.figures.common import brief_score, facts, plural, ratings, score_in, with_interval
+from scripts.figures.common import brief_score, elo, facts, plural, ratings, score_in, with_interval
 
 
 def supervised() -> str:
@@ -85,10 +85,11 @@ def reinforcement() -> str:
 def vs_gnugo() -> str:
     """Ratings against GNU Go's levels and the handicap table."""
     found = facts("vs-gnugo")
-    out = ["| engine | even games (komi 7.5) | score | Elo (GNU Go level 10 = 1800) |", "|---|---:|---:|---:|"]
+    out = ["| engine | even games (komi 7.5) | score | Elo (GNU Go's levels pinned, level 10 at 1,800) |",
+           "|---|---:|---:|---:|"]
     for engine, row in ratings("vs-gnugo").items():
         s, n = score_in(found["games"], engine, game="go:size=9,komi=7.5")
-        out.append(f"| `{engine}` | {n} | {s:.0%} | {row['elo']:,.0f} |")
+        out.append(f"| `{engine}` | {n} | {s:.0%} | {elo(row)} |")
     handicap = found["handicap"]
     stones = sorted({row["handicap"] for row in handicap})
     scores = {(row["engine"], row["handicap"]): row["score"] for row in handicap}
@@ -156,11 +157,12 @@ def vs_openspiel() -> str:
     for spec in sorted((e for e in rated if e.startswith("openspiel:")), key=lambda e: int(e.rsplit("=", 1)[1])):
         n = int(spec.rsplit("=", 1)[1])
         ours = rated.get(f"mcts:rounds={n}")
-        mine = f"{ours['elo']:,.0f} | {ours['seconds_per_move']:.3f}" if ours else "- | -"
-        lines.append(f"| {n:,} | {rated[spec]['elo']:,.0f} | {rated[spec]['seconds_per_move']:.3f} | {mine} |")
+        mine = f"{elo(ours)} | {ours['seconds_per_move']:.3f}" if ours else "- | -"
+        lines.append(f"| {n:,} | {elo(rated[spec])} | {rated[spec]['seconds_per_move']:.3f} | {mine} |")
     played = facts("vs-openspiel")["games"]["games"]
     return (f"From [reports/vs-openspiel](reports/vs-openspiel/summary.md) ({plural(played, 'game')}, Connect Four, "
-            "our ladder held on the course's scale):\n\n" + "\n".join(lines) + "\n")
+            "on the course's scale: our ladder pinned at its calibrated ratings, OpenSpiel's MCTS measured against "
+            "it):\n\n" + "\n".join(lines) + "\n")
 
 
 def economies() -> str:
@@ -225,7 +227,7 @@ def engines_table() -> str:
                   else ", ".join(f"`{p.name}={default(p.default)}`" for p in engine_parameters(name)))
         params += "".join(f" (old specs: `{old}=N` is `{other}:{renamed}=N`)"
                           for old, (other, renamed) in engine_class(name).moved_parameters.items())
-        out.append(f"| `{name}` | {engine_description(name).replace('``', '`')} | {params} |")
+        out.append(f"| `{name}` | {engine_description(name)} | {params} |")
     return "\n".join(out) + "\n"
 
 

@@ -18,6 +18,7 @@ import os
 import sys
 from typing import Sequence
 
+from dlgo import __version__
 from dlgo.app.cli import analysis, arena, data, exercise, listing, play, showcase, solving, training
 from dlgo.core.errors import DlgoError
 
@@ -31,6 +32,7 @@ USER_ERRNOS = (errno.ENOSPC, errno.EROFS, errno.ENAMETOOLONG, errno.EDQUOT, errn
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="dlgo", description="The dlgo game-AI comparison suite.")
+    parser.add_argument("--version", action="version", version=f"dlgo {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for group in GROUPS:
         group.register(sub)

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from dlgo.app.cli.shared import load_record
-from dlgo.core.arguments import number, whole
+from dlgo.core.arguments import count, number
 from dlgo.core.errors import DlgoError
 from dlgo.storage.folders import check_output_file
 from dlgo.games import new_game
@@ -22,9 +22,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="a .keras file (predictor or AlphaZero network) or a shipped network's name (connect4)")
     p.add_argument("--game", default=None, help="game spec (default: the network's own game)")
     p.add_argument("--moves", default="", help='moves from the start, e.g. "b2 a1"')
-    p.add_argument("--top", type=whole(1), default=5, help="how many moves to list (default 5)")
+    p.add_argument("--top", type=count("plies"), default=5, help="how many moves to list (default 5)")
     p.add_argument("--plot", default=None, help="also draw the policy (or the visits) on the board, to this PNG")
-    p.add_argument("--simulations", type=whole(0), default=0,
+    p.add_argument("--simulations", type=count("simulations", 0), default=0,
                    help="also search this many PUCT simulations and show the visit counts (AlphaZero networks)")
     p.add_argument("--c", type=number(above=0), default=1.5, help="PUCT exploration for --simulations (default 1.5)")
     p.set_defaults(func=cmd_analyze)
@@ -32,8 +32,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("render", help="draw a recorded game: a PNG of one position or an animated GIF")
     p.add_argument("record", help="an .sgf file, or a report folder (or its games.csv)")
     p.add_argument("--out", required=True, help="picture file: .png for one position, .gif for the whole game")
-    p.add_argument("--index", type=whole(0), default=0, help="which game of games.csv (default 0; dlgo replay --list)")
-    p.add_argument("--move", type=whole(0), default=None, help="PNG: the position after this many moves (default: the end)")
+    p.add_argument("--index", type=count("games", 0), default=0, help="which game of games.csv (default 0; dlgo replay --list)")
+    p.add_argument("--move", type=count("plies", 0), default=None, help="PNG: the position after this many moves (default: the end)")
     p.add_argument("--seconds", type=number(above=0), default=0.7, help="GIF: seconds per move (default 0.7)")
     p.set_defaults(func=cmd_render)
 

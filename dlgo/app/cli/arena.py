@@ -14,7 +14,7 @@ from dlgo.app.cli.shared import add_ray_option, load_record
 from dlgo.app.console import describe_result
 from dlgo.arena.scales import require_course_anchors
 from dlgo.arena.tournament import run_tournament
-from dlgo.core.arguments import number, whole
+from dlgo.core.arguments import count, number
 from dlgo.core.errors import DlgoError
 from dlgo.formats.records import one_game, recorded_games
 from dlgo.games import get_game
@@ -28,11 +28,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("tournament", help="round-robin between engines; resumable; writes a report")
     p.add_argument("--game", default="connect4", help="game spec (default connect4)")
     p.add_argument("--engines", nargs="+", required=True, help="engine specs, e.g. random mcts:rounds=100")
-    p.add_argument("--games-per-pair", type=whole(1), default=10, help="games per pair, colours alternating (default 10)")
+    p.add_argument("--games-per-pair", type=count("games"), default=10, help="games per pair, colours alternating (default 10)")
     p.add_argument("--out", required=True, help="report folder, e.g. reports/c4-demo (rerun to resume)")
     p.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
-    p.add_argument("--opening-plies", type=whole(0), default=2, help="random opening plies per game (default 2)")
-    p.add_argument("--workers", type=whole(1), default=None, help="worker processes (default: all cores)")
+    p.add_argument("--opening-plies", type=count("plies", 0), default=2, help="random opening plies per game (default 2)")
+    p.add_argument("--workers", type=count("processes"), default=None, help="worker processes (default: all cores)")
     add_scale_option(p)
     add_ray_option(p, "the games")
     p.set_defaults(func=cmd_tournament)
@@ -50,7 +50,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("replay", help="show a recorded game move by move")
     p.add_argument("report", help="report folder (or its games.csv), or an .sgf file")
-    p.add_argument("--index", type=whole(0), default=0, help="which game (see --list; default 0)")
+    p.add_argument("--index", type=count("games", 0), default=0, help="which game (see --list; default 0)")
     p.add_argument("--list", action="store_true", help="list the recorded games")
     p.add_argument("--delay", type=number(least=0), default=0.0, help="seconds to pause after each move")
     p.set_defaults(func=cmd_replay)
@@ -77,6 +77,7 @@ def scale_facts(args: argparse.Namespace, game: str, players: Collection[str]) -
 def cmd_tournament(args: argparse.Namespace) -> int:
     from dlgo.arena.report import write_report  # pandas, matplotlib
 
+    engines.check_distinct(args.engines)  # "random" and "random:seed=" would be rated as two
     scale = scale_facts(args, args.game, args.engines)  # before any game is played
     records = run_tournament(engines.ENGINES, args.out, args.game, args.engines, args.games_per_pair, seed=args.seed,
                              opening_plies=args.opening_plies, workers=args.workers, ray=args.ray)

@@ -7,7 +7,8 @@ import argparse
 
 import engines
 from dlgo.app.cli.shared import add_ray_option
-from dlgo.core.arguments import whole
+from dlgo.core.arguments import count, whole
+from dlgo.core.zobrist import MAX_BOARD_SIZE
 from dlgo.data.dataset import encode_dataset
 from dlgo.data.generate import generate_games
 from dlgo.data.labels import label_games
@@ -18,15 +19,15 @@ from dlgo.games import new_game
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("generate", help="training data: an engine plays itself; resumable; encoded chunks")
     p.add_argument("--game", default="go", help="game spec (default go)")
-    p.add_argument("--size", type=whole(2), default=None, help="board size, added to the game spec (e.g. 9)")
+    p.add_argument("--size", type=whole(2, MAX_BOARD_SIZE), default=None, help="board size, added to the game spec (e.g. 9)")
     p.add_argument("--engine", default="mcts:rounds=1000", help="the engine that plays (default mcts:rounds=1000)")
-    p.add_argument("--games", type=whole(1), required=True, help="number of self-play games")
+    p.add_argument("--games", type=count("games"), required=True, help="number of self-play games")
     p.add_argument("--out", required=True, help="dataset folder, e.g. data/go9-mcts (rerun to resume or extend)")
     p.add_argument("--seed", type=int, default=0, help="seed for the games (default 0)")
-    p.add_argument("--opening-plies", type=whole(0), default=2,
+    p.add_argument("--opening-plies", type=count("plies", 0), default=2,
                    help="random opening plies, not used as labels (default 2)")
-    p.add_argument("--workers", type=whole(1), default=None, help="worker processes (default: all cores)")
-    p.add_argument("--batch", type=whole(0), default=0,
+    p.add_argument("--workers", type=count("processes"), default=None, help="worker processes (default: all cores)")
+    p.add_argument("--batch", type=count("games", 0), default=0,
                    help="play this many games at once in one process, one network call for all of them "
                         "(network engines; default 0: a game per worker)")
     add_ray_option(p, "the games")
@@ -37,7 +38,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("import-sgf", help="turn a folder of SGF game records into a dataset")
     p.add_argument("source", help="folder of .sgf files (searched recursively), or one file")
     p.add_argument("--out", required=True, help="dataset folder, e.g. data/kgs-19 (rerun to add new files)")
-    p.add_argument("--size", type=whole(2), default=None, help="board size to keep (default: the first game's)")
+    p.add_argument("--size", type=whole(2, MAX_BOARD_SIZE), default=None, help="board size to keep (default: the first game's)")
     p.add_argument("--encoder", default=None, help="encoder (default: the game's default; 'none' to skip)")
     p.set_defaults(func=cmd_import_sgf)
 
@@ -50,7 +51,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "(default: every position after the random opening)")
     p.add_argument("--out", required=True, help="dataset folder for the labelled positions (rerun to resume)")
     p.add_argument("--seed", type=int, default=0, help="seed for the teacher (default 0)")
-    p.add_argument("--workers", type=whole(1), default=1, help="games labelled at once (default 1)")
+    p.add_argument("--workers", type=count("processes"), default=1, help="games labelled at once (default 1)")
     p.add_argument("--encoder", default=None, help="encoder (default: the game's default; 'none' to skip)")
     p.set_defaults(func=cmd_label_games)
 

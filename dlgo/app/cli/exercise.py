@@ -5,7 +5,7 @@ import argparse
 from pathlib import Path
 from typing import Generator
 
-from dlgo.core.arguments import seconds
+from dlgo.core.arguments import count, seconds
 from dlgo.core.errors import DlgoError
 from dlgo.exercises import Exercise, Result, all_exercises, first_failure, get_exercise, load_student_file
 from dlgo.exercises.checking import check_student_file
@@ -20,9 +20,10 @@ def student_path(exercise: Exercise, file: str | None) -> Path:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    print(f"{'':>3}  {'chapter':<8} {'exercise':<55} when")
+    width = max(len(exercise.title) for exercise in all_exercises())
+    print(f"{'':>3}  {'chapter':<8} {'exercise':<{width}}  when")
     for exercise in all_exercises():
-        print(f"{exercise.number:>3}  {exercise.chapter:<8} {exercise.title:<55} {exercise.step}")
+        print(f"{exercise.number:>3}  {exercise.chapter:<8} {exercise.title:<{width}}  {exercise.step}")
         print(f"{'':>14}write: {', '.join(exercise.writes)}{'  (play: yes)' if exercise.play else ''}")
     print(f"\nstart one: dlgo exercise start N  (copies its skeleton to {FOLDER}/)")
     return 0
@@ -61,9 +62,15 @@ def _checked(exercise: Exercise, args: argparse.Namespace) -> tuple[Generator[Re
     return check_in_worker(exercise, path, args.time_limit), label
 
 
+def _command(exercise: Exercise, args: argparse.Namespace, action: str) -> str:
+    """The ``dlgo exercise`` command that does ``action`` on what ``args`` name: the
+    student's file (the default one, or the one given), or the library's own."""
+    target = " --reference" if getattr(args, "reference", False) else f" {args.file}" if args.file else ""
+    return f"dlgo exercise {action} {exercise.number}{target}"
+
+
 def _hint_command(exercise: Exercise, args: argparse.Namespace, level: int) -> str:
-    file = f" {args.file}" if args.file else ""
-    return f"dlgo exercise hint {exercise.number}{file} --level {level}"
+    return f"{_command(exercise, args, 'hint')} --level {level}"
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -82,7 +89,7 @@ def cmd_check(args: argparse.Namespace) -> int:
                 first_written_failure = first_written_failure or result
     total = len(exercise.checks)
     print(f"{passed} of {total} checks pass" + ("" if passed < total else
-          (f"; now play it: dlgo exercise play {exercise.number}" if exercise.play else ": done")))
+          (f"; now play it: {_command(exercise, args, 'play')}" if exercise.play else ": done")))
     if first_written_failure is not None and len(first_written_failure.hints) > 1 and not args.reference:
         print(f"more help with the first failing check: {_hint_command(exercise, args, 2)}")
     return 0 if passed == total else 1
@@ -119,8 +126,6 @@ def cmd_play(args: argparse.Namespace) -> int:
         playable = ", ".join(str(e.number) for e in all_exercises() if e.play)
         raise DlgoError(f"exercise {exercise.number} is not an engine; the ones that play are {playable}")
     games = args.games if args.games is not None else exercise.games
-    if games < 1:
-        raise DlgoError(f"--games must be at least 1, got {games}")
     module, _, label = _module(exercise, args)
     print(f"exercise {exercise.number}: {label}")
     print(exercise.play(module, games, args.seed, "the reference" if args.reference else "your engine"))
@@ -152,7 +157,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         else:
             q.add_argument("--reference", action="store_true", help="the library's own implementation instead")
         if name == "play":
-            q.add_argument("--games", type=int, default=None,
+            q.add_argument("--games", type=count("games"), default=None,
                            help="games (default: 10 for exercise 2; 40 of each game for exercise 3)")
             q.add_argument("--seed", type=int, default=0, help="seed (default 0)")
         q.set_defaults(func=func)

@@ -13,6 +13,7 @@ from dlgo.core.arguments import number, whole
 from dlgo.core.errors import DlgoError
 from dlgo.core.game import State
 from dlgo.core.types import Player
+from dlgo.core.zobrist import MAX_BOARD_SIZE
 from dlgo.storage.atomic import atomic_write
 from dlgo.storage.folders import check_output_file, check_output_folder
 from dlgo.formats.sgf import game_to_sgf
@@ -35,7 +36,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("gtp", help="speak GTP on stdin/stdout for GoGui, Sabaki, gtp2ogs or a controller")
     p.add_argument("--engine", default="mcts:rounds=1000", help="engine spec (default mcts:rounds=1000)")
-    p.add_argument("--size", type=whole(2), default=None,
+    p.add_argument("--size", type=whole(2, MAX_BOARD_SIZE), default=None,
                    help="board size until the controller sets one (default: the network's own, else 19)")
     p.add_argument("--komi", type=number(), default=None,
                    help="komi until the controller sets it (default: the network's own, else 7.5)")

@@ -10,6 +10,7 @@ from typing import Any, Callable, NamedTuple
 
 import engines
 from dlgo.core.agent import Agent
+from dlgo.core.arguments import count
 from dlgo.core.errors import DlgoError
 from dlgo.core.game import State
 from dlgo.core.types import Player
@@ -38,15 +39,17 @@ def add_config_options(parser: argparse.ArgumentParser, cls: Any) -> None:
         default = getattr(defaults, f.name)
         flag = "--" + f.name.replace("_", "-")
         about = f.metadata["help"] + " " if "help" in f.metadata else ""  # dlgo.core.arguments.setting's
+        # a count's least is the settings' to check (-1 is the least any takes: "the default")
+        counted = count(f.metadata["counts"], least=-1) if f.metadata.get("counts") else None
         if isinstance(default, list):
-            parser.add_argument(flag, nargs="*", type=f.metadata.get("item", str), default=None,
+            parser.add_argument(flag, nargs="*", type=counted or f.metadata.get("item", str), default=None,
                                 help=f"{about}(default {' '.join(map(str, default)) or 'none'}; "
                                      "the option alone: none)")
         elif isinstance(default, bool):  # --flag / --no-flag
             parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=None,
                                 help=f"{about}(default {'on' if default else 'off'})")
         else:
-            parser.add_argument(flag, type=type(default), default=None,
+            parser.add_argument(flag, type=counted or type(default), default=None,
                                 help=f"{about}(default {default if default != '' else 'none'})")
 
 

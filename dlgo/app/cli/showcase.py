@@ -11,7 +11,7 @@ from pathlib import Path
 from dlgo.app.cli.shared import make_player, seed_for
 from dlgo.app.console import ConsoleGame
 from dlgo.app.kaggle_export import export_kaggle
-from dlgo.core.arguments import number, seconds, whole
+from dlgo.core.arguments import MAX_PORT, count, number, seconds, whole
 from dlgo.core.errors import DlgoError
 from dlgo.core.types import Player
 from dlgo.storage.folders import check_output_file
@@ -43,7 +43,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("serve", help="play, watch and analyse in the browser (the web extra)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
-    p.add_argument("--port", type=whole(1), default=8000, help="port (default 8000)")
+    p.add_argument("--port", type=whole(1, MAX_PORT), default=8000, help="port (default 8000)")
     p.add_argument("--allow-host", action="append", default=[], metavar="NAME",
                    help="a host name pages may reach the server by, beside localhost and --host (repeatable; "
                         "with --host 0.0.0.0, the machine's name or address)")
@@ -58,10 +58,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="seconds an engine may think per move; past it (and a grace) it is stopped (default 10)")
     p.add_argument("--start-limit", type=seconds(), default=60.0,
                    help="seconds an engine may take to start (load its network) before its search (default 60)")
-    p.add_argument("--max-sessions", type=whole(1), default=32, help="games open at once, at most (default 32)")
+    p.add_argument("--max-sessions", type=count("processes"), default=32, help="games open at once, at most (default 32)")
     p.add_argument("--idle-minutes", type=number(above=0), default=60.0,
                    help="a game left this long without a request is closed with its engines (default 60)")
-    p.add_argument("--max-engines", type=whole(1), default=None,
+    p.add_argument("--max-engines", type=count("processes"), default=None,
                    help="engine processes alive at once, at most; beyond it the one idle longest is stopped "
                         "(default: one per 1.5 GB of memory)")
     p.set_defaults(func=cmd_serve)
@@ -96,13 +96,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise DlgoError(f"dlgo serve needs the web extra ({err.name} is missing): "
                         "pip install 'dlgo-suite[web]'") from None
     check_port_free(args.host, args.port)
-    if args.host not in ("127.0.0.1", "localhost", "::1"):
-        print(f"dlgo: note: listening on {args.host}: anyone who can reach it can start games and engines",
-              file=sys.stderr)
-    print(f"dlgo: serving on http://{args.host}:{args.port}/  (Ctrl-C stops)", flush=True)
+
+    def announce() -> None:  # once the state folder is held and the server built: nothing left to refuse
+        if args.host not in ("127.0.0.1", "localhost", "::1"):
+            print(f"dlgo: note: listening on {args.host}: anyone who can reach it can start games and engines",
+                  file=sys.stderr)
+        print(f"dlgo: serving on http://{args.host}:{args.port}/  (Ctrl-C stops)", flush=True)
+
     serve(args.host, args.port, args.allow_host, state=args.state, runs=args.runs, reports=args.reports,
           time_limit=args.time_limit, max_sessions=args.max_sessions, idle_seconds=60 * args.idle_minutes,
-          start_seconds=args.start_limit, max_engines=args.max_engines)
+          start_seconds=args.start_limit, max_engines=args.max_engines, ready=announce)
     return 0
 
 

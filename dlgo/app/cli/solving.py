@@ -10,7 +10,7 @@ from typing import Callable
 
 import engines
 from dlgo.arena.workers import StoppableWorker, WorkerDied
-from dlgo.core.arguments import seconds, whole
+from dlgo.core.arguments import count, seconds, whole
 from dlgo.core.errors import DlgoError, SpecError
 from dlgo.core.game import State
 from dlgo.data.solved import PLAYS, bitboard_solver, board_name, generate_book, generate_positions
@@ -34,10 +34,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("solve-book", help="solve the Connect-N solver's opening book (hours); resumable")
     p.add_argument("--game", default="connect4", help="game spec (default connect4)")
-    p.add_argument("--plies", type=whole(0), default=1, help="the book's last ply (default 1)")
+    p.add_argument("--plies", type=count("plies", 0), default=1, help="the book's last ply (default 1)")
     p.add_argument("--out", default="runs/solve-book", help="run folder (default runs/solve-book); rerun to resume")
     p.add_argument("--ship", action="store_true", help="when complete, install it where the solver finds it")
-    p.add_argument("--table-bits", type=whole(10), choices=range(10, 31), metavar="BITS", default=TABLE_BITS,
+    p.add_argument("--table-bits", type=whole(10, 30), metavar="BITS", default=TABLE_BITS,
                    help=f"the transposition table's size, 2**bits entries of 9 bytes (default {TABLE_BITS})")
     p.set_defaults(func=cmd_solve_book)
 
@@ -45,19 +45,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("positions", help="solved position sets (Pons' six: begin/middle/end x easy/medium/hard), "
                                          "every move scored; seeded, resumable")
     p.add_argument("--game", default="connect4", help="a Connect-N game spec (default connect4)")
-    p.add_argument("--per-set", type=whole(1), default=170, help="positions in each of the six sets (default 170)")
+    p.add_argument("--per-set", type=count("positions"), default=170, help="positions in each of the six sets (default 170)")
     p.add_argument("--seed", type=int, default=0, help="seed of the games the positions come from (default 0)")
-    p.add_argument("--max-candidates", type=whole(1), default=None,
+    p.add_argument("--max-candidates", type=count("positions"), default=None,
                    help="positions tried before a set that seeded play cannot fill is given up (default 200 per "
                         "position of a set; small boards reach some sets rarely or never)")
-    p.add_argument("--begin-from", type=whole(1), default=None,
+    p.add_argument("--begin-from", type=count("plies"), default=None,
                    help="the fewest stones of a beginning position (default: a third of the board less 4)")
     p.add_argument("--play", default="random", choices=PLAYS,
                    help="how the games the positions come from are played: random (each move random among those "
                         "that do not lose at once, as Pons' sets; the default) or strong (a best-scoring move, one "
                         "move in ten random)")
     p.add_argument("--out", default="runs/positions", help="run folder (default runs/positions); rerun to resume")
-    p.add_argument("--workers", type=whole(1), default=None, help="worker processes (default: all cores)")
+    p.add_argument("--workers", type=count("processes"), default=None, help="worker processes (default: all cores)")
     p.add_argument("--ship", action="store_true", help="also install the sets where the suite finds them")
     p.set_defaults(func=cmd_positions)
 
@@ -69,12 +69,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--positions", default=None, help="a position-set file (default: the suite's for the game)")
     p.add_argument("--sets", nargs="+", choices=SETS, default=None, metavar="SET",
                    help=f"only these sets ({', '.join(SETS)})")
-    p.add_argument("--per-set", type=whole(1), default=None, help="only the first N positions of each set")
+    p.add_argument("--per-set", type=count("positions"), default=None, help="only the first N positions of each set")
     p.add_argument("--out", required=True,
                    help="report folder; rerun to resume (mistakes.csv keeps every verdict; the report covers this "
                         "run's engines and positions)")
     p.add_argument("--seed", type=int, default=0, help="seed of the engines' choices (default 0)")
-    p.add_argument("--workers", type=whole(1), default=None, help="worker processes (default: all cores)")
+    p.add_argument("--workers", type=count("processes"), default=None, help="worker processes (default: all cores)")
     p.set_defaults(func=cmd_mistakes)
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from dlgo.app.cli.shared import add_config_options, add_ray_option, config_from_args
-from dlgo.core.arguments import number, whole
+from dlgo.core.arguments import count, number
 from dlgo.core.errors import SpecError
 from engines.training.accuracy import evaluate_predictor, evaluate_value
 from engines.training.alphazero_config import AlphaZeroConfig
@@ -26,7 +26,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--model", required=True, help="a .keras file from `dlgo train-supervised`")
     p.add_argument("--data", required=True, help="dataset folder")
     p.add_argument("--split", default="test", choices=["train", "val", "test"], help="which games (default test)")
-    p.add_argument("--teacher-positions", type=whole(0), default=0,
+    p.add_argument("--teacher-positions", type=count("positions", 0), default=0,
                    help="also ask the generating engine again on this many positions (default 0)")
     p.add_argument("--seed", type=int, default=0, help="seed for the teacher sample (default 0)")
     p.set_defaults(func=cmd_evaluate_predictor)
@@ -34,7 +34,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("train-rollout", help="fit a fast Go rollout policy to a dataset's moves (minutes)")
     p.add_argument("--data", required=True, help="dataset folder of Go games (`dlgo generate`, `dlgo import-sgf`)")
     p.add_argument("--out", required=True, help="the policy file, e.g. runs/rollout-go9.npz (play it: mcts:rollout=...)")
-    p.add_argument("--epochs", type=whole(1), default=20, help="passes over the training games (default 20)")
+    p.add_argument("--epochs", type=count("steps"), default=20, help="passes over the training games (default 20)")
     p.add_argument("--seed", type=int, default=0, help="seed for the order of the examples (default 0)")
     p.set_defaults(func=cmd_train_rollout)
 
@@ -43,13 +43,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--data", required=True, help="dataset folder of Go games (`dlgo generate`, `dlgo import-sgf`)")
     p.add_argument("--out", required=True, help="the patterns file, e.g. runs/patterns-go9.npz "
                                                 "(play with it: mcts-go:patterns=...)")
-    p.add_argument("--passes", type=whole(1), default=50, help="rounds of MM updates at most (default 50)")
+    p.add_argument("--passes", type=count("steps"), default=50, help="rounds of MM updates at most (default 50)")
     p.set_defaults(func=cmd_train_patterns)
 
     p = sub.add_parser("train-alphazero", help="AlphaZero self-play training; resumable")
     p.add_argument("--out", required=True, help="run folder, e.g. runs/az-ttt (rerun to resume or extend)")
-    p.add_argument("--iterations", type=whole(1), default=10, help="train until this many iterations (default 10)")
-    p.add_argument("--workers", type=whole(1), default=1,
+    p.add_argument("--iterations", type=count("steps"), default=10, help="train until this many iterations (default 10)")
+    p.add_argument("--workers", type=count("processes"), default=1,
                    help="self-play processes, each with its own copy of the network (default 1)")
     p.add_argument("--sgf", action="store_true", help="keep Go self-play games as SGF in OUT/selfplay-sgf/")
     add_ray_option(p, "the self-play games (in --workers shares)")
@@ -61,14 +61,14 @@ def register(sub: argparse._SubParsersAction) -> None:
                                         "the run")
     p.add_argument("run", help="the run folder (`dlgo train-alphazero --out`)")
     p.add_argument("pack", help="the folder to pack it into (an earlier pack there is brought up to date)")
-    p.add_argument("--keep", type=whole(1), nargs="+", default=[], metavar="ITERATION",
+    p.add_argument("--keep", type=count("steps"), nargs="+", default=[], metavar="ITERATION",
                    help="also keep these iterations' networks (those a report will measure; the last and the "
                         "published one are always kept)")
     p.set_defaults(func=cmd_pack_run)
 
     p = sub.add_parser("train-rl", help="reinforcement learning by generations (pg, q or ac); resumable")
     p.add_argument("--out", required=True, help="run folder, e.g. runs/pg-c4 (rerun to resume or extend)")
-    p.add_argument("--generations", type=whole(1), default=10, help="train until this many generations (default 10)")
+    p.add_argument("--generations", type=count("steps"), default=10, help="train until this many generations (default 10)")
     add_ray_option(p, "each generation's games")
     add_config_options(p, RLConfig)
     p.set_defaults(func=cmd_train_rl)
@@ -85,12 +85,12 @@ def add_train_supervised(sub: argparse._SubParsersAction) -> None:
                    help="ch6, small, medium, large, tiny, or resnet (AlphaZero's; --target both), resnet6 "
                         "(deeper, thin heads: 19x19's) (default small)")
     p.add_argument("--encoder", default=None, help="oneplane, sevenplane, simple (Go) or planes (default: per game)")
-    p.add_argument("--epochs", type=whole(1), default=20, help="most epochs (default 20)")
-    p.add_argument("--batch-size", type=whole(1), default=128, help="batch size (default 128)")
+    p.add_argument("--epochs", type=count("steps"), default=20, help="most epochs (default 20)")
+    p.add_argument("--batch-size", type=count("positions"), default=128, help="batch size (default 128)")
     p.add_argument("--learning-rate", type=number(above=0), default=1e-3, help="Adam learning rate (default 0.001)")
     p.add_argument("--l2", type=number(least=0), default=None,
                    help=f"L2 weight decay (default 0; --target solver: {SolverSettings().l2:g}, AlphaZero's)")
-    p.add_argument("--patience", type=whole(1), default=None,
+    p.add_argument("--patience", type=count("steps"), default=None,
                    help="stop after this many epochs without a better val loss (default 4)")
     p.add_argument("--no-augment", action="store_true", help="do not train on rotated and mirrored boards")
     p.add_argument("--seed", type=int, default=0, help="seed for weights and shuffling (default 0)")
@@ -98,22 +98,22 @@ def add_train_supervised(sub: argparse._SubParsersAction) -> None:
                    help="learn the move played (a predictor, a policy), the game's result (a value network), "
                         "both on one network (a start for train-alphazero --init), or (solver) AlphaZero's network "
                         "learning solved positions' exact results: the ceiling of its self-play")
-    p.add_argument("--positions-per-game", type=whole(0), default=None,
+    p.add_argument("--positions-per-game", type=count("plies", 0), default=None,
                    help="learn from this many positions of each game, always the same ones (AlphaGo's value "
                         "network: 1; default 0: all)")
     solver = p.add_argument_group("--target solver", "AlphaZero's network learning from the solver")
     for name, about in SOLVER_NETWORK_OPTIONS:
-        solver.add_argument("--" + name.replace("_", "-"), type=whole(0 if name == "blocks" else 1), default=None,
+        solver.add_argument("--" + name.replace("_", "-"), type=count("units", 0 if name == "blocks" else 1), default=None,
                             help=f"{about} (default {getattr(SolverSettings(), name)})")
     solver.add_argument("--policy", default=None, choices=list(POLICIES),
                         help="policy target: uniform over the moves that keep the result (keeping, the default) "
                              "or over the best-scoring moves (best)")
-    solver.add_argument("--learning-rate-drops", type=whole(1), nargs="+", default=None, metavar="EPOCH",
+    solver.add_argument("--learning-rate-drops", type=count("steps"), nargs="+", default=None, metavar="EPOCH",
                         help="epochs from which the learning rate is a tenth of what it was (default none)")
     solver.add_argument("--measure", default=None, metavar="FILE",
                         help="solved positions to measure the network on, its critical ones (`dlgo positions`' "
                              "positions.csv; default: none)")
-    solver.add_argument("--simulations", type=whole(1), default=None,
+    solver.add_argument("--simulations", type=count("simulations"), default=None,
                         help="simulations a move when measuring the network with search (default 64)")
     p.set_defaults(func=cmd_train_supervised)
 

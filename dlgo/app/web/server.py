@@ -270,14 +270,19 @@ def create_app(*, runs: Path | str = "runs", reports: Path | str | None = None, 
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, allow_hosts: Sequence[str] = (), *,
-          state: Path | str | None = None, **options: Any) -> None:
+          state: Path | str | None = None, ready: Callable[[], None] = lambda: None, **options: Any) -> None:
     """Run the server until Ctrl-C, answering requests that name this machine,
     ``host`` or one of ``allow_hosts``, holding its ``state`` folder (default
-    :func:`default_state`) against a second server (``options``: those of :func:`create_app`)."""
+    :func:`default_state`) against a second server (``options``: those of :func:`create_app`).
+    ``ready`` is called once the folder is held and the app built, before it listens:
+    a folder it cannot keep its games in is an error before then."""
     folder = Path(default_state() if state is None else state)
+    if folder.exists() and not folder.is_dir():
+        raise RecordError(f"--state {folder} is a file: dlgo serve keeps its games in a folder")
     if folder.is_dir() and any(folder.iterdir()) and read_manifest(folder).get("kind") != "serve":
         raise RecordError(f"{folder} holds other files: dlgo serve keeps its games in a folder of its own "
                           "(its expired games are deleted): choose an empty or new --state")
     with hold_folder(folder, "serve") as folder:
         app = create_app(hosts=(*LOCAL_HOSTS, host, *allow_hosts), state=folder, **options)
+        ready()
         uvicorn.run(app, host=host, port=port, log_level="warning")

@@ -29,7 +29,7 @@ from dlgo.app.web.saved import SavedGames
 from dlgo.app.web.workers import GRACE_SECONDS, START_SECONDS, EngineAnswer, EngineJob, EnginePool, EngineProcess, \
     Setup, replay_actions
 from dlgo.core.errors import DlgoError, IllegalMoveError, RecordError
-from dlgo.core.game import State, pass_would_end_game
+from dlgo.core.game import Outcome, State, pass_would_end_game
 from dlgo.core.types import Move, Player
 from dlgo.display.pictures import column_labels, star_points
 from dlgo.formats.sgf import game_to_sgf, read_sgf, sgf_to_state
@@ -149,6 +149,24 @@ class GameSession:
     def human_to_move(self) -> bool:
         return not self.state.is_over() and self.players[self.state.next_player] is None
 
+    def side_to_move(self) -> str:
+        """The side to move, as the game names it: ``red``."""
+        return self.state.game.side_name(self.state.next_player)
+
+    def notes(self) -> list[str]:
+        """What the server changed of the engines chosen, a line each: an engine whose spec asks
+        more seconds a move than the server's time limit, ``yellow (mcts:seconds=30): seconds
+        cut to 10 (the server's limit)``."""
+        chosen = [(self.state.game.side_name(p), e) for p, e in self.players.items() if e is not None]
+        if self.hint_engine not in [e for _, e in chosen]:
+            chosen.append(("hint", self.hint_engine))
+        notes = []
+        for who, engine in chosen:
+            seconds = registry.spec_parameters(engine.spec).get("seconds")
+            if isinstance(seconds, (int, float)) and seconds > self.time_limit:
+                notes.append(f"{who} ({engine.spec}): seconds cut to {self.time_limit:g} (the server's limit)")
+        return notes
+
     # ------------------------------------------------------------ the human
     def play(self, text: str | None = None, action: int | None = None) -> None:
         """The human's move, as text (``C3``, ``pass``, ``resign``) or an action
@@ -157,7 +175,7 @@ class GameSession:
         if self.state.is_over():
             raise SessionError("the game is over")
         if not self.human_to_move():
-            raise SessionError(f"it is {self.state.next_player.name}'s turn, played by {self.to_move()}")
+            raise SessionError(f"it is {self.side_to_move()}'s turn, played by {self.to_move()}")
         if (text is None) == (action is None):
             raise IllegalMoveError("give the move as text or as an action, one of them")
         state = self.state
@@ -214,7 +232,7 @@ class GameSession:
             raise SessionError("the game is over")
         spec = self.to_move()
         if spec is None:
-            raise SessionError(f"it is {self.state.next_player.name}'s turn, played by a human")
+            raise SessionError(f"it is {self.side_to_move()}'s turn, played by a human")
         self._claim()
         return self.engine_job(self.state.next_player.name)
 
@@ -245,7 +263,7 @@ class GameSession:
             state = self.state
             move = Move.resign() if answer.action is None else state.index_to_move(answer.action)
             report = {**answer.report, "engine": job.shown, "move": state.format_move(move), "action": answer.action,
-                      "player": state.next_player.name, "ply": state.num_moves_played + 1}
+                      "player": state.game.side_name(state.next_player), "ply": state.num_moves_played + 1}
             if job.role == "hint":
                 self.hint = report
                 self.message = f"hint from {job.shown}: {report['move']}"
@@ -291,15 +309,15 @@ class GameSession:
         last = state.last_move
         return {
             "id": self.id,
-            "game": self._game_facts(state),
+            "game": board_facts(state),
             "points": [self._point(state, a) for a in range(game.num_actions)],
             "swap_action": self._swap_action(state),
-            "players": {p.name: engine.spec if engine else HUMAN for p, engine in self.players.items()},
+            "players": {game.side_name(p): engine.spec if engine else HUMAN for p, engine in self.players.items()},
             "hint_engine": self.hint_engine.spec,
             "seed": self.seed,
             "time_limit": self.time_limit,
             "board": stones.tolist(),      # [row - 1][col - 1]: 0 empty, 1 black, 2 white; row 1 at the bottom
-            "next_player": None if state.is_over() else state.next_player.name,
+            "next_player": None if state.is_over() else self.side_to_move(),
             "human_to_move": self.human_to_move(),
             "legal": legal,
             "last_move": None if last is None else {"text": moves[-1]["text"] if moves else "",
@@ -311,25 +329,15 @@ class GameSession:
             "captures": self._captures(history),
             "over": state.is_over(),
             "result": None if outcome is None else {"text": outcome.text, "describe": outcome.describe(game.side_names),
-                                                    "winner": outcome.winner_name},
+                                                    "winner": _winner(state, outcome)},
             "winning_line": [[p.row, p.col] for p in state.winning_line() or []],
             "count": self._by_position("count", state, self._area_count),
             "report": self.report,
             "hint": self.hint,
             "busy": self.busy,
             "message": self.message,
+            "notes": self.notes(),
         }
-
-    @staticmethod
-    def _game_facts(state: State) -> dict[str, Any]:
-        """What the page needs to know of the game: its shape, style, what it can
-        do, its sides' names (``{"black": "red", "white": "yellow"}``), coordinates, star points."""
-        game = state.game
-        square_go = game.board_style == "go" and game.num_rows == game.num_cols
-        return {"spec": game.spec, "name": game.name, "rows": game.num_rows, "cols": game.num_cols,
-                "style": game.board_style, "has_pass": game.has_pass, "has_sgf": game.has_sgf,
-                "num_actions": game.num_actions, "sides": {p.name: game.side_name(p) for p in Player},
-                "column_labels": column_labels(state), "star_points": star_points(game.num_rows) if square_go else []}
 
     def _by_position(self, name: str, state: State, work: Callable[[State], Any]) -> Any:
         """``work(state)``, kept for the position under ``name``: the count and
@@ -357,7 +365,7 @@ class GameSession:
         if ending is None:
             return None
         outcome = ending.outcome
-        return {"at_once": ending.at_once, "text": outcome.text, "winner": outcome.winner_name,
+        return {"at_once": ending.at_once, "text": outcome.text, "winner": _winner(state, outcome),
                 "describe": outcome.describe(state.game.side_names)}
 
     @staticmethod
@@ -368,8 +376,8 @@ class GameSession:
         count = state.area_count()
         if count is None:
             return None
-        scores = {p.name: {"stones": count.stones[p], "territory": count.territory[p], "komi": count.komi_for(p),
-                           "total": count.total(p)} for p in Player}
+        scores = {state.game.side_name(p): {"stones": count.stones[p], "territory": count.territory[p],
+                                            "komi": count.komi_for(p), "total": count.total(p)} for p in Player}
         return {"owners": count.owners.tolist(), "dead": [[p.row, p.col] for p in sorted(count.dead)], **scores}
 
     @staticmethod
@@ -386,14 +394,15 @@ class GameSession:
 
     @staticmethod
     def _captures(history: list[State]) -> dict[str, int]:
-        """Stones of each colour taken off the board so far (those it started
-        with and played, minus those left)."""
+        """Stones of each side taken off the board so far (those it started
+        with and played, minus those left), by the game's names for the sides."""
         first, final = history[0].stone_array(), history[-1].stone_array()
         taken = {}
         for player, code in ((Player.black, 1), (Player.white, 2)):
             played = sum(1 for before, after in zip(history, history[1:])
                          if after.last_move is not None and after.last_move.is_play and before.next_player == player)
-            taken[player.name] = max(0, int((first == code).sum()) + played - int((final == code).sum()))
+            left = int((first == code).sum()) + played - int((final == code).sum())
+            taken[history[-1].game.side_name(player)] = max(0, left)
         return taken
 
     def record(self) -> tuple[str, str, str]:
@@ -406,7 +415,8 @@ class GameSession:
         name = f"dlgo-{state.game.name}-{self.id[:6]}"
         if state.game.has_sgf:
             return f"{name}.sgf", "application/x-go-sgf", game_to_sgf(state, black, white, result)
-        lines = [f"game: {state.game.spec}", f"black: {black}", f"white: {white}",
+        first, second = state.game.side_names
+        lines = [f"game: {state.game.spec}", f"{first}: {black}", f"{second}: {white}",
                  f"result: {result or 'unfinished'}", f"moves: {state.moves_text()}", ""]
         return f"{name}.txt", "text/plain", "\n".join(lines)
 
@@ -415,9 +425,27 @@ class GameSession:
         self.engine.close()
 
 
+def board_facts(state: State) -> dict[str, Any]:
+    """What a page needs to know of the game of ``state``: its shape, style, what it can
+    do, its sides' names (``{"black": "red", "white": "yellow"}``: the first and the second
+    to move, as the requests may name them, and as the game does), coordinates, star points."""
+    game = state.game
+    square_go = game.board_style == "go" and game.num_rows == game.num_cols
+    return {"spec": game.spec, "name": game.name, "rows": game.num_rows, "cols": game.num_cols,
+            "style": game.board_style, "has_pass": game.has_pass, "has_sgf": game.has_sgf,
+            "num_actions": game.num_actions, "sides": {p.name: game.side_name(p) for p in Player},
+            "column_labels": column_labels(state), "star_points": star_points(game.num_rows) if square_go else []}
+
+
+def _winner(state: State, outcome: Outcome) -> str:
+    """The side that won, as the game names it (``red``), or ``draw``."""
+    return "draw" if outcome.winner is None else state.game.side_name(outcome.winner)
+
+
 def _moves(history: list[State]) -> list[dict[str, Any]]:
-    """The moves of a game's states: who played each, as typed, and its action (None: a resignation)."""
-    return [{"player": before.next_player.name, "text": before.format_move(after.last_move),
+    """The moves of a game's states: the side that played each (as the game names it), the move as typed,
+    and its action (None: a resignation)."""
+    return [{"player": before.game.side_name(before.next_player), "text": before.format_move(after.last_move),
              "action": None if after.last_move.is_resign else before.move_to_index(after.last_move)}
             for before, after in zip(history, history[1:]) if after.last_move is not None]
 

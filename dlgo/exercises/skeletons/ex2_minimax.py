@@ -1,8 +1,9 @@
 """Exercise 2 (chapter 4): minimax and alpha-beta pruning.
 
 Write three functions that work on any game of the suite through the shared
-state API, and check them on tic-tac-toe with ``dlgo exercise check 2``; play
-your ``best_move`` against the library's alpha-beta with ``dlgo exercise play 2``.
+state API, and check them with ``dlgo exercise check 2`` (on tic-tac-toe, and on
+finished games of Go); play your ``best_move`` against the library's alpha-beta
+with ``dlgo exercise play 2``.
 
 What a state offers (``dlgo.core.game.State``):
 

@@ -97,6 +97,15 @@ class GoGame(Game):
             return GoState(Board(self.num_rows, self.num_cols), Player.black, None, None, self)
         return GoState.with_handicap(self.num_rows, self.handicap_points, self.komi, game=self)
 
+    def describe(self) -> str:
+        """``go 9x9, komi 7.5 for white (go:size=9,komi=7.5)``, with the handicap and the dead stones where set."""
+        words = [f"go {self.num_rows}x{self.num_cols}", f"komi {self.komi:g} for white"]
+        if self.handicap:
+            words.append(f"{self.handicap} handicap stones")
+        if self.dead_stones:
+            words.append("dead stones taken off at the count")
+        return f"{', '.join(words)} ({self.spec})"
+
     def with_komi(self, komi: float) -> "GoGame":
         """The same board with another komi."""
         return GoGame(self.num_rows, self.num_cols, komi, self.handicap, self.dead_stones)

@@ -1,6 +1,6 @@
 """``GET /api/catalog``: the games and engines a page may choose, with their
 options and defaults, the networks on offer (``?game=SPEC``: those that play
-that game) and the server's limits."""
+that game, the parameters that act on it and its empty board) and the server's limits."""
 from __future__ import annotations
 
 import asyncio
@@ -11,8 +11,9 @@ from fastapi import APIRouter, Query
 from dlgo.app.web.routes.common import Store
 from dlgo.app.web.safety import MAX_BOARD, MAX_SPEC, FileRoots, Networks, browser_game, offered_engines, \
     offered_networks
-from dlgo.app.web.sessions import DEFAULT_HINT
-from dlgo.games import GAMES, game_options
+from dlgo.app.web.sessions import DEFAULT_HINT, board_facts
+from dlgo.core.game import State
+from dlgo.games import GAMES, game_options, new_game
 from engines.checkpoints import NETWORK_PARAMETERS
 from engines.neural.loading import kind_has_heads
 from engines.registry import engine_class, engine_description, engine_parameters
@@ -49,22 +50,37 @@ def _jsonable(value: Any) -> Any:
 
 def catalog(roots: FileRoots, time_limit: float, game: str | None = None) -> dict[str, Any]:
     """The games and engines a page may choose, with their options and defaults, and
-    the networks on offer (those that play ``game``, a spec, when it is given)."""
-    offered = offered_networks(roots, browser_game(game) if game else None)
+    the networks on offer. Each parameter that acts on some games only names them
+    (``"games": ["go"]``: ``mcts``'s ``rave``, as the engine says). Given ``game``, a
+    spec: only the networks that play it and the parameters that act on it, and its
+    empty board (``board``, as a session's ``game``)."""
+    state = browser_game(game) if game else None
+    offered = offered_networks(roots, state)
     networks = {"keras": [name for name, _ in offered.keras], "npz": offered.rollouts + offered.patterns,
                 "sets": offered.sets}
+    starts: dict[str, State] = {name: new_game(name) for name in GAMES}
     engines_list = []
     for name in offered_engines():
+        cls = engine_class(name)
         parameters = []
         for p in engine_parameters(name):
-            entry = {"name": p.name, "type": _type_name(p.type), "default": _jsonable(p.default)}
+            if state is not None and not cls.parameter_acts_on(p.name, state):
+                continue  # an error to set in this game
+            entry: dict[str, Any] = {"name": p.name, "type": _type_name(p.type), "default": _jsonable(p.default)}
+            acting = [g for g, start in starts.items() if cls.parameter_acts_on(p.name, start)]
+            if len(acting) < len(starts):
+                entry["games"] = acting
             if p.name in NETWORK_PARAMETERS:
                 entry["files"] = files_for(name, p.name, offered)
             elif _type_name(p.type) == "str":
                 continue  # set only on the command line (a program's path)
             parameters.append(entry)
         engines_list.append({"name": name, "description": engine_description(name), "parameters": parameters})
-    games = [{"name": name, "description": spec.description, "sides": list(spec.factory().side_names),
-              "options": {k: _jsonable(v) for k, v in game_options(name).items()}} for name, spec in GAMES.items()]
-    return {"games": games, "engines": engines_list, "networks": networks, "default_hint": DEFAULT_HINT,
-            "limits": {"time_limit": time_limit, "max_board": MAX_BOARD}}
+    games = [{"name": name, "description": spec.description, "sides": list(starts[name].game.side_names),
+              "spec": starts[name].game.spec, "options": {k: _jsonable(v) for k, v in game_options(name).items()}}
+             for name, spec in GAMES.items()]
+    answer = {"games": games, "engines": engines_list, "networks": networks, "default_hint": DEFAULT_HINT,
+              "limits": {"time_limit": time_limit, "max_board": MAX_BOARD}}
+    if state is not None:
+        answer["board"] = board_facts(state)
+    return answer

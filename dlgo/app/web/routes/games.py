@@ -7,22 +7,49 @@ from typing import Any
 
 from fastapi import APIRouter
 from fastapi.responses import Response
-from pydantic import Field
+from pydantic import ConfigDict, Field
 
 from dlgo.app.web.routes.common import Store, Strict, find_session, session_key
-from dlgo.app.web.safety import MAX_SGF, MAX_SPEC
+from dlgo.app.web.safety import MAX_SGF, MAX_SPEC, browser_game
 from dlgo.app.web.sessions import sgf_game
+from dlgo.core.errors import SpecError
+from dlgo.core.game import Game
 
 router = APIRouter()
 
 
 class Players(Strict):
-    """Who plays each side of a new game, its seed and its hint engine."""
+    """Who plays each side of a new game, its seed and its hint engine. A side is
+    named ``black`` (the first to move) or ``white`` in any game, or as the game
+    names it (``red`` and ``yellow``, ``X`` and ``O``): :meth:`sides`."""
 
-    black: str = Field("human", max_length=MAX_SPEC, description="'human' or an engine spec")
-    white: str = Field("human", max_length=MAX_SPEC, description="'human' or an engine spec")
+    model_config = ConfigDict(extra="allow", strict=True)  # the game's own names for the sides: read by sides()
+
+    black: str = Field("human", max_length=MAX_SPEC, description="'human' or an engine spec: the first to move")
+    white: str = Field("human", max_length=MAX_SPEC, description="'human' or an engine spec: the second")
     seed: int | None = Field(None, ge=0, lt=2 ** 31)
     hint: str | None = Field(None, max_length=MAX_SPEC, description="the engine that answers hints")
+
+    def sides(self, game: Game) -> tuple[str, str]:
+        """Who plays the first side and the second in ``game``: ``black`` and ``white``,
+        or the fields named as the game names its sides (``"red": "human"``, any case);
+        a :class:`SpecError` for any other field, a value that is no spec, or a side named twice."""
+        given = {"black": self.black, "white": self.white}
+        named = {name.lower(): (key, name) for key, name in zip(given, game.side_names)}
+        seen = {key for key in given if key in self.model_fields_set}
+        for field, value in (self.model_extra or {}).items():
+            if field.lower() not in named:
+                raise SpecError(f"bad request: {field}: no such field; the sides of {game.name} are "
+                                f"{' and '.join(game.side_names)} (or black and white)")
+            key, name = named[field.lower()]
+            if not isinstance(value, str) or len(value) > MAX_SPEC:
+                raise SpecError(f"bad request: {field}: 'human' or an engine spec, at most {MAX_SPEC} characters")
+            if key in seen:
+                also = f" (or {key})" if key != name else ""
+                raise SpecError(f"bad request: {field}: the side {name}{also} is given twice; give it once")
+            seen.add(key)
+            given[key] = value
+        return given["black"], given["white"]
 
 
 class NewGame(Players):
@@ -40,7 +67,8 @@ class MoveRequest(Strict):
 
 @router.post("/api/sessions", status_code=201)
 async def new_session(body: NewGame, store: Store) -> dict[str, Any]:
-    session = await asyncio.to_thread(store.open, body.game, body.black, body.white, seed=body.seed, hint=body.hint)
+    state = browser_game(body.game)
+    session = await asyncio.to_thread(store.open, state, *body.sides(state.game), seed=body.seed, hint=body.hint)
     return session.view()
 
 
@@ -48,7 +76,7 @@ async def new_session(body: NewGame, store: Store) -> dict[str, Any]:
 async def sgf_session(body: SgfGame, store: Store) -> dict[str, Any]:
     """A game from an SGF record, its moves played from its set-up stones, to go on from its end."""
     state = await asyncio.to_thread(sgf_game, body.sgf)
-    session = await asyncio.to_thread(store.open, state, body.black, body.white, seed=body.seed, hint=body.hint)
+    session = await asyncio.to_thread(store.open, state, *body.sides(state.game), seed=body.seed, hint=body.hint)
     return session.view()
 
 

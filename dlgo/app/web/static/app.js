@@ -6,6 +6,11 @@ import { showReports } from "./reports.js";
 
 const $ = (id) => document.getElementById(id);
 const HUMAN = "human";
+// the game the setup form offers first, and its empty board: drawn at once, before the catalogue answers
+// (then the board of the game as set up comes with the catalogue's answer for it, catalog?game=SPEC)
+const FIRST_GAME = "tictactoe";
+let setupBoard = { rows: 3, cols: 3, style: "grid", column_labels: ["a", "b", "c"], star_points: [],
+  sides: { black: "X", white: "O" } };
 
 let catalog = null;     // games, engines and networks on offer
 let view = null;        // the session as the server last sent it
@@ -33,9 +38,19 @@ async function api(path, options = {}) {
   return data;
 }
 
-// a side as the game's players call it: "black", "red", "X" (view.game.sides)
-function sideName(player) {
-  return view.game.sides[player];
+// the game's two sides as it names them, the first to move first: ["red", "yellow"]. The view names
+// every side so (its players, the side to move, each move's, the winner, the captures, the count)
+function sides() {
+  return [view.game.sides.black, view.game.sides.white];
+}
+
+// a side's stones on the board: 1 for the first side's, 2 for the second's
+function stoneOf(side) {
+  return sides().indexOf(side) + 1;
+}
+
+function bothEngines() {
+  return sides().every((side) => view.players[side] !== HUMAN);
 }
 
 function capital(text) {
@@ -133,10 +148,15 @@ function specFrom(name, fields) {
   return parts.length ? `${name}:${parts.join(",")}` : name;
 }
 
+// each player's box named as the game names its side: "Red (moves first)", "Yellow"
+function nameSides(first, second) {
+  $("player-black").querySelector("legend").textContent = `${capital(first)} (moves first)`;
+  $("player-white").querySelector("legend").textContent = capital(second);
+}
+
 function buildGameOptions() {
   const game = catalog.games.find((g) => g.name === $("game-select").value);
-  $("player-black").querySelector("legend").textContent = `${capital(game.sides[0])} (moves first)`;
-  $("player-white").querySelector("legend").textContent = capital(game.sides[1]);
+  nameSides(...game.sides);
   const box = $("game-options");
   box.replaceChildren();
   const fields = [];
@@ -155,16 +175,27 @@ function gameSpec() {
   return specFrom($("game-select").value, $("game-options").fields || []);
 }
 
-// The players' lists of networks offer only those that play the game as set up now.
+// The players' lists of networks offer only those that play the game as set up now, and their fields only
+// the parameters that act on it (mcts's rave on Go alone); the empty board shown is that game's.
+// While an answer is awaited the form says it is busy (aria-busy): its players' boxes are about to be rebuilt.
+let refreshing = 0;
 async function refreshNetworks() {
+  refreshing += 1;
+  $("setup-form").setAttribute("aria-busy", "true");
   try {
-    catalog.engines = (await api(`/catalog?game=${encodeURIComponent(gameSpec())}`)).engines;
+    const answer = await api(`/catalog?game=${encodeURIComponent(gameSpec())}`);
+    catalog.engines = answer.engines;
+    setupBoard = answer.board;
+    if (!view) render();
+    // rebuilt after the answer comes: what was chosen or typed meanwhile stays
+    for (const colour of ["black", "white"]) {
+      buildPlayer($(`player-${colour}`), $(`${colour}-engine`).value, $(`${colour}-spec`).value);
+    }
   } catch (error) {
-    return;  // options that make no game yet: the lists stay as they are
-  }
-  // rebuilt after the answer comes: what was chosen or typed meanwhile stays
-  for (const colour of ["black", "white"]) {
-    buildPlayer($(`player-${colour}`), $(`${colour}-engine`).value, $(`${colour}-spec`).value);
+    // options that make no game yet: the lists stay as they are
+  } finally {
+    refreshing -= 1;
+    if (!refreshing) $("setup-form").removeAttribute("aria-busy");
   }
 }
 
@@ -248,7 +279,7 @@ function showAnalysis(report) {
   }
   box.replaceChildren();
   const head = document.createElement("p");
-  head.textContent = `${report.engine} chose ${report.move} for ${sideName(report.player)} (move ${report.ply}): ` +
+  head.textContent = `${report.engine} chose ${report.move} for ${report.player} (move ${report.ply}): ` +
     describeCompute(report.compute);
   box.append(head);
   if (report.principal_variation.length > 1) {
@@ -278,23 +309,26 @@ function showAnalysis(report) {
     return;
   }
   const forMover = (report.value + 1) / 2;
-  const black = report.player === "black" ? forMover : 1 - forMover;
+  const [first, second] = sides();
+  const black = report.player === first ? forMover : 1 - forMover;  // the first side's share
   valueBox.hidden = false;
   $("value-black").style.width = `${(black * 100).toFixed(1)}%`;
   $("value-text").textContent = `${report.engine}'s estimate${report.proven ? " (proven)" : ""}: ` +
-    `${sideName("black")} ${(black * 100).toFixed(0)}%, ${sideName("white")} ${((1 - black) * 100).toFixed(0)}%`;
+    `${first} ${(black * 100).toFixed(0)}%, ${second} ${((1 - black) * 100).toFixed(0)}%`;
+}
+
+// Go's captures: the stones each side took ("black 2, white 0")
+function capturesText() {
+  const [first, second] = sides();
+  return `captures: ${first} ${view.captures[second]}, ${second} ${view.captures[first]}`;
 }
 
 function statusText() {
   if (!view) return "Choose a game and the players, then start.";
-  if (view.over) {
-    return `Game over: ${view.result.describe}` + (view.game.style === "go"
-      ? ` (captures: black ${view.captures.white}, white ${view.captures.black})` : "");
-  }
+  if (view.over) return `Game over: ${view.result.describe}` + (view.game.style === "go" ? ` (${capturesText()})` : "");
   const who = view.players[view.next_player];
-  const side = capital(sideName(view.next_player));
-  const captures = view.game.style === "go"
-    ? `; captures: black ${view.captures.white}, white ${view.captures.black}` : "";
+  const side = capital(view.next_player);
+  const captures = view.game.style === "go" ? `; ${capturesText()}` : "";
   if (thinking) return `${side} (${who}) is thinking…${captures}`;
   return (who === HUMAN ? `${side} to move: your turn` : `${side} (${who}) to move`) + captures;
 }
@@ -303,9 +337,11 @@ function render() {
   const status = $("status");
   status.textContent = statusText();
   status.className = view && view.over ? "over" : "";
-  if (!view) {
-    for (const id of ["board", "sides", "moves"]) $(id).replaceChildren();
-    for (const id of ["score", "value", "download", "autoplay", "speed-label", "swap"]) $(id).hidden = true;
+  if (!view) {  // the empty board of the game set up: never a blank page
+    drawBoard($("board"), { game: setupBoard, points: [], winning_line: [], count: null, last_move: null,
+      board: Array.from({ length: setupBoard.rows }, () => Array(setupBoard.cols).fill(0)) });
+    for (const id of ["sides", "moves"]) $(id).replaceChildren();
+    for (const id of ["score", "value", "download", "autoplay", "speed-label", "swap", "notes"]) $(id).hidden = true;
     for (const id of ["pass", "resign", "undo", "hint"]) $(id).disabled = true;
     showAnalysis(null);
     return;
@@ -328,9 +364,10 @@ function render() {
   $("resign").disabled = !human;
   $("undo").disabled = thinking || view.moves.length === 0;
   $("hint").disabled = thinking || view.over;
-  const bothEngines = view.players.black !== HUMAN && view.players.white !== HUMAN;
-  $("autoplay").hidden = !bothEngines || view.over;
-  $("speed-label").hidden = !bothEngines;
+  $("autoplay").hidden = !bothEngines() || view.over;
+  $("speed-label").hidden = !bothEngines();
+  $("notes").hidden = !view.notes.length;  // what the server changed of the engines chosen (a time cut)
+  $("notes").textContent = view.notes.join("; ");
   $("autoplay").textContent = paused ? "Play" : "Pause";
   const download = $("download");
   download.hidden = view.moves.length === 0;
@@ -345,11 +382,11 @@ function render() {
 function showSides() {
   const box = $("sides");
   box.replaceChildren();
-  ["black", "white"].forEach((player, i) => {
+  sides().forEach((side, i) => {
     const item = document.createElement("span");
-    item.className = `side ${player}` + (player === view.next_player ? " to-move" : "");
-    item.append(sideIcon(view.game.style, i + 1),
-      `${capital(sideName(player))}${i === 0 ? " (moves first)" : ""}: ${view.players[player]}`);
+    item.className = `side ${["black", "white"][i]}` + (side === view.next_player ? " to-move" : "");
+    const first = i === 0 ? " (moves first)" : "";
+    item.append(sideIcon(view.game.style, i + 1), `${capital(side)}${first}: ${view.players[side]}`);
     box.append(item);
   });
 }
@@ -362,11 +399,11 @@ function showScore() {
   box.replaceChildren();
   const table = document.createElement("table");
   table.innerHTML = "<tr><th></th><th>stones</th><th>territory</th><th>komi</th><th>total</th></tr>";
-  ["black", "white"].forEach((player, i) => {
-    const score = view.count[player];
+  sides().forEach((side, i) => {
+    const score = view.count[side];
     const row = table.insertRow();
     const name = row.insertCell();
-    name.append(sideIcon(view.game.style, i + 1), capital(sideName(player)));
+    name.append(sideIcon(view.game.style, i + 1), capital(side));
     for (const value of [score.stones, score.territory, score.komi, score.total]) row.insertCell().textContent = value;
   });
   const dead = view.count.dead.length;
@@ -382,8 +419,8 @@ function showMoves() {
   list.replaceChildren();
   view.moves.forEach((move, i) => {
     const item = document.createElement("li");
-    item.append(sideIcon(view.game.style, move.player === "black" ? 1 : 2), move.text);
-    item.title = `${sideName(move.player)}: ${move.text}`;
+    item.append(sideIcon(view.game.style, stoneOf(move.player)), move.text);
+    item.title = `${move.player}: ${move.text}`;
     if (i === view.moves.length - 1) item.className = "latest";
     list.append(item);
   });
@@ -422,8 +459,8 @@ async function engineTurns() {
   // the engines play while it is an engine's turn (and, between two engines, until paused)
   const mine = generation;
   while (view && mine === generation && !view.over && !view.human_to_move && !thinking && !paused) {
-    const bothEngines = view.players.black !== HUMAN && view.players.white !== HUMAN;
-    if (bothEngines && view.moves.length) await sleep(Number($("speed").max) - Number($("speed").value));
+    const watching = bothEngines();
+    if (watching && view.moves.length) await sleep(Number($("speed").max) - Number($("speed").value));
     if (mine !== generation || paused || !view || view.over) break;
     thinking = true;
     render();
@@ -435,7 +472,7 @@ async function engineTurns() {
     }
     if (mine === generation) render();
     if (!ok) {
-      paused = bothEngines; // an engine failed: stop and let the user choose
+      paused = watching; // an engine failed: stop and let the user choose
       if (mine === generation) render();
       break;
     }
@@ -485,6 +522,26 @@ function forget() {
   history.replaceState(null, "", "#/play");
 }
 
+// the setup form as the game on the table was set up (a game opened by its link, or a reload): its game and
+// options, and who plays each side; the engines' lists then follow that game (refreshNetworks)
+function showSetupOf(shown) {
+  const spec = parseSpec(shown.game.spec);
+  const game = catalog.games.find((g) => g.spec === shown.game.spec) ||
+    catalog.games.find((g) => spec && g.name === spec.name);
+  if (game) {
+    $("game-select").value = game.name;
+    buildGameOptions();
+    if (game.spec !== shown.game.spec) fillFields($("game-options").fields, spec.params);
+  }
+  nameSides(shown.game.sides.black, shown.game.sides.white);
+  ["black", "white"].forEach((colour, i) => {
+    const played = shown.players[sides()[i]];
+    const engine = parseSpec(played);
+    buildPlayer($(`player-${colour}`), played === HUMAN || !engine ? HUMAN : engine.name, played);
+  });
+  refreshNetworks();
+}
+
 // the game `id` as the server has it (after a reload, or a restart of the server), going on where it was
 async function openGame(id) {
   generation += 1;
@@ -493,7 +550,8 @@ async function openGame(id) {
   drawnPly = -1;
   say("");
   if (await update(api(`/sessions/${encodeURIComponent(id)}`), mine) && view) {
-    paused = view.players.black !== HUMAN && view.players.white !== HUMAN;  // two engines wait for Play
+    paused = bothEngines();  // two engines wait for Play
+    showSetupOf(view);
     render();
     engineTurns();
   }
@@ -546,7 +604,7 @@ function wireControls() {
     }
     if (mine !== generation) return;
     if (!ending) { sendMove({ move: "pass" }); return; }
-    const opponent = sideName(view.next_player === "black" ? "white" : "black");
+    const opponent = sides().find((side) => side !== view.next_player);
     confirmThen(ending.at_once
       ? `${capital(opponent)} passed: passing too ends the game, ${ending.describe}. Pass?`
       : `If you pass, ${opponent} can end the game by passing back: ${ending.describe}. Pass?`,
@@ -560,7 +618,7 @@ function wireControls() {
   $("resign").addEventListener("click", () => confirmThen("Resign and lose this game?",
     () => sendMove({ move: "resign" })));
   $("undo").addEventListener("click", async () => {
-    paused = view.players.black !== HUMAN && view.players.white !== HUMAN;
+    paused = bothEngines();
     await update(api(`/sessions/${view.id}/undo`, { method: "POST" }), generation);
   });
   $("hint").addEventListener("click", async () => {
@@ -603,19 +661,22 @@ function gameInAddress() {
 async function main() {
   wireControls();
   window.addEventListener("hashchange", route);
+  nameSides(setupBoard.sides.black, setupBoard.sides.white);
   route();
+  render();  // the empty board at once: the first paint shows the table, not a blank page
   try {
-    catalog = await api("/catalog");
+    catalog = await api(`/catalog?game=${FIRST_GAME}`);  // its engines' lists and fields: those for the first game
   } catch (error) {
     say(`The server did not answer: ${error.message}`);
     return;
   }
   for (const game of catalog.games) $("game-select").append(new Option(`${game.name}: ${game.description}`, game.name));
-  $("game-select").value = "tictactoe";
+  $("game-select").value = FIRST_GAME;
+  setupBoard = catalog.board;
   buildGameOptions();
   buildPlayer($("player-black"), HUMAN);
   buildPlayer($("player-white"), "mcts");
-  await refreshNetworks();
+  render();
   document.body.dataset.ready = "true";
   if (gameInAddress()) await openGame(gameInAddress());  // a reload, or a link to a game
 }
