@@ -10,7 +10,11 @@ Each folder gets the sections its files hold (``ratings`` and ``games`` of a tou
 ``mistakes`` of solved positions; a subfolder with its own ``summary.md`` gets its own
 facts), then the sections of the experiment its ``summary.md`` names, from that script's
 ``facts(out)``. Sections nothing here can derive (a check's result that only its run
-knew) are kept.
+knew) are kept. With ``--tables``, each tournament's ``summary.md`` also gets the standard
+columns of its ratings table written again from its ``ratings.csv``, as reports write them
+now (after their wording changed: a pinned rating, a singular unit), the rest of its text kept:
+
+    python scripts/refresh_facts.py --tables reports/*/
 """
 from __future__ import annotations
 
@@ -28,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run as a script from any folder
 
 from dlgo.arena.mistakes import mistake_facts  # noqa: E402
-from dlgo.arena.report import tournament_facts  # noqa: E402
+from dlgo.arena.report import refresh_ratings_table, tournament_facts  # noqa: E402
 from dlgo.storage.facts import update_facts  # noqa: E402
 from dlgo.storage.folders import read_manifest  # noqa: E402
 
@@ -67,27 +71,32 @@ def report_folders(folder: Path) -> list[Path]:
     return sorted(path for path in folder.iterdir() if path.is_dir() and (path / "summary.md").exists())
 
 
-def refresh(folder: Path, experiment: bool = True) -> list[str]:
-    """Write ``folder``'s facts (and its report subfolders', from their files alone) again;
-    returns the sections written."""
+def refresh(folder: Path, experiment: bool = True, tables: bool = False) -> list[str]:
+    """Write ``folder``'s facts (and its report subfolders', from their files alone) again,
+    and with ``tables`` its summary's ratings table; returns the sections written."""
     sections = derived(folder, experiment)
     if sections:
         update_facts(folder, sections)
     written = list(sections)
+    if tables and (folder / "ratings.csv").exists() and (folder / "summary.md").exists() \
+            and refresh_ratings_table(folder):
+        written.append("the ratings table")
     for sub in report_folders(folder):
-        written += [f"{sub.name}/{name}" for name in refresh(sub, experiment=False)]
+        written += [f"{sub.name}/{name}" for name in refresh(sub, experiment=False, tables=tables)]
     return written
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("folders", nargs="+", type=Path, help="report folders")
+    parser.add_argument("--tables", action="store_true",
+                        help="also write each summary's ratings table again from ratings.csv (its standard columns)")
     args = parser.parse_args(argv)
     for folder in args.folders:
         if not folder.is_dir():
             print(f"error: {folder} is not a report folder", file=sys.stderr)
             return 2
-        print(f"{folder}: {', '.join(refresh(folder)) or 'nothing to derive'}")
+        print(f"{folder}: {', '.join(refresh(folder, tables=args.tables)) or 'nothing to derive'}")
     return 0
 
 

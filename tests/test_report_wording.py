@@ -118,3 +118,21 @@ def test_a_compute_of_one_is_singular_in_the_table_and_at_the_console(tmp_path):
     engine = create("random")
     engine.select_move(new_game("tictactoe"))
     assert describe_compute(engine).endswith(" 1 move")
+
+
+def test_a_summarys_ratings_table_is_written_again_from_ratings_csv_and_nothing_else_changes(tmp_path):
+    """A summary written before a change of wording ("0 to 0", "1 moves") is put right
+    from ratings.csv alone, cell for cell as write_report writes it now; the rest is kept."""
+    from dlgo.arena.report import refresh_ratings_table
+
+    records = run_tournament(ENGINES, tmp_path, "tictactoe", ["random", "alphabeta:depth=1", "mcts:rounds=5"], 4,
+                             seed=2, workers=1, progress=False)
+    write_report(tmp_path, records, "three engines", bootstrap=20,
+                 columns={"note": {"random": "the anchor"}}, outro="Mine: | `random` | 7 | kept |")
+    summary = tmp_path / "summary.md"
+    written = summary.read_text()
+    assert "| `random` | 0 | pinned |" in written and "| 1 move | the anchor |" in written
+    assert refresh_ratings_table(tmp_path) is False  # as written now: nothing to do
+    old = written.replace("| 0 | pinned |", "| 0 | 0 to 0 |").replace("| 1 move |", "| 1 moves |")
+    summary.write_text(old)
+    assert refresh_ratings_table(tmp_path) is True and summary.read_text() == written

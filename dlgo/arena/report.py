@@ -263,6 +263,51 @@ def plot_crosstable(rows: Sequence[EngineRow], table: pd.DataFrame, path: Path, 
     save_figure(fig, path)
 
 
+#: the head of a summary's ratings table: its standard columns, which :func:`table_row` fills
+TABLE_HEAD = "| engine | Elo | 95% interval | games | score | s/move | compute/move |"
+
+#: how many of a ratings table's cells :func:`table_row` writes
+TABLE_CELLS = TABLE_HEAD.count("|") - 1
+
+
+def table_row(r: EngineRow) -> str:
+    """The engine's row of the summary's ratings table, its standard columns (engine to compute a move)."""
+    return (f"| `{r.engine}` | {r.elo:.0f} | {interval_text(r)} | {r.games} | {r.score:.1%} | "
+            f"{r.seconds_per_move:.4f} | {amount(r.compute_per_move, r.unit)} |")
+
+
+def read_ratings(folder: str | Path) -> list[EngineRow]:
+    """The rows of a tournament folder's ``ratings.csv``, as :func:`write_report` wrote them."""
+    ratings = pd.read_csv(Path(folder) / "ratings.csv", keep_default_na=False, na_values=[""])
+    return [EngineRow(**{**row, "games": int(row["games"])}) for row in ratings.to_dict("records")]
+
+
+def refresh_ratings_table(folder: str | Path) -> bool:
+    """Write the standard columns of the ratings table in ``folder``'s ``summary.md``
+    again from its ``ratings.csv``, as :func:`write_summary` writes them now (after their
+    wording changed), with the rest of the summary, its scores (ratings.csv rounds them
+    once more) and any further columns kept as they are; nothing is played or fitted.
+    Returns whether the summary changed."""
+    path = Path(folder) / "summary.md"
+    rows = {r.engine: r for r in read_ratings(folder)}
+    lines = path.read_text().split("\n")
+    in_table = False
+    for i, line in enumerate(lines):
+        in_table = line.startswith(TABLE_HEAD) or (in_table and line.startswith("|"))
+        engine = line.split("`")[1] if line.startswith("| `") else None
+        if in_table and engine in rows:
+            cells = line.split("|")
+            score = float(cells[5].strip().rstrip("%")) / 100
+            lines[i] = table_row(rows[engine]._replace(score=score)) + "".join(
+                f" {cell.strip()} |" for cell in cells[TABLE_CELLS + 1:-1])
+    text = "\n".join(lines)
+    if text == path.read_text():
+        return False
+    with atomic_write(path) as handle:
+        handle.write(text)
+    return True
+
+
 def write_summary(path: Path, rows: Sequence[EngineRow], records: Sequence[GameRecord], title: str = "",
                   anchoring: str = "", intro: str = "", outro: str = "",
                   columns: Mapping[str, Mapping[str, str]] | None = None) -> None:
@@ -276,13 +321,10 @@ def write_summary(path: Path, rows: Sequence[EngineRow], records: Sequence[GameR
              f"{anchoring or describe_scale([r.engine for r in rows])}, with 95% bootstrap intervals.", "",
              *([intro, ""] if intro else []),
              "![strength against compute](strength_vs_compute.png)", "",
-             "| engine | Elo | 95% interval | games | score | s/move | compute/move |"
-             + "".join(f" {heading} |" for heading in columns),
+             TABLE_HEAD + "".join(f" {heading} |" for heading in columns),
              "|---|---:|---|---:|---:|---:|---:|" + "---:|" * len(columns)]
     for r in rows:
-        lines.append(f"| `{r.engine}` | {r.elo:.0f} | {interval_text(r)} | {r.games} | "
-                     f"{r.score:.1%} | {r.seconds_per_move:.4f} | {amount(r.compute_per_move, r.unit)} |"
-                     + "".join(f" {texts.get(r.engine, '')} |" for texts in columns.values()))
+        lines.append(table_row(r) + "".join(f" {texts.get(r.engine, '')} |" for texts in columns.values()))
     lines += ["", "![cross-table](crosstable.png)", ""]
     early = [r for r in records if r.note]
     if early:  # an engine failed (an external program died or answered an error)
