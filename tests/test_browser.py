@@ -60,6 +60,8 @@ def start(page, game: str, white: str, black: str = "human", options: dict | Non
     page.wait_for_function("!document.getElementById('setup-form').hasAttribute('aria-busy')")
     page.select_option("#black-engine", black.split(":")[0])
     page.select_option("#white-engine", white.split(":")[0])
+    for side, spec in (("black", black), ("white", white)):  # a human side has no spec box to fill
+        assert page.locator(f"#{side}-spec").is_visible() == (spec != "human"), side
     if white != "human":
         page.fill("#white-spec", white)
     page.click("#start")
