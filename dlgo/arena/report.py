@@ -175,11 +175,10 @@ def tournament_facts(folder: str | Path) -> dict[str, object]:
     seconds and compute a move) and ``games`` from its ``games.csv`` (where the folder keeps
     its games)."""
     out = Path(folder)
-    ratings = pd.read_csv(out / "ratings.csv")
     facts: dict[str, object] = {"ratings": [
         {"engine": row.engine, "elo": float(row.elo), "pinned": is_pinned(row),
          "seconds_per_move": float(row.seconds_per_move), "compute_per_move": float(row.compute_per_move)}
-        for row in ratings.itertuples()]}
+        for row in read_ratings(out)]}
     if (out / "games.csv").exists():
         facts["games"] = game_facts(out)
     return facts

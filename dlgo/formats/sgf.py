@@ -148,9 +148,9 @@ def read_sgf(data: bytes | str) -> SgfRecord:
         black, white, _ = root.get_setup_stones()
         record.setup[Player.black] = sorted(point(rc) for rc in black)
         record.setup[Player.white] = sorted(point(rc) for rc in white)
-        if handicap and handicap != len(black):
-            where = "its handicap (HA)"
-            raise ValueError(f"HA[{handicap}] says {handicap} stones, but AB places {len(black)} black stones")
+        if handicap and handicap != len(black):  # FF[4]: a handicap's stones are set up with AB
+            raise RecordError(f"not a readable SGF game: its handicap (HA): HA[{handicap}] says {handicap} stones, "
+                              f"but AB places {len(black)} black stones")
         for number, node in enumerate(game.get_main_sequence()[1:], start=1):
             where, why = f"node {number}", "a move off the board"
             colour, rc = node.get_move()
