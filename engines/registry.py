@@ -5,12 +5,18 @@ Parameters, their types and defaults come from each engine's constructor, and
 its description from the class docstring, so the registry never goes out of date.
 Engine modules are imported on first use, so ``import engines`` stays cheap and
 only the neural engines pay TensorFlow's start-up.
+
+A spec may also name a bot of a user's own: a Python file (``alice.py``,
+``alice.py:AliceBot:depth=3``) or an engine an installed package registers under the
+entry-point group ``dlgo.engines``. Those play in processes of their own, under
+limits (:mod:`engines.bots`); every function here takes them as it takes the suite's.
 """
 from __future__ import annotations
 
 import importlib
 import inspect
 import typing
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, NamedTuple
 
@@ -18,31 +24,11 @@ from dlgo.core.agent import Agent
 from dlgo.core.errors import SpecError
 from dlgo.core.game import State
 from dlgo.core.specs import bind, format_spec, split_spec
-from engines import checkpoints
+from engines import bots, checkpoints
+from engines.bots import DEFAULT_LIMITS, BotLimits
+from engines.names import BUILT_IN
 from engines.neural.loading import metadata_only
 
-# name -> "module:Class", imported on first use
-_ENGINES: dict[str, str] = {
-    "random": "engines.randombot:RandomAgent",
-    "minimax": "engines.minimax:MinimaxAgent",
-    "alphabeta": "engines.minimax:AlphaBetaAgent",
-    "mcts": "engines.mcts:MCTSAgent",
-    "uct": "engines.mcts:UCTAgent",
-    "mcts-go": "engines.mcts:GoMCTSAgent",
-    "predictor": "engines.predictor:PredictorAgent",
-    "alphazero": "engines.alphazero:AlphaZeroAgent",
-    "gumbel": "engines.alphazero:GumbelAgent",
-    "alphago": "engines.alphago:AlphaGoAgent",
-    "alphago-puct": "engines.alphago:AlphaGoPUCTAgent",
-    "alphago-go": "engines.alphago:AlphaGoGoAgent",
-    "pg": "engines.rl:PolicyAgent",
-    "q": "engines.rl:QAgent",
-    "ac": "engines.rl:ActorCriticAgent",
-    "gtp": "engines.gtpbot:GTPAgent",
-    "gnugo": "engines.gtpbot:GnuGoAgent",
-    "openspiel": "engines.openspiel:OpenSpielAgent",
-    "solver": "engines.solver:SolverAgent",
-}
 
 
 class Parameter(NamedTuple):
@@ -52,23 +38,33 @@ class Parameter(NamedTuple):
 
 
 def engine_names() -> list[str]:
-    """Every registered engine, e.g. ``['random', 'minimax', ...]``."""
-    return list(_ENGINES)
+    """Every registered engine, e.g. ``['random', 'minimax', ...]``: the suite's own,
+    then those installed packages register (:func:`engines.bots.entry_point_engines`)."""
+    return [*BUILT_IN, *bots.entry_point_engines()]
 
 
 def engine_class(name: str) -> type[Agent]:
-    """The class behind engine ``name`` (its module is imported now)."""
+    """The class behind the suite's engine ``name`` (its module is imported now); a bot of
+    a user's own has none here (its code runs in its own process): :func:`engine_parameters`
+    and :func:`engine_description` describe it."""
+    if bots.is_bot(name):
+        raise SpecError(f"{name!r} is a bot of your own: its class is loaded in a process of its own, not here")
     try:
-        target = _ENGINES[name]
+        target = BUILT_IN[name]
     except KeyError:
-        raise SpecError(f"unknown engine {name!r}; the engines are: {', '.join(_ENGINES)}") from None
+        known = ", ".join(engine_names())
+        raise SpecError(f"unknown engine {name!r}; the engines are: {known}; or give a bot's file, FILE.py") from None
     module, _, cls = target.partition(":")
     engine: type[Agent] = getattr(importlib.import_module(module), cls)
     return engine
 
 
 def engine_parameters(name: str) -> list[Parameter]:
-    """The parameters of engine ``name``, with their types and defaults."""
+    """The parameters of engine ``name``, with their types and defaults (for a bot of a
+    user's own, as text: ``Parameter("depth", "int", "3")``)."""
+    if bots.is_bot(name):
+        source, _ = bots.split_bot_spec(name)
+        return [Parameter(*p) for p in bots.describe(source)["parameters"]]
     cls = engine_class(name)
     hints = typing.get_type_hints(cls.__init__)
     return [Parameter(p.name, hints.get(p.name, str), p.default)
@@ -79,6 +75,8 @@ def engine_description(name: str) -> str:
     """The first paragraph of the engine's docstring, its reST literals (two backquotes
     each side) written with one, as Markdown writes them: text that ``dlgo engines``,
     the web page and the docs' tables show alike."""
+    if bots.is_bot(name):
+        return str(bots.describe(bots.split_bot_spec(name)[0])["doc"])
     doc = inspect.getdoc(engine_class(name)) or ""
     return " ".join(doc.split("\n\n")[0].split()).replace("``", "`")
 
@@ -115,7 +113,10 @@ def check_spec(spec: str) -> str:
 def spec_parameters(spec: str) -> dict[str, Any]:
     """The parameters ``spec`` gives its engine, typed: ``{"seconds": 30.0}`` for
     ``mcts:seconds=30`` (those it leaves out take their defaults); a :class:`SpecError`
-    for a name or a value the engine does not take."""
+    for a name or a value the engine does not take (a bot's, checked in its process, as text)."""
+    if bots.is_bot(spec):
+        source, given = bots.split_bot_spec(spec)
+        return split_spec("bot:" + bots.bind_parameters(source, given)["given"])[1]
     name, params = resolve(*split_spec(spec))
     return bind(engine_class(name).__init__, params, f"engine {name!r}")
 
@@ -124,7 +125,10 @@ def canonical_spec(spec: str) -> str:
     """One spelling of the engine ``spec`` names: its engine's name and the parameters
     it sets to other than their defaults, in the engine's order (``random:``,
     ``random:seed=`` and ``random`` are all ``random``); a :class:`SpecError` as
-    :func:`check_spec` gives."""
+    :func:`check_spec` gives. A bot's is its file's absolute path and its class
+    (:func:`engines.bots.canonical_bot_spec`)."""
+    if bots.is_bot(spec):
+        return bots.canonical_bot_spec(spec)
     name, _ = resolve(*split_spec(spec))
     given = spec_parameters(spec)
     return format_spec(name, {p.name: given[p.name] for p in engine_parameters(name)
@@ -149,6 +153,8 @@ def check_engine(spec: str, state: State | None = None) -> str:
     it plays that game; no program is started. Returns the spec."""
     with metadata_only():
         agent = create(spec)
+    if isinstance(agent, bots.BotAgent) and agent.load_fault is not None:
+        raise agent.load_fault
     try:
         if state is not None:
             agent.check_game(state)
@@ -158,7 +164,11 @@ def check_engine(spec: str, state: State | None = None) -> str:
 
 
 def create(spec: str, **overrides: Any) -> Agent:
-    """Build an engine: ``create("mcts:rounds=800,c=1.4")`` or ``create("mcts", rounds=800)``."""
+    """Build an engine: ``create("mcts:rounds=800,c=1.4")`` or ``create("mcts", rounds=800)``;
+    a bot of a user's own plays under the limits ``limits=BotLimits(...)`` gives."""
+    if bots.is_bot(spec):
+        limits = overrides.pop("limits", DEFAULT_LIMITS)
+        return bots.create_bot(spec, limits, **overrides)
     name, given = split_spec(spec)
     name, params = resolve(name, {**given, **overrides})
     cls = engine_class(name)
@@ -168,9 +178,11 @@ def create(spec: str, **overrides: Any) -> Agent:
     return agent
 
 
-def create_seeded(spec: str, seed: int | None = None) -> Agent:
+def create_seeded(spec: str, seed: int | None = None, limits: BotLimits = DEFAULT_LIMITS) -> Agent:
     """Like :func:`create`, giving ``seed`` to engines that take one unless the
     spec sets its own (so a whole match is reproducible from one number)."""
+    if bots.is_bot(spec):
+        return bots.create_bot(spec, limits, seed=seed)
     name, params = resolve(*split_spec(spec))
     takes_seed = any(p.name == "seed" for p in engine_parameters(name))
     if takes_seed and "seed" not in params and seed is not None:
@@ -178,15 +190,19 @@ def create_seeded(spec: str, seed: int | None = None) -> Agent:
     return create(spec)
 
 
+@dataclass(frozen=True)
 class EngineFactory:
     """The registry as the arena's agent factory (``dlgo.arena.match.AgentFactory``):
-    tournaments, data generation and training are handed :data:`ENGINES`."""
+    tournaments, data generation and training are handed :data:`ENGINES`, or a factory
+    with other ``limits`` for the bots of users' own."""
+
+    limits: BotLimits = DEFAULT_LIMITS
 
     def create(self, spec: str, seed: int | None = None) -> Agent:
-        return create_seeded(spec, seed)
+        return create_seeded(spec, seed, self.limits)
 
     def network_files(self, spec: str) -> list[Path]:
-        return checkpoints.network_files(spec)
+        return [] if bots.is_bot(spec) else checkpoints.network_files(spec)
 
 
 #: the factory to hand to the arena

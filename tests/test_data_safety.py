@@ -231,7 +231,7 @@ def test_a_writer_removes_temporary_files_of_dead_writers_only(tmp_path):
 
 
 def test_the_header_is_the_records_columns():
-    assert HEADER.split(",")[:3] == ["experiment", "game_id", "game"] and HEADER.endswith(",note")
+    assert HEADER.split(",")[:3] == ["experiment", "game_id", "game"] and HEADER.endswith(",note,ending")
 
 
 # Training after a kill at every step ---------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from dlgo.arena import tournament
 from dlgo.arena.match import play_match
 from dlgo.arena.tournament import play_games, run_tournament, schedule
 from dlgo.core.errors import ModelFileError, RecordError
-from dlgo.formats.records import GameRecord, read_games, replay, write_games
+from dlgo.formats.records import GameRecord, ending_of, open_games_file, read_games, replay, write_games
 from engines import ENGINES
 
 SPECS = ["random", "alphabeta:depth=1", "mcts:rounds=20"]
@@ -228,20 +228,33 @@ def test_engine_moves_match_a_real_game():
     assert record.engine_moves() == ((len(moves) + (not white_first)) // 2, (len(moves) + white_first) // 2)
 
 
-def test_games_written_before_the_note_column_still_load(tmp_path):
+def test_games_written_before_the_note_and_ending_columns_still_load(tmp_path):
     record = play_match(ENGINES, "connect4", "random", "mcts:rounds=10", seed=3)
+    assert record.ending == "win" and record.note == ""
     path = tmp_path / "games.csv"
     write_games(path, [record])
     header, row = path.read_text().splitlines()
-    assert header.endswith(",note")
-    path.write_text(header.removesuffix(",note") + "\n" + row.removesuffix(",") + "\n")  # an older file
-    assert read_games(path) == [record]
-    assert path.read_text().splitlines()[0] == header.removesuffix(",note")  # read as it is, not rewritten
+    assert header.endswith(",note,ending") and row.endswith(",,win")
+    for old_header, old_row in ((header.removesuffix(",ending"), row.removesuffix(",win")),
+                                (header.removesuffix(",note,ending"), row.removesuffix(",,win"))):
+        path.write_text(old_header + "\n" + old_row + "\n")  # an older file
+        assert read_games(path) == [record]  # the ending read off the result
+        assert path.read_text().splitlines()[0] == old_header  # read as it is, not rewritten
+    assert open_games_file(path) == [record]  # the one writer: its rows under today's header
+    assert path.read_text().splitlines() == [header, row]
     broken = header.replace("plies,", "") + "\n" + row + "\n"  # a required column missing
     path.write_text(broken)
     with pytest.raises(RecordError, match="does not start with the games.csv header"):
         read_games(path)
     assert path.read_text() == broken  # kept as it is
+
+
+@pytest.mark.parametrize("result, winner, note, ending", [
+    ("1-0", "black", "", "win"), ("1/2-1/2", "draw", "", "draw"), ("B+3.5", "black", "", "score"),
+    ("0", "draw", "", "score"), ("W+R", "white", "", "resignation"), ("B+F", "black", "white forfeits: x", "forfeit"),
+    ("0-1", "white", "black forfeits: gnugo exited", "forfeit")])
+def test_the_ending_of_an_old_row_is_read_off_its_result(result, winner, note, ending):
+    assert ending_of(result, winner, note) == ending
 
 
 def test_moves_text_is_what_replay_reads_back():

@@ -145,6 +145,7 @@ class _Match:
         self.spent = {p: [0.0, 0.0, 0] for p in Player}  # seconds, compute, moves
         self.outcome: Outcome | None = None
         self.note = ""
+        self.fault = ""  # the side that failed: how (games.csv's ``ending``)
         for spec in (task.black, task.white):
             warm_up(factory, spec, self.state)
         self.agents = {Player.black: factory.create(task.black, task.seed)}
@@ -175,6 +176,7 @@ class _Match:
                 move = agent.select_move(self.state)
         except EngineError as err:  # the side that failed loses by forfeit
             self.note = f"{player.name} forfeits: {err}"
+            self.fault = getattr(err, "fault", Ending.FORFEIT.value)  # a bot of a user's own says how it failed
             self.outcome = self.state.game.outcome(player.other, Ending.FORFEIT)
             return
         compute = agent.last_compute
@@ -203,6 +205,7 @@ class _Match:
             black_compute=mean(Player.black, 1), white_compute=mean(Player.white, 1),
             black_unit=self.agents[Player.black].unit, white_unit=self.agents[Player.white].unit,
             seed=task.seed, opening_plies=self.opening_plies, moves=" ".join(self.moves), note=self.note,
+            ending=self.fault or outcome.ending.value,
         )
 
 

@@ -54,6 +54,14 @@ def die_with_parent(parent: int) -> None:
     if sys.platform.startswith("linux"):
         libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
         libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    watch_parent(parent)
+
+
+def watch_parent(parent: int) -> None:
+    """End this process (within a second) once its parent, process ``parent``, is gone:
+    a watchdog thread. :func:`die_with_parent` adds the kernel's signal to it; a process
+    started from a thread other than its parent's main one has only this (the kernel's
+    signal comes when the thread that started it ends)."""
     if os.getppid() != parent:  # the parent died before the request took hold
         os._exit(1)
 

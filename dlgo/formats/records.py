@@ -47,6 +47,12 @@ class GameRecord:
     opening_plies: int
     moves: str           # the moves as typed by humans, space separated
     note: str = ""       # why a game ended early: "white forfeits: gnugo exited (exit code 1)"
+    ending: str = ""     # how it ended: win, draw, score, resignation; or the loser's fault: forfeit (an
+    #                      engine failed), timeout, exception, illegal-move, crash, ... (see ENDINGS)
+
+    def __post_init__(self) -> None:
+        if not self.ending:  # a row from before the column: read off the result
+            self.ending = ending_of(self.result, self.winner, self.note)
 
     @classmethod
     def columns(cls) -> list[str]:
@@ -66,6 +72,28 @@ class GameRecord:
         if self.winner == "draw":
             return 0.5
         return 1.0 if (self.black if self.winner == "black" else self.white) == spec else 0.0
+
+
+#: the endings of games the rules decided, in games.csv's ``ending`` column; any other is a fault
+#: of the losing side (``forfeit``, or a bot's: ``timeout``, ``exception``, ``illegal-move``, ...)
+RULE_ENDINGS = ("win", "draw", "score", "resignation")
+
+
+def ending_of(result: str, winner: str, note: str = "") -> str:
+    """How a game recorded without an ``ending`` ended, read off its result text:
+    ``B+F`` (or a note) a forfeit, ``W+R`` a resignation, ``B+3.5`` a count."""
+    if result.endswith("+F") or note:
+        return "forfeit"
+    if result.endswith("+R"):
+        return "resignation"
+    if winner == "draw" and result != "0":
+        return "draw"
+    return "score" if result[:2] in ("B+", "W+") or result == "0" else "win"
+
+
+def is_fault(ending: str) -> bool:
+    """Did a game with this ``ending`` end by a fault of the side that lost?"""
+    return ending not in RULE_ENDINGS
 
 
 def replay(record_game: str, moves: str) -> list[State]:
@@ -104,9 +132,9 @@ def one_game(records: Iterable[GameRecord], where: str, fix: str = "") -> str:
 #: games but for these (and the compute of an engine whose budget is seconds)
 MEASURED = ("black_seconds", "white_seconds")
 
-#: the header of games.csv, and the ones older files may have (before the ``note`` column)
+#: the header of games.csv, and the ones older files may have (before the ``note`` and ``ending`` columns)
 HEADER = ",".join(GameRecord.columns())
-OLD_HEADERS = (",".join(GameRecord.columns()[:-1]),)
+OLD_HEADERS = (",".join(GameRecord.columns()[:-2]), ",".join(GameRecord.columns()[:-1]))
 BOM = "\ufeff"
 
 
@@ -214,7 +242,7 @@ def _load(path: Path) -> tuple[list[GameRecord], bool]:
         try:
             if None in row or None in row.values():
                 raise ValueError("too many or too few fields")
-            # a column added since the file was written (``note``) takes its default
+            # a column added since the file was written (``note``, ``ending``) takes its default
             records.append(GameRecord(**{c: _parse(row[c], kinds[c]) for c in columns if c in row}))
         except (TypeError, ValueError) as err:
             raise RecordError(f"{path}, row {number}: cannot be read ({err}); it is kept as it is: "
@@ -241,6 +269,9 @@ def open_games_file(path: Path) -> list[GameRecord]:
         with path.open("r+b") as handle:
             handle.truncate(keep)
             os.fsync(handle.fileno())
+    if not raw.startswith(HEADER.encode() + b"\n") and not raw.startswith(HEADER.encode() + b"\r\n"):
+        write_games(path, read_games(path))  # a file from before a column: its rows under today's header
+        return read_games(path)
     return read_games(path) if len({r.game_id for r in records}) < len(records) else records
 
 

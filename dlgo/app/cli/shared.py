@@ -10,12 +10,13 @@ from typing import Any, Callable, NamedTuple
 
 import engines
 from dlgo.core.agent import Agent
-from dlgo.core.arguments import count
+from dlgo.core.arguments import count, seconds, whole
 from dlgo.core.errors import DlgoError
 from dlgo.core.game import State
 from dlgo.core.types import Player
 from dlgo.formats.records import recorded_games, replay
 from dlgo.formats.sgf import read_sgf_file, sgf_to_state
+from engines.bots import BotLimits
 
 
 # ------------------------------------------------------------------ options
@@ -67,14 +68,44 @@ def config_from_args(args: argparse.Namespace, cls: Any, saved: Callable[[str], 
     return cls(**values)
 
 
+def add_bot_limit_options(parser: argparse.ArgumentParser) -> None:
+    """``--move-seconds``, ``--bot-memory``, ``--bot-startup``: the limits a bot of a user's
+    own (a ``FILE.py``, or a package's engine) plays under (see :func:`bot_limits`)."""
+    limits = BotLimits()
+    parser.add_argument("--move-seconds", type=seconds(), default=limits.move_seconds,
+                        help="a bot of your own (FILE.py) that takes longer for a move loses the game "
+                             f"(default {limits.move_seconds:g})")
+    parser.add_argument("--bot-memory", type=whole(0, 2**20, "MB"), default=limits.memory_mb, metavar="MB",
+                        help=f"a bot of your own that needs more memory loses the game (default {limits.memory_mb:,}; "
+                             "0: no limit)")
+    parser.add_argument("--bot-startup", type=seconds(), default=limits.startup_seconds,
+                        metavar="SECONDS", help="a bot of your own that takes longer to load and build loses its "
+                                                f"games (default {limits.startup_seconds:g})")
+
+
+def bot_limits(args: argparse.Namespace) -> BotLimits:
+    """The limits :func:`add_bot_limit_options` read (the defaults where a command has none)."""
+    default = BotLimits()
+    return BotLimits(getattr(args, "move_seconds", default.move_seconds),
+                     getattr(args, "bot_memory", default.memory_mb),
+                     getattr(args, "bot_startup", default.startup_seconds))
+
+
+def engine_factory(args: argparse.Namespace) -> engines.EngineFactory:
+    """The engines, the bots of users' own under the limits ``args`` give."""
+    return engines.EngineFactory(bot_limits(args))
+
+
 # ------------------------------------------------------------------ players
-def make_player(spec: str, seed: int | None, state: State | None = None) -> Agent | None:
+def make_player(spec: str, seed: int | None, state: State | None = None,
+                limits: BotLimits | None = None) -> Agent | None:
     """None for a human, else the engine built from ``spec`` (checked first, in
-    milliseconds, to play the game of ``state`` when given)."""
+    milliseconds, to play the game of ``state`` when given; a bot of a user's own is
+    loaded in its process, under ``limits``)."""
     if spec.strip().lower() == "human":
         return None
     engines.check_engine(spec, state)
-    agent = engines.create_seeded(spec, seed)
+    agent = engines.create_seeded(spec, seed, limits or BotLimits())
     agent.start()  # a program that cannot start is an error now, not at its first move
     return agent
 

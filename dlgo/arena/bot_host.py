@@ -1,0 +1,356 @@
+"""The process a bot of a user's own plays in: ``python -m dlgo.arena.bot_host``.
+
+A bot from a file or another package (``alice.py``, ``alice.py:AliceBot``, an
+engine an installed package registers) is code the suite did not write: it may
+raise, hang, answer nonsense, eat memory or end the interpreter. So it plays in a
+process of its own, this module, and the suite talks to it over two pipes, one JSON
+object a line each way (never pickle: nothing the bot sends is run). Its parent
+(:mod:`engines.bots`) kills it the moment it takes too long; here it runs under a
+memory limit (``RLIMIT_AS``) set before anything is imported, with its prints sent
+nowhere (stdout and stderr are the parent's protocol in GTP), and it dies with its
+parent.
+
+The requests, each answered by one line (``{"ok": ...}``, or ``{"fault": KIND,
+"message": ...}`` for what the bot did wrong, after which the process ends):
+
+* ``load``: import the bot (a file, or a module) and find its class: the one
+  :class:`~dlgo.core.agent.Agent` subclass it defines, or the one named. Answers
+  its description: name, unit, first paragraph of its docstring, parameters.
+* ``bind``: check parameters given as spec text against the constructor (a spec
+  error is ``{"error": ...}``, not a fault: the process goes on).
+* ``new``: build a bot for a game (its parameters, seed and game spec), which
+  checks that it plays that game.
+* ``move``: the moves of the game so far (text, from the start); the bot's move.
+"""
+from __future__ import annotations
+
+import inspect
+import json
+import os
+import sys
+import time
+import traceback
+import typing
+from pathlib import Path
+from typing import IO, Any
+
+#: how a game a bot lost by fault ended (games.csv's ``ending`` column)
+TIMEOUT = "timeout"            # no move within the move's time limit (killed)
+EXCEPTION = "exception"        # the bot raised
+ILLEGAL = "illegal-move"       # a move the rules forbid here
+MALFORMED = "malformed-move"   # not a move at all (a wrong type, a point off the board)
+CRASH = "crash"                # the process ended (a crash, os._exit, a signal)
+MEMORY = "out-of-memory"       # past its memory limit
+EXIT = "exit"                  # called sys.exit() or exit()
+STARTUP = "start-up"           # did not load, build or check in time or at all
+
+#: every fault, in the order reports list them
+FAULTS = (STARTUP, EXCEPTION, TIMEOUT, ILLEGAL, MALFORMED, MEMORY, EXIT, CRASH)
+
+
+class Fault(Exception):
+    """What the bot did wrong: ``kind`` (one of :data:`FAULTS`) and a one-line message."""
+
+    def __init__(self, kind: str, message: str):
+        super().__init__(message)
+        self.kind = kind
+
+
+def where_raised(error: BaseException, files: tuple[str, ...] = ()) -> str:
+    """``ValueError: no move (alice.py, line 12, in choose)``: an exception in one line,
+    at the deepest frame in one of ``files`` (the bot's own code), or else the deepest."""
+    if isinstance(error, SyntaxError):  # the frames are the importer's: the place is in the error
+        return f"SyntaxError: {error.msg} ({Path(error.filename or '?').name}, line {error.lineno})"
+    frames = traceback.extract_tb(error.__traceback__)
+    mine = [f for f in frames if f.filename in files] or frames
+    text = f"{type(error).__name__}: {error}".strip().rstrip(":")
+    text = " ".join(text.split())
+    if len(text) > 300:
+        text = text[:297] + "..."
+    if mine:
+        frame = mine[-1]
+        text += f" ({Path(frame.filename).name}, line {frame.lineno}, in {frame.name})"
+    return text
+
+
+def fault_of(error: BaseException, files: tuple[str, ...], memory_mb: int) -> Fault:
+    """The :class:`Fault` an exception raised by the bot's code stands for."""
+    if isinstance(error, Fault):
+        return error
+    if isinstance(error, MemoryError):
+        return Fault(MEMORY, f"ran out of memory (its limit is {memory_mb:,} MB): {where_raised(error, files)}")
+    if isinstance(error, SystemExit):
+        return Fault(EXIT, f"ended the interpreter (sys.exit({error.code!r}))")
+    return Fault(EXCEPTION, where_raised(error, files))
+
+
+def load_module(source: dict[str, str]) -> Any:
+    """The bot's module: ``{"file": path}`` imported from its file (its folder on the
+    path, so that it may import modules beside it), or ``{"module": name}``."""
+    import importlib
+    import importlib.util
+
+    if "module" in source:
+        return importlib.import_module(source["module"])
+    path = Path(source["file"])
+    name = "dlgo_bot_" + "".join(c if c.isalnum() else "_" for c in path.stem)
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise Fault(STARTUP, f"{path.name} cannot be imported as Python")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses and pickling look a class's module up
+    sys.path.insert(0, str(path.parent))
+    spec.loader.exec_module(module)
+    return module
+
+
+def find_class(module: Any, class_name: str | None, label: str) -> type:
+    """The bot's class in ``module``: ``class_name``, or the one concrete
+    :class:`~dlgo.core.agent.Agent` subclass the module defines."""
+    from dlgo.core.agent import Agent
+
+    if class_name:
+        cls = getattr(module, class_name, None)
+        if not (inspect.isclass(cls) and issubclass(cls, Agent)):
+            found = agent_classes(module)
+            raise Fault(STARTUP, f"{label} has no Agent subclass {class_name!r}"
+                                 + (f" (it has: {', '.join(c.__name__ for c in found)})" if found else ""))
+    else:
+        found = agent_classes(module)
+        if not found:
+            raise Fault(STARTUP, f"{label} defines no subclass of dlgo.core.agent.Agent: a bot is a class "
+                                 "with a choose(state) method that returns Decision(move, work)")
+        if len(found) > 1:
+            names = ", ".join(c.__name__ for c in found)
+            raise Fault(STARTUP, f"{label} defines {len(found)} Agent subclasses ({names}): name one, "
+                                 f"as {label}:{found[0].__name__}")
+        cls = found[0]
+    if inspect.isabstract(cls):
+        missing = ", ".join(sorted(getattr(cls, "__abstractmethods__", ())))
+        raise Fault(STARTUP, f"{cls.__name__} does not define {missing}: a bot's choose(state) returns "
+                             "Decision(move, work)")
+    return cls
+
+
+def agent_classes(module: Any) -> list[type]:
+    """The concrete Agent subclasses ``module`` defines itself (not those it imports)."""
+    from dlgo.core.agent import Agent
+
+    return [value for value in vars(module).values()
+            if inspect.isclass(value) and issubclass(value, Agent) and value.__module__ == module.__name__
+            and not inspect.isabstract(value)]
+
+
+def describe(cls: Any) -> dict[str, Any]:
+    """What ``dlgo engines FILE`` shows of a bot's class: its name, unit, docstring's
+    first paragraph and its constructor's parameters (name, type, default as text)."""
+    try:
+        hints = typing.get_type_hints(cls.__init__)
+    except Exception:  # an annotation that does not resolve: shown as written
+        hints = {}
+    parameters = []
+    for p in inspect.signature(cls.__init__).parameters.values():
+        if p.name == "self" or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+            continue
+        kind = hints.get(p.name, p.annotation if p.annotation is not p.empty else str)
+        kind_text = kind.__name__ if isinstance(kind, type) else str(kind).replace("typing.", "")
+        default = "" if p.default is p.empty else repr(p.default)
+        parameters.append([p.name, kind_text, default])
+    doc = inspect.getdoc(cls) or ""
+    return {"class": cls.__name__, "name": getattr(cls, "name", "agent"), "unit": getattr(cls, "unit", "moves"),
+            "doc": " ".join(doc.split("\n\n")[0].split()).replace("``", "`"), "parameters": parameters,
+            "takes_seed": "seed" in inspect.signature(cls.__init__).parameters}
+
+
+class Host:
+    """The bot's side of the pipes: one request at a time, answered in order."""
+
+    def __init__(self, memory_mb: int):
+        self.memory_mb = memory_mb
+        self.cls: Any = None
+        self.files: tuple[str, ...] = ()
+        self.label = "the bot"
+        self.bot: Any = None
+        self.state: Any = None
+        self.played: list[str] = []  # the moves self.state has had, as text
+        self.limit: float | None = None
+        self.budget: float | None = None
+
+    def handle(self, request: dict[str, Any]) -> dict[str, Any]:
+        op = request.get("op")
+        if op == "load":
+            return self.load(request)
+        if self.cls is None:
+            raise Fault(STARTUP, "no bot loaded")
+        if op == "bind":
+            return self.bind(request)
+        if op == "new":
+            return self.new(request)
+        if op == "move":
+            return self.move(request)
+        raise ValueError(f"unknown request {op!r}")
+
+    def load(self, request: dict[str, Any]) -> dict[str, Any]:
+        source = request["source"]
+        self.label = request.get("label") or source.get("file") or source.get("module", "the bot")
+        try:
+            module = load_module(source)
+            self.cls = find_class(module, request.get("class"), self.label)
+        except BaseException as error:
+            fault = fault_of(error, (source.get("file", ""),), self.memory_mb)
+            raise Fault(STARTUP if fault.kind == EXCEPTION else fault.kind,
+                        f"{self.label} does not load: {fault}" if fault.kind == EXCEPTION else str(fault)) from None
+        self.files = tuple({inspect.getsourcefile(c) or "" for c in self.cls.__mro__ if c.__module__ == module.__name__}
+                           | {source.get("file", "")})
+        return {"ok": describe(self.cls)}
+
+    def bind(self, request: dict[str, Any]) -> dict[str, Any]:
+        from dlgo.core.errors import SpecError
+        from dlgo.core.specs import bind, format_spec
+
+        assert self.cls is not None
+        try:
+            kwargs = bind(self.cls.__init__, request["params"], f"engine {self.label!r}")
+        except SpecError as error:
+            return {"error": str(error)}
+        defaults = {p.name: p.default for p in inspect.signature(self.cls.__init__).parameters.values()}
+        changed = {k: v for k, v in defaults.items() if k in kwargs and kwargs[k] != v}
+        return {"ok": {"given": format_spec("", kwargs).lstrip(":"),
+                       "changed": format_spec("", {k: kwargs[k] for k in changed}).lstrip(":")}}
+
+    def new(self, request: dict[str, Any]) -> dict[str, Any]:
+        from dlgo.core.errors import SpecError
+        from dlgo.core.specs import bind
+        from dlgo.games import get_game
+
+        assert self.cls is not None
+        try:
+            kwargs = bind(self.cls.__init__, request["params"], f"engine {self.label!r}")
+        except SpecError as error:
+            return {"error": str(error)}
+        if request.get("seed") is not None and "seed" not in kwargs and describe(self.cls)["takes_seed"]:
+            kwargs["seed"] = request["seed"]
+        game = get_game(request["game"])
+        try:
+            self.bot = self.cls(**kwargs)
+            self.bot.spec = request.get("spec", self.label)
+            self.state = game.initial_state()
+            self.bot.check_game(self.state)
+        except BaseException as error:
+            fault = fault_of(error, self.files, self.memory_mb)
+            if fault.kind == EXCEPTION:
+                raise Fault(STARTUP, f"building it for {game.spec} raised {fault}") from None
+            raise fault from None
+        self.played, self.limit, self.budget = [], None, None
+        return {"ok": True}
+
+    def move(self, request: dict[str, Any]) -> dict[str, Any]:
+        from dlgo.core.agent import Agent, Decision
+        from dlgo.core.types import Move
+
+        if self.bot is None:
+            raise Fault(STARTUP, "no bot built")
+        moves: list[str] = request["moves"]
+        if moves[:len(self.played)] != self.played:  # another line of play: from the start
+            self.state, self.played = self.bot_state_at_start(), []
+        for text in moves[len(self.played):]:
+            self.state = self.state.apply_move(self.state.parse_move(text))
+            self.played.append(text)
+        if request.get("limit") != self.limit:
+            self.limit = request.get("limit")
+            self.bot.set_time_limit(self.limit)
+        if request.get("budget") != self.budget:
+            self.budget = request.get("budget")
+            self.bot.set_time_budget(self.budget)
+        state = self.state
+        start = time.perf_counter()
+        try:
+            if type(self.bot).select_move is not Agent.select_move:  # a bot that keeps the book's select_move
+                move, work = self.bot.select_move(state), 1
+            else:
+                decision = self.bot.choose(state)
+                if isinstance(decision, Move) or not isinstance(decision, Decision):
+                    raise Fault(MALFORMED, f"choose returned {describe_value(decision)}, not Decision(move, work)")
+                move, work = decision.move, decision.work
+        except BaseException as error:
+            raise fault_of(error, self.files, self.memory_mb) from None
+        seconds = time.perf_counter() - start
+        if not isinstance(move, Move):
+            raise Fault(MALFORMED, f"the move is {describe_value(move)}, not a Move"
+                                   + (": wrap a point as Move.play(point)" if type(move).__name__ == "Point" else ""))
+        if not isinstance(work, int) or isinstance(work, bool):
+            raise Fault(MALFORMED, f"the work is {describe_value(work)}, not a whole number")
+        try:
+            text = state.format_move(move)
+        except Exception as error:  # a point off the board, a pass in a game without one
+            raise Fault(MALFORMED, f"{move!r} is no move in {state.game.name}: {error}") from None
+        if not state.is_valid_move(move):
+            try:
+                state.apply_move(move)
+                reason = "the rules forbid it"
+            except Exception as error:
+                reason = str(error)
+            raise Fault(ILLEGAL, f"played {text}, an illegal move: {reason}")
+        return {"ok": {"move": text, "work": work, "seconds": seconds}}
+
+    def bot_state_at_start(self) -> Any:
+        return self.state.game.initial_state()
+
+
+def describe_value(value: Any) -> str:
+    """``int 3``, ``None``: a value a bot returned, in a few words."""
+    if value is None:
+        return "None"
+    text = repr(value)
+    return f"{type(value).__name__} {text if len(text) <= 60 else text[:57] + '...'}"
+
+
+def limit_memory(memory_mb: int) -> None:
+    """Cap this process's address space at ``memory_mb`` (0: no cap): an allocation
+    past it raises :class:`MemoryError` in the bot rather than starving the machine."""
+    if memory_mb <= 0:
+        return
+    import resource
+
+    limit = memory_mb * 2**20
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+
+
+def serve(requests: IO[bytes], answers: IO[bytes], memory_mb: int) -> None:
+    """Answer requests until the parent closes its end or a fault ends the bot."""
+    host = Host(memory_mb)
+    for line in requests:
+        try:
+            answer = host.handle(json.loads(line))
+        except Fault as fault:
+            answers.write(json.dumps({"fault": fault.kind, "message": str(fault)}).encode() + b"\n")
+            answers.flush()
+            return
+        except BaseException as error:  # the host's own failure (a bad request): the parent reads it as a crash
+            failure = fault_of(error, host.files, memory_mb)
+            answers.write(json.dumps({"fault": failure.kind, "message": str(failure)}).encode() + b"\n")
+            answers.flush()
+            return
+        answers.write(json.dumps(answer).encode() + b"\n")
+        answers.flush()
+
+
+def main(argv: list[str]) -> None:
+    """``bot_host REQUESTS_FD ANSWERS_FD PARENT_PID MEMORY_MB WITH_PARENT``."""
+    requests_fd, answers_fd, parent, memory_mb, with_parent = (int(a) for a in argv[:5])
+    limit_memory(memory_mb)
+    from dlgo.arena.workers import die_with_parent, watch_parent
+
+    if with_parent:
+        die_with_parent(parent)
+    else:  # started off the parent's main thread: the kernel's signal would follow that thread
+        watch_parent(parent)
+    with os.fdopen(requests_fd, "rb") as requests, os.fdopen(answers_fd, "wb") as answers:
+        serve(requests, answers, memory_mb)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
