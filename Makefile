@@ -49,6 +49,7 @@ bench: $(STAMP) kernels
 	$(BIN)/python benchmarks/selfplay.py
 	$(BIN)/python benchmarks/web_engines.py --concurrent 31
 	$(BIN)/python benchmarks/solver.py --positions 30
+	$(BIN)/python benchmarks/bots.py
 	$(BIN)/python scripts/docs_figures.py
 
 docs: $(STAMP)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import atexit
 import hashlib
+import importlib.util
 import json
 import logging
 import math
@@ -34,6 +35,7 @@ import threading
 import time
 from dataclasses import dataclass
 from functools import lru_cache
+from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -113,8 +115,6 @@ class BotSource:
 
 
 def _module_file(module: str) -> str:
-    import importlib.util
-
     try:
         spec = importlib.util.find_spec(module)
     except (ImportError, ValueError):
@@ -126,8 +126,6 @@ def _module_file(module: str) -> str:
 def entry_point_engines() -> dict[str, str]:
     """The engines installed packages register (``{"name": "package.module:Class"}``),
     under :data:`ENTRY_POINTS`; a name the suite's own engines have is left out."""
-    from importlib.metadata import entry_points
-
     found: dict[str, str] = {}
     for point in entry_points(group=ENTRY_POINTS):
         if point.name in BUILT_IN or ":" not in point.value:
@@ -286,13 +284,15 @@ _IDLE: dict[tuple[BotSource, str, BotLimits], list[BotProcess]] = {}  # loaded, 
 MOST_IDLE = 8
 
 
-def _stop_all() -> None:
+def stop_all() -> None:
+    """Stop every bot process this process started, the idle ones too (at exit, and for a
+    long-lived front end that is done with its bots)."""
     for process in list(_RUNNING):
         process.stop()
     _IDLE.clear()
 
 
-atexit.register(_stop_all)
+atexit.register(stop_all)
 
 
 def _key(source: BotSource, limits: BotLimits) -> tuple[BotSource, str, BotLimits]:

@@ -17,6 +17,7 @@ ROOT = Path(__file__).resolve().parents[1]
     ("predictor.py", ["--seconds", "0.01", "--model", "tiny", "--games", "3"]),
     ("selfplay.py", ["--games", "2", "--parallel", "2", "--simulations", "2", "--blocks", "1", "--filters", "4"]),
     ("web_engines.py", ["--engines", "random", "--concurrent", "2"]),
+    ("bots.py", ["--games", "2"]),
 ])
 def test_benchmark_scripts_run_and_save_their_table(script, args, tmp_path):
     out = tmp_path / "table.md"

@@ -26,7 +26,7 @@ TENSORFLOW_MODULES = {"tensorflow", "keras", "engines.neural.backend", "engines.
 #: the modules that import pandas or matplotlib when they load: the CLI's commands that draw or write a
 #: report import them, so that `dlgo --help` and the other commands start without them
 PLOTTING_MODULES = {"dlgo.display.pictures", "dlgo.display.plotting", "dlgo.arena.report", "dlgo.arena.mistakes",
-                    "engines.analysis"}
+                    "dlgo.arena.league", "dlgo.arena.leaderboard", "engines.analysis"}
 #: the modules of the other optional extras, imported only by what uses them: the web server
 #: (`dlgo serve`: the server and its routers, which the CLI reaches through the server alone) and Ray (`--ray`)
 WEB_MODULES = {"dlgo.app.web.server", "dlgo.arena.distributed"} | {

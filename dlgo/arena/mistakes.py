@@ -29,7 +29,8 @@ from dlgo.arena.ratings import wilson_interval
 from dlgo.arena.report import ComputePoint, family_of, plot_against_compute
 from dlgo.arena.tournament import changed_networks, network_digests, record_networks, task_seed
 from dlgo.arena.workers import run_jobs, worker_pool
-from dlgo.core.errors import RecordError
+from dlgo.core.agent import Compute
+from dlgo.core.errors import EngineError, RecordError
 from dlgo.core.game import State
 from dlgo.storage.atomic import atomic_write
 from dlgo.storage.facts import update_facts
@@ -42,6 +43,8 @@ VERDICTS = "mistakes.csv"
 #: the digests of the networks the verdicts were measured with, and where a changed network's verdicts go
 VERDICT_NETWORKS, REPLACED = "mistakes-networks.json", "replaced-mistakes.csv"
 COLUMNS = ["engine", "set", "id", "moves", "seed", "action", "mistake", "critical", "seconds", "compute", "unit"]
+#: the action recorded for an engine that failed on a position (no move: a mistake)
+FAULT = -1
 #: positions handed to a worker at once (an engine is made for each, its networks loaded once per worker)
 CHUNK = 10
 
@@ -95,10 +98,13 @@ def check_moves(factory: AgentFactory, spec: str, positions: Sequence[SolvedPosi
         try:
             state = position_state(position)
             start_agent(agent)
-            with collector_paused():
-                move = agent.select_move(state)
-            action = state.move_to_index(move)
-            compute = agent.last_compute
+            try:
+                with collector_paused():
+                    move = agent.select_move(state)
+                action = state.move_to_index(move)
+                compute = agent.last_compute
+            except EngineError:  # a failing engine (a bot of a user's own that raised, hung, ...) plays no move:
+                action, compute = FAULT, Compute(0.0, 0, agent.unit)  # a mistake, as an illegal move is
         finally:
             agent.close()
         verdicts.append(Verdict(spec, position.set, position.id, position.moves, seed, action,

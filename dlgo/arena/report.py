@@ -27,7 +27,7 @@ from dlgo.storage.atomic import atomic_write
 from dlgo.storage.facts import update_facts
 from dlgo.display.plotting import label_points, new_figure, save_figure
 from dlgo.display.words import amount
-from dlgo.formats.records import GameRecord, game_facts, one_game
+from dlgo.formats.records import GameRecord, faults_by_engine, faults_text, game_facts, one_game
 
 
 #: how ratings.csv and crosstable.csv write their numbers; the rows hold them so rounded (:func:`as_written`)
@@ -330,6 +330,13 @@ def write_summary(path: Path, rows: Sequence[EngineRow], records: Sequence[GameR
         lines += [f"## Games ended early ({len(early)})", ""]
         lines += [f"- {r.game_id}: {r.result}, {r.note}" for r in early[:20]]
         lines += [f"- ... and {len(early) - 20} more (the `note` column of games.csv)"] if len(early) > 20 else []
+        lines.append("")
+    faults = faults_by_engine(records)
+    if faults:  # a bot of a user's own broke the contract, or an engine failed: who lost how many games, and how
+        lines += ["## Losses by fault", "", "Games lost by the engine's own failure (the `ending` column of "
+                  "games.csv says how each game ended, the `note` column what happened).", "",
+                  "| engine | games lost by fault | how |", "|---|---:|---|"]
+        lines += [f"| `{engine}` | {sum(counts.values())} | {faults_text(counts)} |" for engine, counts in faults.items()]
         lines.append("")
     lines += ["Files: `games.csv` (every game, with its moves), `ratings.csv`, `crosstable.csv`.", ""]
     lines += [outro, ""] if outro else []

@@ -23,7 +23,7 @@ import logging
 import math
 import os
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from dlgo.arena.match import AgentFactory, Task, check_opening, play_match, play_matches
 from dlgo.arena.workers import run_jobs, worker_pool
@@ -129,15 +129,29 @@ def _drop_games_of_changed_networks(factory: AgentFactory, out: Path, done: list
     current = network_digests(factory, [t.black for t in tasks] + [t.white for t in tasks])
     changed = changed_networks(stamp_path, current)
     if changed:
-        stale = [r for r in done if r.black in changed or r.white in changed]
-        log.warning("the networks of %s changed: %d games move to replaced-games.csv and are played again",
-                    ", ".join(sorted(changed)), len(stale))
-        for record in stale:
-            append_game(out / "replaced-games.csv", record)
-        done = [r for r in done if r.black not in changed and r.white not in changed]
-        write_games(out / "games.csv", done)
+        done = set_aside(out, done, lambda r: r.black in changed or r.white in changed,
+                         f"the networks of {', '.join(sorted(changed))} changed")
     record_networks(stamp_path, current)
     return done
+
+
+#: where a folder's games that no longer count go (kept, never rated with the others)
+REPLACED = "replaced-games.csv"
+
+
+def set_aside(out: Path, done: list[GameRecord], stale: Callable[[GameRecord], bool], why: str) -> list[GameRecord]:
+    """The games of ``done`` still current: the ``stale`` ones move from ``games.csv`` to
+    ``replaced-games.csv`` (for the folder's one writer; a kill between the two writes
+    leaves a game in both, and the next run moves it again: read once, as ids are)."""
+    moved = [r for r in done if stale(r)]
+    if not moved:
+        return done
+    log.warning("%s: %d games move to %s and are played again", why, len(moved), REPLACED)
+    for record in moved:
+        append_game(out / REPLACED, record)
+    kept = [r for r in done if not stale(r)]
+    write_games(out / "games.csv", kept)
+    return kept
 
 
 def _play(args: tuple[AgentFactory, str, Task, int, str]) -> GameRecord:
@@ -196,7 +210,7 @@ def check_schedule(path: Path, done: list[GameRecord], game: str, tasks: list[Ta
 def play_games(factory: AgentFactory, out_dir: str | Path, game: str, tasks: list[Task], *,
                opening_plies: int = 0, workers: int | None = None, progress: bool = True,
                kind: str = "tournament", facts: dict[str, Any] | None = None, batch: int = 0,
-               ray: str | None = None) -> list[GameRecord]:
+               ray: str | None = None, retire: Callable[[GameRecord], bool] | None = None) -> list[GameRecord]:
     """Play every task not yet in ``out_dir/games.csv`` (in worker processes
     when ``workers`` > 1, default all cores; or with ``batch`` > 0, in this
     process, ``batch`` games advancing together so that network engines make one
@@ -204,7 +218,8 @@ def play_games(factory: AgentFactory, out_dir: str | Path, game: str, tasks: lis
     ``ray``, as tasks on that Ray cluster: :mod:`dlgo.arena.distributed`),
     appending each game as it ends; returns every game in the file. Tournaments and data generation share it;
     ``kind`` and ``facts`` go to the folder's manifest, which holds one kind of
-    run with one set of facts (see :func:`~dlgo.storage.folders.hold_folder`)."""
+    run with one set of facts (see :func:`~dlgo.storage.folders.hold_folder`). Games ``retire``
+    picks (a league's bot whose file changed) move to ``replaced-games.csv`` first."""
     games_file = Path(out_dir) / "games.csv"
     played = {r.game_id for r in read_games(games_file)} if games_file.is_file() else set()  # read: nothing written
     check_opening(game, opening_plies)
@@ -222,14 +237,18 @@ def play_games(factory: AgentFactory, out_dir: str | Path, game: str, tasks: lis
 
         connect(ray)
     with hold_folder(out_dir, kind, **(facts or {})) as held:
-        return _play_games(factory, Path(out_dir), held, game, tasks, opening_plies, workers, progress, batch, ray)
+        return _play_games(factory, Path(out_dir), held, game, tasks, opening_plies, workers, progress, batch, ray,
+                           retire)
 
 
 def _play_games(factory: AgentFactory, out: Path, held: Path, game: str, tasks: list[Task], opening_plies: int,
-                workers: int | None, progress: bool, batch: int, ray: str | None) -> list[GameRecord]:
+                workers: int | None, progress: bool, batch: int, ray: str | None,
+                retire: Callable[[GameRecord], bool] | None) -> list[GameRecord]:
     path = out / "games.csv"
     experiment = out.name
     done = open_games_file(path)
+    if retire is not None:
+        done = set_aside(out, done, retire, "games of players this run no longer has (a bot whose file changed)")
     check_schedule(path, done, game, tasks, opening_plies)
     done = _drop_games_of_changed_networks(factory, out, done, tasks)
     finished = {r.game_id for r in done}

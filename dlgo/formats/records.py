@@ -96,6 +96,22 @@ def is_fault(ending: str) -> bool:
     return ending not in RULE_ENDINGS
 
 
+def faults_by_engine(records: Iterable[GameRecord]) -> dict[str, Counter[str]]:
+    """Each engine's games lost by a fault of its own, counted by how (the ``ending``
+    of each: ``timeout``, ``exception``, ...), engines in the order they first lost one."""
+    faults: dict[str, Counter[str]] = {}
+    for r in records:
+        if is_fault(r.ending):
+            loser = r.white if r.winner == "black" else r.black
+            faults.setdefault(loser, Counter())[r.ending] += 1
+    return faults
+
+
+def faults_text(counts: Counter[str]) -> str:
+    """``3 timeout, 1 exception``: an engine's losses by fault, the commonest first."""
+    return ", ".join(f"{n} {kind}" for kind, n in counts.most_common())
+
+
 def replay(record_game: str, moves: str) -> list[State]:
     """The states of a recorded game, from the start to the end
     (:class:`RecordError` at a move that cannot be played)."""

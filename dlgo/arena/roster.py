@@ -1,0 +1,129 @@
+"""A league's players: the bots of a class's folder, each known by its file's content,
+the copies it plays from, the references, and who plays whom (see :mod:`dlgo.arena.league`)."""
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+from dlgo.arena.match import AgentFactory, Task
+from dlgo.arena.tournament import task_seed
+from dlgo.core.agent import Agent
+from dlgo.core.arguments import MOST
+from dlgo.core.errors import DlgoError, SpecError
+from dlgo.storage.atomic import atomic_write
+
+#: the league folder's copies of the bots' files, one per content
+BOTS = "bots"
+#: the roster of the last run: each bot's name, id, file and digest
+ROSTER = "roster.json"
+#: how many hex digits of a file's SHA-256 its bot's id keeps
+DIGITS = 8
+
+
+@dataclass(frozen=True)
+class LeagueBot:
+    """A bot of the league: its ``name`` (the file's stem), the ``file`` it came from and
+    the SHA-256 ``digest`` of its content."""
+
+    name: str
+    file: str
+    digest: str
+
+    @property
+    def id(self) -> str:
+        """How the league's games name it: ``alice@1a2b3c4d``."""
+        return f"{self.name}@{self.digest[:DIGITS]}"
+
+    @property
+    def copy_name(self) -> str:
+        """Its copy's path in the league's ``bots/`` folder: ``1a2b3c4d/alice.py`` (the file's
+        own name, which its messages quote)."""
+        return f"{self.digest[:DIGITS]}/{self.name}.py"
+
+
+def find_bots(folder: str | Path) -> list[LeagueBot]:
+    """The bots of ``folder``: each ``*.py`` whose name does not start with ``_`` (a
+    helper module beside them), by name; a :class:`DlgoError` for a folder with none."""
+    path = Path(folder)
+    if not path.is_dir():
+        raise DlgoError(f"no folder of bots at {path}" + (" (it is a file)" if path.exists() else ""))
+    bots = [LeagueBot(file.stem, str(file), hashlib.sha256(file.read_bytes()).hexdigest())
+            for file in sorted(path.glob("*.py")) if not file.name.startswith("_") and file.is_file()]
+    if not bots:
+        raise DlgoError(f"{path} holds no bot files (*.py): a bot is a Python file that defines an Agent subclass")
+    bad = [bot.name for bot in bots if not bot.name.replace("-", "_").isidentifier()]
+    if bad:
+        raise DlgoError(f"bot files are named as Python modules are (letters, digits, _ and -): rename "
+                        f"{', '.join(bad)}")
+    return bots
+
+
+def copy_bots(out: Path, bots: Sequence[LeagueBot]) -> dict[str, str]:
+    """Each bot's content kept in ``out/bots/`` (once: a copy is never rewritten); the spec
+    of each bot's copy, by id."""
+    folder = out / BOTS
+    folder.mkdir(exist_ok=True)
+    specs = {}
+    for bot in bots:
+        copy = folder / bot.copy_name
+        copy.parent.mkdir(exist_ok=True)
+        if not copy.exists():
+            with atomic_write(copy, "wb") as handle:
+                handle.write(Path(bot.file).read_bytes())
+        specs[bot.id] = str(copy)
+    return specs
+
+
+@dataclass(frozen=True)
+class LeagueFactory:
+    """The league's engines: a bot's id (``alice@1a2b3c4d``) is its kept copy, played by
+    ``base``; any other spec (a reference) is ``base``'s. Picklable, for worker processes."""
+
+    base: AgentFactory
+    bots: dict[str, str] = field(default_factory=dict)  # id -> the spec of its copy
+
+    def create(self, spec: str, seed: int | None = None) -> Agent:
+        agent = self.base.create(self.bots.get(spec, spec), seed)
+        agent.spec = spec
+        return agent
+
+    def network_files(self, spec: str) -> list[Path]:
+        return [] if spec in self.bots else self.base.network_files(spec)
+
+
+def league_schedule(bots: Sequence[str], references: Sequence[str], games_per_pair: int,
+                    seed: int) -> list[Task]:
+    """Every pair of bots, and every bot with every reference, ``games_per_pair`` games,
+    colours alternating; references do not play each other."""
+    if len(set(bots) | set(references)) != len(bots) + len(references):
+        raise SpecError("each bot and reference may appear only once in a league")
+    if not bots:
+        raise SpecError("a league needs at least one bot")
+    if len(bots) + len(references) < 2:
+        raise SpecError("a league needs at least two players: add a bot or a reference")
+    pairs = [*itertools.combinations(bots, 2), *itertools.product(bots, references)]
+    games = len(pairs) * games_per_pair
+    if games > MOST["games"]:
+        raise SpecError(f"a league plays at most {MOST['games']:,} games; this one would play {games:,}")
+    return [Task(f"{a} vs {b} #{k}", *((a, b) if k % 2 == 0 else (b, a)), task_seed(seed, f"{a} vs {b} #{k}"))
+            for a, b in pairs for k in range(games_per_pair)]
+
+
+def write_roster(out: Path, bots: Sequence[LeagueBot]) -> None:
+    """``roster.json``: the bots this run plays, each with its id, file and digest."""
+    roster = [{"name": b.name, "id": b.id, "file": b.file, "digest": b.digest} for b in bots]
+    with atomic_write(out / ROSTER) as handle:
+        json.dump(roster, handle, indent=1)
+
+
+def read_roster(folder: str | Path) -> list[dict[str, Any]]:
+    """The roster a league's last run wrote (empty if none)."""
+    path = Path(folder) / ROSTER
+    if not path.is_file():
+        return []
+    roster: list[dict[str, Any]] = json.loads(path.read_text())
+    return roster
