@@ -378,17 +378,19 @@ def canonical_bot_spec(spec: str, limits: BotLimits = DEFAULT_LIMITS) -> str:
 
 # ------------------------------------------------------------------ the engine
 def history(state: State) -> list[str]:
-    """The moves that led to ``state`` from its game's start, as text (a
-    :class:`EngineError` for a position that no line of moves reaches: set-up stones)."""
-    chain = []
+    """The moves that led to ``state`` from its game's start, as text, a turn handed over
+    without a move (GTP's two moves of one colour: ``with_turn``) as
+    :data:`~dlgo.arena.bot_host.TURN` (an :class:`EngineError` for a position that no line
+    of moves reaches: set-up stones)."""
+    texts = []
     while state.previous_state is not None:
-        assert state.last_move is not None
-        chain.append((state.previous_state, state.last_move))
-        state = state.previous_state
+        before = state.previous_state
+        texts.append(bot_host.TURN if state.last_move is None else before.format_move(state.last_move))
+        state = before
     if state.zobrist_hash() != state.game.initial_state().zobrist_hash():
         raise EngineError("this position has stones set up by hand, and a bot of your own is sent the moves "
                           "that led to a position from its game's start")
-    return [before.format_move(move) for before, move in reversed(chain)]
+    return texts[::-1]
 
 
 class BotAgent(Agent):

@@ -146,13 +146,14 @@ def check_distinct(specs: Iterable[str]) -> None:
         seen[canonical] = spec
 
 
-def check_engine(spec: str, state: State | None = None) -> str:
+def check_engine(spec: str, state: State | None = None, limits: BotLimits = DEFAULT_LIMITS) -> str:
     """Check an engine spec fully, as building it would, in milliseconds: its
     parameters (names, types and ranges), the files it names (a network's
     metadata is read, not its weights: no TensorFlow) and, given ``state``, that
-    it plays that game; no program is started. Returns the spec."""
+    it plays that game; no program is started (a bot of a user's own is loaded in its process,
+    under ``limits``). Returns the spec."""
     with metadata_only():
-        agent = create(spec)
+        agent = create(spec, limits=limits)
     if isinstance(agent, bots.BotAgent) and agent.load_fault is not None:
         raise agent.load_fault
     try:
@@ -166,8 +167,8 @@ def check_engine(spec: str, state: State | None = None) -> str:
 def create(spec: str, **overrides: Any) -> Agent:
     """Build an engine: ``create("mcts:rounds=800,c=1.4")`` or ``create("mcts", rounds=800)``;
     a bot of a user's own plays under the limits ``limits=BotLimits(...)`` gives."""
+    limits = overrides.pop("limits", DEFAULT_LIMITS)  # the bots' alone: the suite's engines have none
     if bots.is_bot(spec):
-        limits = overrides.pop("limits", DEFAULT_LIMITS)
         return bots.create_bot(spec, limits, **overrides)
     name, given = split_spec(spec)
     name, params = resolve(name, {**given, **overrides})

@@ -64,7 +64,8 @@ def test_a_league_rates_every_bot_and_reruns_only_what_changed(classroom, tmp_pa
     board = (out / "leaderboard.md").read_text()
     for name in ("greedy", "prints", "raises", "hangs"):
         assert f"| **{name}** |" in board
-    assert "_helpers" not in board and str(classroom) not in board  # the board names bots, not paths
+    table = board.split("## References")[0]
+    assert "_helpers" not in board and str(classroom) not in table  # the board names bots, not paths
     assert "vs random" in board and "vs mcts:rounds=10" in board and "mistakes" in board
     assert re.search(r"\*\*hangs\*\*: \d+ timeout", board) and "gave no answer within its 0.5 s" in board
     assert "ValueError: no idea what to do (raises.py, line 15, in choose)" in board
@@ -144,3 +145,20 @@ def test_bot_files_are_named_as_modules_are(tmp_path):
     (tmp_path / "my bot.py").write_text(GREEDY)
     with pytest.raises(DlgoError, match="rename my bot"):
         find_bots(tmp_path)
+
+
+def test_a_bot_imports_the_helper_modules_beside_it(tmp_path, capsys):
+    folder = tmp_path / "helped"
+    folder.mkdir()
+    (folder / "_moves.py").write_text("def first(moves):\n    return moves[0]\n")
+    (folder / "helped.py").write_text(
+        "from _moves import first\n\nfrom dlgo.core.agent import Agent, Decision\n\n\n"
+        "class Helped(Agent):\n    def choose(self, state):\n        return Decision(first(state.legal_moves()), 1)\n")
+    out = tmp_path / "league"
+    assert main(["league", "--game", "tictactoe", "--bots", str(folder), "--out", str(out), "--references",
+                 "random", *QUICK]) == 0
+    games = read_games(out / "games.csv")
+    assert len(games) == 2 and all(r.ending in ("win", "draw") for r in games), [r.note for r in games]
+    (folder / "_moves.py").write_text("def first(moves):\n    raise ValueError('changed')\n")
+    copy = next((out / "bots").glob("*/_moves.py"))
+    assert "return moves[0]" in copy.read_text()  # the copy keeps the helper the bot played with

@@ -6,7 +6,7 @@ raise, hang, answer nonsense, eat memory or end the interpreter. So it plays in 
 process of its own, this module, and the suite talks to it over two pipes, one JSON
 object a line each way (never pickle: nothing the bot sends is run). Its parent
 (:mod:`engines.bots`) kills it the moment it takes too long; here it runs under a
-memory limit (``RLIMIT_AS``) set before anything is imported, with its prints sent
+memory limit (``RLIMIT_AS``) set before the bot is imported, with its prints sent
 nowhere (stdout and stderr are the parent's protocol in GTP), and it dies with its
 parent.
 
@@ -21,18 +21,31 @@ The requests, each answered by one line (``{"ok": ...}``, or ``{"fault": KIND,
 * ``new``: build a bot for a game (its parameters, seed and game spec), which
   checks that it plays that game.
 * ``move``: the moves of the game so far (text, from the start); the bot's move.
+  With ``"check": true`` (``dlgo bot check``) the answer also says whether ``choose``
+  changed the state it was given in place (``changed``: what changed, or ``""``),
+  which only this process can see; the next move then starts from a fresh state.
 """
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import inspect
 import json
 import os
+import resource
 import sys
 import time
 import traceback
 import typing
 from pathlib import Path
 from typing import IO, Any
+
+from dlgo.arena.workers import die_with_parent, watch_parent
+from dlgo.core.agent import Agent, Decision
+from dlgo.core.errors import SpecError
+from dlgo.core.specs import bind, format_spec
+from dlgo.core.types import Move
+from dlgo.games import get_game
 
 #: how a game a bot lost by fault ended (games.csv's ``ending`` column)
 TIMEOUT = "timeout"            # no move within the move's time limit (killed)
@@ -43,6 +56,9 @@ CRASH = "crash"                # the process ended (a crash, os._exit, a signal)
 MEMORY = "out-of-memory"       # past its memory limit
 EXIT = "exit"                  # called sys.exit() or exit()
 STARTUP = "start-up"           # did not load, build or check in time or at all
+
+#: in a ``move`` request's moves: the turn handed to the other side without a move (``state.with_turn``)
+TURN = "=turn"
 
 #: every fault, in the order reports list them
 FAULTS = (STARTUP, EXCEPTION, TIMEOUT, ILLEGAL, MALFORMED, MEMORY, EXIT, CRASH)
@@ -87,9 +103,6 @@ def fault_of(error: BaseException, files: tuple[str, ...], memory_mb: int) -> Fa
 def load_module(source: dict[str, str]) -> Any:
     """The bot's module: ``{"file": path}`` imported from its file (its folder on the
     path, so that it may import modules beside it), or ``{"module": name}``."""
-    import importlib
-    import importlib.util
-
     if "module" in source:
         return importlib.import_module(source["module"])
     path = Path(source["file"])
@@ -107,8 +120,6 @@ def load_module(source: dict[str, str]) -> Any:
 def find_class(module: Any, class_name: str | None, label: str) -> type:
     """The bot's class in ``module``: ``class_name``, or the one concrete
     :class:`~dlgo.core.agent.Agent` subclass the module defines."""
-    from dlgo.core.agent import Agent
-
     if class_name:
         cls = getattr(module, class_name, None)
         if not (inspect.isclass(cls) and issubclass(cls, Agent)):
@@ -134,8 +145,6 @@ def find_class(module: Any, class_name: str | None, label: str) -> type:
 
 def agent_classes(module: Any) -> list[type]:
     """The concrete Agent subclasses ``module`` defines itself (not those it imports)."""
-    from dlgo.core.agent import Agent
-
     return [value for value in vars(module).values()
             if inspect.isclass(value) and issubclass(value, Agent) and value.__module__ == module.__name__
             and not inspect.isabstract(value)]
@@ -205,9 +214,6 @@ class Host:
         return {"ok": describe(self.cls)}
 
     def bind(self, request: dict[str, Any]) -> dict[str, Any]:
-        from dlgo.core.errors import SpecError
-        from dlgo.core.specs import bind, format_spec
-
         assert self.cls is not None
         try:
             kwargs = bind(self.cls.__init__, request["params"], f"engine {self.label!r}")
@@ -219,10 +225,6 @@ class Host:
                        "changed": format_spec("", {k: kwargs[k] for k in changed}).lstrip(":")}}
 
     def new(self, request: dict[str, Any]) -> dict[str, Any]:
-        from dlgo.core.errors import SpecError
-        from dlgo.core.specs import bind
-        from dlgo.games import get_game
-
         assert self.cls is not None
         try:
             kwargs = bind(self.cls.__init__, request["params"], f"engine {self.label!r}")
@@ -245,16 +247,16 @@ class Host:
         return {"ok": True}
 
     def move(self, request: dict[str, Any]) -> dict[str, Any]:
-        from dlgo.core.agent import Agent, Decision
-        from dlgo.core.types import Move
-
         if self.bot is None:
             raise Fault(STARTUP, "no bot built")
         moves: list[str] = request["moves"]
         if moves[:len(self.played)] != self.played:  # another line of play: from the start
             self.state, self.played = self.bot_state_at_start(), []
         for text in moves[len(self.played):]:
-            self.state = self.state.apply_move(self.state.parse_move(text))
+            if text == TURN:  # the same side moves again (GTP): the turn handed over, as the suite's state does
+                self.state = self.state.with_turn(self.state.next_player.other)
+            else:
+                self.state = self.state.apply_move(self.state.parse_move(text))
             self.played.append(text)
         if request.get("limit") != self.limit:
             self.limit = request.get("limit")
@@ -263,6 +265,7 @@ class Host:
             self.budget = request.get("budget")
             self.bot.set_time_budget(self.budget)
         state = self.state
+        before = snapshot(state) if request.get("check") else None
         start = time.perf_counter()
         try:
             if type(self.bot).select_move is not Agent.select_move:  # a bot that keeps the book's select_move
@@ -275,26 +278,68 @@ class Host:
         except BaseException as error:
             raise fault_of(error, self.files, self.memory_mb) from None
         seconds = time.perf_counter() - start
+        changed = "" if before is None else changes(before, state)
+        if changed:  # judge the move on the position as it was, and replay the next from the start
+            state = self.replayed(moves)
+            self.state, self.played = self.bot_state_at_start(), []
+        also = f" (and it changed {changed} of the state it was given, in place)" if changed else ""
         if not isinstance(move, Move):
             raise Fault(MALFORMED, f"the move is {describe_value(move)}, not a Move"
-                                   + (": wrap a point as Move.play(point)" if type(move).__name__ == "Point" else ""))
-        if not isinstance(work, int) or isinstance(work, bool):
-            raise Fault(MALFORMED, f"the work is {describe_value(work)}, not a whole number")
-        try:
-            text = state.format_move(move)
-        except Exception as error:  # a point off the board, a pass in a game without one
-            raise Fault(MALFORMED, f"{move!r} is no move in {state.game.name}: {error}") from None
-        if not state.is_valid_move(move):
-            try:
-                state.apply_move(move)
-                reason = "the rules forbid it"
-            except Exception as error:
-                reason = str(error)
-            raise Fault(ILLEGAL, f"played {text}, an illegal move: {reason}")
-        return {"ok": {"move": text, "work": work, "seconds": seconds}}
+                                   + (": wrap a point as Move.play(point)" if type(move).__name__ == "Point" else "")
+                                   + also)
+        answer: dict[str, Any] = {"move": judge(state, move, work, also), "work": work, "seconds": seconds}
+        if before is not None:
+            answer["changed"] = changed
+        return {"ok": answer}
 
     def bot_state_at_start(self) -> Any:
         return self.state.game.initial_state()
+
+    def replayed(self, moves: list[str]) -> Any:
+        """A fresh state after ``moves`` (as a ``move`` request gives them) from the start."""
+        state = self.bot_state_at_start()
+        for text in moves:
+            state = (state.with_turn(state.next_player.other) if text == TURN
+                     else state.apply_move(state.parse_move(text)))
+        return state
+
+
+def judge(state: Any, move: Any, work: Any, also: str = "") -> str:
+    """The text of the bot's ``move`` (a Move) in ``state``, a :class:`Fault` if it is no move
+    there, an illegal one or ``work`` is no whole number (``also``: what to add to the fault's message)."""
+    if not isinstance(work, int) or isinstance(work, bool):
+        raise Fault(MALFORMED, f"the work is {describe_value(work)}, not a whole number{also}")
+    try:
+        text: str = state.format_move(move)
+    except Exception as error:  # a point off the board, a pass in a game without one
+        raise Fault(MALFORMED, f"{move!r} is no move in {state.game.name}: {error}{also}") from None
+    if not state.is_valid_move(move):
+        try:
+            state.apply_move(move)
+            reason = "the rules forbid it"
+        except Exception as error:
+            reason = str(error)
+        raise Fault(ILLEGAL, f"played {text}, an illegal move: {reason}{also}")
+    return text
+
+
+def snapshot(state: Any) -> dict[str, Any]:
+    """What a bot could change of a state in place, each part as comparable text or bytes."""
+    return {"the board": state.render() + "\n" + state.stone_array().tobytes().hex(),
+            "the side to move": str(state.next_player),
+            "the legal moves": state.legal_action_mask().tobytes(),
+            "the moves played": [str(m) for m in state.move_history()],
+            "the position's hash": state.zobrist_hash()}
+
+
+def changes(before: dict[str, Any], state: Any) -> str:
+    """``"the board, the side to move"``: the parts of ``state`` that differ from its
+    :func:`snapshot` ``before`` (``""``: none)."""
+    try:
+        after = snapshot(state)
+    except Exception as error:  # changed past reading
+        return f"the state itself (reading it now raises {type(error).__name__}: {error})"
+    return ", ".join(part for part, value in before.items() if after.get(part) != value)
 
 
 def describe_value(value: Any) -> str:
@@ -310,8 +355,6 @@ def limit_memory(memory_mb: int) -> None:
     past it raises :class:`MemoryError` in the bot rather than starving the machine."""
     if memory_mb <= 0:
         return
-    import resource
-
     limit = memory_mb * 2**20
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
     if hard != resource.RLIM_INFINITY:
@@ -342,8 +385,6 @@ def main(argv: list[str]) -> None:
     """``bot_host REQUESTS_FD ANSWERS_FD PARENT_PID MEMORY_MB WITH_PARENT``."""
     requests_fd, answers_fd, parent, memory_mb, with_parent = (int(a) for a in argv[:5])
     limit_memory(memory_mb)
-    from dlgo.arena.workers import die_with_parent, watch_parent
-
     if with_parent:
         die_with_parent(parent)
     else:  # started off the parent's main thread: the kernel's signal would follow that thread

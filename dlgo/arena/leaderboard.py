@@ -67,17 +67,22 @@ def _lost(record: GameRecord, spec: str) -> bool:
 
 def write_leaderboard(out_dir: str | Path, records: Sequence[GameRecord], bots: Sequence[LeagueBot],
                       references: Sequence[str], *, title: str, fixed: dict[str, float] | None = None,
-                      anchoring: str = "", verdicts: Sequence[Verdict] = (), about: str = "") -> list[BoardRow]:
+                      anchoring: str = "", verdicts: Sequence[Verdict] = (), about: str = "",
+                      reproduce: str = "") -> list[BoardRow]:
     """Write the tournament report (ratings.csv, crosstable, plots, summary.md) and
     ``leaderboard.md`` and ``leaderboard.html`` into ``out_dir``; ``about``: a sentence on
-    how the league was played (limits, positions)."""
+    how the league was played (limits, positions); ``reproduce``: the command that plays it."""
     out = Path(out_dir)
-    ratings = write_report(out, records, title=title, fixed=fixed, anchoring=anchoring or None)
+    again = f"Reproduce: `{reproduce}` (a rerun plays only what is missing, and a changed bot's games)." \
+        if reproduce else ""
+    ratings = write_report(out, records, title=title, fixed=fixed, anchoring=anchoring or None,
+                           intro="The league's leaderboard: [leaderboard.md](leaderboard.md).", outro=again)
     rows = board_rows(records, ratings, bots, references, verdicts)
     scale = anchoring or "random held at 0"
     referenced = [r for r in ratings if r.engine in references]
     with atomic_write(out / MARKDOWN) as handle:
-        handle.write(markdown(title, rows, referenced, references, bool(verdicts), scale, about, len(records)))
+        handle.write(markdown(title, rows, referenced, references, bool(verdicts), scale, about, len(records))
+                     + (f"\n{again}\n" if again else ""))
     with atomic_write(out / PAGE) as handle:
         handle.write(page(title, rows, referenced, references, bool(verdicts), scale, about, len(records), out))
     return rows
@@ -112,7 +117,7 @@ def markdown(title: str, rows: Sequence[BoardRow], referenced: Sequence[EngineRo
     heads = _heads(references, with_mistakes)
     lines = [f"# {title}", "", f"{len(rows)} bots, {games} games. Elo {scale}, with 95% bootstrap intervals."
              + (f" {about}" if about else ""), "",
-             "| " + " | ".join(heads) + " |", "|" + "|".join("---:" if h not in ("bot",) else "---" for h in heads) + "|"]
+             "| " + " | ".join(heads) + " |", "|" + "|".join("---" if h == "bot" else "---:" for h in heads) + "|"]
     for row in rows:
         cells = _cells(row, references, with_mistakes)
         cells[1] = f"**{cells[1]}**"

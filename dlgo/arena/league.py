@@ -35,13 +35,14 @@ def run_league(factory: AgentFactory, out_dir: str | Path, game: str, bots: Sequ
                references: Sequence[str], games_per_pair: int, *, seed: int = 0, opening_plies: int = 0,
                workers: int | None = None, progress: bool = True, positions: Sequence[SolvedPosition] = (),
                fixed: dict[str, float] | None = None, anchoring: str = "", title: str = "",
-               about: str = "") -> tuple[list[GameRecord], list[BoardRow]]:
+               about: str = "", reproduce: str = "") -> tuple[list[GameRecord], list[BoardRow]]:
     """Play (or finish) the league in ``out_dir`` and write its leaderboard: the games of
     the current bots and references not yet played (those of a bot no longer in the
     folder, or of an old version of one, move to ``replaced-games.csv``), each bot's moves
     on the solved ``positions`` not yet judged, then ``leaderboard.md`` and ``.html`` with
     the tournament's report (``fixed``: references held on the course's scale, ``anchoring``
-    its words). The folder holds one game (its manifest names it) and one writer.
+    its words; ``reproduce``: the command that plays it again). The folder holds one game (its
+    manifest names it) and one writer.
     Returns the current games and the leaderboard's rows."""
     out = Path(out_dir)
     ids = [bot.id for bot in bots]
@@ -58,5 +59,6 @@ def run_league(factory: AgentFactory, out_dir: str | Path, game: str, bots: Sequ
         verdicts = measure_mistakes(league, ids, positions, out, seed=seed, workers=workers, progress=progress,
                                     kind="league") if positions else []
         rows = write_leaderboard(out, records, bots, references, title=title or f"{game} league", fixed=fixed,
-                                 anchoring=anchoring, verdicts=verdicts, about=about)
+                                 anchoring=anchoring, verdicts=verdicts, about=about,
+                                 reproduce=reproduce)
     return records, rows

@@ -63,17 +63,21 @@ def find_bots(folder: str | Path) -> list[LeagueBot]:
 
 
 def copy_bots(out: Path, bots: Sequence[LeagueBot]) -> dict[str, str]:
-    """Each bot's content kept in ``out/bots/`` (once: a copy is never rewritten); the spec
-    of each bot's copy, by id."""
+    """Each bot's content kept in ``out/bots/``, with the helper modules beside it in its
+    folder (``_*.py``, which it may import) as they were when this content was first seen
+    (once: a copy is never rewritten); the spec of each bot's copy, by id."""
     folder = out / BOTS
     folder.mkdir(exist_ok=True)
     specs = {}
     for bot in bots:
         copy = folder / bot.copy_name
         copy.parent.mkdir(exist_ok=True)
-        if not copy.exists():
-            with atomic_write(copy, "wb") as handle:
-                handle.write(Path(bot.file).read_bytes())
+        if not copy.exists():  # the bot's own file last: once it is there, the copy is whole
+            source = Path(bot.file)
+            for file in [*sorted(source.parent.glob("_*.py")), source]:
+                if not (copy.parent / file.name).exists():
+                    with atomic_write(copy.parent / file.name, "wb") as handle:
+                        handle.write(file.read_bytes())
         specs[bot.id] = str(copy)
     return specs
 

@@ -19,11 +19,11 @@ import sys
 from typing import Sequence
 
 from dlgo import __version__
-from dlgo.app.cli import analysis, arena, data, exercise, league, listing, play, showcase, solving, training
+from dlgo.app.cli import analysis, arena, bots, data, exercise, league, listing, play, showcase, solving, training
 from dlgo.core.errors import DlgoError
 
 #: the command groups, in the order ``dlgo --help`` lists their commands
-GROUPS = (listing, play, arena, league, data, training, analysis, solving, showcase, exercise)
+GROUPS = (listing, play, arena, league, data, training, analysis, solving, showcase, exercise, bots)
 
 #: operating-system errors a user causes (a path, a permission, a full disk): one line, like DlgoError
 USER_OS_ERRORS = (PermissionError, FileNotFoundError, FileExistsError, IsADirectoryError, NotADirectoryError)

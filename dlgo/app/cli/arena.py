@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Collection, Iterator, Sequence
 
 import engines
-from dlgo.app.cli.shared import add_ray_option, load_record
+from dlgo.app.cli.shared import add_bot_limit_options, add_ray_option, engine_factory, load_record
 from dlgo.app.console import describe_result
 from dlgo.arena.scales import require_course_anchors
 from dlgo.arena.tournament import run_tournament
@@ -35,6 +35,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--workers", type=count("processes"), default=None, help="worker processes (default: all cores)")
     add_scale_option(p)
     add_ray_option(p, "the games")
+    add_bot_limit_options(p)
     p.set_defaults(func=cmd_tournament)
 
     p = sub.add_parser("ratings", help="recompute ratings and the report from a folder's games.csv")
@@ -79,8 +80,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 
     engines.check_distinct(args.engines)  # "random" and "random:seed=" would be rated as two
     scale = scale_facts(args, args.game, args.engines)  # before any game is played
-    records = run_tournament(engines.ENGINES, args.out, args.game, args.engines, args.games_per_pair, seed=args.seed,
-                             opening_plies=args.opening_plies, workers=args.workers, ray=args.ray)
+    records = run_tournament(engine_factory(args), args.out, args.game, args.engines, args.games_per_pair,
+                             seed=args.seed, opening_plies=args.opening_plies, workers=args.workers, ray=args.ray)
     rows = write_report(args.out, records, title=f"{args.game} round-robin", **scale)
     print_ratings(rows)
     print(f"\nreport: {args.out}/summary.md (games.csv, ratings.csv, crosstable.csv, strength_vs_compute.png)")

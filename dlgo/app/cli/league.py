@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import math
 import random
+import shlex
 from typing import TYPE_CHECKING, Sequence
 
 import engines
@@ -127,10 +128,21 @@ def cmd_league(args: argparse.Namespace) -> int:
     records, rows = run_league(engine_factory(args), args.out, args.game, bots, references, args.games_per_pair,
                                seed=args.seed, opening_plies=args.opening_plies, workers=args.workers,
                                positions=positions, fixed=fixed, anchoring=anchoring,
-                               title=f"{game.name} league: {len(bots)} bots", about=about)
+                               title=f"{game.name} league: {len(bots)} bots", about=about,
+                               reproduce=command_of(args))
     print_board(rows)
     print(f"\nleaderboard: {args.out}/leaderboard.md and leaderboard.html ({len(records)} games in games.csv)")
     return 0
+
+
+def command_of(args: argparse.Namespace) -> str:
+    """The ``dlgo league`` command that plays this league again, its settings spelt out."""
+    given = [] if args.references is None else ["--references", *map(shlex.quote, args.references)]
+    return " ".join(["dlgo league", f"--game {shlex.quote(args.game)}", f"--bots {shlex.quote(args.bots)}",
+                     f"--out {shlex.quote(args.out)}", *given,
+                     f"--games-per-pair {args.games_per_pair}", f"--positions {args.positions}", f"--seed {args.seed}",
+                     f"--opening-plies {args.opening_plies}", f"--move-seconds {args.move_seconds:g}",
+                     f"--bot-memory {args.bot_memory}", f"--bot-startup {args.bot_startup:g}"])
 
 
 def print_board(rows: Sequence[BoardRow]) -> None:

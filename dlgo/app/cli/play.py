@@ -6,7 +6,7 @@ import argparse
 import logging
 import sys
 
-from dlgo.app.cli.shared import make_player, seed_for
+from dlgo.app.cli.shared import add_bot_limit_options, bot_limits, make_player, seed_for
 from dlgo.app.console import ConsoleGame
 from dlgo.app.gtp_server import GtpFrontend
 from dlgo.core.arguments import number, whole
@@ -18,6 +18,7 @@ from dlgo.storage.atomic import atomic_write
 from dlgo.storage.folders import check_output_file, check_output_folder
 from dlgo.formats.sgf import game_to_sgf
 from dlgo.games import new_game
+from engines.bots import BotFault
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -32,6 +33,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--delay", type=number(least=0), default=0.0, help="seconds to pause after each engine move")
     p.add_argument("--seed", type=int, default=None, help="seed for the engines (black: seed, white: seed+1)")
     p.add_argument("--sgf", default=None, help="write the Go game's record to this SGF file")
+    add_bot_limit_options(p)
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("gtp", help="speak GTP on stdin/stdout for GoGui, Sabaki, gtp2ogs or a controller")
@@ -42,6 +44,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="komi until the controller sets it (default: the network's own, else 7.5)")
     p.add_argument("--sgf", default=None, help="folder for each game's SGF record, rewritten after every move")
     p.add_argument("--seed", type=int, default=None, help="seed for the engine")
+    add_bot_limit_options(p)
     p.set_defaults(func=cmd_gtp)
 
 
@@ -51,12 +54,19 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise DlgoError(f"--sgf records Go games; {state.game.name} games are kept as move lists (games.csv)")
     if args.sgf:
         check_output_file(args.sgf, (".sgf",))  # before the game, not after it
-    players = {Player.black: make_player(args.black, seed_for(args.seed, 0), state),
-               Player.white: make_player(args.white, seed_for(args.seed, 1), state)}
+    limits = bot_limits(args)
+    players = {Player.black: make_player(args.black, seed_for(args.seed, 0), state, limits),
+               Player.white: make_player(args.white, seed_for(args.seed, 1), state, limits)}
     hint_spec = args.hint or next((p.spec for p in players.values() if p is not None), "mcts:rounds=1000")
-    hint = make_player(hint_spec, seed_for(args.seed, 2), state) if None in players.values() else None
+    hint = make_player(hint_spec, seed_for(args.seed, 2), state, limits) if None in players.values() else None
+    console = ConsoleGame(state, players, hint=hint, delay=args.delay)
     try:
-        final = ConsoleGame(state, players, hint=hint, delay=args.delay).run()
+        final = console.run()
+    except BotFault as fault:  # a bot of the user's own broke the contract: one line, no traceback
+        side = console.state.next_player
+        who = console.label(side) if players[side] is not None else f"the hint engine {hint_spec}"
+        raise DlgoError(f"{who} broke the contract after {console.state.num_moves_played} moves, and the game "
+                        f"ends: {fault}") from None
     finally:
         for agent in [*players.values(), hint]:
             if agent is not None:
@@ -79,7 +89,7 @@ def cmd_gtp(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)  # stdout carries the protocol
     if args.sgf:
         check_output_folder(args.sgf)
-    agent = make_player(args.engine, args.seed)
+    agent = make_player(args.engine, args.seed, limits=bot_limits(args))
     if agent is None:
         raise DlgoError("--engine must be an engine spec, not human")
     GtpFrontend(agent, size=args.size, komi=args.komi, sgf_dir=args.sgf).serve()

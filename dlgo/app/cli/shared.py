@@ -104,8 +104,9 @@ def make_player(spec: str, seed: int | None, state: State | None = None,
     loaded in its process, under ``limits``)."""
     if spec.strip().lower() == "human":
         return None
-    engines.check_engine(spec, state)
-    agent = engines.create_seeded(spec, seed, limits or BotLimits())
+    limits = limits or BotLimits()
+    engines.check_engine(spec, state, limits)
+    agent = engines.create_seeded(spec, seed, limits)
     agent.start()  # a program that cannot start is an error now, not at its first move
     return agent
 

@@ -8,7 +8,7 @@ import socket
 import sys
 from pathlib import Path
 
-from dlgo.app.cli.shared import make_player, seed_for
+from dlgo.app.cli.shared import add_bot_limit_options, bot_limits, make_player, seed_for
 from dlgo.app.console import ConsoleGame
 from dlgo.app.kaggle_export import export_kaggle
 from dlgo.core.arguments import MAX_PORT, count, number, seconds, whole
@@ -64,6 +64,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--max-engines", type=count("processes"), default=None,
                    help="engine processes alive at once, at most; beyond it the one idle longest is stopped "
                         "(default: one per 1.5 GB of memory)")
+    p.add_argument("--bots", default=None, metavar="FOLDER",
+                   help="offer every bot of your own in FOLDER (each *.py not starting with _) by its name, "
+                        "under the limits below (default: none, and no file is ever loaded)")
+    add_bot_limit_options(p)
     p.set_defaults(func=cmd_serve)
 
 
@@ -105,7 +109,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     serve(args.host, args.port, args.allow_host, state=args.state, runs=args.runs, reports=args.reports,
           time_limit=args.time_limit, max_sessions=args.max_sessions, idle_seconds=60 * args.idle_minutes,
-          start_seconds=args.start_limit, max_engines=args.max_engines, ready=announce)
+          start_seconds=args.start_limit, max_engines=args.max_engines, bots=args.bots,
+          bot_limits=bot_limits(args), ready=announce)
     return 0
 
 

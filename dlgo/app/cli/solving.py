@@ -9,6 +9,7 @@ import time
 from typing import Callable
 
 import engines
+from dlgo.app.cli.shared import add_bot_limit_options, engine_factory
 from dlgo.arena.workers import StoppableWorker, WorkerDied
 from dlgo.core.arguments import count, seconds, whole
 from dlgo.core.errors import DlgoError, SpecError
@@ -75,6 +76,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "run's engines and positions)")
     p.add_argument("--seed", type=int, default=0, help="seed of the engines' choices (default 0)")
     p.add_argument("--workers", type=count("processes"), default=None, help="worker processes (default: all cores)")
+    add_bot_limit_options(p)
     p.set_defaults(func=cmd_mistakes)
 
 
@@ -166,7 +168,7 @@ def cmd_mistakes(args: argparse.Namespace) -> int:
     if any(p.game != solver.game.spec for p in positions):
         raise SpecError(f"the positions are of {positions[0].game}, not {solver.game.spec}: name their game with "
                         "--game")
-    verdicts = measure_mistakes(engines.ENGINES, args.engines, positions, args.out, seed=args.seed,
+    verdicts = measure_mistakes(engine_factory(args), args.engines, positions, args.out, seed=args.seed,
                                 workers=args.workers)
     rows = write_mistakes_summary(args.out, verdicts, f"Mistakes on solved positions: {solver.game.name}")
     for r in rows:

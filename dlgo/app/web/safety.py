@@ -12,6 +12,11 @@ the server's own folder, and the engine plays the copies, so a file swapped
 later (for a link out of the folders) is never loaded. :func:`offered_networks`
 lists the files a page may choose. The compute of a move is capped by the
 server's time limit (see :mod:`dlgo.app.web.workers`).
+
+A spec that names a file (``alice.py``, a path) or an engine an installed package
+registers is, from a page, an unknown engine: nothing is loaded for it. The bots of
+users' own that ``dlgo serve --bots FOLDER`` offers are asked for by name
+(``alice``), which :class:`~dlgo.app.web.bots.BotFolder` maps to the folder's file.
 """
 from __future__ import annotations
 
@@ -26,6 +31,7 @@ import typing
 from pathlib import Path
 from typing import Any, Callable, Iterable, NamedTuple, Sequence
 
+from dlgo.app.web.bots import BotFolder
 from engines import registry
 from dlgo.core.errors import DlgoError, ModelFileError, SpecError
 from dlgo.core.game import State
@@ -34,6 +40,7 @@ from dlgo.storage.atomic import atomic_write
 from dlgo.games import new_game
 from engines.checkpoints import NETWORK_PARAMETERS, NPZ_PARAMETERS, SET_FILES, SHIPPED, checkpoint_set, \
     parameter_suffix, resolve_model_path
+from engines.names import BUILT_IN
 from engines.neural.loading import LoadedModel
 from engines.rollouts import read_move_patterns, read_rollout_policy
 
@@ -54,10 +61,11 @@ def _text_parameter(kind: object) -> bool:
 
 
 def offered_engines() -> list[str]:
-    """The registry's engines a page may choose: all but those that need a text
-    parameter a page may not set (``gtp`` needs the command of a program)."""
+    """The suite's own engines a page may choose: all but those that need a text
+    parameter a page may not set (``gtp`` needs the command of a program). Engines that
+    installed packages register are not offered (their code would load in the server)."""
     names = []
-    for name in registry.engine_names():
+    for name in BUILT_IN:
         needs = [p for p in registry.engine_parameters(name)
                  if _text_parameter(p.type) and p.name not in NETWORK_PARAMETERS and not p.default]
         if not needs:
@@ -147,20 +155,26 @@ class Engine(NamedTuple):
         return message
 
 
-def browser_engine(spec: str, roots: FileRoots, state: State, pins: Pins) -> Engine:
+def browser_engine(spec: str, roots: FileRoots, state: State, pins: Pins, bots: BotFolder | None = None) -> Engine:
     """``spec`` if a page may play it in the game of ``state``; a
-    :class:`~dlgo.core.errors.DlgoError` saying why not. The files it names must
+    :class:`~dlgo.core.errors.DlgoError` saying why not. It names one of the suite's
+    engines, or one of ``bots`` by its name (played as its file: :meth:`BotFolder.played`);
+    anything else (a file, a path, a package's engine) is an unknown engine, and
+    nothing is loaded for it. The files it names must
     lie under ``roots``; then it is checked as building it would check it
     (ranges, files, the game it plays: :func:`engines.registry.check_engine`).
     Its network files are pinned (:meth:`Pins.pin`): the engine plays the copies,
     checked again, and never reads the named files after this."""
     if len(spec) > MAX_SPEC:
         raise SpecError(f"an engine spec is at most {MAX_SPEC} characters")
-    name, params = registry.resolve(*split_spec(spec))  # an old spec: the engine it names now
+    name, params = split_spec(spec)
+    if name not in BUILT_IN:
+        if bots is not None and bots.offers(name):
+            return Engine(spec, bots.played(spec))
+        raise unknown_engine(name, bots)
+    name, params = registry.resolve(name, params)  # an old spec: the engine it names now
     if name not in offered_engines():
-        if name in registry.engine_names():
-            raise SpecError(f"{name} runs a program named in its spec, which a page may not choose")
-        registry.engine_class(name)  # the registry's own message: unknown engine, and the list
+        raise SpecError(f"{name} runs a program named in its spec, which a page may not choose")
     kinds = {p.name: p.type for p in registry.engine_parameters(name)}
     registry.check_spec(spec)  # names and types
     networks: dict[str, tuple[dict[str, Path], str]] = {}
@@ -190,6 +204,14 @@ def browser_engine(spec: str, roots: FileRoots, state: State, pins: Pins) -> Eng
     except DlgoError as err:
         raise type(err)(engine.explain(str(err))) from None
     return engine
+
+
+def unknown_engine(name: str, bots: BotFolder | None = None) -> SpecError:
+    """The answer to a spec naming no engine a page may choose: the engines, and the bots, there are."""
+    known = ", ".join(offered_engines())
+    yours = bots.names() if bots is not None else []
+    return SpecError(f"unknown engine {name[:64]!r}; the engines are: {known}"
+                     + (f"; your bots: {', '.join(yours)}" if yours else ""))
 
 
 def _outside(name: str, key: str, value: str, roots: FileRoots) -> SpecError:

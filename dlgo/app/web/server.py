@@ -28,7 +28,9 @@ temporary one) and read back when a request names it, so games survive a
 restart; the networks they play are copied there when each game begins (see
 :mod:`dlgo.app.web.safety`). Sessions left idle are closed on a timer
 (:func:`expire_idle`), and engine processes are capped and stopped off the
-event loop: see :mod:`dlgo.app.web.workers`.
+event loop: see :mod:`dlgo.app.web.workers`. With ``bots`` (``dlgo serve --bots
+FOLDER``) the bots of users' own in that folder are offered by name, and a bot that
+fails during a game loses it by forfeit (see :mod:`dlgo.app.web.bots`).
 
 The routes are routers by area, in :mod:`dlgo.app.web.routes`; this module
 assembles them with the body limit, the error answers and the session store.
@@ -53,6 +55,7 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from dlgo.app.web.bots import BotFolder
 from dlgo.app.web.reports import NoSuchReport
 from dlgo.app.web.routes import catalog, engines, games, page, reports
 from dlgo.app.web.routes.common import error
@@ -62,6 +65,7 @@ from dlgo.app.web.sessions import NoSuchSession, SessionError, SessionStore
 from dlgo.app.web.workers import GRACE_SECONDS, START_SECONDS, EngineClosed, EnginesBusy
 from dlgo.core.errors import DlgoError, RecordError
 from dlgo.storage.folders import check_output_folder, hold_folder, read_manifest
+from engines.bots import DEFAULT_LIMITS, BotLimits
 from engines.checkpoints import SHIPPED
 
 #: the suite's folder (reports/ and checkpoints/ live there)
@@ -239,7 +243,8 @@ def default_state() -> Path:
 def create_app(*, runs: Path | str = "runs", reports: Path | str | None = None, time_limit: float = 10.0,
                max_sessions: int = 32, idle_seconds: float = 3600.0, grace: float = GRACE_SECONDS,
                start_seconds: float = START_SECONDS, max_engines: int | None = None,
-               hosts: Sequence[str] = (*LOCAL_HOSTS, "testserver"), state: Path | str | None = None) -> FastAPI:
+               hosts: Sequence[str] = (*LOCAL_HOSTS, "testserver"), state: Path | str | None = None,
+               bots: Path | str | None = None, bot_limits: BotLimits = DEFAULT_LIMITS) -> FastAPI:
     """The server: networks from ``checkpoints/`` and ``runs``, the report pages
     from ``reports`` (default: ``reports/`` here, else the suite's), its games
     saved in ``state`` (a folder it creates; default: a temporary one, deleted
@@ -249,15 +254,23 @@ def create_app(*, runs: Path | str = "runs", reports: Path | str | None = None, 
     ``max_sessions`` games open, closed after ``idle_seconds`` left idle, and at
     most ``max_engines`` engine processes (default: by the machine's memory);
     answering requests that name one of ``hosts`` (default: this machine, and
-    ``testserver``, the name FastAPI's test client sends; :func:`serve` gives its own)."""
+    ``testserver``, the name FastAPI's test client sends; :func:`serve` gives its own);
+    offering the bots of users' own in the folder ``bots`` by their names, each playing
+    under ``bot_limits`` (default: none offered, and no file ever loaded)."""
     app = FastAPI(title="dlgo", description="Play, watch and analyse the suite's games and engines.",
                   lifespan=lifespan, exception_handlers=ERROR_HANDLERS, docs_url=None, redoc_url=None,
                   openapi_url="/api/openapi.json")
     app.state.temporary = tempfile.TemporaryDirectory(prefix="dlgo-serve-") if state is None else None
     folder = check_output_folder(app.state.temporary.name if state is None else state)
+    try:
+        offered = BotFolder(bots, bot_limits)
+    except DlgoError:
+        if app.state.temporary is not None:
+            app.state.temporary.cleanup()
+        raise
     app.state.store = SessionStore(FileRoots([SHIPPED, Path(runs)]), folder, max_sessions=max_sessions,
                                    idle_seconds=idle_seconds, time_limit=time_limit, grace=grace,
-                                   start_seconds=start_seconds, max_engines=max_engines)
+                                   start_seconds=start_seconds, max_engines=max_engines, bots=offered)
     app.state.reports = Path(reports) if reports is not None else \
         Path("reports") if Path("reports").is_dir() else SUITE / "reports"
     app.add_middleware(BodyLimit)

@@ -12,8 +12,10 @@ and is saved whenever it changes (:mod:`dlgo.app.web.saved`), so that it
 survives a restart of the server. The :class:`SessionStore` keeps at most ``max_sessions`` in memory, reads one
 back from disk when a request names it, keeps their engine processes (a pool
 of at most ``max_engines``), and closes those left idle for ``idle_seconds``
-(:meth:`SessionStore.expire`, on the server's timer), on disk too. Nothing
-here knows HTTP.
+(:meth:`SessionStore.expire`, on the server's timer), on disk too. A bot of
+a user's own (``dlgo serve --bots``) that fails during a game (it raises, runs out
+of time, plays an illegal move, crashes) loses it by forfeit
+(:meth:`GameSession.lose_by_forfeit`), said in the result. Nothing here knows HTTP.
 """
 from __future__ import annotations
 
@@ -24,21 +26,30 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
+from dlgo.app.web.bots import BotFolder
 from dlgo.app.web.safety import HUMAN, Engine, FileRoots, Pins, browser_engine, browser_game, relative_paths
 from dlgo.app.web.saved import SavedGames
-from dlgo.app.web.workers import GRACE_SECONDS, START_SECONDS, EngineAnswer, EngineJob, EnginePool, EngineProcess, \
-    Setup, replay_actions
+from dlgo.app.web.workers import GRACE_SECONDS, START_SECONDS, EngineAnswer, EngineFailure, EngineJob, EnginePool, \
+    EngineProcess, EngineTimeout, Setup, replay_actions
+from dlgo.arena.bot_host import CRASH, EXCEPTION, STARTUP, TIMEOUT
 from dlgo.core.errors import DlgoError, IllegalMoveError, RecordError
-from dlgo.core.game import Outcome, State, pass_would_end_game
+from dlgo.core.game import Ending, Outcome, State, pass_would_end_game
+from dlgo.core.specs import split_spec
 from dlgo.core.types import Move, Player
 from dlgo.display.pictures import column_labels, star_points
 from dlgo.formats.sgf import game_to_sgf, read_sgf, sgf_to_state
 from engines import registry
+from engines.bots import is_bot
+from engines.names import BUILT_IN
 
 log = logging.getLogger(__name__)
 
 #: the engine that answers a hint when neither side is an engine
 DEFAULT_HINT = "mcts:rounds=1000"
+#: a bot's failure that is none of the faults its process names (:data:`dlgo.arena.bot_host.FAULTS`)
+FAILURE = "failure"
+#: how the reason for a forfeit goes on after the bot's name, by its fault (then the fault's message)
+FORFEIT_WORDS = {EXCEPTION: "raised ", CRASH: "crashed: ", STARTUP: "did not start: ", FAILURE: "failed: "}
 
 
 class SessionError(DlgoError):
@@ -64,7 +75,7 @@ class GameSession:
 
     def __init__(self, state: State, players: dict[Player, Engine | None], hint: Engine, roots: FileRoots,
                  pins: Pins, *, seed: int, time_limit: float = 10.0, engine: EngineProcess | None = None,
-                 saved: SavedGames | None = None, session_id: str | None = None):
+                 saved: SavedGames | None = None, session_id: str | None = None, bots: BotFolder | None = None):
         self.id = session_id or secrets.token_urlsafe(12)
         self.state = state
         self.setup = Setup.of(state)  # the stones a game from SGF started from
@@ -74,7 +85,11 @@ class GameSession:
         self.time_limit = time_limit
         self.roots = roots
         self.pins = pins
+        self.bots = bots
         self.saved = saved
+        #: the forfeit that ended the game, if a bot's fault ended it: the loser (``player``, its
+        #: ``side`` as the game names it, its ``engine``), the ``ply`` it ended at, the ``fault`` and why
+        self.forfeit: dict[str, Any] | None = None
         self.report: dict[str, Any] | None = None   # the last engine move's search, or a hint's
         self.hint: dict[str, Any] | None = None
         self.message = ""
@@ -91,11 +106,12 @@ class GameSession:
         pinned (a :class:`~dlgo.core.errors.SpecError` for a spec a page may not
         play); ``options`` those of the constructor."""
         players: dict[Player, Engine | None] = {}
+        bots = options.get("bots")
         for player, spec in ((Player.black, black), (Player.white, white)):
             text = spec.strip()
-            players[player] = None if text.lower() == HUMAN else browser_engine(text, roots, state, pins)
+            players[player] = None if text.lower() == HUMAN else browser_engine(text, roots, state, pins, bots)
         engines_here = [e for e in players.values() if e]
-        chosen = browser_engine(hint.strip(), roots, state, pins) if hint and hint.strip() else \
+        chosen = browser_engine(hint.strip(), roots, state, pins, bots) if hint and hint.strip() else \
             (engines_here[-1] if engines_here else Engine(DEFAULT_HINT, DEFAULT_HINT))
         return cls(state, players, chosen, roots, pins, seed=seed if seed is not None else secrets.randbelow(2 ** 31),
                    **options)
@@ -111,11 +127,17 @@ class GameSession:
             browser_game(record["game"])  # a board the browser plays
             for action in record["moves"]:
                 state = state.apply_move(Move.resign()) if action is None else state.apply_action(action)
-            players = {p: None if record["players"][p.name] is None else _engine(record["players"][p.name], state)
-                       for p in Player}
-            hint = _engine(record["hint"], state)
-            return cls(state, players, hint, roots, pins, seed=int(record["seed"]), session_id=str(record["id"]),
-                       **options)
+            bots = options.get("bots")
+            players = {p: None if record["players"][p.name] is None else
+                       _engine(record["players"][p.name], state, bots) for p in Player}
+            hint = _engine(record["hint"], state, bots)
+            session = cls(state, players, hint, roots, pins, seed=int(record["seed"]), session_id=str(record["id"]),
+                          **options)
+            forfeit = record.get("forfeit")
+            if forfeit is not None:
+                session.forfeit = {key: str(forfeit[key]) for key in ("player", "side", "engine", "fault", "reason")}
+                session.forfeit["ply"] = int(forfeit["ply"])
+            return session
         except (KeyError, TypeError, ValueError, DlgoError) as err:  # a SpecError and an IllegalMoveError among them
             raise RecordError(f"its saved game does not replay ({type(err).__name__}: {err})") from None
 
@@ -127,7 +149,8 @@ class GameSession:
         return {"id": self.id, "game": self.state.game.spec,
                 "setup": None if self.setup is None else self.setup._asdict(),
                 "players": {p.name: engine(e) for p, e in self.players.items()}, "hint": engine(self.hint_engine),
-                "seed": self.seed, "moves": [move["action"] for move in _moves(list(self.state.history()))]}
+                "seed": self.seed, "moves": [move["action"] for move in _moves(list(self.state.history()))],
+                "forfeit": self.forfeit}
 
     def save(self) -> None:
         """Write the game to disk (when the session has a place there). A disk that
@@ -162,6 +185,8 @@ class GameSession:
             chosen.append(("hint", self.hint_engine))
         notes = []
         for who, engine in chosen:
+            if is_bot(engine.played):
+                continue  # a bot of a user's own: its limits are the server's --move-seconds, and the time limit
             seconds = registry.spec_parameters(engine.spec).get("seconds")
             if isinstance(seconds, (int, float)) and seconds > self.time_limit:
                 notes.append(f"{who} ({engine.spec}): seconds cut to {self.time_limit:g} (the server's limit)")
@@ -214,6 +239,8 @@ class GameSession:
             raise SessionError("there is no move to take back")
         self.state = target
         self.report = self.hint = None
+        if self.forfeit is not None and target.num_moves_played < int(self.forfeit["ply"]):
+            self.forfeit = None
         self.message = "move taken back"
         self.save()
 
@@ -224,7 +251,8 @@ class GameSession:
         assert engine is not None
         actions = tuple(self.state.move_to_index(m) for m in self.state.move_history())
         return EngineJob(role, engine.played, self.seed + (2 if role == "hint" else Player[role].value),
-                         self.state.game.spec, actions, self.time_limit, engine.spec, self.setup)
+                         self.state.game.spec, actions, self.time_limit, engine.spec, self.setup,
+                         self.bots.limits if self.bots is not None and is_bot(engine.played) else None)
 
     def start_engine_move(self) -> EngineJob:
         """Claim the session for the engine to move (:class:`SessionError` when a human is to move)."""
@@ -241,7 +269,8 @@ class GameSession:
         hint engine, else by that); a refused request changes nothing."""
         if self.state.is_over():
             raise SessionError("the game is over")
-        chosen = browser_engine(spec.strip(), self.roots, self.state, self.pins) if spec and spec.strip() else \
+        chosen = browser_engine(spec.strip(), self.roots, self.state, self.pins, self.bots) if spec and spec.strip() \
+            else \
             self.hint_engine
         self._claim()
         self.hint_engine = chosen
@@ -275,6 +304,51 @@ class GameSession:
         finally:
             self._busy.release()
 
+    def plays_bot(self, job: EngineJob) -> bool:
+        """Whether ``job`` asks a bot of a user's own for a move of the game (not a hint)."""
+        return job.role != "hint" and is_bot(job.spec)
+
+    def bot_failed(self, job: EngineJob, error: EngineFailure) -> None:
+        """A bot of a user's own failed to answer ``job``: for a move of the game its side
+        loses by forfeit (:meth:`lose_by_forfeit`); for a hint the message says why none
+        came, and the game goes on. Frees the session."""
+        if self.plays_bot(job):
+            self.lose_by_forfeit(job, error)
+        else:
+            self.finish(job, None, f"no hint from {job.shown}: {self._explain(error)}")
+
+    def _explain(self, error: EngineFailure) -> str:
+        """A bot's error as the page shows it: its file by its name, not where it lies."""
+        return relative_paths(self.bots.explain(str(error)) if self.bots is not None else str(error))
+
+    def lose_by_forfeit(self, job: EngineJob, error: EngineFailure) -> None:
+        """The bot that ``job`` asked for its move failed (``error``: it raised, ran out of
+        time, played an illegal move, crashed, did not load): its side loses the game by
+        forfeit, the reason in the result and the message. Frees the session."""
+        try:
+            player = Player[job.role]
+            side = self.state.game.side_name(player)
+            why = self._explain(error)
+            timeout = isinstance(error, EngineTimeout)  # its engine process stopped past the time limit
+            fault = TIMEOUT if timeout else str(getattr(error, "fault", "") or FAILURE)
+            words = "ran out of time: " if timeout else FORFEIT_WORDS.get(fault, "")
+            reason = f"{side} ({job.shown}) {words}{why}"
+            self.state = self.state.apply_move(Move.resign())  # over: no more moves, and undo takes it back
+            self.forfeit = {"player": player.name, "side": side, "engine": job.shown, "fault": fault, "reason": reason,
+                            "ply": self.state.num_moves_played}
+            self.report = self.hint = None
+            self.message = f"{side} ({job.shown}) loses by forfeit: {why}"
+            self.save()
+        finally:
+            self._busy.release()
+
+    def outcome(self) -> Outcome | None:
+        """How the game ended (None while it goes on): a forfeit, or as its position says."""
+        state, forfeit = self.state, self.forfeit
+        if forfeit is not None and state.is_over() and state.num_moves_played == forfeit["ply"]:
+            return state.game.outcome(Player[forfeit["player"]].other, Ending.FORFEIT)
+        return state.outcome()
+
     def _engine_of(self, job: EngineJob) -> Engine:
         """The engine that ``job`` asked."""
         engine = self.hint_engine if job.role == "hint" else self.players[Player[job.role]]
@@ -304,7 +378,10 @@ class GameSession:
                 point = state.action_point(action)
                 legal.append({"action": action, "text": state.format_move(state.index_to_move(action)),
                               "row": point.row if point else None, "col": point.col if point else None})
-        outcome = state.outcome()
+        outcome = self.outcome()
+        forfeit = self.forfeit if outcome is not None and outcome.ending is Ending.FORFEIT else None
+        if forfeit is not None and moves:
+            moves[-1] = {**moves[-1], "text": "forfeit"}
         stones = state.stone_array()
         last = state.last_move
         return {
@@ -328,8 +405,11 @@ class GameSession:
             "moves": moves,
             "captures": self._captures(history),
             "over": state.is_over(),
-            "result": None if outcome is None else {"text": outcome.text, "describe": outcome.describe(game.side_names),
-                                                    "winner": _winner(state, outcome)},
+            "result": None if outcome is None else {
+                "text": outcome.text, "winner": _winner(state, outcome),
+                "describe": outcome.describe(game.side_names) if forfeit is None else
+                f"{_winner(state, outcome)} wins by forfeit: {forfeit['reason']}",
+                "forfeit": None if forfeit is None else {k: forfeit[k] for k in ("side", "engine", "fault", "reason")}},
             "winning_line": [[p.row, p.col] for p in state.winning_line() or []],
             "count": self._by_position("count", state, self._area_count),
             "report": self.report,
@@ -409,7 +489,7 @@ class GameSession:
         """The game's record: ``(file name, media type, text)``: SGF for games that
         have it, else the game spec, the players and the moves as typed."""
         state = self.state
-        outcome = state.outcome()
+        outcome = self.outcome()
         result = outcome.text if outcome is not None else ""
         black, white = (engine.spec if engine else HUMAN for engine in (self.players[p] for p in Player))
         name = f"dlgo-{state.game.name}-{self.id[:6]}"
@@ -450,9 +530,16 @@ def _moves(history: list[State]) -> list[dict[str, Any]]:
             for before, after in zip(history, history[1:]) if after.last_move is not None]
 
 
-def _engine(saved: dict[str, Any], state: State) -> Engine:
-    """A saved engine, its pinned spec checked again (its copies still there, the game theirs)."""
-    engine = Engine(str(saved["spec"]), str(saved["played"]), tuple(map(str, saved["pins"])))
+def _engine(saved: dict[str, Any], state: State, bots: BotFolder | None = None) -> Engine:
+    """A saved engine, its pinned spec checked again (its copies still there, the game theirs); a
+    bot of a user's own found again by its name among ``bots`` (never by the file saved)."""
+    spec, played = str(saved["spec"]), str(saved["played"])
+    name = split_spec(spec)[0]
+    if is_bot(played) or name not in BUILT_IN:
+        if bots is None or not bots.offers(name):
+            raise RecordError(f"it plays the bot {name[:64]!r}, which this server does not offer (dlgo serve --bots)")
+        return Engine(spec, bots.played(spec))
+    engine = Engine(spec, played, tuple(map(str, saved["pins"])))
     try:
         registry.check_engine(engine.played, state)
     except DlgoError as err:
@@ -490,8 +577,9 @@ class SessionStore:
 
     def __init__(self, roots: FileRoots, folder: Path, *, max_sessions: int = 32, idle_seconds: float = 3600.0,
                  time_limit: float = 10.0, grace: float = GRACE_SECONDS, start_seconds: float = START_SECONDS,
-                 max_engines: int | None = None):
+                 max_engines: int | None = None, bots: BotFolder | None = None):
         self.roots = roots
+        self.bots = bots if bots is not None else BotFolder()
         self.folder = Path(folder)
         self.saved = SavedGames(self.folder / "games")
         self.pins = Pins(self.folder / "networks")
@@ -521,7 +609,7 @@ class SessionStore:
 
     def _options(self) -> dict[str, Any]:
         """What every session of the store is made with (beside its game)."""
-        return {"time_limit": self.time_limit, "engine": self.engines.process(), "saved": self.saved}
+        return {"time_limit": self.time_limit, "engine": self.engines.process(), "saved": self.saved, "bots": self.bots}
 
     def _admit(self, session: GameSession) -> GameSession:
         """Hold ``session`` in memory (the one already there under its id, if one is)."""

@@ -23,6 +23,11 @@ when it next asks), and with every one thinking it waits for one to finish,
 up to the move's time limit, then is refused (:class:`EnginesBusy`, HTTP 503).
 Closing never waits for a process: an idle one is told to exit, a busy one is
 killed, and a thread reaps it.
+
+A bot of a user's own (``dlgo serve --bots``) is built in the session's engine
+process like any engine, under the limits its job carries, and plays in a process
+of its own that this one starts (:mod:`engines.bots`), which ends with it. What the
+bot does wrong is answered as its fault (:class:`BotForfeit`): the game is its loss.
 """
 from __future__ import annotations
 
@@ -51,6 +56,7 @@ from dlgo.core.types import Move, Player, Point
 from dlgo.games import new_game
 from dlgo.games.go.board import Board
 from dlgo.games.go.state import GoState
+from engines.bots import DEFAULT_LIMITS, BotFault, BotLimits
 
 log = logging.getLogger(__name__)
 
@@ -123,6 +129,7 @@ class EngineJob(NamedTuple):
     time_limit: float          # seconds the engine may think
     name: str = ""             # the engine as the page named it (in messages; default: ``spec``)
     setup: Setup | None = None  # the stones the game started from, if not its own start
+    bot_limits: BotLimits | None = None  # what a bot of a user's own may take (None: the defaults)
 
     @property
     def shown(self) -> str:
@@ -143,6 +150,15 @@ class EngineFailure(DlgoError):
 
 class EngineTimeout(EngineFailure):
     """The engine ran past its start's deadline, or the time limit and the grace, and was stopped."""
+
+
+class BotForfeit(EngineFailure):
+    """A bot of a user's own broke the contract (``fault``: how, one of
+    :data:`dlgo.arena.bot_host.FAULTS`): it loses the game by forfeit."""
+
+    def __init__(self, fault: str, message: str):
+        super().__init__(message)
+        self.fault = fault
 
 
 class EngineClosed(EngineFailure):
@@ -216,7 +232,7 @@ class _Worker:
         if kept is not None and kept[0] == job.spec:
             return kept[1]
         self.close(job.role)
-        agent = engines.create_seeded(job.spec, job.seed)
+        agent = engines.create_seeded(job.spec, job.seed, job.bot_limits or DEFAULT_LIMITS)
         self.agents[job.role] = (job.spec, agent)
         agent.start()
         return agent
@@ -237,7 +253,8 @@ class _Worker:
     def prepare(self, job: EngineJob) -> tuple[Agent, State]:
         """The engine and the position of ``job``, ready to search (the start, before the time limit)."""
         state = self.state(job)
-        warm_up(engines.ENGINES, job.spec, state)  # the process's one-off costs kept out of the move's seconds
+        factory = engines.EngineFactory(job.bot_limits) if job.bot_limits is not None else engines.ENGINES
+        warm_up(factory, job.spec, state)  # the process's one-off costs kept out of the move's seconds
         agent = self.agent(job)
         agent.check_game(state)
         agent.set_time_limit(job.time_limit)
@@ -267,7 +284,7 @@ def serve(conn: Connection) -> None:
     ``("started", None)`` once the engine is ready to search, then ``("ok",
     answer)``; a failure, at either step, ``("error", one line)`` (a user's
     mistake as its message; an engine's bug with its type, its traceback on the
-    child's stderr)."""
+    child's stderr), and a bot's fault ``("fault", (how, one line))``."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's: it closes this pipe
     worker = _Worker()
     try:
@@ -280,6 +297,8 @@ def serve(conn: Connection) -> None:
                 agent, state = worker.prepare(job)
                 conn.send(("started", None))
                 conn.send(("ok", worker.search(agent, state)))
+            except BotFault as fault:
+                conn.send(("fault", (fault.fault, str(fault))))
             except DlgoError as err:
                 conn.send(("error", str(err)))
             except Exception as err:
@@ -415,6 +434,8 @@ class EngineProcess:
                 raise EngineClosed(CLOSED) from None
             raise EngineFailure(f"{job.shown} stopped unexpectedly; its next move starts it again") from None
         status, payload = message
+        if status == "fault":
+            raise BotForfeit(*payload)
         if status != "ok":
             raise EngineFailure(str(payload))
         answer: EngineAnswer = payload

@@ -1,7 +1,9 @@
 """An engine's move and a hint: the session's engine process asked, and waited
 for off the event loop up to its start's deadline and the time limit. An engine
 that fails is a 502, one out of time a 504, no engine process free a 503, each
-with the session, which goes on; a session closed while its engine thought, 410."""
+with the session, which goes on; a session closed while its engine thought, 410.
+A bot of a user's own that fails on its move loses the game by forfeit (200, the
+result saying why); one that fails on a hint says so in the message (200)."""
 from __future__ import annotations
 
 import asyncio
@@ -14,6 +16,7 @@ from dlgo.app.web.routes.common import Store, Strict, error, find_session
 from dlgo.app.web.safety import MAX_SPEC
 from dlgo.app.web.sessions import GameSession
 from dlgo.app.web.workers import EngineClosed, EngineFailure, EnginesBusy, EngineTimeout
+from engines.bots import is_bot
 
 router = APIRouter()
 
@@ -41,6 +44,9 @@ async def think(game: GameSession, hint: bool, spec: str | None = None) -> Any:
         game.finish(job, None, str(err))
         return error(410, str(err))
     except (EngineFailure, EnginesBusy) as err:
+        if isinstance(err, EngineFailure) and is_bot(job.spec):  # a bot's fault: it loses by forfeit (a hint: none)
+            game.bot_failed(job, err)
+            return game.view()
         game.finish(job, None, str(err))  # the message as the page shows it (no copy's folder in it)
         status = 503 if isinstance(err, EnginesBusy) else 504 if isinstance(err, EngineTimeout) else 502
         return error(status, game.message, session=game.view())

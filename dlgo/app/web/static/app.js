@@ -185,6 +185,7 @@ async function refreshNetworks() {
   try {
     const answer = await api(`/catalog?game=${encodeURIComponent(gameSpec())}`);
     catalog.engines = answer.engines;
+    catalog.bots = answer.bots;
     setupBoard = answer.board;
     if (!view) render();
     // rebuilt after the answer comes: what was chosen or typed meanwhile stays
@@ -199,6 +200,23 @@ async function refreshNetworks() {
   }
 }
 
+// the bots of your own (dlgo serve --bots), under a heading of their own: each by its name, one that does
+// not load shown and disabled, its reason as its title
+function appendBots(select) {
+  const bots = catalog.bots || [];
+  if (!bots.length) return;
+  const group = document.createElement("optgroup");
+  group.label = "your bots";
+  for (const bot of bots) {
+    const engine = catalog.engines.find((e) => e.bot && e.name === bot.name);
+    const option = new Option(engine ? engine.label : `${bot.name} (does not load)`, bot.name);
+    option.disabled = !engine;
+    if (!engine) option.title = bot.reason;
+    group.append(option);
+  }
+  select.append(group);
+}
+
 // a player's engine list, fields and spec; ``typedSpec``: a spec to keep if it names the chosen engine
 function buildPlayer(fieldset, chosen, typedSpec = "") {
   const colour = fieldset.dataset.colour;
@@ -206,7 +224,8 @@ function buildPlayer(fieldset, chosen, typedSpec = "") {
   fieldset.replaceChildren(legend);
   const select = input("select", null, { id: `${colour}-engine` });
   select.append(new Option("human", HUMAN));
-  for (const engine of catalog.engines) select.append(new Option(engine.name, engine.name));
+  for (const engine of catalog.engines) if (!engine.bot) select.append(new Option(engine.name, engine.name));
+  appendBots(select);
   select.value = chosen;
   fieldset.append(select);
   const help = document.createElement("p");
