@@ -37,9 +37,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 from dlgo.arena import bot_host
+from dlgo.arena.bot_host import BotFault
 from dlgo.core.agent import Agent, Decision
 from dlgo.core.errors import EngineError, IllegalMoveError, SpecError
 from dlgo.core.game import Game, State
@@ -79,15 +80,6 @@ class BotLimits:
 DEFAULT_LIMITS = BotLimits()
 
 
-class BotFault(EngineError):
-    """A bot of a user's own broke the contract: ``fault`` is how (one of
-    :data:`dlgo.arena.bot_host.FAULTS`); the message says what it did."""
-
-    def __init__(self, fault: str, message: str):
-        super().__init__(message)
-        self.fault = fault
-
-
 @dataclass(frozen=True)
 class BotSource:
     """Where a bot's code is: a ``file`` (absolute) or an installed ``module``, the
@@ -108,10 +100,24 @@ class BotSource:
         except OSError:
             return ""
 
+    @property
+    def shown(self) -> str:
+        """The bot as its messages name it: its file's name alone (``alice.py does not load``,
+        wherever the file is kept), or the entry point's name."""
+        return Path(self.label).name if self.file else self.label
+
     def request(self) -> dict[str, Any]:
         """The ``load`` request for :mod:`dlgo.arena.bot_host`."""
         source = {"file": self.file} if self.file else {"module": self.module or ""}
-        return {"op": "load", "source": source, "class": self.class_name, "label": self.label}
+        return {"op": "load", "source": source, "class": self.class_name, "label": self.shown}
+
+
+def code_files(spec: str) -> list[Path]:
+    """The file of the bot ``spec`` names (a package's engine: its module's source file), or
+    none where it cannot be found: what its games were played with."""
+    source, _ = split_bot_spec(spec)
+    path = source.file or _module_file(source.module or "")
+    return [Path(path)] if path else []
 
 
 def _module_file(module: str) -> str:
@@ -177,6 +183,8 @@ class BotProcess:
 
     def __init__(self, source: BotSource, limits: BotLimits):
         self.source, self.limits = source, limits
+        #: what the process loaded: the bot's source and its content's digest, as it was when it started
+        self.key = _key(source, limits)
         requests_read, self._requests = os.pipe()
         self._answers, answers_write = os.pipe()
         on_main = threading.current_thread() is threading.main_thread()
@@ -213,7 +221,9 @@ class BotProcess:
         if line is None:
             self.stop()
             what = "to start" if late == bot_host.STARTUP else "for a move"
-            raise BotFault(late, f"gave no answer within its {seconds:g} s {what}; stopped")
+            fault = BotFault(late, f"gave no answer within its {seconds:g} s {what}; stopped")
+            fault.timed_out = True
+            raise fault
         if not line:
             raise self._died()
         try:
@@ -279,9 +289,13 @@ class BotProcess:
 
 
 _RUNNING: set[BotProcess] = set()  # every process started here and not stopped
-_IDLE: dict[tuple[BotSource, str, BotLimits], list[BotProcess]] = {}  # loaded, waiting for a game
-#: the most idle processes kept (the oldest is stopped past it)
+_IDLE: list[BotProcess] = []  # loaded, waiting for a game, the longest idle first
+_POOL = threading.Lock()  # held while _IDLE changes: a web server's threads share it
+#: the most idle processes kept (the one idle longest is stopped past it)
 MOST_IDLE = 8
+#: how many times a bot's start may run out of time before this process stops trying it (a busy
+#: machine may make one start slow; a bot that hangs as it loads should cost its limit only so often)
+STARTS_TIMED_OUT = 2
 
 
 def stop_all() -> None:
@@ -289,54 +303,76 @@ def stop_all() -> None:
     long-lived front end that is done with its bots)."""
     for process in list(_RUNNING):
         process.stop()
-    _IDLE.clear()
+    with _POOL:
+        _IDLE.clear()
 
 
 atexit.register(stop_all)
 
+Key = tuple["BotSource", str, BotLimits]
 
-def _key(source: BotSource, limits: BotLimits) -> tuple[BotSource, str, BotLimits]:
+
+def _key(source: BotSource, limits: BotLimits) -> Key:
     return source, source.digest(), limits
 
 
 def acquire(source: BotSource, limits: BotLimits) -> BotProcess:
-    """A loaded process of the bot ``source``: an idle one, or a new one (a
-    :class:`BotFault` if it does not load within the start-up limit, and again at once
-    for that file's content in this process)."""
+    """A loaded process of the bot ``source``: an idle one that loaded the file's content
+    as it is now, or a new one (a :class:`BotFault` if it does not load within the start-up
+    limit; for a bot that does not load at all, or runs out of time loading twice, again at
+    once for that file's content in this process)."""
     key = _key(source, limits)
-    if key in _FAILED_LOADS:  # once per process and file: a bot that hangs as it loads costs its limit once
+    if key in _FAILED_LOADS:
         raise _FAILED_LOADS[key]
-    idle = _IDLE.get(key, [])
-    while idle:
-        process = idle.pop()
-        if process.alive:
-            return process
-        process.stop()
+    while True:  # the one idle most recently, if it is still alive
+        with _POOL:
+            idle = next((p for p in reversed(_IDLE) if p.key == key), None)
+            if idle is not None:
+                _IDLE.remove(idle)
+        if idle is None:
+            break
+        if idle.alive:
+            return idle
+        idle.stop()
     try:
         return BotProcess(source, limits)
     except BotFault as fault:
-        _FAILED_LOADS[key] = fault
+        slow = fault.timed_out
+        _SLOW_STARTS[key] = _SLOW_STARTS.get(key, 0) + slow
+        if not slow or _SLOW_STARTS[key] >= STARTS_TIMED_OUT:
+            _FAILED_LOADS[key] = fault
         raise
 
 
 def release(process: BotProcess) -> None:
-    """Give a process back for the next game (a stopped one is dropped)."""
+    """Give a process back for the next game (a stopped one is dropped; past
+    :data:`MOST_IDLE`, the one idle longest is stopped)."""
     if not process.alive or process._requests < 0:
         process.stop()
         return
-    _IDLE.setdefault(_key(process.source, process.limits), []).append(process)
-    idle = [p for processes in _IDLE.values() for p in processes]
-    if len(idle) > MOST_IDLE:
-        oldest = idle[0]
-        for processes in _IDLE.values():
-            if oldest in processes:
-                processes.remove(oldest)
-        oldest.stop()
+    with _POOL:
+        _IDLE.append(process)
+        evicted = _IDLE[:-MOST_IDLE] if len(_IDLE) > MOST_IDLE else []
+        del _IDLE[:len(evicted)]
+    for old in evicted:
+        old.stop()
 
 
-_FAILED_LOADS: dict[tuple[BotSource, str, BotLimits], BotFault] = {}
-_DESCRIPTIONS: dict[tuple[BotSource, str, BotLimits], dict[str, Any]] = {}
-_BOUND: dict[tuple[BotSource, str, BotLimits, tuple[tuple[str, str], ...]], dict[str, str]] = {}
+def forget_idle(source: BotSource) -> None:
+    """Stop the idle processes of the bot ``source`` (a long-lived front end that keeps none
+    once it has its answer: ``dlgo serve --bots``)."""
+    with _POOL:
+        mine = [p for p in _IDLE if p.source == source]
+        for process in mine:
+            _IDLE.remove(process)
+    for process in mine:
+        process.stop()
+
+
+_SLOW_STARTS: dict[Key, int] = {}
+_FAILED_LOADS: dict[Key, BotFault] = {}
+_DESCRIPTIONS: dict[Key, dict[str, Any]] = {}
+_BOUND: dict[tuple[Key, tuple[tuple[str, str], ...]], dict[str, str]] = {}
 
 
 def describe(source: BotSource, limits: BotLimits = DEFAULT_LIMITS) -> dict[str, Any]:
@@ -356,7 +392,7 @@ def bind_parameters(source: BotSource, params: dict[str, str],
     """Check ``params`` (spec text) against the bot's constructor, in its process: the
     parameters as a spec writes them, in order (``given``; ``changed``: those that differ from
     their defaults); a :class:`SpecError` for a name or a value it does not take."""
-    key = (*_key(source, limits), tuple(sorted(params.items())))
+    key = (_key(source, limits), tuple(sorted(params.items())))
     if key not in _BOUND:
         process = acquire(source, limits)
         try:
@@ -393,17 +429,30 @@ def history(state: State) -> list[str]:
     return texts[::-1]
 
 
+def answered_move(state: State, answer: dict[str, Any]) -> Move:
+    """The move a bot's process answered for ``state``, checked here too (the suite trusts
+    no answer from the bot's process): a :class:`BotFault` (``illegal-move``) for one that is
+    no legal move here."""
+    text = str(answer.get("move", ""))
+    try:
+        move = state.parse_move(text)
+    except IllegalMoveError as error:
+        raise BotFault(bot_host.ILLEGAL, f"played {text!r}: {error}") from None
+    reason = state.illegal_reason(move)
+    if reason is not None:
+        raise BotFault(bot_host.ILLEGAL, f"played {text!r}: {reason}")
+    return move
+
+
 class BotAgent(Agent):
     """A bot of a user's own, played in a process of its own (see :mod:`engines.bots`)."""
-
-    #: not the suite's own code: the arena's checks leave it to its process
-    user_code: ClassVar[bool] = True
 
     def __init__(self, source: BotSource, params: dict[str, str], description: dict[str, Any],
                  limits: BotLimits = DEFAULT_LIMITS, seed: int | None = None):
         super().__init__()
         self.source, self.params, self.limits, self.seed = source, params, limits, seed
-        self.description = description
+        #: what the bot's class said of itself in its process (:func:`describe`)
+        self.described = description
         named = str(description.get("name") or "agent")
         self.name = Path(source.label).stem if named == Agent.name else named
         self.unit = str(description.get("unit") or "moves")
@@ -450,15 +499,11 @@ class BotAgent(Agent):
         except BotFault:
             self._drop()
             raise
-        text = str(answer.get("move", ""))
-        try:  # checked here too: the suite trusts no answer from the bot's process
-            move = state.parse_move(text)
-            if not state.is_valid_move(move):
-                state.apply_move(move)  # says why
-                raise IllegalMoveError("the rules forbid it")
-        except IllegalMoveError as error:
+        try:
+            move = answered_move(state, answer)
+        except BotFault:
             self._drop()
-            raise BotFault(bot_host.ILLEGAL, f"played {text!r}, an illegal move: {error}") from None
+            raise
         work = answer.get("work", 1)
         return Decision(move, work if isinstance(work, int) and not isinstance(work, bool) and work >= 0 else 1)
 

@@ -59,26 +59,24 @@ def engine_class(name: str) -> type[Agent]:
     return engine
 
 
-def engine_parameters(name: str) -> list[Parameter]:
+def engine_parameters(name: str, limits: BotLimits = DEFAULT_LIMITS) -> list[Parameter]:
     """The parameters of engine ``name``, with their types and defaults (for a bot of a
     user's own, as text: ``Parameter("depth", "int", "3")``)."""
     if bots.is_bot(name):
         source, _ = bots.split_bot_spec(name)
-        return [Parameter(*p) for p in bots.describe(source)["parameters"]]
+        return [Parameter(*p) for p in bots.describe(source, limits)["parameters"]]
     cls = engine_class(name)
     hints = typing.get_type_hints(cls.__init__)
     return [Parameter(p.name, hints.get(p.name, str), p.default)
             for p in inspect.signature(cls.__init__).parameters.values() if p.name != "self"]
 
 
-def engine_description(name: str) -> str:
-    """The first paragraph of the engine's docstring, its reST literals (two backquotes
-    each side) written with one, as Markdown writes them: text that ``dlgo engines``,
-    the web page and the docs' tables show alike."""
+def engine_description(name: str, limits: BotLimits = DEFAULT_LIMITS) -> str:
+    """The engine's description (:meth:`~dlgo.core.agent.Agent.description`: its docstring's
+    first paragraph): text that ``dlgo engines``, the web page and the docs' tables show alike."""
     if bots.is_bot(name):
-        return str(bots.describe(bots.split_bot_spec(name)[0])["doc"])
-    doc = inspect.getdoc(engine_class(name)) or ""
-    return " ".join(doc.split("\n\n")[0].split()).replace("``", "`")
+        return str(bots.describe(bots.split_bot_spec(name)[0], limits)["doc"])
+    return engine_class(name).description()
 
 
 def resolve(name: str, params: dict[str, Any]) -> tuple[str, dict[str, Any]]:
@@ -102,45 +100,46 @@ def resolve(name: str, params: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     return name, params
 
 
-def check_spec(spec: str) -> str:
-    """Check an engine spec without building the engine (no process started, no
-    network loaded): its name, parameter names and their types; returns it.
+def check_spec(spec: str, limits: BotLimits = DEFAULT_LIMITS) -> str:
+    """Check an engine spec without building the engine (no program started, no
+    network loaded; a bot of a user's own is loaded in its process, under ``limits``): its
+    name, parameter names and their types; returns it.
     Ranges are checked when the engine is built, or by :func:`check_engine`."""
-    spec_parameters(spec)
+    spec_parameters(spec, limits)
     return spec
 
 
-def spec_parameters(spec: str) -> dict[str, Any]:
+def spec_parameters(spec: str, limits: BotLimits = DEFAULT_LIMITS) -> dict[str, Any]:
     """The parameters ``spec`` gives its engine, typed: ``{"seconds": 30.0}`` for
     ``mcts:seconds=30`` (those it leaves out take their defaults); a :class:`SpecError`
     for a name or a value the engine does not take (a bot's, checked in its process, as text)."""
     if bots.is_bot(spec):
         source, given = bots.split_bot_spec(spec)
-        return split_spec("bot:" + bots.bind_parameters(source, given)["given"])[1]
+        return split_spec("bot:" + bots.bind_parameters(source, given, limits)["given"])[1]
     name, params = resolve(*split_spec(spec))
     return bind(engine_class(name).__init__, params, f"engine {name!r}")
 
 
-def canonical_spec(spec: str) -> str:
+def canonical_spec(spec: str, limits: BotLimits = DEFAULT_LIMITS) -> str:
     """One spelling of the engine ``spec`` names: its engine's name and the parameters
     it sets to other than their defaults, in the engine's order (``random:``,
     ``random:seed=`` and ``random`` are all ``random``); a :class:`SpecError` as
     :func:`check_spec` gives. A bot's is its file's absolute path and its class
     (:func:`engines.bots.canonical_bot_spec`)."""
     if bots.is_bot(spec):
-        return bots.canonical_bot_spec(spec)
+        return bots.canonical_bot_spec(spec, limits)
     name, _ = resolve(*split_spec(spec))
     given = spec_parameters(spec)
     return format_spec(name, {p.name: given[p.name] for p in engine_parameters(name)
                               if p.name in given and given[p.name] != p.default})
 
 
-def check_distinct(specs: Iterable[str]) -> None:
+def check_distinct(specs: Iterable[str], limits: BotLimits = DEFAULT_LIMITS) -> None:
     """A :class:`SpecError` if two of ``specs`` name one engine (:func:`canonical_spec`):
     a tournament would rate it against itself as two entries."""
     seen: dict[str, str] = {}
     for spec in specs:
-        canonical = canonical_spec(spec)
+        canonical = canonical_spec(spec, limits)
         if canonical in seen:
             raise SpecError(f"{seen[canonical]!r} and {spec!r} are one engine, {canonical}: give each engine once")
         seen[canonical] = spec
@@ -203,7 +202,9 @@ class EngineFactory:
         return create_seeded(spec, seed, self.limits)
 
     def network_files(self, spec: str) -> list[Path]:
-        return [] if bots.is_bot(spec) else checkpoints.network_files(spec)
+        """The files a spec plays with: a network's, or a bot's code (a tournament whose bot file
+        changed plays that bot's games again, as it does a retrained network's)."""
+        return bots.code_files(spec) if bots.is_bot(spec) else checkpoints.network_files(spec)
 
 
 #: the factory to hand to the arena

@@ -2,6 +2,7 @@
 their own, and whatever they do wrong loses their game with the right reason."""
 from __future__ import annotations
 
+import csv
 import os
 import signal
 import subprocess
@@ -58,7 +59,7 @@ def wait_for_no_bot_processes(seconds: float = 5.0) -> list[int]:
 @pytest.mark.parametrize("name, game, ending, says", [
     ("raises", "connect4", bot_host.EXCEPTION, "ValueError: no idea what to do (raises.py, line 15, in choose)"),
     ("hangs", "connect4", bot_host.TIMEOUT, "gave no answer within its 0.5 s for a move"),
-    ("illegal", "tictactoe", bot_host.ILLEGAL, "an illegal move"),
+    ("illegal", "tictactoe", bot_host.ILLEGAL, "played a1: illegal move a1: the point is occupied"),
     ("malformed", "connect4", bot_host.MALFORMED, "the move is int 0, not a Move"),
     ("hog", "connect4", bot_host.MEMORY, "ran out of memory (its limit is 1,024 MB)"),
     ("exits", "connect4", bot_host.EXIT, "ended the interpreter (sys.exit('bye'))"),
@@ -71,6 +72,7 @@ def test_each_fault_loses_the_game_with_its_reason(name, game, ending, says):
         loser = "black" if black == bot(name) else "white"
         assert record.ending == ending and record.winner != loser and record.winner != "draw"
         assert record.note.startswith(f"{loser} forfeits: ") and says in record.note, record.note
+        assert str(BOTS) not in record.note  # a bot's file by its name: a league publishes its notes
         assert record.result.endswith("+F") or record.result in ("1-0", "0-1")
     assert wait_for_no_bot_processes() == []  # killed at its fault, or back in the idle pool of this process?
 
@@ -200,3 +202,102 @@ def test_mistakes_count_a_bot_that_fails_on_a_position_as_a_mistake(tmp_path):
     assert len(failed) == 6 and all(v.action >= 0 for v in failed)  # it raises on its third move of a game only
     crashed = measure_mistakes(QUICK, [bot("crashes")], positions, tmp_path / "c", workers=1, progress=False)
     assert all(v.action == -1 and v.mistake for v in crashed)
+
+
+def write_bot(folder: Path, name: str, head: str = "", init: str = "") -> Path:
+    """A bot file that plays the first legal move, with ``head`` run as it loads and ``init`` as it is built."""
+    file = folder / f"{name}.py"
+    file.write_text(f"{head}\nfrom dlgo.core.agent import Agent, Decision\n\n\nclass Bot(Agent):\n"
+                    f"    def __init__(self):\n        super().__init__()\n{init or '        pass'}\n\n"
+                    "    def choose(self, state):\n        return Decision(state.legal_moves()[0], 1)\n")
+    return file
+
+
+def test_the_checks_before_play_load_a_bot_under_the_limits_given(tmp_path):
+    file = write_bot(tmp_path, "big", head="TABLE = bytearray(700 * 2**20)")
+    with pytest.raises(BotFault, match="ran out of memory"):
+        engines.canonical_spec(str(file), BotLimits(memory_mb=600))
+    assert engines.canonical_spec(str(file), BotLimits(memory_mb=4096)) == f"{file.resolve()}:Bot"
+    engines.check_distinct([str(file), "random"], BotLimits(memory_mb=4096))
+
+
+def test_a_tournament_plays_again_the_games_of_a_bot_whose_file_changed(tmp_path):
+    file = write_bot(tmp_path, "mine")
+    out = tmp_path / "t"
+    first = run_tournament(QUICK, out, "tictactoe", ["random", str(file)], 2, workers=1, progress=False)
+    file.write_text(file.read_text() + "\n# a change\n")
+    again = run_tournament(QUICK, out, "tictactoe", ["random", str(file)], 2, workers=1, progress=False)
+    assert len(again) == 2 and len(read_games(out / "replaced-games.csv")) == len(first) == 2
+
+
+def test_old_replaced_games_files_take_rows_of_todays_columns(tmp_path):
+    from dlgo.arena.tournament import set_aside
+    from dlgo.formats.records import HEADER, write_games
+
+    record = play_match(QUICK, "tictactoe", "random", "random", seed=1)
+    with (tmp_path / "replaced-games.csv").open("w", newline="") as handle:  # from before the ending column
+        writer = csv.DictWriter(handle, fieldnames=HEADER.split(",")[:-1])
+        writer.writeheader()
+        writer.writerow({k: v for k, v in record.as_row().items() if k != "ending"})
+    other = play_match(QUICK, "tictactoe", "random", "random", seed=2)
+    other.game_id = "second"
+    write_games(tmp_path / "games.csv", [other])
+    assert set_aside(tmp_path, [other], lambda r: True, "a test") == []
+    assert [r.game_id for r in read_games(tmp_path / "replaced-games.csv")] == [record.game_id, "second"]
+    assert (tmp_path / "replaced-games.csv").read_text().startswith(HEADER)
+
+
+def test_the_processes_a_bot_starts_end_with_the_suite_that_started_it(tmp_path):
+    file = write_bot(tmp_path, "spawner", head="import subprocess",
+                     init="        subprocess.Popen(['sleep', '4321.5'])")
+    script = tmp_path / "run.py"
+    script.write_text(f"import sys, time, engines\nfrom dlgo.games import new_game\n"
+                      f"a = engines.create({str(file)!r})\na.select_move(new_game('tictactoe'))\n"
+                      "print('ready', flush=True)\ntime.sleep(600)\n")
+    run = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert run.stdout is not None and run.stdout.readline().strip() == "ready"
+        assert _sleepers() != []
+    finally:
+        run.kill()
+        run.wait()
+    deadline = time.monotonic() + 10
+    while _sleepers() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _sleepers() == []
+
+
+def _sleepers() -> list[str]:
+    return [p.name for p in Path("/proc").iterdir() if p.name.isdigit() and _command(p) == b"sleep\x004321.5\x00"]
+
+
+def _command(process: Path) -> bytes:
+    try:
+        return (process / "cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
+def test_idle_processes_wait_in_order_and_the_longest_idle_goes_first(tmp_path, monkeypatch):
+    monkeypatch.setattr(bots, "MOST_IDLE", 1)
+    first, second = (bots.acquire(split_bot_spec(str(write_bot(tmp_path, name)))[0], QUICK.limits)
+                     for name in ("first", "second"))
+    bots.release(first)
+    bots.release(second)
+    assert not first.alive and second.alive
+    again = bots.acquire(second.source, QUICK.limits)
+    assert again is second
+    bots.release(again)
+    bots.stop_all()
+
+
+def test_a_bot_slow_to_start_is_tried_again_once_before_its_games_are_given_up(tmp_path):
+    file = write_bot(tmp_path, "slow", head="import time\ntime.sleep(3)")
+    source, _ = split_bot_spec(str(file))
+    limits = BotLimits(startup_seconds=0.3)
+    for _ in range(bots.STARTS_TIMED_OUT):
+        assert bots._key(source, limits) not in bots._FAILED_LOADS
+        with pytest.raises(BotFault, match="to start") as raised:
+            bots.acquire(source, limits)
+        assert raised.value.timed_out
+    assert bots._key(source, limits) in bots._FAILED_LOADS  # given up: its later games are lost at once

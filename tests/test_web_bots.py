@@ -9,6 +9,7 @@ is loaded for it.
 """
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import shutil
@@ -21,6 +22,7 @@ fastapi = pytest.importorskip("fastapi", reason="the web extra (fastapi) is not 
 from fastapi.testclient import TestClient  # noqa: E402
 
 from dlgo.app import cli  # noqa: E402
+from dlgo.app.web.bots import BotFolder  # noqa: E402
 from dlgo.app.web.server import create_app  # noqa: E402
 from engines import bots as engine_bots  # noqa: E402
 from engines import registry  # noqa: E402
@@ -205,7 +207,7 @@ def test_a_bot_that_raises_loses_by_forfeit_with_a_clear_message(client):
         reply = client.post(f"/api/sessions/{sid}/engine")
         assert reply.status_code == 200, reply.text
     view = reply.json()
-    reason = "yellow (raises) raised ValueError: no idea what to do (raises.py, line 15, in choose)"
+    reason = "yellow (raises, raised an exception): ValueError: no idea what to do (raises.py, line 15, in choose)"
     assert view["over"] and view["result"]["winner"] == "red" and view["result"]["text"] == "1-0"
     assert view["result"]["describe"] == f"red wins by forfeit: {reason}"
     assert view["result"]["forfeit"] == {"side": "yellow", "engine": "raises", "fault": "exception", "reason": reason}
@@ -222,10 +224,10 @@ def test_a_bot_that_raises_loses_by_forfeit_with_a_clear_message(client):
 
 
 @pytest.mark.parametrize("bot, moves, fault, words", [
-    ("illegal", ["b2", "c3"], "illegal-move", "played a1, an illegal move"),
-    ("hangs", ["b2", "c3"], "timeout", "O (hangs) gave no answer within its 1 s for a move"),
-    ("crashes", ["b2"], "crash", "O (crashes) crashed: its process ended (exit code 3)"),
-    ("exits", ["b2"], "exit", "O (exits) ended the interpreter (sys.exit('bye'))"),
+    ("illegal", ["b2", "c3"], "illegal-move", "O (illegal, illegal move): played a1: illegal move a1"),
+    ("hangs", ["b2", "c3"], "timeout", "O (hangs, too slow): gave no answer within its 1 s for a move"),
+    ("crashes", ["b2"], "crash", "O (crashes, crashed): its process ended (exit code 3)"),
+    ("exits", ["b2"], "exit", "O (exits, exited): ended the interpreter (sys.exit('bye'))"),
 ])
 def test_a_bot_that_plays_illegally_or_runs_out_of_time_loses_by_forfeit(client, bot, moves, fault, words):
     sid = new(client, white=bot)["id"]
@@ -243,7 +245,7 @@ def test_a_hint_from_a_bot_that_fails_says_so_and_the_game_goes_on(client):
     client.post(f"/api/sessions/{sid}/move", json={"move": "a1"})
     view = client.post(f"/api/sessions/{sid}/hint")
     assert view.status_code == 200 and view.json()["hint"] is None and not view.json()["over"]
-    assert view.json()["message"].startswith("no hint from illegal: played a1, an illegal move")
+    assert view.json()["message"].startswith("no hint from illegal: played a1: illegal move a1")
     assert client.post(f"/api/sessions/{sid}/move", json={"move": "b2"}).status_code == 200
 
 
@@ -268,8 +270,8 @@ def test_the_page_offers_the_bots_under_their_heading_and_shows_a_forfeit(tmp_pa
             browser_tests.point(page, row, col).click()
             browser_tests.wait_for_turn(page, 2 * ply + 2)
         status = page.locator("#status").inner_text()
-        assert status == ("Game over: X wins by forfeit: O (raises) raised ValueError: no idea what to do "
-                          "(raises.py, line 15, in choose)"), status
+        assert status == ("Game over: X wins by forfeit: O (raises, raised an exception): ValueError: no idea "
+                          "what to do (raises.py, line 15, in choose)"), status
         browser.close()
 
 
@@ -301,6 +303,20 @@ def test_with_bots_a_file_is_still_refused_the_bot_is_asked_for_by_name(tmp_path
             message = error_of(client.post("/api/sessions", json={"game": "tictactoe", "white": spec}), 400)
             assert "unknown engine" in message or "key=value" in message
             assert str(folder) not in message
+
+
+def test_a_link_that_leads_out_of_the_bots_folder_is_not_offered_and_never_loads(tmp_path, folder, monkeypatch):
+    shutil.copy(BOTS / "prints.py", tmp_path / "evil.py")
+    (folder / "linked.py").symlink_to("../evil.py")
+    loaded = []
+    made = engine_bots.BotProcess
+    monkeypatch.setattr(engine_bots, "BotProcess", lambda source, limits: loaded.append(source.file)
+                        or made(source, limits))
+    with TestClient(app_with(tmp_path, folder)) as client:
+        assert "linked" not in {bot["name"] for bot in client.get("/api/catalog").json()["bots"]}
+        message = error_of(client.post("/api/sessions", json={"game": "tictactoe", "white": "linked"}), 400)
+        assert "unknown engine 'linked'" in message
+    assert loaded and str((tmp_path / "evil.py").resolve()) not in loaded  # the folder's own bots were loaded
 
 
 def test_engines_that_installed_packages_register_are_not_offered(plain, monkeypatch, nothing_loads):
@@ -354,6 +370,37 @@ def test_a_game_with_a_bot_goes_on_after_a_restart_only_where_the_bot_is_offered
     with TestClient(app_with(tmp_path, state=state)) as client:  # no --bots: the saved file is never loaded
         message = error_of(client.get(f"/api/sessions/{sid}"), 404)
         assert "bot 'prints'" in message and "does not offer" in message
+
+
+def test_a_saved_game_is_read_back_and_its_bot_checked_off_the_event_loop(tmp_path, folder, monkeypatch):
+    """Reading a game back (after a restart) checks its bot in a process of its own, seconds for a
+    bot slow to load: never on the event loop, which answers every other request meanwhile."""
+    state = tmp_path / "state"
+    with TestClient(app_with(tmp_path, folder, state=state)) as client:
+        ids = [new(client)["id"] for _ in range(7)]
+    on_loop = []
+    played = BotFolder.played
+
+    def checked(self, spec):
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            on_loop.append(False)
+        else:
+            on_loop.append(True)
+        return played(self, spec)
+
+    monkeypatch.setattr(BotFolder, "played", checked)
+    with TestClient(app_with(tmp_path, folder, state=state)) as client:
+        answers = [client.get(f"/api/sessions/{ids[0]}"),
+                   client.post(f"/api/sessions/{ids[1]}/move", json={"move": "b2"}),
+                   client.post(f"/api/sessions/{ids[2]}/undo"),  # no move to take back
+                   client.get(f"/api/sessions/{ids[3]}/record"),
+                   client.get(f"/api/sessions/{ids[4]}/pass-ending"),
+                   client.post(f"/api/sessions/{ids[5]}/engine"),  # a human to move
+                   client.post(f"/api/sessions/{ids[6]}/hint", json={"engine": "picks:pick=2"})]
+        assert [a.status_code for a in answers] == [200, 200, 409, 200, 200, 409, 200], [a.text for a in answers]
+    assert on_loop == [False] * (2 * len(ids) + 1)  # each game's bot and hint engine, and the hint asked for
 
 
 # ---------------------------------------------------------------- the command line

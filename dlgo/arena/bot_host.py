@@ -33,6 +33,7 @@ import inspect
 import json
 import os
 import resource
+import signal
 import sys
 import time
 import traceback
@@ -42,7 +43,7 @@ from typing import IO, Any
 
 from dlgo.arena.workers import die_with_parent, watch_parent
 from dlgo.core.agent import Agent, Decision
-from dlgo.core.errors import SpecError
+from dlgo.core.errors import EngineError, SpecError
 from dlgo.core.specs import bind, format_spec
 from dlgo.core.types import Move
 from dlgo.games import get_game
@@ -64,12 +65,24 @@ TURN = "=turn"
 FAULTS = (STARTUP, EXCEPTION, TIMEOUT, ILLEGAL, MALFORMED, MEMORY, EXIT, CRASH)
 
 
-class Fault(Exception):
-    """What the bot did wrong: ``kind`` (one of :data:`FAULTS`) and a one-line message."""
+#: each fault in words, as a report or a check says what the bot did
+FAULT_WORDS = {STARTUP: "did not start", EXCEPTION: "raised an exception", TIMEOUT: "too slow",
+               ILLEGAL: "illegal move", MALFORMED: "malformed answer", MEMORY: "out of memory", EXIT: "exited",
+               CRASH: "crashed"}
 
-    def __init__(self, kind: str, message: str):
+
+class BotFault(EngineError):
+    """A bot of a user's own broke the contract: ``fault`` is how (one of :data:`FAULTS`),
+    the message what it did, in one line. Raised in the bot's process and answered to the
+    suite's, where it is raised again: an :class:`~dlgo.core.errors.EngineError`, which a
+    match records as the bot's loss by forfeit."""
+
+    #: the bot gave no answer in time (rather than a wrong one)
+    timed_out: bool = False
+
+    def __init__(self, fault: str, message: str):
         super().__init__(message)
-        self.kind = kind
+        self.fault = fault
 
 
 def where_raised(error: BaseException, files: tuple[str, ...] = ()) -> str:
@@ -89,15 +102,15 @@ def where_raised(error: BaseException, files: tuple[str, ...] = ()) -> str:
     return text
 
 
-def fault_of(error: BaseException, files: tuple[str, ...], memory_mb: int) -> Fault:
-    """The :class:`Fault` an exception raised by the bot's code stands for."""
-    if isinstance(error, Fault):
+def fault_of(error: BaseException, files: tuple[str, ...], memory_mb: int) -> BotFault:
+    """The :class:`BotFault` an exception raised by the bot's code stands for."""
+    if isinstance(error, BotFault):
         return error
     if isinstance(error, MemoryError):
-        return Fault(MEMORY, f"ran out of memory (its limit is {memory_mb:,} MB): {where_raised(error, files)}")
+        return BotFault(MEMORY, f"ran out of memory (its limit is {memory_mb:,} MB): {where_raised(error, files)}")
     if isinstance(error, SystemExit):
-        return Fault(EXIT, f"ended the interpreter (sys.exit({error.code!r}))")
-    return Fault(EXCEPTION, where_raised(error, files))
+        return BotFault(EXIT, f"ended the interpreter (sys.exit({error.code!r}))")
+    return BotFault(EXCEPTION, where_raised(error, files))
 
 
 def load_module(source: dict[str, str]) -> Any:
@@ -109,7 +122,7 @@ def load_module(source: dict[str, str]) -> Any:
     name = "dlgo_bot_" + "".join(c if c.isalnum() else "_" for c in path.stem)
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
-        raise Fault(STARTUP, f"{path.name} cannot be imported as Python")
+        raise BotFault(STARTUP, f"{path.name} cannot be imported as Python")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module  # dataclasses and pickling look a class's module up
     sys.path.insert(0, str(path.parent))
@@ -124,21 +137,21 @@ def find_class(module: Any, class_name: str | None, label: str) -> type:
         cls = getattr(module, class_name, None)
         if not (inspect.isclass(cls) and issubclass(cls, Agent)):
             found = agent_classes(module)
-            raise Fault(STARTUP, f"{label} has no Agent subclass {class_name!r}"
+            raise BotFault(STARTUP, f"{label} has no Agent subclass {class_name!r}"
                                  + (f" (it has: {', '.join(c.__name__ for c in found)})" if found else ""))
     else:
         found = agent_classes(module)
         if not found:
-            raise Fault(STARTUP, f"{label} defines no subclass of dlgo.core.agent.Agent: a bot is a class "
+            raise BotFault(STARTUP, f"{label} defines no subclass of dlgo.core.agent.Agent: a bot is a class "
                                  "with a choose(state) method that returns Decision(move, work)")
         if len(found) > 1:
             names = ", ".join(c.__name__ for c in found)
-            raise Fault(STARTUP, f"{label} defines {len(found)} Agent subclasses ({names}): name one, "
+            raise BotFault(STARTUP, f"{label} defines {len(found)} Agent subclasses ({names}): name one, "
                                  f"as {label}:{found[0].__name__}")
         cls = found[0]
     if inspect.isabstract(cls):
         missing = ", ".join(sorted(getattr(cls, "__abstractmethods__", ())))
-        raise Fault(STARTUP, f"{cls.__name__} does not define {missing}: a bot's choose(state) returns "
+        raise BotFault(STARTUP, f"{cls.__name__} does not define {missing}: a bot's choose(state) returns "
                              "Decision(move, work)")
     return cls
 
@@ -165,9 +178,8 @@ def describe(cls: Any) -> dict[str, Any]:
         kind_text = kind.__name__ if isinstance(kind, type) else str(kind).replace("typing.", "")
         default = "" if p.default is p.empty else repr(p.default)
         parameters.append([p.name, kind_text, default])
-    doc = inspect.getdoc(cls) or ""
     return {"class": cls.__name__, "name": getattr(cls, "name", "agent"), "unit": getattr(cls, "unit", "moves"),
-            "doc": " ".join(doc.split("\n\n")[0].split()).replace("``", "`"), "parameters": parameters,
+            "doc": cls.description(), "parameters": parameters,
             "takes_seed": "seed" in inspect.signature(cls.__init__).parameters}
 
 
@@ -190,7 +202,7 @@ class Host:
         if op == "load":
             return self.load(request)
         if self.cls is None:
-            raise Fault(STARTUP, "no bot loaded")
+            raise BotFault(STARTUP, "no bot loaded")
         if op == "bind":
             return self.bind(request)
         if op == "new":
@@ -207,8 +219,8 @@ class Host:
             self.cls = find_class(module, request.get("class"), self.label)
         except BaseException as error:
             fault = fault_of(error, (source.get("file", ""),), self.memory_mb)
-            raise Fault(STARTUP if fault.kind == EXCEPTION else fault.kind,
-                        f"{self.label} does not load: {fault}" if fault.kind == EXCEPTION else str(fault)) from None
+            raise BotFault(STARTUP if fault.fault == EXCEPTION else fault.fault,
+                        f"{self.label} does not load: {fault}" if fault.fault == EXCEPTION else str(fault)) from None
         self.files = tuple({inspect.getsourcefile(c) or "" for c in self.cls.__mro__ if c.__module__ == module.__name__}
                            | {source.get("file", "")})
         return {"ok": describe(self.cls)}
@@ -219,6 +231,8 @@ class Host:
             kwargs = bind(self.cls.__init__, request["params"], f"engine {self.label!r}")
         except SpecError as error:
             return {"error": str(error)}
+        except Exception as error:  # annotations that do not resolve: no parameter can be typed
+            return {"error": f"{self.label}: its constructor's parameters cannot be read ({where_raised(error)})"}
         defaults = {p.name: p.default for p in inspect.signature(self.cls.__init__).parameters.values()}
         changed = {k: v for k, v in defaults.items() if k in kwargs and kwargs[k] != v}
         return {"ok": {"given": format_spec("", kwargs).lstrip(":"),
@@ -240,15 +254,15 @@ class Host:
             self.bot.check_game(self.state)
         except BaseException as error:
             fault = fault_of(error, self.files, self.memory_mb)
-            if fault.kind == EXCEPTION:
-                raise Fault(STARTUP, f"building it for {game.spec} raised {fault}") from None
+            if fault.fault == EXCEPTION:
+                raise BotFault(STARTUP, f"building it for {game.spec} raised {fault}") from None
             raise fault from None
         self.played, self.limit, self.budget = [], None, None
         return {"ok": True}
 
     def move(self, request: dict[str, Any]) -> dict[str, Any]:
         if self.bot is None:
-            raise Fault(STARTUP, "no bot built")
+            raise BotFault(STARTUP, "no bot built")
         moves: list[str] = request["moves"]
         if moves[:len(self.played)] != self.played:  # another line of play: from the start
             self.state, self.played = self.bot_state_at_start(), []
@@ -273,7 +287,7 @@ class Host:
             else:
                 decision = self.bot.choose(state)
                 if isinstance(decision, Move) or not isinstance(decision, Decision):
-                    raise Fault(MALFORMED, f"choose returned {describe_value(decision)}, not Decision(move, work)")
+                    raise BotFault(MALFORMED, f"choose returned {describe_value(decision)}, not Decision(move, work)")
                 move, work = decision.move, decision.work
         except BaseException as error:
             raise fault_of(error, self.files, self.memory_mb) from None
@@ -284,7 +298,7 @@ class Host:
             self.state, self.played = self.bot_state_at_start(), []
         also = f" (and it changed {changed} of the state it was given, in place)" if changed else ""
         if not isinstance(move, Move):
-            raise Fault(MALFORMED, f"the move is {describe_value(move)}, not a Move"
+            raise BotFault(MALFORMED, f"the move is {describe_value(move)}, not a Move"
                                    + (": wrap a point as Move.play(point)" if type(move).__name__ == "Point" else "")
                                    + also)
         answer: dict[str, Any] = {"move": judge(state, move, work, also), "work": work, "seconds": seconds}
@@ -305,21 +319,17 @@ class Host:
 
 
 def judge(state: Any, move: Any, work: Any, also: str = "") -> str:
-    """The text of the bot's ``move`` (a Move) in ``state``, a :class:`Fault` if it is no move
+    """The text of the bot's ``move`` (a Move) in ``state``, a :class:`BotFault` if it is no move
     there, an illegal one or ``work`` is no whole number (``also``: what to add to the fault's message)."""
     if not isinstance(work, int) or isinstance(work, bool):
-        raise Fault(MALFORMED, f"the work is {describe_value(work)}, not a whole number{also}")
+        raise BotFault(MALFORMED, f"the work is {describe_value(work)}, not a whole number{also}")
     try:
         text: str = state.format_move(move)
     except Exception as error:  # a point off the board, a pass in a game without one
-        raise Fault(MALFORMED, f"{move!r} is no move in {state.game.name}: {error}{also}") from None
-    if not state.is_valid_move(move):
-        try:
-            state.apply_move(move)
-            reason = "the rules forbid it"
-        except Exception as error:
-            reason = str(error)
-        raise Fault(ILLEGAL, f"played {text}, an illegal move: {reason}{also}")
+        raise BotFault(MALFORMED, f"{move!r} is no move in {state.game.name}: {error}{also}") from None
+    reason = state.illegal_reason(move)
+    if reason is not None:
+        raise BotFault(ILLEGAL, f"played {text}: {reason}{also}")
     return text
 
 
@@ -368,29 +378,39 @@ def serve(requests: IO[bytes], answers: IO[bytes], memory_mb: int) -> None:
     for line in requests:
         try:
             answer = host.handle(json.loads(line))
-        except Fault as fault:
-            answers.write(json.dumps({"fault": fault.kind, "message": str(fault)}).encode() + b"\n")
+        except BotFault as fault:
+            answers.write(json.dumps({"fault": fault.fault, "message": str(fault)}).encode() + b"\n")
             answers.flush()
             return
         except BaseException as error:  # the host's own failure (a bad request): the parent reads it as a crash
             failure = fault_of(error, host.files, memory_mb)
-            answers.write(json.dumps({"fault": failure.kind, "message": str(failure)}).encode() + b"\n")
+            answers.write(json.dumps({"fault": failure.fault, "message": str(failure)}).encode() + b"\n")
             answers.flush()
             return
         answers.write(json.dumps(answer).encode() + b"\n")
         answers.flush()
 
 
+def end_group() -> None:
+    """End this process and every process the bot started (its process group: the host
+    leads one of its own), as when its parent is gone."""
+    os.killpg(0, signal.SIGKILL)
+
+
 def main(argv: list[str]) -> None:
     """``bot_host REQUESTS_FD ANSWERS_FD PARENT_PID MEMORY_MB WITH_PARENT``."""
     requests_fd, answers_fd, parent, memory_mb, with_parent = (int(a) for a in argv[:5])
     limit_memory(memory_mb)
+    signal.signal(signal.SIGTERM, lambda number, frame: end_group())
     if with_parent:
-        die_with_parent(parent)
+        die_with_parent(parent, signal.SIGTERM, end_group)
     else:  # started off the parent's main thread: the kernel's signal would follow that thread
-        watch_parent(parent)
-    with os.fdopen(requests_fd, "rb") as requests, os.fdopen(answers_fd, "wb") as answers:
-        serve(requests, answers, memory_mb)
+        watch_parent(parent, end_group)
+    try:
+        with os.fdopen(requests_fd, "rb") as requests, os.fdopen(answers_fd, "wb") as answers:
+            serve(requests, answers, memory_mb)
+    finally:  # the parent closed its end, or gone: what the bot started ends with it
+        end_group()
 
 
 if __name__ == "__main__":

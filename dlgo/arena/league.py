@@ -35,14 +35,16 @@ def run_league(factory: AgentFactory, out_dir: str | Path, game: str, bots: Sequ
                references: Sequence[str], games_per_pair: int, *, seed: int = 0, opening_plies: int = 0,
                workers: int | None = None, progress: bool = True, positions: Sequence[SolvedPosition] = (),
                fixed: dict[str, float] | None = None, anchoring: str = "", title: str = "",
-               about: str = "", reproduce: str = "") -> tuple[list[GameRecord], list[BoardRow]]:
+               about: str = "", reproduce: str = "",
+               limits: dict[str, float] | None = None) -> tuple[list[GameRecord], list[BoardRow]]:
     """Play (or finish) the league in ``out_dir`` and write its leaderboard: the games of
     the current bots and references not yet played (those of a bot no longer in the
     folder, or of an old version of one, move to ``replaced-games.csv``), each bot's moves
     on the solved ``positions`` not yet judged, then ``leaderboard.md`` and ``.html`` with
     the tournament's report (``fixed``: references held on the course's scale, ``anchoring``
-    its words; ``reproduce``: the command that plays it again). The folder holds one game (its
-    manifest names it) and one writer.
+    its words; ``reproduce``: the command that plays it again). The folder holds one game and
+    one set of the bots' ``limits`` (its manifest names them: a rerun under others would mix
+    two leagues), and one writer.
     Returns the current games and the leaderboard's rows."""
     out = Path(out_dir)
     ids = [bot.id for bot in bots]
@@ -50,12 +52,12 @@ def run_league(factory: AgentFactory, out_dir: str | Path, game: str, bots: Sequ
     players = set(ids) | set(references)
     spec = get_game(game).spec
     check_opening(game, opening_plies)
-    with hold_folder(out, "league", game=spec):
+    with hold_folder(out, "league", None, game=spec, **(limits or {})):
         league = LeagueFactory(factory, copy_bots(out, bots))
-        write_roster(out, bots)
         records = play_games(league, out, game, tasks, opening_plies=opening_plies, workers=workers,
                              progress=progress, kind="league", facts={"game": spec},
                              retire=lambda r: r.black not in players or r.white not in players)
+        write_roster(out, bots)  # the games are this roster's: a refused run leaves the last one
         verdicts = measure_mistakes(league, ids, positions, out, seed=seed, workers=workers, progress=progress,
                                     kind="league") if positions else []
         rows = write_leaderboard(out, records, bots, references, title=title or f"{game} league", fixed=fixed,

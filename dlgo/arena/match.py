@@ -115,6 +115,24 @@ def random_opening(state: State, plies: int, rng: random.Random) -> tuple[State,
     return state, moves
 
 
+def random_positions(game: str, count: int, seed: int) -> list[State]:
+    """``count`` distinct positions of ``game`` that seeded random play reaches, none over,
+    each a random number of plies in (fewer on a board that has fewer), shortest first."""
+    start = new_game(game)
+    rng = random.Random(seed)
+    cells = start.game.num_rows * start.game.num_cols
+    positions: dict[str, State] = {}
+    for _ in range(20 * count + 20):  # tries: a tiny board has fewer positions than asked
+        if len(positions) >= count:
+            break
+        state, _ = random_opening(start, rng.randint(1, cells), rng)
+        while state.is_over():  # back to the last position of the game that was not over
+            assert state.previous_state is not None
+            state = state.previous_state
+        positions.setdefault(state.moves_text(), state)
+    return sorted(positions.values(), key=lambda s: s.num_moves_played)
+
+
 #: how many seeded random openings :func:`check_opening` plays
 OPENINGS_TRIED = 16
 

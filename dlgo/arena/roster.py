@@ -7,7 +7,7 @@ import itertools
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Sequence
 
 from dlgo.arena.match import AgentFactory, Task
 from dlgo.arena.tournament import task_seed
@@ -45,14 +45,22 @@ class LeagueBot:
         return f"{self.digest[:DIGITS]}/{self.name}.py"
 
 
+def bot_files(folder: Path) -> list[Path]:
+    """The bot files of ``folder``, by name: each ``*.py`` whose name does not start with
+    ``_`` (a helper module beside them), a file of the folder's own (a link that leads out of
+    the folder is left out: what a folder offers is what it holds)."""
+    inside = folder.resolve()
+    return [file for file in sorted(folder.glob("*.py"))
+            if not file.name.startswith("_") and file.is_file() and file.resolve().parent == inside]
+
+
 def find_bots(folder: str | Path) -> list[LeagueBot]:
-    """The bots of ``folder``: each ``*.py`` whose name does not start with ``_`` (a
-    helper module beside them), by name; a :class:`DlgoError` for a folder with none."""
+    """The bots of ``folder`` (:func:`bot_files`); a :class:`DlgoError` for a folder with none,
+    or a bot whose name is not a module's."""
     path = Path(folder)
     if not path.is_dir():
         raise DlgoError(f"no folder of bots at {path}" + (" (it is a file)" if path.exists() else ""))
-    bots = [LeagueBot(file.stem, str(file), hashlib.sha256(file.read_bytes()).hexdigest())
-            for file in sorted(path.glob("*.py")) if not file.name.startswith("_") and file.is_file()]
+    bots = [LeagueBot(file.stem, str(file), hashlib.sha256(file.read_bytes()).hexdigest()) for file in bot_files(path)]
     if not bots:
         raise DlgoError(f"{path} holds no bot files (*.py): a bot is a Python file that defines an Agent subclass")
     bad = [bot.name for bot in bots if not bot.name.replace("-", "_").isidentifier()]
@@ -75,9 +83,12 @@ def copy_bots(out: Path, bots: Sequence[LeagueBot]) -> dict[str, str]:
         if not copy.exists():  # the bot's own file last: once it is there, the copy is whole
             source = Path(bot.file)
             for file in [*sorted(source.parent.glob("_*.py")), source]:
+                content = file.read_bytes()
+                if file == source and hashlib.sha256(content).hexdigest() != bot.digest:
+                    raise DlgoError(f"{source} changed as the league started: run it again")
                 if not (copy.parent / file.name).exists():
                     with atomic_write(copy.parent / file.name, "wb") as handle:
-                        handle.write(file.read_bytes())
+                        handle.write(content)
         specs[bot.id] = str(copy)
     return specs
 
@@ -122,12 +133,3 @@ def write_roster(out: Path, bots: Sequence[LeagueBot]) -> None:
     roster = [{"name": b.name, "id": b.id, "file": b.file, "digest": b.digest} for b in bots]
     with atomic_write(out / ROSTER) as handle:
         json.dump(roster, handle, indent=1)
-
-
-def read_roster(folder: str | Path) -> list[dict[str, Any]]:
-    """The roster a league's last run wrote (empty if none)."""
-    path = Path(folder) / ROSTER
-    if not path.is_file():
-        return []
-    roster: list[dict[str, Any]] = json.loads(path.read_text())
-    return roster

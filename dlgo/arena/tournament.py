@@ -147,6 +147,7 @@ def set_aside(out: Path, done: list[GameRecord], stale: Callable[[GameRecord], b
     if not moved:
         return done
     log.warning("%s: %d games move to %s and are played again", why, len(moved), REPLACED)
+    open_games_file(out / REPLACED)  # a file from before a column gets today's header before rows are added
     for record in moved:
         append_game(out / REPLACED, record)
     kept = [r for r in done if not stale(r)]

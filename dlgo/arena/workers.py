@@ -47,27 +47,32 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
-def die_with_parent(parent: int) -> None:
+def die_with_parent(parent: int, death: signal.Signals = signal.SIGKILL,
+                    end: Callable[[], None] = lambda: os._exit(1)) -> None:
     """Make this process end when its parent, process ``parent``, does (called in
     each worker, with the pid its parent passed it: a parent that died before
-    this runs has already been replaced as the worker's parent)."""
+    this runs has already been replaced as the worker's parent): the kernel sends it
+    ``death`` (a process that handles it, a bot's host, ends what it started too), and a
+    watchdog calls ``end``."""
     if sys.platform.startswith("linux"):
         libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    watch_parent(parent)
+        libc.prctl(PR_SET_PDEATHSIG, death, 0, 0, 0)
+    watch_parent(parent, end)
 
 
-def watch_parent(parent: int) -> None:
-    """End this process (within a second) once its parent, process ``parent``, is gone:
-    a watchdog thread. :func:`die_with_parent` adds the kernel's signal to it; a process
-    started from a thread other than its parent's main one has only this (the kernel's
-    signal comes when the thread that started it ends)."""
+def watch_parent(parent: int, end: Callable[[], None] = lambda: os._exit(1)) -> None:
+    """Call ``end`` (default: end this process) within a second once its parent, process
+    ``parent``, is gone: a watchdog thread. :func:`die_with_parent` adds the kernel's signal
+    to it; a process started from a thread other than its parent's main one has only this
+    (the kernel's signal comes when the thread that started it ends)."""
     if os.getppid() != parent:  # the parent died before the request took hold
+        end()
         os._exit(1)
 
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(1.0)
+        end()
         os._exit(1)
 
     threading.Thread(target=watch, name="parent-watchdog", daemon=True).start()

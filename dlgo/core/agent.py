@@ -6,6 +6,7 @@ The arena, the console and the GTP server talk to engines only through
 from __future__ import annotations
 
 import abc
+import inspect
 import math
 import time
 from typing import ClassVar, NamedTuple, Sequence
@@ -99,6 +100,14 @@ class Agent(abc.ABC):
     #: "considered")}`` reads ``alphazero:gumbel=16`` as ``gumbel:considered=16`` (and ``gumbel=0`` as
     #: this engine); the registry resolves them before the engine is built
     moved_parameters: ClassVar[dict[str, tuple[str, str]]] = {}
+
+    @classmethod
+    def description(cls) -> str:
+        """The first paragraph of the class's docstring in one line, its reST literals (two
+        backquotes each side) written with one, as Markdown writes them: what ``dlgo engines``,
+        the web page and the docs' tables show of an engine."""
+        doc = inspect.getdoc(cls) or ""
+        return " ".join(doc.split("\n\n")[0].split()).replace("``", "`")
 
     def __init__(self) -> None:
         self.spec: str = self.name

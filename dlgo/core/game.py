@@ -362,6 +362,19 @@ class State(abc.ABC):
             return False
         return True
 
+    def illegal_reason(self, move: Move) -> str | None:
+        """Why ``move`` cannot be played now (the rules' words: ``column 1 is full``), or
+        None if it can: :meth:`is_valid_move`, with the reason."""
+        if self.is_valid_move(move):
+            return None
+        if self.is_over():
+            return "the game is over"
+        try:
+            self.apply_move(move)
+        except IllegalMoveError as error:
+            return str(error)
+        return "the rules forbid it"
+
     def swap_available(self) -> bool:
         """Pie rule: may the second player take over the first stone now?
         (Only games played with the pie rule ever say yes.)"""

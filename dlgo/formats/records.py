@@ -82,7 +82,7 @@ RULE_ENDINGS = ("win", "draw", "score", "resignation")
 def ending_of(result: str, winner: str, note: str = "") -> str:
     """How a game recorded without an ``ending`` ended, read off its result text:
     ``B+F`` (or a note) a forfeit, ``W+R`` a resignation, ``B+3.5`` a count."""
-    if result.endswith("+F") or note:
+    if result.endswith("+F") or " forfeits: " in note:
         return "forfeit"
     if result.endswith("+R"):
         return "resignation"

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Collection, Iterator, Sequence
 
 import engines
-from dlgo.app.cli.shared import add_bot_limit_options, add_ray_option, engine_factory, load_record
+from dlgo.app.cli.shared import add_bot_limit_options, add_ray_option, bot_limits, engine_factory, load_record
 from dlgo.app.console import describe_result
 from dlgo.arena.scales import require_course_anchors
 from dlgo.arena.tournament import run_tournament
@@ -78,7 +78,7 @@ def scale_facts(args: argparse.Namespace, game: str, players: Collection[str]) -
 def cmd_tournament(args: argparse.Namespace) -> int:
     from dlgo.arena.report import write_report  # pandas, matplotlib
 
-    engines.check_distinct(args.engines)  # "random" and "random:seed=" would be rated as two
+    engines.check_distinct(args.engines, bot_limits(args))  # "random" and "random:seed=" would be rated as two
     scale = scale_facts(args, args.game, args.engines)  # before any game is played
     records = run_tournament(engine_factory(args), args.out, args.game, args.engines, args.games_per_pair,
                              seed=args.seed, opening_plies=args.opening_plies, workers=args.workers, ray=args.ray)

@@ -4,7 +4,6 @@ line each how it breaks the contract a bot keeps)."""
 from __future__ import annotations
 
 import argparse
-import random
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -12,12 +11,13 @@ from typing import Any, NamedTuple
 from dlgo.app.bot_template import bot_source, class_name
 from dlgo.app.cli.shared import add_bot_limit_options, bot_limits
 from dlgo.arena import bot_host
+from dlgo.arena.match import random_positions
 from dlgo.core.arguments import count
-from dlgo.core.errors import DlgoError, IllegalMoveError
+from dlgo.core.errors import DlgoError
 from dlgo.core.game import State
 from dlgo.games import new_game
-from engines.bots import (BotFault, BotLimits, BotProcess, acquire, bind_parameters, describe, history, release,
-                          split_bot_spec)
+from engines.bots import (BotFault, BotLimits, BotProcess, acquire, answered_move, bind_parameters, describe, history,
+                          release, split_bot_spec)
 
 #: the positions ``dlgo bot check`` plays besides the initial one, where none are asked for
 POSITIONS = 20
@@ -27,16 +27,7 @@ MOST_TIMEOUTS = 2
 MOST_IN_A_ROW = 3
 
 #: what each fault is called in ``dlgo bot check``'s lines
-HEADLINES = {
-    bot_host.EXCEPTION: "raised an exception",
-    bot_host.TIMEOUT: "too slow",
-    bot_host.ILLEGAL: "illegal move",
-    bot_host.MALFORMED: "malformed answer",
-    bot_host.MEMORY: "out of memory",
-    bot_host.EXIT: "exited",
-    bot_host.CRASH: "crashed",
-    bot_host.STARTUP: "stopped working",
-}
+HEADLINES = {**bot_host.FAULT_WORDS, bot_host.STARTUP: "stopped working"}
 #: the headline of a move that changed the state it was given
 CHANGED = "changed the state it was given in place"
 #: ... of a move that was answered, but after its time limit
@@ -148,24 +139,8 @@ def mean_time(seconds: list[float]) -> str:
 
 def check_positions(game: str, others: int, seed: int) -> list[State]:
     """The initial position of ``game`` and ``others`` more (distinct, none over) that
-    seeded random play reaches, each a random number of plies in."""
-    start = new_game(game)
-    rng = random.Random(seed)
-    cells = start.game.num_rows * start.game.num_cols
-    positions, seen = [start], {start.moves_text()}
-    for _ in range(20 * others + 20):  # a tiny game has fewer positions than asked: as many as it has
-        if len(positions) > others:
-            break
-        state = start
-        for _ in range(rng.randint(1, cells)):
-            after = state.apply_move(state.random_move(rng))
-            if after.is_over():
-                break
-            state = after
-        if state.moves_text() not in seen:
-            seen.add(state.moves_text())
-            positions.append(state)
-    return sorted(positions, key=lambda s: s.num_moves_played)  # the start first, then ever longer games
+    seeded random play reaches (:func:`~dlgo.arena.match.random_positions`), the start first."""
+    return [new_game(game), *random_positions(game, others, seed)]
 
 
 def moves_words(moves: list[str]) -> str:
@@ -193,7 +168,7 @@ class Checker:
         try:
             describe(self.source, self.limits)
         except BotFault as fault:
-            message = str(fault).removeprefix(f"{self.source.label} does not load: ")
+            message = str(fault).removeprefix(f"{self.source.shown} does not load: ")
             self.result.problems.append(Problem("does not load", "", message))
             return self.result
         bind_parameters(self.source, self.params, self.limits)  # a SpecError for a parameter it does not take
@@ -244,18 +219,13 @@ class Checker:
         except BotFault as fault:  # the process is stopped
             self.process = None
             self.timeouts += fault.fault == bot_host.TIMEOUT
-            detail = str(fault).replace(", an illegal move: ", ": ")
-            return self.problem(HEADLINES.get(fault.fault, fault.fault), where, detail)
-        text = str(answer.get("move", ""))
-        try:  # the bot's process checked it; the suite trusts no answer from it
-            move = state.parse_move(text)
-            if not state.is_valid_move(move):
-                state.apply_move(move)
-                raise IllegalMoveError("the rules forbid it")
-        except IllegalMoveError as error:
+            return self.problem(HEADLINES.get(fault.fault, fault.fault), where, str(fault))
+        try:
+            answered_move(state, answer)
+        except BotFault as fault:
             self.process.stop()
             self.process = None
-            return self.problem(HEADLINES[bot_host.ILLEGAL], where, f"played {text!r}: {error}")
+            return self.problem(HEADLINES[bot_host.ILLEGAL], where, str(fault))
         seconds = float(answer.get("seconds", 0.0))
         self.result.seconds.append(seconds)
         if answer.get("changed"):

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import argparse
 import math
-import random
 import shlex
 from typing import TYPE_CHECKING, Sequence
 
 import engines
 from dlgo.app.cli.shared import add_bot_limit_options, bot_limits, engine_factory
+from dlgo.arena.match import random_positions
 from dlgo.arena.roster import find_bots
 from dlgo.arena.scales import course_anchors, course_scale
 from dlgo.core.arguments import count
@@ -85,26 +85,14 @@ def league_positions(game: str, count: int, seed: int) -> list[SolvedPosition]:
     exact = get_game(game).solver()
     if exact is None:
         return []
-    rng = random.Random(seed)
-    start = get_game(game).initial_state()
-    cells = start.game.num_rows * start.game.num_cols
-    positions: dict[str, SolvedPosition] = {}
-    for _ in range(count * 20):  # tries: small boards have few positions
-        if len(positions) == count:
-            break
-        state = start
-        for _ in range(rng.randrange(cells - 1)):
-            state = state.apply_action(rng.choice(state.legal_actions()))
-            if state.is_over():
-                break
-        moves = state.moves_text()
-        if state.is_over() or moves in positions:
-            continue
+    cells = get_game(game).num_rows * get_game(game).num_cols
+    positions: list[SolvedPosition] = []
+    for state in random_positions(game, count, seed):
         scores = exact.move_scores(state)
-        stones = len(moves.split())
-        positions[moves] = SolvedPosition("random", len(positions), spec, moves, stones, max(scores.values()),
-                                          cells - stones, scores)
-    return list(positions.values())
+        stones = state.num_moves_played
+        positions.append(SolvedPosition("random", len(positions), spec, state.moves_text(), stones,
+                                        max(scores.values()), cells - stones, scores))
+    return positions
 
 
 def cmd_league(args: argparse.Namespace) -> int:
@@ -116,10 +104,12 @@ def cmd_league(args: argparse.Namespace) -> int:
     start = game.initial_state()
     for spec in references:
         engines.check_engine(spec, start)  # each reference plays this game, before anything is played
-    check_folder(args.out, "league", game=game.spec)
+    limits = bot_limits(args)
+    facts = {"move_seconds": limits.move_seconds, "memory_mb": limits.memory_mb,
+             "startup_seconds": limits.startup_seconds}
+    check_folder(args.out, "league", None, game=game.spec, **facts)
     fixed, anchoring = course_anchors(args.game, references)
     positions = league_positions(args.game, args.positions, args.seed)
-    limits = bot_limits(args)
     about = (f"Bots play in processes of their own: {limits.move_seconds:g} s a move, {limits.memory_mb:,} MB, "
              f"{limits.startup_seconds:g} s to start; {args.games_per_pair} games a pair, "
              f"{args.opening_plies} random opening plies."
@@ -129,7 +119,7 @@ def cmd_league(args: argparse.Namespace) -> int:
                                seed=args.seed, opening_plies=args.opening_plies, workers=args.workers,
                                positions=positions, fixed=fixed, anchoring=anchoring,
                                title=f"{game.name} league: {len(bots)} bots", about=about,
-                               reproduce=command_of(args))
+                               reproduce=command_of(args), limits=facts)
     print_board(rows)
     print(f"\nleaderboard: {args.out}/leaderboard.md and leaderboard.html ({len(records)} games in games.csv)")
     return 0

@@ -8,7 +8,8 @@ import engines
 from dlgo.core.errors import EngineError
 from dlgo.core.specs import split_spec
 from dlgo.games import GAMES, game_options
-from engines.bots import describe, is_bot, split_bot_spec
+from dlgo.app.cli.shared import add_bot_limit_options, bot_limits
+from engines.bots import DEFAULT_LIMITS, BotLimits, describe, is_bot, split_bot_spec
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -19,6 +20,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("engine", nargs="?", default=None,
                    help="just this engine: a name, or a bot of your own (FILE.py, FILE.py:Class), whose "
                         "class, description and parameters are read in a process of its own")
+    add_bot_limit_options(p)
     p.set_defaults(func=cmd_engines)
 
 
@@ -32,14 +34,14 @@ def cmd_games(args: argparse.Namespace) -> int:
 def cmd_engines(args: argparse.Namespace) -> int:
     if args.engine is not None:
         if is_bot(args.engine):
-            print_bot(args.engine)
+            print_bot(args.engine, bot_limits(args))
         else:
             print_engine(split_spec(args.engine)[0])
         return 0
     for name in engines.engine_names():
         if is_bot(name):  # an installed package's: one that does not load is said so, and the list goes on
             try:
-                print_bot(name)
+                print_bot(name, bot_limits(args))
             except EngineError as error:
                 print(f"{name:<10} (from an installed package) does not load: {error}")
         else:
@@ -63,11 +65,11 @@ def print_engine(name: str) -> None:
         print(f"{'':<12}(old specs: {old}=N, N > 0, is the {other} engine with {renamed}=N)")
 
 
-def print_bot(spec: str) -> None:
+def print_bot(spec: str, limits: BotLimits = DEFAULT_LIMITS) -> None:
     """A bot of a user's own (a file, or an installed package's engine): where it is, its class,
     description and parameters, read in a process of its own (a :class:`BotFault` if it does not load)."""
     source, _ = split_bot_spec(spec)
-    about = describe(source)
+    about = describe(source, limits)
     where = f"{source.label}:{about['class']}" if source.file else f"{source.label} ({source.module}:{about['class']})"
     print(f"{where}  {about['doc'] or '(no docstring)'}")
     if about["name"] not in ("agent", Path(source.label).stem):

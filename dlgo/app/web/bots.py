@@ -1,31 +1,34 @@
 """The bots of users' own that a page may play: ``dlgo serve --bots FOLDER``.
 
-Every ``*.py`` file of the folder whose name does not start with ``_`` is a bot,
-named by its file's stem (``alice`` for ``alice.py``). A page is offered bots, and
-asks for them, by that name alone (``alice``, ``alice:depth=3``), never by a file:
+Every ``*.py`` file of the folder whose name does not start with ``_`` is a bot
+(:func:`dlgo.arena.roster.bot_files`: a link out of the folder is none), named by
+its file's stem (``alice`` for ``alice.py``). A page is offered bots, and asks for
+them, by that name alone (``alice``, ``alice:depth=3``), never by a file:
 :class:`BotFolder` maps a name to its file, so a spec that names a file (``alice.py``,
 a path) is, from a page, an unknown engine, as is an engine an installed package
 registers. Without a folder no bot is offered and no file is ever loaded.
 
 A bot is code the suite did not write, so the server never imports it: its
-description and parameters are read, and its parameters checked, in a process of its
-own (:class:`engines.bots.BotProcess`), stopped as soon as it has answered (the server
-keeps no bot process), once per file content. The bot plays in the session's engine
-process, which starts the bot's own process under the folder's limits
-(:class:`~engines.bots.BotLimits`); a fault there loses the game by forfeit (see
+description is read, and its parameters checked, in a process of its own
+(:func:`engines.bots.describe`, :func:`~engines.bots.bind_parameters`: once per file
+content), stopped as soon as it has answered (the server keeps no bot process), and
+never on the event loop. The bot plays in the session's engine process, which starts
+the bot's own process under the folder's limits (:class:`~engines.bots.BotLimits`); a
+fault there loses the game by forfeit (see
 :meth:`dlgo.app.web.sessions.GameSession.lose_by_forfeit`).
 """
 from __future__ import annotations
 
 import ast
 import concurrent.futures
+import contextlib
 import os
 import re
 import threading
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, Iterator, NamedTuple
 
-from dlgo.arena import bot_host
+from dlgo.arena.roster import bot_files
 from dlgo.core.errors import SpecError
 from dlgo.core.specs import split_spec
 from engines import bots
@@ -40,7 +43,7 @@ MAX_BOTS = 64
 
 class Bot(NamedTuple):
     """A bot of the folder: its ``name``, its ``file``, what it says of itself
-    (``description``, from :func:`dlgo.arena.bot_host.describe`; None when it cannot be
+    (``description``, from :func:`engines.bots.describe`; None when it cannot be
     played) and, when it cannot, why (``reason``, one line)."""
 
     name: str
@@ -61,8 +64,7 @@ class BotFolder:
         if self.folder is not None and not self.folder.is_dir():
             raise SpecError(f"--bots {folder}: no such folder; give the folder that holds your bots' files")
         self.limits = limits
-        self._described: dict[tuple[str, str], dict[str, Any] | BotFault] = {}
-        self._bound: dict[tuple[str, str, tuple[tuple[str, str], ...]], dict[str, str]] = {}
+        self._asked: dict[Path, threading.Lock] = {}  # by bot file: one question at a time
         self._lock = threading.Lock()
 
     @property
@@ -72,17 +74,9 @@ class BotFolder:
 
     def files(self) -> dict[str, Path]:
         """The bots' files by name, as the folder holds them now (a file added, or
-        changed, is seen at the next request)."""
-        if self.folder is None:
-            return {}
-        found: dict[str, Path] = {}
-        for path in sorted(self.folder.glob("*.py")):
-            if path.name.startswith("_") or not path.is_file():
-                continue
-            found[path.stem] = path
-            if len(found) >= MAX_BOTS:
-                break
-        return found
+        changed, is seen at the next request): :func:`dlgo.arena.roster.bot_files`, so a
+        link that leads out of the folder is none of them."""
+        return {} if self.folder is None else {file.stem: file for file in bot_files(self.folder)[:MAX_BOTS]}
 
     @staticmethod
     def name_problem(name: str) -> str:
@@ -143,50 +137,35 @@ class BotFolder:
         return message if self.folder is None else message.replace(str(self.folder) + os.sep, "")
 
     # ------------------------------------------------------------ the bot's process
-    @staticmethod
-    def _source(file: Path) -> bots.BotSource:
-        return bots.split_bot_spec(str(file))[0]
+    @contextlib.contextmanager
+    def _asking(self, file: Path) -> Iterator[bots.BotSource]:
+        """The bot's source, for :mod:`engines.bots` to describe or bind (once per file content,
+        which it keeps), one question at a time for each file; its process is stopped once it
+        has answered (the server keeps none)."""
+        source = bots.split_bot_spec(str(file))[0]
+        with self._lock:
+            lock = self._asked.setdefault(file, threading.Lock())
+        with lock:
+            try:
+                yield source
+            finally:
+                bots.forget_idle(source)
 
     def _describe(self, file: Path) -> dict[str, Any] | BotFault:
-        source = self._source(file)
-        key = (str(file), source.digest())
-        with self._lock:
-            known = self._described.get(key)
-        if known is None:
+        with self._asking(file) as source:
             try:
-                known = self._ask(source)
+                return bots.describe(source, self.limits)
             except BotFault as fault:
-                known = fault
-            with self._lock:
-                self._described[key] = known
-        return known
+                return fault
 
     def _bind(self, file: Path, params: dict[str, str]) -> dict[str, str]:
-        source = self._source(file)
-        key = (str(file), source.digest(), tuple(sorted(params.items())))
-        with self._lock:
-            known = self._bound.get(key)
-        if known is None:
+        with self._asking(file) as source:
             try:
-                known = self._ask(source, {"op": "bind", "params": params})
+                return bots.bind_parameters(source, params, self.limits)
             except BotFault as fault:
                 raise SpecError(f"the bot {file.stem} cannot play: {self.explain(str(fault))}") from None
             except SpecError as error:
                 raise SpecError(self.explain(str(error))) from None
-            with self._lock:
-                self._bound[key] = known
-        return known
-
-    def _ask(self, source: bots.BotSource, request: dict[str, Any] | None = None) -> Any:
-        """The bot's description (or its answer to ``request``), from a process started for it
-        and stopped at once (a :class:`BotFault` if it does not load within the start-up limit)."""
-        process = bots.BotProcess(source, self.limits)
-        try:
-            if request is None:
-                return process.description
-            return process.request(request, self.limits.startup_seconds, bot_host.STARTUP)
-        finally:
-            process.stop()
 
 
 def catalog_entry(bot: Bot) -> dict[str, Any]:

@@ -31,7 +31,7 @@ from dlgo.app.web.safety import HUMAN, Engine, FileRoots, Pins, browser_engine, 
 from dlgo.app.web.saved import SavedGames
 from dlgo.app.web.workers import GRACE_SECONDS, START_SECONDS, EngineAnswer, EngineFailure, EngineJob, EnginePool, \
     EngineProcess, EngineTimeout, Setup, replay_actions
-from dlgo.arena.bot_host import CRASH, EXCEPTION, STARTUP, TIMEOUT
+from dlgo.arena.bot_host import FAULT_WORDS, TIMEOUT, BotFault
 from dlgo.core.errors import DlgoError, IllegalMoveError, RecordError
 from dlgo.core.game import Ending, Outcome, State, pass_would_end_game
 from dlgo.core.specs import split_spec
@@ -48,8 +48,6 @@ log = logging.getLogger(__name__)
 DEFAULT_HINT = "mcts:rounds=1000"
 #: a bot's failure that is none of the faults its process names (:data:`dlgo.arena.bot_host.FAULTS`)
 FAILURE = "failure"
-#: how the reason for a forfeit goes on after the bot's name, by its fault (then the fault's message)
-FORFEIT_WORDS = {EXCEPTION: "raised ", CRASH: "crashed: ", STARTUP: "did not start: ", FAILURE: "failed: "}
 
 
 class SessionError(DlgoError):
@@ -308,7 +306,7 @@ class GameSession:
         """Whether ``job`` asks a bot of a user's own for a move of the game (not a hint)."""
         return job.role != "hint" and is_bot(job.spec)
 
-    def bot_failed(self, job: EngineJob, error: EngineFailure) -> None:
+    def bot_failed(self, job: EngineJob, error: EngineFailure | BotFault) -> None:
         """A bot of a user's own failed to answer ``job``: for a move of the game its side
         loses by forfeit (:meth:`lose_by_forfeit`); for a hint the message says why none
         came, and the game goes on. Frees the session."""
@@ -317,22 +315,22 @@ class GameSession:
         else:
             self.finish(job, None, f"no hint from {job.shown}: {self._explain(error)}")
 
-    def _explain(self, error: EngineFailure) -> str:
+    def _explain(self, error: EngineFailure | BotFault) -> str:
         """A bot's error as the page shows it: its file by its name, not where it lies."""
         return relative_paths(self.bots.explain(str(error)) if self.bots is not None else str(error))
 
-    def lose_by_forfeit(self, job: EngineJob, error: EngineFailure) -> None:
+    def lose_by_forfeit(self, job: EngineJob, error: EngineFailure | BotFault) -> None:
         """The bot that ``job`` asked for its move failed (``error``: it raised, ran out of
         time, played an illegal move, crashed, did not load): its side loses the game by
-        forfeit, the reason in the result and the message. Frees the session."""
+        forfeit, the reason in the result (``O (alice, raised an exception): ValueError: ...``,
+        the fault in :data:`~dlgo.arena.bot_host.FAULT_WORDS`' words) and the message. Frees the session."""
         try:
             player = Player[job.role]
             side = self.state.game.side_name(player)
             why = self._explain(error)
-            timeout = isinstance(error, EngineTimeout)  # its engine process stopped past the time limit
-            fault = TIMEOUT if timeout else str(getattr(error, "fault", "") or FAILURE)
-            words = "ran out of time: " if timeout else FORFEIT_WORDS.get(fault, "")
-            reason = f"{side} ({job.shown}) {words}{why}"
+            fault = TIMEOUT if isinstance(error, EngineTimeout) else \
+                error.fault if isinstance(error, BotFault) else FAILURE  # a timeout: its engine process was killed
+            reason = f"{side} ({job.shown}, {FAULT_WORDS.get(fault, 'failed')}): {why}"
             self.state = self.state.apply_move(Move.resign())  # over: no more moves, and undo takes it back
             self.forfeit = {"player": player.name, "side": side, "engine": job.shown, "fault": fault, "reason": reason,
                             "ply": self.state.num_moves_played}

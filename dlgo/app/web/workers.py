@@ -27,7 +27,8 @@ killed, and a thread reaps it.
 A bot of a user's own (``dlgo serve --bots``) is built in the session's engine
 process like any engine, under the limits its job carries, and plays in a process
 of its own that this one starts (:mod:`engines.bots`), which ends with it. What the
-bot does wrong is answered as its fault (:class:`BotForfeit`): the game is its loss.
+bot does wrong is answered as its fault (:class:`~dlgo.arena.bot_host.BotFault`): the game
+is its loss.
 """
 from __future__ import annotations
 
@@ -150,15 +151,6 @@ class EngineFailure(DlgoError):
 
 class EngineTimeout(EngineFailure):
     """The engine ran past its start's deadline, or the time limit and the grace, and was stopped."""
-
-
-class BotForfeit(EngineFailure):
-    """A bot of a user's own broke the contract (``fault``: how, one of
-    :data:`dlgo.arena.bot_host.FAULTS`): it loses the game by forfeit."""
-
-    def __init__(self, fault: str, message: str):
-        super().__init__(message)
-        self.fault = fault
 
 
 class EngineClosed(EngineFailure):
@@ -397,10 +389,11 @@ class EngineProcess:
 
     def ask(self, job: EngineJob) -> EngineAnswer:
         """The engine's answer to ``job`` (blocks: call it from a thread). :class:`EngineFailure`
-        if the engine failed; :class:`EngineTimeout`, the process killed, if it took longer than
-        ``start_seconds`` to start or than ``job.time_limit`` plus the grace to search;
-        :class:`EngineClosed` if :meth:`close` came first; :class:`EnginesBusy` if the pool had no
-        place for a new process within ``job.time_limit``."""
+        if the engine failed (a bot's fault: a :class:`~dlgo.arena.bot_host.BotFault`);
+        :class:`EngineTimeout`, the process killed, if it took longer than ``start_seconds`` to
+        start or than ``job.time_limit`` plus the grace to search; :class:`EngineClosed` if
+        :meth:`close` came first; :class:`EnginesBusy` if the pool had no place for a new
+        process within ``job.time_limit``."""
         try:
             with self._lock:
                 child = self._child
@@ -435,7 +428,7 @@ class EngineProcess:
             raise EngineFailure(f"{job.shown} stopped unexpectedly; its next move starts it again") from None
         status, payload = message
         if status == "fault":
-            raise BotForfeit(*payload)
+            raise BotFault(*payload)
         if status != "ok":
             raise EngineFailure(str(payload))
         answer: EngineAnswer = payload

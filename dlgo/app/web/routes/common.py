@@ -3,6 +3,7 @@ the dependencies that hand a route the application's session store and
 reports folder (kept on ``app.state`` by :func:`~dlgo.app.web.server.create_app`)."""
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -42,9 +43,10 @@ Store = Annotated[SessionStore, Depends(session_store)]
 ReportsFolder = Annotated[Path, Depends(reports_folder)]
 
 
-def find_session(store: SessionStore, session_id: str) -> GameSession:
-    """The session ``session_id``, open or saved (a :class:`NoSuchSession`, 404, for an id that cannot be one)."""
-    return store.get(session_key(session_id))
+async def find_session(store: SessionStore, session_id: str) -> GameSession:
+    """The session ``session_id``, open or saved (a :class:`NoSuchSession`, 404, for an id that cannot be one),
+    found in a thread: reading a saved game back checks its engines again (a bot's, in a process of its own)."""
+    return await asyncio.to_thread(store.get, session_key(session_id))
 
 
 def session_key(session_id: str) -> str:

@@ -16,7 +16,7 @@ from dlgo.app.web.routes.common import Store, Strict, error, find_session
 from dlgo.app.web.safety import MAX_SPEC
 from dlgo.app.web.sessions import GameSession
 from dlgo.app.web.workers import EngineClosed, EngineFailure, EnginesBusy, EngineTimeout
-from engines.bots import is_bot
+from engines.bots import BotFault, is_bot
 
 router = APIRouter()
 
@@ -27,24 +27,25 @@ class HintRequest(Strict):
 
 @router.post("/api/sessions/{session_id}/engine")
 async def engine_move(session_id: str, store: Store) -> Any:
-    return await think(find_session(store, session_id), hint=False)
+    return await think(await find_session(store, session_id), hint=False)
 
 
 @router.post("/api/sessions/{session_id}/hint")
 async def hint(session_id: str, store: Store, body: HintRequest | None = None) -> Any:
-    return await think(find_session(store, session_id), hint=True, spec=body.engine if body else None)
+    return await think(await find_session(store, session_id), hint=True, spec=body.engine if body else None)
 
 
 async def think(game: GameSession, hint: bool, spec: str | None = None) -> Any:
     """The session's engine move (or a hint from ``spec``), its view after; an error answer if the engine fails."""
-    job = game.start_hint(spec) if hint else game.start_engine_move()
+    # a hint's engine is checked in a thread (it may copy networks, or describe a bot in its process)
+    job = await asyncio.to_thread(game.start_hint, spec) if hint else game.start_engine_move()
     try:
         answer = await asyncio.to_thread(game.ask, job)
     except EngineClosed as err:
         game.finish(job, None, str(err))
         return error(410, str(err))
-    except (EngineFailure, EnginesBusy) as err:
-        if isinstance(err, EngineFailure) and is_bot(job.spec):  # a bot's fault: it loses by forfeit (a hint: none)
+    except (EngineFailure, BotFault, EnginesBusy) as err:
+        if not isinstance(err, EnginesBusy) and is_bot(job.spec):  # a bot's fault: it loses by forfeit (a hint: none)
             game.bot_failed(job, err)
             return game.view()
         game.finish(job, None, str(err))  # the message as the page shows it (no copy's folder in it)

@@ -82,7 +82,7 @@ async def sgf_session(body: SgfGame, store: Store) -> dict[str, Any]:
 
 @router.get("/api/sessions/{session_id}")
 async def get_session(session_id: str, store: Store) -> dict[str, Any]:
-    return find_session(store, session_id).view()
+    return (await find_session(store, session_id)).view()
 
 
 @router.delete("/api/sessions/{session_id}", status_code=204)
@@ -95,7 +95,7 @@ async def close_session(session_id: str, store: Store) -> Response:
 
 @router.post("/api/sessions/{session_id}/move")
 async def human_move(session_id: str, body: MoveRequest, store: Store) -> dict[str, Any]:
-    game = find_session(store, session_id)
+    game = await find_session(store, session_id)
     game.play(text=body.move, action=body.action)
     return game.view()
 
@@ -103,17 +103,17 @@ async def human_move(session_id: str, body: MoveRequest, store: Store) -> dict[s
 @router.get("/api/sessions/{session_id}/pass-ending")
 async def pass_ending(session_id: str, store: Store) -> dict[str, Any] | None:
     """What a pass by the human to move would end the game with (null where it cannot), asked before passing."""
-    return await asyncio.to_thread(find_session(store, session_id).pass_ending)
+    return await asyncio.to_thread((await find_session(store, session_id)).pass_ending)
 
 
 @router.post("/api/sessions/{session_id}/undo")
 async def undo(session_id: str, store: Store) -> dict[str, Any]:
-    game = find_session(store, session_id)
+    game = await find_session(store, session_id)
     game.undo()
     return game.view()
 
 
 @router.get("/api/sessions/{session_id}/record")
 async def record(session_id: str, store: Store) -> Response:
-    name, media, text = find_session(store, session_id).record()
+    name, media, text = (await find_session(store, session_id)).record()
     return Response(text, media_type=media, headers={"Content-Disposition": f'attachment; filename="{name}"'})
