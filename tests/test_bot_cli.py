@@ -13,7 +13,6 @@ from dlgo.app.cli import build_parser, main
 from dlgo.app.cli.shared import bot_limits
 from dlgo.core.types import Player
 from dlgo.games import new_game
-from engines import bots
 from engines.bots import entry_point_engines
 
 BOTS = Path(__file__).parent / "bots"
@@ -22,13 +21,6 @@ ROOT = Path(__file__).parent.parent
 
 def bot(name: str) -> str:
     return str(BOTS / f"{name}.py")
-
-
-@pytest.fixture(autouse=True)
-def no_bot_processes_left():
-    """Each test's bot processes end with it (the idle pool too): others count theirs."""
-    yield
-    bots.stop_all()
 
 
 def lines(text: str) -> list[str]:
