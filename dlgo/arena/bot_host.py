@@ -225,14 +225,23 @@ class Host:
                            | {source.get("file", "")})
         return {"ok": describe(self.cls)}
 
+    def bound(self, params: dict[str, str]) -> dict[str, Any]:
+        """``params`` (spec text) typed by the bot's constructor; a :class:`SpecError` for
+        a name or value it does not take, or annotations that do not resolve."""
+        try:
+            return bind(self.cls.__init__, params, f"engine {self.label!r}")
+        except SpecError:
+            raise
+        except Exception as error:  # annotations that do not resolve: no parameter can be typed
+            raise SpecError(f"{self.label}: its constructor's parameters cannot be read ({where_raised(error)})") \
+                from None
+
     def bind(self, request: dict[str, Any]) -> dict[str, Any]:
         assert self.cls is not None
         try:
-            kwargs = bind(self.cls.__init__, request["params"], f"engine {self.label!r}")
+            kwargs = self.bound(request["params"])
         except SpecError as error:
             return {"error": str(error)}
-        except Exception as error:  # annotations that do not resolve: no parameter can be typed
-            return {"error": f"{self.label}: its constructor's parameters cannot be read ({where_raised(error)})"}
         defaults = {p.name: p.default for p in inspect.signature(self.cls.__init__).parameters.values()}
         changed = {k: v for k, v in defaults.items() if k in kwargs and kwargs[k] != v}
         return {"ok": {"given": format_spec("", kwargs).lstrip(":"),
@@ -241,7 +250,7 @@ class Host:
     def new(self, request: dict[str, Any]) -> dict[str, Any]:
         assert self.cls is not None
         try:
-            kwargs = bind(self.cls.__init__, request["params"], f"engine {self.label!r}")
+            kwargs = self.bound(request["params"])
         except SpecError as error:
             return {"error": str(error)}
         if request.get("seed") is not None and "seed" not in kwargs and describe(self.cls)["takes_seed"]:
