@@ -301,3 +301,29 @@ def test_a_bot_slow_to_start_is_tried_again_once_before_its_games_are_given_up(t
             bots.acquire(source, limits)
         assert raised.value.timed_out
     assert bots._key(source, limits) in bots._FAILED_LOADS  # given up: its later games are lost at once
+
+
+@pytest.mark.parametrize("body, says", [
+    ("class Bot(Agent):\n    def chose(self, state):\n        return Decision(state.legal_moves()[0], 1)\n",
+     "Bot does not define choose: a bot's choose(state) returns Decision(move, work) (is a method's name misspelt?)"),
+    ("class Bot(Agent):\n    def __init__(self, depth):\n        super().__init__()\n\n"
+     "    def choose(self, state):\n        return Decision(state.legal_moves()[0], 1)\n",
+     "its constructor needs depth: give each parameter a default"),
+    ("class Bot(Agent):\n    def __init__(self):\n        self.depth = 2\n\n"
+     "    def choose(self, state):\n        return Decision(state.legal_moves()[0], 1)\n",
+     "Bot.__init__ does not call super().__init__(): make that its first line"),
+])
+def test_what_a_student_gets_wrong_in_a_bot_is_said_in_their_words(tmp_path, body, says):
+    file = tmp_path / "mistaken.py"
+    file.write_text("from dlgo.core.agent import Agent, Decision\n\n\n" + body)
+    record = play_match(QUICK, "tictactoe", str(file), "random", seed=1)
+    assert record.ending == bot_host.STARTUP and says in record.note, record.note
+
+
+def test_a_bot_that_keeps_the_books_select_move_plays(tmp_path):
+    file = tmp_path / "book.py"
+    file.write_text("from dlgo.agent.base import Agent\n\n\nclass Book(Agent):\n"
+                    "    def select_move(self, game_state):\n        return game_state.legal_moves()[-1]\n")
+    record = play_match(QUICK, "tictactoe", str(file), "random", seed=1)
+    assert record.ending in ("win", "draw") and record.note == ""
+    assert engines.engine_description(str(file)) == ""  # no docstring of its own: none shown (not Agent's)

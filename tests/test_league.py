@@ -74,8 +74,9 @@ def test_a_league_rates_every_bot_and_reruns_only_what_changed(classroom, tmp_pa
     assert not re.search(r"(src|href)=\"(?!data:)", page)  # self-contained: nothing fetched from elsewhere
     with (out / "ratings.csv").open() as handle:
         rated = {row["engine"] for row in csv.DictReader(handle)}
-    ids = {bot.id for bot in find_bots(classroom)}
-    assert rated == ids | {"random", "mcts:rounds=10"}
+    ids = {bot.name: bot.id for bot in find_bots(classroom)}
+    assert rated == set(ids.values()) | {"random", "mcts:rounds=10"}
+    assert f"| greedy | `{ids['greedy']}` | `greedy.py` |" in board and f"<td>{ids['greedy']}</td>" in page
     assert {"timeout", "exception"} <= {r.ending for r in games}
 
     before = (out / "games.csv").read_bytes()
@@ -141,10 +142,14 @@ def test_the_schedule_pairs_bots_with_each_other_and_with_each_reference():
     with pytest.raises(SpecError, match="at least one bot"):
         league_schedule([], ["random"], 2, 0)
 
-def test_bot_files_are_named_as_modules_are(tmp_path):
+def test_a_bot_file_misnamed_is_left_out_and_the_others_play(tmp_path, caplog):
     (tmp_path / "my bot.py").write_text(GREEDY)
-    with pytest.raises(DlgoError, match="rename my bot"):
+    (tmp_path / "2nd.py").write_text(GREEDY)
+    with pytest.raises(DlgoError, match="with a name it can enter"):
         find_bots(tmp_path)
+    (tmp_path / "greedy.py").write_text(GREEDY)
+    assert [bot.name for bot in find_bots(tmp_path)] == ["greedy"]
+    assert "left out 2nd.py, my bot.py" in caplog.text and "rename it" in caplog.text
 
 
 def test_a_bot_imports_the_helper_modules_beside_it(tmp_path, capsys):
@@ -162,3 +167,21 @@ def test_a_bot_imports_the_helper_modules_beside_it(tmp_path, capsys):
     (folder / "_moves.py").write_text("def first(moves):\n    raise ValueError('changed')\n")
     copy = next((out / "bots").glob("*/_moves.py"))
     assert "return moves[0]" in copy.read_text()  # the copy keeps the helper the bot played with
+
+
+def test_a_bot_that_finishes_no_game_is_listed_and_rates_nobody(tmp_path, capsys):
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / "greedy.py").write_text(GREEDY)
+    shutil.copy(BOTS / "broken.py", folder / "broken.py")
+    out = tmp_path / "league"
+    assert main(["league", "--game", "tictactoe", "--bots", str(folder), "--out", str(out), "--references",
+                 "random", *QUICK]) == 0
+    assert "broken" in capsys.readouterr().out
+    board = (out / "leaderboard.md").read_text()
+    assert re.search(r"\| - \| \*\*broken\*\* \| - \| finished no game \|", board)
+    assert "broken.py does not load: SyntaxError" in board and "(1, 1)" not in board
+    with (out / "ratings.csv").open() as handle:
+        assert {row["engine"] for row in csv.DictReader(handle)} == {find_bots(folder)[1].id, "random"}
+    assert "rate nobody" in (out / "summary.md").read_text()
+    assert len(read_games(out / "games.csv")) == 3 * 2  # its games are kept all the same

@@ -132,35 +132,50 @@ def load_module(source: dict[str, str]) -> Any:
 
 def find_class(module: Any, class_name: str | None, label: str) -> type:
     """The bot's class in ``module``: ``class_name``, or the one concrete
-    :class:`~dlgo.core.agent.Agent` subclass the module defines."""
+    :class:`~dlgo.core.agent.Agent` subclass the module defines (a class that keeps the
+    book's ``select_move`` and defines no ``choose`` plays too: :func:`playable`)."""
     if class_name:
         cls = getattr(module, class_name, None)
         if not (inspect.isclass(cls) and issubclass(cls, Agent)):
-            found = agent_classes(module)
+            found = defined_agents(module)
             raise BotFault(STARTUP, f"{label} has no Agent subclass {class_name!r}"
-                                 + (f" (it has: {', '.join(c.__name__ for c in found)})" if found else ""))
+                                    + (f" (it has: {', '.join(c.__name__ for c in found)})" if found else ""))
     else:
-        found = agent_classes(module)
+        found = defined_agents(module)
+        concrete = [c for c in found if not inspect.isabstract(playable(c))]
+        if len(concrete) > 1:
+            names = ", ".join(c.__name__ for c in concrete)
+            raise BotFault(STARTUP, f"{label} defines {len(concrete)} Agent subclasses ({names}): name one, "
+                                    f"as {label}:{concrete[0].__name__}")
         if not found:
             raise BotFault(STARTUP, f"{label} defines no subclass of dlgo.core.agent.Agent: a bot is a class "
-                                 "with a choose(state) method that returns Decision(move, work)")
-        if len(found) > 1:
-            names = ", ".join(c.__name__ for c in found)
-            raise BotFault(STARTUP, f"{label} defines {len(found)} Agent subclasses ({names}): name one, "
-                                 f"as {label}:{found[0].__name__}")
-        cls = found[0]
+                                    "with a choose(state) method that returns Decision(move, work)")
+        cls = (concrete or found)[0]
+    cls = playable(cls)
     if inspect.isabstract(cls):
         missing = ", ".join(sorted(getattr(cls, "__abstractmethods__", ())))
         raise BotFault(STARTUP, f"{cls.__name__} does not define {missing}: a bot's choose(state) returns "
-                             "Decision(move, work)")
+                                "Decision(move, work) (is a method's name misspelt?)")
     return cls
 
 
-def agent_classes(module: Any) -> list[type]:
-    """The concrete Agent subclasses ``module`` defines itself (not those it imports)."""
+def playable(cls: Any) -> Any:
+    """``cls``, or for a class that keeps the book's ``select_move(state) -> Move`` and
+    defines no ``choose``, a subclass whose ``choose`` is that move (its work counted as 1)."""
+    if not (inspect.isabstract(cls) and set(cls.__abstractmethods__) == {"choose"}
+            and cls.select_move is not Agent.select_move):
+        return cls
+
+    def choose(self: Any, state: Any) -> Decision:
+        return Decision(cls.select_move(self, state), 1)
+
+    return type(cls.__name__, (cls,), {"choose": choose, "__doc__": cls.__doc__, "__module__": cls.__module__})
+
+
+def defined_agents(module: Any) -> list[type]:
+    """The Agent subclasses ``module`` defines itself (not those it imports)."""
     return [value for value in vars(module).values()
-            if inspect.isclass(value) and issubclass(value, Agent) and value.__module__ == module.__name__
-            and not inspect.isabstract(value)]
+            if inspect.isclass(value) and issubclass(value, Agent) and value.__module__ == module.__name__]
 
 
 def describe(cls: Any) -> dict[str, Any]:
@@ -179,7 +194,7 @@ def describe(cls: Any) -> dict[str, Any]:
         default = "" if p.default is p.empty else repr(p.default)
         parameters.append([p.name, kind_text, default])
     return {"class": cls.__name__, "name": getattr(cls, "name", "agent"), "unit": getattr(cls, "unit", "moves"),
-            "doc": cls.description(), "parameters": parameters,
+            "doc": cls.description() if vars(cls).get("__doc__") else "", "parameters": parameters,
             "takes_seed": "seed" in inspect.signature(cls.__init__).parameters}
 
 
@@ -256,18 +271,34 @@ class Host:
         if request.get("seed") is not None and "seed" not in kwargs and describe(self.cls)["takes_seed"]:
             kwargs["seed"] = request["seed"]
         game = get_game(request["game"])
+        needed = [p.name for p in inspect.signature(self.cls.__init__).parameters.values()
+                  if p.name != "self" and p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+                  and p.name not in kwargs]
+        if needed:
+            raise BotFault(STARTUP, f"its constructor needs {', '.join(needed)}: give each parameter a default "
+                                    f"(def __init__(self, {needed[0]}: int = 3)), or set it in the spec "
+                                    f"({self.label}:{needed[0]}=3)")
         try:
             self.bot = self.cls(**kwargs)
-            self.bot.spec = request.get("spec", self.label)
-            self.state = game.initial_state()
+        except BaseException as error:
+            raise self.start_fault(error, "its constructor raised") from None
+        if not hasattr(self.bot, "last_report"):  # Agent.__init__ never ran
+            raise BotFault(STARTUP, f"{self.cls.__name__}.__init__ does not call super().__init__(): make that "
+                                    "its first line")
+        self.bot.spec = request.get("spec", self.label)
+        self.state = game.initial_state()
+        try:
             self.bot.check_game(self.state)
         except BaseException as error:
-            fault = fault_of(error, self.files, self.memory_mb)
-            if fault.fault == EXCEPTION:
-                raise BotFault(STARTUP, f"building it for {game.spec} raised {fault}") from None
-            raise fault from None
+            raise self.start_fault(error, f"it refuses {game.spec}:") from None
         self.played, self.limit, self.budget = [], None, None
         return {"ok": True}
+
+    def start_fault(self, error: BaseException, what: str) -> BotFault:
+        """The fault of a bot that raised while it was built: a ``start-up`` one, saying ``what``
+        (out of memory and an exit are theirs)."""
+        fault = fault_of(error, self.files, self.memory_mb)
+        return BotFault(STARTUP, f"{what} {fault}") if fault.fault == EXCEPTION else fault
 
     def move(self, request: dict[str, Any]) -> dict[str, Any]:
         if self.bot is None:

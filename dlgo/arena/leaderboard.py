@@ -18,7 +18,7 @@ from typing import NamedTuple, Sequence
 from dlgo.arena.mistakes import MistakeRate, Verdict, mistake_rates
 from dlgo.arena.report import EngineRow, interval_text, write_report
 from dlgo.arena.roster import LeagueBot
-from dlgo.formats.records import GameRecord, faults_by_engine, faults_text
+from dlgo.formats.records import GameRecord, faults_by_engine, faults_text, is_fault
 from dlgo.storage.atomic import atomic_write
 
 #: the leaderboard's files
@@ -33,9 +33,9 @@ QUOTED = 3
 class BoardRow(NamedTuple):
     """One bot's line of the leaderboard."""
 
-    rank: int
+    rank: int  # 0 for a bot that finished no game under the rules (not rated)
     bot: LeagueBot
-    rating: EngineRow
+    rating: EngineRow | None
     against: dict[str, tuple[float, int]]  # reference -> (score, games)
     mistakes: MistakeRate | None
     faults: Counter[str]
@@ -44,21 +44,33 @@ class BoardRow(NamedTuple):
 
 def board_rows(records: Sequence[GameRecord], ratings: Sequence[EngineRow], bots: Sequence[LeagueBot],
                references: Sequence[str], verdicts: Sequence[Verdict] = ()) -> list[BoardRow]:
-    """The bots' lines, strongest first (a bot that played no game is left out)."""
+    """The bots' lines, strongest first, then those that finished no game (:func:`unfinished`),
+    unrated; a bot that played no game is left out."""
     by_engine = {r.engine: r for r in ratings}
     rates = {r.engine: r for r in mistake_rates(verdicts)}
     faults = faults_by_engine(records)
+    played = {p for r in records for p in (r.black, r.white)}
+    rated = sorted((b for b in bots if b.id in by_engine), key=lambda b: -by_engine[b.id].elo)
     rows: list[BoardRow] = []
-    for bot in sorted((b for b in bots if b.id in by_engine), key=lambda b: -by_engine[b.id].elo):
+    for bot in rated + [b for b in bots if b.id in played and b.id not in by_engine]:
         against = {}
         for reference in references:
             games = [r for r in records if {r.black, r.white} == {bot.id, reference}]
             against[reference] = (sum(r.score_for(bot.id) for r in games) / len(games) if games else math.nan,
                                   len(games))
         notes = list(dict.fromkeys(r.note.split(": ", 1)[-1] for r in records if r.note and _lost(r, bot.id)))
-        rows.append(BoardRow(len(rows) + 1, bot, by_engine[bot.id], against, rates.get(bot.id),
+        rating = by_engine.get(bot.id)
+        rows.append(BoardRow(len(rows) + 1 if rating else 0, bot, rating, against, rates.get(bot.id),
                              faults.get(bot.id, Counter()), notes[:QUOTED]))
     return rows
+
+
+def unfinished(records: Sequence[GameRecord], bots: Sequence[LeagueBot]) -> set[str]:
+    """The bots that finished no game under the rules: each game they played ended by a
+    fault (a file that does not load, a bot that hangs at its first move), theirs or a broken
+    opponent's that came first. Their games rate nobody: a bot that never plays has no Elo."""
+    finished = {p for r in records if not is_fault(r.ending) for p in (r.black, r.white)}
+    return {b.id for b in bots if b.id not in finished and any(b.id in (r.black, r.white) for r in records)}
 
 
 def _lost(record: GameRecord, spec: str) -> bool:
@@ -75,8 +87,13 @@ def write_leaderboard(out_dir: str | Path, records: Sequence[GameRecord], bots: 
     out = Path(out_dir)
     again = f"Reproduce: `{reproduce}` (a rerun plays only what is missing, and a changed bot's games)." \
         if reproduce else ""
-    ratings = write_report(out, records, title=title, fixed=fixed, anchoring=anchoring or None,
-                           intro="The league's leaderboard: [leaderboard.md](leaderboard.md).", outro=again)
+    broken = unfinished(records, bots)
+    rated = [r for r in records if r.black not in broken and r.white not in broken] or list(records)
+    left_out = (f" The games of {', '.join(sorted(b.name for b in bots if b.id in broken))}, which finished none "
+                "under the rules, rate nobody; games.csv holds them.") if broken else ""
+    ratings = write_report(out, rated, title=title, fixed=fixed, anchoring=anchoring or None,
+                           intro="The league's leaderboard: [leaderboard.md](leaderboard.md)." + left_out,
+                           outro=again)
     rows = board_rows(records, ratings, bots, references, verdicts)
     scale = anchoring or "random held at 0"
     referenced = [r for r in ratings if r.engine in references]
@@ -96,14 +113,28 @@ def _mistakes(rate: MistakeRate | None) -> str:
     return "-" if rate is None else f"{rate.rate:.0%} of {rate.positions}"
 
 
+def _elo(value: float) -> str:
+    """An Elo rounded, never ``-0``."""
+    return str(round(value) or 0)
+
+
 def _cells(row: BoardRow, references: Sequence[str], with_mistakes: bool) -> list[str]:
     r = row.rating
-    cells = [str(row.rank), row.bot.name, f"{r.elo:.0f}", interval_text(r), str(r.games), f"{r.score:.0%}"]
+    cells = ([str(row.rank), row.bot.name, _elo(r.elo), interval_text(r), str(r.games), f"{r.score:.0%}"] if r else
+             ["-", row.bot.name, "-", "finished no game", "-", "-"])
     cells += [_score(*row.against[ref]) for ref in references]
     cells += [_mistakes(row.mistakes)] if with_mistakes else []
-    cells += [f"{r.seconds_per_move:.4f}",
+    cells += [f"{r.seconds_per_move:.4f}" if r else "-",
               f"{sum(row.faults.values())} ({faults_text(row.faults)})" if row.faults else "0"]
     return cells
+
+
+#: the columns of the leaderboard's table of bots: which version of each played
+BOT_HEADS = ("bot", "played as", "file", "SHA-256")
+
+
+def _bot_cells(row: BoardRow) -> list[str]:
+    return [row.bot.name, row.bot.id, Path(row.bot.file).name, row.bot.digest[:16]]
 
 
 def _heads(references: Sequence[str], with_mistakes: bool) -> list[str]:
@@ -123,15 +154,16 @@ def markdown(title: str, rows: Sequence[BoardRow], referenced: Sequence[EngineRo
         cells[1] = f"**{cells[1]}**"
         lines.append("| " + " | ".join(cells) + " |")
     lines += ["", "## References", "", "| engine | Elo | 95% interval | games |", "|---|---:|---:|---:|"]
-    lines += [f"| `{r.engine}` | {r.elo:.0f} | {interval_text(r)} | {r.games} |" for r in referenced]
+    lines += [f"| `{r.engine}` | {_elo(r.elo)} | {interval_text(r)} | {r.games} |" for r in referenced]
     faulty = [row for row in rows if row.faults]
     if faulty:
         lines += ["", "## Losses by fault", ""]
         for row in faulty:
             lines.append(f"- **{row.bot.name}**: {faults_text(row.faults)}")
             lines += [f"  - {note}" for note in row.notes]
-    lines += ["", "## The bots", "", "| bot | file | SHA-256 |", "|---|---|---|"]
-    lines += [f"| {row.bot.name} | `{Path(row.bot.file).name}` | `{row.bot.digest[:16]}` |" for row in rows]
+    lines += ["", "## The bots", "", "| " + " | ".join(BOT_HEADS) + " |", "|---|---|---|---|"]
+    lines += ["| " + " | ".join(f"`{cell}`" if i else cell for i, cell in enumerate(_bot_cells(row))) + " |"
+              for row in rows]
     lines += ["", *[f"![{what}]({file})" for file, what in PICTURES], "",
               "Files: `games.csv` (every game; `ending` says how it ended), `ratings.csv`, `crosstable.csv`, "
               + ("`mistakes.csv`, " if with_mistakes else "") + "`leaderboard.html` (this page, for the web), "
@@ -155,12 +187,13 @@ def page(title: str, rows: Sequence[BoardRow], referenced: Sequence[EngineRow], 
              table(_heads(references, with_mistakes), [_cells(row, references, with_mistakes) for row in rows]),
              "<h2>References</h2>",
              table(["engine", "Elo", "95% interval", "games"],
-                   [[r.engine, f"{r.elo:.0f}", interval_text(r), str(r.games)] for r in referenced])]
+                   [[r.engine, _elo(r.elo), interval_text(r), str(r.games)] for r in referenced])]
     faulty = [row for row in rows if row.faults]
     if faulty:
         parts.append("<h2>Losses by fault</h2><ul>" + "".join(
             f"<li><b>{e(row.bot.name)}</b>: {e(faults_text(row.faults))}<ul>"
             + "".join(f"<li>{e(note)}</li>" for note in row.notes) + "</ul></li>" for row in faulty) + "</ul>")
+    parts += ["<h2>The bots</h2>", table(BOT_HEADS, [_bot_cells(row) for row in rows])]
     for file, what in PICTURES:
         picture = out / file
         if picture.is_file():

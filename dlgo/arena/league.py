@@ -56,7 +56,7 @@ def run_league(factory: AgentFactory, out_dir: str | Path, game: str, bots: Sequ
         league = LeagueFactory(factory, copy_bots(out, bots))
         records = play_games(league, out, game, tasks, opening_plies=opening_plies, workers=workers,
                              progress=progress, kind="league", facts={"game": spec},
-                             retire=lambda r: r.black not in players or r.white not in players)
+                             players=players)
         write_roster(out, bots)  # the games are this roster's: a refused run leaves the last one
         verdicts = measure_mistakes(league, ids, positions, out, seed=seed, workers=workers, progress=progress,
                                     kind="league") if positions else []

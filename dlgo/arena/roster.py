@@ -3,6 +3,7 @@ the copies it plays from, the references, and who plays whom (see :mod:`dlgo.are
 from __future__ import annotations
 
 import hashlib
+import logging
 import itertools
 import json
 from dataclasses import dataclass, field
@@ -15,6 +16,8 @@ from dlgo.core.agent import Agent
 from dlgo.core.arguments import MOST
 from dlgo.core.errors import DlgoError, SpecError
 from dlgo.storage.atomic import atomic_write
+
+log = logging.getLogger(__name__)
 
 #: the league folder's copies of the bots' files, one per content
 BOTS = "bots"
@@ -55,18 +58,22 @@ def bot_files(folder: Path) -> list[Path]:
 
 
 def find_bots(folder: str | Path) -> list[LeagueBot]:
-    """The bots of ``folder`` (:func:`bot_files`); a :class:`DlgoError` for a folder with none,
-    or a bot whose name is not a module's."""
+    """The bots of ``folder`` (:func:`bot_files`; a file whose name is not a module's is left
+    out, with a warning); a :class:`DlgoError` for a folder with none."""
     path = Path(folder)
     if not path.is_dir():
         raise DlgoError(f"no folder of bots at {path}" + (" (it is a file)" if path.exists() else ""))
-    bots = [LeagueBot(file.stem, str(file), hashlib.sha256(file.read_bytes()).hexdigest()) for file in bot_files(path)]
+    files = bot_files(path)
+    bad = [file.name for file in files if not file.stem.replace("-", "_").isidentifier()]
+    if bad:  # the others play: one student's file name does not stop the class's league
+        log.warning("left out %s: a bot's file is named with a letter first, then letters, digits, _ and -; "
+                    "rename it to enter it", ", ".join(bad))
+    bots = [LeagueBot(file.stem, str(file), hashlib.sha256(file.read_bytes()).hexdigest())
+            for file in files if file.name not in bad]
     if not bots:
-        raise DlgoError(f"{path} holds no bot files (*.py): a bot is a Python file that defines an Agent subclass")
-    bad = [bot.name for bot in bots if not bot.name.replace("-", "_").isidentifier()]
-    if bad:
-        raise DlgoError(f"bot files are named as Python modules are (letters, digits, _ and -): rename "
-                        f"{', '.join(bad)}")
+        raise DlgoError(f"{path} holds no bot files (*.py)" + (f" with a name it can enter ({', '.join(bad)} "
+                        "start with a letter, then letters, digits, _ and -)" if bad else "")
+                        + ": a bot is a Python file that defines an Agent subclass")
     return bots
 
 

@@ -23,7 +23,7 @@ import logging
 import math
 import os
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Collection, Iterable
 
 from dlgo.arena.match import AgentFactory, Task, check_opening, play_match, play_matches
 from dlgo.arena.workers import run_jobs, worker_pool
@@ -130,7 +130,7 @@ def _drop_games_of_changed_networks(factory: AgentFactory, out: Path, done: list
     changed = changed_networks(stamp_path, current)
     if changed:
         done = set_aside(out, done, lambda r: r.black in changed or r.white in changed,
-                         f"the networks of {', '.join(sorted(changed))} changed")
+                         f"the networks of {', '.join(sorted(changed))} changed", "they are played again")
     record_networks(stamp_path, current)
     return done
 
@@ -139,14 +139,15 @@ def _drop_games_of_changed_networks(factory: AgentFactory, out: Path, done: list
 REPLACED = "replaced-games.csv"
 
 
-def set_aside(out: Path, done: list[GameRecord], stale: Callable[[GameRecord], bool], why: str) -> list[GameRecord]:
+def set_aside(out: Path, done: list[GameRecord], stale: Callable[[GameRecord], bool], why: str,
+              then: str = "") -> list[GameRecord]:
     """The games of ``done`` still current: the ``stale`` ones move from ``games.csv`` to
     ``replaced-games.csv`` (for the folder's one writer; a kill between the two writes
     leaves a game in both, and the next run moves it again: read once, as ids are)."""
     moved = [r for r in done if stale(r)]
     if not moved:
         return done
-    log.warning("%s: %d games move to %s and are played again", why, len(moved), REPLACED)
+    log.warning("%s: %d games move to %s%s", why, len(moved), REPLACED, f"; {then}" if then else "")
     open_games_file(out / REPLACED)  # a file from before a column gets today's header before rows are added
     for record in moved:
         append_game(out / REPLACED, record)
@@ -211,7 +212,7 @@ def check_schedule(path: Path, done: list[GameRecord], game: str, tasks: list[Ta
 def play_games(factory: AgentFactory, out_dir: str | Path, game: str, tasks: list[Task], *,
                opening_plies: int = 0, workers: int | None = None, progress: bool = True,
                kind: str = "tournament", facts: dict[str, Any] | None = None, batch: int = 0,
-               ray: str | None = None, retire: Callable[[GameRecord], bool] | None = None) -> list[GameRecord]:
+               ray: str | None = None, players: Collection[str] | None = None) -> list[GameRecord]:
     """Play every task not yet in ``out_dir/games.csv`` (in worker processes
     when ``workers`` > 1, default all cores; or with ``batch`` > 0, in this
     process, ``batch`` games advancing together so that network engines make one
@@ -219,8 +220,9 @@ def play_games(factory: AgentFactory, out_dir: str | Path, game: str, tasks: lis
     ``ray``, as tasks on that Ray cluster: :mod:`dlgo.arena.distributed`),
     appending each game as it ends; returns every game in the file. Tournaments and data generation share it;
     ``kind`` and ``facts`` go to the folder's manifest, which holds one kind of
-    run with one set of facts (see :func:`~dlgo.storage.folders.hold_folder`). Games ``retire``
-    picks (a league's bot whose file changed) move to ``replaced-games.csv`` first."""
+    run with one set of facts (see :func:`~dlgo.storage.folders.hold_folder`). Given ``players``
+    (a league's), the games of any other player (a bot whose file changed or left, a reference
+    dropped) move to ``replaced-games.csv`` first."""
     games_file = Path(out_dir) / "games.csv"
     played = {r.game_id for r in read_games(games_file)} if games_file.is_file() else set()  # read: nothing written
     check_opening(game, opening_plies)
@@ -239,17 +241,20 @@ def play_games(factory: AgentFactory, out_dir: str | Path, game: str, tasks: lis
         connect(ray)
     with hold_folder(out_dir, kind, **(facts or {})) as held:
         return _play_games(factory, Path(out_dir), held, game, tasks, opening_plies, workers, progress, batch, ray,
-                           retire)
+                           players)
 
 
 def _play_games(factory: AgentFactory, out: Path, held: Path, game: str, tasks: list[Task], opening_plies: int,
                 workers: int | None, progress: bool, batch: int, ray: str | None,
-                retire: Callable[[GameRecord], bool] | None) -> list[GameRecord]:
+                players: Collection[str] | None) -> list[GameRecord]:
     path = out / "games.csv"
     experiment = out.name
     done = open_games_file(path)
-    if retire is not None:
-        done = set_aside(out, done, retire, "games of players this run no longer has (a bot whose file changed)")
+    if players is not None:
+        gone = sorted({p for r in done for p in (r.black, r.white)} - set(players))
+        done = set_aside(out, done, lambda r: r.black in gone or r.white in gone,
+                         f"{', '.join(gone)} no longer play here (a bot whose file changed or left, a reference "
+                         "dropped)", "the current players' games that are missing are played")
     check_schedule(path, done, game, tasks, opening_plies)
     done = _drop_games_of_changed_networks(factory, out, done, tasks)
     finished = {r.game_id for r in done}

@@ -201,7 +201,7 @@ class Checker:
                                   "spec": self.spec}, self.limits.startup_seconds, bot_host.STARTUP)
         except BotFault as fault:
             self.process = None
-            hint = " (is it for another game? name that with --game)" if fault.fault == bot_host.STARTUP else ""
+            hint = " (is it for another game? name that with --game)" if str(fault).startswith("it refuses") else ""
             self.result.problems.append(Problem(f"cannot be built for {self.game}", "", str(fault) + hint))
             return False
         return True

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import math
 import shlex
+from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
 import engines
@@ -121,7 +122,8 @@ def cmd_league(args: argparse.Namespace) -> int:
                                title=f"{game.name} league: {len(bots)} bots", about=about,
                                reproduce=command_of(args), limits=facts)
     print_board(rows)
-    print(f"\nleaderboard: {args.out}/leaderboard.md and leaderboard.html ({len(records)} games in games.csv)")
+    print(f"\nleaderboard: {Path(args.out) / 'leaderboard.md'} and leaderboard.html ({len(records)} games in "
+          "games.csv)")
     return 0
 
 
@@ -142,5 +144,8 @@ def print_board(rows: Sequence[BoardRow]) -> None:
     print(f"\n{'#':>3} {'bot':<20} {'Elo':>6}  {'95% interval':>15} {'games':>6} {'score':>6} {'s/move':>8}  faults")
     for row in rows:
         r = row.rating
+        if r is None:
+            print(f"{'-':>3} {row.bot.name:<20} {'finished no game':>31}  {'':>15} faults: {faults_text(row.faults)}")
+            continue
         print(f"{row.rank:>3} {row.bot.name:<20} {r.elo:6.0f}  {interval_text(r, '{low:6.0f} to {high:5.0f}'):>15} "
               f"{r.games:6d} {r.score:6.1%} {r.seconds_per_move:8.4f}  {faults_text(row.faults) or '-'}")
