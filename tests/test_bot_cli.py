@@ -236,3 +236,18 @@ def test_every_command_that_plays_engines_takes_the_bot_limits(command):
     args = build_parser().parse_args([*command, "--move-seconds", "2.5", "--bot-memory", "300", "--bot-startup", "7"])
     limits = bot_limits(args)
     assert (limits.move_seconds, limits.memory_mb, limits.startup_seconds) == (2.5, 300, 7)
+
+
+def test_check_says_a_bot_that_draws_from_the_random_module_cannot_be_replayed(tmp_path, capsys):
+    file = tmp_path / "shared.py"
+    file.write_text("import random\n\nfrom dlgo.core.agent import Agent, Decision\n\n\nclass Shared(Agent):\n"
+                    "    def choose(self, state):\n        return Decision(random.choice(state.legal_moves()), 1)\n")
+    assert main(["bot", "check", str(file), "--positions", "2"]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("drew from the random module itself in position 0") and "random.Random(seed)" in out
+
+
+def test_check_notes_that_a_bots_prints_go_nowhere_and_passes_it(capsys):
+    assert main(["bot", "check", bot("prints"), "--positions", "2"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("note: it prints; a bot's output goes nowhere") and "keeps the contract" in lines[1]

@@ -21,7 +21,8 @@ The requests, each answered by one line (``{"ok": ...}``, or ``{"fault": KIND,
 * ``new``: build a bot for a game (its parameters, seed and game spec), which
   checks that it plays that game.
 * ``move``: the moves of the game so far (text, from the start); the bot's move.
-  With ``"check": true`` (``dlgo bot check``) the answer also says whether ``choose``
+  With ``"check": true`` (``dlgo bot check``) the answer also says whether it drew from
+  the ``random`` module's shared generator, whether it printed, and whether ``choose``
   changed the state it was given in place (``changed``: what changed, or ``""``),
   which only this process can see; the next move then starts from a fresh state.
 """
@@ -32,6 +33,7 @@ import importlib.util
 import inspect
 import json
 import os
+import random
 import resource
 import signal
 import sys
@@ -319,7 +321,11 @@ class Host:
             self.budget = request.get("budget")
             self.bot.set_time_budget(self.budget)
         state = self.state
-        before = snapshot(state) if request.get("check") else None
+        checking = bool(request.get("check"))
+        before = snapshot(state) if checking else None
+        shared, printed = random.getstate(), Printed()
+        if checking:  # what it writes is counted (it goes nowhere all the same)
+            sys.stdout = sys.stderr = printed
         start = time.perf_counter()
         try:
             if type(self.bot).select_move is not Agent.select_move:  # a bot that keeps the book's select_move
@@ -331,6 +337,8 @@ class Host:
                 move, work = decision.move, decision.work
         except BaseException as error:
             raise fault_of(error, self.files, self.memory_mb) from None
+        finally:
+            sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
         seconds = time.perf_counter() - start
         changed = "" if before is None else changes(before, state)
         if changed:  # judge the move on the position as it was, and replay the next from the start
@@ -342,8 +350,8 @@ class Host:
                                    + (": wrap a point as Move.play(point)" if type(move).__name__ == "Point" else "")
                                    + also)
         answer: dict[str, Any] = {"move": judge(state, move, work, also), "work": work, "seconds": seconds}
-        if before is not None:
-            answer["changed"] = changed
+        if checking:
+            answer.update(changed=changed, shared_random=random.getstate() != shared, printed=printed.written > 0)
         return {"ok": answer}
 
     def bot_state_at_start(self) -> Any:
@@ -390,6 +398,20 @@ def changes(before: dict[str, Any], state: Any) -> str:
     except Exception as error:  # changed past reading
         return f"the state itself (reading it now raises {type(error).__name__}: {error})"
     return ", ".join(part for part, value in before.items() if after.get(part) != value)
+
+
+class Printed:
+    """Where a checked move's prints go: counted, then thrown away."""
+
+    def __init__(self) -> None:
+        self.written = 0
+
+    def write(self, text: str) -> int:
+        self.written += len(text)
+        return len(text)
+
+    def flush(self) -> None:
+        pass
 
 
 def describe_value(value: Any) -> str:

@@ -28,6 +28,8 @@ MOST_IN_A_ROW = 3
 
 #: what each fault is called in ``dlgo bot check``'s lines
 HEADLINES = {**bot_host.FAULT_WORDS, bot_host.STARTUP: "stopped working"}
+#: the headline of a move that drew from the ``random`` module's own generator (shared, unseeded)
+SHARED_RANDOM = "drew from the random module itself"
 #: the headline of a move that changed the state it was given
 CHANGED = "changed the state it was given in place"
 #: ... of a move that was answered, but after its time limit
@@ -97,6 +99,7 @@ class Checked:
     seconds: list[float] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     stopped: str = ""
+    printed: bool = False  # it wrote to stdout or stderr (no fault: the output goes nowhere)
 
     @property
     def kept(self) -> bool:
@@ -120,6 +123,9 @@ class Checked:
                          + (f" (and in {again} more position{'s' if again > 1 else ''})" if again else ""))
         if self.stopped:
             lines.append(f"the check stopped there: {self.stopped}")
+        if self.printed:
+            lines.append("note: it prints; a bot's output goes nowhere (stdout is GTP's channel): to see what it "
+                         "does, call its choose in your own Python")
         if self.kept:
             lines.append(f"{self.label}: keeps the contract on {self.checked} {self.game} positions "
                          f"(mean {mean_time(self.seconds)} a move)")
@@ -228,6 +234,10 @@ class Checker:
             return self.problem(HEADLINES[bot_host.ILLEGAL], where, str(fault))
         seconds = float(answer.get("seconds", 0.0))
         self.result.seconds.append(seconds)
+        self.result.printed = self.result.printed or bool(answer.get("printed"))
+        if answer.get("shared_random"):
+            return self.problem(SHARED_RANDOM, where, "its games cannot be replayed from their seed: draw from a "
+                                                      "random.Random(seed) the bot makes in __init__")
         if answer.get("changed"):
             return self.problem(CHANGED, where, f"{answer['changed']} changed; state.apply_move(move) returns "
                                                 "a new state and leaves the one it is given as it was")
