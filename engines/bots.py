@@ -413,16 +413,19 @@ def canonical_bot_spec(spec: str, limits: BotLimits = DEFAULT_LIMITS) -> str:
 
 
 # ------------------------------------------------------------------ the engine
-def history(state: State) -> list[str]:
+def history(state: State, known: tuple[State, list[str]] | None = None) -> list[str]:
     """The moves that led to ``state`` from its game's start, as text, a turn handed over
     without a move (GTP's two moves of one colour: ``with_turn``) as
     :data:`~dlgo.arena.bot_host.TURN` (an :class:`EngineError` for a position that no line
-    of moves reaches: set-up stones)."""
+    of moves reaches: set-up stones). ``known``: an earlier state of the line and its
+    history, where the walk back may stop (a game's next move costs one step, not the game)."""
     texts = []
-    while state.previous_state is not None:
+    while state.previous_state is not None and (known is None or state is not known[0]):
         before = state.previous_state
         texts.append(bot_host.TURN if state.last_move is None else before.format_move(state.last_move))
         state = before
+    if known is not None and state is known[0]:
+        return known[1] + texts[::-1]
     if state.zobrist_hash() != state.game.initial_state().zobrist_hash():
         raise EngineError("this position has stones set up by hand, and a bot of your own is sent the moves "
                           "that led to a position from its game's start")
@@ -437,10 +440,10 @@ def answered_move(state: State, answer: dict[str, Any]) -> Move:
     try:
         move = state.parse_move(text)
     except IllegalMoveError as error:
-        raise BotFault(bot_host.ILLEGAL, f"played {text!r}: {error}") from None
+        raise BotFault(bot_host.ILLEGAL, f"played {text}: {error}") from None
     reason = state.illegal_reason(move)
     if reason is not None:
-        raise BotFault(bot_host.ILLEGAL, f"played {text!r}: {reason}")
+        raise BotFault(bot_host.ILLEGAL, f"played {text}: {reason}")
     return move
 
 
@@ -461,6 +464,7 @@ class BotAgent(Agent):
         self._game = ""  # the spec of the game the process's bot was built for
         #: why the bot did not load, if it did not: raised by :meth:`start` and at each move
         self.load_fault: BotFault | None = None
+        self._sent: tuple[State, list[str]] | None = None  # the last position sent and its moves
 
     def start(self) -> None:
         """Start (or take an idle) process for the bot, within its start-up limit."""
@@ -491,11 +495,12 @@ class BotAgent(Agent):
 
     def choose(self, state: State) -> Decision:
         process = self._ready(state.game)
-        limits = [s for s in (self.limits.move_seconds, self.time_limit) if s is not None and s > 0]
-        limit = min(limits)
+        limit = min(self.limits.move_seconds, self.time_limit or math.inf)
+        moves = history(state, self._sent)
+        self._sent = (state, moves)
         try:
-            answer = process.request({"op": "move", "moves": history(state), "limit": limit,
-                                      "budget": self.time_budget}, limit)
+            answer = process.request({"op": "move", "moves": moves, "limit": limit, "budget": self.time_budget},
+                                     limit)
         except BotFault:
             self._drop()
             raise
@@ -525,7 +530,7 @@ class BotAgent(Agent):
     def close(self) -> None:
         if self._process is not None:
             release(self._process)
-        self._process, self._game = None, ""
+        self._process, self._game, self._sent = None, "", None
 
     def __repr__(self) -> str:
         return f"<BotAgent {self.spec}>"

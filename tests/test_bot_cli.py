@@ -97,7 +97,7 @@ def test_bot_new_never_writes_over_a_file_and_refuses_what_is_no_bot(tmp_path, m
     ("hangs", "too slow in position 1 (moves: "),
 ])
 def test_check_names_how_each_broken_bot_breaks_the_contract(name, reason, capsys):
-    assert main(["bot", "check", bot(name), "--positions", "4", "--move-seconds", "0.3", "--bot-memory", "512"]) == 1
+    assert main(["bot", "check", bot(name), "--positions", "4", "--move-seconds", "1", "--bot-memory", "512"]) == 1
     found = lines(capsys.readouterr().out)
     assert found[0].startswith(reason), found
     assert found[-1].startswith(f"{bot(name)}: breaks the contract")

@@ -26,7 +26,7 @@ from engines.registry import EngineFactory
 
 BOTS = Path(__file__).parent / "bots"
 #: short limits: a hang costs its test half a second
-QUICK = EngineFactory(BotLimits(move_seconds=0.5, memory_mb=1024, startup_seconds=20))
+QUICK = EngineFactory(BotLimits(move_seconds=1.0, memory_mb=1024, startup_seconds=20))
 
 
 def bot(name: str) -> str:
@@ -58,7 +58,7 @@ def wait_for_no_bot_processes(seconds: float = 5.0) -> list[int]:
 
 @pytest.mark.parametrize("name, game, ending, says", [
     ("raises", "connect4", bot_host.EXCEPTION, "ValueError: no idea what to do (raises.py, line 15, in choose)"),
-    ("hangs", "connect4", bot_host.TIMEOUT, "gave no answer within its 0.5 s for a move"),
+    ("hangs", "connect4", bot_host.TIMEOUT, "gave no answer within its 1 s for a move"),
     ("illegal", "tictactoe", bot_host.ILLEGAL, "played a1: illegal move a1: the point is occupied"),
     ("malformed", "connect4", bot_host.MALFORMED, "the move is int 0, not a Move"),
     ("hog", "connect4", bot_host.MEMORY, "ran out of memory (its limit is 1,024 MB)"),
@@ -257,6 +257,9 @@ def test_the_processes_a_bot_starts_end_with_the_suite_that_started_it(tmp_path)
     run = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
     try:
         assert run.stdout is not None and run.stdout.readline().strip() == "ready"
+        deadline = time.monotonic() + 10
+        while not _sleepers() and time.monotonic() < deadline:  # the bot's own process, as it shows in /proc
+            time.sleep(0.05)
         assert _sleepers() != []
     finally:
         run.kill()
@@ -327,3 +330,21 @@ def test_a_bot_that_keeps_the_books_select_move_plays(tmp_path):
     record = play_match(QUICK, "tictactoe", str(file), "random", seed=1)
     assert record.ending in ("win", "draw") and record.note == ""
     assert engines.engine_description(str(file)) == ""  # no docstring of its own: none shown (not Agent's)
+
+
+def test_the_moves_sent_go_on_from_the_last_position_sent_as_from_the_start():
+    import random as rng_module
+
+    from engines.bots import history
+
+    rng, state = rng_module.Random(3), new_game("go:size=5")
+    states = [state]
+    for _ in range(12):
+        state = state.apply_move(state.random_move(rng))
+        states.append(state)
+    states.append(state.with_turn(state.next_player.other))  # GTP's two moves of one colour
+    full = history(states[-1])
+    assert full[-1] == bot_host.TURN and len(full) == 13
+    assert history(states[-1], (states[5], history(states[5]))) == full
+    other = new_game("go:size=5").apply_move(states[1].last_move)  # another line: from the start again
+    assert history(other, (states[5], history(states[5]))) == full[:1]

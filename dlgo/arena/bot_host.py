@@ -368,7 +368,10 @@ class Host:
 
 def judge(state: Any, move: Any, work: Any, also: str = "") -> str:
     """The text of the bot's ``move`` (a Move) in ``state``, a :class:`BotFault` if it is no move
-    there, an illegal one or ``work`` is no whole number (``also``: what to add to the fault's message)."""
+    there, an illegal one or ``work`` is no whole number (``also``: what to add to the fault's
+    message). Legality is judged here, on the move itself, because its text can say less than
+    the move did (Connect Four's ``1`` names a column, not the cell the bot asked for); the suite
+    judges the text again on its own copy of the game (``engines.bots.answered_move``)."""
     if not isinstance(work, int) or isinstance(work, bool):
         raise BotFault(MALFORMED, f"the work is {describe_value(work)}, not a whole number{also}")
     try:
