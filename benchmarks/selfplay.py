@@ -1,21 +1,25 @@
-"""AlphaZero self-play speed: network evaluations/s and simulations/s.
+"""AlphaZero self-play speed beside its ceiling: the network alone at the batch self-play hands it.
 
-    python benchmarks/selfplay.py                       # Connect Four, the default net
-    python benchmarks/selfplay.py --parallel 128 --blocks 3 --filters 32
+    python benchmarks/selfplay.py                       # Connect Four 5x64, then 9x9 Go at go9-zero's shape
+    python benchmarks/selfplay.py --game connect4 --parallel 512
+    python benchmarks/selfplay.py --forest readable     # the trees as Python objects, for comparison
     python benchmarks/selfplay.py --simulations 16 --gumbel 16   # Gumbel AlphaZero's search
-    python benchmarks/selfplay.py --precision bfloat16            # the network in mixed precision
-    python benchmarks/selfplay.py --workers 2 --games 256 --parallel 128 --precision bfloat16   # both cores
+    python benchmarks/selfplay.py --precision bfloat16            # the network in bfloat16
+    python benchmarks/selfplay.py --workers 2 --games 512        # the games split between two processes
+    python benchmarks/selfplay.py --tree-only           # the trees alone: a network that answers at once
 
 An untrained policy-value ResNet (speed does not depend on the weights) plays
-Connect Four against itself with batched self-play (``engines.training.selfplay``):
-``--parallel`` games advance together and their leaves go to the network in one
-compiled call per step. The targets on the 2-core machine: 3,000 evaluations/s
-in one process (a per-leaf ``model.predict`` loop manages about 20/s), 8,000/s
-with both cores (two processes, the network in bfloat16). With ``--workers`` the
-games are split between that many processes (``SelfPlayPool``, as
-``train_alphazero(workers=...)`` plays them), each with ``--parallel`` games at
-most; the time counts each batch's network loading but not the processes'
-start-up.
+itself with batched self-play (``engines.training.selfplay``): ``--parallel``
+games advance together, their trees in the compiled forest (``engines.forest``)
+where it plays the game, and each step's leaves go to the network in one call.
+In the same run the network alone is timed on batches of the size self-play
+handed it (the mean of its calls), through the same inference path: the
+ceiling, and self-play's share of it (the ratio) says how much of the
+processor the search leaves to the network. The cases: Connect Four with a
+5-block, 64-filter network and 9x9 Go with the shipped ``go9-zero``'s shape
+(2 x 32, its encoder's planes). With ``--workers`` the games are split between
+that many processes (``SelfPlayPool``); the ceiling is then the network in
+this process. Times leave out start-up (the first call's compilation).
 """
 from __future__ import annotations
 
@@ -26,76 +30,146 @@ import argparse
 import tempfile
 import time
 from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
 
 from dlgo.core.arguments import count
 from dlgo.encoders import get_encoder_by_name
 from engines.alphazero import NetworkEvaluator
-from engines.neural.loading import load_network
+from engines.neural.loading import LoadedModel, load_network
 from engines.training.selfplay import SelfPlayPool, SelfPlaySettings, self_play
 from markdown import DEFAULT_FOLDER, Table
 
 
-TARGET = 3000  # network evaluations/s on the 2-core reference machine, one process
-TARGET_ALL_CORES = 8000  # the same with both cores (two worker processes, mixed precision)
+class Case(NamedTuple):
+    """A game and the network shape it is measured with."""
+
+    game: str
+    blocks: int
+    filters: int
+    target: float  # network evaluations/s self-play should reach on the 2-core reference machine
+
+
+CASES = {"connect4": Case("connect4", 5, 64, 40_000), "go9": Case("go:size=9,komi=7.5", 2, 32, 0.0)}
+#: self-play's share of the network's own throughput it should reach
+TARGET_SHARE = 0.8
+
+
+class CountingCall:
+    """A network's call that counts the batches it is handed."""
+
+    def __init__(self, loaded: LoadedModel):
+        self.call = loaded.call
+        self.batches: list[int] = []
+        loaded.call = self  # type: ignore[method-assign]
+
+    def __call__(self, batch: np.ndarray) -> list[np.ndarray]:
+        self.batches.append(len(batch))
+        return self.call(batch)
+
+
+class InstantNetwork:
+    """A network that answers at once: uniform priors, value 0 (the trees alone)."""
+
+    def __init__(self, encoder, room: int = 8192):
+        self.encoder = encoder
+        self.priors = np.ones((room, encoder.num_moves), np.float32)
+        self.values = np.zeros((room, 1), np.float32)
+
+    def __call__(self, batch: np.ndarray) -> list[np.ndarray]:
+        return [self.priors[:len(batch)], self.values[:len(batch)]]
+
+
+def network_alone(loaded: LoadedModel, batch: int, seconds: float = 2.0) -> float:
+    """The network's evaluations/s on random boards in batches of ``batch`` (after a warm-up call)."""
+    rng = np.random.default_rng(0)
+    planes = rng.integers(0, 2, (batch, *loaded.encoder.shape)).astype(np.float32)
+    loaded.call(planes)
+    calls, start = 0, time.perf_counter()
+    while calls < 3 or time.perf_counter() - start < seconds:
+        loaded.call(planes)
+        calls += 1
+    return calls * batch / (time.perf_counter() - start)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", default="connect4")
-    parser.add_argument("--games", type=count("games"), default=64, help="games to play (default 64)")
-    parser.add_argument("--parallel", type=count("games"), default=64, help="games advancing together (default 64)")
+    parser.add_argument("--game", choices=[*CASES, "all"], default="all")
+    parser.add_argument("--games", type=count("games"), default=256, help="games to play (default 256)")
+    parser.add_argument("--parallel", type=count("games"), default=256, help="games advancing together (default 256)")
     parser.add_argument("--simulations", type=count("simulations"), default=50, help="simulations per move (default 50)")
     parser.add_argument("--gumbel", type=count("simulations", 0), default=0,
                         help="search as Gumbel AlphaZero, considering this many root moves (default 0: PUCT)")
     parser.add_argument("--precision", default="float32", help="the network's arithmetic: float32 (default), "
                                                                 "bfloat16 or float16")
+    parser.add_argument("--forest", choices=["compiled", "readable"], default="compiled",
+                        help="the trees: compiled where the game has it (default), or Python objects")
     parser.add_argument("--workers", type=count("processes"), default=1, help="self-play processes (default 1: this one)")
-    parser.add_argument("--blocks", type=count("units"), default=5)
-    parser.add_argument("--filters", type=count("units"), default=64)
+    parser.add_argument("--blocks", type=count("units"), default=None, help="the network's blocks (default: the case's)")
+    parser.add_argument("--filters", type=count("units"), default=None, help="its filters (default: the case's)")
+    parser.add_argument("--tree-only", action="store_true", help="a network that answers at once: the trees alone")
     parser.add_argument("--out", default=None, help="where the table is saved (default: "
-                        f"{DEFAULT_FOLDER}/selfplay.md, with --workers selfplay-workers.md)")
+                        f"{DEFAULT_FOLDER}/selfplay.md; with --workers selfplay-workers.md, --tree-only selfplay-tree.md)")
     args = parser.parse_args()
-    target = TARGET_ALL_CORES if args.workers > 1 else TARGET
-    out = args.out or f"{DEFAULT_FOLDER}/selfplay{'-workers' if args.workers > 1 else ''}.md"
+    suffix = "-tree" if args.tree_only else "-workers" if args.workers > 1 else ""
+    out = args.out or f"{DEFAULT_FOLDER}/selfplay{suffix}.md"
+    cases = list(CASES.values()) if args.game == "all" else [CASES[args.game]]
 
-    from engines.neural.backend import save_model  # loads TensorFlow
+    from engines.neural.backend import save_model  # loads the Keras backend
     from engines.neural.resnet import build_resnet
 
-    enc = get_encoder_by_name(None, args.game)
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "net.keras"
-        save_model(build_resnet(enc.shape, enc.num_moves, blocks=args.blocks, filters=args.filters), path,
-                   {"kind": "alphazero", "encoder": enc.config()})
-        settings = SelfPlaySettings(parallel=args.parallel, simulations=args.simulations, gumbel=args.gumbel,
-                                    precision=args.precision)
-        if args.workers > 1:
-            with SelfPlayPool(args.workers) as pool:
-                # Start the processes and TensorFlow in them before timing.
-                pool.self_play(args.game, path, args.workers, SelfPlaySettings(parallel=1, simulations=2,
-                                                                                precision=args.precision))
-                start = time.perf_counter()
-                examples = pool.self_play(args.game, path, args.games, settings, seed=0, progress=True)
-                seconds = time.perf_counter() - start
-            evaluations = examples.evaluations
-        else:
-            evaluator = NetworkEvaluator(load_network(path, precision=args.precision))
-            evaluator.evaluate([enc.game.initial_state()])  # trace the compiled call before timing
-            evaluator.evaluations = 0
-            start = time.perf_counter()
-            examples = self_play(args.game, evaluator, enc, args.games, settings, seed=0, progress=True)
-            seconds = time.perf_counter() - start
-            evaluations = evaluator.evaluations
-    moves = len(examples.values)
-    rate = evaluations / seconds
-    table = Table(["games", "moves", "seconds", "network evaluations/s", "simulations/s", "moves/s", "target"],
-                  [True] * 6 + [False],
-                  f"{args.game}, an untrained ResNet of {args.blocks} blocks x {args.filters} filters, "
-                  f"{args.parallel} games in parallel, {args.simulations} simulations per move"
+    settings = SelfPlaySettings(parallel=args.parallel, simulations=args.simulations, gumbel=args.gumbel,
+                                precision=args.precision, compiled=args.forest == "compiled")
+    table = Table(["game", "network", "inference", "games", "moves", "mean batch", "network alone evals/s",
+                   "self-play evals/s", "share", "simulations/s", "target"], [False] * 3 + [True] * 7 + [False],
+                  f"untrained ResNets, {args.parallel} games in parallel, {args.simulations} simulations per move"
                   + (f", Gumbel search over {args.gumbel} root moves" if args.gumbel else "")
-                  + (f", the network in {args.precision}" if args.precision != "float32" else "")
-                  + (f", {args.workers} self-play processes" if args.workers > 1 else ""))
-    table.row(f"{args.games}", f"{moves:,}", f"{seconds:.1f}", f"{rate:,.0f}", f"{moves * args.simulations / seconds:,.0f}",
-              f"{moves / seconds:,.1f}", f"≥ {target:,} {'met' if rate >= target else 'MISSED'}")
+                  + f", the network in {args.precision}, the {args.forest} forest"
+                  + (f", {args.workers} self-play processes" if args.workers > 1 else "")
+                  + (", the trees alone (a network that answers at once)" if args.tree_only else ""))
+    for case in cases:
+        enc = get_encoder_by_name(None, case.game)
+        blocks, filters = args.blocks or case.blocks, args.filters or case.filters
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "net.keras"
+            save_model(build_resnet(enc.shape, enc.num_moves, blocks=blocks, filters=filters), path,
+                       {"kind": "alphazero", "encoder": enc.config()})
+            loaded = load_network(path, precision=args.precision)
+            if args.tree_only:
+                loaded.call = InstantNetwork(enc)  # type: ignore[method-assign]
+            counter = CountingCall(loaded)
+            evaluator = NetworkEvaluator(loaded)
+            if args.workers > 1:
+                with SelfPlayPool(args.workers) as pool:
+                    # Start the processes and the network in them before timing.
+                    pool.self_play(case.game, path, args.workers, SelfPlaySettings(parallel=1, simulations=2,
+                                                                                    precision=args.precision))
+                    start = time.perf_counter()
+                    examples = pool.self_play(case.game, path, args.games, settings, seed=0, progress=True)
+                    seconds = time.perf_counter() - start
+                mean_batch = min(args.parallel, max(1, args.games // args.workers))
+            else:
+                self_play(case.game, evaluator, enc, 2, SelfPlaySettings(parallel=2, simulations=2,
+                                                                         compiled=settings.compiled), seed=1)
+                counter.batches.clear()
+                start = time.perf_counter()
+                examples = self_play(case.game, evaluator, enc, args.games, settings, seed=0, progress=True)
+                seconds = time.perf_counter() - start
+                mean_batch = max(1, round(float(np.mean(counter.batches))))
+            rate = examples.evaluations / seconds
+            alone = network_alone(loaded, mean_batch) if not args.tree_only else float("nan")
+        moves = len(examples.values)
+        share = rate / alone
+        met = []
+        if case.target and not args.tree_only:
+            met.append(f"≥ {case.target:,.0f}/s {'met' if rate >= case.target else 'MISSED'}")
+        if not args.tree_only:
+            met.append(f"share ≥ {TARGET_SHARE:.0%} {'met' if share >= TARGET_SHARE else 'MISSED'}")
+        table.row(case.game, f"{blocks}x{filters}", "instant" if args.tree_only else str(getattr(loaded, "path", "keras")),
+                  f"{args.games}", f"{moves:,}", f"{mean_batch}", "—" if args.tree_only else f"{alone:,.0f}",
+                  f"{rate:,.0f}", "—" if args.tree_only else f"{share:.0%}",
+                  f"{moves * args.simulations / seconds:,.0f}", ", ".join(met) or "—")
     table.save(out)
 
 

@@ -7,6 +7,7 @@ tree is kept between moves (our move and the reply) when ``reuse`` is on.
 """
 from __future__ import annotations
 
+import sys
 from typing import ClassVar, Sequence
 
 import numpy as np
@@ -18,7 +19,8 @@ from dlgo.core.specs import require
 from engines.neural.loading import LoadedModel, load_network
 from engines.predictor import choose_from_policy
 from engines.gumbel import GumbelSearch
-from engines.puct import Evaluator, PUCTAgent
+from engines.forest import CompiledForest, make_forest
+from engines.puct import Evaluator, PUCTAgent, select_action
 
 
 class NetworkEvaluator(Evaluator):
@@ -36,16 +38,31 @@ class NetworkEvaluator(Evaluator):
 
     def evaluate(self, states: Sequence[State]) -> tuple[np.ndarray, np.ndarray]:
         self.loaded.check(states[0])
-        features = self.loaded.encoder.encode_batch(list(states))
+        return self.evaluate_planes(self.loaded.encoder.encode_batch(list(states)))
+
+    def check(self, state: State) -> None:
+        """:class:`ModelFileError` unless the network plays ``state``'s game."""
+        self.loaded.check(state)
+
+    def stone_planes(self) -> tuple[int, int, int, int] | None:
+        """How the network's encoder reads stones, for a compiled search (:mod:`engines.forest`)."""
+        return self.loaded.encoder.stone_planes()
+
+    def planes_shape(self) -> tuple[int, int, int]:
+        """One position's planes: rows, columns, planes."""
+        return self.loaded.encoder.shape
+
+    def evaluate_planes(self, features: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`evaluate` for positions already encoded: ``features`` (n, rows, cols, planes)."""
+        n = len(features)
         if self.symmetries:
             features = np.concatenate([sym.planes(features) for sym in self.symmetries])
         outputs = self.loaded.call(features)
         if len(outputs) < 2:
             raise ModelFileError("this network has no value head: train it with AlphaZero, not supervised learning")
-        self.evaluations += len(states)
+        self.evaluations += n
         policy, value = outputs[:2]  # auxiliary heads (moves left, ownership, score) follow; the search uses neither
         if self.symmetries:  # the network's prior for action i under a symmetry sits at sym.actions[i]
-            n = len(states)
             policy = np.mean([policy[k * n:(k + 1) * n][:, sym.actions] for k, sym in enumerate(self.symmetries)],
                              axis=0)
             value = value.reshape(len(self.symmetries), n, -1).mean(axis=0)
@@ -83,6 +100,9 @@ class AlphaZeroAgent(PUCTAgent):
         super().__init__(self.evaluator, simulations=simulations, c=c, temperature=temperature, seed=seed,
                          reuse=reuse, fpu=fpu, batch=batch)
         self.gumbel: GumbelSearch | None = None  # Gumbel AlphaZero's root search (the gumbel engine)
+        self.forest: CompiledForest | None = None  # the compiled tree, where it plays the game
+        self.forest_game: Game | None = None
+        self.kept: State | None = None  # the position at the compiled tree's root: after our last move
 
     def check_game(self, state: State) -> None:
         self.evaluator.loaded.check(state)
@@ -90,12 +110,59 @@ class AlphaZeroAgent(PUCTAgent):
     def native_game(self) -> Game:
         return self.evaluator.loaded.encoder.game
 
+    def new_game(self) -> None:
+        super().new_game()
+        if self.forest is not None and self.kept is not None:
+            self.forest.fell(0)
+        self.kept = None
+
     def choose(self, state: State) -> Decision:
+        if self.gumbel is None and self.simulations and self.search.batch == 1 and self._compiled(state):
+            return self._compiled_choice(state)
         if self.gumbel is None or self.simulations == 0:
             return super().choose(state)
         before = self.evaluator.evaluations
         root, action = self.gumbel.run(state, self.simulations, deadline=self.deadline(self.seconds))
         report = root.report(action)._replace(policy=self.gumbel.policy_target(root))  # the improved policy
+        return Decision(state.index_to_move(action), self.evaluator.evaluations - before, report)
+
+    def _compiled(self, state: State) -> bool:
+        """Does this engine search ``state``'s game in a compiled tree (:class:`CompiledForest`)?"""
+        if self.forest is None or self.forest_game != state.game:
+            if self.forest is not None and self.kept is not None:
+                self.forest.fell(0)
+            self.kept = None
+            forest = make_forest(self.search, state.game)
+            self.forest = forest if isinstance(forest, CompiledForest) else None
+            self.forest_game = state.game
+        return self.forest is not None
+
+    def _compiled_choice(self, state: State) -> Decision:
+        """:meth:`PUCTAgent.choose` in a compiled tree of one game: the same search
+        and the same move, its tree kept (our move and the reply) as there."""
+        forest = self.forest
+        assert forest is not None
+        before = self.evaluator.evaluations
+        kept, last, previous = self.kept, state.last_move, state.previous_state
+        if kept is not None and last is not None and not last.is_resign and previous is not None \
+                and previous.zobrist_hash() == kept.zobrist_hash():
+            forest.advance(0, state.move_to_index(last), state)  # the reply: on down the tree kept
+        else:
+            if kept is not None:
+                forest.fell(0)
+            forest.plant(0, state)
+        forest.expand_roots([0])
+        simulations, seconds = self.move_budget(self.simulations, self.seconds)
+        forest.search([0], [simulations or sys.maxsize], deadline=self.deadline(seconds))
+        root = forest.root(0)
+        action = select_action(root, self.temperature, self.np_rng)
+        report = root.report(action)._replace(principal_variation=forest.principal_variation(0, action))
+        if self.reuse:
+            self.kept = state.apply_action(action)
+            forest.advance(0, action, self.kept)
+        else:
+            forest.fell(0)
+            self.kept = None
         return Decision(state.index_to_move(action), self.evaluator.evaluations - before, report)
 
     def raw_move(self, state: State) -> tuple[int, SearchReport]:

@@ -106,9 +106,14 @@ def test_symmetry_averaging_makes_the_evaluation_symmetric(untrained_ttt):
     assert max(spread, np.ptp(bare_values)) > 1e-3
 
 
-def test_raw_policy_and_tree_reuse(untrained_ttt):
+def test_raw_policy_and_tree_reuse(untrained_ttt, monkeypatch):
+    """The readable search's tree reuse (the compiled tree's: tests/test_forest.py)."""
     import engines
     from dlgo.games import new_game
+    from engines import alphazero
+    from engines.forest import NodeForest
+
+    monkeypatch.setattr(alphazero, "make_forest", lambda search, game: NodeForest(search))
 
     raw = engines.create(f"alphazero:checkpoint={untrained_ttt},simulations=0")
     state = new_game("tictactoe")

@@ -182,8 +182,10 @@ def test_a_runs_settings_reach_self_play_and_its_matches_whole():
                              dirichlet_epsilon=0.4, fast_simulations=5, full_fraction=0.3, search_value_weight=0.6,
                              previous_games=8, eval_simulations=21, opening_moves=3)
     settings = config.self_play_settings()
-    assert {f.name: getattr(settings, f.name) for f in fields(SelfPlaySettings)} == \
-        {f.name: getattr(config, f.name) for f in fields(SelfPlaySettings) if f.name != "auxiliary"} | \
+    played = [f.name for f in fields(SelfPlaySettings) if f.name != "compiled"]  # how the trees are kept: no setting
+    assert settings.compiled
+    assert {name: getattr(settings, name) for name in played} == \
+        {name: getattr(config, name) for name in played if name != "auxiliary"} | \
         {"auxiliary": config.auxiliary_targets(),  # the names, in the network's order
          "temperature_decay_moves": 2}  # the default -1: 10/42 of tic-tac-toe's 9 points
     assert config.match_settings() == MatchSettings(parallel=8, simulations=21, c=2.5)
@@ -224,7 +226,7 @@ def test_greedy_returns_cut_the_result_at_exploratory_moves():
         state = state.apply_move(state.index_to_move(action))
     x, o = state.previous_state.next_player, state.previous_state.previous_state.next_player
     assert state.winner() == x and {x, o} == {Player.black, Player.white}
-    game = _Game(0, [Node(state)])
+    game = _Game(0, state)
     game.played = [(x, 0.2, True, False), (o, -0.1, True, True), (x, 0.3, False, True),  # a fast move explores
                    (o, -0.4, True, False), (x, 0.5, True, False)]
     # Before O's exploratory move: O's root value there (-0.1), for the mover; after the last

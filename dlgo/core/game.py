@@ -26,7 +26,7 @@ import enum
 import functools
 import random
 from dataclasses import dataclass
-from typing import Iterator, NamedTuple, Protocol
+from typing import Any, Iterator, NamedTuple, Protocol
 
 import numpy as np
 
@@ -143,6 +143,17 @@ class ExactSolver(Protocol):
         """Each legal action's exact score for the player making it."""
 
 
+class CompiledRules(Protocol):
+    """What a compiled search needs of a game: the kernels' family (which
+    compiled forest plays it), their tables, and a position in machine words."""
+
+    family: str  # "line": the k-in-a-row bitboards of dlgo.games.kinarow_kernels
+    tables: Any
+
+    def words(self, state: "State") -> tuple[int, ...]:
+        """``state`` as the kernels hold a position."""
+
+
 class Game(abc.ABC):
     """A game variant: everything about it that no move changes.
 
@@ -217,6 +228,12 @@ class Game(abc.ABC):
     def solver(self) -> ExactSolver | None:
         """Perfect play for this game, where the suite can solve it (the ``solver``
         engine and the solved position sets use it); None otherwise."""
+        return None
+
+    def compiled_rules(self) -> "CompiledRules | None":
+        """The rules as a compiled search plays them (a batch of trees in flat
+        arrays, :mod:`engines.forest`), where the game has them; None: the search
+        runs on the states themselves."""
         return None
 
     def outcome_text(self, winner: Player | None, ending: Ending) -> str:

@@ -79,6 +79,13 @@ class Encoder(abc.ABC):
         """How this encoder's planes read a Go position (None: it has no compiled form)."""
         return None
 
+    def stone_planes(self) -> tuple[int, int, int, int] | None:
+        """How this encoder's planes read a position of stones alone, for a compiled
+        search that encodes from bitboards (:func:`engines.forest_kernels.encode_leaves`):
+        the planes of the mover's stones, the opponent's, the plane of ones when black
+        is to move and when white is (-1: none), every other plane zero. None: it reads more."""
+        return None
+
     def encode_batch(self, states: list[State]) -> np.ndarray:
         """``(len(states), rows, cols, planes)`` float32."""
         out = np.zeros((len(states),) + self.shape, dtype=np.float32)

@@ -36,6 +36,10 @@ class PlanesEncoder(Encoder):
         return None if self.game.has_swap else GoPlanes(relative=True, max_liberties=1, black_turn=2, white_turn=-1,
                                                         ko=-1)
 
+    def stone_planes(self) -> tuple[int, int, int, int] | None:
+        """Mover, opponent, black to move (the swap's plane is more than stones)."""
+        return None if self.game.has_swap else (0, 1, 2, -1)
+
     def encode(self, state: State) -> np.ndarray:
         out = np.zeros(self.shape, dtype=np.float32)
         stones = state.stone_array()

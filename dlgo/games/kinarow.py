@@ -142,6 +142,31 @@ class KInARowGame(Game):
         start = cast(KInARowState, self.initial_state())
         return compiled_playout(geo.windows_through, geo.num_cols, start._unlocks())
 
+    def compiled_rules(self) -> LineRules | None:
+        """The bitboard rules of :class:`LineRules`, for boards of at most 63 cells
+        without the pie rule (whose swap the kernels do not play)."""
+        from dlgo.games.kinarow_kernels import MAX_CELLS
+
+        if self.pie_rule or self.geometry.num_cells > MAX_CELLS:
+            return None
+        return LineRules(self.compiled_playout[1])
+
+
+class LineRules:
+    """A k-in-a-row game as the compiled search plays it (:mod:`engines.forest_kernels`):
+    the board's tables (windows through each cell; the cell above, in a gravity game,
+    whose actions are its columns; else an action is its cell), and a position as
+    (black's bitboard, white's, the player to move, the stones on the board)."""
+
+    family = "line"
+
+    def __init__(self, tables: Any):
+        self.tables = tables
+
+    def words(self, state: "State") -> tuple[int, ...]:
+        assert isinstance(state, KInARowState)
+        return state.bits[1], state.bits[2], int(state.next_player), state._num_stones
+
 
 class KInARowState(State):
     """Shared state of the k-in-a-row games; subclasses say where stones may go."""

@@ -73,7 +73,8 @@ from dlgo.games import new_game
 from engines.alphazero import NetworkEvaluator
 from engines.neural.loading import load_network
 from engines.gumbel import GumbelSearch
-from engines.puct import Evaluator, MoveSearch, Node, PUCTSearch, backup
+from engines.forest import Forest, make_forest
+from engines.puct import Evaluator, MoveSearch, Node, PUCTSearch
 from engines.training.auxiliary import target_shape, targets_of
 
 
@@ -125,6 +126,7 @@ class SelfPlaySettings:
     opening_moves: int = 0          # > 0: each game opens with 0 to this many uniformly random moves, unrecorded
     auxiliary: tuple[str, ...] = ()  # auxiliary targets to record (engines.training.auxiliary)
     precision: str = "float32"      # the network's arithmetic in worker processes (engines.neural.precision.PRECISIONS)
+    compiled: bool = True           # the trees in the compiled forest where it plays the game (engines.forest)
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.search_value_weight <= 1.0:
@@ -141,21 +143,18 @@ class MatchSettings:
     c: float = 1.5
     temperature_moves: int = 2
     gumbel: int = 0  # > 0: both sides search as Gumbel AlphaZero does (without its noise)
+    compiled: bool = True  # the trees in the compiled forest where it plays the game (engines.forest)
 
 
 @dataclass
 class _Game:
     index: int
-    trees: list[Node]  # one per side searching (self-play: one tree shared by both)
+    state: State        # the position reached (each search's tree of the game: in its forest, by index)
     full: bool = True   # this move gets the full search (and becomes an example)
     moves: int = 0      # moves played so far
     positions: list[tuple[State, np.ndarray, float]] = field(default_factory=list)  # state, pi, root q
     played: list[tuple[Player, float, bool, bool]] = field(default_factory=list)  # each move's mover, root q,
     #                                                        whether it became a position, whether it explored
-
-    @property
-    def state(self) -> State:
-        return self.trees[0].state
 
 
 #: which search (an index into the searches) moves for a player in a game (by its index)
@@ -168,6 +167,7 @@ def _play_batched(game: str, searches: Sequence[MoveSearch], seat: Seat, num_gam
     search that moves for each player. With ``settings.fast_simulations`` > 0
     each move is a full one with probability ``full_fraction``, else a fast one
     (see the module's docstring)."""
+    forests = [make_forest(search, new_game(game).game, settings.compiled) for search in searches]
     active: list[_Game] = []
     finished: list[_Game] = []
     started = 0
@@ -175,19 +175,25 @@ def _play_batched(game: str, searches: Sequence[MoveSearch], seat: Seat, num_gam
     while active or started < num_games:
         while len(active) < settings.parallel and started < num_games:
             opening = random_opening(game, settings.opening_moves, rng)
-            active.append(_Game(started, [Node(opening) for _ in searches], moves=len(opening.move_history())))
+            active.append(_Game(started, opening, moves=len(opening.move_history())))
+            for forest in forests:
+                forest.plant(started, opening)
             started += 1
         movers = [seat(g.index, g.state.next_player) for g in active]
         for g in active:
             g.full = settings.fast_simulations <= 0 or rng.random() < settings.full_fraction
         budgets = [settings.simulations if g.full else settings.fast_simulations for g in active]
-        _prepare_roots(active, movers, searches, budgets, noise)
-        _search(active, movers, searches, budgets)
+        _prepare_roots(active, movers, searches, forests, budgets, noise)
+        _search(active, movers, forests, budgets)
         for g, s in zip(active, movers):
-            _play_move(g, searches[s], g.trees[s], settings, rng)
-        finished += [g for g in active if g.trees[0].terminal is not None]
-        bar.update(sum(1 for g in active if g.trees[0].terminal is not None))
-        active = [g for g in active if g.trees[0].terminal is None]
+            _play_move(g, searches[s], forests, s, settings, rng)
+        over = [g for g in active if g.state.is_over()]
+        for g in over:
+            for forest in forests:
+                forest.fell(g.index)
+        finished += over
+        bar.update(len(over))
+        active = [g for g in active if not g.state.is_over()]
     bar.close()
     return sorted(finished, key=lambda g: g.index)
 
@@ -209,24 +215,13 @@ def random_opening(game: str, most: int, rng: np.random.Generator) -> State:
             return state
 
 
-def _search(games: list[_Game], movers: list[int], searches: Sequence[MoveSearch], budgets: list[int]) -> None:
+def _search(games: list[_Game], movers: list[int], forests: Sequence[Forest], budgets: list[int]) -> None:
     """Run each game's search for its budget of simulations, one descent per game
     per step; each step's leaves go to each side's evaluator in one batch."""
-    for step in range(max(budgets)):
-        pending: dict[int, list[tuple[list[tuple[Node, int]], Node]]] = {}
-        for g, s, budget in zip(games, movers, budgets):
-            if step >= budget:
-                continue
-            path, leaf = searches[s].descend(g.trees[s])
-            if leaf.terminal is not None:
-                backup(path, leaf, leaf.terminal)
-            else:
-                pending.setdefault(s, []).append((path, leaf))
-        for s, items in pending.items():
-            priors, values = searches[s].evaluator.evaluate([leaf.state for _, leaf in items])
-            for (path, leaf), p, v in zip(items, priors, values):
-                leaf.expand(p, v)
-                backup(path, leaf, float(v))
+    for s, forest in enumerate(forests):
+        mine = [(g.index, budget) for g, m, budget in zip(games, movers, budgets) if m == s]
+        if mine:
+            forest.search([key for key, _ in mine], [budget for _, budget in mine])
 
 
 def temperature_at(move: int, settings: SelfPlaySettings) -> float:
@@ -241,43 +236,36 @@ def temperature_at(move: int, settings: SelfPlaySettings) -> float:
     return 1.0 + (settings.temperature_floor - 1.0) * past / settings.temperature_decay_moves
 
 
-def _play_move(g: _Game, search: MoveSearch, root: Node, settings: SelfPlaySettings,
+def _play_move(g: _Game, search: MoveSearch, forests: Sequence[Forest], mover: int, settings: SelfPlaySettings,
                rng: np.random.Generator) -> None:
     """Record a full move's position (state, the search's policy target, root
     value), then play the move at the game's temperature (:func:`temperature_at`;
     PUCT samples by visits, Gumbel search plays its choice); every move's mover,
     root value and whether it explored (not the policy target's most likely) are
-    kept for :func:`greedy_returns`."""
+    kept for :func:`greedy_returns`. Every side's tree goes on to the new position."""
+    root = forests[mover].root(g.index)
     target, value = search.policy_target(root), search.search_value(root)
     if g.full:
         g.positions.append((root.state, target, value))
     g.moves += 1
     action = search.play(root, temperature_at(g.moves, settings), rng)
     g.played.append((root.state.next_player, value, g.full, action != int(np.argmax(target))))
-    g.trees = [_step(tree, action) for tree in g.trees]
+    g.state = g.state.apply_action(action)
+    for forest in forests:
+        forest.advance(g.index, action, g.state)
 
 
-def _step(tree: Node, action: int) -> Node:
-    """The subtree after ``action`` (kept if searched, else a fresh node)."""
-    if tree.expanded:
-        return tree.child(int(np.flatnonzero(tree.actions == action)[0]))
-    state = tree.state
-    return Node(state.apply_move(state.index_to_move(action)))
-
-
-def _prepare_roots(games: list[_Game], movers: list[int], searches: Sequence[MoveSearch], budgets: list[int],
-                   noise: bool) -> None:
+def _prepare_roots(games: list[_Game], movers: list[int], searches: Sequence[MoveSearch], forests: Sequence[Forest],
+                   budgets: list[int], noise: bool) -> None:
     """Expand the movers' new roots (one batched call per side) and begin each
     move's search; with ``noise``, a full move's search explores (PUCT: Dirichlet
     noise in the root's priors; Gumbel: the Gumbel noise)."""
-    for s, search in enumerate(searches):
-        unexpanded = [g for g, m in zip(games, movers) if m == s and not g.trees[s].expanded]
-        if unexpanded:
-            priors, values = search.evaluator.evaluate([g.trees[s].state for g in unexpanded])
-            for g, p, v in zip(unexpanded, priors, values):
-                g.trees[s].expand(p, v)
+    for s, forest in enumerate(forests):
+        forest.expand_roots([g.index for g, m in zip(games, movers) if m == s])
     for g, s, budget in zip(games, movers, budgets):
-        searches[s].begin(g.trees[s], noise and g.full, budget)
+        root = forests[s].root(g.index)
+        searches[s].begin(root, noise and g.full, budget)
+        forests[s].store(g.index, root)
 
 
 def make_search(evaluator: Evaluator, settings: SelfPlaySettings | MatchSettings,
@@ -297,12 +285,19 @@ def _searched_roots(search: MoveSearch, states: Sequence[State], simulations: in
     """Each state's root after ``simulations`` simulations of ``search`` (with the
     self-play noise where ``noise``), ``parallel`` searches advancing together."""
     roots: list[Node] = []
+    if not states:
+        return roots
+    forest = make_forest(search, states[0].game)
     for start in range(0, len(states), parallel):
-        games = [_Game(k, [Node(state)]) for k, state in enumerate(states[start:start + parallel])]
+        games = [_Game(start + k, state) for k, state in enumerate(states[start:start + parallel])]
+        for g in games:
+            forest.plant(g.index, g.state)
         movers, budgets = [0] * len(games), [simulations] * len(games)
-        _prepare_roots(games, movers, [search], budgets, noise=noise)
-        _search(games, movers, [search], budgets)
-        roots += [g.trees[0] for g in games]
+        _prepare_roots(games, movers, [search], [forest], budgets, noise=noise)
+        _search(games, movers, [forest], budgets)
+        roots += [forest.root(g.index) for g in games]
+        for g in games:
+            forest.fell(g.index)
     return roots
 
 
@@ -383,7 +378,8 @@ def play_batched_match(game: str, first: Evaluator, second: Evaluator, num_games
         return int((player == opener) != (index % 2 == 0))
 
     played = SelfPlaySettings(parallel=settings.parallel, simulations=settings.simulations, c=settings.c,
-                              temperature_moves=settings.temperature_moves, gumbel=settings.gumbel)
+                              temperature_moves=settings.temperature_moves, gumbel=settings.gumbel,
+                              compiled=settings.compiled)
     games = _play_batched(game, searches, seat, num_games, played, noise=False, rng=np.random.default_rng(seed),
                           progress=progress, desc=desc)
     scores = []

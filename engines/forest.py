@@ -1,0 +1,308 @@
+"""The search trees of a batch of games, readable or compiled: what batched self-play searches in.
+
+A :class:`Forest` holds one search's tree for every game in flight, keyed by the
+game's number, and runs their simulations together, one descent a game a step,
+each step's leaves evaluated in one call (:mod:`engines.training.selfplay`).
+Two kinds, one behaviour:
+
+* :class:`NodeForest`: the trees as :class:`engines.puct.Node` objects, for any
+  game and any search (PUCT, Gumbel): the readable reference.
+* :class:`CompiledForest`: every tree in one pool of flat arrays, simulated by
+  the compiled kernels of :mod:`engines.forest_kernels`, the leaves encoded
+  there too, so only the network call is left to Python. For PUCT over a network
+  whose encoder reads stones alone (``Encoder.stone_planes``) on a game with
+  compiled rules (``Game.compiled_rules``: Connect Four, tic-tac-toe). The
+  tests hold it to :class:`NodeForest`'s visits simulation for simulation.
+
+:func:`make_forest` picks the compiled one wherever it can play. A move's
+root is read back as a :class:`Node` (:meth:`Forest.root`), so the policy
+target, the root value and the move played come from the same code in both.
+"""
+from __future__ import annotations
+
+import math
+import time
+from typing import Any, Protocol, Sequence
+
+import numpy as np
+
+from dlgo.core.game import CompiledRules, State
+from engines.puct import Evaluator, MoveSearch, Node, PUCTSearch, backup, terminal_value
+
+#: the first pool's room, in nodes a game (it grows as needed)
+NODES_PER_GAME = 256
+#: a search makes room in the pool for this many steps at a time
+ROOM_STEPS = 1024
+
+
+class PlanesEvaluator(Protocol):
+    """An evaluator that also answers for positions already encoded (a network's)."""
+
+    evaluations: int
+
+    def check(self, state: State) -> None:
+        """An error unless it can evaluate positions of ``state``'s game."""
+
+    def stone_planes(self) -> tuple[int, int, int, int] | None:
+        """How its encoder reads stones (``Encoder.stone_planes``)."""
+
+    def planes_shape(self) -> tuple[int, int, int]:
+        """One position's planes: rows, columns, planes."""
+
+    def evaluate_planes(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(priors (n, num_actions), values (n,))`` for ``n`` encoded positions."""
+
+
+class Forest(Protocol):
+    """One search's trees, a tree per game in flight (by the game's key)."""
+
+    def plant(self, key: int, state: State) -> None:
+        """A tree for a new game at ``state``."""
+
+    def fell(self, key: int) -> None:
+        """Drop a finished game's tree."""
+
+    def expand_roots(self, keys: Sequence[int]) -> None:
+        """Evaluate (in one call) and expand the roots of ``keys`` not expanded yet."""
+
+    def root(self, key: int) -> Node:
+        """The game's root, its statistics as arrays (a copy for a compiled tree)."""
+
+    def store(self, key: int, root: Node) -> None:
+        """Keep what a search's ``begin`` changed in ``root`` (its noised priors)."""
+
+    def search(self, keys: Sequence[int], budgets: Sequence[int]) -> None:
+        """Simulate each game's tree its budget of times, one descent a game a step,
+        a step's leaves evaluated in one call."""
+
+    def advance(self, key: int, action: int, state: State) -> None:
+        """The game went on by ``action`` to ``state``: its tree is the subtree there."""
+
+
+class NodeForest:
+    """The trees as :class:`Node` objects, searched by ``search``'s own ``descend``."""
+
+    def __init__(self, search: MoveSearch):
+        self.move_search = search
+        self.trees: dict[int, Node] = {}
+
+    def plant(self, key: int, state: State) -> None:
+        self.trees[key] = Node(state)
+
+    def fell(self, key: int) -> None:
+        del self.trees[key]
+
+    def expand_roots(self, keys: Sequence[int]) -> None:
+        unexpanded = [self.trees[key] for key in keys if not self.trees[key].expanded]
+        if unexpanded:
+            priors, values = self.move_search.evaluator.evaluate([node.state for node in unexpanded])
+            for node, p, v in zip(unexpanded, priors, values):
+                node.expand(p, v)
+
+    def root(self, key: int) -> Node:
+        return self.trees[key]
+
+    def store(self, key: int, root: Node) -> None:
+        pass  # the root is the tree's own node
+
+    def search(self, keys: Sequence[int], budgets: Sequence[int]) -> None:
+        trees = [self.trees[key] for key in keys]
+        for step in range(max(budgets, default=0)):
+            pending: list[tuple[list[tuple[Node, int]], Node]] = []
+            for tree, budget in zip(trees, budgets):
+                if step >= budget:
+                    continue
+                path, leaf = self.move_search.descend(tree)
+                if leaf.terminal is not None:
+                    backup(path, leaf, leaf.terminal)
+                else:
+                    pending.append((path, leaf))
+            if pending:
+                priors, values = self.move_search.evaluator.evaluate([leaf.state for _, leaf in pending])
+                for (path, leaf), p, v in zip(pending, priors, values):
+                    leaf.expand(p, v)
+                    backup(path, leaf, float(v))
+
+    def advance(self, key: int, action: int, state: State) -> None:
+        tree = self.trees[key]
+        child = tree.children.get(int(np.flatnonzero(tree.actions == action)[0])) if tree.expanded else None
+        self.trees[key] = child if child is not None else Node(state)
+
+
+class CompiledForest:
+    """Every game's tree in one pool of flat arrays (:class:`engines.forest_kernels.Forest`),
+    simulated by PUCT as ``search`` is set (its ``c``, ``fpu``, forced playouts), the
+    leaves encoded from bitboards and evaluated by ``evaluator.evaluate_planes``."""
+
+    def __init__(self, search: PUCTSearch, evaluator: PlanesEvaluator, rules: CompiledRules, num_actions: int):
+        from engines import forest_kernels as kernels  # numba: compiled on first use, cached on disk
+
+        self.kernels = kernels
+        self.move_search = search
+        self.evaluator = evaluator
+        self.rules = rules
+        self.tables = rules.tables
+        self.recipe = np.array(evaluator.stone_planes(), np.int32)
+        self.shape = evaluator.planes_shape()
+        self.pool = kernels.new_forest(NODES_PER_GAME, num_actions)
+        self.depth = len(self.tables.above) + 2  # the longest path: a move a cell
+        self.slot: dict[int, int] = {}  # each game's row in the per-game arrays
+        self.states: dict[int, State] = {}
+        self.roots = np.zeros(0, np.int32)
+        self.noised = np.zeros(0, np.bool_)
+
+    # -------------------------------------------------------------- games
+    def plant(self, key: int, state: State) -> None:
+        if not self.states:
+            self.evaluator.check(state)
+        free = np.flatnonzero(self.roots < 0)
+        if len(free):
+            slot = int(free[0])
+        else:
+            slot = len(self.roots)
+            self.roots = np.append(self.roots, np.int32(-1))
+            self.noised = np.append(self.noised, False)
+        self.slot[key] = slot
+        self.states[key] = state
+        self.roots[slot] = self._planted(state)
+        self.noised[slot] = False
+
+    def _planted(self, state: State) -> int:
+        self._make_room(1)
+        black, white, to_move, stones = self.rules.words(state)
+        finished = state.is_over()
+        return int(self.kernels.plant(self.pool, black, white, to_move, stones,
+                                      self.kernels.FINISHED if finished else self.kernels.LEAF,
+                                      terminal_value(state) if finished else 0.0))
+
+    def fell(self, key: int) -> None:
+        slot = self.slot.pop(key)
+        del self.states[key]
+        self.roots[slot] = -1  # its nodes go at the next compaction
+
+    def advance(self, key: int, action: int, state: State) -> None:
+        self._make_room(1)  # first: a compaction renumbers the nodes
+        slot = self.slot[key]
+        root = int(self.roots[slot])
+        self.states[key] = state
+        self.noised[slot] = False
+        if self.pool.status[root] != self.kernels.EXPANDED:
+            self.roots[slot] = self._planted(state)
+            return
+        edges = self.pool.action[root, :self.pool.slots[root]]
+        self.roots[slot] = self.kernels.advance(self.pool, self.tables, root, int(np.flatnonzero(edges == action)[0]))
+
+    # ------------------------------------------------------------- roots
+    def root(self, key: int) -> Node:
+        slot = self.slot[key]
+        n, pool = int(self.roots[slot]), self.pool
+        node = Node(self.states[key])
+        if pool.status[n] == self.kernels.EXPANDED:
+            k = int(pool.slots[n])
+            node.actions = pool.action[n, :k].astype(np.int64)
+            node.P = pool.prior[n, :k].copy()
+            node.N = pool.visits[n, :k].astype(np.float64)
+            node.W = pool.total[n, :k].copy()
+            node.value = float(pool.value[n])
+            node.noised = bool(self.noised[slot])
+        return node
+
+    def store(self, key: int, root: Node) -> None:
+        slot = self.slot[key]
+        n = int(self.roots[slot])
+        if root.expanded:
+            self.pool.prior[n, :len(root.P)] = root.P
+        self.noised[slot] = root.noised
+
+    def expand_roots(self, keys: Sequence[int]) -> None:
+        nodes = np.array([self.roots[self.slot[key]] for key in keys], np.int32)
+        nodes = nodes[self.pool.status[nodes] == self.kernels.LEAF]
+        if len(nodes):
+            planes = np.zeros((len(nodes), *self.shape), np.float32)
+            self.kernels.encode_leaves(self.pool, self.tables, nodes, len(nodes), planes, self.recipe)
+            priors, values = self.evaluator.evaluate_planes(planes)
+            for node, p, v in zip(nodes, priors, values):
+                self.kernels.expand(self.pool, self.tables, int(node), p, float(v))
+
+    # ------------------------------------------------------------ search
+    def search(self, keys: Sequence[int], budgets: Sequence[int], deadline: float = math.inf) -> None:
+        """:meth:`Forest.search`; or fewer simulations if ``time.perf_counter()``
+        reaches ``deadline`` first (checked after each step)."""
+        most = max(budgets, default=0)
+        kernels = self.kernels
+        games = len(self.roots)
+        rows = np.array([self.slot[key] for key in keys], np.int64)
+        budget = np.zeros(games, np.int64)
+        budget[rows] = budgets
+        nodes = np.zeros((games, self.depth), np.int32)
+        slots = np.zeros((games, self.depth), np.int32)
+        depths = np.zeros(games, np.int32)
+        leaves = np.zeros(games, np.int32)
+        pending = np.zeros(games, np.int32)
+        waiting_nodes = np.zeros(games, np.int32)
+        planes = np.zeros((games, *self.shape), np.float32)
+        c, fpu, forced = float(self.move_search.c), self.move_search.fpu, float(self.move_search.forced_playouts)
+        step = 0
+        while step < most:
+            if step and deadline != math.inf and time.perf_counter() >= deadline:
+                break
+            if step % ROOM_STEPS == 0:  # at most a new node a game a step: room for the next steps
+                self._make_room(len(keys) * min(most - step, ROOM_STEPS))
+            pool, tables = self.pool, self.tables
+            active = budget > step
+            waiting = kernels.descend_all(pool, tables, self.roots, active, self.noised, c,
+                                          0.0 if fpu is None else float(fpu), fpu is not None, forced, nodes, slots,
+                                          depths, leaves, pending)
+            if waiting:
+                np.take(leaves, pending[:waiting], out=waiting_nodes[:waiting])
+                kernels.encode_leaves(pool, tables, waiting_nodes, waiting, planes, self.recipe)
+                priors, values = self.evaluator.evaluate_planes(planes[:waiting])
+                kernels.expand_all(pool, tables, pending, waiting, nodes, slots, depths, leaves,
+                                   np.ascontiguousarray(priors, np.float32), np.ascontiguousarray(values, np.float32))
+            step += 1
+
+    def principal_variation(self, key: int, action: int) -> tuple[int, ...]:
+        """``action`` and the most visited line under it, as far as the game's tree has searched."""
+        root = int(self.roots[self.slot[key]])
+        edges = self.pool.action[root, :self.pool.slots[root]]
+        line = np.zeros(self.depth, np.int32)
+        length = self.kernels.principal_line(self.pool, root, int(np.flatnonzero(edges == action)[0]), line)
+        return tuple(int(a) for a in line[:length])
+
+    def _make_room(self, nodes: int) -> None:
+        """Room in the pool for ``nodes`` more: the finished games' and the played
+        moves' nodes dropped (compaction), and the pool grown if that is not enough."""
+        pool = self.pool
+        capacity = len(pool.status)
+        if int(pool.size[0]) + nodes <= capacity:
+            return
+        scratch = np.zeros(capacity, np.int32)
+        self.kernels.compact(pool, self.roots, scratch, np.zeros(capacity, np.int32))
+        used = int(pool.size[0])
+        if used + nodes > capacity // 2:
+            self.pool = self.kernels.grown(pool, max(2 * capacity, 2 * (used + nodes)))
+
+    @property
+    def nodes(self) -> int:
+        """Nodes in use in the pool (the live trees and any not yet compacted away)."""
+        return int(self.pool.size[0])
+
+    @property
+    def capacity(self) -> int:
+        return len(self.pool.status)
+
+
+def make_forest(search: MoveSearch, game: Any, compiled: bool = True) -> Forest:
+    """A :class:`CompiledForest` where one can play ``search`` (PUCT over an evaluator
+    that reads encoded planes of stones, on a game with compiled rules) and
+    ``compiled`` is on; else a :class:`NodeForest`."""
+    evaluator: Any = search.evaluator
+    if compiled and type(search) is PUCTSearch and hasattr(evaluator, "evaluate_planes") \
+            and evaluator.stone_planes() is not None:
+        rules = game.compiled_rules()
+        if rules is not None and rules.family == "line":
+            return CompiledForest(search, evaluator, rules, game.num_actions)
+    return NodeForest(search)
+
+
+__all__ = ["Forest", "NodeForest", "CompiledForest", "PlanesEvaluator", "make_forest", "Evaluator"]
