@@ -27,6 +27,7 @@ from typing import Any, Protocol, Sequence
 import numpy as np
 
 from dlgo.core.game import CompiledRules, State
+from engines.gumbel import GumbelSearch
 from engines.puct import Evaluator, MoveSearch, Node, PUCTSearch, backup, terminal_value
 
 #: the first pool's room, in nodes a game (it grows as needed)
@@ -241,7 +242,6 @@ class CompiledForest:
         pending = np.zeros(games, np.int32)
         waiting_nodes = np.zeros(games, np.int32)
         planes = np.zeros((games, *self.shape), np.float32)
-        c, fpu, forced = float(self.move_search.c), self.move_search.fpu, float(self.move_search.forced_playouts)
         step = 0
         while step < most:
             if step and deadline != math.inf and time.perf_counter() >= deadline:
@@ -249,10 +249,7 @@ class CompiledForest:
             if step % ROOM_STEPS == 0:  # at most a new node a game a step: room for the next steps
                 self._make_room(len(keys) * min(most - step, ROOM_STEPS))
             pool, tables = self.pool, self.tables
-            active = budget > step
-            waiting = kernels.descend_all(pool, tables, self.roots, active, self.noised, c,
-                                          0.0 if fpu is None else float(fpu), fpu is not None, forced, nodes, slots,
-                                          depths, leaves, pending)
+            waiting = self._descend_all(pool, tables, budget > step, nodes, slots, depths, leaves, pending)
             if waiting:
                 np.take(leaves, pending[:waiting], out=waiting_nodes[:waiting])
                 kernels.encode_leaves(pool, tables, waiting_nodes, waiting, planes, self.recipe)
@@ -260,6 +257,16 @@ class CompiledForest:
                 kernels.expand_all(pool, tables, pending, waiting, nodes, slots, depths, leaves,
                                    np.ascontiguousarray(priors, np.float32), np.ascontiguousarray(values, np.float32))
             step += 1
+
+    def _descend_all(self, pool: Any, tables: Any, active: np.ndarray, nodes: np.ndarray, slots: np.ndarray,
+                     depths: np.ndarray, leaves: np.ndarray, pending: np.ndarray) -> int:
+        """One step's descents, PUCT's (:func:`engines.forest_kernels.descend_all`);
+        returns how many leaves wait for the evaluator."""
+        search = self.move_search
+        fpu = search.fpu
+        return int(self.kernels.descend_all(pool, tables, self.roots, active, self.noised, float(search.c),
+                                            0.0 if fpu is None else float(fpu), fpu is not None,
+                                            float(search.forced_playouts), nodes, slots, depths, leaves, pending))
 
     def principal_variation(self, key: int, action: int) -> tuple[int, ...]:
         """``action`` and the most visited line under it, as far as the game's tree has searched."""
@@ -293,15 +300,20 @@ class CompiledForest:
 
 
 def make_forest(search: MoveSearch, game: Any, compiled: bool = True) -> Forest:
-    """A :class:`CompiledForest` where one can play ``search`` (PUCT over an evaluator
-    that reads encoded planes of stones, on a game with compiled rules) and
-    ``compiled`` is on; else a :class:`NodeForest`."""
+    """A compiled forest where one can play ``search`` (PUCT: :class:`CompiledForest`;
+    Gumbel: :class:`engines.gumbel_forest.GumbelForest`; over an evaluator that reads
+    encoded planes of stones, on a game with compiled rules) and ``compiled`` is on;
+    else a :class:`NodeForest`."""
     evaluator: Any = search.evaluator
-    if compiled and type(search) is PUCTSearch and hasattr(evaluator, "evaluate_planes") \
-            and evaluator.stone_planes() is not None:
+    if compiled and hasattr(evaluator, "evaluate_planes") and evaluator.stone_planes() is not None:
         rules = game.compiled_rules()
         if rules is not None and rules.family == "line":
-            return CompiledForest(search, evaluator, rules, game.num_actions)
+            if type(search) is PUCTSearch:
+                return CompiledForest(search, evaluator, rules, game.num_actions)
+            if type(search) is GumbelSearch:
+                from engines.gumbel_forest import GumbelForest  # it builds on this module
+
+                return GumbelForest(search, evaluator, rules, game.num_actions)
     return NodeForest(search)
 
 

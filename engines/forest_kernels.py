@@ -282,13 +282,21 @@ def descend_all(f: Forest, t: LineTables, roots: np.ndarray, active: np.ndarray,
         if not active[g]:
             continue
         leaf, depth = descend(f, t, roots[g], c, fpu, use_fpu, forced, noised[g], nodes[g], slots[g])
-        leaves[g], depths[g] = leaf, depth
-        if f.status[leaf] == FINISHED:
-            backup(f, nodes[g], slots[g], depth, leaf, f.terminal[leaf])
-        else:
-            pending[waiting] = g
-            waiting += 1
+        waiting = settle(f, g, leaf, depth, nodes, slots, depths, leaves, pending, waiting)
     return waiting
+
+
+@inline
+def settle(f: Forest, g: int, leaf: int, depth: int, nodes: np.ndarray, slots: np.ndarray, depths: np.ndarray,
+           leaves: np.ndarray, pending: np.ndarray, waiting: int) -> int:
+    """Game ``g``'s descent reached ``leaf`` at ``depth``: a finished game's value backed
+    up at once, else the game queued in ``pending`` for the evaluator. Returns the queue's length."""
+    leaves[g], depths[g] = leaf, depth
+    if f.status[leaf] == FINISHED:
+        backup(f, nodes[g], slots[g], depth, leaf, f.terminal[leaf])
+        return waiting
+    pending[waiting] = g
+    return waiting + 1
 
 
 @kernel

@@ -146,7 +146,10 @@ def test_the_compiled_forest_plays_where_it_can_and_the_readable_one_elsewhere()
     connect4 = new_game("connect4").game
     assert isinstance(make_forest(PUCTSearch(HashedEvaluator("connect4")), connect4), CompiledForest)
     assert isinstance(make_forest(PUCTSearch(HashedEvaluator("connect4")), connect4, compiled=False), NodeForest)
-    assert isinstance(make_forest(GumbelSearch(HashedEvaluator("connect4")), connect4), NodeForest)
+    from engines.gumbel_forest import GumbelForest
+
+    assert isinstance(make_forest(GumbelSearch(HashedEvaluator("connect4")), connect4), GumbelForest)
+    assert isinstance(make_forest(GumbelSearch(HashedEvaluator("connect4")), connect4, compiled=False), NodeForest)
     assert isinstance(make_forest(PUCTSearch(RolloutEvaluator()), connect4), NodeForest)  # reads no planes
     pie = new_game("connectn:columns=7,rows=6,n=4,pie_rule=true").game
     assert pie.compiled_rules() is None  # the swap: not in the kernels
