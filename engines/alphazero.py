@@ -117,13 +117,31 @@ class AlphaZeroAgent(PUCTAgent):
         self.kept = None
 
     def choose(self, state: State) -> Decision:
-        if self.gumbel is None and self.simulations and self.search.batch == 1 and self._compiled(state):
-            return self._compiled_choice(state)
+        if self.simulations and self.search.batch == 1 and self._compiled(state):
+            return self._compiled_choice(state) if self.gumbel is None else self._compiled_gumbel_choice(state)
         if self.gumbel is None or self.simulations == 0:
             return super().choose(state)
         before = self.evaluator.evaluations
         root, action = self.gumbel.run(state, self.simulations, deadline=self.deadline(self.seconds))
         report = root.report(action)._replace(policy=self.gumbel.policy_target(root))  # the improved policy
+        return Decision(state.index_to_move(action), self.evaluator.evaluations - before, report)
+
+    def _compiled_gumbel_choice(self, state: State) -> Decision:
+        """:meth:`GumbelSearch.run` in a compiled tree of one game (a fresh one each move)."""
+        forest, gumbel = self.forest, self.gumbel
+        assert forest is not None and gumbel is not None
+        before = self.evaluator.evaluations
+        forest.plant(0, state)
+        forest.expand_roots([0])
+        root = forest.root(0)
+        gumbel.begin(root, noise=gumbel.gumbel_scale > 0, simulations=self.simulations)
+        forest.store(0, root)
+        forest.search([0], [self.simulations], deadline=self.deadline(self.seconds))
+        root = forest.root(0)
+        action = gumbel.play(root, 0.0, gumbel.rng)
+        report = root.report(action)._replace(policy=gumbel.policy_target(root),  # the improved policy
+                                              principal_variation=forest.principal_variation(0, action))
+        forest.fell(0)
         return Decision(state.index_to_move(action), self.evaluator.evaluations - before, report)
 
     def _compiled(self, state: State) -> bool:
@@ -132,7 +150,7 @@ class AlphaZeroAgent(PUCTAgent):
             if self.forest is not None and self.kept is not None:
                 self.forest.fell(0)
             self.kept = None
-            forest = make_forest(self.search, state.game)
+            forest = make_forest(self.gumbel or self.search, state.game)
             self.forest = forest if isinstance(forest, CompiledForest) else None
             self.forest_game = state.game
         return self.forest is not None

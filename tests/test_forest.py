@@ -202,8 +202,10 @@ def test_a_network_self_plays_the_same_games_in_either_forest(tmp_path):
     assert fast.evaluations == slow.evaluations
 
 
-def test_the_alphazero_engine_plays_the_same_game_in_a_compiled_tree(tmp_path, monkeypatch):
-    """The engine at play: the same moves, visits and lines as its readable search, its tree kept between moves."""
+@pytest.mark.parametrize("engine", ["alphazero:simulations=30", "gumbel:simulations=20,considered=4"])
+def test_the_network_engines_play_the_same_game_in_a_compiled_tree(engine, tmp_path, monkeypatch):
+    """The engines at play: the same moves, visits and lines as their readable searches
+    (alphazero's tree kept between moves, gumbel's fresh each move)."""
     pytest.importorskip("keras")
     import engines
     from engines import alphazero
@@ -228,12 +230,12 @@ def test_the_alphazero_engine_plays_the_same_game_in_a_compiled_tree(tmp_path, m
             else:
                 reports.append(state.format_move(move))
             state = state.apply_move(move)
-        return reports
+        return reports, agent.forest is not None
 
-    spec = f"alphazero:checkpoint={path},simulations=30,temperature=1,seed=5"
+    name, settings = engine.split(":")
+    spec = f"{name}:checkpoint={path},{settings},temperature=1,seed=5"
     compiled = game(spec)
-    assert isinstance(engines.create(spec).search, PUCTSearch)
     monkeypatch.setattr(alphazero, "make_forest", lambda search, game: NodeForest(search))
     readable = game(spec)
-    assert compiled == readable
-    assert any(len(line) > 1 for entry in compiled if isinstance(entry, tuple) for line in [entry[2]])
+    assert compiled == (readable[0], True) and not readable[1]
+    assert any(len(line) > 1 for entry in compiled[0] if isinstance(entry, tuple) for line in [entry[2]])
