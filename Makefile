@@ -15,7 +15,7 @@ system:
 # dependencies: its other games pull in JAX, transformers and pygame; ConnectX needs none of them.
 $(STAMP): pyproject.toml Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet -e '.[neural,web,envs,openspiel,distributed,test]'
+	$(BIN)/python -m pip install --quiet -e '.[neural,fast,jax,web,envs,openspiel,distributed,test]'
 	$(BIN)/python -m pip install --quiet --no-deps 'kaggle-environments==1.33.2'
 	touch $(STAMP)
 

@@ -127,7 +127,10 @@ class NodeForest:
     def advance(self, key: int, action: int, state: State) -> None:
         tree = self.trees[key]
         child = tree.children.get(int(np.flatnonzero(tree.actions == action)[0])) if tree.expanded else None
-        self.trees[key] = child if child is not None else Node(state)
+        if child is None:
+            child = Node(state)
+        child.state = state  # the game's own state (the same position): its history is the game's
+        self.trees[key] = child
 
 
 class CompiledForest:

@@ -1,6 +1,7 @@
-"""Model files ready to play, loaded once per process: the compiled network, its
-encoder and its metadata. A network is named by its path or, for the networks
-that ship with the suite, by its name (:mod:`engines.checkpoints`).
+"""Model files ready to play, loaded once per process: the network on the fastest
+runtime at hand (:mod:`engines.neural.inference`), its encoder and its metadata. A
+network is named by its path or, for the networks that ship with the suite, by its
+name (:mod:`engines.checkpoints`).
 
 TensorFlow is imported on the first load, not before (the suite's one lazy
 import), so listing the engines and their parameters stays fast; inside
@@ -11,9 +12,11 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import os
+import threading
 from contextvars import ContextVar
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 import numpy as np
 
@@ -22,6 +25,9 @@ from dlgo.core.game import State
 from dlgo.encoders import Encoder, get_encoder_by_name
 from engines.checkpoints import SHIPPED, read_metadata, resolve_model_path
 from engines.neural.precision import check_precision
+
+if TYPE_CHECKING:
+    from engines.neural.inference import FastCall
 
 #: the heads of a network, by the kind its file records (``kind`` in its metadata, written by the trainer)
 KIND_HEADS: dict[str, tuple[str, ...]] = {
@@ -33,28 +39,59 @@ _METADATA_ONLY: ContextVar[bool] = ContextVar("metadata_only", default=False)
 
 
 class LoadedModel:
-    """A model file ready to play: the compiled network, its encoder, its metadata
-    (with ``network=False`` the metadata and encoder only, read without TensorFlow);
-    ``precision``: the arithmetic it plays in (:data:`~engines.neural.precision.PRECISIONS`)."""
+    """A model file ready to play: the network, its encoder, its metadata (with
+    ``network=False`` the metadata and encoder only, read without TensorFlow);
+    ``precision``: the arithmetic it plays in (:data:`~engines.neural.precision.PRECISIONS`).
+    Its :meth:`call` runs the network on the fastest runtime at hand
+    (:func:`~engines.neural.inference.fast_call`, built on the first call), whose
+    name ``inference_path`` gives."""
 
-    def __init__(self, path: str, network: bool = True, precision: str = "float32"):
+    def __init__(self, path: str, network: bool = True, precision: str | None = "float32"):
         self.metadata = read_metadata(path)
         encoder = self.metadata.get("encoder")
         if not isinstance(encoder, dict) or not {"name", "game"} <= set(encoder):
             raise ModelFileError(f"{path} has no encoder recorded: it was not saved by dlgo's training")
         self.encoder: Encoder = get_encoder_by_name(encoder["name"], encoder["game"])
-        self.call: Callable[[np.ndarray], list[np.ndarray]] = _not_loaded
-        if network:
-            compiled_call, load_model, in_precision = _backend()
-            self.call = compiled_call(in_precision(load_model(path, compile=False)[0], precision))
+        self.precision = precision
+        self.model: Any = _backend()[1](path, compile=False)[0] if network else None
+        self._fast: FastCall | None = None  # built on the first call
+        self._lock = threading.Lock()
 
     @classmethod
-    def from_model(cls, model: Any, encoder: Encoder, metadata: dict[str, Any]) -> "LoadedModel":
-        """A network in memory (a ``keras.Model`` being trained), ready to play like a loaded file."""
-        compiled_call, _, _ = _backend()
+    def from_model(cls, model: Any, encoder: Encoder, metadata: dict[str, Any],
+                   precision: str | None = None) -> "LoadedModel":
+        """A network in memory (a ``keras.Model`` being trained), ready to play like a loaded
+        file, in ``precision`` (None: the model's own); :meth:`refresh` after training it."""
         loaded = cls.__new__(cls)
-        loaded.metadata, loaded.encoder, loaded.call = metadata, encoder, compiled_call(model)
+        loaded.metadata, loaded.encoder, loaded.model, loaded._fast = metadata, encoder, model, None
+        loaded.precision, loaded._lock = precision, threading.Lock()
         return loaded
+
+    def call(self, batch: np.ndarray) -> list[np.ndarray]:
+        """The network's float32 outputs (policy, value, auxiliary heads: the model's order)
+        for a float32 ``batch`` of encoded positions ``(n, rows, cols, planes)``."""
+        return self._fast_call()(batch)
+
+    def refresh(self) -> None:
+        """The network's weights changed (training, ``set_weights``): the next call
+        converts it again (a runtime that reads the weights as they change goes on)."""
+        with self._lock:
+            if self._fast is not None and not self._fast.follows_weights:
+                self._fast = None
+
+    @property
+    def inference_path(self) -> str:
+        """The runtime and arithmetic the network's calls take (``"openvino bf16"``);
+        ``"none"`` for a network read for its metadata only."""
+        return "none" if self.model is None else self._fast_call().path
+
+    def _fast_call(self) -> "FastCall":
+        if self.model is None:
+            raise DlgoError("this network was read for its metadata only (engines.neural.loading.metadata_only)")
+        with self._lock:
+            if self._fast is None:
+                self._fast = _backend()[0](self.model, self.precision)
+            return self._fast
 
     def check(self, state: State) -> None:
         """:class:`ModelFileError` unless this network can play ``state``'s game."""
@@ -66,10 +103,6 @@ def value_output(outputs: list[np.ndarray]) -> np.ndarray:
     the player to move): a value network's one output, or a policy-value network's
     second (auxiliary heads, where it has them, follow it)."""
     return outputs[0 if len(outputs) == 1 else 1][:, 0]
-
-
-def _not_loaded(batch: np.ndarray) -> list[np.ndarray]:
-    raise DlgoError("this network was read for its metadata only (engines.neural.loading.metadata_only)")
 
 
 @contextlib.contextmanager
@@ -84,15 +117,22 @@ def metadata_only() -> Iterator[None]:
         _METADATA_ONLY.reset(token)
 
 
-def _backend() -> tuple[Any, Any, Any]:
-    """``compiled_call``, ``load_model`` and ``in_precision`` from the Keras backend:
-    TensorFlow's lazy import, with a clear error where the ``[neural]`` extra is not installed."""
+def _backend() -> tuple[Any, Any]:
+    """``fast_call`` and ``load_model`` from the Keras backend: TensorFlow's lazy
+    import, with a clear error where the ``[neural]`` extra is not installed."""
     try:
-        from engines.neural.backend import compiled_call, in_precision, load_model  # TensorFlow's lazy import
+        from engines.neural.backend import load_model  # TensorFlow's lazy import
+        from engines.neural.inference import fast_call
     except ImportError as err:
-        raise DlgoError(f"the neural engines need TensorFlow and Keras ({err}); install them with "
-                        "pip install -e '.[neural]'") from None
-    return compiled_call, load_model, in_precision
+        backend = os.environ.get("KERAS_BACKEND", "tensorflow")  # Keras' backend: TensorFlow unless set
+        name, install = _BACKENDS.get(backend, (backend, f"pip install keras {backend}"))
+        raise DlgoError(f"the neural engines need {name} and Keras ({err}); install them with {install}") from None
+    return fast_call, load_model
+
+
+#: the Keras backends by ``KERAS_BACKEND``: their names and how to install them with Keras
+_BACKENDS = {"tensorflow": ("TensorFlow", "pip install -e '.[neural]'"), "jax": ("JAX", "pip install keras jax"),
+             "torch": ("PyTorch", "pip install keras torch")}
 
 
 @functools.lru_cache(maxsize=8)

@@ -61,7 +61,7 @@ from dlgo.formats.sgf import game_to_sgf
 from dlgo.games import get_game
 from engines.alphazero import NetworkEvaluator
 from engines.checkpoints import publish_copy
-from engines.neural.backend import device_name, in_precision, keras, load_model, save_model
+from engines.neural.backend import backend_name, device_name, in_precision, keras, load_model, save_model
 from engines.neural.loading import LoadedModel
 from engines.neural.resnet import add_auxiliary_heads, build_resnet
 from engines.registry import ENGINES
@@ -99,8 +99,10 @@ def train_alphazero(out: str | Path, config: AlphaZeroConfig, iterations: int,
                     break
                 started = time.perf_counter()
                 run.previous_network.set_weights(run.model.get_weights())  # frozen: the opponent of step 3
+                run.previous.refresh()
                 if run.playing_network is not run.model:  # self-play's copy in another precision: today's weights
                     run.playing_network.set_weights(run.model.get_weights())
+                    run.playing.refresh()
                 examples = self_play_games(run, iteration, pool)
                 played = time.perf_counter() - started
                 if sgf and get_game(config.game).has_sgf:
@@ -118,6 +120,7 @@ def train_alphazero(out: str | Path, config: AlphaZeroConfig, iterations: int,
                 row["seconds"] = time.perf_counter() - started  # self-play, training and evaluation
                 row["workers"] = workers
                 row["device"] = device
+                row["backend"] = backend_name()  # Keras' backend: tensorflow, jax or torch (KERAS_BACKEND)
                 publish(run, iteration, row)
         finally:
             if pool is not None:
@@ -129,8 +132,8 @@ def train_alphazero(out: str | Path, config: AlphaZeroConfig, iterations: int,
 class Run:
     """A training run open in its folder: its settings, the network in training,
     a frozen copy of the previous iteration's weights, both ready to play
-    (``current``, ``previous``: one compiled call each, reading the variables, so
-    new weights need no retracing), the replay buffer and the history so far."""
+    (``current``, ``previous``: each on the fastest inference path, rebuilt on its next
+    call after ``refresh()`` when its weights change), the replay buffer and the history so far."""
 
     out: Path
     config: AlphaZeroConfig
@@ -218,6 +221,7 @@ def train_network(run: Run, iteration: int, batches: int) -> dict[str, float]:
         targets = [batch.pi, batch.z[:, None], *(batch.auxiliary[name] for name in config.auxiliary_targets())]
         losses.append(run.model.train_on_batch(batch.x, targets, return_dict=True))
         bar.set_postfix(loss=f"{float(losses[-1]['loss']):.3f}", refresh=False)
+    run.current.refresh()  # its fast inference path holds the weights it was built with
     return {k: float(np.mean([step[k] for step in losses])) for k in losses[0]}
 
 

@@ -275,6 +275,7 @@ def _train_rl(out: Path, config: RLConfig, generations: int, progress: bool, ray
         explorer = config.player(previous, exploring=True)
         experiences = _play_generation(out, config, generation, explorer, progress, ray)
         x, targets, facts = _learning_batch(config, experiences, call)
+        _build_loss(model, x, targets)
         keras.utils.set_random_seed(config.seed * 1_000_003 + generation)  # the same shuffle, resumed or not
         fitted = model.fit(x, targets, batch_size=config.batch_size, epochs=config.epochs, shuffle=True,
                            verbose=fit_verbosity(progress))
@@ -299,6 +300,13 @@ def _train_rl(out: Path, config: RLConfig, generations: int, progress: bool, ray
                         config.baseline_games)
         log.info("generation %d: %s", generation, row)
     return history
+
+
+def _build_loss(model: "keras.Model", x: np.ndarray, targets: list[np.ndarray] | np.ndarray) -> None:
+    """Build the model's compiled loss and metrics on one example (its weights untouched)
+    before a fit's seed is set: on JAX, Keras' first fit of a model draws one shuffle more
+    to build them, so a resumed run (a model just loaded) would shuffle unlike an unbroken one."""
+    model.evaluate(x[:1], [t[:1] for t in targets] if isinstance(targets, list) else targets[:1], verbose=0)
 
 
 def _play_generation(out: Path, config: RLConfig, generation: int, explorer: str, progress: bool,

@@ -431,15 +431,13 @@ def _examples(games: list[_Game], encoder: Encoder, search_value_weight: float =
 
 
 def _init_worker() -> None:
-    """One TensorFlow thread per worker process: the processes share the cores
-    (where TensorFlow has already started in this process, it keeps its threads)."""
-    from engines.neural.backend import tf  # TensorFlow's lazy import: only self-play workers pay it
+    """One thread per worker process for the networks (the Keras backend's and the
+    fast inference path's): the processes share the cores."""
+    from engines.neural.backend import limit_threads  # the backend's lazy import: only workers pay it
+    from engines.neural.inference import set_threads
 
-    try:
-        tf.config.threading.set_intra_op_parallelism_threads(1)
-        tf.config.threading.set_inter_op_parallelism_threads(1)
-    except RuntimeError:  # already initialised: a Ray worker's second task
-        pass
+    limit_threads(1)
+    set_threads(1)
 
 
 #: a share of a batch of self-play games: the game, the network's file, how many games, how, and the seed
