@@ -29,7 +29,7 @@ import numpy as np
 from dlgo.core import zobrist
 from dlgo.core.splitmix import SplitMix64
 from dlgo.core.errors import IllegalMoveError, SpecError
-from dlgo.core.game import AreaCount, Ending, Game, OpenSpielGame, Outcome, State
+from dlgo.core.game import AreaCount, CompiledRules, Ending, Game, OpenSpielGame, Outcome, State
 from dlgo.core.grid import go_column_label, parse_go_point
 from dlgo.core.symmetry import Symmetry, grid_symmetries
 from dlgo.core.types import PASS, RESIGN, Move, Player, Point
@@ -123,6 +123,14 @@ class GoGame(Game):
         size = self.num_rows
         return OpenSpielGame(f"go(board_size={size},komi={self.komi:g},max_game_length={4 * size * size})",
                              tuple(range(self.num_actions)))
+
+    def compiled_rules(self) -> CompiledRules | None:
+        """Go's rules compiled (:class:`dlgo.games.go.compiled_rules.GoRules`: the board's
+        tables, the komi, a state put on the compiled board), for the compiled forest
+        of PUCT trees (:mod:`engines.go_forest`)."""
+        from dlgo.games.go.compiled_rules import GoRules  # numba: loaded on first use
+
+        return GoRules(self.num_rows, self.num_cols, self.komi)
 
     def outcome_text(self, winner: Player | None, ending: Ending) -> str:
         if ending is Ending.FORFEIT:
