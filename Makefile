@@ -47,6 +47,7 @@ bench: $(STAMP) kernels
 	$(BIN)/python benchmarks/search.py
 	$(BIN)/python benchmarks/predictor.py
 	$(BIN)/python benchmarks/selfplay.py
+	$(BIN)/python benchmarks/inference.py
 	$(BIN)/python benchmarks/web_engines.py --concurrent 31
 	$(BIN)/python benchmarks/solver.py --positions 30
 	$(BIN)/python benchmarks/bots.py

@@ -41,6 +41,9 @@ import numpy as np
 
 from dlgo.encoders import get_encoder_by_name
 from dlgo.formats.positions import position_state
+from engines.alphazero import NetworkEvaluator
+from engines.training.references import measure_reference, reference_positions
+from engines.training.selfplay import MatchSettings
 from markdown import DEFAULT_FOLDER, Table
 
 Call = Callable[[np.ndarray], list[np.ndarray]]
@@ -53,7 +56,7 @@ GO9 = "checkpoints/go9-zero.keras"
 
 def paths(group: str) -> list[tuple[str, Callable[[Any], Call]]]:
     """The paths of one runtime group: (label, builder of the call from a float32 Keras model)."""
-    from engines.neural import inference
+    import engines.neural.inference as inference
     from engines.neural.backend import compiled_call, in_precision, keras
 
     on = keras.backend.backend()
@@ -70,7 +73,7 @@ def paths(group: str) -> list[tuple[str, Callable[[Any], Call]]]:
 
 def static_batch(model: Any, precision: str) -> Call:
     """OpenVINO compiled for each batch size apart (on its first batch of that size: in the warm-up)."""
-    from engines.neural import inference
+    import engines.neural.inference as inference
 
     compiled: dict[int, Call] = {}
 
@@ -151,10 +154,7 @@ def measure_speed(groups: list[str], batches: list[int], repeats: int, seconds: 
 
 def measure_precision(groups: list[str], per_set: int) -> dict[str, Any]:
     """Each path's answers on the recipe network's reference positions and its mistakes there."""
-    from engines.alphazero import NetworkEvaluator
     from engines.neural.backend import load_model
-    from engines.training.references import measure_reference, reference_positions
-    from engines.training.selfplay import MatchSettings
 
     model, metadata = load_model(RECIPE, compile=False)
     encoder = get_encoder_by_name(metadata["encoder"]["name"], metadata["encoder"]["game"])

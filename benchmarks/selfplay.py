@@ -93,7 +93,7 @@ def network_alone(loaded: LoadedModel, batch: int, seconds: float = 2.0) -> floa
     return calls * batch / (time.perf_counter() - start)
 
 
-def main() -> None:
+def arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", choices=[*CASES, "all"], default="all")
     parser.add_argument("--games", type=count("games"), default=256, help="games to play (default 256)")
@@ -111,14 +111,62 @@ def main() -> None:
     parser.add_argument("--tree-only", action="store_true", help="a network that answers at once: the trees alone")
     parser.add_argument("--out", default=None, help="where the table is saved (default: "
                         f"{DEFAULT_FOLDER}/selfplay.md; with --workers selfplay-workers.md, --tree-only selfplay-tree.md)")
-    args = parser.parse_args()
-    suffix = "-tree" if args.tree_only else "-workers" if args.workers > 1 else ""
-    out = args.out or f"{DEFAULT_FOLDER}/selfplay{suffix}.md"
-    cases = list(CASES.values()) if args.game == "all" else [CASES[args.game]]
+    return parser.parse_args()
 
+
+class Measured(NamedTuple):
+    """One case's self-play run and the network alone beside it."""
+
+    inference: str  # the network's inference path
+    moves: int
+    mean_batch: int
+    alone: float  # the network's own evaluations/s at that batch (nan for the trees alone)
+    rate: float  # self-play's network evaluations/s
+    seconds: float
+
+
+def measure(case: Case, args: argparse.Namespace, settings: SelfPlaySettings, blocks: int, filters: int) -> Measured:
+    """Self-play of ``case`` with an untrained network of that shape, then the network alone."""
     from engines.neural.backend import save_model  # loads the Keras backend
     from engines.neural.resnet import build_resnet
 
+    enc = get_encoder_by_name(None, case.game)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "net.keras"
+        save_model(build_resnet(enc.shape, enc.num_moves, blocks=blocks, filters=filters), path,
+                   {"kind": "alphazero", "encoder": enc.config()})
+        loaded = load_network(path, precision=args.precision)
+        if args.tree_only:
+            loaded.call = InstantNetwork(enc)  # type: ignore[method-assign]
+        counter = CountingCall(loaded)
+        if args.workers > 1:
+            with SelfPlayPool(args.workers) as pool:
+                # Start the processes and the network in them before timing.
+                pool.self_play(case.game, path, args.workers, SelfPlaySettings(parallel=1, simulations=2,
+                                                                                precision=args.precision))
+                start = time.perf_counter()
+                examples = pool.self_play(case.game, path, args.games, settings, seed=0, progress=True)
+                seconds = time.perf_counter() - start
+            mean_batch = min(args.parallel, max(1, args.games // args.workers))
+        else:
+            evaluator = NetworkEvaluator(loaded)
+            self_play(case.game, evaluator, enc, 2, SelfPlaySettings(parallel=2, simulations=2,
+                                                                     compiled=settings.compiled), seed=1)  # warm-up
+            counter.batches.clear()
+            start = time.perf_counter()
+            examples = self_play(case.game, evaluator, enc, args.games, settings, seed=0, progress=True)
+            seconds = time.perf_counter() - start
+            mean_batch = max(1, round(float(np.mean(counter.batches))))
+        alone = float("nan") if args.tree_only else network_alone(loaded, mean_batch)
+        inference = "instant" if args.tree_only else loaded.inference_path
+    return Measured(inference, len(examples.values), mean_batch, alone, examples.evaluations / seconds, seconds)
+
+
+def main() -> None:
+    args = arguments()
+    suffix = "-tree" if args.tree_only else "-workers" if args.workers > 1 else ""
+    out = args.out or f"{DEFAULT_FOLDER}/selfplay{suffix}.md"
+    cases = list(CASES.values()) if args.game == "all" else [CASES[args.game]]
     settings = SelfPlaySettings(parallel=args.parallel, simulations=args.simulations, gumbel=args.gumbel,
                                 precision=args.precision, compiled=args.forest == "compiled")
     table = Table(["game", "network", "inference", "games", "moves", "mean batch", "network alone evals/s",
@@ -129,49 +177,19 @@ def main() -> None:
                   + (f", {args.workers} self-play processes" if args.workers > 1 else "")
                   + (", the trees alone (a network that answers at once)" if args.tree_only else ""))
     for case in cases:
-        enc = get_encoder_by_name(None, case.game)
         blocks, filters = args.blocks or case.blocks, args.filters or case.filters
-        with tempfile.TemporaryDirectory() as tmp:
-            path = Path(tmp) / "net.keras"
-            save_model(build_resnet(enc.shape, enc.num_moves, blocks=blocks, filters=filters), path,
-                       {"kind": "alphazero", "encoder": enc.config()})
-            loaded = load_network(path, precision=args.precision)
-            if args.tree_only:
-                loaded.call = InstantNetwork(enc)  # type: ignore[method-assign]
-            counter = CountingCall(loaded)
-            evaluator = NetworkEvaluator(loaded)
-            if args.workers > 1:
-                with SelfPlayPool(args.workers) as pool:
-                    # Start the processes and the network in them before timing.
-                    pool.self_play(case.game, path, args.workers, SelfPlaySettings(parallel=1, simulations=2,
-                                                                                    precision=args.precision))
-                    start = time.perf_counter()
-                    examples = pool.self_play(case.game, path, args.games, settings, seed=0, progress=True)
-                    seconds = time.perf_counter() - start
-                mean_batch = min(args.parallel, max(1, args.games // args.workers))
-            else:
-                self_play(case.game, evaluator, enc, 2, SelfPlaySettings(parallel=2, simulations=2,
-                                                                         compiled=settings.compiled), seed=1)
-                counter.batches.clear()
-                start = time.perf_counter()
-                examples = self_play(case.game, evaluator, enc, args.games, settings, seed=0, progress=True)
-                seconds = time.perf_counter() - start
-                mean_batch = max(1, round(float(np.mean(counter.batches))))
-            rate = examples.evaluations / seconds
-            alone = network_alone(loaded, mean_batch) if not args.tree_only else float("nan")
-        moves = len(examples.values)
-        share = rate / alone
+        m = measure(case, args, settings, blocks, filters)
+        share = m.rate / m.alone
         met = []
         if case.target and not args.tree_only:
-            met.append(f"≥ {case.target:,.0f}/s {'met' if rate >= case.target else 'MISSED'}")
+            met.append(f"≥ {case.target:,.0f}/s {'met' if m.rate >= case.target else 'MISSED'}")
         if not args.tree_only:
             met.append(f"share ≥ {TARGET_SHARE:.0%} {'met' if share >= TARGET_SHARE else 'MISSED'}")
-        table.row(case.game, f"{blocks}x{filters}", "instant" if args.tree_only else str(getattr(loaded, "path", "keras")),
-                  f"{args.games}", f"{moves:,}", f"{mean_batch}", "—" if args.tree_only else f"{alone:,.0f}",
-                  f"{rate:,.0f}", "—" if args.tree_only else f"{share:.0%}",
-                  f"{moves * args.simulations / seconds:,.0f}", ", ".join(met) or "—")
+        table.row(case.game, f"{blocks}x{filters}", m.inference, f"{args.games}", f"{m.moves:,}", f"{m.mean_batch}",
+                  "—" if args.tree_only else f"{m.alone:,.0f}", f"{m.rate:,.0f}",
+                  "—" if args.tree_only else f"{share:.0%}", f"{m.moves * args.simulations / m.seconds:,.0f}",
+                  ", ".join(met) or "—")
     table.save(out)
-
 
 if __name__ == "__main__":
     main()

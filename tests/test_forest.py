@@ -146,7 +146,7 @@ def test_the_compiled_forest_plays_where_it_can_and_the_readable_one_elsewhere()
     connect4 = new_game("connect4").game
     assert isinstance(make_forest(PUCTSearch(HashedEvaluator("connect4")), connect4), CompiledForest)
     assert isinstance(make_forest(PUCTSearch(HashedEvaluator("connect4")), connect4, compiled=False), NodeForest)
-    from engines.gumbel_forest import GumbelForest
+    from engines.forest import GumbelForest
 
     assert isinstance(make_forest(GumbelSearch(HashedEvaluator("connect4")), connect4), GumbelForest)
     assert isinstance(make_forest(GumbelSearch(HashedEvaluator("connect4")), connect4, compiled=False), NodeForest)

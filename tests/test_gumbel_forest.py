@@ -1,4 +1,4 @@
-"""Gumbel search in the compiled forest (engines/gumbel_forest.py) against the readable
+"""Gumbel search in the compiled forest (engines/forest.py: GumbelForest) against the readable
 one over Node objects (engines.forest.NodeForest with the same GumbelSearch): the same
 noise, visits and moves, simulation for simulation, so the same self-play games and
 improved-policy targets, bit for bit."""
@@ -11,7 +11,7 @@ from dlgo.games import new_game
 from engines import forest as forests
 from engines.forest import NodeForest
 from engines.gumbel import GumbelSearch
-from engines.gumbel_forest import GumbelForest
+from engines.forest import GumbelForest
 from engines.training import selfplay
 from engines.training.selfplay import (MatchSettings, SelfPlaySettings, _play_batched, play_batched_match,
                                        search_moves, search_targets)
