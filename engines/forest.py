@@ -398,18 +398,24 @@ class GumbelForest(CompiledForest):
 
 
 def make_forest(search: MoveSearch, game: Any, compiled: bool = True) -> Forest:
-    """A compiled forest where one can play ``search`` (PUCT: :class:`CompiledForest`;
-    Gumbel: :class:`GumbelForest`; over an evaluator that reads
-    encoded planes of stones, on a game with compiled rules) and ``compiled`` is on;
-    else a :class:`NodeForest`."""
+    """A compiled forest where one can play ``search`` and ``compiled`` is on, else a
+    :class:`NodeForest`. Compiled: an evaluator that reads encoded planes of stones,
+    on a game with compiled rules; PUCT on a line game's rules
+    (:class:`CompiledForest`) or Go's (:class:`engines.go_forest.GoForest`, where
+    the evaluator's encoder reads Go compiled), Gumbel on a line game's
+    (:class:`GumbelForest`)."""
     evaluator: Any = search.evaluator
-    if compiled and hasattr(evaluator, "evaluate_planes") and evaluator.stone_planes() is not None:
-        rules = game.compiled_rules()
-        if rules is not None and rules.family == "line":
-            if type(search) is PUCTSearch:
-                return CompiledForest(search, evaluator, rules, game.num_actions)
-            if type(search) is GumbelSearch:
-                return GumbelForest(search, evaluator, rules, game.num_actions)
+    rules = game.compiled_rules() if compiled and hasattr(evaluator, "evaluate_planes") else None
+    if rules is not None and rules.family == "line" and evaluator.stone_planes() is not None:
+        if type(search) is PUCTSearch:
+            return CompiledForest(search, evaluator, rules, game.num_actions)
+        if type(search) is GumbelSearch:
+            return GumbelForest(search, evaluator, rules, game.num_actions)
+    if rules is not None and rules.family == "go" and type(search) is PUCTSearch:
+        from engines.go_forest import GoForest, go_planes_of  # (it imports this module)
+
+        if go_planes_of(evaluator) is not None:
+            return GoForest(search, evaluator, rules, game.num_actions)
     return NodeForest(search)
 
 

@@ -85,10 +85,14 @@ def grown(forest: Forest, capacity: int) -> Forest:
 
 
 # ------------------------------------------------------------------ sums
-@inline
+@kernel  # called, not inlined: its halvings inlined at every use made numba's compile crawl
 def pairwise_sum(a: np.ndarray, n: int) -> float:
-    """``a[:n].sum()`` as numpy adds it up (eight partial sums, added pairwise, for
-    up to 128 numbers), so the same numbers give the same bits as the reference's ``np.sum``."""
+    """``a[:n].sum()`` as numpy adds it up, bit for bit, so the same numbers give the
+    same bits as the reference's ``np.sum``: eight partial sums, added pairwise, for
+    up to 128 numbers; a longer run numpy splits in two halves (the first a multiple
+    of 8) and adds their sums, each split so again while over 128. Three levels of
+    halving reach 968 numbers, any Go board's actions up to 25x25's 626 (written
+    out: numba caches no recursive function safely)."""
     if n < 8:
         s = 0.0
         for i in range(n):
@@ -96,10 +100,32 @@ def pairwise_sum(a: np.ndarray, n: int) -> float:
         return s
     if n <= 128:
         return _block_sum(a, 0, n)
-    s = 0.0  # numpy splits longer rows in halves; no board here has more than 63 edges
-    for i in range(n):
-        s += a[i]
-    return s
+    half = _first_half(n)
+    return _run_sum(a, 0, half) + _run_sum(a, half, n - half)
+
+
+@inline
+def _first_half(n: int) -> int:
+    half = n // 2
+    return half - half % 8
+
+
+@kernel
+def _run_sum(a: np.ndarray, start: int, n: int) -> float:
+    """numpy's sum of the run of ``n`` (8 to 488) from ``start``: halved up to twice."""
+    if n <= 128:
+        return _block_sum(a, start, n)
+    half = _first_half(n)
+    return _halved_sum(a, start, half) + _halved_sum(a, start + half, n - half)
+
+
+@inline
+def _halved_sum(a: np.ndarray, start: int, n: int) -> float:
+    """numpy's sum of the run of ``n`` (8 to 248) from ``start``: halved once at most."""
+    if n <= 128:
+        return _block_sum(a, start, n)
+    half = _first_half(n)
+    return _block_sum(a, start, half) + _block_sum(a, start + half, n - half)
 
 
 @inline

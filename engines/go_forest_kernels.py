@@ -28,7 +28,7 @@ leaf what the readable search's state knows:
   (:func:`~dlgo.games.go.kernels.area_winner`), its value for the player to move.
 
 The evaluator's priors are then renormalised over the leaf's edges with numpy's
-pairwise sum (:func:`action_sum`), so the arithmetic is the reference's to the last bit.
+pairwise sum (:func:`~engines.forest_kernels.pairwise_sum`), so the arithmetic is the reference's to the last bit.
 """
 from __future__ import annotations
 
@@ -40,10 +40,10 @@ from dlgo.encoders.go_kernels import encode_board
 from dlgo.games.go.kernels import (GoBoard, GoGeometry, area_winner, copy_into, is_eye, legal_plays, play, replay,
                                    side_key, words_for)
 from dlgo.games.kernels import HashSet, inline, kernel, set_add, set_truncate
-from engines.forest_kernels import EXPANDED, FINISHED, LEAF, Forest, _block_sum, backup, pairwise_sum, plant, puct_choice
+from engines.forest_kernels import EXPANDED, FINISHED, LEAF, Forest, backup, pairwise_sum, plant, puct_choice
 
 __all__ = ["Games", "new_games", "regrown", "board_row", "set_root", "advance_root", "height", "prepare_roots",
-           "descend_all", "expand_all", "action_sum"]
+           "descend_all", "expand_all"]
 
 
 class Games(NamedTuple):
@@ -213,43 +213,6 @@ def sensible_edges(f: Forest, node: int, b: GoBoard, geo: GoGeometry, c: int, se
 
 
 @inline
-def action_sum(a: np.ndarray, n: int) -> float:
-    """``a[:n].sum()`` as numpy adds it up, bit for bit, for any Go board's actions
-    (up to 25x25's 626): :func:`~engines.forest_kernels.pairwise_sum` for up to 128
-    numbers; a longer run numpy splits in two halves (the first a multiple of 8)
-    and adds their sums, each split so again while over 128. Three levels of
-    halving reach 968 numbers (written out: numba caches no recursive function safely)."""
-    if n <= 128:
-        return pairwise_sum(a, n)
-    half = _first_half(n)
-    return _run_sum(a, 0, half) + _run_sum(a, half, n - half)
-
-
-@inline
-def _first_half(n: int) -> int:
-    half = n // 2
-    return half - half % 8
-
-
-@inline
-def _run_sum(a: np.ndarray, start: int, n: int) -> float:
-    """numpy's sum of the run of ``n`` (8 to 488) from ``start``: halved up to twice."""
-    if n <= 128:
-        return _block_sum(a, start, n)
-    half = _first_half(n)
-    return _halved_sum(a, start, half) + _halved_sum(a, start + half, n - half)
-
-
-@inline
-def _halved_sum(a: np.ndarray, start: int, n: int) -> float:
-    """numpy's sum of the run of ``n`` (8 to 248) from ``start``: halved once at most."""
-    if n <= 128:
-        return _block_sum(a, start, n)
-    half = _first_half(n)
-    return _block_sum(a, start, half) + _block_sum(a, start + half, n - half)
-
-
-@inline
 def expand(f: Forest, node: int, priors: np.ndarray, value: float) -> None:
     """``node``'s edges get ``priors`` (over the action space) renormalised over
     them (:meth:`engines.puct.Node.expand`), and it keeps the evaluator's ``value``."""
@@ -257,7 +220,7 @@ def expand(f: Forest, node: int, priors: np.ndarray, value: float) -> None:
     row = f.prior[node]
     for i in range(k):
         row[i] = priors[f.action[node, i]]
-    total = action_sum(row, k)
+    total = pairwise_sum(row, k)
     for i in range(k):
         row[i] = row[i] / total if total > 0 else 1.0 / k
     f.value[node] = value

@@ -12,10 +12,9 @@ from dlgo.core.types import Player
 from dlgo.games import new_game
 from engines import forest as forests
 from engines import go_forest
-from engines.forest import NodeForest
+from engines.forest import NodeForest, make_forest
 from engines.go_forest import GoForest, go_planes_of
 from engines.puct import PUCTSearch
-from engines.training import selfplay
 from engines.training.selfplay import SelfPlaySettings, _play_batched
 from test_forest import HashedEvaluator
 
@@ -30,14 +29,10 @@ class GoHashedEvaluator(HashedEvaluator):
 
 
 def compiled_forest(search, game) -> GoForest:
-    return GoForest(search, search.evaluator, game.compiled_rules(), game.num_actions)
-
-
-@pytest.fixture
-def go_forests(monkeypatch):
-    """Self-play's forests: the compiled Go forest where it asks for the compiled one, else the readable one."""
-    monkeypatch.setattr(selfplay, "make_forest", lambda search, game, compiled=True:
-                        compiled_forest(search, game) if compiled else NodeForest(search))
+    """The forest self-play and the engines take for a Go search (make_forest): the compiled one."""
+    forest = make_forest(search, game)
+    assert isinstance(forest, GoForest)
+    return forest
 
 
 def _self_play(game: str, compiled: bool, games: int, simulations: int, opening_moves: int = 0, **search):
@@ -63,7 +58,7 @@ def _assert_the_same(compiled, readable) -> None:
 
 @pytest.mark.parametrize("game, games, simulations", [("go:size=5", 8, 24), ("go:size=9", 4, 10)], ids=["5x5", "9x9"])
 @pytest.mark.parametrize("search", [{}, {"fpu": 0.3, "forced_playouts": 2.0}], ids=["plain", "fpu-forced"])
-def test_compiled_go_self_play_is_the_readable_self_play_bit_for_bit(go_forests, game, games, simulations, search):
+def test_compiled_go_self_play_is_the_readable_self_play_bit_for_bit(game, games, simulations, search):
     readable, slow = _self_play(game, False, games, simulations, **search)
     compiled, fast = _self_play(game, True, games, simulations, **search)
     _assert_the_same(compiled, readable)
@@ -75,14 +70,14 @@ def test_compiled_go_self_play_is_the_readable_self_play_bit_for_bit(go_forests,
         assert any(state.ko_points() for g in compiled for state, _, _ in g.positions)
 
 
-def test_games_from_openings_the_same(go_forests):
+def test_games_from_openings_the_same():
     """Games that start after random moves: each root put on the compiled board by replaying its game."""
     readable, _ = _self_play("go:size=5", False, 6, 16, opening_moves=8)
     compiled, _ = _self_play("go:size=5", True, 6, 16, opening_moves=8)
     _assert_the_same(compiled, readable)
 
 
-def test_a_pool_and_superko_sets_that_fill_grow_and_search_the_same(go_forests, monkeypatch):
+def test_a_pool_and_superko_sets_that_fill_grow_and_search_the_same(monkeypatch):
     monkeypatch.setattr(forests, "NODES_PER_GAME", 1)  # room for one node: every move compacts or grows
     monkeypatch.setattr(go_forest, "FIRST_ROOM", 1)  # and each game's positions outgrow their set
     readable, _ = _self_play("go:size=5", False, 5, 20, fpu=0.2)
@@ -165,15 +160,6 @@ def test_the_go_planes_are_found_on_the_evaluator_or_its_networks_encoder():
     assert go_planes_of(object()) is None
 
 
-def test_action_sums_add_up_as_numpy_does():
-    from engines.go_forest_kernels import action_sum
-
-    rng = np.random.default_rng(0)
-    for n in [*range(0, 140), *range(240, 260), *range(480, 500), 626, 968]:
-        a = rng.standard_normal(n)
-        assert action_sum(a, n) == a.sum()  # bit for bit, past 128 numbers too (a 19x19 board has 362 actions)
-
-
 @pytest.fixture(scope="module")
 def tiny_network(tmp_path_factory):
     """A real (tiny, untrained) network for 5x5 Go, saved: its path and its encoder."""
@@ -189,19 +175,31 @@ def tiny_network(tmp_path_factory):
     return path, encoder
 
 
-def test_a_network_self_plays_the_same_go_games_in_either_forest(tiny_network, go_forests):
-    """A real network's float32 answers, its encoder's Go reading found through it (``loaded.encoder``)."""
+def test_a_network_self_plays_the_same_go_games_in_either_forest(tiny_network, monkeypatch):
+    """A real network's float32 answers, its encoder's Go reading found through it
+    (``loaded.encoder``): self-play takes the compiled Go forest by default."""
     from engines.alphazero import NetworkEvaluator
     from engines.neural.loading import load_network
+    from engines.training import selfplay
 
     path, encoder = tiny_network
     network = load_network(path)
+    forests_made: list = []
+
+    def recorded(search, game, compiled=True):
+        forests_made.append(make_forest(search, game, compiled))
+        return forests_made[-1]
+
+    monkeypatch.setattr(selfplay, "make_forest", recorded)
 
     def play(compiled: bool):
         return selfplay.self_play("go:size=5", NetworkEvaluator(network), encoder, 3,
                                   SelfPlaySettings(parallel=3, simulations=8, compiled=compiled), seed=4)
 
-    fast, slow = play(True), play(False)
+    fast = play(True)
+    assert forests_made and all(isinstance(forest, GoForest) for forest in forests_made)
+    slow = play(False)
+    assert not isinstance(forests_made[-1], GoForest)
     assert fast.moves == slow.moves
     np.testing.assert_array_equal(fast.policies, slow.policies)
     np.testing.assert_array_equal(fast.values, slow.values)
@@ -231,7 +229,6 @@ def test_the_alphazero_engine_plays_the_same_go_game_in_a_compiled_tree(tiny_net
             state = state.apply_move(move)
         return reports, isinstance(agent.forest, GoForest)
 
-    monkeypatch.setattr(alphazero, "make_forest", lambda search, game: compiled_forest(search, game))
     compiled = game()
     monkeypatch.setattr(alphazero, "make_forest", lambda search, game: NodeForest(search))
     readable = game()
