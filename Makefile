@@ -46,7 +46,9 @@ bench: $(STAMP) kernels
 	$(BIN)/python benchmarks/playouts.py --seconds 5
 	$(BIN)/python benchmarks/search.py
 	$(BIN)/python benchmarks/predictor.py
-	$(BIN)/python benchmarks/selfplay.py
+	$(BIN)/python benchmarks/selfplay.py --before
+	$(BIN)/python benchmarks/selfplay.py --tree-only
+	$(BIN)/python benchmarks/selfplay.py --workers 2 --games 256 --parallel 128 --precision bfloat16
 	$(BIN)/python benchmarks/inference.py
 	$(BIN)/python benchmarks/web_engines.py --concurrent 31
 	$(BIN)/python benchmarks/solver.py --positions 30

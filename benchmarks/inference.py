@@ -5,8 +5,8 @@
     python benchmarks/inference.py --paths keras,openvino
 
 Speed: an untrained Connect Four ResNet of 5 blocks x 64 filters (input 6x7x3, 7
-moves) and the shipped ``go9-zero`` network (2 x 32, its auxiliary heads, input
-9x9x11) answer the same batches of 64, 256 and 1,024 positions through each
+moves) and the shipped ``go9-zero`` network (4 blocks x 64 filters, its
+auxiliary heads, input 9x9x11) answer the same batches of 64, 256 and 1,024 positions through each
 runtime: Keras' compiled call on TensorFlow in float32 and in mixed bfloat16,
 TensorFlow with XLA (``jit_compile``), OpenVINO in f32 and bf16, ONNX Runtime,
 and Keras on JAX (this script again, in a process with ``KERAS_BACKEND=jax``).
@@ -106,7 +106,7 @@ def networks() -> list[tuple[str, Any]]:
     connect4 = get_encoder_by_name(None, "connect4")
     go9, _ = load_model(GO9, compile=False)
     return [("Connect Four 5x64", build_resnet(connect4.shape, connect4.num_moves, blocks=5, filters=64)),
-            ("9x9 Go go9-zero 2x32", go9)]
+            ("9x9 Go go9-zero 4x64", go9)]
 
 
 def built(groups: list[str], model: Any) -> tuple[dict[str, Call], dict[str, float], dict[str, str]]:

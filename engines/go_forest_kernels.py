@@ -1,6 +1,6 @@
 """A batch of Go games' PUCT trees in flat arrays, compiled: AlphaZero's search for many Go games at once.
 
-:class:`engines.go_forest.GoForest` drives these kernels; :class:`engines.puct.PUCTSearch`
+:class:`engines.forest.GoForest` drives these kernels; :class:`engines.puct.PUCTSearch`
 over :class:`engines.puct.Node` objects is the readable reference, and the tests
 hold the two to the same visits, simulation for simulation, on the same evaluations.
 

@@ -42,6 +42,7 @@ def main() -> None:
         for _ in range(3):
             state = state.apply_move(agent.select_move(state))
     guided_search()
+    forests()
     small = new_game("connectn:columns=4,rows=4,n=3")  # the Connect-N solver
     solver = small.game.solver()
     assert solver is not None
@@ -75,6 +76,48 @@ def guided_search() -> None:
     search = GoSearch(SearchSettings(guide_after=4, prior_net=300.0, value_share=0.5),
                       load_rollout_policy("go9-rollout"), 1, UniformGuide(5))
     search.search(new_game("go:size=5"), rounds=200, seconds=0.0, deadline=float("inf"), reuse=True)
+
+
+class UniformPlanes:
+    """A network's stand-in for the compiled forests (``engines.forest.PlanesEvaluator``):
+    uniform priors and a value of 0 for every encoded position, its encoder's reading of
+    the planes given, so the forests' kernels compile without TensorFlow."""
+
+    def __init__(self, game: str):
+        from dlgo.encoders import get_encoder_by_name
+
+        self.encoder = get_encoder_by_name(None, game)
+        self.evaluations = 0
+
+    def check(self, state) -> None:
+        self.encoder.check(state.game)
+
+    def stone_planes(self):
+        return self.encoder.stone_planes()
+
+    def go_planes(self):
+        return self.encoder.go_planes()
+
+    def planes_shape(self):
+        return self.encoder.shape
+
+    def evaluate(self, states):
+        return self.evaluate_planes(self.encoder.encode_batch(list(states)))
+
+    def evaluate_planes(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        self.evaluations += len(planes)
+        moves = self.encoder.num_moves
+        return np.full((len(planes), moves), 1.0 / moves, np.float32), np.zeros(len(planes), np.float32)
+
+
+def forests() -> None:
+    """Self-play's compiled forests: PUCT and Gumbel on Connect Four's bitboards, PUCT on Go's board."""
+    from engines.training.selfplay import SelfPlaySettings, self_play
+
+    for game, gumbel in (("connect4", 0), ("connect4", 4), ("go:size=5", 0)):
+        evaluator = UniformPlanes(game)
+        self_play(game, evaluator, evaluator.encoder, 2,  # type: ignore[arg-type]
+                  SelfPlaySettings(parallel=2, simulations=8, gumbel=gumbel), seed=0)
 
 
 if __name__ == "__main__":

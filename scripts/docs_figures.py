@@ -46,7 +46,8 @@ BLOCKS: dict[str, Callable[[], str]] = {
     "alphazero": alphazero, "economies": economies, "vs-gnugo": vs_gnugo, "dead-stones": dead_stones, "reinforcement": reinforcement,
     "course-scale": course_scale, "course-minimax": course_minimax, "course-predictor-plays": course_predictor_plays, "course-alphazero-tictactoe": course_alphazero_tictactoe, "course-predictor": course_predictor, "course-random": course_random, "course-mcts": course_mcts,
     "course-scaling": course_scaling, "scaling": scaling, "course-go19": course_go19, "go19-engine": go19_engine,
-    **{f"bench-{name}": benchmark(name) for name in ("playouts", "search", "predictor", "selfplay", "selfplay-workers",
+    **{f"bench-{name}": benchmark(name) for name in ("playouts", "search", "predictor", "selfplay", "selfplay-tree",
+                                                          "selfplay-workers", "inference", "inference-precision",
                                                           "web_engines", "solver", "bots")},
 }
 

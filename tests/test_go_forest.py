@@ -11,9 +11,7 @@ from dlgo.core.errors import ModelFileError
 from dlgo.core.types import Player
 from dlgo.games import new_game
 from engines import forest as forests
-from engines import go_forest
-from engines.forest import NodeForest, make_forest
-from engines.go_forest import GoForest, go_planes_of
+from engines.forest import GoForest, NodeForest, go_planes_of, make_forest
 from engines.puct import PUCTSearch
 from engines.training.selfplay import SelfPlaySettings, _play_batched
 from test_forest import HashedEvaluator
@@ -79,7 +77,7 @@ def test_games_from_openings_the_same():
 
 def test_a_pool_and_superko_sets_that_fill_grow_and_search_the_same(monkeypatch):
     monkeypatch.setattr(forests, "NODES_PER_GAME", 1)  # room for one node: every move compacts or grows
-    monkeypatch.setattr(go_forest, "FIRST_ROOM", 1)  # and each game's positions outgrow their set
+    monkeypatch.setattr(forests, "FIRST_ROOM", 1)  # and each game's positions outgrow their set
     readable, _ = _self_play("go:size=5", False, 5, 20, fpu=0.2)
     compiled, _ = _self_play("go:size=5", True, 5, 20, fpu=0.2)
     _assert_the_same(compiled, readable)

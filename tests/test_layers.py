@@ -42,6 +42,7 @@ COMPILED_MODULES = {"dlgo.games.kernels", "dlgo.games.go.kernels", "dlgo.games.g
                     "dlgo.games.go.playouts", "dlgo.games.kinarow_kernels", "dlgo.games.solvers.bitboard_kernels",
                     "dlgo.encoders.go_kernels", "engines.mcts_kernels", "engines.go_search",
                     "engines.training.move_patterns", "engines.forest_kernels", "engines.gumbel_forest_kernels",
+                    "engines.go_forest_kernels",
                     "dlgo.games.go.compiled_rules"}
 #: optional packages imported where they are used: OpenSpiel's, beside our games in the benchmarks
 OPTIONAL = {"pyspiel"}

@@ -204,8 +204,10 @@ def openvino_call(model: "keras.Model", precision: str = "float32", threads: int
     if batch_size:
         converted.reshape([batch_size, *model.inputs[0].shape[1:]])
     config: dict[str, Any] = {"INFERENCE_PRECISION_HINT": OPENVINO_PRECISION[precision], "PERFORMANCE_HINT": "LATENCY"}
-    if threads:
+    if threads:  # a share of the cores, beside other processes: OpenVINO's pinning would put every
+        # process's threads on the same first cores (two self-play workers on one core)
         config["INFERENCE_NUM_THREADS"] = threads
+        config["ENABLE_CPU_PINNING"] = False
     compiled = core.compile_model(converted, "CPU", config)
     ports = {name: port for port in compiled.outputs for name in port.get_names()}
     outputs = [ports[name] for name in frozen.outputs]

@@ -1,4 +1,4 @@
-"""Go's rules as the compiled forest of PUCT trees plays them (:mod:`engines.go_forest`).
+"""Go's rules as the compiled forest of PUCT trees plays them (:class:`engines.forest.GoForest`).
 
 :meth:`GoGame.compiled_rules <dlgo.games.go.state.GoGame.compiled_rules>` returns a
 :class:`GoRules`: the compiled board's tables for the board size

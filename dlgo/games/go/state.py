@@ -127,7 +127,7 @@ class GoGame(Game):
     def compiled_rules(self) -> CompiledRules | None:
         """Go's rules compiled (:class:`dlgo.games.go.compiled_rules.GoRules`: the board's
         tables, the komi, a state put on the compiled board), for the compiled forest
-        of PUCT trees (:mod:`engines.go_forest`)."""
+        of PUCT trees (:class:`engines.forest.GoForest`)."""
         from dlgo.games.go.compiled_rules import GoRules  # numba: loaded on first use
 
         return GoRules(self.num_rows, self.num_cols, self.komi)
