@@ -192,16 +192,21 @@ class CompiledForest:
         self.roots[slot] = -1  # its nodes go at the next compaction
 
     def advance(self, key: int, action: int, state: State) -> None:
-        self._make_room(1)  # first: a compaction renumbers the nodes
-        slot = self.slot[key]
-        root = int(self.roots[slot])
-        self.states[key] = state
-        self.noised[slot] = False
+        slot, root = self._moved_on(key, state)
         if self.pool.status[root] != self.kernels.EXPANDED:
             self.roots[slot] = self._planted(state)
             return
         edges = self.pool.action[root, :self.pool.slots[root]]
         self.roots[slot] = self.kernels.advance(self.pool, self.tables, root, int(np.flatnonzero(edges == action)[0]))
+
+    def _moved_on(self, key: int, state: State) -> tuple[int, int]:
+        """Game ``key`` is at ``state`` now, its root not yet moved: its slot and that root
+        (room made first: a compaction renumbers the nodes; the new root's priors unnoised)."""
+        self._make_room(1)
+        slot = self.slot[key]
+        self.states[key] = state
+        self.noised[slot] = False
+        return slot, int(self.roots[slot])
 
     # ------------------------------------------------------------- roots
     def root(self, key: int) -> Node:
@@ -488,11 +493,7 @@ class GoForest(CompiledForest):
             self.games = self.go.regrown(self.games, len(self.games.to_move), 2 * positions)
 
     def advance(self, key: int, action: int, state: State) -> None:
-        self._make_room(1)  # first: a compaction renumbers the nodes
-        slot = self.slot[key]
-        root = int(self.roots[slot])
-        self.states[key] = state
-        self.noised[slot] = False
+        slot, root = self._moved_on(key, state)
         pool, child = self.pool, -1
         if pool.status[root] == self.kernels.EXPANDED:
             edge = np.flatnonzero(pool.action[root, :pool.slots[root]] == action)

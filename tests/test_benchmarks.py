@@ -15,7 +15,8 @@ ROOT = Path(__file__).resolve().parents[1]
     ("playouts.py", ["--seconds", "0.01"]),
     ("search.py", ["--moves", "1"]),
     ("predictor.py", ["--seconds", "0.01", "--model", "tiny", "--games", "3"]),
-    ("selfplay.py", ["--games", "2", "--parallel", "2", "--simulations", "2", "--blocks", "1", "--filters", "4"]),
+    ("selfplay.py", ["--games", "2", "--parallel", "2", "--simulations", "2", "--blocks", "1", "--filters", "4",
+                     "--before"]),
     ("web_engines.py", ["--engines", "random", "--concurrent", "2"]),
     ("bots.py", ["--games", "2"]),
 ])
@@ -27,3 +28,5 @@ def test_benchmark_scripts_run_and_save_their_table(script, args, tmp_path):
     saved = out.read_text()
     assert saved.startswith(f"Measured by `python benchmarks/{script} ")
     assert saved.count("\n| ") >= 2 and saved.splitlines()[-1] in run.stdout  # the table, as printed
+    if "--before" in args:  # each case beside self-play as it ran before, and the speed-up
+        assert saved.count("readable (before)") == saved.count("| compiled |") >= 1 and "x |" in saved

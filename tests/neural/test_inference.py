@@ -187,3 +187,24 @@ def _has(module: str) -> bool:
     except ImportError:
         return False
     return True
+
+
+def test_a_runtime_given_a_thread_count_leaves_its_threads_unpinned(model, monkeypatch):
+    """Self-play workers get one thread each: pinned, OpenVINO would put every
+    process's thread on the same first core (two workers ran as fast as one)."""
+    pytest.importorskip("openvino")
+    core, configs = inference._openvino_core(), []
+
+    class Recording:
+        def __getattr__(self, name):
+            return getattr(core, name)
+
+        def compile_model(self, network, device, config):
+            configs.append(dict(config))
+            return core.compile_model(network, device, config)
+
+    monkeypatch.setattr(inference, "_openvino_core", lambda: Recording())
+    inference.openvino_call(model, threads=1)
+    inference.openvino_call(model)
+    assert configs[0]["INFERENCE_NUM_THREADS"] == 1 and configs[0]["ENABLE_CPU_PINNING"] is False
+    assert "ENABLE_CPU_PINNING" not in configs[1]  # all cores, this process alone: OpenVINO's default
