@@ -594,7 +594,7 @@ def test_the_connect4_ceiling_learns_nested_shares_for_equal_steps_and_measures_
 
 def test_a_challenger_replaces_the_shipped_network_only_when_it_beats_it(tmp_path):
     """The shipped Connect Four network against an untrained one, both ways: it
-    wins on the solved positions and in games, and is copied; the untrained one
+    wins on the solved positions and in colour-swapped pairs from the balanced openings, and is copied; the untrained one
     does not, and nothing is copied."""
     import pandas as pd
 
@@ -614,7 +614,12 @@ def test_a_challenger_replaces_the_shipped_network_only_when_it_beats_it(tmp_pat
     positions = pd.read_csv(tmp_path / "wins" / "positions.csv").set_index("network")
     assert positions.loc["challenger", "mistakes_search"] < positions.loc["shipped", "mistakes_search"]
     assert pd.read_csv(tmp_path / "wins" / "games.csv")["score"].mean() > 0.5
-    assert "wins on both counts" in (tmp_path / "wins" / "summary.md").read_text()
+    games = pd.read_csv(tmp_path / "wins" / "games.csv")
+    assert list(games["first"]) == [1, 0] * (len(games) // 2)  # colour-swapped pairs, one opening each
+    assert (games["opening"].iloc[::2].values == games["opening"].iloc[1::2].values).all()
+    assert games["opening"].nunique() == len(games) // 2
+    assert "The challenger replaces the shipped network" in (tmp_path / "wins" / "summary.md").read_text()
+    assert (tmp_path / "wins" / "test.png").exists()
     assert ship.read_bytes() == shipped.read_bytes()
     other = tmp_path / "other.keras"
     assert challenger.main(["--quick", "--network", str(untrained), "--shipped", str(shipped), "--ship", str(other),

@@ -5,7 +5,9 @@ book (:mod:`dlgo.games.solvers.opening_book`) and the solved position sets
 ``dlgo solve-book`` solves every position of the book's last ply (one per
 mirror pair), writing the book after each, then scores the earlier plies from
 them. ``dlgo positions`` samples positions from seeded games and keeps each with
-every move's exact score, in the six sets of Pons' benchmark.
+every move's exact score, in the six sets of Pons' benchmark. ``dlgo openings``
+keeps balanced openings for matches: seeded positions a few plies in whose exact
+result is a draw or a win only with the last stones (:func:`generate_openings`).
 """
 from __future__ import annotations
 
@@ -22,8 +24,8 @@ from dlgo.core.errors import SpecError
 from dlgo.core.game import State
 from dlgo.storage.atomic import atomic_write
 from dlgo.storage.folders import hold_folder
-from dlgo.formats.positions import (SETS, SolvedPosition, append_position, open_positions_log, remaining_plies,
-                                    set_of, shipped_positions, write_positions)
+from dlgo.formats.positions import (SETS, SolvedPosition, append_position, append_row, open_log,
+                                    open_positions_log, remaining_plies, set_of, shipped_positions, write_positions)
 from dlgo.display.progress import progress_bar
 from dlgo.games import get_game
 from dlgo.games.solvers.opening_book import book_of, book_path, book_text, positions_at, read_entries
@@ -247,3 +249,124 @@ def shipped_sets(spec: str) -> Path | None:
         return None
     path = shipped_positions(board_name(solver))
     return path if path.exists() else None
+
+
+
+# ------------------------------------------------------------- balanced openings
+#: where the suite's balanced openings are: ``openings/<board>.txt``, in the opening book's format
+OPENINGS = Path(__file__).resolve().parent / "openings"
+#: an openings run's log: each candidate solved, as it comes
+OPENING_COLUMNS = ["candidate", "moves", "score"]
+
+
+def shipped_openings(board: str) -> Path:
+    """The shipped openings file of a board (``connect-7x6-4``)."""
+    return OPENINGS / f"{board}.txt"
+
+
+def solve_opening(job: tuple[str, int, int, int, int]) -> tuple[int, str, int] | None:
+    """Opening candidate ``k``: ``plies`` moves of seeded random play (none that
+    loses at once), its columns (from 1) and exact score; None if the game ends first."""
+    spec, seed, k, plies, table_bits = job
+    state = candidate(spec, seed, k, plies, "random")
+    if state is None:
+        return None
+    solver = cached_solver(spec, table_bits)
+    columns = "".join(str(action + 1) for action in (state.move_to_index(m) for m in state.move_history()))
+    return k, columns, solver.score(state)
+
+
+def generate_openings(spec: str, out_dir: str | Path, count: int = 200, plies: int = 8, balance: int = 2,
+                      seed: int = 0, workers: int | None = None, ship: bool = False, table_bits: int = 22,
+                      progress: bool = True) -> Path:
+    """``count`` balanced openings of the Connect-N game ``spec`` into
+    ``out_dir/openings.txt`` (``ship``: and where the suite finds them); resumable.
+    Candidate ``k`` is ``plies`` moves of seeded random play, solved; it is kept
+    when its exact score is within ``balance`` of a draw (Pons' scores: 0 a draw,
+    1 a win with the winner's last stone) and no earlier candidate is it or its
+    mirror image. A match plays each opening once with each colour, so an opening
+    that one side wins with perfect play still decides nothing by itself; a
+    balanced one also leaves neither side a quick win. The openings depend on the
+    seed alone, not on the workers."""
+    solver = bitboard_solver(spec)
+    game, shape = solver.game, solver.shape
+    if not 0 < plies < shape.cells:
+        raise SpecError(f"--plies {plies}: an opening of {game.spec} has 1 to {shape.cells - 1} stones")
+    limit = 200 * count  # candidates tried before giving up (a balance no position has)
+    with hold_folder(out_dir, "openings", game=game.spec, seed=seed, plies=plies, balance=balance) as folder:
+        log_path = folder / "candidates.csv"
+        solved = {int(row["candidate"]): (row["moves"], int(row["score"]))
+                  for row in open_log(log_path, OPENING_COLUMNS)}
+
+        def keep(found: tuple[int, str, int] | None) -> None:  # each solved candidate, durable as it comes
+            if found is not None:
+                append_row(log_path, OPENING_COLUMNS, dict(zip(OPENING_COLUMNS, found)))
+                solved[found[0]] = found[1:]
+
+        def chosen() -> dict[str, int]:
+            kept: dict[str, int] = {}
+            seen: set[int] = set()
+            for k in sorted(solved):
+                moves, score = solved[k]
+                key = Position.after(shape, moves).book_key()
+                if abs(score) <= balance and key not in seen and len(kept) < count:
+                    seen.add(key)
+                    kept[moves] = score
+            return kept
+
+        bar = progress_bar(total=count, initial=len(chosen()), unit="opening", desc="balanced openings",
+                           disable=not progress)
+        workers = workers or os.cpu_count() or 1
+        k = 0
+        with worker_pool(workers) if workers > 1 else nullcontext() as pool:
+            while len(chosen()) < count and k < limit:
+                batch: list[tuple[str, int, int, int, int]] = []
+                while len(batch) < 2 * workers and k < limit:
+                    if k not in solved:
+                        batch.append((game.spec, seed, k, plies, table_bits))
+                    k += 1
+                before = len(chosen())
+                run_jobs(solve_opening, batch, keep, pool)
+                bar.update(len(chosen()) - before)
+        bar.close()
+        found = chosen()
+        if len(found) < count:
+            log.warning("after %d candidates, %d openings of %d plies within %d of a draw, not %d",
+                        limit, len(found), plies, balance, count)
+        text = openings_text(shape, plies, found, f"{len(found)} positions of {plies} plies from seeded random "
+                             f"play (dlgo openings --seed {seed}), each within {balance} of a draw")
+        path = folder / "openings.txt"
+        for target in (path, shipped_openings(board_name(solver))) if ship else (path,):
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with atomic_write(target) as handle:
+                handle.write(text)
+        return shipped_openings(board_name(solver)) if ship else path
+
+
+def openings_text(shape: Shape, plies: int, entries: dict[str, int], about: str) -> str:
+    """An openings file: the opening book's format (:func:`book_text`), its entries in the order given
+    (a match that stops early plays the first ones)."""
+    head = book_text(shape, plies, {}, about).replace("the Connect-N solver's opening book", "balanced openings")
+    return head + "".join(f"{moves} {score}\n" for moves, score in entries.items())
+
+
+def balanced_openings(spec: str, path: str | Path | None = None) -> list[State]:
+    """The openings of ``path`` (default: the shipped ones of the game ``spec``'s
+    board) as positions of the game, in the file's order; [] where none ship."""
+    try:
+        solver = bitboard_solver(spec)
+    except SpecError:
+        if path is None:
+            return []
+        raise
+    file = Path(path) if path is not None else shipped_openings(board_name(solver))
+    if path is None and not file.exists():
+        return []
+    _, entries = read_entries(file, solver.shape)
+    openings = []
+    for moves in entries:
+        state = solver.game.initial_state()
+        for column in moves:
+            state = state.apply_action(int(column) - 1)
+        openings.append(state)
+    return openings

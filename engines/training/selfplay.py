@@ -162,9 +162,11 @@ Seat = Callable[[int, Player], int]
 
 
 def _play_batched(game: str, searches: Sequence[MoveSearch], seat: Seat, num_games: int, settings: SelfPlaySettings,
-                  *, noise: bool, rng: np.random.Generator, progress: bool, desc: str) -> list[_Game]:
+                  *, noise: bool, rng: np.random.Generator, progress: bool, desc: str,
+                  starts: Callable[[int], State] | None = None) -> list[_Game]:
     """Play ``num_games`` games, ``settings.parallel`` at a time; ``seat`` names the
-    search that moves for each player. With ``settings.fast_simulations`` > 0
+    search that moves for each player; ``starts`` gives game ``k``'s first position
+    (default :func:`random_opening`). With ``settings.fast_simulations`` > 0
     each move is a full one with probability ``full_fraction``, else a fast one
     (see the module's docstring)."""
     forests = [make_forest(search, new_game(game).game, settings.compiled) for search in searches]
@@ -174,7 +176,7 @@ def _play_batched(game: str, searches: Sequence[MoveSearch], seat: Seat, num_gam
     bar = progress_bar(total=num_games, desc=desc, unit="game", disable=not progress, leave=False)
     while active or started < num_games:
         while len(active) < settings.parallel and started < num_games:
-            opening = random_opening(game, settings.opening_moves, rng)
+            opening = starts(started) if starts else random_opening(game, settings.opening_moves, rng)
             active.append(_Game(started, opening, moves=len(opening.move_history())))
             for forest in forests:
                 forest.plant(started, opening)
@@ -366,11 +368,33 @@ def value_targets(game: str, evaluator: Evaluator, num_games: int, settings: Sel
                         np.array([r for g in games for r in greedy_returns(g)], np.float32))
 
 
+class MatchGame(NamedTuple):
+    """One game of a batched match: its number, where it started, where it ended,
+    and the first evaluator's score (win 1, draw 0.5, loss 0)."""
+
+    number: int
+    opening: State
+    final: State
+    score: float
+
+
 def play_batched_match(game: str, first: Evaluator, second: Evaluator, num_games: int,
                        settings: MatchSettings = MatchSettings(), *, seed: int | None = None,
                        progress: bool = False, desc: str = "vs previous") -> list[float]:
     """``first`` against ``second`` with search and no noise, ``first`` opening the
     even-numbered games. Returns ``first``'s score per game (win 1, draw 0.5, loss 0)."""
+    return [g.score for g in play_batched_games(game, first, second, num_games, settings, seed=seed,
+                                                progress=progress, desc=desc)]
+
+
+def play_batched_games(game: str, first: Evaluator, second: Evaluator, num_games: int,
+                       settings: MatchSettings = MatchSettings(), *, openings: Sequence[State] | None = None,
+                       seed: int | None = None, progress: bool = False, desc: str = "vs previous") -> list[MatchGame]:
+    """:func:`play_batched_match`'s games in full. With ``openings``, games ``2i``
+    and ``2i + 1`` start from ``openings[i]``, ``first`` playing the first player's
+    colour in the even one and the second player's in the odd one (a colour-swapped pair)."""
+    if openings is not None and len(openings) * 2 < num_games:
+        raise ValueError(f"{num_games} games in pairs need {(num_games + 1) // 2} openings, not {len(openings)}")
     searches = [make_search(first, settings, seed), make_search(second, settings, seed)]
     opener = new_game(game).next_player
 
@@ -380,14 +404,16 @@ def play_batched_match(game: str, first: Evaluator, second: Evaluator, num_games
     played = SelfPlaySettings(parallel=settings.parallel, simulations=settings.simulations, c=settings.c,
                               temperature_moves=settings.temperature_moves, gumbel=settings.gumbel,
                               compiled=settings.compiled)
+    starts = None if openings is None else (lambda k: openings[k // 2])
     games = _play_batched(game, searches, seat, num_games, played, noise=False, rng=np.random.default_rng(seed),
-                          progress=progress, desc=desc)
-    scores = []
+                          progress=progress, desc=desc, starts=starts)
+    results = []
     for g in games:
         winner = g.state.winner()
         first_player = opener if g.index % 2 == 0 else opener.other
-        scores.append(0.5 if winner is None else float(winner == first_player))
-    return scores
+        start = openings[g.index // 2] if openings is not None else new_game(game)
+        results.append(MatchGame(g.index, start, g.state, 0.5 if winner is None else float(winner == first_player)))
+    return results
 
 
 def greedy_returns(g: _Game) -> list[float]:

@@ -1,23 +1,30 @@
 """A new Connect Four network against the shipped one: does it replace it?
 
-    python experiments/crosschecks/challenger.py --network data/alphazero-economies-connect4/puct16/checkpoint.keras
+    python experiments/crosschecks/challenger.py --network data/alphazero-connect4-recipe/checkpoint.keras
     python experiments/crosschecks/challenger.py --network PATH --ship checkpoints/connect4.keras
     python experiments/crosschecks/challenger.py --quick
 
-The suite replaces its shipped network only with one that beats it on the
-solved position sets and in games. Both networks play the critical positions
-of the early-game solved sets (``begin-easy``, ``begin-medium``,
-``begin-hard``: the positions where some move changes the game-theoretic
-result), from their raw policy and after PUCT with ``--simulations`` (a move
-that changes the result is a mistake); then they play ``--games`` games head to
-head with that search, colours alternating, the first two moves of each game
-sampled by visits so that the games differ, the searches of all the games
-advancing together (one network call per side per step). The challenger wins
-where it makes fewer mistakes with search and scores above 50%; ``--ship``
-then copies it (atomically) to the path given.
+The suite replaces its shipped network only as engine testers replace theirs.
+Both networks play the critical positions of the early-game solved sets
+(``begin-easy``, ``begin-medium``, ``begin-hard``: the positions where some move
+changes the game-theoretic result), from their raw policy and after PUCT with
+``--simulations`` (a move that changes the result is a mistake). Then they play
+the suite's balanced openings (``dlgo openings``: solved positions 8 plies in
+that neither side wins before its last two stones) in colour-swapped pairs,
+each opening once with each network on each colour, PUCT ``--simulations`` a
+move and no noise, until a sequential test (fishtest's pentanomial GSPRT, H0
+"the challenger gains ``--elo0``" against H1 "it gains ``--elo1``") decides or
+``--max-pairs`` are played (:mod:`engines.training.paired_match`).
 
-Writes ``positions.csv`` (each network's mistake rates), ``games.csv`` (each
-game's colours and score) and ``summary.md`` to --out.
+The challenger ships where the test accepts H1 and it makes no more mistakes
+with search; where the test ends undecided, where it makes fewer. ``--ship``
+then copies it (atomically) to the path given. A killed run resumes at the pairs
+it had not finished.
+
+Writes ``positions.csv`` (each network's mistake rates), ``games.csv`` (every
+game: its pair, opening, colours, moves and the challenger's score),
+``test.png`` (the test's log-likelihood ratio after each chunk of pairs, between
+its bounds) and ``summary.md`` to --out.
 """
 from __future__ import annotations
 
@@ -30,13 +37,17 @@ from pathlib import Path
 
 import pandas as pd
 
-from dlgo.arena.ratings import wilson_interval
+from dlgo.arena.sprt import SPRT
 from dlgo.core.arguments import count
+from dlgo.core.errors import SpecError
+from dlgo.data.solved import balanced_openings
 from dlgo.storage.atomic import atomic_write
+from dlgo.storage.folders import hold_folder
 from engines.alphazero import NetworkEvaluator
 from engines.neural.loading import load_network
+from engines.training.paired_match import PairedMatch, PairedResult, pentanomial, play_paired_match
 from engines.training.references import EARLY_SETS, measure_reference, reference_positions
-from engines.training.selfplay import MatchSettings, play_batched_match
+from engines.training.selfplay import MatchSettings
 from experiments.shared import chapters
 
 GAME = "connect4"
@@ -47,8 +58,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--network", required=True, help="the challenger: a Connect Four policy-value network (.keras)")
     p.add_argument("--shipped", default="connect4", help="the network to beat (default: the shipped connect4)")
     p.add_argument("--simulations", type=count("simulations"), default=200, help="PUCT simulations a move (default 200)")
-    p.add_argument("--games", type=count("games", 2), default=200, help="games head to head (default 200)")
-    p.add_argument("--ship", default=None, help="copy the challenger here if it wins on both counts")
+    p.add_argument("--max-pairs", type=count("games"), default=400,
+                   help="colour-swapped pairs played at most, if the test has not decided (default 400)")
+    p.add_argument("--elo0", type=float, default=0.0, help="the test's H0: the challenger gains this much (default 0)")
+    p.add_argument("--elo1", type=float, default=20.0, help="the test's H1: it gains this much (default 20)")
+    p.add_argument("--openings", default=None, help="an openings file (default: the suite's, from `dlgo openings`)")
+    p.add_argument("--ship", default=None, help="copy the challenger here if it wins")
     return p
 
 
@@ -64,18 +79,21 @@ def on_positions(networks: dict[str, str], simulations: int, per_set: int, seed:
     return pd.DataFrame(rows)
 
 
-def head_to_head(challenger: str, shipped: str, games: int, simulations: int, seed: int) -> pd.DataFrame:
-    """The challenger's score in each game (it opens the even-numbered ones)."""
-    settings = MatchSettings(parallel=min(games, 100), simulations=simulations)
-    scores = play_batched_match(GAME, NetworkEvaluator(load_network(challenger)),
-                                NetworkEvaluator(load_network(shipped)), games, settings, seed=seed, progress=True,
-                                desc="head to head")
-    return pd.DataFrame({"game": range(games), "challenger_opens": [k % 2 == 0 for k in range(games)],
-                         "score": scores})
+def decide(result: PairedResult, fewer: bool, no_more: bool) -> tuple[bool, str]:
+    """Whether the challenger ships, and why, from the test and the solved positions."""
+    accepted = result.verdict.accepted if result.verdict else None
+    if accepted == "H1":
+        return no_more, ("the test accepts H1 and it makes no more mistakes with search" if no_more else
+                         "the test accepts H1, but it makes more mistakes with search")
+    if accepted == "H0":
+        return False, "the test accepts H0"
+    return fewer, ("the test is undecided and it makes fewer mistakes with search" if fewer else
+                   "the test is undecided and it makes no fewer mistakes with search")
 
 
-def verdict_lines(positions: pd.DataFrame, games: pd.DataFrame, args: argparse.Namespace) -> tuple[list[str], bool]:
-    """The summary's body and whether the challenger won on both counts."""
+def verdict_lines(positions: pd.DataFrame, result: PairedResult, sprt: SPRT, args: argparse.Namespace,
+                  games: pd.DataFrame) -> tuple[list[str], bool]:
+    """The summary's body and whether the challenger ships."""
     mine, theirs = (positions.set_index("network").loc[role] for role in ("challenger", "shipped"))
     n = int(mine["positions"])
     lines = ["## On the solved positions", "",
@@ -84,46 +102,85 @@ def verdict_lines(positions: pd.DataFrame, games: pd.DataFrame, args: argparse.N
     for role, row in (("challenger", mine), ("shipped", theirs)):
         lines.append(f"| {role} (`{row['path']}`) | {chapters.rate_cell(row['mistakes_raw'], n)} | "
                      f"{chapters.rate_cell(row['mistakes_search'], n)} |")
-    score = float(games["score"].mean())
-    opening, second = games[games.challenger_opens]["score"].mean(), games[~games.challenger_opens]["score"].mean()
-    low, high = wilson_interval(score, len(games))
-    fewer = mine["mistakes_search"] < theirs["mistakes_search"]
-    won = fewer and score > 0.5
+    elo, elo_low, elo_high = result.elo
+    verdict = result.verdict
+    opening, answering = (games[games["first"] == side]["score"].mean() for side in (1, 0))
+    state = {"H1": "accepts H1", "H0": "accepts H0", None: "is undecided"}[verdict.accepted if verdict else None]
     lines += ["", "## Head to head", "",
-              f"{len(games)} games, PUCT {args.simulations} a move on both sides: the challenger scores "
-              f"**{score:.1%}** ({low:.1%}-{high:.1%}; {opening:.1%} when it opens, {second:.1%} when it "
-              f"answers).", "", "## Verdict", "",
-              ("The challenger wins on both counts: fewer mistakes with search and above 50% in games."
-               if won else "The challenger does not replace the shipped network: "
-               + ("it makes no fewer mistakes with search" if not fewer else "")
-               + (" and " if not fewer and score <= 0.5 else "")
-               + (f"it scores {score:.1%}, not above 50%, in games" if score <= 0.5 else "") + "."), ""]
-    return lines, won
+              f"{result.pairs} colour-swapped pairs ({2 * result.pairs} games) from the balanced openings, PUCT "
+              f"{args.simulations} a move on both sides: the challenger scores **{result.score:.1%}** "
+              f"({result.low:.1%}-{result.high:.1%}, 95% from the pairs; {elo:+.0f} Elo, {elo_low:+.0f} to "
+              f"{elo_high:+.0f}); {opening:.1%} on the first player's colour, {answering:.1%} on the second's.", "",
+              "Pairs by the challenger's half points out of 4 (0: lost both ... 4: won both): "
+              + ", ".join(f"{k}: {c}" for k, c in enumerate(result.counts)) + ".", ""]
+    if verdict is not None:
+        lines += [f"The test (H0 {sprt.elo0:+g} Elo, H1 {sprt.elo1:+g}, alpha {sprt.alpha:g}, beta {sprt.beta:g}) "
+                  f"{state}: log-likelihood ratio {verdict.llr:+.2f} between {verdict.lower:+.2f} and "
+                  f"{verdict.upper:+.2f} (`test.png`).", ""]
+    fewer = mine["mistakes_search"] < theirs["mistakes_search"]
+    no_more = mine["mistakes_search"] <= theirs["mistakes_search"]
+    ships, why = decide(result, fewer, no_more)
+    outcome = ("replaces" if args.ship else "beats") if ships else "does not replace"
+    lines += ["## Verdict", "", f"The challenger {outcome} the shipped network: {why}"
+              + (" (`--ship PATH` copies it there)." if ships and not args.ship else "."), ""]
+    return lines, ships
+
+
+def plot_test(games: pd.DataFrame, sprt: SPRT, chunk: int, path: Path) -> None:
+    """The test's log-likelihood ratio after each chunk of pairs, between its bounds."""
+    from dlgo.display.plotting import new_figure, save_figure
+    scores = list(games["score"])
+    pairs = list(range(chunk, len(scores) // 2 + chunk, chunk))
+    llrs = [sprt.verdict(pentanomial(scores[: 2 * min(p, len(scores) // 2)])).llr for p in pairs]
+    fig, ax = new_figure((6.4, 3.6))
+    ax.plot([0, *[min(p, len(scores) // 2) for p in pairs]], [0.0, *llrs], marker="o", label="LLR")
+    for bound, name in ((sprt.upper, "accept H1"), (sprt.lower, "accept H0")):
+        ax.axhline(bound, color="0.5", linestyle="--", linewidth=1)
+        ax.annotate(name, (0, bound), xytext=(2, 2), textcoords="offset points", fontsize=8)
+    ax.set_xlabel("colour-swapped pairs")
+    ax.set_ylabel("log-likelihood ratio")
+    ax.set_title(f"SPRT H0 {sprt.elo0:+g} Elo against H1 {sprt.elo1:+g}")
+    save_figure(fig, path)
 
 
 @chapters.script
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     chapters.check_engines([f"alphazero:checkpoint={args.network}", f"alphazero:checkpoint={args.shipped}"], GAME)
+    sprt = SPRT(args.elo0, args.elo1)
+    openings = balanced_openings(GAME, args.openings)
+    if args.quick:  # a few positions and pairs with a small search: the pipeline, not the verdict
+        args.max_pairs, args.simulations = 4, 8
+    if args.max_pairs > len(openings):
+        raise SpecError(f"--max-pairs {args.max_pairs}: there are {len(openings)} openings, one a pair")
     chapters.take_folders(args)
     out = Path(args.out)
-    if args.quick:  # a few positions and games with a small search: the pipeline, not the verdict
-        args.games, args.simulations = 6, 8
     per_set = 10 if args.quick else 1000
+    chunk = 2 if args.quick else 32
     networks = {"challenger": args.network, "shipped": args.shipped}
-    positions = on_positions(networks, args.simulations, per_set, args.seed)
-    played = head_to_head(args.network, args.shipped, args.games, args.simulations, args.seed)
-    for name, table in (("positions.csv", positions), ("games.csv", played)):
-        with atomic_write(out / name) as handle:
-            table.to_csv(handle, index=False)
-    body, won = verdict_lines(positions, played, args)
-    if won and args.ship:
-        Path(args.ship).parent.mkdir(parents=True, exist_ok=True)
-        with atomic_write(Path(args.ship), "wb") as handle:
-            handle.write(Path(args.network).read_bytes())
-        body += [f"Shipped: copied to `{args.ship}`.", ""]
-    chapters.write_lines(out / "summary.md", ["# A Connect Four challenger against the shipped network", "",
-                                              f"Reproduce: `{chapters.command(__file__, argv)}`", "", *body])
+    with hold_folder(out, "challenger", challenger=args.network, shipped=args.shipped, simulations=args.simulations,
+                     elo0=args.elo0, elo1=args.elo1, openings=args.openings, seed=args.seed, quick=args.quick):
+        if (out / "positions.csv").exists():  # a resumed run: measured already, with these settings
+            positions = pd.read_csv(out / "positions.csv")
+        else:
+            positions = on_positions(networks, args.simulations, per_set, args.seed)
+            with atomic_write(out / "positions.csv") as handle:
+                positions.to_csv(handle, index=False)
+        match = PairedMatch(openings, MatchSettings(parallel=2 * chunk, simulations=args.simulations), sprt,
+                            max_pairs=args.max_pairs, chunk=chunk)
+        played = play_paired_match(GAME, NetworkEvaluator(load_network(args.network)),
+                                   NetworkEvaluator(load_network(args.shipped)), match, out / "games.csv",
+                                   seed=args.seed, progress=True, desc="head to head")
+        games = pd.read_csv(out / "games.csv")
+        plot_test(games, sprt, chunk, out / "test.png")
+        body, ships = verdict_lines(positions, played, sprt, args, games)
+        if ships and args.ship:
+            Path(args.ship).parent.mkdir(parents=True, exist_ok=True)
+            with atomic_write(Path(args.ship), "wb") as handle:
+                handle.write(Path(args.network).read_bytes())
+            body += [f"Shipped: copied to `{args.ship}`.", ""]
+        chapters.write_lines(out / "summary.md", ["# A Connect Four challenger against the shipped network", "",
+                                                  f"Reproduce: `{chapters.command(__file__, argv)}`", "", *body])
     print("\n".join(body))
     print(f"report: {out}/summary.md")
     return 0

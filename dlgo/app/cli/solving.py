@@ -1,6 +1,6 @@
 """``dlgo solve`` (a position's exact move scores), ``dlgo solve-book`` (the
-solver's opening book), ``dlgo positions`` (the solved position sets) and
-``dlgo mistakes`` (how often engines change a solved position's result)."""
+solver's opening book), ``dlgo positions`` (the solved position sets), ``dlgo
+openings`` (balanced openings for matches) and ``dlgo mistakes`` (how often engines change a solved position's result)."""
 from __future__ import annotations
 
 import argparse
@@ -14,7 +14,7 @@ from dlgo.arena.workers import StoppableWorker, WorkerDied
 from dlgo.core.arguments import count, seconds, whole
 from dlgo.core.errors import DlgoError, SpecError
 from dlgo.core.game import State
-from dlgo.data.solved import PLAYS, bitboard_solver, board_name, generate_book, generate_positions
+from dlgo.data.solved import PLAYS, bitboard_solver, board_name, generate_book, generate_openings, generate_positions
 from dlgo.formats.positions import SETS, load_sets
 from dlgo.display.progress import progress_bar
 from dlgo.games import new_game
@@ -62,6 +62,20 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--ship", action="store_true", help="also install the sets where the suite finds them")
     p.set_defaults(func=cmd_positions)
 
+
+    p = sub.add_parser("openings", help="balanced openings for matches: seeded positions a few plies in, solved, "
+                                        "kept where neither side wins before the last stones; resumable")
+    p.add_argument("--game", default="connect4", help="a Connect-N game spec (default connect4)")
+    p.add_argument("--count", type=count("positions"), default=200, help="openings to keep (default 200)")
+    p.add_argument("--plies", type=count("plies"), default=8, help="stones of each opening (default 8)")
+    p.add_argument("--balance", type=whole(0, 64), default=2, metavar="SCORE",
+                   help="the largest exact score kept, either side (default 2: a draw, or a win with one of the "
+                        "winner's last two stones)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the random play the openings come from (default 0)")
+    p.add_argument("--out", default="runs/openings", help="run folder (default runs/openings); rerun to resume")
+    p.add_argument("--workers", type=count("processes"), default=None, help="worker processes (default: all cores)")
+    p.add_argument("--ship", action="store_true", help="also install them where matches find them")
+    p.set_defaults(func=cmd_openings)
 
     p = sub.add_parser("mistakes", help="engines on the solved position sets: how often each changes the result "
                                         "(over all and critical positions), and its seconds a move")
@@ -140,6 +154,14 @@ def _send_move_scores(send: Callable[[tuple[int, int]], None], game: str, moves:
     assert solver is not None  # checked before the worker started
     for action in state.legal_actions():
         send((action, move_score(solver, state, action)))
+
+
+def cmd_openings(args: argparse.Namespace) -> int:
+    bitboard_solver(args.game)  # a game without the solver: said before the folder is taken
+    path = generate_openings(args.game, args.out, count=args.count, plies=args.plies, balance=args.balance,
+                             seed=args.seed, workers=args.workers, ship=args.ship)
+    print(f"openings: {path}")
+    return 0
 
 
 def cmd_solve_book(args: argparse.Namespace) -> int:
