@@ -276,6 +276,20 @@ def solve_opening(job: tuple[str, int, int, int, int]) -> tuple[int, str, int] |
     return k, columns, solver.score(state)
 
 
+def choose_openings(solved: dict[int, tuple[str, int]], shape: Shape, balance: int, count: int) -> dict[str, int]:
+    """The first ``count`` solved candidates (number -> moves, score) within ``balance``
+    of a draw, none the same position as an earlier one or its mirror image: moves -> score."""
+    kept: dict[str, int] = {}
+    seen: set[int] = set()
+    for k in sorted(solved):
+        moves, score = solved[k]
+        key = Position.after(shape, moves).book_key()
+        if abs(score) <= balance and key not in seen and len(kept) < count:
+            seen.add(key)
+            kept[moves] = score
+    return kept
+
+
 def generate_openings(spec: str, out_dir: str | Path, count: int = 200, plies: int = 8, balance: int = 2,
                       seed: int = 0, workers: int | None = None, ship: bool = False, table_bits: int = 22,
                       progress: bool = True) -> Path:
@@ -304,15 +318,7 @@ def generate_openings(spec: str, out_dir: str | Path, count: int = 200, plies: i
                 solved[found[0]] = found[1:]
 
         def chosen() -> dict[str, int]:
-            kept: dict[str, int] = {}
-            seen: set[int] = set()
-            for k in sorted(solved):
-                moves, score = solved[k]
-                key = Position.after(shape, moves).book_key()
-                if abs(score) <= balance and key not in seen and len(kept) < count:
-                    seen.add(key)
-                    kept[moves] = score
-            return kept
+            return choose_openings(solved, shape, balance, count)
 
         bar = progress_bar(total=count, initial=len(chosen()), unit="opening", desc="balanced openings",
                            disable=not progress)

@@ -41,6 +41,7 @@ from dlgo.arena.sprt import SPRT
 from dlgo.core.arguments import count
 from dlgo.core.errors import SpecError
 from dlgo.data.solved import balanced_openings
+from dlgo.display.plotting import new_figure, save_figure
 from dlgo.storage.atomic import atomic_write
 from dlgo.storage.folders import hold_folder
 from engines.alphazero import NetworkEvaluator
@@ -128,7 +129,6 @@ def verdict_lines(positions: pd.DataFrame, result: PairedResult, sprt: SPRT, arg
 
 def plot_test(games: pd.DataFrame, sprt: SPRT, chunk: int, path: Path) -> None:
     """The test's log-likelihood ratio after each chunk of pairs, between its bounds."""
-    from dlgo.display.plotting import new_figure, save_figure
     scores = list(games["score"])
     pairs = list(range(chunk, len(scores) // 2 + chunk, chunk))
     llrs = [sprt.verdict(pentanomial(scores[: 2 * min(p, len(scores) // 2)])).llr for p in pairs]

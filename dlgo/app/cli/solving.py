@@ -63,19 +63,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_positions)
 
 
-    p = sub.add_parser("openings", help="balanced openings for matches: seeded positions a few plies in, solved, "
-                                        "kept where neither side wins before the last stones; resumable")
-    p.add_argument("--game", default="connect4", help="a Connect-N game spec (default connect4)")
-    p.add_argument("--count", type=count("positions"), default=200, help="openings to keep (default 200)")
-    p.add_argument("--plies", type=count("plies"), default=8, help="stones of each opening (default 8)")
-    p.add_argument("--balance", type=whole(0, 64), default=2, metavar="SCORE",
-                   help="the largest exact score kept, either side (default 2: a draw, or a win with one of the "
-                        "winner's last two stones)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the random play the openings come from (default 0)")
-    p.add_argument("--out", default="runs/openings", help="run folder (default runs/openings); rerun to resume")
-    p.add_argument("--workers", type=count("processes"), default=None, help="worker processes (default: all cores)")
-    p.add_argument("--ship", action="store_true", help="also install them where matches find them")
-    p.set_defaults(func=cmd_openings)
+    register_openings(sub)
 
     p = sub.add_parser("mistakes", help="engines on the solved position sets: how often each changes the result "
                                         "(over all and critical positions), and its seconds a move")
@@ -92,6 +80,23 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--workers", type=count("processes"), default=None, help="worker processes (default: all cores)")
     add_bot_limit_options(p)
     p.set_defaults(func=cmd_mistakes)
+
+
+def register_openings(sub: argparse._SubParsersAction) -> None:
+    """``dlgo openings``."""
+    p = sub.add_parser("openings", help="balanced openings for matches: seeded positions a few plies in, solved, "
+                                        "kept where neither side wins before the last stones; resumable")
+    p.add_argument("--game", default="connect4", help="a Connect-N game spec (default connect4)")
+    p.add_argument("--count", type=count("positions"), default=200, help="openings to keep (default 200)")
+    p.add_argument("--plies", type=count("plies"), default=8, help="stones of each opening (default 8)")
+    p.add_argument("--balance", type=whole(0, 64), default=2, metavar="SCORE",
+                   help="the largest exact score kept, either side (default 2: a draw, or a win with one of the "
+                        "winner's last two stones)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the random play the openings come from (default 0)")
+    p.add_argument("--out", default="runs/openings", help="run folder (default runs/openings); rerun to resume")
+    p.add_argument("--workers", type=count("processes"), default=None, help="worker processes (default: all cores)")
+    p.add_argument("--ship", action="store_true", help="also install them where matches find them")
+    p.set_defaults(func=cmd_openings)
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
