@@ -24,6 +24,7 @@ games (each chunk seeded by its number).
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import math
 from dataclasses import dataclass
@@ -140,9 +141,8 @@ def play_paired_match(game: str, first: Evaluator, second: Evaluator, match: Pai
     rows: list[dict[str, object]] = [dict(row) for row in done_rows]
     done = len(rows) // 2  # the file is written after whole chunks only
     result = result_of(scores, match.sprt)
-    settings = MatchSettings(parallel=min(2 * match.chunk, match.settings.parallel),
-                             simulations=match.settings.simulations, c=match.settings.c, temperature_moves=0,
-                             gumbel=match.settings.gumbel, compiled=match.settings.compiled)
+    settings = dataclasses.replace(match.settings, parallel=min(2 * match.chunk, match.settings.parallel),
+                                   temperature_moves=0)  # each move the most visited: the opening gives the variety
     bar = progress_bar(total=2 * match.max_pairs, initial=2 * done, unit="game", desc=desc, disable=not progress)
     while done < match.max_pairs and not (result.verdict and result.verdict.finished):
         openings = match.openings[done: min(done + match.chunk, match.max_pairs)]
