@@ -727,3 +727,22 @@ def test_the_top_of_reports_runs_and_data_is_never_a_run_folder(tmp_path, monkey
     assert run_cli(["tournament", "--game", "tictactoe", "--engines", "random", "alphabeta:depth=1",
                     "--games-per-pair", "2", "--workers", "1", "--out", "reports/mine"], capsys)[0] == 0
 
+
+
+def test_each_resume_pack_copied_back_is_a_work_folder_its_experiment_takes(tmp_path):
+    """``cp -rn resume/NAME data/`` then the experiment's command resumes: each pack
+    names the experiment that owns it, and that experiment takes the copied folder."""
+    resume = Path(__file__).resolve().parent.parent / "resume"
+    packs = [p for p in resume.iterdir() if p.is_dir()]
+    for pack in packs:
+        owner = read_manifest(pack).get("experiment")
+        assert owner and (resume.parent / owner).is_file(), f"{pack.name}: its run.json names no experiment"
+        copied = tmp_path / pack.name
+        shutil.copytree(pack, copied)
+        claim_folders([str(copied)], owner, fresh=False)
+        assert read_manifest(copied)["experiment"] == owner
+    other = tmp_path / "unowned"
+    shutil.copytree(packs[0], other, ignore=shutil.ignore_patterns("run.json"))
+    (other / "run.json").unlink(missing_ok=True)
+    with pytest.raises(RecordError, match="holds no run of"):
+        claim_folders([str(other)], "experiments/headline/connect4_ceiling.py", fresh=False)

@@ -331,7 +331,9 @@ def test_alphago_zero_on_9x9_starts_from_a_supervised_network_and_says_so(tmp_pa
 
 
 def test_a_script_with_two_runs_names_them_with_preset_each_with_its_defaults_and_folders():
-    from dataclasses import replace
+    from dataclasses import fields, replace
+
+    from engines.checkpoints import resolve_model_path
 
     from experiments.chapters import ch14a_alphazero_tictactoe as ch14a
     from experiments.chapters import ch14b_alphazero_connect4 as ch14b
@@ -364,6 +366,11 @@ def test_a_script_with_two_runs_names_them_with_preset_each_with_its_defaults_an
         (16, [1601], 21, True)
     assert (settings.publish, settings.reference_positions, settings.reference_every) == ("best", 100, 8)
     assert ch14b.solved_references(argparse.Namespace(quick=True)) == {}  # a quick run measures the shipped sets
+    continued = ch14b.CONTINUED.config(0)  # the recipe's network searched deeper, the recipe otherwise
+    changed = {f.name for f in fields(settings) if getattr(settings, f.name) != getattr(continued, f.name)}
+    assert changed == {"init", "simulations", "games", "buffer_games", "train_steps", "learning_rate",
+                       "learning_rate_drops", "reference_every"}
+    assert (continued.simulations, Path(continued.init).resolve()) == (64, resolve_model_path("connect4-recipe"))
 
     chapter = spc.build_parser(spc.PRESETS["chapter"]).parse_args([])
     full = spc.build_parser(spc.PRESETS["full"]).parse_args(["--preset", "full"])
@@ -590,6 +597,39 @@ def test_the_connect4_ceiling_learns_nested_shares_for_equal_steps_and_measures_
     assert {path: path.stat().st_mtime_ns for path in before} == before
     assert "| `connect4` | self-play |" in (out / "summary.md").read_text()
     assert written_facts_differ([out]) == {}
+
+
+def test_the_shipped_connect4_network_is_the_one_the_committed_challenger_report_shipped():
+    """The default network passed the shipping protocol: the committed report's challenger is
+    ``checkpoints/connect4.keras`` byte for byte, every recorded game replays to its score, and
+    the test recomputed from those games accepts H1."""
+    import pandas as pd
+
+    from dlgo.arena.sprt import SPRT
+    from dlgo.core.types import Player
+    from dlgo.formats.records import replay
+    from engines.checkpoints import resolve_model_path
+    from engines.training.paired_match import pentanomial
+
+    report = ladders.REPORTS / "challenger-connect4"
+    run = json.loads((report / "run.json").read_text())
+    shipped = resolve_model_path("connect4")
+    assert Path(run["challenger"]).read_bytes() == shipped.read_bytes()
+    assert resolve_model_path(run["shipped"]).read_bytes() != shipped.read_bytes()
+    games = (report / "games.csv").read_text().splitlines()[1:]
+    scores = []
+    for line in games:
+        number, pair, opening, first, moves, score = line.split(",")
+        final = replay("connect4", moves)[-1]
+        assert final.is_over() and moves.startswith(opening)
+        winner = final.winner()
+        challenger = Player.black if first == "1" else Player.white
+        assert float(score) == (0.5 if winner is None else float(winner == challenger))
+        scores.append(float(score))
+    verdict = SPRT(run["elo0"], run["elo1"]).verdict(pentanomial(scores))
+    assert verdict.accepted == "H1"
+    positions = pd.read_csv(report / "positions.csv").set_index("network")
+    assert positions.loc["challenger", "mistakes_search"] <= positions.loc["shipped", "mistakes_search"]
 
 
 def test_a_challenger_replaces_the_shipped_network_only_when_it_beats_it(tmp_path):

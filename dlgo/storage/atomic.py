@@ -55,3 +55,12 @@ def atomic_write(path: str | Path, mode: str = "w", **open_kwargs) -> Iterator[I
     finally:
         if tmp.exists():
             tmp.unlink()
+
+
+def atomic_copy(source: str | Path, target: str | Path) -> None:
+    """Copy ``source`` to ``target`` (its folder made if missing) by an atomic write:
+    a shipped network or a figure is the old file or the new one, never half of one."""
+    target = Path(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with atomic_write(target, "wb") as handle:
+        handle.write(Path(source).read_bytes())

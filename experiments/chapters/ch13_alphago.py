@@ -53,7 +53,6 @@ if __spec__ is None:  # run as a file (python PATH): a Python without the suite 
 
 import argparse
 import math
-import shutil
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -67,7 +66,7 @@ from dlgo.arena.ratings import elo_from_score, wilson_interval
 from dlgo.arena.tournament import play_games, task_seed
 from dlgo.core.errors import DlgoError
 from dlgo.data.generate import generate_games
-from dlgo.storage.atomic import atomic_write
+from dlgo.storage.atomic import atomic_copy, atomic_write
 from dlgo.storage.facts import update_facts
 from dlgo.display.plotting import new_figure, save_figure
 from dlgo.formats.records import read_games
@@ -262,7 +261,7 @@ def alphago_set(work: Path, policy: Path, value: Path, rollout: Path) -> Path:
     """The three networks as the set ``alphago:checkpoint=PREFIX`` plays from; returns the prefix."""
     prefix = work / "go9"
     for role, source in (("policy", policy), ("value", value), ("rollout", rollout)):
-        shutil.copyfile(source, f"{prefix}{SET_FILES[role]}")
+        atomic_copy(source, f"{prefix}{SET_FILES[role]}")
     return prefix
 
 
@@ -305,7 +304,7 @@ def ship(prefix: Path) -> None:
         if ending.endswith(".keras"):
             export_model(f"{prefix}{ending}", SHIPPED / f"go9{ending}")  # without the optimizer's state
         else:
-            shutil.copyfile(f"{prefix}{ending}", SHIPPED / f"go9{ending}")
+            atomic_copy(f"{prefix}{ending}", SHIPPED / f"go9{ending}")
     sizes = ", ".join(f"{p.name} {p.stat().st_size / 1e6:.1f} MB" for p in sorted(SHIPPED.glob("go9-*")))
     print(f"shipped: {sizes}", flush=True)
 

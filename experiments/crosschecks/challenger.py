@@ -42,7 +42,7 @@ from dlgo.core.arguments import count
 from dlgo.core.errors import SpecError
 from dlgo.data.solved import balanced_openings
 from dlgo.display.plotting import new_figure, save_figure
-from dlgo.storage.atomic import atomic_write
+from dlgo.storage.atomic import atomic_copy, atomic_write
 from dlgo.storage.folders import hold_folder
 from engines.alphazero import NetworkEvaluator
 from engines.neural.loading import load_network
@@ -175,9 +175,7 @@ def main(argv: list[str] | None = None) -> int:
         plot_test(games, sprt, chunk, out / "test.png")
         body, ships = verdict_lines(positions, played, sprt, args, games)
         if ships and args.ship:
-            Path(args.ship).parent.mkdir(parents=True, exist_ok=True)
-            with atomic_write(Path(args.ship), "wb") as handle:
-                handle.write(Path(args.network).read_bytes())
+            atomic_copy(args.network, args.ship)
             body += [f"Shipped: copied to `{args.ship}`.", ""]
         chapters.write_lines(out / "summary.md", ["# A Connect Four challenger against the shipped network", "",
                                                   f"Reproduce: `{chapters.command(__file__, argv)}`", "", *body])

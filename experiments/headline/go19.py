@@ -52,7 +52,6 @@ if __spec__ is None:  # run as a file (python PATH): a Python without the suite 
 
 import argparse
 import os
-import shutil
 import sys
 import time
 from pathlib import Path
@@ -67,7 +66,7 @@ from dlgo.data.generate import generate_games
 from dlgo.display.plotting import new_figure, save_figure
 from dlgo.formats.records import game_facts, read_games, write_games
 from dlgo.gtp.client import GNUGO, GNUGO_MAX_LEVEL
-from dlgo.storage.atomic import atomic_write
+from dlgo.storage.atomic import atomic_copy, atomic_write
 from engines.checkpoints import SET_FILES, SHIPPED
 from engines.registry import ENGINES
 from engines.rollouts import read_move_patterns, read_rollout_policy
@@ -342,7 +341,7 @@ def ship(models: Models, name: str) -> None:
 
     export_model(models.policy, SHIPPED / f"{name}{SET_FILES['policy']}")
     for role, source in (("rollout", models.rollout), ("patterns", models.patterns)):
-        shutil.copyfile(source, SHIPPED / f"{name}{SET_FILES[role]}")
+        atomic_copy(source, SHIPPED / f"{name}{SET_FILES[role]}")
     sizes = ", ".join(f"{p.name} {p.stat().st_size / 1e6:.1f} MB" for p in sorted(SHIPPED.glob(f"{name}-*")))
     print(f"shipped: {sizes}", flush=True)
 

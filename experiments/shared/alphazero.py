@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Mapping
@@ -25,7 +24,7 @@ import pandas as pd
 from dlgo.arena.tournament import play_games, schedule
 from dlgo.core.arguments import count
 from dlgo.formats.records import game_facts, score_in
-from dlgo.storage.atomic import atomic_write
+from dlgo.storage.atomic import atomic_copy, atomic_write
 from dlgo.storage.facts import update_facts
 from engines.registry import ENGINES
 from engines.training.alphazero_config import AlphaZeroConfig
@@ -189,8 +188,7 @@ def train(experiment: Experiment, config: AlphaZeroConfig, args: argparse.Namesp
     history = history[history["iteration"] <= args.iterations]
     checkpoint = iteration_checkpoint(work, published_iteration(history))
     if args.ship:
-        Path(args.ship).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(checkpoint, args.ship)
+        atomic_copy(checkpoint, args.ship)
     with atomic_write(out / "history.csv") as handle:
         history.to_csv(handle, index=False)
     plot_history(history, out / "learning_curve.png", experiment.title)

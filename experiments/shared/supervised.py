@@ -18,7 +18,6 @@ Imports :mod:`~experiments.shared.chapters` and :mod:`~experiments.shared.ladder
 from __future__ import annotations
 
 import argparse
-import shutil
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -30,7 +29,7 @@ from dlgo.core.arguments import count
 from dlgo.core.errors import RecordError
 from dlgo.data.dataset import encode_dataset
 from dlgo.data.generate import generate_games
-from dlgo.storage.atomic import atomic_write
+from dlgo.storage.atomic import atomic_copy, atomic_write
 from dlgo.storage.facts import update_facts
 from dlgo.storage.folders import hold_folder
 from dlgo.display.plotting import plot_learning_curve
@@ -211,7 +210,7 @@ def generate_and_train(preset: Preset, args: argparse.Namespace, out: Path, work
     with atomic_write(out / "accuracy.csv") as handle:
         table.drop(columns=["path"]).to_csv(handle, index=False)
     best = table.loc[table["top1"].idxmax()]
-    shutil.copyfile(out / f"learning_curve-{best['model']}-{best['encoder']}.png", out / "learning_curve.png")
+    atomic_copy(out / f"learning_curve-{best['model']}-{best['encoder']}.png", out / "learning_curve.png")
     return table, teacher
 
 

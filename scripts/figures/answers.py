@@ -124,10 +124,10 @@ def alphazero_connect4_recipe_answer() -> str:
     """The recipe run on Connect Four: its hours, its final match and its network's mistakes with search."""
     match = final_match("alphazero-connect4-recipe")
     hours = facts("alphazero-connect4-recipe")["history"]["seconds"] / 3600
-    rate = mistakes("perfect-play-connect4").get("alphazero:checkpoint=connect4-recipe,simulations=200")
+    rate = mistakes("perfect-play-connect4").get("alphazero:checkpoint=connect4,simulations=200")
     erring = "" if rate is None else (
         f"; at 200 simulations it changes the result in {rate['critical_rate']:.1%} ({rate['critical_low']:.1%} to "
-        f"{rate['critical_high']:.1%}) of {rate['critical']} critical solved positions (`connect4-recipe`)")
+        f"{rate['critical_high']:.1%}) of {rate['critical']} critical solved positions (`connect4`: it ships)")
     return (f"after {hours:.1f} hours, {match['score']:.1%} against `{match['opponent']}` ({match['games']} games, "
             f"{simulations_of(match['network'])} simulations a move){erring}")
 
