@@ -1,6 +1,6 @@
 """Chapter 14, part 2: AlphaZero on Connect Four, in minutes instead of hours.
 
-    python experiments/chapters/ch14b_alphazero_connect4.py            # about 25 minutes on 2 cores, resumable
+    python experiments/chapters/ch14b_alphazero_connect4.py            # about 15 minutes on 2 cores, resumable
     python experiments/chapters/ch14b_alphazero_connect4.py --iterations 24   # goes on from where it stopped
     python experiments/chapters/ch14b_alphazero_connect4.py --quick
     python experiments/chapters/ch14b_alphazero_connect4.py --preset full     # the full run: under 2 hours
