@@ -169,6 +169,41 @@ def test_strong_play_sets_keep_to_the_best_moves(tmp_path):
     assert not (tmp_path / "t").exists()
 
 
+def test_uniform_play_sets_of_every_depth_hold_blunders_and_their_exact_scores(tmp_path, capsys):
+    """``play="uniform", stones=(low, high)``: positions of every stone count from low to high, from
+    games whose moves include those that lose at once (Pons' random play never takes one), each
+    move scored exactly; a folder keeps its stone range, and a range no position can have is refused."""
+    solver = bitboard_solver(SMALL)
+    made = generate_positions(SMALL, tmp_path / "u", per_set=4, seed=5, workers=1, progress=False, play="uniform",
+                              stones=(4, 16))
+    positions = read_positions(made)
+    assert len(positions) == 24 and [p.id for p in positions] == list(range(24))
+    assert all(4 <= p.stones <= 16 for p in positions) and len({p.stones for p in positions}) >= 8
+    brute, blunders = BruteForceSolver(new_game(SMALL).game), 0
+    for p in positions:
+        state = new_game(SMALL)
+        for text in p.moves.split():
+            safe = Position.of(solver.shape, state).non_losing_moves()
+            action = state.move_to_index(state.parse_move(text))
+            blunders += bool(safe) and not safe & solver.shape.column(action)
+            state = state.apply_action(action)
+        assert brute.move_scores(state) == p.scores and set_of(p.stones, p.remaining, 20) == p.set
+    assert blunders > 0
+    again = generate_positions(SMALL, tmp_path / "u", per_set=4, seed=5, workers=2, progress=False, play="uniform",
+                               stones=(4, 16))
+    assert read_positions(again) == positions  # resumed, and the workers do not change the set
+    with pytest.raises(RecordError):
+        generate_positions(SMALL, tmp_path / "u", per_set=4, seed=5, workers=1, progress=False, play="uniform",
+                           stones=(4, 15))
+    with pytest.raises(SpecError, match="0 to 19 stones"):
+        generate_positions(SMALL, tmp_path / "v", per_set=4, seed=5, workers=1, progress=False, stones=(4, 20))
+    assert not (tmp_path / "v").exists()
+    with pytest.raises(SystemExit) as stopped:  # argparse's usage and its one error line
+        cli(["positions", "--game", SMALL, "--stones", "16-4", "--out", str(tmp_path / "w")])
+    assert stopped.value.code == 2
+    assert "the lower bound first" in capsys.readouterr().err and not (tmp_path / "w").exists()
+
+
 def test_the_shipped_connect4_sets():
     path = shipped_sets("connect4")
     assert path is not None

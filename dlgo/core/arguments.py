@@ -56,6 +56,19 @@ def count(kind: Kind, least: int = 1) -> Callable[[str], int]:
     return whole(least, MOST[kind], kind)
 
 
+def span(kind: Kind) -> Callable[[str], tuple[int, int]]:
+    """An argparse type: ``LOW-HIGH``, two counts of ``kind`` (0 allowed), the lower first."""
+    def parse(text: str) -> tuple[int, int]:
+        low, dash, high = text.partition("-")
+        if not dash:
+            raise argparse.ArgumentTypeError(f"expected LOW-HIGH, e.g. 4-26, got {text[:40]!r}")
+        bounds = whole(0, MOST[kind], kind)(low), whole(0, MOST[kind], kind)(high)
+        if bounds[0] > bounds[1]:
+            raise argparse.ArgumentTypeError(f"the lower bound first, got {text[:40]}")
+        return bounds
+    return parse
+
+
 def number(least: float | None = None, above: float | None = None,
            most: float | None = None) -> Callable[[str], float]:
     """An argparse type: a finite number, at least ``least`` or above ``above``, and at most ``most``."""

@@ -117,8 +117,10 @@ def stones_for(stage: str, cells: int, begin_from: int) -> range:
 
 #: how the seeded games the candidates come from are played: ``random`` takes each move at random
 #: among those that do not lose at once (Pons' sets, the suite's); ``strong`` takes a best-scoring
-#: move (the quickest win, the slowest loss; random among them) except for a share of random ones
-PLAYS = ("random", "strong")
+#: move (the quickest win, the slowest loss; random among them) except for a share of random ones;
+#: ``uniform`` takes every legal move as likely as any other (blunders too: positions off the path
+#: of any sensible play)
+PLAYS = ("random", "strong", "uniform")
 #: the share of strong play's moves taken as random play takes them, so that its games vary
 STRONG_DEVIATION = 0.1
 
@@ -130,7 +132,9 @@ def candidate(spec: str, seed: int, k: int, stones: int, play: str = "random") -
     rng = random.Random(f"{seed}/{k}")
     state = solver.game.initial_state()
     for _ in range(stones):
-        if play == "strong" and rng.random() >= STRONG_DEVIATION:
+        if play == "uniform":
+            actions = state.legal_actions()
+        elif play == "strong" and rng.random() >= STRONG_DEVIATION:
             scores = solver.move_scores(state)
             actions = [c for c in state.legal_actions() if scores[c] == max(scores.values())]
         else:
@@ -156,17 +160,80 @@ def solve_candidate(job: tuple[str, int, int, int, int, str]) -> SolvedPosition 
     return SolvedPosition(set_of(stones, remaining, cells), k, spec, moves, stones, score, remaining, scores)
 
 
+class PonsSets:
+    """Pons' six sets of ``per_set`` positions each: candidate ``k`` has a stone count of the
+    stage :data:`STAGE_CYCLE` gives it, and each set keeps its first ``per_set`` candidates."""
+
+    def __init__(self, cells: int, per_set: int, seed: int, begin_from: int):
+        self.cells, self.per_set, self.seed, self.begin_from = cells, per_set, seed, begin_from
+        self.total = per_set * len(SETS)
+
+    def stones(self, k: int) -> int:
+        stage = STAGE_CYCLE[k % len(STAGE_CYCLE)]
+        return random.Random(f"{self.seed}/{k}/stones").choice(stones_for(stage, self.cells, self.begin_from))
+
+    def wanted(self, chosen: list[SolvedPosition], k: int) -> bool:
+        """Could candidate ``k`` still join a set (a set full of earlier candidates cannot take it)?"""
+        sets = self._by_set(chosen)
+        stage = STAGE_CYCLE[k % len(STAGE_CYCLE)]
+        return not all(full_before(sets[n], self.per_set, k) for n in SETS if n.startswith(stage))
+
+    def choose(self, solved: Iterable[SolvedPosition]) -> list[SolvedPosition]:
+        return [p for n, ps in choose(solved, self.per_set).items() for p in ps]
+
+    def _by_set(self, chosen: list[SolvedPosition]) -> dict[str, list[SolvedPosition]]:
+        sets: dict[str, list[SolvedPosition]] = {n: [] for n in SETS}
+        for p in chosen:
+            sets[p.set].append(p)
+        return sets
+
+    def warn_short(self, chosen: list[SolvedPosition], limit: int) -> None:
+        warn_short(self._by_set(chosen), self.per_set, limit)
+
+
+class EveryDepth:
+    """``total`` positions of every depth: candidate ``k`` has a stone count drawn uniformly
+    from ``low`` to ``high``, and the first ``total`` candidates the game reaches are kept,
+    whatever their set (which each still names: stage and difficulty)."""
+
+    def __init__(self, total: int, seed: int, low: int, high: int):
+        self.total, self.seed, self.low, self.high = total, seed, low, high
+
+    def stones(self, k: int) -> int:
+        return random.Random(f"{self.seed}/{k}/stones").randint(self.low, self.high)
+
+    def wanted(self, chosen: list[SolvedPosition], k: int) -> bool:
+        return len(chosen) < self.total or chosen[-1].id > k
+
+    def choose(self, solved: Iterable[SolvedPosition]) -> list[SolvedPosition]:
+        return sorted(solved, key=lambda p: p.id)[: self.total]
+
+    def warn_short(self, chosen: list[SolvedPosition], limit: int) -> None:
+        if len(chosen) < self.total:
+            log.warning("after %d candidates, %d of %d positions: the seeded play rarely lasts %d to %d stones "
+                        "on this board; try another --seed or --stones", limit, len(chosen), self.total, self.low,
+                        self.high)
+
+
+def check_stones(stones: tuple[int, int] | None, cells: int) -> None:
+    """A :class:`SpecError` unless ``stones`` is a range of stone counts a position can have."""
+    if stones is not None and not 0 <= stones[0] <= stones[1] < cells:
+        raise SpecError(f"--stones {stones[0]}-{stones[1]}: positions have from 0 to {cells - 1} stones, "
+                        "the fewest first")
+
+
 def generate_positions(spec: str, out_dir: str | Path, per_set: int = 170, seed: int = 0,
                        begin_from: int | None = None, workers: int | None = None, ship: bool = False,
                        table_bits: int = 22, progress: bool = True, max_candidates: int | None = None,
-                       play: str = "random") -> Path:
+                       play: str = "random", stones: tuple[int, int] | None = None) -> Path:
     """Pons' six sets of ``per_set`` positions each for the Connect-N game
     ``spec``, into ``out_dir/positions.csv`` (``ship``: and where the suite finds
     them); resumable. Candidate ``k`` is seeded play (``play``, :data:`PLAYS`) to a
     stone count of its stage (``begin_from``: the fewest stones of a beginning
     position, default a third of the board less 4), solved; each set keeps its
     first ``per_set`` candidates, so the sets depend on the seed alone, not on the
-    workers."""
+    workers. With ``stones`` (fewest, most) instead: ``6 * per_set`` positions of
+    stone counts drawn uniformly between the two (:class:`EveryDepth`)."""
     if play not in PLAYS:
         raise SpecError(f"play is one of {', '.join(PLAYS)}, not {play}")
     solver = bitboard_solver(spec)
@@ -175,46 +242,53 @@ def generate_positions(spec: str, out_dir: str | Path, per_set: int = 170, seed:
     if begin_from is not None and not 0 <= begin_from <= most:
         raise SpecError(f"--begin-from {begin_from}: a beginning position of {game.spec} has at most {most} stones "
                         f"(fewer than a third of its {cells} cells)")
+    check_stones(stones, cells)
     begin_from = cells // 3 - 4 if begin_from is None else begin_from
+    sampling: PonsSets | EveryDepth = (PonsSets(cells, per_set, seed, begin_from) if stones is None else
+                                       EveryDepth(per_set * len(SETS), seed, *stones))
     limit = max_candidates or 200 * per_set  # candidates tried before a set that random play cannot fill is given up
-    with hold_folder(out_dir, "positions", game=game.spec, seed=seed, begin_from=begin_from,
-                     play=play, assumed={"play": "random"}) as folder:  # sets from before strong play: random
-        log_path = folder / "candidates.csv"
-        solved = {p.id: p for p in open_positions_log(log_path)}
-
-        def keep(found: SolvedPosition | None) -> None:  # each solved candidate, durable as it comes
-            if found is not None:
-                append_position(log_path, found)
-                solved[found.id] = found
-
-        chosen = choose(solved.values(), per_set)
-        bar = progress_bar(total=per_set * len(SETS), initial=sum(map(len, chosen.values())), unit="position",
-                           desc="solved positions", disable=not progress)
-        workers = workers or os.cpu_count() or 1
-        k = 0
-        with worker_pool(workers) if workers > 1 else nullcontext() as pool:
-            while sum(map(len, chosen.values())) < per_set * len(SETS) and k < limit:
-                batch: list[tuple[str, int, int, int, int, str]] = []
-                while len(batch) < 2 * workers and k < limit:
-                    stage = STAGE_CYCLE[k % len(STAGE_CYCLE)]
-                    if k not in solved and not all(full_before(chosen[n], per_set, k) for n in SETS
-                                                   if n.startswith(stage)):
-                        rng = random.Random(f"{seed}/{k}/stones")
-                        batch.append((game.spec, seed, k, rng.choice(stones_for(stage, cells, begin_from)),
-                                      table_bits, play))
-                    k += 1
-                run_jobs(solve_candidate, batch, keep, pool)
-                before = sum(map(len, chosen.values()))
-                chosen = choose(solved.values(), per_set)
-                bar.update(sum(map(len, chosen.values())) - before)
-        bar.close()
-        warn_short(chosen, per_set, limit)
+    with hold_folder(out_dir, "positions", game=game.spec, seed=seed, begin_from=begin_from, play=play,
+                     stones=None if stones is None else f"{stones[0]}-{stones[1]}",
+                     assumed={"play": "random"}) as folder:  # sets from before strong play: random
+        chosen = solve_candidates(game.spec, folder / "candidates.csv", sampling, play, table_bits, limit,
+                                  workers or os.cpu_count() or 1, progress)
+        sampling.warn_short(chosen, limit)
         path = folder / "positions.csv"
-        final = [p._replace(id=i) for i, p in enumerate(p for n in SETS for p in chosen[n])]
+        final = [p._replace(id=i) for i, p in enumerate(chosen)]
         write_positions(path, final)
         if ship:
             write_positions(shipped_positions(board_name(solver)), final)
         return shipped_positions(board_name(solver)) if ship else path
+
+
+def solve_candidates(spec: str, log_path: Path, sampling: PonsSets | EveryDepth, play: str, table_bits: int,
+                     limit: int, workers: int, progress: bool) -> list[SolvedPosition]:
+    """Solve candidates in order, each logged in ``log_path`` as it comes (a rerun goes on from
+    there), until ``sampling`` holds all it wants or ``limit`` candidates were tried; returns its
+    choice."""
+    solved = {p.id: p for p in open_positions_log(log_path)}
+
+    def keep(found: SolvedPosition | None) -> None:  # each solved candidate, durable as it comes
+        if found is not None:
+            append_position(log_path, found)
+            solved[found.id] = found
+
+    chosen = sampling.choose(solved.values())
+    bar = progress_bar(total=sampling.total, initial=len(chosen), unit="position", desc="solved positions",
+                       disable=not progress)
+    k = 0
+    with worker_pool(workers) if workers > 1 else nullcontext() as pool:
+        while len(chosen) < sampling.total and k < limit:
+            batch: list[tuple[str, int, int, int, int, str]] = []
+            while len(batch) < 2 * workers and k < limit:
+                if k not in solved and sampling.wanted(chosen, k):
+                    batch.append((spec, sampling.seed, k, sampling.stones(k), table_bits, play))
+                k += 1
+            run_jobs(solve_candidate, batch, keep, pool)
+            before, chosen = len(chosen), sampling.choose(solved.values())
+            bar.update(len(chosen) - before)
+    bar.close()
+    return chosen
 
 
 def warn_short(chosen: dict[str, list[SolvedPosition]], per_set: int, limit: int) -> None:

@@ -11,7 +11,7 @@ from typing import Callable
 import engines
 from dlgo.app.cli.shared import add_bot_limit_options, engine_factory
 from dlgo.arena.workers import StoppableWorker, WorkerDied
-from dlgo.core.arguments import count, seconds, whole
+from dlgo.core.arguments import count, seconds, span, whole
 from dlgo.core.errors import DlgoError, SpecError
 from dlgo.core.game import State
 from dlgo.data.solved import PLAYS, bitboard_solver, board_name, generate_book, generate_openings, generate_positions
@@ -43,26 +43,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_solve_book)
 
 
-    p = sub.add_parser("positions", help="solved position sets (Pons' six: begin/middle/end x easy/medium/hard), "
-                                         "every move scored; seeded, resumable")
-    p.add_argument("--game", default="connect4", help="a Connect-N game spec (default connect4)")
-    p.add_argument("--per-set", type=count("positions"), default=170, help="positions in each of the six sets (default 170)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the games the positions come from (default 0)")
-    p.add_argument("--max-candidates", type=count("positions"), default=None,
-                   help="positions tried before a set that seeded play cannot fill is given up (default 200 per "
-                        "position of a set; small boards reach some sets rarely or never)")
-    p.add_argument("--begin-from", type=count("plies"), default=None,
-                   help="the fewest stones of a beginning position (default: a third of the board less 4)")
-    p.add_argument("--play", default="random", choices=PLAYS,
-                   help="how the games the positions come from are played: random (each move random among those "
-                        "that do not lose at once, as Pons' sets; the default) or strong (a best-scoring move, one "
-                        "move in ten random)")
-    p.add_argument("--out", default="runs/positions", help="run folder (default runs/positions); rerun to resume")
-    p.add_argument("--workers", type=count("processes"), default=None, help="worker processes (default: all cores)")
-    p.add_argument("--ship", action="store_true", help="also install the sets where the suite finds them")
-    p.set_defaults(func=cmd_positions)
-
-
+    register_positions(sub)
     register_openings(sub)
 
     p = sub.add_parser("mistakes", help="engines on the solved position sets: how often each changes the result "
@@ -80,6 +61,32 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--workers", type=count("processes"), default=None, help="worker processes (default: all cores)")
     add_bot_limit_options(p)
     p.set_defaults(func=cmd_mistakes)
+
+
+def register_positions(sub: argparse._SubParsersAction) -> None:
+    """``dlgo positions``: solved position sets, Pons' six or of every depth."""
+    p = sub.add_parser("positions", help="solved position sets (Pons' six: begin/middle/end x easy/medium/hard), "
+                                         "every move scored; seeded, resumable")
+    p.add_argument("--game", default="connect4", help="a Connect-N game spec (default connect4)")
+    p.add_argument("--per-set", type=count("positions"), default=170, help="positions in each of the six sets (default 170)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the games the positions come from (default 0)")
+    p.add_argument("--max-candidates", type=count("positions"), default=None,
+                   help="positions tried before a set that seeded play cannot fill is given up (default 200 per "
+                        "position of a set; small boards reach some sets rarely or never)")
+    p.add_argument("--begin-from", type=count("plies"), default=None,
+                   help="the fewest stones of a beginning position (default: a third of the board less 4)")
+    p.add_argument("--play", default="random", choices=PLAYS,
+                   help="how the games the positions come from are played: random (each move random among those "
+                        "that do not lose at once, as Pons' sets; the default), strong (a best-scoring move, one "
+                        "move in ten random) or uniform (every legal move as likely, blunders too)")
+    p.add_argument("--stones", type=span("plies"), default=None, metavar="LOW-HIGH",
+                   help="instead of Pons' six sets, 6 x --per-set positions of every depth: each one's stone "
+                        "count drawn uniformly from LOW to HIGH (e.g. 4-20 on 6x4: 4 plies from the start to 4 "
+                        "from the end)")
+    p.add_argument("--out", default="runs/positions", help="run folder (default runs/positions); rerun to resume")
+    p.add_argument("--workers", type=count("processes"), default=None, help="worker processes (default: all cores)")
+    p.add_argument("--ship", action="store_true", help="also install the sets where the suite finds them")
+    p.set_defaults(func=cmd_positions)
 
 
 def register_openings(sub: argparse._SubParsersAction) -> None:
@@ -180,7 +187,7 @@ def cmd_positions(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
     path = generate_positions(args.game, args.out, per_set=args.per_set, seed=args.seed, begin_from=args.begin_from,
                               workers=args.workers, ship=args.ship, max_candidates=args.max_candidates,
-                              play=args.play)
+                              play=args.play, stones=args.stones)
     print(f"positions: {path}")
     return 0
 
