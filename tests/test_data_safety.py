@@ -522,6 +522,7 @@ FRESH_SCRIPTS = [
     ("crosschecks.gumbel_search", False, ["--network", "missing.keras"]),
     ("crosschecks.kaggle_connectx", False, ["--engine", "nobody"]),
     ("crosschecks.perfect_play", False, ["--engines", "nobody"]),
+    ("crosschecks.unseen_positions", True, ["--networks", "missing.keras", "missing.keras"]),
     ("crosschecks.vs_gnugo", False, ["--engines", "nobody"]),
     ("crosschecks.vs_openspiel", False, ["--engines", "nobody"]),
 ]

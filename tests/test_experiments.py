@@ -632,6 +632,33 @@ def test_the_shipped_connect4_network_is_the_one_the_committed_challenger_report
     assert positions.loc["challenger", "mistakes_search"] <= positions.loc["shipped", "mistakes_search"]
 
 
+def test_the_unseen_positions_check_judges_each_set_apart_on_positions_of_every_depth(tmp_path, capsys):
+    import pandas as pd
+
+    from dlgo.formats.positions import read_positions
+    from experiments.crosschecks import unseen_positions as unseen
+
+    board = "connectn:columns=6,rows=4,n=4"
+    argv = ["--quick", "--boards", board, "--workers", "1", "--out", str(tmp_path / "out"),
+            "--work", str(tmp_path / "work")]
+    assert unseen.main(argv) == 0
+    table = pd.read_csv(tmp_path / "out" / "judged.csv")
+    staged, table = table[table["stage"] != "all"], table[table["stage"] == "all"]
+    assert list(zip(table["play"], table["simulations"])) == [("uniform", 0), ("uniform", 4), ("strong", 0),
+                                                              ("strong", 4)]
+    by_stage = staged.groupby(["play", "simulations"], sort=False)[["positions", "critical", "mistakes"]].sum()
+    assert (by_stage.values == table[["positions", "critical", "mistakes"]].values).all()  # the stages add up
+    assert (table["network"] == "connect-6x4").all() and (table["critical"] > 0).all()
+    assert ((table["low"] <= table["rate"]) & (table["rate"] <= table["high"])).all()
+    for play in ("uniform", "strong"):
+        positions = read_positions(tmp_path / "work" / f"6x4-4-{play}" / "positions.csv")
+        assert len(positions) == 12 and all(4 <= p.stones <= 20 for p in positions)
+    before = (tmp_path / "out" / "judged.csv").read_text()
+    assert unseen.main(argv) == 0 and (tmp_path / "out" / "judged.csv").read_text() == before  # resumed: the same
+    assert unseen.main(["--quick", "--networks", "connect-6x4", "--out", str(tmp_path / "x")]) == 2
+    assert "one a board" in capsys.readouterr().err and not (tmp_path / "x").exists()
+
+
 def test_a_challenger_replaces_the_shipped_network_only_when_it_beats_it(tmp_path):
     """The shipped Connect Four network against an untrained one, both ways: it
     wins on the solved positions and in colour-swapped pairs from the balanced openings, and is copied; the untrained one
