@@ -478,3 +478,44 @@ def test_self_play_in_bfloat16_trains_the_float32_network(tmp_path):
     run = open_run(tmp_path, config, progress=False)
     assert run.playing_network is not run.model and run.model.layers[1].dtype_policy.name == "float32"
     assert run.playing_network.layers[1].dtype_policy.name == "mixed_bfloat16"
+
+
+def test_a_gated_run_publishes_only_what_its_sequential_test_accepts(tmp_path):
+    """``publish="gate"``: each iteration's network plays the published one in colour-swapped
+    pairs until the SPRT decides; the run publishes the last one it accepted, else the start."""
+    import pandas as pd
+
+    from dlgo.core.errors import SpecError
+    from engines.training.alphazero import AlphaZeroConfig, best_iteration, train_alphazero
+
+    config = AlphaZeroConfig(game="tictactoe", blocks=1, filters=8, games=4, parallel=4, simulations=8,
+                             buffer_games=8, batch_size=16, train_steps=3, eval_games=0, eval_simulations=4,
+                             previous_games=0, baselines=[], publish="gate", gate_pairs=6, gate_elo1=200.0)
+    history = train_alphazero(tmp_path, config, iterations=2, progress=False)
+    assert {"gate_against", "gate_pairs", "gate_score", "gate_llr", "gate_accepted"} <= set(history.columns)
+    gates = history[history["iteration"] > 0]
+    assert list(gates["gate_against"]) == [0, 1 if gates["gate_accepted"].iloc[0] == 1 else 0]
+    for row in gates.itertuples():
+        games = pd.read_csv(tmp_path / "gates" / f"iter-{row.iteration:03d}.csv")
+        assert len(games) == 2 * row.gate_pairs and games["score"].mean() == pytest.approx(row.gate_score)
+        assert games["opening"].nunique() == row.gate_pairs  # a distinct opening a pair, once each colour
+        assert row.gate_low <= row.gate_score <= row.gate_high
+    assert int(history["published"].iloc[-1]) == best_iteration(history, config)
+    made_up = pd.DataFrame({"iteration": [0, 1, 2, 3], "gate_accepted": [float("nan"), 0.0, 1.0, 0.0]})
+    assert best_iteration(made_up, config) == 2  # the last accepted, not the latest
+    assert best_iteration(made_up.iloc[:2], config) == 0  # none accepted: the start
+    with pytest.raises(SpecError, match="gate_elo1"):
+        AlphaZeroConfig(game="tictactoe", publish="gate", gate_elo1=0.0)
+
+
+def test_match_openings_are_the_shipped_balanced_ones_or_distinct_seeded_random_ones():
+    from dlgo.data.solved import balanced_openings
+    from engines.training.paired_match import match_openings
+
+    assert [s.moves_text() for s in match_openings("connect4", 5, 4, seed=1)] == \
+        [s.moves_text() for s in balanced_openings("connect4")[:5]]
+    go = match_openings("go:size=5", 20, 3, seed=1)
+    assert len({s.moves_text() for s in go}) == 20 and all(s.num_moves_played == 3 for s in go)
+    assert [s.moves_text() for s in go] == [s.moves_text() for s in match_openings("go:size=5", 20, 3, seed=1)]
+    with pytest.raises(ValueError, match="distinct openings"):
+        match_openings("tictactoe", 10, 1, seed=1)  # nine first moves

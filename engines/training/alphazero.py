@@ -50,6 +50,7 @@ import pandas as pd
 
 from dlgo.arena.match import play_match
 from dlgo.arena.ratings import elo_from_score
+from dlgo.arena.sprt import SPRT
 from dlgo.core.errors import ModelFileError, RecordError, SpecError
 from dlgo.encoders import Encoder, get_encoder_by_name
 from dlgo.storage.atomic import atomic_write
@@ -62,10 +63,11 @@ from dlgo.games import get_game
 from engines.alphazero import NetworkEvaluator
 from engines.checkpoints import publish_copy
 from engines.neural.backend import backend_name, device_name, in_precision, keras, load_model, save_model
-from engines.neural.loading import LoadedModel
+from engines.neural.loading import LoadedModel, load_network
 from engines.neural.resnet import add_auxiliary_heads, build_resnet
 from engines.registry import ENGINES
 from engines.training.alphazero_config import AlphaZeroConfig
+from engines.training.paired_match import PairedMatch, match_openings, play_paired_match
 from engines.training.replay import ReplayBuffer
 from engines.training.references import measure_reference, reference_positions
 from engines.training.run_folder import RUN_KIND, iteration_buffer, iteration_checkpoint
@@ -243,7 +245,31 @@ def evaluate_network(run: Run, iteration: int, checkpoint: Path, last: bool) -> 
     scores["elo"] = last_elo + elo_from_score(scores["score_vs_previous"], config.previous_games)
     if iteration % config.baseline_every == 0 or last:
         scores.update(_against_baselines(checkpoint, config, iteration, run.progress))
+    if config.publish == "gate" and (iteration % config.gate_every == 0 or last):
+        scores.update(gate(run, iteration))
     return scores
+
+
+def gate(run: Run, iteration: int) -> dict[str, float]:
+    """Step 3's gate (``publish="gate"``): the new network against the published one in
+    colour-swapped pairs until the SPRT decides (H0 0 Elo, H1 ``gate_elo1``) or ``gate_pairs``
+    are played; ``gate_accepted`` is 1 where it accepts H1 (the new network is published).
+    The games go to ``gates/iter-NNN.csv``: a killed gate resumes at its last chunk."""
+    config = run.config
+    published = int(run.history["published"].iloc[-1]) if "published" in run.history else 0  # 0: the start
+    champion = NetworkEvaluator(load_network(str(iteration_checkpoint(run.out, published))))
+    openings = match_openings(config.game, config.gate_pairs, config.gate_opening_plies, seed=config.seed)
+    chunk = min(16, config.gate_pairs)
+    match = PairedMatch(openings, replace(config.match_settings(), parallel=2 * chunk), SPRT(0.0, config.gate_elo1),
+                        max_pairs=config.gate_pairs, chunk=chunk)
+    (run.out / "gates").mkdir(exist_ok=True)
+    result = play_paired_match(config.game, NetworkEvaluator(run.current), champion, match,
+                               run.out / "gates" / f"iter-{iteration:03d}.csv", seed=config.seed * 7919 + iteration,
+                               progress=run.progress, desc="gate")
+    accepted = result.verdict is not None and result.verdict.accepted == "H1"
+    return {"gate_against": float(published), "gate_pairs": float(result.pairs), "gate_score": result.score,
+            "gate_low": result.low, "gate_high": result.high,
+            "gate_llr": result.verdict.llr if result.verdict else float("nan"), "gate_accepted": float(accepted)}
 
 
 def measure_references(run: Run, iteration: int) -> dict[str, float]:
@@ -277,6 +303,9 @@ def best_iteration(history: pd.DataFrame, config: AlphaZeroConfig) -> int:
     ``config.publish_margin`` standard errors of the best measurement (the
     one-standard-error rule; 0: the best itself, ties to the later iteration)."""
     latest = int(history["iteration"].iloc[-1])
+    if config.publish == "gate":  # the last network its gate accepted, else the start
+        accepted = history[history["gate_accepted"] == 1] if "gate_accepted" in history else history.iloc[:0]
+        return int(accepted["iteration"].iloc[-1]) if len(accepted) else 0
     if not config.chooses_best:
         return latest
     column = "mistakes_search" if config.reference_positions else f"score_vs_{config.baselines[0]}"

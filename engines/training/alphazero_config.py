@@ -21,10 +21,10 @@ from engines.training.selfplay import MatchSettings, SelfPlaySettings
 
 #: the least value of each count (every other number: finite, and >= 0 unless listed in POSITIVE)
 AT_LEAST_ONE = ("blocks", "filters", "policy_filters", "value_filters", "games", "parallel", "simulations", "buffer_games", "batch_size", "train_steps",
-                "eval_simulations", "baseline_every", "reference_every")
+                "eval_simulations", "baseline_every", "reference_every", "gate_pairs", "gate_every")
 POSITIVE = ("learning_rate", "learning_rate_drop", "c", "dirichlet_alpha")
 FRACTIONS = ("full_fraction", "search_value_weight", "dirichlet_epsilon", "window_alpha", "temperature_floor")
-PUBLISH = ("latest", "best")
+PUBLISH = ("latest", "best", "gate")
 #: counts whose -1 means "scaled to the board" (:meth:`AlphaZeroConfig.temperature_schedule`)
 SCALED = ("temperature_moves", "temperature_decay_moves")
 
@@ -134,10 +134,19 @@ class AlphaZeroConfig:
     reference_file: str = setting("", "the solved positions (dlgo positions' positions.csv) --reference-positions "
                                       "takes its critical ones from, every set of it (default: the suite's early-game "
                                       "sets of the game)")
-    publish: str = setting("best", "the network checkpoint.keras holds: latest, or best by the fixed references "
+    publish: str = setting("best", "the network checkpoint.keras holds: latest; best by the fixed references "
                                    "(fewest mistakes on the solved positions where measured, else the best score "
                                    "against the first baseline; the starting network counts; a run with neither "
-                                   "publishes the latest)")
+                                   "publishes the latest); or gate: the latest network a sequential test says "
+                                   "beats the published one (colour-swapped pairs, SPRT), the start until one does")
+    gate_pairs: int = setting(100, "with --publish gate: the colour-swapped pairs a gate plays at most before "
+                                   "its network stays unpublished", counts="games")
+    gate_elo1: float = setting(20.0, "with --publish gate: the gate's H1, Elo the new network gains over the "
+                                     "published one (H0: none; alpha and beta 0.05)")
+    gate_every: int = setting(1, "with --publish gate: the iterations between two gates (and one at the last)",
+                              counts="steps")
+    gate_opening_plies: int = setting(4, "with --publish gate: the random plies of each pair's opening, where the "
+                                         "game ships no balanced openings", counts="plies")
     publish_margin: float = setting(1.0, "with --publish best: the latest network within this many standard "
                                          "errors of the best measurement is published (the one-standard-error rule: "
                                          "a few hundred references cannot tell close networks apart, and the "
@@ -175,6 +184,8 @@ class AlphaZeroConfig:
         check_precision(self.precision)
         if self.publish not in PUBLISH:
             raise SpecError(f"publish must be one of {', '.join(PUBLISH)}, got {self.publish!r}")
+        if self.publish == "gate" and self.gate_elo1 <= 0:
+            raise SpecError(f"gate_elo1 must be above 0 (the test's H0 is 0 Elo), got {self.gate_elo1:g}")
         if self.reference_file:
             check_reference_file(self.reference_file, self.game)
         elif self.reference_positions and shipped_sets(self.game) is None:

@@ -37,7 +37,9 @@ from dlgo.arena.ratings import elo_from_score
 from dlgo.arena.sprt import SPRT, Verdict
 from dlgo.core.errors import RecordError
 from dlgo.core.game import State
+from dlgo.data.solved import balanced_openings
 from dlgo.display.progress import progress_bar
+from dlgo.games import new_game
 from dlgo.storage.atomic import atomic_write
 from engines.puct import Evaluator
 from engines.training.selfplay import MatchSettings, play_batched_games
@@ -129,6 +131,32 @@ def write_records(path: Path, rows: list[dict[str, object]]) -> None:
         writer = csv.DictWriter(handle, fieldnames=COLUMNS, lineterminator="\n")
         writer.writeheader()
         writer.writerows(rows)
+
+
+def match_openings(game: str, count: int, plies: int, seed: int) -> list[State]:
+    """``count`` openings for a paired match of ``game``: its first balanced openings where the
+    suite ships them (Connect-N boards, ``dlgo openings``), else distinct seeded positions of
+    exactly ``plies`` random sensible moves (a pair from each, so that no colour's edge in one
+    decides it)."""
+    shipped = balanced_openings(game)
+    if len(shipped) >= count:
+        return shipped[:count]
+    rng, openings, seen = np.random.default_rng(seed), list[State](), set[str]()
+    for _ in range(100 * count):
+        if len(openings) == count:
+            break
+        state = new_game(game)
+        for _ in range(plies):
+            actions = state.sensible_actions()
+            state = state.apply_action(actions[int(rng.integers(len(actions)))])
+            if state.is_over():
+                break
+        if not state.is_over() and state.moves_text() not in seen:
+            seen.add(state.moves_text())
+            openings.append(state)
+    if len(openings) < count:
+        raise ValueError(f"{game}: only {len(openings)} distinct openings of {plies} plies; a match needs {count}")
+    return openings
 
 
 def play_paired_match(game: str, first: Evaluator, second: Evaluator, match: PairedMatch, records: Path, *,
