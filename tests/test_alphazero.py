@@ -501,14 +501,20 @@ def test_a_gated_run_publishes_only_what_its_sequential_test_accepts(tmp_path):
         assert games["opening"].nunique() == row.gate_pairs  # a distinct opening a pair, once each colour
         assert row.gate_low <= row.gate_score <= row.gate_high
     assert int(history["published"].iloc[-1]) == best_iteration(history, config)
+    (tmp_path / "gates" / "iter-003.csv").write_text("left by a killed attempt at iteration 3\n")
+    history = train_alphazero(tmp_path, config, iterations=3, progress=False)  # its network's gate, not the stale one
+    assert len(pd.read_csv(tmp_path / "gates" / "iter-003.csv")) == 2 * history["gate_pairs"].iloc[-1]
     made_up = pd.DataFrame({"iteration": [0, 1, 2, 3], "gate_accepted": [float("nan"), 0.0, 1.0, 0.0]})
     assert best_iteration(made_up, config) == 2  # the last accepted, not the latest
     assert best_iteration(made_up.iloc[:2], config) == 0  # none accepted: the start
     with pytest.raises(SpecError, match="gate_elo1"):
         AlphaZeroConfig(game="tictactoe", publish="gate", gate_elo1=0.0)
+    with pytest.raises(SpecError, match="distinct openings"):  # refused before a run folder records it
+        AlphaZeroConfig(game="tictactoe", publish="gate", gate_pairs=20, gate_opening_plies=1)
 
 
 def test_match_openings_are_the_shipped_balanced_ones_or_distinct_seeded_random_ones():
+    from dlgo.core.errors import SpecError
     from dlgo.data.solved import balanced_openings
     from engines.training.paired_match import match_openings
 
@@ -517,5 +523,7 @@ def test_match_openings_are_the_shipped_balanced_ones_or_distinct_seeded_random_
     go = match_openings("go:size=5", 20, 3, seed=1)
     assert len({s.moves_text() for s in go}) == 20 and all(s.num_moves_played == 3 for s in go)
     assert [s.moves_text() for s in go] == [s.moves_text() for s in match_openings("go:size=5", 20, 3, seed=1)]
-    with pytest.raises(ValueError, match="distinct openings"):
+    with pytest.raises(SpecError, match="distinct openings"):
         match_openings("tictactoe", 10, 1, seed=1)  # nine first moves
+    mixed = match_openings("connectn:columns=7,rows=6,n=4", 503, 4, seed=1)  # the 500 shipped, then 3 more
+    assert len({s.moves_text() for s in mixed}) == 503 and all(s.num_moves_played == 4 for s in mixed[500:])

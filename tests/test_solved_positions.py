@@ -189,9 +189,20 @@ def test_uniform_play_sets_of_every_depth_hold_blunders_and_their_exact_scores(t
             state = state.apply_action(action)
         assert brute.move_scores(state) == p.scores and set_of(p.stones, p.remaining, 20) == p.set
     assert blunders > 0
-    again = generate_positions(SMALL, tmp_path / "u", per_set=4, seed=5, workers=2, progress=False, play="uniform",
+    again = generate_positions(SMALL, tmp_path / "u", per_set=4, seed=5, workers=1, progress=False, play="uniform",
                                stones=(4, 16))
-    assert read_positions(again) == positions  # resumed, and the workers do not change the set
+    assert read_positions(again) == positions  # resumed: nothing to do
+    log = tmp_path / "u" / "candidates.csv"
+    lost = positions[5].moves  # a kill's gap: a chosen candidate unlogged while later ones were
+    log.write_text("".join(line for line in log.read_text().splitlines(keepends=True) if lost not in line))
+    again = generate_positions(SMALL, tmp_path / "u", per_set=4, seed=5, workers=1, progress=False, play="uniform",
+                               stones=(4, 16))
+    assert read_positions(again) == positions  # solved again, not replaced by a later candidate
+    parallel = generate_positions(SMALL, tmp_path / "p", per_set=4, seed=5, workers=2, progress=False, play="uniform",
+                                  stones=(4, 16))
+    assert read_positions(parallel) == positions  # the workers do not change the set
+    with pytest.raises(RecordError):  # Pons' sets in a folder of every depth
+        generate_positions(SMALL, tmp_path / "u", per_set=4, seed=5, workers=1, progress=False, play="uniform")
     with pytest.raises(RecordError):
         generate_positions(SMALL, tmp_path / "u", per_set=4, seed=5, workers=1, progress=False, play="uniform",
                            stones=(4, 15))

@@ -178,6 +178,12 @@ class PonsSets:
         stage = STAGE_CYCLE[k % len(STAGE_CYCLE)]
         return not all(full_before(sets[n], self.per_set, k) for n in SETS if n.startswith(stage))
 
+    def complete(self, chosen: list[SolvedPosition], k: int) -> bool:
+        """Is every set full of candidates before ``k`` (so that no gap a kill left, a candidate
+        solved after later ones were logged, can change them)?"""
+        sets = self._by_set(chosen)
+        return all(full_before(sets[n], self.per_set, k) for n in SETS)
+
     def choose(self, solved: Iterable[SolvedPosition]) -> list[SolvedPosition]:
         return [p for n, ps in choose(solved, self.per_set).items() for p in ps]
 
@@ -203,7 +209,11 @@ class EveryDepth:
         return random.Random(f"{self.seed}/{k}/stones").randint(self.low, self.high)
 
     def wanted(self, chosen: list[SolvedPosition], k: int) -> bool:
-        return len(chosen) < self.total or chosen[-1].id > k
+        return len(chosen) < self.total or k < chosen[-1].id
+
+    def complete(self, chosen: list[SolvedPosition], k: int) -> bool:
+        """Are the first ``total`` positions all from candidates before ``k``?"""
+        return len(chosen) >= self.total and chosen[-1].id < k
 
     def choose(self, solved: Iterable[SolvedPosition]) -> list[SolvedPosition]:
         return sorted(solved, key=lambda p: p.id)[: self.total]
@@ -248,8 +258,8 @@ def generate_positions(spec: str, out_dir: str | Path, per_set: int = 170, seed:
                                        EveryDepth(per_set * len(SETS), seed, *stones))
     limit = max_candidates or 200 * per_set  # candidates tried before a set that random play cannot fill is given up
     with hold_folder(out_dir, "positions", game=game.spec, seed=seed, begin_from=begin_from, play=play,
-                     stones=None if stones is None else f"{stones[0]}-{stones[1]}",
-                     assumed={"play": "random"}) as folder:  # sets from before strong play: random
+                     stones="pons" if stones is None else f"{stones[0]}-{stones[1]}",
+                     assumed={"play": "random", "stones": "pons"}) as folder:  # older sets: random play, Pons
         chosen = solve_candidates(game.spec, folder / "candidates.csv", sampling, play, table_bits, limit,
                                   workers or os.cpu_count() or 1, progress)
         sampling.warn_short(chosen, limit)
@@ -276,11 +286,11 @@ def solve_candidates(spec: str, log_path: Path, sampling: PonsSets | EveryDepth,
     chosen = sampling.choose(solved.values())
     bar = progress_bar(total=sampling.total, initial=len(chosen), unit="position", desc="solved positions",
                        disable=not progress)
-    k = 0
+    k = 0  # every candidate not logged is looked at again: a game that ended early (quick), or a kill's gap
     with worker_pool(workers) if workers > 1 else nullcontext() as pool:
-        while len(chosen) < sampling.total and k < limit:
+        while not sampling.complete(chosen, k) and k < limit:
             batch: list[tuple[str, int, int, int, int, str]] = []
-            while len(batch) < 2 * workers and k < limit:
+            while len(batch) < 2 * workers and k < limit and not sampling.complete(chosen, k):
                 if k not in solved and sampling.wanted(chosen, k):
                     batch.append((spec, sampling.seed, k, sampling.stones(k), table_bits, play))
                 k += 1

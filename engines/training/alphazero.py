@@ -229,11 +229,18 @@ def train_network(run: Run, iteration: int, batches: int) -> dict[str, float]:
 
 def save_iteration(run: Run, iteration: int) -> Path:
     """The trained network and the buffer, as the iteration leaves them (before
-    its history row: a run killed after this redoes the iteration)."""
+    its history row: a run killed after this redoes the iteration, and the games of
+    a gate it had begun, played by the network this one replaces, go)."""
     checkpoint = iteration_checkpoint(run.out, iteration)
     save_model(run.model, checkpoint, {**run.metadata, "iteration": iteration})
     run.buffer.save(iteration_buffer(run.out, iteration))
+    gate_games(run.out, iteration).unlink(missing_ok=True)
     return checkpoint
+
+
+def gate_games(out: Path, iteration: int) -> Path:
+    """Where the gate of ``iteration`` keeps its games."""
+    return out / "gates" / f"iter-{iteration:03d}.csv"
 
 
 def evaluate_network(run: Run, iteration: int, checkpoint: Path, last: bool) -> dict[str, float]:
@@ -254,7 +261,8 @@ def gate(run: Run, iteration: int) -> dict[str, float]:
     """Step 3's gate (``publish="gate"``): the new network against the published one in
     colour-swapped pairs until the SPRT decides (H0 0 Elo, H1 ``gate_elo1``) or ``gate_pairs``
     are played; ``gate_accepted`` is 1 where it accepts H1 (the new network is published).
-    The games go to ``gates/iter-NNN.csv``: a killed gate resumes at its last chunk."""
+    The games go to ``gates/iter-NNN.csv`` (a run killed during the gate redoes the iteration,
+    and its network's gate with it: :func:`save_iteration`)."""
     config = run.config
     published = int(run.history["published"].iloc[-1]) if "published" in run.history else 0  # 0: the start
     champion = NetworkEvaluator(load_network(str(iteration_checkpoint(run.out, published))))
@@ -262,9 +270,9 @@ def gate(run: Run, iteration: int) -> dict[str, float]:
     chunk = min(16, config.gate_pairs)
     match = PairedMatch(openings, replace(config.match_settings(), parallel=2 * chunk), SPRT(0.0, config.gate_elo1),
                         max_pairs=config.gate_pairs, chunk=chunk)
-    (run.out / "gates").mkdir(exist_ok=True)
+    gate_games(run.out, iteration).parent.mkdir(exist_ok=True)
     result = play_paired_match(config.game, NetworkEvaluator(run.current), champion, match,
-                               run.out / "gates" / f"iter-{iteration:03d}.csv", seed=config.seed * 7919 + iteration,
+                               gate_games(run.out, iteration), seed=config.seed * 7919 + iteration,
                                progress=run.progress, desc="gate")
     accepted = result.verdict is not None and result.verdict.accepted == "H1"
     return {"gate_against": float(published), "gate_pairs": float(result.pairs), "gate_score": result.score,

@@ -17,6 +17,7 @@ from engines.neural.precision import check_precision
 from engines.registry import check_engine
 from engines.training.auxiliary import auxiliary_targets
 from engines.training.references import check_reference_file
+from engines.training.paired_match import match_openings
 from engines.training.selfplay import MatchSettings, SelfPlaySettings
 
 #: the least value of each count (every other number: finite, and >= 0 unless listed in POSITIVE)
@@ -184,8 +185,10 @@ class AlphaZeroConfig:
         check_precision(self.precision)
         if self.publish not in PUBLISH:
             raise SpecError(f"publish must be one of {', '.join(PUBLISH)}, got {self.publish!r}")
-        if self.publish == "gate" and self.gate_elo1 <= 0:
-            raise SpecError(f"gate_elo1 must be above 0 (the test's H0 is 0 Elo), got {self.gate_elo1:g}")
+        if self.publish == "gate":
+            if self.gate_elo1 <= 0:
+                raise SpecError(f"gate_elo1 must be above 0 (the test's H0 is 0 Elo), got {self.gate_elo1:g}")
+            match_openings(self.game, self.gate_pairs, self.gate_opening_plies, self.seed)
         if self.reference_file:
             check_reference_file(self.reference_file, self.game)
         elif self.reference_positions and shipped_sets(self.game) is None:

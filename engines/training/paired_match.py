@@ -35,7 +35,7 @@ import numpy as np
 
 from dlgo.arena.ratings import elo_from_score
 from dlgo.arena.sprt import SPRT, Verdict
-from dlgo.core.errors import RecordError
+from dlgo.core.errors import RecordError, SpecError
 from dlgo.core.game import State
 from dlgo.data.solved import balanced_openings
 from dlgo.display.progress import progress_bar
@@ -134,14 +134,12 @@ def write_records(path: Path, rows: list[dict[str, object]]) -> None:
 
 
 def match_openings(game: str, count: int, plies: int, seed: int) -> list[State]:
-    """``count`` openings for a paired match of ``game``: its first balanced openings where the
-    suite ships them (Connect-N boards, ``dlgo openings``), else distinct seeded positions of
-    exactly ``plies`` random sensible moves (a pair from each, so that no colour's edge in one
-    decides it)."""
-    shipped = balanced_openings(game)
-    if len(shipped) >= count:
-        return shipped[:count]
-    rng, openings, seen = np.random.default_rng(seed), list[State](), set[str]()
+    """``count`` openings for a paired match of ``game``: the balanced openings the suite ships
+    for it (Connect-N boards, ``dlgo openings``), then, for the rest or a game without them,
+    distinct seeded positions of exactly ``plies`` random sensible moves (a pair from each, so
+    that no colour's edge in one decides it); a :class:`SpecError` if the game has too few."""
+    openings = balanced_openings(game)[:count]
+    rng, seen = np.random.default_rng(seed), {state.moves_text() for state in openings}
     for _ in range(100 * count):
         if len(openings) == count:
             break
@@ -155,7 +153,8 @@ def match_openings(game: str, count: int, plies: int, seed: int) -> list[State]:
             seen.add(state.moves_text())
             openings.append(state)
     if len(openings) < count:
-        raise ValueError(f"{game}: only {len(openings)} distinct openings of {plies} plies; a match needs {count}")
+        raise SpecError(f"{game}: {len(openings)} distinct openings of {plies} plies found, and a match of "
+                        f"{count} pairs needs {count}: fewer pairs, or more plies")
     return openings
 
 

@@ -154,9 +154,10 @@ Uniform play reaches positions no sensible game does: a side one stone from
 four in a row, a threat left open for several plies. A network that learnt only
 from its own games has seen few of them, and its raw policy shows it first;
 the search then has to find what the policy never learnt. Where the uniform
-set's rate stays above the strong set's beyond their intervals, the gap is the
-training path's, not the board's. The stages say where: the earlier the
-position, the more of the game the search cannot see to its end.
+set's rate stays above the strong set's beyond their intervals, stage by stage,
+the gap is the training path's, not the board's. Compare by stage: uniform games
+end early, so a uniform set leans to the beginning, where the mistakes are (the
+earlier the position, the more of the game the search cannot see to its end).
 """
 
 

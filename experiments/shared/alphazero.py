@@ -80,7 +80,8 @@ def quick_config(game: str, seed: int, like: AlphaZeroConfig | None = None) -> A
     return replace(tiny, gumbel=like.gumbel, forced_playouts=like.forced_playouts, auxiliary=list(like.auxiliary),
                    search_value_weight=like.search_value_weight, window_alpha=like.window_alpha,
                    sample_reuse=like.sample_reuse, precision=like.precision, publish=like.publish,
-                   publish_margin=like.publish_margin,
+                   publish_margin=like.publish_margin, gate_pairs=min(like.gate_pairs, 2), gate_elo1=like.gate_elo1,
+                   gate_every=like.gate_every, gate_opening_plies=like.gate_opening_plies,
                    reference_positions=min(like.reference_positions, 2),
                    fast_simulations=min(like.fast_simulations, 2), full_fraction=like.full_fraction,
                    merge_positions=like.merge_positions, temperature_moves=like.temperature_moves,
@@ -219,7 +220,16 @@ def introduction(title: str, command_line: str, config: AlphaZeroConfig, history
 
 
 def published_words(config: AlphaZeroConfig, history: pd.DataFrame) -> list[str]:
-    """With ``publish best``: which iteration's network the run published, and by what."""
+    """With ``publish best`` or ``gate``: which iteration's network the run published, and by what."""
+    if config.publish == "gate":
+        published = published_iteration(history)
+        gates = history["gate_accepted"].notna().sum() if "gate_accepted" in history else 0
+        accepted = int((history["gate_accepted"] == 1).sum()) if "gate_accepted" in history else 0
+        which = "the start, before any self-play" if published == 0 else f"iteration {published}'s"
+        return [f"The run publishes by gates: a new network replaces the published one only where colour-swapped "
+                f"pairs ({config.eval_simulations} simulations a move, at most {config.gate_pairs} pairs) make the "
+                f"SPRT accept that it gains {config.gate_elo1:g} Elo; {accepted} of {gates} gates did. It published "
+                f"{which} network; the matches below play it.", ""]
     if config.publish != "best":
         return []
     where = Path(config.reference_file or ".").resolve()
