@@ -527,3 +527,21 @@ def test_match_openings_are_the_shipped_balanced_ones_or_distinct_seeded_random_
         match_openings("tictactoe", 10, 1, seed=1)  # nine first moves
     mixed = match_openings("connectn:columns=7,rows=6,n=4", 503, 4, seed=1)  # the 500 shipped, then 3 more
     assert len({s.moves_text() for s in mixed}) == 503 and all(s.num_moves_played == 4 for s in mixed[500:])
+
+
+def test_a_run_trains_on_the_teachers_games_until_its_own_fill_the_buffer(tmp_path):
+    from dlgo.formats.records import GameRecord, write_games
+    from engines.training.alphazero import AlphaZeroConfig, train_alphazero
+    from engines.training.replay import ReplayBuffer
+
+    games = ["a1 a2 b1 b2 c1", "b2 a1 c3 a3 a2 c1 b1 b3 c2", "c3 b2 a1 c1 a3 a2 b3"]
+    write_games(tmp_path / "teacher.csv", [
+        GameRecord("t", f"#{k}", "tictactoe", "teacher", "teacher", "", "black", len(moves.split()), 0, 0, 0, 0, "",
+                   "", 0, 0, moves) for k, moves in enumerate(games)])
+    config = AlphaZeroConfig(game="tictactoe", blocks=1, filters=8, games=2, parallel=2, simulations=4,
+                             buffer_games=4, batch_size=8, train_steps=1, eval_games=0, previous_games=0,
+                             baselines=[], publish="latest", teacher_games=str(tmp_path / "teacher.csv"))
+    history = train_alphazero(tmp_path / "run", config, iterations=2, progress=False)
+    own = [len(ReplayBuffer.load(tmp_path / "run" / "buffer-002.npz").games[k][2]) for k in range(4)]
+    # iteration 1: its two games and the first two teacher games; iteration 2: its own four alone
+    assert list(history["examples"]) == [own[0] + own[1] + 5 + 9, sum(own)]

@@ -311,11 +311,12 @@ def test_alphago_zero_on_9x9_starts_from_a_supervised_network_and_says_so(tmp_pa
     import pandas as pd
 
     from engines.neural.backend import read_metadata
+    from engines.training.replay import ReplayBuffer
     from experiments.headline import alphazero_go9
 
-    out, work = tmp_path / "rep", tmp_path / "work"
+    out, work = tmp_path / "rep", tmp_path / "alphazero-go9"
     assert alphazero_go9.main(["--quick", "--out", str(out), "--work", str(work), "--workers", "1"]) == 0
-    start = tmp_path / "work-supervised" / "network" / "model.keras"
+    start = tmp_path / "alphazero-go9-supervised" / "network" / "model.keras"
     assert read_metadata(start)["kind"] == "policy-value"
     assert read_metadata(work / "checkpoints" / "iter-000.keras")  # the run's generation 0: the supervised start
     summary = (out / "summary.md").read_text()
@@ -328,6 +329,17 @@ def test_alphago_zero_on_9x9_starts_from_a_supervised_network_and_says_so(tmp_pa
     assert len(pd.read_csv(out / "match-supervised" / "games.csv")) == 2
     # one iteration with --quick, after row 0: the supervised start measured against the fixed opponent (publish best)
     assert list(pd.read_csv(out / "history.csv")["iteration"]) == [0, 1]
+    # the gated run starts from the same supervised network, its buffer filled with the games it learnt from
+    gated = tmp_path / "alphazero-go9-gated"
+    assert alphazero_go9.main(["--preset", "gated", "--quick", "--out", str(tmp_path / "gated-rep"), "--work",
+                               str(gated), "--workers", "1"]) == 0
+    config = json.loads((gated / "config.json").read_text())
+    assert config["init"] == str(start) and config["publish"] == "gate"
+    assert config["teacher_games"] == str(tmp_path / "alphazero-go9-supervised" / "games" / "games.csv")
+    history = pd.read_csv(tmp_path / "gated-rep" / "history.csv")
+    own = sum(len(g[2]) for g in ReplayBuffer.load(gated / "buffer-001.npz").games)
+    assert history["examples"].iloc[-1] > own  # the teacher's games beside its own four
+    assert history["gate_pairs"].notna().iloc[-1]  # the last iteration's gate, on Go's seeded openings
 
 
 def test_a_script_with_two_runs_names_them_with_preset_each_with_its_defaults_and_folders():

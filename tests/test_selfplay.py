@@ -251,3 +251,64 @@ def test_greedy_return_runs_are_consistent():
     explore = self_play("tictactoe", RolloutEvaluator(seed=2), enc, 4, SelfPlaySettings(
         parallel=4, simulations=8, temperature_moves=9, greedy_return=True), seed=2)
     assert (np.abs(explore.values) <= 1).all() and not set(np.unique(explore.values)) <= {-1.0, 0.0, 1.0}
+
+
+def _record(moves: str, winner: str, opening_plies: int = 0, game: str = "tictactoe"):
+    from dlgo.formats.records import GameRecord
+
+    return GameRecord("t", f"game {moves}", game, "teacher", "teacher", "", winner, len(moves.split()), 0, 0, 0, 0,
+                      "", "", 0, opening_plies, moves)
+
+
+def test_a_teachers_games_become_examples_of_the_moves_its_players_chose():
+    """Each chosen move is the policy's whole weight, the result the value from the mover's view;
+    the random opening plies are left out (context, not lessons)."""
+    from dlgo.games import new_game
+    from engines.training.replay import recorded_examples
+
+    enc = get_encoder_by_name(None, "tictactoe")
+    # black (x) wins along the bottom row; the first ply was a random opening move
+    ex = recorded_examples([_record("a1 a2 b1 b2 c1", "black", opening_plies=1)], enc, ("moves_left",))
+    assert ex.lengths == [4] and ex.policies.shape == (4, 9)
+    np.testing.assert_array_equal(ex.policies.sum(axis=1), 1.0)
+    state = new_game("tictactoe").apply_move(new_game("tictactoe").parse_move("a1"))
+    assert ex.policies[0].argmax() == enc.encode_move(state.parse_move("a2"), state)
+    np.testing.assert_array_equal(ex.features[0], enc.encode(state))
+    np.testing.assert_array_equal(ex.values, [-1.0, 1.0, -1.0, 1.0])  # white to move first here: the loser
+    np.testing.assert_allclose(ex.auxiliary["moves_left"].ravel(), np.array([4, 3, 2, 1]) / 9)
+
+
+def test_the_teachers_games_fill_the_places_self_play_has_not_filled_yet(tmp_path):
+    from engines.training.replay import ReplayBuffer, recorded_examples
+
+    enc = get_encoder_by_name(None, "tictactoe")
+    teacher = recorded_examples([_record("a1 a2 b1 b2 c1", "black"), _record("b2 a1 c3 a3 a2 c1", "draw"),
+                                 _record("c3 b2 a1 c1 a3", "white")], enc)
+    buffer = ReplayBuffer(capacity=2)
+    buffer.fill_with(teacher)
+    assert len(buffer) == 5 + 6  # the first two teacher games: the buffer's two places
+    rng = np.random.default_rng(0)
+    assert set(buffer.sample(100, rng).z) == {1.0, -1.0, 0.0}
+    _, own = _examples("tictactoe", 1, 3)
+    buffer.add(own)
+    assert len(buffer) == own.lengths[0] + 5  # one self-play game: one teacher game left
+    buffer.save(tmp_path / "buffer.npz")
+    again = ReplayBuffer.load(tmp_path / "buffer.npz")
+    assert len(again) == own.lengths[0]  # the fill is not saved: a run remakes it from its games
+    buffer.add(own)
+    assert len(buffer) == 2 * own.lengths[0]  # full of self-play's games: the teacher's are gone
+
+
+def test_teacher_games_must_be_a_games_file_of_the_runs_game(tmp_path):
+    from dlgo.core.errors import SpecError
+    from dlgo.formats.records import write_games
+    from engines.training.alphazero_config import AlphaZeroConfig
+
+    with pytest.raises(SpecError, match="no such games file"):
+        AlphaZeroConfig(game="tictactoe", teacher_games=str(tmp_path / "missing.csv"))
+    write_games(tmp_path / "games.csv", [_record("d1 d2 c1", "draw", game="connect4")])
+    with pytest.raises(SpecError, match="holds games of connect4"):
+        AlphaZeroConfig(game="tictactoe", teacher_games=str(tmp_path / "games.csv"))
+    write_games(tmp_path / "ttt.csv", [_record(moves, "black") for moves in ("a1 a2", "b1 b2", "c1 c2")])
+    records = AlphaZeroConfig(game="tictactoe", buffer_games=2, teacher_games=str(tmp_path / "ttt.csv")).teacher_records()
+    assert [r.moves for r in records] == ["a1 a2", "b1 b2"]  # the file's first, as many as the buffer holds

@@ -32,6 +32,8 @@ from typing import Iterator, NamedTuple
 import numpy as np
 
 from dlgo.core.errors import RecordError
+from dlgo.core.game import State
+from dlgo.core.types import Move
 from dlgo.encoders import Encoder, get_encoder_by_name
 from dlgo.storage.atomic import atomic_write
 from dlgo.display.progress import progress_bar
@@ -147,15 +149,33 @@ def load_chunk(path: Path) -> Arrays:
                           f"{path.parent} and the games are encoded again") from None
 
 
-def positions(record: GameRecord, encoder: Encoder) -> Iterator[tuple[np.ndarray, int, np.ndarray, int]]:
-    """(planes, label, legal-move mask, the result for the player to move) for
-    each move chosen by a player in ``record``."""
+class ChosenMove(NamedTuple):
+    """A move a player of a recorded game chose: the position, the move, and the game's result
+    for the player to move there (1 won, -1 lost, 0 drawn)."""
+
+    state: State
+    move: Move
+    value: int
+
+
+def chosen_moves(record: GameRecord, final: list[State] | None = None) -> Iterator[ChosenMove]:
+    """Each move chosen by a player in ``record``: not its random opening plies, its setup or a
+    resignation. ``final``, if given, receives the game's last state (its end, for targets)."""
     states = replay(record.game, record.moves)
+    if final is not None:
+        final.append(states[-1])
     for ply, state in enumerate(states[:-1]):
         move = states[ply + 1].last_move
         if ply < record.opening_plies or move is None or move.is_resign:
             continue
         value = 0 if record.winner == "draw" else 1 if record.winner == state.next_player.name else -1
+        yield ChosenMove(state, move, value)
+
+
+def positions(record: GameRecord, encoder: Encoder) -> Iterator[tuple[np.ndarray, int, np.ndarray, int]]:
+    """(planes, label, legal-move mask, the result for the player to move) for
+    each move chosen by a player in ``record``."""
+    for state, move, value in chosen_moves(record):
         yield encoder.encode(state), encoder.encode_move(move, state), state.legal_action_mask(), value
 
 

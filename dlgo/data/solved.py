@@ -167,6 +167,7 @@ class PonsSets:
     def __init__(self, cells: int, per_set: int, seed: int, begin_from: int):
         self.cells, self.per_set, self.seed, self.begin_from = cells, per_set, seed, begin_from
         self.total = per_set * len(SETS)
+        self._grouped: tuple[list[SolvedPosition], dict[str, list[SolvedPosition]]] | None = None
 
     def stones(self, k: int) -> int:
         stage = STAGE_CYCLE[k % len(STAGE_CYCLE)]
@@ -188,10 +189,14 @@ class PonsSets:
         return [p for n, ps in choose(solved, self.per_set).items() for p in ps]
 
     def _by_set(self, chosen: list[SolvedPosition]) -> dict[str, list[SolvedPosition]]:
-        sets: dict[str, list[SolvedPosition]] = {n: [] for n in SETS}
-        for p in chosen:
-            sets[p.set].append(p)
-        return sets
+        """``chosen`` grouped by set, grouped once for each choice (the solving loop makes a new
+        list at each choice and asks about every candidate of a batch in between)."""
+        if self._grouped is None or self._grouped[0] is not chosen:
+            sets: dict[str, list[SolvedPosition]] = {n: [] for n in SETS}
+            for p in chosen:
+                sets[p.set].append(p)
+            self._grouped = (chosen, sets)
+        return self._grouped[1]
 
     def warn_short(self, chosen: list[SolvedPosition], limit: int) -> None:
         warn_short(self._by_set(chosen), self.per_set, limit)

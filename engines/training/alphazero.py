@@ -68,7 +68,7 @@ from engines.neural.resnet import add_auxiliary_heads, build_resnet
 from engines.registry import ENGINES
 from engines.training.alphazero_config import AlphaZeroConfig
 from engines.training.paired_match import PairedMatch, match_openings, play_paired_match
-from engines.training.replay import ReplayBuffer
+from engines.training.replay import ReplayBuffer, recorded_examples
 from engines.training.references import measure_reference, reference_positions
 from engines.training.run_folder import RUN_KIND, iteration_buffer, iteration_checkpoint
 from engines.training.selfplay import Examples, SelfPlayPool, play_batched_match, self_play
@@ -181,6 +181,8 @@ def open_run(out: Path, config: AlphaZeroConfig, progress: bool) -> Run:
         _compile(model, config)
         buffer = ReplayBuffer(config.buffer_games, syms, merge=config.merge_positions)
         save_model(model, start, {**metadata, "iteration": 0})
+    if config.teacher_games:  # remade at every start: the buffer saves self-play's games alone
+        buffer.fill_with(recorded_examples(config.teacher_records(), encoder, config.auxiliary_targets()))
     previous = keras.models.clone_model(model)
     playing = in_precision(model, config.precision)
     current = LoadedModel.from_model(model, encoder, metadata)

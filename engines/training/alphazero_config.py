@@ -11,6 +11,7 @@ from dlgo.core.arguments import check_types, setting
 from dlgo.core.errors import ModelFileError, SpecError
 from dlgo.data.solved import shipped_sets
 from dlgo.encoders import get_encoder_by_name
+from dlgo.formats.records import GameRecord, read_games
 from dlgo.games import get_game, new_game
 from engines.neural.loading import kind_has_heads, load_network, metadata_only
 from engines.neural.precision import check_precision
@@ -97,6 +98,11 @@ class AlphaZeroConfig:
                                     "include those after moves no search would play (KataGo's varied openings; 0: "
                                     "every game from the empty board)", counts="plies")
     buffer_games: int = setting(1000, "replay buffer: the positions of this many latest games", counts="games")
+    teacher_games: str = setting("", "a games file (games.csv or .csv.gz) whose first games fill the replay "
+                                     "buffer's places that self-play has not filled yet, each move a player chose "
+                                     "an example (the move as the policy, the result as the value), leaving as "
+                                     "self-play's games arrive (for a run started from a teacher's network; "
+                                     "default: none)")
     auxiliary: list[str] = setting([], "KataGo's auxiliary targets to learn too (names, or all: the game's): "
                                        "moves_left (the plies to the end); on games scored by area ownership "
                                        "(each point's final owner) and score (the final margin)")
@@ -201,6 +207,23 @@ class AlphaZeroConfig:
                             f"{', '.join(offered)} (or all)")
         if self.init:
             self._check_start()
+        if self.teacher_games:
+            self.teacher_records()
+
+    def teacher_records(self) -> list[GameRecord]:
+        """The ``teacher_games`` that fill the buffer: the file's first ``buffer_games`` games (a
+        :class:`SpecError` if it holds none, or games of another game than the run's)."""
+        path = Path(self.teacher_games)
+        if not path.is_file():
+            raise SpecError(f"--teacher-games {path}: no such games file")
+        records = read_games(path)[: self.buffer_games]
+        if not records:
+            raise SpecError(f"--teacher-games {path}: it holds no games")
+        spec = get_game(self.game).spec
+        other = next((r.game for r in records if get_game(r.game).spec != spec), None)
+        if other is not None:
+            raise SpecError(f"--teacher-games {path}: it holds games of {other}, the run learns {self.game}")
+        return records
 
     def _check_start(self) -> None:
         """A :class:`SpecError` (or :class:`ModelFileError`) unless ``init`` is a

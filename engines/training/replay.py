@@ -10,18 +10,30 @@ targets are the mean of its occurrences': the opening's few positions stop
 filling the batches, and their value targets stop being single results. The buffer saves
 to one compressed ``.npz`` file, written atomically, so a resumed run trains
 on exactly the data it had.
+
+A run that starts from a teacher's network can keep the teacher's games in the
+places its own games have not filled yet (:meth:`ReplayBuffer.fill_with`,
+:func:`recorded_examples`): AlphaGo's start learnt from human games, and a
+buffer that holds only a few dozen of the network's own first games teaches it
+those games' mistakes; as self-play fills the buffer, the teacher's games leave it.
+The fill is not saved with the buffer: it is remade from the same games.
 """
 from __future__ import annotations
 
 from collections import deque
 from pathlib import Path
-from typing import NamedTuple
+from typing import NamedTuple, Sequence
 
 import numpy as np
 
 from dlgo.core.errors import RecordError
+from dlgo.core.game import State
 from dlgo.core.symmetry import Symmetry
+from dlgo.data.dataset import chosen_moves
+from dlgo.encoders.base import Encoder
+from dlgo.formats.records import GameRecord
 from dlgo.storage.atomic import atomic_write
+from engines.training.auxiliary import target_shape, targets_of
 from engines.training.selfplay import Examples
 
 
@@ -51,6 +63,7 @@ class ReplayBuffer:
         self.symmetries = symmetries or []
         self.merge = merge
         self.games: deque[GameExamples] = deque(maxlen=capacity)
+        self.fill: list[GameExamples] = []  # games that fill the places self-play has not filled yet
         self._held: tuple[tuple[np.ndarray, np.ndarray, np.ndarray], dict[str, np.ndarray]] | None = None
 
     def resize(self, capacity: int) -> None:
@@ -61,35 +74,32 @@ class ReplayBuffer:
             self._held = None
 
     def __len__(self) -> int:
-        """Number of examples (positions) held."""
-        return sum(len(g[2]) for g in self.games)
+        """Number of examples (positions) held, the fill's with them."""
+        return sum(len(g[2]) for g in self.held_games())
+
+    def held_games(self) -> list[GameExamples]:
+        """The games training samples from: self-play's, then as many of the fill's as there
+        are places left (its first ones)."""
+        return [*self.games, *self.fill[: max(0, self.capacity - len(self.games))]]
+
+    def fill_with(self, examples: Examples) -> None:
+        """Fill the places self-play has not filled yet with ``examples``' games (a teacher's),
+        its first games first; they leave as self-play's arrive."""
+        self._held = None
+        self.fill = list(game_examples(examples))
 
     def add(self, examples: Examples) -> None:
         """Add a self-play batch, game by game (its ``lengths`` tell where each ends)."""
         self._held = None  # the games change: the joined arrays are joined again at the next batch
-        start = 0
-        for n in examples.lengths:
-            sl = slice(start, start + n)
-            self.games.append(GameExamples(examples.features[sl].astype(np.int8),
-                                           examples.policies[sl].astype(np.float32),
-                                           examples.values[sl].astype(np.float32),
-                                           {name: rows[sl].astype(np.float32)
-                                            for name, rows in examples.auxiliary.items()}))
-            start += n
-        if start != len(examples.values):
-            raise RecordError(f"the examples hold {len(examples.values)} positions, their games {start}")
+        self.games.extend(game_examples(examples))
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Everything held: (features int8, policies, values)."""
-        if not self.games:
-            raise RecordError("the replay buffer is empty")
-        return (np.concatenate([g.features for g in self.games]), np.concatenate([g.policies for g in self.games]),
-                np.concatenate([g.values for g in self.games]))
+        """Everything held, the fill's with it: (features int8, policies, values)."""
+        return joined(self.held_games())
 
     def auxiliary_arrays(self) -> dict[str, np.ndarray]:
         """Every auxiliary target held, by name (those every game has)."""
-        names = set.intersection(*(set(g.auxiliary) for g in self.games)) if self.games else set()
-        return {name: np.concatenate([g.auxiliary[name] for g in self.games]) for name in sorted(names)}
+        return joined_auxiliary(self.held_games())
 
     def sample(self, size: int, rng: np.random.Generator) -> Batch:
         """``size`` examples drawn uniformly (with replacement), each under a random symmetry.
@@ -116,19 +126,20 @@ class ReplayBuffer:
         return Batch(x, pi, z, auxiliary)
 
     def save(self, path: str | Path) -> None:
-        """Write the buffer atomically to ``path`` (.npz)."""
-        lengths = np.array([len(g[2]) for g in self.games], dtype=np.int64)
-        features, policies, values = self.arrays() if self.games else (np.zeros(0), np.zeros(0), np.zeros(0))
+        """Write the buffer's self-play games atomically to ``path`` (.npz; not the fill)."""
+        games = list(self.games)
+        lengths = np.array([len(g[2]) for g in games], dtype=np.int64)
+        features, policies, values = joined(games) if games else (np.zeros(0), np.zeros(0), np.zeros(0))
         with atomic_write(Path(path), "wb") as handle:
             arrays: dict[str, np.ndarray] = {
                 "lengths": lengths, "features": features, "policies": policies, "values": values,
                 "capacity": np.array(self.capacity),
-                **{f"auxiliary_{name}": rows for name, rows in self.auxiliary_arrays().items()}}
+                **{f"auxiliary_{name}": rows for name, rows in joined_auxiliary(games).items()}}
             np.savez_compressed(handle, **arrays)  # type: ignore[arg-type]  # numpy's stub types allow_pickle too
 
     def distinct(self) -> int:
         """How many distinct positions the buffer holds (the examples a merging buffer samples from)."""
-        return len(merge_positions(self.arrays(), {})[0][2]) if self.games else 0
+        return len(merge_positions(self.arrays(), {})[0][2]) if self.held_games() else 0
 
     @classmethod
     def load(cls, path: str | Path, symmetries: list[Symmetry] | None = None, merge: bool = False) -> "ReplayBuffer":
@@ -142,6 +153,62 @@ class ReplayBuffer:
             buffer.games.append(GameExamples(features[a:b], policies[a:b], values[a:b],
                                              {name: rows[a:b] for name, rows in auxiliary.items()}))
         return buffer
+
+
+def joined(games: Sequence[GameExamples]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``games``' examples in one set of arrays: (features int8, policies, values)."""
+    if not games:
+        raise RecordError("the replay buffer is empty")
+    return (np.concatenate([g.features for g in games]), np.concatenate([g.policies for g in games]),
+            np.concatenate([g.values for g in games]))
+
+
+def joined_auxiliary(games: Sequence[GameExamples]) -> dict[str, np.ndarray]:
+    """``games``' auxiliary targets joined, by name (those every game has)."""
+    names = set.intersection(*(set(g.auxiliary) for g in games)) if games else set()
+    return {name: np.concatenate([g.auxiliary[name] for g in games]) for name in sorted(names)}
+
+
+def game_examples(examples: Examples) -> list[GameExamples]:
+    """``examples`` cut into its games (its ``lengths`` tell where each ends), stored compactly."""
+    games, start = [], 0
+    for n in examples.lengths:
+        sl = slice(start, start + n)
+        games.append(GameExamples(examples.features[sl].astype(np.int8), examples.policies[sl].astype(np.float32),
+                                  examples.values[sl].astype(np.float32),
+                                  {name: rows[sl].astype(np.float32) for name, rows in examples.auxiliary.items()}))
+        start += n
+    if start != len(examples.values):
+        raise RecordError(f"the examples hold {len(examples.values)} positions, their games {start}")
+    return games
+
+
+def recorded_examples(records: Sequence[GameRecord], encoder: Encoder, auxiliary: Sequence[str] = ()) -> Examples:
+    """Training examples from recorded games (a teacher's), as self-play's are made: at each move
+    a player chose (:func:`~dlgo.data.dataset.chosen_moves`), the position, that move as the
+    policy (all its weight), the game's result for the player to move as the value, and the
+    ``auxiliary`` targets of the game's end."""
+    states: list[State] = []
+    labels: list[int] = []
+    values: list[float] = []
+    lengths: list[int] = []
+    extra: dict[str, list[np.ndarray]] = {name: [] for name in auxiliary}
+    for record in records:
+        final: list[State] = []
+        chosen = list(chosen_moves(record, final))
+        states += [c.state for c in chosen]
+        labels += [encoder.encode_move(c.move, c.state) for c in chosen]
+        values += [float(c.value) for c in chosen]
+        lengths.append(len(chosen))
+        for name, rows in targets_of([c.state for c in chosen], final[0], auxiliary).items():
+            extra[name].append(rows)
+    policies = np.zeros((len(states), encoder.num_moves), np.float32)
+    policies[np.arange(len(states)), labels] = 1.0
+    features = encoder.encode_batch(states) if states else np.zeros((0,) + encoder.shape, np.float32)
+    return Examples(features, policies, np.asarray(values, np.float32), lengths=lengths,
+                    auxiliary={name: np.concatenate(rows) if rows else
+                               np.zeros((0, *target_shape(name, encoder.game)), np.float32)
+                               for name, rows in extra.items()})
 
 
 def merge_positions(arrays: tuple[np.ndarray, np.ndarray, np.ndarray], auxiliary: dict[str, np.ndarray]

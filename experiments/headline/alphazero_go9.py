@@ -1,6 +1,7 @@
 """AlphaGo Zero on 9x9 Go (the book's chapter 14 on Go): self-play from a supervised start, against GNU Go and AlphaGo.
 
     python experiments/headline/alphazero_go9.py      # hours on 2 cores, resumable; far less on a GPU
+    python experiments/headline/alphazero_go9.py --preset gated --workers 2   # about 7 hours more
     python experiments/headline/alphazero_go9.py --quick
 
 AlphaGo Zero learnt from nothing; on 2 cores, 9x9 Go from nothing is out of
@@ -21,6 +22,16 @@ so do the supervised start (the same search, before any self-play) and, when
 its networks are shipped, the ``alphago`` engine of chapter 13.
 Writes ``history.csv``, ``learning_curve.png``, the matches' games and
 ``summary.md`` to ``--out``; the supervised start lives in ``--work``-supervised.
+
+``--preset gated`` is the run that must improve on its start (the first one's
+512 games moved it down): from the same supervised start, 64 games an
+iteration for 48 iterations, the replay buffer's 800 places filled with the
+teacher's games while self-play has played fewer (``teacher_games``), and a
+gate (``publish="gate"``) that publishes a network only when an SPRT over
+colour-swapped pairs says it beats the published one; GNU Go level 10 every
+fourth iteration draws the learning curve, and the final match is 100 games.
+Its folders are ``alphazero-go9-gated``; the supervised start is the first
+run's.
 """
 from __future__ import annotations
 
@@ -29,6 +40,7 @@ if __spec__ is None:  # run as a file (python PATH): a Python without the suite 
 
 import argparse
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +75,29 @@ def config(seed: int = 0) -> AlphaZeroConfig:
                            baseline_every=2, publish_margin=0.0, seed=seed)
 
 
+#: the gated run: iterations (about 8 minutes each on 2 cores alone: 64 games, a gate every other iteration)
+GATED_ITERATIONS = 48
+GATED_FOLDER = "alphazero-go9-gated"
+
+
+def gated_config(seed: int = 0) -> AlphaZeroConfig:
+    """The run that improves on its start: twice the games an iteration, the teacher's games
+    (chapter 13's, committed) filling the buffer's places while self-play's are few, and a network
+    published only when a sequential test (colour-swapped pairs, SPRT) says it beats the published
+    one; GNU Go level 10 every fourth iteration, for the learning curve alone. The teacher's games
+    are the supervised start's (:func:`gated_start`)."""
+    return replace(config(seed), games=64, parallel=64, buffer_games=800, baseline_every=4,
+                   learning_rate_drops=[2 * GATED_ITERATIONS // 3 + 1], publish="gate", gate_pairs=100,
+                   gate_elo1=30.0, gate_every=2)
+
+
+def supervised_folder(args: argparse.Namespace) -> Path:
+    """Where the supervised start lives: beside the run's folder, one for both runs
+    (``data/alphazero-go9-supervised``; with --work W, ``W-supervised``)."""
+    work = Path(args.work)
+    return work.with_name(work.name.replace(GATED_FOLDER, "alphazero-go9") + "-supervised")
+
+
 def options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--teacher-games", default=str(ladders.REPORTS / "ch13_alphago" / "teacher-games.csv.gz"),
                    help="chapter 13's teacher games (default: the committed ones)")
@@ -73,7 +108,7 @@ def supervised_start(args: argparse.Namespace) -> dict[str, Any]:
     """The policy-value network trained on GNU Go's games: the run's ``init``."""
     from engines.training.supervised import train_supervised  # loads TensorFlow
 
-    folder = Path(f"{args.work}-supervised")
+    folder = supervised_folder(args)
     games = folder / "games"
     if args.quick:  # a handful of random games: the pipeline, not the strength
         generate_games(ENGINES, games, GAME, "random", 6, seed=args.seed, opening_plies=0, workers=1, progress=False)
@@ -88,9 +123,14 @@ def supervised_start(args: argparse.Namespace) -> dict[str, Any]:
     return {"init": str(network / "model.keras")}
 
 
+def gated_start(args: argparse.Namespace) -> dict[str, Any]:
+    """The gated run's start: the supervised network, and the games it learnt from to fill the buffer."""
+    return {**supervised_start(args), "teacher_games": str(supervised_folder(args) / "games" / "games.csv")}
+
+
 def supervised_accuracy(args: argparse.Namespace) -> list[str]:
     """How well the supervised start learnt GNU Go's moves and results (its last epoch, held-out games)."""
-    history = Path(f"{args.work}-supervised") / "network" / "history.csv"
+    history = supervised_folder(args) / "network" / "history.csv"
     last = pd.read_csv(history).iloc[-1] if history.exists() else pd.Series(dtype=float)
     if "val_policy_accuracy" not in last:  # no held-out games (a --quick run's handful)
         return []
@@ -102,7 +142,7 @@ def supervised_accuracy(args: argparse.Namespace) -> list[str]:
 def others_against_gnugo(checkpoint: Path, out: Path, args: argparse.Namespace) -> list[str]:
     """The final network beside the supervised start (same search) and chapter 13's alphago, each against the
     final match's opponent, with what self-play changed."""
-    start = Path(f"{args.work}-supervised") / "network" / "model.keras"
+    start = supervised_folder(args) / "network" / "model.keras"
     engines = [("match", "the final network", f"alphazero:checkpoint={checkpoint},simulations={args.simulations}"),
                ("match-supervised", "the supervised start, before self-play",
                 f"alphazero:checkpoint={start},simulations={args.simulations}")]
@@ -147,9 +187,31 @@ EXPERIMENT = alphazero.Experiment(
   networks' shapes.""")
 
 
+#: the run that improves on its start: more games, the teacher's games in the buffer, a gate
+GATED = replace(
+    EXPERIMENT, title="AlphaGo Zero on 9x9 Go, from a supervised start, gated", config=gated_config,
+    iterations=GATED_ITERATIONS, match_games=100, folder=GATED_FOLDER, prepare=gated_start,
+    about="64 games an iteration, the teacher's games filling the buffer while self-play's are few, a network "
+          "published only when an SPRT says it beats the published one (reports/alphazero-go9-gated)",
+    look_for="""\
+- **A gate keeps what self-play cannot prove.** The published network changes
+  only when a sequential test, over colour-swapped pairs from seeded openings,
+  says the new one is stronger; until then the start stays published, so the
+  final match can be below the start only by chance.
+- **The teacher's games leave as the network's own arrive.** The buffer's 800
+  places hold GNU Go's games until self-play has played 800 of its own; the
+  policy loss falls as the targets change from GNU Go's moves to the search's.
+- **Compare the final match with the supervised start's under the same
+  search**: the two intervals say whether self-play moved the network.""")
+
+PRESETS = {"first": replace(EXPERIMENT, about="the first run: 16 iterations of 32 games, published by its best "
+                                               "score against GNU Go (reports/alphazero-go9)"),
+           "gated": GATED}
+
+
 @chapters.script
 def main(argv: list[str] | None = None) -> int:
-    return alphazero.run_alphazero(EXPERIMENT, argv, __doc__)
+    return alphazero.run_alphazero(PRESETS, argv, __doc__)
 
 
 if __name__ == "__main__":

@@ -213,7 +213,9 @@ def introduction(title: str, command_line: str, config: AlphaZeroConfig, history
                f"the network of `{config.init}` (its own shape"
                + (", with fresh auxiliary heads)" if config.auxiliary else ")"))
             + f", {config.train_steps} batches of "
-            f"{config.batch_size} per iteration from a replay buffer of the last {config.buffer_games} games: "
+            f"{config.batch_size} per iteration from a replay buffer of the last {config.buffer_games} games"
+            + (f" (the places self-play had not filled yet held the first games of `{config.teacher_games}`, "
+               "the teacher's moves as policies)" if config.teacher_games else "") + ": "
             f"**{seconds / 60:.1f} minutes** of training (self-play, learning and the per-iteration scores) on "
             f"this machine{devices(history)}, with self-play in {self_play_processes(history)}.", "",
             *published_words(config, history)]
