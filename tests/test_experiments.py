@@ -811,6 +811,16 @@ def test_the_recipe_ablation_runs_quick_and_sets_each_variant_beside_the_baselin
     assert pd.read_csv(out / "targets.csv").equals(targets)
     assert pd.read_csv(out / "value_targets.csv").equals(values)
     assert written_facts_differ([out]) == {}
+    assert not (out / "unseen.csv").exists()  # judged off the training path only when asked
+    assert ablation.main([*argv, "--unseen", "2"]) == 0
+    unseen = pd.read_csv(out / "unseen.csv")
+    whole = unseen[unseen["stage"] == "all"]
+    assert sorted(set(zip(whole["variant"], whole["play"]))) == [("baseline", "strong"), ("baseline", "uniform"),
+                                                                ("recipe", "strong"), ("recipe", "uniform")]
+    assert sorted(whole["simulations"].unique()) == [0, 64] and (whole["critical"] > 0).all()  # --simulations
+    assert (whole["network"].str.endswith(".keras")).all() and "## Off the training path" in \
+        (out / "summary.md").read_text()
+    assert ablation.main([*argv, "--unseen", "2"]) == 0 and pd.read_csv(out / "unseen.csv").equals(unseen)
     assert ablation.main([*argv, "--variants", "nope"]) == 2
     # the best of a variant's networks shipped, playable by its board's name
     ship = tmp_path / "ship"
@@ -845,6 +855,7 @@ def test_the_recipe_ablation_runs_quick_and_sets_each_variant_beside_the_baselin
     assert pd.read_csv(out / "mistakes.csv").equals(mistakes)
     assert pd.read_csv(out / "targets.csv").equals(targets)
     assert pd.read_csv(out / "value_targets.csv").equals(values)
+    assert pd.read_csv(out / "unseen.csv").equals(unseen)  # the judged rows stand too
     # a variant of its own length: anneal runs half as long again, its rate dropped for the last third
     assert ablation.main([*argv, "--variants", "baseline", "anneal"]) == 0
     runs = pd.read_csv(out / "runs.csv").set_index("variant")

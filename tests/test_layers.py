@@ -85,7 +85,7 @@ def imported_modules(path: Path) -> set[str]:
 
 #: the modules of ``experiments.shared``, top to bottom: each imports only those below it
 SHARED_LAYERS = [{"alphazero", "rl"}, {"supervised"}, {"ladders", "scaling_report", "recipe_report", "go_matches"},
-                 {"recipe_variants"}, {"chapters", "connectn", "frontier"}]
+                 {"recipe_variants", "unseen"}, {"chapters", "connectn", "frontier"}]
 
 
 def experiment_modules() -> dict[str, Path]:

@@ -36,26 +36,17 @@ from typing import Any
 
 import pandas as pd
 
-from dlgo.arena.mistakes import Verdict, measure_mistakes
-from dlgo.arena.ratings import wilson_interval
 from dlgo.core.arguments import count
 from dlgo.core.errors import SpecError
-from dlgo.data.solved import generate_positions
 from dlgo.display.plotting import new_figure, save_figure
-from dlgo.formats.positions import STAGES, read_positions
+from dlgo.formats.positions import STAGES
 from dlgo.storage.atomic import atomic_write
 from dlgo.storage.facts import update_facts
-from engines.registry import ENGINES
 from experiments.shared import chapters
-from experiments.shared.connectn import board_slug, cells, shipped_name
+from experiments.shared.connectn import shipped_name
+from experiments.shared.unseen import COLUMNS, MARGIN, SEEDS, judge_network
 
 BOARDS = ["connectn:columns=6,rows=4,n=4", "connectn:columns=6,rows=5,n=4"]
-#: each play's seed: none that a run of the lab, the ablation or an earlier check used (0-3, 11)
-SEEDS = {"uniform": 21, "strong": 22}
-#: plies kept clear at each end: a position has from this many stones to this many short of a full board
-MARGIN = 4
-COLUMNS = ["board", "play", "network", "simulations", "stage", "positions", "critical", "mistakes", "rate", "low",
-           "high"]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -71,41 +62,10 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def judged_positions(board: str, play: str, work: Path, per_set: int, workers: int | None, quick: bool) -> Path:
-    """The board's set of ``play`` (:data:`SEEDS`), every depth, solved once into ``work``."""
-    high = cells(board) - MARGIN
-    return generate_positions(board, work / f"{board_slug(board)}-{play}", per_set=per_set, seed=SEEDS[play],
-                              workers=workers, play=play, stones=(MARGIN, high), progress=not quick,
-                              max_candidates=50 * per_set)
-
-
-def rate_row(verdicts: list[Verdict], **keys: Any) -> dict[str, Any]:
-    """The critical mistakes of ``verdicts``, with their 95% Wilson interval, under ``keys``."""
-    critical = [v for v in verdicts if v.critical]
-    mistakes = sum(v.mistake for v in critical)
-    rate = mistakes / len(critical) if critical else float("nan")
-    low, high = wilson_interval(rate, len(critical))
-    low = max(0.0, low)  # none of 250: 0, not a rounding error below it
-    return {**keys, "positions": len(verdicts), "critical": len(critical), "mistakes": mistakes, "rate": rate,
-            "low": low, "high": high}
-
-
 def judge(board: str, network: str, play: str, args: argparse.Namespace) -> list[dict[str, Any]]:
-    """``network`` on the board's set of ``play``: its raw policy's and its search's rates, over
-    the whole set (stage ``all``) and by stage (a third of the board's cells each)."""
-    positions = read_positions(judged_positions(board, play, Path(args.work), args.per_set, args.workers,
-                                                args.quick))
-    specs = [f"alphazero:checkpoint={network},simulations={n}" for n in (0, args.simulations)]
-    folder = Path(args.work) / f"mistakes-{board_slug(board)}-{play}"
-    verdicts = measure_mistakes(ENGINES, specs, positions, folder, seed=args.seed, workers=args.workers,
-                                progress=not args.quick)
-    rows = []
-    for spec, simulations in zip(specs, (0, args.simulations)):
-        mine = [v for v in verdicts if v.engine == spec]
-        keys = {"board": board_slug(board), "play": play, "network": network, "simulations": simulations}
-        rows.append(rate_row(mine, **keys, stage="all"))
-        rows += [rate_row([v for v in mine if v.set.startswith(stage)], **keys, stage=stage) for stage in STAGES]
-    return rows
+    """``network`` on the board's set of ``play`` (:func:`~experiments.shared.unseen.judge_network`)."""
+    return judge_network(board, network, play, Path(args.work), per_set=args.per_set, simulations=args.simulations,
+                         seed=args.seed, workers=args.workers, quick=args.quick)
 
 
 def plot(table: pd.DataFrame, path: Path) -> None:

@@ -46,7 +46,8 @@ against the solver (:func:`engines.training.references.measure_targets`).
 Writes to ``--out``: ``mistakes.csv`` (every measured network), ``variants.csv``
 (per board and variant: the end's mistakes, mean and interval, and the change
 against the baseline), ``targets.csv`` (the targets' study),
-``mistakes_by_iteration.png`` and ``summary.md``.
+``mistakes_by_iteration.png`` and ``summary.md``; with ``--unseen``, ``unseen.csv``: each
+run judged off the training path (:mod:`experiments.shared.unseen`).
 """
 from __future__ import annotations
 
@@ -58,6 +59,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable
 
+import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
@@ -81,9 +83,10 @@ from experiments.shared import chapters
 from experiments.shared.connectn import (MAX_CANDIDATES, Net, baseline_config, board_slug, cells, measured_positions,
                                          ship_network)
 from experiments.shared.recipe_report import (facts, end_of_runs, percent, plot_runs, summary_lines, target_lines,
-                                              value_target_lines, variant_table)
+                                              unseen_lines, value_target_lines, variant_table)
+from experiments.shared.unseen import judge_runs
 from experiments.shared.recipe_variants import (CEILING, CEILING_EPOCHS, LEARN_CANDIDATES, LEARN_SEED,
-                                                REFERENCE_PER_SET, VARIANTS)
+                                                REFERENCE_PER_SET, VARIANTS, ceiling_name, ceiling_nets)
 
 NAME = "recipe-ablation"
 BOARDS = ["connectn:columns=5,rows=4,n=4", "connectn:columns=6,rows=4,n=4"]
@@ -133,6 +136,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the boards (as the table names them, e.g. 5x4-4) whose network's ceilings are trained "
                         "beside the runs (default every board of --boards; the option alone: none). On 6x5 their "
                         "learning set alone takes an hour of the solver")
+    p.add_argument("--unseen", type=count("positions", 0), default=0, metavar="PER_SET",
+                   help="also judge each run's published network on solved sets of every depth from uniform and "
+                        "strong play, PER_SET a sixth of each (experiments/shared/unseen.py; default 0: not; 100)")
     p.add_argument("--ship", default=None, metavar="VARIANT",
                    help="export each board's network of this variant with the fewest mistakes at search (of its "
                         "seeds' published ones, their runs trained here) to --checkpoints as connect-CxR.keras, "
@@ -231,20 +237,6 @@ def position_sets(args: argparse.Namespace, board: str, work: Path) -> tuple[lis
     return positions, references
 
 
-def ceiling_nets(net: Net, quick: bool) -> list[tuple[Net, int, int]]:
-    """The networks trained on the solver's truth beside the runs: (size, policy filters, value
-    filters): the runs' network with the baseline's heads and with wide ones, and 4x64 with wide heads."""
-    if quick:
-        return [(net, 2, 1)]
-    return [(net, 2, 1), (net, 32, 32)] + ([] if net == Net(4, 64) else [(Net(4, 64), 32, 32)])
-
-
-def ceiling_name(net: Net, policy_filters: int, value_filters: int) -> str:
-    """``ceiling-2x32``, or ``ceiling-2x32-heads32`` with wide heads."""
-    heads = "" if (policy_filters, value_filters) == (2, 1) else f"-heads{policy_filters}"
-    return f"{CEILING}-{net.name}{heads}"
-
-
 def train_ceilings(args: argparse.Namespace, board: str, work: Path, positions: list, done: set,
                    log_file: Path) -> None:
     """Part 1 of the study: each :func:`ceiling_nets` network trained by supervised learning on
@@ -285,13 +277,13 @@ def open_resumed_log(log_file: Path, columns: list[str], report: Path,
 
 
 def train_and_measure(args: argparse.Namespace, board: str, work: Path,
-                      out: Path) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+                      out: Path) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """Train every variant's runs on ``board`` (resumable) and measure their networks,
     appending to ``work/measured/mistakes.csv`` as measured; then the ceilings and the
-    targets' study (:func:`measure_targets_of`). A run whose every network is measured
+    targets' study (:func:`measure_targets_of`) and :func:`judge_unseen`. A run whose every network is measured
     already is not trained again: a new work folder starts from the rows of the committed
     report in ``out`` (its ``mistakes.csv``, ``runs.csv``, ``targets.csv``), so a study spans
-    sessions. Returns the mistakes', the runs' times, the targets' and the value targets' rows."""
+    sessions. Returns the mistakes', the runs' times, the targets', the value targets', the unseen sets' rows."""
     report = out / "mistakes.csv"
     from engines.training.alphazero import train_alphazero  # TensorFlow: loaded once there is a run to train
 
@@ -336,7 +328,25 @@ def train_and_measure(args: argparse.Namespace, board: str, work: Path,
             train_ceilings(args, board, work, positions, done, log_file)
         targets = measure_targets_of(args, board, work, positions, references, out / "targets.csv")
         values = measure_value_targets_of(args, board, work, references, out / "value_targets.csv")
-        return pd.read_csv(log_file), pd.read_csv(run_log), targets, values
+        unseen = judge_unseen(args, board, work, runs, out / "unseen.csv")
+        return pd.read_csv(log_file), pd.read_csv(run_log), targets, values, unseen
+
+
+def judge_unseen(args: argparse.Namespace, board: str, work: Path, runs: list[tuple[str, int]],
+                 report: Path) -> pd.DataFrame:
+    """With ``--unseen``, the runs judged off the training path (:func:`~experiments.shared.unseen.judge_runs`,
+    in ``work/unseen``); the committed ``report``'s rows are kept for the runs the command names
+    that are not here (a study spans sessions)."""
+    kept = pd.read_csv(report) if report.exists() else pd.DataFrame(columns=["variant", "seed", "board"])
+    kept = kept[np.array([b == board_slug(board) and int(s) in seeds_of(args, b, v)
+                          for b, v, s in zip(kept["board"], kept["variant"], kept["seed"])], dtype=bool)]
+    if not args.unseen:
+        return kept
+    measured = judge_runs(board, [(v, s, work / f"{v}-s{s}") for v, s in runs], work / "unseen",
+                          per_set=args.unseen, simulations=args.simulations, workers=args.workers, quick=args.quick)
+    here = set(zip(measured["variant"], measured["seed"]))
+    kept = kept[np.array([(v, s) not in here for v, s in zip(kept["variant"], kept["seed"])], dtype=bool)]
+    return pd.concat([kept, measured], ignore_index=True) if not kept.empty else measured
 
 
 def reported(args: argparse.Namespace, mistakes: pd.DataFrame) -> pd.Series:
@@ -457,18 +467,21 @@ def main(argv: list[str] | None = None) -> int:
     out, work = Path(args.out), Path(args.work)
     with hold_folder(out, "recipe-ablation-report"):
         measured_boards = [train_and_measure(args, board, work / board_slug(board), out) for board in args.boards]
-        mistakes, times, targets, values = (pd.concat([parts[k] for parts in measured_boards], ignore_index=True)
-                                            for k in range(4))
+        mistakes, times, targets, values, unseen = (pd.concat([parts[k] for parts in measured_boards],
+                                                              ignore_index=True) for k in range(5))
         mistakes = mistakes[reported(args, mistakes)]
         table = variant_table(end_of_runs(mistakes), times)
         for name, frame in (("mistakes.csv", mistakes), ("variants.csv", table), ("runs.csv", times),
-                            ("targets.csv", targets), ("value_targets.csv", values)):
+                            ("targets.csv", targets), ("value_targets.csv", values),
+                            *([("unseen.csv", unseen)] if not unseen.empty else [])):
             with atomic_write(out / name) as handle:
                 frame.to_csv(handle, index=False)
+        if unseen.empty:  # no run this command names was judged off the path: no table of others
+            (out / "unseen.csv").unlink(missing_ok=True)
         plot_runs(mistakes, out / "mistakes_by_iteration.png")
         command_line = chapters.command(__file__, argv)
         chapters.write_lines(out / "summary.md", summary_lines(args, command_line, table) + target_lines(targets)
-                           + value_target_lines(values))
+                           + value_target_lines(values) + unseen_lines(unseen))
         update_facts(out, facts(out))
         shipped = ship_networks(args, mistakes, work) if args.ship else []
     print(f"wrote {out / 'summary.md'}", *shipped, sep="\n")

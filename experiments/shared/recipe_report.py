@@ -174,6 +174,26 @@ def target_lines(targets: pd.DataFrame) -> list[str]:
     return lines
 
 
+def unseen_lines(unseen: pd.DataFrame) -> list[str]:
+    """The summary's section on the runs judged off the training path (none without its rows)."""
+    if unseen.empty:
+        return []
+    whole = unseen[unseen["stage"] == "all"]
+    lines = ["", "## Off the training path", "",
+             "Each run's published network on solved positions of every depth that no run trains or publishes by "
+             "(`experiments/shared/unseen.py`): from uniform random play and from strong play, each set apart; "
+             "mistakes on its critical positions, 95% Wilson intervals.", "",
+             "| board | variant | seed | iteration | set | critical | raw policy | at search |",
+             "|---|---|---:|---:|---|---:|---|---|"]
+    for (board, variant, seed, iteration, play), rows in whole.groupby(
+            ["board", "variant", "seed", "iteration", "play"], sort=False):
+        raw, searched = (rows[rows["simulations"] == 0].iloc[0], rows[rows["simulations"] > 0].iloc[0])
+        lines.append(f"| {board} | `{variant}` | {seed} | {iteration} | {play} | {searched['critical']} | "
+                     f"{percent(raw['rate'])} ({percent(raw['low'])} to {percent(raw['high'])}) | "
+                     f"**{percent(searched['rate'])}** ({percent(searched['low'])} to {percent(searched['high'])}) |")
+    return lines
+
+
 def value_target_lines(values: pd.DataFrame) -> list[str]:
     """The summary's section on the value targets (none without their rows)."""
     if values.empty:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, NamedTuple
 
-from experiments.shared.connectn import RECIPE_LENGTH, anneal, floor_schedule, recipe_settings
+from experiments.shared.connectn import RECIPE_LENGTH, Net, anneal, floor_schedule, recipe_settings
 
 REFERENCE_PER_SET = 100  # the best-network choice's positions a set (their seed is the script's)
 LEARN_SEED = 3           # the ceilings' positions to learn from: neither the measured nor the references
@@ -122,3 +122,17 @@ VARIANTS: dict[str, Variant] = {
     "large-buffer": Variant("a replay buffer of 8000 games", "a longer window: more positions",
                             lambda c, i: {"buffer_games": 8000}),
 }
+
+
+def ceiling_nets(net: Net, quick: bool) -> list[tuple[Net, int, int]]:
+    """The networks trained on the solver's truth beside the runs: (size, policy filters, value
+    filters): the runs' network with the baseline's heads and with wide ones, and 4x64 with wide heads."""
+    if quick:
+        return [(net, 2, 1)]
+    return [(net, 2, 1), (net, 32, 32)] + ([] if net == Net(4, 64) else [(Net(4, 64), 32, 32)])
+
+
+def ceiling_name(net: Net, policy_filters: int, value_filters: int) -> str:
+    """``ceiling-2x32``, or ``ceiling-2x32-heads32`` with wide heads."""
+    heads = "" if (policy_filters, value_filters) == (2, 1) else f"-heads{policy_filters}"
+    return f"{CEILING}-{net.name}{heads}"
