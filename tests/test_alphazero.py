@@ -530,6 +530,7 @@ def test_match_openings_are_the_shipped_balanced_ones_or_distinct_seeded_random_
 
 
 def test_a_run_trains_on_the_teachers_games_until_its_own_fill_the_buffer(tmp_path):
+    """The teacher's games take the places self-play's have not, and a resumed run takes them from its own copy."""
     from dlgo.formats.records import GameRecord, write_games
     from engines.training.alphazero import AlphaZeroConfig, train_alphazero
     from engines.training.replay import ReplayBuffer
@@ -539,9 +540,19 @@ def test_a_run_trains_on_the_teachers_games_until_its_own_fill_the_buffer(tmp_pa
         GameRecord("t", f"#{k}", "tictactoe", "teacher", "teacher", "", "black", len(moves.split()), 0, 0, 0, 0, "",
                    "", 0, 0, moves) for k, moves in enumerate(games)])
     config = AlphaZeroConfig(game="tictactoe", blocks=1, filters=8, games=2, parallel=2, simulations=4,
-                             buffer_games=4, batch_size=8, train_steps=1, eval_games=0, previous_games=0,
+                             buffer_games=6, batch_size=8, train_steps=1, eval_games=0, previous_games=0,
                              baselines=[], publish="latest", teacher_games=str(tmp_path / "teacher.csv"))
     history = train_alphazero(tmp_path / "run", config, iterations=2, progress=False)
     own = [len(ReplayBuffer.load(tmp_path / "run" / "buffer-002.npz").games[k][2]) for k in range(4)]
-    # iteration 1: its two games and the first two teacher games; iteration 2: its own four alone
-    assert list(history["examples"]) == [own[0] + own[1] + 5 + 9, sum(own)]
+    # iteration 1: its two games and the three teacher games; iteration 2: its four and the first two teacher games
+    assert list(history["examples"]) == [own[0] + own[1] + 5 + 9 + 7, sum(own) + 5 + 9]
+    # stopped after iteration 1 and resumed, the teacher's file gone meanwhile: the run's own copy fills
+    # its buffer again, and it learns exactly what the unbroken run learnt
+    from engines.neural.backend import load_model
+
+    train_alphazero(tmp_path / "resumed", config, iterations=1, progress=False)
+    (tmp_path / "teacher.csv").write_text((tmp_path / "teacher.csv").read_text().splitlines()[0] + "\n")
+    train_alphazero(tmp_path / "resumed", config, iterations=2, progress=False)
+    weights = [load_model(tmp_path / run / "checkpoints" / "iter-002.keras")[0].get_weights()
+               for run in ("run", "resumed")]
+    assert all(np.array_equal(a, b) for a, b in zip(*weights))

@@ -335,7 +335,8 @@ def test_alphago_zero_on_9x9_starts_from_a_supervised_network_and_says_so(tmp_pa
                                str(gated), "--workers", "1"]) == 0
     config = json.loads((gated / "config.json").read_text())
     assert config["init"] == str(start) and config["publish"] == "gate"
-    assert config["teacher_games"] == str(tmp_path / "alphazero-go9-supervised" / "games" / "games.csv")
+    assert Path(config["teacher_games"]).resolve() == tmp_path / "alphazero-go9-supervised" / "games" / "games.csv"
+    assert (gated / "teacher-games.csv").exists()  # the fill's games, copied: a resumed run fills with the same
     history = pd.read_csv(tmp_path / "gated-rep" / "history.csv")
     own = sum(len(g[2]) for g in ReplayBuffer.load(gated / "buffer-001.npz").games)
     assert history["examples"].iloc[-1] > own  # the teacher's games beside its own four
@@ -821,6 +822,7 @@ def test_the_recipe_ablation_runs_quick_and_sets_each_variant_beside_the_baselin
     assert (whole["network"].str.endswith(".keras")).all() and "## Off the training path" in \
         (out / "summary.md").read_text()
     assert ablation.main([*argv, "--unseen", "2"]) == 0 and pd.read_csv(out / "unseen.csv").equals(unseen)
+    assert (unseen["per_set"] == 2).all()  # the sets' size, so rows judged on other sets are never mixed in
     assert ablation.main([*argv, "--variants", "nope"]) == 2
     # the best of a variant's networks shipped, playable by its board's name
     ship = tmp_path / "ship"

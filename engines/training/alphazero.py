@@ -31,7 +31,8 @@ Each iteration, as the paper tells it (:func:`train_alphazero`, one screen):
 ``iter-000`` untrained, with its optimizer state and encoder), ``buffer-NNN.npz``
 (the replay buffer after iteration NNN), ``history.csv`` (loss components,
 scores and seconds per iteration) and ``checkpoint.keras``, a copy of the
-published network for playing. All are written atomically, ``history.csv`` after the
+published network for playing; with ``teacher_games``, ``teacher-games.csv``, the games that
+fill the buffer (:func:`teacher_games`). All are written atomically, ``history.csv`` after the
 iteration's network and buffer, so a killed run resumes (:func:`open_run`) from
 the last finished iteration with exactly its network, optimizer state and
 replay buffer.
@@ -57,7 +58,7 @@ from dlgo.storage.atomic import atomic_write
 from dlgo.storage.folders import hold_folder, read_settings, record_settings
 from dlgo.display.plotting import plot_learning_curve
 from dlgo.display.progress import progress_bar
-from dlgo.formats.records import replay
+from dlgo.formats.records import GameRecord, read_games, replay, write_games
 from dlgo.formats.sgf import game_to_sgf
 from dlgo.games import get_game
 from engines.alphazero import NetworkEvaluator
@@ -70,7 +71,7 @@ from engines.training.alphazero_config import AlphaZeroConfig
 from engines.training.paired_match import PairedMatch, match_openings, play_paired_match
 from engines.training.replay import ReplayBuffer, recorded_examples
 from engines.training.references import measure_reference, reference_positions
-from engines.training.run_folder import RUN_KIND, iteration_buffer, iteration_checkpoint
+from engines.training.run_folder import RUN_KIND, TEACHER_GAMES, iteration_buffer, iteration_checkpoint
 from engines.training.selfplay import Examples, SelfPlayPool, play_batched_match, self_play
 
 log = logging.getLogger(__name__)
@@ -182,7 +183,7 @@ def open_run(out: Path, config: AlphaZeroConfig, progress: bool) -> Run:
         buffer = ReplayBuffer(config.buffer_games, syms, merge=config.merge_positions)
         save_model(model, start, {**metadata, "iteration": 0})
     if config.teacher_games:  # remade at every start: the buffer saves self-play's games alone
-        buffer.fill_with(recorded_examples(config.teacher_records(), encoder, config.auxiliary_targets()))
+        buffer.fill_with(recorded_examples(teacher_games(out, config), encoder, config.auxiliary_targets()))
     previous = keras.models.clone_model(model)
     playing = in_precision(model, config.precision)
     current = LoadedModel.from_model(model, encoder, metadata)
@@ -190,6 +191,17 @@ def open_run(out: Path, config: AlphaZeroConfig, progress: bool) -> Run:
                LoadedModel.from_model(previous, encoder, metadata),
                current if playing is model else LoadedModel.from_model(playing, encoder, metadata), buffer, history,
                done, progress)
+
+
+def teacher_games(out: Path, config: AlphaZeroConfig) -> list[GameRecord]:
+    """The games that fill the run's buffer (``teacher_games``): copied into the run folder
+    (``teacher-games.csv``, atomically) at its first start and read from there after, so that a
+    resumed run, or its pack in another session, fills with the same games whatever became of the
+    file it named."""
+    copy = out / TEACHER_GAMES
+    if not copy.exists():
+        write_games(copy, config.teacher_records())
+    return read_games(copy)
 
 
 def self_play_games(run: Run, iteration: int, pool: SelfPlayPool | None) -> Examples:

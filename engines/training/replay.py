@@ -16,7 +16,8 @@ places its own games have not filled yet (:meth:`ReplayBuffer.fill_with`,
 :func:`recorded_examples`): AlphaGo's start learnt from human games, and a
 buffer that holds only a few dozen of the network's own first games teaches it
 those games' mistakes; as self-play fills the buffer, the teacher's games leave it.
-The fill is not saved with the buffer: it is remade from the same games.
+The fill is not saved with the buffer: a run remakes it at each start from the
+copy of the games it keeps in its folder.
 """
 from __future__ import annotations
 

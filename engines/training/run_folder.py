@@ -29,8 +29,10 @@ from dlgo.core.errors import RecordError
 from dlgo.storage.atomic import atomic_write
 from dlgo.storage.folders import MANIFEST, hold_folder, read_manifest
 
+#: the teacher's games a run's replay buffer is filled with, copied at its first start (``teacher_games``)
+TEACHER_GAMES = "teacher-games.csv"
 #: the run's own records, each copied where it exists
-RECORDS = ("config.json", MANIFEST, "history.csv", "checkpoint.keras")
+RECORDS = ("config.json", MANIFEST, "history.csv", "checkpoint.keras", TEACHER_GAMES)
 #: the manifest's kind of a train-alphazero run folder
 RUN_KIND = "train-alphazero"
 

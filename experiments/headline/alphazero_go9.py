@@ -39,6 +39,7 @@ if __spec__ is None:  # run as a file (python PATH): a Python without the suite 
     import which_python  # noqa: F401
 
 import argparse
+import os
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -95,7 +96,8 @@ def supervised_folder(args: argparse.Namespace) -> Path:
     """Where the supervised start lives: beside the run's folder, one for both runs
     (``data/alphazero-go9-supervised``; with --work W, ``W-supervised``)."""
     work = Path(args.work)
-    return work.with_name(work.name.replace(GATED_FOLDER, "alphazero-go9") + "-supervised")
+    return work.with_name(("alphazero-go9" if work.name == GATED_FOLDER else
+                           "alphazero-go9-quick" if work.name == f"{GATED_FOLDER}-quick" else work.name) + "-supervised")
 
 
 def options(p: argparse.ArgumentParser) -> None:
@@ -124,8 +126,11 @@ def supervised_start(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def gated_start(args: argparse.Namespace) -> dict[str, Any]:
-    """The gated run's start: the supervised network, and the games it learnt from to fill the buffer."""
-    return {**supervised_start(args), "teacher_games": str(supervised_folder(args) / "games" / "games.csv")}
+    """The gated run's start: the supervised network, and the games it learnt from to fill the
+    buffer (the committed ``--teacher-games``, named from the working folder as the run's other
+    paths are; with --quick, the handful of random games its start learnt from)."""
+    teacher = supervised_folder(args) / "games" / "games.csv" if args.quick else Path(args.teacher_games)
+    return {**supervised_start(args), "teacher_games": os.path.relpath(teacher)}
 
 
 def supervised_accuracy(args: argparse.Namespace) -> list[str]:

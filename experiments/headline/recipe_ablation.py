@@ -84,7 +84,7 @@ from experiments.shared.connectn import (MAX_CANDIDATES, Net, baseline_config, b
                                          ship_network)
 from experiments.shared.recipe_report import (facts, end_of_runs, percent, plot_runs, summary_lines, target_lines,
                                               unseen_lines, value_target_lines, variant_table)
-from experiments.shared.unseen import judge_runs
+from experiments.shared.unseen import RUN_COLUMNS as UNSEEN_COLUMNS, judge_runs
 from experiments.shared.recipe_variants import (CEILING, CEILING_EPOCHS, LEARN_CANDIDATES, LEARN_SEED,
                                                 REFERENCE_PER_SET, VARIANTS, ceiling_name, ceiling_nets)
 
@@ -336,12 +336,13 @@ def judge_unseen(args: argparse.Namespace, board: str, work: Path, runs: list[tu
                  report: Path) -> pd.DataFrame:
     """With ``--unseen``, the runs judged off the training path (:func:`~experiments.shared.unseen.judge_runs`,
     in ``work/unseen``); the committed ``report``'s rows are kept for the runs the command names
-    that are not here (a study spans sessions)."""
-    kept = pd.read_csv(report) if report.exists() else pd.DataFrame(columns=["variant", "seed", "board"])
+    that are not here, judged as this command judges (a study spans sessions)."""
+    kept = pd.read_csv(report) if report.exists() else pd.DataFrame(columns=UNSEEN_COLUMNS)
     kept = kept[np.array([b == board_slug(board) and int(s) in seeds_of(args, b, v)
                           for b, v, s in zip(kept["board"], kept["variant"], kept["seed"])], dtype=bool)]
     if not args.unseen:
         return kept
+    kept = kept[(kept["per_set"] == args.unseen) & kept["simulations"].isin([0, args.simulations])]
     measured = judge_runs(board, [(v, s, work / f"{v}-s{s}") for v, s in runs], work / "unseen",
                           per_set=args.unseen, simulations=args.simulations, workers=args.workers, quick=args.quick)
     here = set(zip(measured["variant"], measured["seed"]))

@@ -38,6 +38,8 @@ MARGIN = 4
 #: a judged row: the network's rate on one set (and stage) at one search
 COLUMNS = ["board", "play", "network", "simulations", "stage", "positions", "critical", "mistakes", "rate", "low",
            "high"]
+#: a judged run's row (:func:`judge_runs`): which run, and the sets' size, before the judged row
+RUN_COLUMNS = ["variant", "seed", "iteration", "per_set", *COLUMNS]
 
 
 def judged_positions(board: str, play: str, work: Path, per_set: int, workers: int | None, quick: bool) -> Path:
@@ -82,7 +84,7 @@ def judge_runs(board: str, runs: Sequence[tuple[str, int, Path]], work: Path, *,
                workers: int | None, quick: bool) -> pd.DataFrame:
     """Each of ``runs`` (variant, seed, its training folder) that is here: its published network
     on both of the board's sets (:func:`judge_network`, seeded by the run's seed), rows under its
-    variant, seed and published iteration."""
+    variant, seed, published iteration and the sets' size (``per_set``)."""
     rows = []
     for variant, seed, folder in runs:
         if not (folder / "history.csv").exists():
@@ -90,7 +92,7 @@ def judge_runs(board: str, runs: Sequence[tuple[str, int, Path]], work: Path, *,
         published = int(pd.read_csv(folder / "history.csv")["published"].iloc[-1])
         network = str(iteration_checkpoint(folder, published))  # fixed once written: its verdicts stay true
         for play in SEEDS:
-            rows += [{"variant": variant, "seed": seed, "iteration": published, **row}
+            rows += [{"variant": variant, "seed": seed, "iteration": published, "per_set": per_set, **row}
                      for row in judge_network(board, network, play, work, per_set=per_set, simulations=simulations,
                                               seed=seed, workers=workers, quick=quick)]
-    return pd.DataFrame(rows, columns=["variant", "seed", "iteration", *COLUMNS])
+    return pd.DataFrame(rows, columns=RUN_COLUMNS)
