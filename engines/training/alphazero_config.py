@@ -56,7 +56,8 @@ class AlphaZeroConfig:
     blocks: int = setting(2, "residual blocks of the network", counts="units")
     filters: int = setting(32, "convolution filters of each layer", counts="units")
     policy_filters: int = setting(32, "1x1 convolution filters of the policy head (AlphaGo Zero: 2; "
-                                      "AlphaZero.jl and Oracle's Connect Four: 32)", counts="units")
+                                      "AlphaZero.jl: 32 for tic-tac-toe, 4 for Connect Four; Oracle's Connect "
+                                      "Four: 32)", counts="units")
     value_filters: int = setting(32, "1x1 convolution filters of the value head (AlphaGo Zero: 1; AlphaZero.jl "
                                      "and Oracle's Connect Four: 32)", counts="units")
     l2: float = setting(1e-4, "L2 weight decay")
