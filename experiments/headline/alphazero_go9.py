@@ -50,6 +50,7 @@ import pandas as pd
 from dlgo.arena.ratings import wilson_interval
 from dlgo.core.arguments import count
 from dlgo.data.generate import generate_games
+from dlgo.storage.folders import claim_folders
 from engines.checkpoints import complete_set
 from engines.training.alphazero_config import AlphaZeroConfig
 from engines.registry import ENGINES
@@ -111,6 +112,7 @@ def supervised_start(args: argparse.Namespace) -> dict[str, Any]:
     from engines.training.supervised import train_supervised  # loads TensorFlow
 
     folder = supervised_folder(args)
+    claim_folders([str(folder)], args.script, fresh=False)  # marked as the script's: a pack of it is taken back
     games = folder / "games"
     if args.quick:  # a handful of random games: the pipeline, not the strength
         generate_games(ENGINES, games, GAME, "random", 6, seed=args.seed, opening_plies=0, workers=1, progress=False)
