@@ -1,7 +1,7 @@
 """AlphaGo Zero on 9x9 Go (the book's chapter 14 on Go): self-play from a supervised start, against GNU Go and AlphaGo.
 
     python experiments/headline/alphazero_go9.py      # hours on 2 cores, resumable; far less on a GPU
-    python experiments/headline/alphazero_go9.py --preset gated --workers 2   # about 7 hours more
+    python experiments/headline/alphazero_go9.py --preset gated --workers 2   # about 3 hours more
     python experiments/headline/alphazero_go9.py --quick
 
 AlphaGo Zero learnt from nothing; on 2 cores, 9x9 Go from nothing is out of
@@ -77,7 +77,7 @@ def config(seed: int = 0) -> AlphaZeroConfig:
                            baseline_every=2, publish_margin=0.0, seed=seed)
 
 
-#: the gated run: iterations (about 8 minutes each on 2 cores alone: 64 games, a gate every other iteration)
+#: the gated run: iterations (about 100 s each on 2 cores alone, 235 s with the gate of every other one)
 GATED_ITERATIONS = 48
 GATED_FOLDER = "alphazero-go9-gated"
 
