@@ -158,12 +158,11 @@ class ChosenMove(NamedTuple):
     value: int
 
 
-def chosen_moves(record: GameRecord, final: list[State] | None = None) -> Iterator[ChosenMove]:
+def chosen_moves(record: GameRecord, states: list[State] | None = None) -> Iterator[ChosenMove]:
     """Each move chosen by a player in ``record``: not its random opening plies, its setup or a
-    resignation. ``final``, if given, receives the game's last state (its end, for targets)."""
-    states = replay(record.game, record.moves)
-    if final is not None:
-        final.append(states[-1])
+    resignation. ``states``: the record replayed (:func:`~dlgo.formats.records.replay`), where the
+    caller has it already."""
+    states = states or replay(record.game, record.moves)
     for ply, state in enumerate(states[:-1]):
         move = states[ply + 1].last_move
         if ply < record.opening_plies or move is None or move.is_resign:

@@ -58,3 +58,10 @@ def targets_of(positions: Sequence[State], final: State, names: Sequence[str]) -
                 rows[k] = (count.total(me) - count.total(other)) / count.owners.size
         targets[name] = rows
     return targets
+
+
+def joined_targets(parts: dict[str, list[np.ndarray]], game: Game) -> dict[str, np.ndarray]:
+    """Each target's rows of several games (:func:`targets_of`'s, game after game) in one array,
+    by name; an empty array of the target's shape where there are none."""
+    return {name: np.concatenate(rows) if rows else np.zeros((0, *target_shape(name, game)), np.float32)
+            for name, rows in parts.items()}

@@ -32,9 +32,9 @@ from dlgo.core.game import State
 from dlgo.core.symmetry import Symmetry
 from dlgo.data.dataset import chosen_moves
 from dlgo.encoders.base import Encoder
-from dlgo.formats.records import GameRecord
+from dlgo.formats.records import GameRecord, replay
 from dlgo.storage.atomic import atomic_write
-from engines.training.auxiliary import target_shape, targets_of
+from engines.training.auxiliary import joined_targets, targets_of
 from engines.training.selfplay import Examples
 
 
@@ -87,7 +87,7 @@ class ReplayBuffer:
         """Fill the places self-play has not filled yet with ``examples``' games (a teacher's),
         its first games first; they leave as self-play's arrive."""
         self._held = None
-        self.fill = list(game_examples(examples))
+        self.fill = game_examples(examples)
 
     def add(self, examples: Examples) -> None:
         """Add a self-play batch, game by game (its ``lengths`` tell where each ends)."""
@@ -195,21 +195,19 @@ def recorded_examples(records: Sequence[GameRecord], encoder: Encoder, auxiliary
     lengths: list[int] = []
     extra: dict[str, list[np.ndarray]] = {name: [] for name in auxiliary}
     for record in records:
-        final: list[State] = []
-        chosen = list(chosen_moves(record, final))
+        played = replay(record.game, record.moves)
+        chosen = list(chosen_moves(record, played))
         states += [c.state for c in chosen]
         labels += [encoder.encode_move(c.move, c.state) for c in chosen]
         values += [float(c.value) for c in chosen]
         lengths.append(len(chosen))
-        for name, rows in targets_of([c.state for c in chosen], final[0], auxiliary).items():
+        for name, rows in targets_of([c.state for c in chosen], played[-1], auxiliary).items():
             extra[name].append(rows)
     policies = np.zeros((len(states), encoder.num_moves), np.float32)
     policies[np.arange(len(states)), labels] = 1.0
     features = encoder.encode_batch(states) if states else np.zeros((0,) + encoder.shape, np.float32)
     return Examples(features, policies, np.asarray(values, np.float32), lengths=lengths,
-                    auxiliary={name: np.concatenate(rows) if rows else
-                               np.zeros((0, *target_shape(name, encoder.game)), np.float32)
-                               for name, rows in extra.items()})
+                    auxiliary=joined_targets(extra, encoder.game))
 
 
 def merge_positions(arrays: tuple[np.ndarray, np.ndarray, np.ndarray], auxiliary: dict[str, np.ndarray]

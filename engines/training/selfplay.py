@@ -75,7 +75,7 @@ from engines.neural.loading import load_network
 from engines.gumbel import GumbelSearch
 from engines.forest import Forest, make_forest
 from engines.puct import Evaluator, MoveSearch, Node, PUCTSearch
-from engines.training.auxiliary import target_shape, targets_of
+from engines.training.auxiliary import joined_targets, targets_of
 
 
 @dataclass
@@ -451,9 +451,7 @@ def _examples(games: list[_Game], encoder: Encoder, search_value_weight: float =
     return Examples(features, np.asarray(policies, np.float32).reshape(len(states), -1),
                     np.asarray(values, np.float32), [g.state for g in games], [len(g.positions) for g in games],
                     [g.state.moves_text() for g in games],
-                    auxiliary={name: np.concatenate(rows) if rows else np.zeros((0, *target_shape(name, game)),
-                                                                                  np.float32)
-                               for name, rows in extra.items()})
+                    auxiliary=joined_targets(extra, game))
 
 
 def _init_worker() -> None:

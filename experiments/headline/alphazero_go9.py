@@ -80,6 +80,8 @@ def config(seed: int = 0) -> AlphaZeroConfig:
 #: the gated run: iterations (about 100 s each on 2 cores alone, 235 s with the gate of every other one)
 GATED_ITERATIONS = 48
 GATED_FOLDER = "alphazero-go9-gated"
+#: the gated run's work folders (default, --quick) and the first run's, whose supervised start it shares
+SHARED_START = {GATED_FOLDER: "alphazero-go9", f"{GATED_FOLDER}-quick": "alphazero-go9-quick"}
 
 
 def gated_config(seed: int = 0) -> AlphaZeroConfig:
@@ -97,8 +99,7 @@ def supervised_folder(args: argparse.Namespace) -> Path:
     """Where the supervised start lives: beside the run's folder, one for both runs
     (``data/alphazero-go9-supervised``; with --work W, ``W-supervised``)."""
     work = Path(args.work)
-    return work.with_name(("alphazero-go9" if work.name == GATED_FOLDER else
-                           "alphazero-go9-quick" if work.name == f"{GATED_FOLDER}-quick" else work.name) + "-supervised")
+    return work.with_name(SHARED_START.get(work.name, work.name) + "-supervised")
 
 
 def options(p: argparse.ArgumentParser) -> None:
