@@ -81,7 +81,7 @@ from engines.training.run_folder import iteration_checkpoint
 from engines.training.selfplay import MatchSettings
 from experiments.shared import chapters
 from experiments.shared.connectn import (MAX_CANDIDATES, Net, baseline_config, board_slug, cells, measured_positions,
-                                         ship_network)
+                                         ship_network, shipped_name)
 from experiments.shared.recipe_report import (facts, end_of_runs, percent, plot_runs, summary_lines, target_lines,
                                               unseen_lines, value_target_lines, variant_table)
 from experiments.shared.unseen import RUN_COLUMNS as UNSEEN_COLUMNS, judge_runs
@@ -144,7 +144,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "seeds' published ones, their runs trained here) to --checkpoints as connect-CxR.keras, "
                         "playable as alphazero:checkpoint=connect-CxR")
     p.add_argument("--checkpoints", default=str(SHIPPED), metavar="DIR",
-                   help="where --ship writes (default: the suite's checkpoints/)")
+                   help="where --ship writes and a continuing variant finds its start (default: the suite's "
+                        "checkpoints/)")
     return p
 
 
@@ -214,6 +215,8 @@ def run_config(args: argparse.Namespace, board: str, variant: str, seed: int, re
     """The settings of one run: the lab's, changed as ``variant`` says."""
     base = baseline_config(board, args.net, seed, args.quick)
     changes = VARIANTS[variant].settings(cells(board), run_iterations(args, board, variant))
+    if VARIANTS[variant].continues:
+        changes = {**changes, "init": str(Path(args.checkpoints) / f"{shipped_name(board)}.keras")}
     if changes.get("reference_positions"):
         changes = {**changes, "reference_file": str(references),
                    "reference_positions": 5 if args.quick else changes["reference_positions"]}

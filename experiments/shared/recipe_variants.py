@@ -18,13 +18,15 @@ RECIPE_CEILING = "ceiling-4x64-heads32"  # the recipe network's supervised ceili
 
 class Variant(NamedTuple):
     """One change to the baseline: what it is, where it comes from, its settings
-    (a function of the board's cells and the run's iterations) and the run's
-    length (a multiple of the board's iterations: more compute is a change too)."""
+    (a function of the board's cells and the run's iterations), the run's length (a
+    multiple of the board's iterations: more compute is a change too) and whether it
+    continues the board's shipped network (``checkpoints/connect-CxR.keras``)."""
 
     about: str
     source: str
     settings: Callable[[int, int], dict[str, Any]]
     length: float = 1.0
+    continues: bool = False  # the run starts from the board's shipped network, not a random one
 
 
 BIG_NET = {"blocks": 4, "filters": 64, "policy_filters": 32, "value_filters": 32}
@@ -117,6 +119,13 @@ VARIANTS: dict[str, Variant] = {
                                "network's best play there, a cleaner value target than a sampled game's",
                                lambda c, i: {**VARIANTS["openings-greedy"].settings(c, i), "temperature_moves": 0,
                                              "temperature_floor": 0.0, "temperature_decay_moves": 0}, length=1.5),
+    "continued-deep": Variant("the board's shipped network trained on with the recipe's openings and searches of "
+                              "64 simulations a move (not 16) in 64 games an iteration, at the learning rate its "
+                              "run ended at (1e-4, / 10 for the last third)",
+                              "a probe: the shipped networks err most on early positions, whose values a search of "
+                              "16 simulations seldom gets right (AlphaZero.jl searches 600)",
+                              lambda c, i: {**VARIANTS["openings"].settings(c, i), "simulations": 64, "games": 64,
+                                            "parallel": 64, "learning_rate": 1e-4}, continues=True),
     "small-buffer": Variant("a replay buffer of 500 games (not 2000)", "a shorter window: fresher targets",
                             lambda c, i: {"buffer_games": 500}),
     "large-buffer": Variant("a replay buffer of 8000 games", "a longer window: more positions",
