@@ -1,6 +1,6 @@
 """Gumbel AlphaZero's search over the compiled forest's pool: the descents, compiled.
 
-:class:`engines.gumbel_forest.GumbelForest` drives these kernels over the pool of
+:class:`engines.forest.GumbelForest` drives these kernels over the pool of
 :mod:`engines.forest_kernels` (its nodes, expansion, backup, leaf encoding and
 compaction are that module's); :class:`engines.gumbel.GumbelSearch` over
 :class:`engines.puct.Node` objects is the readable reference, and the tests hold

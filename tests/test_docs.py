@@ -336,3 +336,78 @@ def test_the_full_board_blocks_read_what_the_go19_run_has_measured(tmp_path, mon
     assert "level 1 100% of 10" in row
     assert "| search alone (9x9 rollout policy) | 100% of 1 " in go19.go19_engine()
     assert f"| `{engine}` | 100% of 10 (72%–100%) | 70% of 30 (52%–83%) | 4.60 |" in go19.course_go19()
+
+
+#: the folders of code the map's "What lives where" covers, every module of them named there
+MAPPED = ("dlgo", "engines", "experiments", "scripts", "benchmarks")
+#: files the map need not name: a package's marker, ``python -m``'s door, each script folder's guard
+UNMAPPED = {"__init__.py", "__main__.py", "which_python.py"}
+
+
+def map_section() -> str:
+    """The text of docs/architecture.md's "What lives where"."""
+    return (ROOT / "docs" / "architecture.md").read_text().split("## What lives where", 1)[1].split("\n## ", 1)[0]
+
+
+def unnamed_modules(section: str, modules: list[Path]) -> list[str]:
+    """The ``modules`` (paths from the root) whose file name the map's ``section`` never writes, neither
+    in full nor inside a range of one folder's files written `` `first.py` to `last.py` ``."""
+    named = set(re.findall(r"[\w.]+\.(?:py|sh)\b", section))
+    ranges = re.findall(r"`(?:[\w/]+/)?(\w+\.py)` to `(?:[\w/]+/)?(\w+\.py)`", section)
+    return [str(path) for path in modules if path.name not in named
+            and not any(first <= path.name <= last for first, last in ranges)]
+
+
+def test_the_map_names_every_module():
+    """docs/architecture.md's map names every module of the code (a new one is added to it in the
+    same commit), and names no module that is gone."""
+    modules = [p.relative_to(ROOT) for folder in MAPPED for p in sorted((ROOT / folder).rglob("*.py"))
+               if p.name not in UNMAPPED and ".venv" not in p.parts]
+    assert unnamed_modules(map_section(), modules) == []
+    here = {p.name for folder in MAPPED + ("tests",) for p in (ROOT / folder).rglob("*.py")}
+    gone = {name for name in re.findall(r"`(?:[\w/]+/)?(\w+\.py)`", map_section())} - here
+    assert gone == set()
+
+
+def test_the_map_check_sees_a_module_it_does_not_name():
+    section = "| `pkg` | things | `a.py`, `ex1_a.py` to `ex3_c.py` |"
+    modules = [Path("pkg/a.py"), Path("pkg/ex2_b.py"), Path("pkg/b.py"), Path("pkg/ex4_d.py")]
+    assert unnamed_modules(section, modules) == ["pkg/b.py", "pkg/ex4_d.py"]
+
+
+def engine_notes() -> dict[str, str]:
+    """docs/engines.md's notes under the generated table: each engine's bullet, by its name."""
+    text = (ROOT / "docs" / "engines.md").read_text()
+    notes = text.split("<!-- /figures:engines -->", 1)[1].split("\n#", 1)[0]
+    return {m["name"]: m["text"] for m in re.finditer(r"^- `(?P<name>[\w-]+)`: (?P<text>.*?)(?=^- |\Z)", notes, re.S | re.M)}
+
+
+def unknown_parameters(notes: dict[str, str]) -> dict[str, list[str]]:
+    """The parameters written as `key=value` in each engine's note that the engine (or, for an
+    alias, the engines it stands for) does not take; a spec of another kind (`game:...`, a call) aside."""
+    import engines
+
+    unknown = {}
+    for name, text in notes.items():
+        alias_of = engines.engine_class(name).alias_of
+        taken = {p.name for engine in alias_of or [name] for p in engines.engine_parameters(engine)}
+        taken |= {"plain"} if alias_of else set()
+        written = {m[1] for m in re.finditer(r"`(\w+)=[^`:(]*`", text)}
+        if written - taken:
+            unknown[name] = sorted(written - taken)
+    return unknown
+
+
+def test_the_engine_notes_name_registered_engines_and_their_parameters():
+    """Each note under docs/engines.md's generated table is a registered engine's, and every
+    `key=value` it writes is a parameter that engine takes: the notes cannot drift from the code."""
+    import engines
+
+    notes = engine_notes()
+    assert set(notes) <= set(engines.engine_names()) and len(notes) >= 15
+    assert unknown_parameters(notes) == {}
+
+
+def test_the_engine_notes_check_sees_a_parameter_that_is_gone():
+    notes = {"uct": "`rounds=10` and `sims=5`, `connectn:columns=5` and `go(board_size=N)`", "mcts": "`plain=true`"}
+    assert unknown_parameters(notes) == {"uct": ["sims"]}

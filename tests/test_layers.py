@@ -260,7 +260,7 @@ def test_the_module_length_check_counts_lines(tmp_path):
 
 
 #: the Elo model's formula written out: 10 ** (difference / 400), or 400 log10(odds)
-ELO_FORMULA = re.compile(r"10\s*\*\*\s*\(.*/\s*400\b|\b400(?:\.0)?\s*\*\s*(?:math|np)\.log10")
+ELO_FORMULA = re.compile(r"\b10(?:\.0*)?\s*\*\*\s*\(.*/\s*400\b|\b400(?:\.0*)?\s*\*\s*(?:math|np)\s*\.\s*log10")
 
 
 def elo_formulas(path: Path) -> list[int]:
@@ -270,7 +270,7 @@ def elo_formulas(path: Path) -> list[int]:
     for token in tokenize.generate_tokens(io.StringIO(path.read_text()).readline):
         words = token.type in (tokenize.COMMENT, tokenize.STRING) and not re.match(r"[rRbB]*[fF]", token.string)
         if not words and token.type not in (tokenize.NL, tokenize.NEWLINE):
-            code[token.start[0]] = code.get(token.start[0], "") + token.string
+            code[token.start[0]] = code.get(token.start[0], "") + " " + token.string  # tokens apart
     return [n for n, line in sorted(code.items()) if ELO_FORMULA.search(line)]
 
 
@@ -288,5 +288,7 @@ def test_the_elo_check_reads_code_not_words(tmp_path):
     sample = tmp_path / "sample.py"
     sample.write_text('"""P = 1 / (1 + 10 ** ((b - a) / 400))"""\n# 400 * math.log10(odds)\n'
                       "share = 1 / (1 + 10 ** (-elo / 400))\nelo = 400.0 * math.log10(s / (1 - s))\n"
-                      "text = f'{1 / (1 + 10 ** (-s / 400)):.0%}'\n")
-    assert elo_formulas(sample) == [3, 4, 5]
+                      "text = f'{1 / (1 + 10 ** (-s / 400)):.0%}'\n"
+                      "def elo(g):\n    return 400.0 * np.log10(g)\n"
+                      "share = 1.0 / (1.0 + 10.0 ** (-elo / 400.0))\n")
+    assert elo_formulas(sample) == [3, 4, 5, 7, 8]

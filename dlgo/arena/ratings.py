@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Collection, Mapping, NamedTuple, Sequence
+from typing import Any, Collection, Mapping, NamedTuple, Sequence
 
 import numpy as np
 
@@ -170,6 +170,12 @@ def expected_score(elo_a: float, elo_b: float) -> float:
     return 1.0 / (1.0 + 10 ** ((elo_b - elo_a) / 400))
 
 
+def elo_from_odds(odds: Any) -> Any:
+    """The Elo difference of odds ``odds`` to 1 (a number or an array): ``400 log10(odds)``,
+    :func:`expected_score` inverted (a Bradley-Terry strength ratio is such odds)."""
+    return 400.0 * np.log10(odds)
+
+
 def elo_from_score(score: float, games: int) -> float:
     """The Elo difference the model gives a player scoring ``score`` (0..1) over
     ``games`` games: :func:`expected_score` inverted, ``400 log10(s / (1 - s))``. A
@@ -179,7 +185,7 @@ def elo_from_score(score: float, games: int) -> float:
         return float("nan")
     margin = 0.5 / max(1, games)
     score = min(max(score, margin), 1 - margin)
-    return 400.0 * math.log10(score / (1 - score))
+    return float(elo_from_odds(score / (1 - score)))
 
 
 @dataclass(frozen=True)

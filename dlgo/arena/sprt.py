@@ -33,6 +33,8 @@ from typing import NamedTuple, Sequence
 
 import numpy as np
 
+from dlgo.arena.ratings import expected_score
+
 #: a count of zero is taken as this much, so that every outcome keeps a likelihood (fishtest's regularisation)
 EMPTY_COUNT = 1e-3
 
@@ -52,7 +54,7 @@ class Verdict(NamedTuple):
 
 def elo_to_score(elo: float) -> float:
     """The expected score of a side ``elo`` logistic Elo above its opponent."""
-    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+    return expected_score(elo, 0.0)
 
 
 def score_distribution(counts: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:

@@ -38,6 +38,7 @@ from typing import Callable
 import numpy as np
 from numba import njit
 
+from dlgo.arena.ratings import elo_from_odds
 from dlgo.core.errors import SpecError
 
 #: Coulom's prior: each level has one virtual win and one virtual loss against a team of strength 1
@@ -183,7 +184,7 @@ def fit_gammas(data: Competitions, passes: int = 50, tolerance: float = 1e-6,
 
 def elo(gammas: np.ndarray) -> np.ndarray:
     """Coulom's Elo rating of each feature: 400 log10(gamma)."""
-    return 400.0 * np.log10(gammas)
+    return np.asarray(elo_from_odds(gammas))
 
 
 def top_k_accuracy(data: Competitions, gammas: np.ndarray, k: int = 1) -> float:

@@ -214,20 +214,37 @@ def apart_from_the_recipe(published: dict[str, dict], n: int, recipe_name: str =
 
 
 def engines_table() -> str:
-    """Every registered engine with its parameters and defaults, from the registry itself."""
+    """Every registered engine with its parameters, their defaults and its unit of work, from the registry itself."""
     def default(value: object) -> str:
         if isinstance(value, bool):
             return str(value).lower()
         return "none" if value in ("", None) else str(value)
 
-    out = ["| engine | what it does | parameters (defaults) |", "|---|---|---|"]
+    out = ["| engine | what it does | parameters (defaults) | work counted in |", "|---|---|---|---|"]
     for name in engine_names():
         alias_of = engine_class(name).alias_of
+        units = dict.fromkeys(engine_class(engine).unit for engine in alias_of or [name])
         params = (f"an alias: the parameters of {' and '.join(f'`{a}`' for a in alias_of)}" if alias_of
                   else ", ".join(f"`{p.name}={default(p.default)}`" for p in engine_parameters(name)))
         params += "".join(f" (old specs: `{old}=N` is `{other}:{renamed}=N`)"
                           for old, (other, renamed) in engine_class(name).moved_parameters.items())
-        out.append(f"| `{name}` | {engine_description(name)} | {params} |")
+        out.append(f"| `{name}` | {engine_description(name)} | {params} | {' or '.join(units)} |")
+    return "\n".join(out) + "\n"
+
+
+def games_table() -> str:
+    """Every registered game: what it is, ``new_game`` with its options' defaults, how a move is
+    typed and the default game's actions, each asked of the registry and the game itself."""
+    from dlgo.games import GAMES, game_options, new_game
+
+    out = ["| game | what it is | `new_game(...)` | a move is typed as | actions (the default game) |",
+           "|---|---|---|---|---|"]
+    for name, spec in GAMES.items():
+        call = ", ".join([f'"{name}"', *(f"{k}={v!r}" for k, v in game_options(name).items())])
+        state = new_game(name)
+        passing = " (the last: pass)" if state.game.has_pass else ""
+        out.append(f"| `{name}` | {spec.description} | `{call}` | {state.move_help()} | "
+                   f"{state.game.num_actions}{passing} |")
     return "\n".join(out) + "\n"
 
 
