@@ -5,7 +5,7 @@
 
 Each row lets one engine play both sides of a game for ``--moves`` moves (tree
 reuse off, so every move is a full search) and divides the work it reports
-(``agent.last_compute``) by the wall time it took. On Go, ``mcts`` is the
+(its decision's compute) by the wall time it took. On Go, ``mcts`` is the
 compiled Go engine (RAVE, priors, heavy playouts: more work per round) and
 ``plain=true`` the readable UCT; ``alphago`` is the same compiled engine guided
 by chapter 13's networks (simulations, the network's calls included), and with
@@ -74,9 +74,9 @@ def measure(spec: str, game: str, moves: int) -> tuple[float, str, int]:
     work = seconds = 0.0
     played = 0
     while not state.is_over() and played < moves:
-        move = agent.select_move(state)
-        work += agent.last_compute.amount
-        seconds += agent.last_compute.seconds
+        move, _, report = agent.decide(state)
+        work += report.compute.amount
+        seconds += report.compute.seconds
         state = state.apply_move(move)
         played += 1
     return work / seconds, agent.unit, played

@@ -484,14 +484,14 @@ class BotAgent(Agent):
             self._game = game.spec
         return self._process
 
-    def select_move(self, state: State) -> Move:
+    def decide(self, state: State) -> Decision:
         if not state.is_over():
             try:
                 self._ready(state.game)  # its start-up is paid outside the move's clock
             except BotFault:
                 self._drop()
                 raise
-        return super().select_move(state)
+        return super().decide(state)
 
     def choose(self, state: State) -> Decision:
         process = self._ready(state.game)

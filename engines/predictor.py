@@ -100,7 +100,12 @@ class NetworkAgent(Agent):
                 loaded.check(state)
             outputs = loaded.call(np.stack([loaded.encoder.encode(state) for _, state in pairs]))
             for k, (agent, state) in enumerate(pairs):
-                agent._prepared = (state, [output[k] for output in outputs])
+                agent.keep_outputs(state, [output[k] for output in outputs])
+
+    def keep_outputs(self, state: State, outputs: list[np.ndarray]) -> None:
+        """Keep the network's ``outputs`` for ``state`` (batch axis dropped), computed in a batch
+        with other games' (:meth:`prepare_batch`): the next move in ``state`` uses them."""
+        self._prepared = (state, outputs)
 
 
 class PredictorAgent(NetworkAgent):

@@ -116,8 +116,7 @@ def test_a_compute_of_one_is_singular_in_the_table_and_at_the_console(tmp_path):
     summary = (tmp_path / "summary.md").read_text()
     assert "| 1 move |" in summary and "1 moves" not in summary
     engine = create("random")
-    engine.select_move(new_game("tictactoe"))
-    assert describe_compute(engine).endswith(" 1 move")
+    assert describe_compute(engine.decide(new_game("tictactoe")).report).endswith(" 1 move")
 
 
 def test_a_summarys_ratings_table_is_written_again_from_ratings_csv_and_nothing_else_changes(tmp_path):

@@ -15,7 +15,7 @@ import sys
 import time
 from typing import Callable, TextIO
 
-from dlgo.core.agent import Agent
+from dlgo.core.agent import Agent, SearchReport
 from dlgo.core.errors import DlgoError
 from dlgo.core.game import State, pass_would_end_game
 from dlgo.core.types import Move, Player
@@ -33,18 +33,17 @@ def describe_result(state: State) -> str:
     return "unfinished" if outcome is None else outcome.describe(state.game.side_names)
 
 
-def describe_compute(agent: Agent) -> str:
-    """What the engine's last move cost: ``0.09 s, 2,000 rounds``."""
-    c = agent.last_report.compute
+def describe_compute(report: SearchReport) -> str:
+    """What an engine's move cost (its decision's report): ``0.09 s, 2,000 rounds``."""
+    c = report.compute
     return f"{c.seconds:.2f} s, {amount(c.amount, c.unit)}"
 
 
-def describe_search(agent: Agent, state: State) -> str:
-    """What the engine's last move in ``state`` cost, and the value it saw when it has
-    one, for the side to move there: ``0.09 s, 2,000 rounds, value +0.42 for red (+1 a
-    sure win, -1 a sure loss)``."""
-    report = agent.last_report
-    text = describe_compute(agent)
+def describe_search(report: SearchReport, state: State) -> str:
+    """What an engine's move in ``state`` cost (its decision's report), and the value it saw
+    when it has one, for the side to move there: ``0.09 s, 2,000 rounds, value +0.42 for red
+    (+1 a sure win, -1 a sure loss)``."""
+    text = describe_compute(report)
     if report.value is not None:
         side = state.game.side_name(state.next_player)
         proven = "proven " if report.proven else ""
@@ -107,8 +106,8 @@ class ConsoleGame:
         return self.state
 
     def engine_turn(self, agent: Agent) -> None:
-        move = agent.select_move(self.state)
-        self.play(move, describe_compute(agent))
+        move, _, report = agent.decide(self.state)
+        self.play(move, describe_compute(report))
         if self.delay:
             time.sleep(self.delay)
 
@@ -219,6 +218,6 @@ class ConsoleGame:
         if self.hint is None:
             self.say("  no hint engine")
             return
-        move = self.hint.select_move(self.state)
-        search = describe_search(self.hint, self.state)
+        move, _, report = self.hint.decide(self.state)
+        search = describe_search(report, self.state)
         self.say(f"  hint from {self.hint.spec}: {self.state.format_move(move)} ({search})")

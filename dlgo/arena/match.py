@@ -191,13 +191,13 @@ class _Match:
         agent = self.agents[player]
         try:
             with collector_paused():
-                move = agent.select_move(self.state)
+                move, _, report = agent.decide(self.state)
         except EngineError as err:  # the side that failed loses by forfeit
             self.note = f"{player.name} forfeits: {err}"
             self.fault = getattr(err, "fault", Ending.FORFEIT.value)  # a bot of a user's own says how it failed
             self.outcome = self.state.game.outcome(player.other, Ending.FORFEIT)
             return
-        compute = agent.last_compute
+        compute = report.compute
         self.spent[player][0] += compute.seconds + shared_seconds
         self.spent[player][1] += compute.amount
         self.spent[player][2] += 1

@@ -100,9 +100,8 @@ def check_moves(factory: AgentFactory, spec: str, positions: Sequence[SolvedPosi
             start_agent(agent)
             try:
                 with collector_paused():
-                    move = agent.select_move(state)
-                action = state.move_to_index(move)
-                compute = agent.last_compute
+                    move, _, report = agent.decide(state)
+                action, compute = state.move_to_index(move), report.compute
             except EngineError:  # a failing engine (a bot of a user's own that raised, hung, ...) plays no move:
                 action, compute = FAULT, Compute(0.0, 0, agent.unit)  # a mistake, as an illegal move is
         finally:

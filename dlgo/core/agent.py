@@ -120,9 +120,11 @@ class Agent(abc.ABC):
         """What the last move cost: ``last_report.compute``."""
         return self.last_report.compute
 
-    def select_move(self, state: State) -> Move:
-        """The engine's move in ``state`` (which must not be over); its search is
-        described in :attr:`last_report` afterwards."""
+    def decide(self, state: State) -> Decision:
+        """The engine's decision in ``state`` (which must not be over): its move, the work it
+        took and the search's report, the report's compute (wall seconds and work) filled in.
+        Callers read what a move cost and found here; :attr:`last_report` keeps the same
+        report for code that asks after :meth:`select_move` (the book's)."""
         if state.is_over():
             raise IllegalMoveError("the game is over: there is no move to select")
         start = time.perf_counter()
@@ -131,7 +133,12 @@ class Agent(abc.ABC):
         # rebuilt field by field: the cheapest way to add the compute, paid on every move
         self.last_report = SearchReport(r.value, r.proven, r.visits, r.q, r.policy, r.principal_variation, r.score,
                                         Compute(elapsed, work, self.unit))
-        return move
+        return Decision(move, work, self.last_report)
+
+    def select_move(self, state: State) -> Move:
+        """The engine's move in ``state`` (which must not be over): :meth:`decide`'s move; its
+        search is described in :attr:`last_report` afterwards."""
+        return self.decide(state).move
 
     @abc.abstractmethod
     def choose(self, state: State) -> Decision:

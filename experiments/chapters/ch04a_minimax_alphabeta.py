@@ -119,13 +119,12 @@ def search_table(game: str, positions: list[str], depth: int) -> pd.DataFrame:
         exact = VALUE_NAMES[exact_value(state)] if not depth else "-"
         for spec in SEARCHES:
             agent = create(spec, **({"depth": depth} if depth else {}))
-            move = agent.select_move(state)
-            report = agent.last_report
+            move, _, report = agent.decide(state)
             rows.append({"position": moves or "(empty)", "to_move": state.game.side_name(state.next_player),
                          "search": spec, "move": state.format_move(move),
                          "value": proven_value(report) if not depth or report.proven else f"{report.score:+g}",
-                         "exact_value": exact, "nodes": agent.last_compute.amount,
-                         "seconds": agent.last_compute.seconds})
+                         "exact_value": exact, "nodes": report.compute.amount,
+                         "seconds": report.compute.seconds})
     return pd.DataFrame(rows)
 
 

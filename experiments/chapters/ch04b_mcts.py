@@ -37,8 +37,8 @@ def visit_picture(record: GameRecord, spec: str, ply: int, seed: int, path: Path
     states = replay(record.game, record.moves)
     state = states[min(ply, len(states) - 2)]
     agent = create_seeded(spec, seed)
-    move = agent.select_move(state)
-    visits = agent.last_report.visits
+    move, _, report = agent.decide(state)
+    visits = report.visits
     assert visits is not None
     render_position(state, path, visits / max(1, visits.sum()), heat_label="share of rounds",
                     title=f"{spec}: where the rounds went (it plays {state.format_move(move)})")

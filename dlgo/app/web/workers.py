@@ -256,9 +256,9 @@ class _Worker:
     def search(agent: Agent, state: State) -> EngineAnswer:
         """The engine's move in ``state`` (the search, within the time limit)."""
         with collector_paused():  # a collection's pause between moves, not in this one's seconds
-            move = agent.select_move(state)
+            move, _, report = agent.decide(state)
         action = None if move.is_resign else state.move_to_index(move)
-        return EngineAnswer(action, report_data(agent.last_report, state))
+        return EngineAnswer(action, report_data(report, state))
 
     def close(self, role: str | None = None) -> None:
         """Release the engines (or the one of ``role``)."""
