@@ -29,9 +29,10 @@ kernels: $(STAMP)
 demo: $(STAMP) kernels
 	$(BIN)/python experiments/chapters/ch15_strength_per_compute.py --preset full --out reports/demo-connect4
 
-# The layer contract (each layer imports only the layers below it) and the type hints.
+# The layer contract (each layer imports only the layers below it), the linter and the type hints.
 lint: $(STAMP)
 	$(BIN)/lint-imports
+	$(BIN)/ruff check
 	$(BIN)/mypy
 
 # pytest-xdist runs the test files on every core (one file's tests share a worker, so a

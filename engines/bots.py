@@ -44,7 +44,7 @@ from dlgo.arena.bot_host import BotFault
 from dlgo.core.agent import Agent, Decision
 from dlgo.core.errors import EngineError, IllegalMoveError, SpecError
 from dlgo.core.game import Game, State
-from dlgo.core.specs import format_spec, require, require_seconds, split_spec
+from dlgo.core.specs import require, require_seconds, split_spec
 from dlgo.core.types import Move
 from engines.names import BUILT_IN
 

@@ -8,7 +8,6 @@ import engines
 from dlgo.games import new_game
 from dlgo.goboard import Move
 from dlgo.gotypes import Player, Point
-from engines import ENGINES
 from helpers import exact_value as exact, go_position, play
 
 

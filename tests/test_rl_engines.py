@@ -71,7 +71,6 @@ def test_pg_samples_with_temperature(networks):
 
 
 def test_a_network_with_the_wrong_heads_is_refused(networks):
-    state = new_game("tictactoe")
     # refused as it is built, from the kind its file records
     with pytest.raises(ModelFileError, match="q plays by a network's action values head; .* has only policy and value"):
         engines.create(f"q:model={networks['ac', 'tictactoe']}")

@@ -218,7 +218,6 @@ def test_greedy_returns_cut_the_result_at_exploratory_moves():
     else the root value of the first exploratory move, for the player to move."""
     from dlgo.core.types import Player
     from dlgo.games import new_game
-    from engines.puct import Node
     from engines.training.selfplay import _Game, greedy_returns
 
     state = new_game("tictactoe")

@@ -31,13 +31,11 @@ from dlgo.arena.tournament import changed_networks, network_digests, record_netw
 from dlgo.arena.workers import run_jobs, worker_pool
 from dlgo.core.agent import Compute
 from dlgo.core.errors import EngineError, RecordError
-from dlgo.core.game import State
 from dlgo.storage.atomic import atomic_write
 from dlgo.storage.facts import update_facts
 from dlgo.storage.folders import hold_folder
 from dlgo.formats.positions import SETS, SolvedPosition, append_row, open_log, position_state
 from dlgo.display.progress import progress_bar
-from dlgo.formats.records import replay
 
 VERDICTS = "mistakes.csv"
 #: the digests of the networks the verdicts were measured with, and where a changed network's verdicts go

@@ -28,7 +28,7 @@ from typing import Any, Callable, Collection, Iterable
 from dlgo.arena.match import AgentFactory, Task, check_opening, play_match, play_matches
 from dlgo.arena.workers import run_jobs, worker_pool
 from dlgo.core.arguments import MOST
-from dlgo.core.errors import RecordError, SettingsMismatchError, SpecError
+from dlgo.core.errors import SettingsMismatchError, SpecError
 from dlgo.storage.atomic import atomic_write
 from dlgo.storage.folders import hold_folder
 from dlgo.display.progress import progress_bar

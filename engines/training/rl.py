@@ -51,7 +51,7 @@ import pandas as pd
 
 from dlgo.arena.match import Task, play_matches
 from dlgo.arena.ratings import binomial_p_value, wilson_interval
-from dlgo.core.errors import RecordError, SettingsMismatchError, SpecError
+from dlgo.core.errors import SettingsMismatchError, SpecError
 from dlgo.core.symmetry import Symmetry
 from dlgo.data.experience import Experience, collect_experience, discounted_rewards, load_experience, moves_to_end
 from dlgo.encoders import get_encoder_by_name

@@ -125,7 +125,7 @@ def go_engine() -> str:
     """The Go engine against GNU Go, and what each of its features adds (reports/mcts-go9)."""
     roles, ablation = go_match()["roles"], facts("mcts-go9")["ablation"]
     strong, plain = roles["engine"], roles["plain"]
-    lines = [f"| feature | the full engine without it, against GNU Go level 10 | the bare engine with it alone, "
+    lines = ["| feature | the full engine without it, against GNU Go level 10 | the bare engine with it alone, "
              "against the bare engine |", "|---|---:|---:|"]
     lines += [f"| {row['feature']} | {brief_score(*row['without'])} | {brief_score(*row['alone'])} |"
               for row in ablation["features"]]

@@ -1,7 +1,7 @@
 """A bot whose process dies under it (as a crash in compiled code would)."""
 import os
 
-from dlgo.core.agent import Agent, Decision
+from dlgo.core.agent import Agent
 
 
 class Crashes(Agent):

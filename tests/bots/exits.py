@@ -1,7 +1,7 @@
 """A bot that ends the interpreter."""
 import sys
 
-from dlgo.core.agent import Agent, Decision
+from dlgo.core.agent import Agent
 
 
 class Exits(Agent):

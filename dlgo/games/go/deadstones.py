@@ -33,7 +33,7 @@ from typing import Any, NamedTuple, Protocol, Sequence
 
 from dlgo.core.types import Player, Point
 from dlgo.games.go.board import BLACK, EMPTY, Board
-from dlgo.games.go.scoring import GameResult, count_area, empty_regions, point_owners
+from dlgo.games.go.scoring import GameResult, count_area, empty_regions
 
 
 class Position(Protocol):
