@@ -21,7 +21,8 @@ processor the search leaves to the network. The cases: Connect Four with a
 (4 x 64, its encoder's planes). With ``--before`` each case is measured again
 as self-play ran before the compiled forest and the fast inference path (the
 trees as Python objects, the network through Keras's compiled call:
-``DLGO_INFERENCE=keras``), and the speed-up is the ratio of the two rates. With ``--workers`` the games are split between
+``DLGO_INFERENCE=keras``), and the speed-up is the ratio of the two rates. With ``--workers`` the games are split
+between
 that many processes (``SelfPlayPool``); the ceiling is then the network in
 this process. Times leave out start-up (the first call's compilation).
 """
@@ -114,21 +115,25 @@ def arguments() -> argparse.Namespace:
     parser.add_argument("--game", choices=[*CASES, "all"], default="all")
     parser.add_argument("--games", type=count("games"), default=256, help="games to play (default 256)")
     parser.add_argument("--parallel", type=count("games"), default=256, help="games advancing together (default 256)")
-    parser.add_argument("--simulations", type=count("simulations"), default=50, help="simulations per move (default 50)")
+    parser.add_argument("--simulations", type=count("simulations"), default=50,
+                        help="simulations per move (default 50)")
     parser.add_argument("--gumbel", type=count("simulations", 0), default=0,
                         help="search as Gumbel AlphaZero, considering this many root moves (default 0: PUCT)")
     parser.add_argument("--precision", default="float32", help="the network's arithmetic: float32 (default), "
                                                                 "bfloat16 or float16")
     parser.add_argument("--forest", choices=["compiled", "readable"], default="compiled",
                         help="the trees: compiled where the game has it (default), or Python objects")
-    parser.add_argument("--workers", type=count("processes"), default=1, help="self-play processes (default 1: this one)")
-    parser.add_argument("--blocks", type=count("units"), default=None, help="the network's blocks (default: the case's)")
+    parser.add_argument("--workers", type=count("processes"), default=1,
+                        help="self-play processes (default 1: this one)")
+    parser.add_argument("--blocks", type=count("units"), default=None,
+                        help="the network's blocks (default: the case's)")
     parser.add_argument("--filters", type=count("units"), default=None, help="its filters (default: the case's)")
     parser.add_argument("--tree-only", action="store_true", help="a network that answers at once: the trees alone")
     parser.add_argument("--before", action="store_true", help="each case again as self-play ran before: the trees "
                                                               "as Python objects, Keras's call; and the speed-up")
     parser.add_argument("--out", default=None, help="where the table is saved (default: "
-                        f"{DEFAULT_FOLDER}/selfplay.md; with --workers selfplay-workers.md, --tree-only selfplay-tree.md)")
+                        f"{DEFAULT_FOLDER}/selfplay.md; with --workers selfplay-workers.md, --tree-only "
+                        f"selfplay-tree.md)")
     return parser.parse_args()
 
 

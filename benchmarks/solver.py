@@ -107,7 +107,8 @@ def pons_times(binary: Path, positions: list[str], ours: list[dict[int, int]]) -
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--positions", type=count("positions"), default=10, help="positions per stone count (default 10)")
+    parser.add_argument("--positions", type=count("positions"), default=10,
+                        help="positions per stone count (default 10)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--pons", type=Path, default=None, metavar="DIR",
                         help="a checkout of Pons' C++ solver, timed beside ours on the same positions")
@@ -159,7 +160,8 @@ def measure(args: argparse.Namespace, pons: Path | None) -> None:
         started = time.perf_counter()
         book_scores = booked.move_scores(start)
         seconds = time.perf_counter() - started
-        table.row("0 (book)", "1", f"{1000 * seconds:,.1f}", f"{1000 * seconds:,.1f}", "-", "-", *(["-"] * 3 if pons else []),
+        milliseconds = f"{1000 * seconds:,.1f}"
+        table.row("0 (book)", "1", milliseconds, milliseconds, "-", "-", *(["-"] * 3 if pons else []),
                   "scores " + " ".join(f"{book_scores[c]:+d}" for c in sorted(book_scores)))
     table.save(args.out)
 

@@ -146,7 +146,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--engines", nargs="+", default=[spec for _, _, spec in CASES],
                         help="measure these of the engines above (default: all)")
-    parser.add_argument("--concurrent", type=count("processes", 0), default=0, help="then this many sessions asking at once")
+    parser.add_argument("--concurrent", type=count("processes", 0), default=0,
+                        help="then this many sessions asking at once")
     parser.add_argument("--out", default=f"{DEFAULT_FOLDER}/web_engines.md", help="where the table is saved")
     args = parser.parse_args()
     with socket.socket() as probe:

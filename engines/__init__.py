@@ -3,7 +3,8 @@
 >>> import engines
 >>> bot = engines.create("mcts:rounds=200,seed=1")
 >>> engines.engine_names()
-['random', 'minimax', 'alphabeta', 'mcts', 'uct', 'mcts-go', 'predictor', 'alphazero', 'gumbel', 'alphago', 'alphago-puct', 'alphago-go', 'pg', 'q', 'ac', 'gtp', 'gnugo', 'openspiel', 'solver']
+['random', 'minimax', 'alphabeta', 'mcts', 'uct', 'mcts-go', 'predictor', 'alphazero', 'gumbel', 'alphago',
+'alphago-puct', 'alphago-go', 'pg', 'q', 'ac', 'gtp', 'gnugo', 'openspiel', 'solver']
 """
 from dlgo.core.agent import Agent, Compute, Decision, SearchReport
 from dlgo.core.errors import EngineError

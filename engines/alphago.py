@@ -143,7 +143,8 @@ class NetworkGuide:
 
 
 class AlphaGoAgent(PUCTAgent):
-    """AlphaGo, by the suite's first name for it: alphago-go with Go networks, alphago-puct with any other game's (and with plain=true). Takes the parameters of both.
+    """AlphaGo, by the suite's first name for it: alphago-go with Go networks, alphago-puct with any other game's (and
+    with plain=true). Takes the parameters of both.
 
     ``alphago`` specs written before the two searches had names of their own
     keep their meaning: the networks' game picks the search when it is built."""
@@ -289,7 +290,8 @@ class AlphaGoAgent(PUCTAgent):
 
 
 class AlphaGoPUCTAgent(AlphaGoAgent):
-    """AlphaGo as the book's chapter 13 builds it, on any game: PUCT with a policy network's priors, leaves valued by a value network and fast rollouts, (1 - lam) v + lam z (simulations=0: the policy network's move)."""
+    """AlphaGo as the book's chapter 13 builds it, on any game: PUCT with a policy network's priors, leaves valued by a
+    value network and fast rollouts, (1 - lam) v + lam z (simulations=0: the policy network's move)."""
 
     name = "alphago-puct"
     alias_of = ()
@@ -305,7 +307,9 @@ class AlphaGoPUCTAgent(AlphaGoAgent):
 
 
 class AlphaGoGoAgent(AlphaGoAgent):
-    """Go's compiled search (mcts-go's: RAVE, pattern priors, heavy playouts, time management) guided by AlphaGo's networks as AlphaGo's asynchronous search was: a node simulated guide times is queued for the networks, whose priors become virtual wins and whose value mixes in at 1 - lam. Go networks only."""
+    """Go's compiled search (mcts-go's: RAVE, pattern priors, heavy playouts, time management) guided by AlphaGo's
+    networks as AlphaGo's asynchronous search was: a node simulated guide times is queued for the networks, whose
+    priors become virtual wins and whose value mixes in at 1 - lam. Go networks only."""
 
     name = "alphago-go"
     alias_of = ()

@@ -190,7 +190,8 @@ class AlphaZeroAgent(PUCTAgent):
 
 
 class GumbelAgent(AlphaZeroAgent):
-    """Gumbel AlphaZero (Danihelka et al. 2022): the network's considered moves at the root narrowed by sequential halving on completed Q-values, its improved policy the report's (simulations=0: the raw policy).
+    """Gumbel AlphaZero (Danihelka et al. 2022): the network's considered moves at the root narrowed by sequential
+    halving on completed Q-values, its improved policy the report's (simulations=0: the raw policy).
 
     It plans each move's visits from a fresh root (:mod:`engines.gumbel`): no tree
     kept, no exploration constant; ``temperature`` > 0 adds the Gumbel noise."""

@@ -7,7 +7,8 @@ Two kinds, one behaviour:
 
 * :class:`NodeForest`: the trees as :class:`engines.puct.Node` objects, for any
   game and any search (PUCT, Gumbel): the readable reference.
-* :class:`CompiledForest` (and :class:`GumbelForest` for Gumbel search): every tree in one pool of flat arrays, simulated by
+* :class:`CompiledForest` (and :class:`GumbelForest` for Gumbel search): every tree in one pool of flat arrays,
+simulated by
   the compiled kernels of :mod:`engines.forest_kernels`, the leaves encoded
   there too, so only the network call is left to Python. For PUCT over a network
   whose encoder reads stones alone (``Encoder.stone_planes``) on a game with
@@ -522,7 +523,8 @@ class GoForest(CompiledForest):
 
     @staticmethod
     def _answers(priors: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The evaluator's answers as the kernels read them (float64: a float32 answer exactly as the reference reads it)."""
+        """The evaluator's answers as the kernels read them (float64: a float32 answer exactly as the reference reads
+        it)."""
         return np.ascontiguousarray(priors, np.float64), np.ascontiguousarray(values, np.float64)
 
     # ------------------------------------------------------------ search
@@ -593,4 +595,5 @@ def make_forest(search: MoveSearch, game: Any, compiled: bool = True) -> Forest:
     return NodeForest(search)
 
 
-__all__ = ["Forest", "NodeForest", "CompiledForest", "GumbelForest", "GoForest", "go_planes_of", "PlanesEvaluator", "make_forest", "Evaluator"]
+__all__ = ["Forest", "NodeForest", "CompiledForest", "GumbelForest", "GoForest", "go_planes_of", "PlanesEvaluator",
+           "make_forest", "Evaluator"]

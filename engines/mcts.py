@@ -108,7 +108,8 @@ class Node:
 
 
 class UCTAgent(Agent):
-    """UCT: Monte Carlo tree search with random rollouts (or a fast rollout policy's), MCTS-Solver and tree reuse, on every game: the course's and the book's readable search. Budget in rounds or seconds.
+    """UCT: Monte Carlo tree search with random rollouts (or a fast rollout policy's), MCTS-Solver and tree reuse, on
+    every game: the course's and the book's readable search. Budget in rounds or seconds.
 
     The search of this module, as the course and the book build it; on Go the
     suite's strong search is ``mcts-go`` (:class:`GoMCTSAgent`)."""
@@ -273,7 +274,9 @@ class UCTAgent(Agent):
 
 
 class GoMCTSAgent(Agent):
-    """Monte Carlo tree search on Go as Go programs play it: compiled, with RAVE, pattern priors, heavy playouts from the fast rollout policy, tree reuse, time management, resigning and passing that end games cleanly. Go only. Budget in rounds or seconds.
+    """Monte Carlo tree search on Go as Go programs play it: compiled, with RAVE, pattern priors, heavy playouts from
+    the fast rollout policy, tree reuse, time management, resigning and passing that end games cleanly. Go only. Budget
+    in rounds or seconds.
 
     The search is :class:`engines.go_search.GoSearch` over the compiled kernels
     (:mod:`engines.mcts_kernels`); docs/engines.md, "The Go engine"."""
@@ -340,7 +343,8 @@ GO_ONLY = ("rave", "rave_equiv", "priors", "expand", "manage", "patterns")
 
 
 class MCTSAgent(UCTAgent):
-    """The game's Monte Carlo tree search, by the suite's first name for it: mcts-go on Go, uct on every other game and on Go with plain=true. Takes the parameters of both; those of Go's search alone are an error wherever uct plays.
+    """The game's Monte Carlo tree search, by the suite's first name for it: mcts-go on Go, uct on every other game and
+    on Go with plain=true. Takes the parameters of both; those of Go's search alone are an error wherever uct plays.
 
     ``mcts`` specs written before the two searches had names of their own keep
     their meaning. ``c`` and ``resign`` default to each search's own (1.4 and 0

@@ -364,7 +364,8 @@ def simulate(tree: Tree, root_node: int, root: GoBoard, g: GoGeometry, t: Policy
              color: int, passes: int, last: int, before: int, mark: int) -> None:
     """One simulation from ``root_node``, whose position is ``root`` with
     ``color`` to move after ``passes`` passes in a row (``last``, ``before``: the
-    points of the last two moves, -1 for a pass or none); ``mark``: the size of ``ws.seen`` holding the game's positions."""
+    points of the last two moves, -1 for a pass or none); ``mark``: the size of ``ws.seen`` holding the game's
+    positions."""
     b = ws.board
     copy_into(b, root)
     set_truncate(ws.seen, mark)

@@ -32,8 +32,8 @@ from scripts.figures.course import (course_alphago, course_alphazero_tictactoe, 
 from scripts.figures.go19 import course_go19, go19_engine  # noqa: E402
 from scripts.figures.scaling import course_scaling, scaling  # noqa: E402
 from scripts.figures.tables import (alphago_engine, alphazero, benchmark, dead_stones, economies,  # noqa: E402
-                                    engines_table, games_table, go_engine, kaggle, reinforcement, solver_opening, supervised,
-                                    vs_gnugo, vs_openspiel)
+                                    engines_table, games_table, go_engine, kaggle, reinforcement, solver_opening,
+                                    supervised, vs_gnugo, vs_openspiel)
 
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 BLOCK = re.compile(r"(<!-- figures:(?P<name>[\w-]+) -->\n)(?P<body>.*?)(<!-- /figures:(?P=name) -->)", re.S)
@@ -43,8 +43,11 @@ BLOCKS: dict[str, Callable[[], str]] = {
     "kaggle": kaggle, "course-alphago": course_alphago, "vs-openspiel": vs_openspiel, "go-engine": go_engine,
     "alphago-engine": alphago_engine,
     "demo": demo, "answers": answers, "engines": engines_table, "games": games_table, "supervised": supervised,
-    "alphazero": alphazero, "economies": economies, "vs-gnugo": vs_gnugo, "dead-stones": dead_stones, "reinforcement": reinforcement,
-    "course-scale": course_scale, "course-minimax": course_minimax, "course-predictor-plays": course_predictor_plays, "course-alphazero-tictactoe": course_alphazero_tictactoe, "course-predictor": course_predictor, "course-random": course_random, "course-mcts": course_mcts,
+    "alphazero": alphazero, "economies": economies, "vs-gnugo": vs_gnugo, "dead-stones": dead_stones,
+    "reinforcement": reinforcement,
+    "course-scale": course_scale, "course-minimax": course_minimax, "course-predictor-plays": course_predictor_plays,
+    "course-alphazero-tictactoe": course_alphazero_tictactoe, "course-predictor": course_predictor,
+    "course-random": course_random, "course-mcts": course_mcts,
     "course-scaling": course_scaling, "scaling": scaling, "course-go19": course_go19, "go19-engine": go19_engine,
     **{f"bench-{name}": benchmark(name) for name in ("playouts", "search", "predictor", "selfplay", "selfplay-tree",
                                                           "selfplay-workers", "inference", "inference-precision",

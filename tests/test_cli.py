@@ -22,7 +22,8 @@ def test_demo_plays_games_to_the_end_reproducibly(capsys):
     assert main(["demo", "--games", "tictactoe", "connect4", "--seed", "3"]) == 0
     first = capsys.readouterr().out
     assert first.count("result: ") == 2
-    assert "=== connect4: alphazero:checkpoint=connect4,simulations=200 (red) vs mcts:rounds=2000 (yellow), seed 3 ===" in first
+    assert ("=== connect4: alphazero:checkpoint=connect4,simulations=200 (red) vs mcts:rounds=2000 (yellow), "
+            "seed 3 ===") in first
     assert "1 2 3 4 5 6 7" in first and "a b c" in first
     main(["demo", "--games", "tictactoe", "connect4", "--seed", "3"])
     assert without_timings(capsys.readouterr().out) == without_timings(first)
@@ -80,7 +81,8 @@ def test_train_alphazero_from_the_command_line(tmp_path, capsys):
     # --resume continues with the saved settings; repeating a setting with it is refused clearly.
     assert main(["train-alphazero", "--out", str(tmp_path), "--iterations", "2", "--resume"]) == 0
     import pandas as pd
-    assert list(pd.read_csv(tmp_path / "history.csv")["iteration"]) == [0, 1, 2]  # the start measured: it may be published
+    # the start measured: it may be published
+    assert list(pd.read_csv(tmp_path / "history.csv")["iteration"]) == [0, 1, 2]
     assert main(["train-alphazero", "--out", str(tmp_path), "--resume", "--games", "4"]) == 2
     assert "drop games" in capsys.readouterr().err
     assert main(["train-alphazero", "--out", str(tmp_path / "none"), "--resume"]) == 2
@@ -118,12 +120,12 @@ from dlgo.arena.report import write_report
 from dlgo.arena.tournament import run_tournament
 from dlgo.core.types import Player
 from dlgo.games import new_game
-records = run_tournament(engines.ENGINES, {str(tmp_path)!r}, "connect4", ["random", "mcts:rounds=5", "alphabeta:depth=1"],
-                         2, workers=1, progress=False)
+records = run_tournament(engines.ENGINES, {str(tmp_path)!r}, "connect4",
+                         ["random", "mcts:rounds=5", "alphabeta:depth=1"], 2, workers=1, progress=False)
 write_report({str(tmp_path)!r}, records)
 out = io.StringIO()
-ConsoleGame(new_game("tictactoe"), {{Player.black: engines.create("alphabeta"), Player.white: engines.create("random:seed=1")}},
-            out=out).run()
+players = {{Player.black: engines.create("alphabeta"), Player.white: engines.create("random:seed=1")}}
+ConsoleGame(new_game("tictactoe"), players, out=out).run()
 gtp = GtpFrontend(engines.create("mcts:rounds=5,seed=1"), size=5)
 print(gtp.handle("genmove b").startswith("= "), "result:" in out.getvalue(), len(records))
 print(main(["play", "--game", "tictactoe", "--black", "alphazero:checkpoint=tictactoe", "--white", "random"]))

@@ -105,7 +105,8 @@ def test_the_course_reads_the_scaling_labs_findings(tmp_path, monkeypatch):
              "plateau_at_solver": True,
              "flops_to_5pct": 2e12, "flops_to_1pct": nan, "fewest_mistakes": 0.023, "train_hours": 0.4}
     larger = {**board, "board": "6x5-4", "cells": 30, "elo_per_decade_low": 180.0, "elo_per_decade_high": 220.0,
-              "plateau": nan, "plateau_flops": nan, "solver_elo": 700.0, "plateau_at_solver": False, "flops_to_5pct": 3e13, "fewest_mistakes": 0.04,
+              "plateau": nan, "plateau_flops": nan, "solver_elo": 700.0, "plateau_at_solver": False,
+              "flops_to_5pct": 3e13, "fewest_mistakes": 0.04,
               "train_hours": 2.0}
     trade = {"slope": -1.0, "slope_low": -1.5, "slope_high": -0.5, "points": 6, "training_per_10x_search": 10.0}
     write_scaling_report(tmp_path / figures.SCALING, [board, larger], trade)
@@ -120,7 +121,8 @@ def test_the_course_reads_the_scaling_labs_findings(tmp_path, monkeypatch):
     assert "stands in for 2.0x" in text
     assert "5x4-4 200 (150 to 250), 6x5-4 200 (180 to 220)" in figures.scaling_answer()
     table = figures.scaling()
-    assert "| 5x4-4 | 200 (150 to 250) | 2e+13 (5e+12 to 6e+13) at Elo 600 (solver 560) | 2e+12 | not reached | 2.3% | 0.4 |" in table
+    assert ("| 5x4-4 | 200 (150 to 250) | 2e+13 (5e+12 to 6e+13) at Elo 600 (solver 560) | 2e+12 | not reached "
+            "| 2.3% | 0.4 |") in table
     assert "| 6x5-4 | 200 (180 to 220) | no plateau | 3e+13 | not reached | 4.0% | 2.0 |" in table
 
     # a run too short for a fit or a trade, at one budget, without the course's network: no sentence about them
@@ -193,7 +195,8 @@ def test_every_experiment_script_named_in_the_documents_and_reports_exists():
     reports = [p for p in tracked_files() if p.suffix == ".md" and p.relative_to(ROOT).parts[0] == "reports"]
     texts = {path: path.read_text() for path in [*DOCUMENTS, *reports]}
     texts[ROOT / "Makefile"] = " ".join(re.findall(r"python3? experiments/\S+", (ROOT / "Makefile").read_text()))
-    named = {(str(path.relative_to(ROOT)), found) for path, text in texts.items() for found in SCRIPT_PATH.findall(text)}
+    named = {(str(path.relative_to(ROOT)), found)
+             for path, text in texts.items() for found in SCRIPT_PATH.findall(text)}
     assert len({found for _, found in named}) > 20  # the check sees the commands
     missing = sorted(f"{source}: {found}" for source, found in named if not (ROOT / found).is_file())
     assert missing == []
@@ -379,7 +382,8 @@ def engine_notes() -> dict[str, str]:
     """docs/engines.md's notes under the generated table: each engine's bullet, by its name."""
     text = (ROOT / "docs" / "engines.md").read_text()
     notes = text.split("<!-- /figures:engines -->", 1)[1].split("\n#", 1)[0]
-    return {m["name"]: m["text"] for m in re.finditer(r"^- `(?P<name>[\w-]+)`: (?P<text>.*?)(?=^- |\Z)", notes, re.S | re.M)}
+    bullet = re.compile(r"^- `(?P<name>[\w-]+)`: (?P<text>.*?)(?=^- |\Z)", re.S | re.M)
+    return {m["name"]: m["text"] for m in bullet.finditer(notes)}
 
 
 def unknown_parameters(notes: dict[str, str]) -> dict[str, list[str]]:

@@ -148,7 +148,8 @@ def test_a_broken_file_gets_one_line_that_says_where(tmp_path, monkeypatch, caps
            "uct_score)" in out and "hint: two terms: how well the child has done" in out
     assert "math.sqrt" not in out  # the formula only when asked
     assert f"more help with the first failing check: dlgo exercise hint 3 {broken} --level 2" in out
-    broken.write_text(text.replace("    root = Node(state)\n", "    root = Node(state)\n    while True:\n        pass\n"))
+    broken.write_text(text.replace("    root = Node(state)\n",
+                                   "    root = Node(state)\n    while True:\n        pass\n"))
     monkeypatch.setattr(dlgo.exercises.grading, "CHECK_SECONDS", 1)
     assert main(["exercise", "check", "3", str(broken)]) == 1
     assert "timed out after 1 s: an endless loop?" in capsys.readouterr().out

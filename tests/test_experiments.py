@@ -85,13 +85,14 @@ def test_alphazero_tictactoe_runs_quick_and_checks_perfect_lines(tmp_path):
     from experiments.chapters import ch14a_alphazero_tictactoe as az
 
     out = tmp_path / "rep"
-    assert az.main(["--preset", "full", "--quick", "--out", str(out), "--work", str(tmp_path / "work"), "--workers", "1",
-                    "--ship", str(tmp_path / "ship" / "ttt.keras")]) == 0
+    assert az.main(["--preset", "full", "--quick", "--out", str(out), "--work", str(tmp_path / "work"),
+                    "--workers", "1", "--ship", str(tmp_path / "ship" / "ttt.keras")]) == 0
     summary = (out / "summary.md").read_text()
     assert "Against perfect play" in summary and "| X |" in summary and "| O |" in summary
     assert (out / "learning_curve.png").exists() and (tmp_path / "ship" / "ttt.keras").exists()
     assert summary.startswith("# AlphaZero on tic-tac-toe\n") and "## What the network sees" not in summary
-    assert "Reproduce: `python experiments/chapters/ch14a_alphazero_tictactoe.py --preset full --quick --ship " in summary
+    assert ("Reproduce: `python experiments/chapters/ch14a_alphazero_tictactoe.py --preset full --quick "
+            "--ship ") in summary
     assert written_facts_differ([out]) == {} and read_facts(out)["perfect_play"][0]["side"] == "X"
 
 
@@ -126,7 +127,8 @@ def test_alphazero_summaries_name_the_self_play_processes_per_stretch():
     old = pd.DataFrame({"iteration": [1, 2, 3]})  # rows from before the workers column: in-process
     assert alphazero.self_play_processes(old) == "the training process"
     mixed = pd.DataFrame({"iteration": [1, 2, 3, 4], "workers": [None, 1, 2, 2]})
-    assert alphazero.self_play_processes(mixed) == "the training process (iterations 1-2), 2 worker processes (iterations 3-4)"
+    assert alphazero.self_play_processes(mixed) == \
+        "the training process (iterations 1-2), 2 worker processes (iterations 3-4)"
 
 
 def test_alphazero_summaries_show_the_reference_mistakes_and_no_elo_without_previous_games():
@@ -422,7 +424,8 @@ def test_the_go_engine_experiment_plays_its_parts_quick_and_resumes(tmp_path):
     assert written_facts_differ([tmp_path]) == {} and facts["match"]["opponent"] == "gnugo:level=0"
     full = facts["ablation"]["features"][0]  # the full engine against GNU Go, in its games
     pairs = set(zip(ablation.black, ablation.white))
-    against = sum(pair in pairs for pair in (("mcts:seconds=0.02", "gnugo:level=0"), ("gnugo:level=0", "mcts:seconds=0.02")))
+    both_ways = (("mcts:seconds=0.02", "gnugo:level=0"), ("gnugo:level=0", "mcts:seconds=0.02"))
+    against = sum(pair in pairs for pair in both_ways)
     assert full["feature"] == "all five" and against and full["without"][1] == len(
         ablation[((ablation.black == "mcts:seconds=0.02") & (ablation.white == "gnugo:level=0"))
                  | ((ablation.white == "mcts:seconds=0.02") & (ablation.black == "gnugo:level=0"))])
@@ -456,7 +459,8 @@ def test_the_economies_ablation_runs_quick_and_reports_each_variant(tmp_path):
     assert json.loads((work / "gumbel16" / "config.json").read_text())["gumbel"] == 16
     assert json.loads((work / "forced" / "config.json").read_text())["forced_playouts"] == 2.0
     summary = (out / "summary.md").read_text()
-    assert "| gumbel16 | Gumbel search, 16 simulations, improved-policy targets; Gumbel AlphaZero" in summary and (out / "mistakes_vs_evaluations.png").exists()
+    assert "| gumbel16 | Gumbel search, 16 simulations, improved-policy targets; Gumbel AlphaZero" in summary
+    assert (out / "mistakes_vs_evaluations.png").exists()
     assert economies.main(argv) == 0  # a finished run: nothing to train, the same report
     assert economies.main(["--quick", "--out", str(out), "--variants", "nope"]) == 2
     # another command trains another variant elsewhere: the report keeps the three, each with its command
@@ -674,8 +678,8 @@ def test_the_unseen_positions_check_judges_each_set_apart_on_positions_of_every_
 
 def test_a_challenger_replaces_the_shipped_network_only_when_it_beats_it(tmp_path):
     """The shipped Connect Four network against an untrained one, both ways: it
-    wins on the solved positions and in colour-swapped pairs from the balanced openings, and is copied; the untrained one
-    does not, and nothing is copied."""
+    wins on the solved positions and in colour-swapped pairs from the balanced openings, and is copied; the untrained
+    one does not, and nothing is copied."""
     import pandas as pd
 
     from dlgo.encoders import get_encoder_by_name
@@ -834,7 +838,8 @@ def test_the_recipe_ablation_runs_quick_and_sets_each_variant_beside_the_baselin
     agent = engines.create(f"alphazero:checkpoint={ship / 'connect-5x4.keras'},simulations=4")
     assert board.is_valid_move(agent.select_move(board))
     assert ablation.main([*argv, "--ship", "anneal", "--checkpoints", str(ship)]) == 2  # not among --variants
-    assert ablation.main([*argv, "--variants", "recipe:one"]) == 2 and ablation.main([*argv, "--variants", "recipe:0,0"]) == 2
+    assert ablation.main([*argv, "--variants", "recipe:one"]) == 2
+    assert ablation.main([*argv, "--variants", "recipe:0,0"]) == 2
     assert ablation.main([*argv, "--variants", "baseline:0", "recipe:0"]) == 0  # each its own seeds: the same runs
     assert pd.read_csv(out / "mistakes.csv").equals(mistakes)
     assert ablation.main([*argv, "--variants", "baseline", "5x4-4/recipe:0"]) == 0  # a variant on its board alone
@@ -939,7 +944,8 @@ def test_the_full_board_experiment_learns_from_its_teacher_plays_its_parts_and_r
     assert spent["core_hours"] == pytest.approx(spent["teacher_core_hours"] + fits.sum())
     stamp = (work / "go7-patterns.npz").stat().st_mtime
     assert go19.main(args) == 0  # resumes: nothing new is played or fitted
-    assert (work / "go7-patterns.npz").stat().st_mtime == stamp and len(pd.read_csv(out / "ablation" / "games.csv")) == len(engines)
+    assert (work / "go7-patterns.npz").stat().st_mtime == stamp
+    assert len(pd.read_csv(out / "ablation" / "games.csv")) == len(engines)
     elsewhere = tmp_path / "elsewhere"
     assert go19.main(["--quick", "--workers", "1", "--out", str(out), "--work", str(elsewhere),
                       "--parts", "teacher"]) == 0

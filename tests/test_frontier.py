@@ -71,7 +71,8 @@ def test_a_plateau_needs_two_points_and_most_resamples():
     logs = np.arange(6.0, 13.0)
     dip = pd.DataFrame({"train_flops": 10.0 ** logs, "elo": 300 * logs - np.array([0, 4, 0, 4, 0, 4, 400])})
     assert frontier.fit_frontier(dip).plateau is None  # one point below the line is not a plateau
-    knee, _, _ = frontier.change_point(np.array([6.0, 6, 6, 7, 8, 9, 10, 11]), np.array([0, 1, 2, 300, 600, 900, 900, 900.0]))
+    logs, elos = np.array([6.0, 6, 6, 7, 8, 9, 10, 11]), np.array([0, 1, 2, 300, 600, 900, 900, 900.0])
+    knee, _, _ = frontier.change_point(logs, elos)
     assert knee is not None and knee >= 8  # three distinct computes rise, however often one was drawn
     # the full run's 6x5 frontier: the line bends only at its last point, and most resamples lose the bend
     six_by_five = pd.DataFrame({"train_flops": 10 ** np.array([10.21, 10.5, 10.81, 11.1, 11.71, 11.97, 12.03, 12.65,

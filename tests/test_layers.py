@@ -67,7 +67,8 @@ def test_imports_sit_at_the_top_but_for_tensorflow_and_the_web_extra(package):
             for path in sorted((ROOT / package).rglob("*.py"))
             for line, module in function_level_imports(path)
             if module not in TENSORFLOW_MODULES | KERAS_BACKENDS | WEB_MODULES | COMPILED_MODULES | OPTIONAL
-            and not module.startswith("tensorflow.") and not (module in PLOTTING_MODULES and path.parent == ROOT / "dlgo" / "app" / "cli")]
+            and not module.startswith("tensorflow.")
+            and not (module in PLOTTING_MODULES and path.parent == ROOT / "dlgo" / "app" / "cli")]
     assert lazy == []
 
 
@@ -143,7 +144,8 @@ def test_experiments_share_code_through_the_shared_package_only():
 def test_the_check_above_catches_a_script_importing_another(tmp_path):
     """Each way a script can reach another: absolute, relative, and as a sibling when run as a file."""
     scripts = {"experiments.chapters.ch03_random_go", "experiments.chapters"}
-    for line in ("from experiments.chapters import ch03_random_go", "from experiments.chapters.ch03_random_go import margin",
+    for line in ("from experiments.chapters import ch03_random_go",
+                 "from experiments.chapters.ch03_random_go import margin",
                  "from . import ch03_random_go", "from .ch03_random_go import margin", "import ch03_random_go",
                  "from experiments import chapters"):
         path = tmp_path / "ch99_new.py"
@@ -186,7 +188,8 @@ def test_no_import_cycles():
 
 def test_the_library_and_the_cli_start_without_tensorflow_the_web_server_or_ray():
     code = ("import sys, dlgo.app.cli, dlgo.arena.tournament, dlgo.data.dataset, engines.mcts, engines.alphazero, "
-            "engines.analysis; print(sorted({'tensorflow', 'keras', 'fastapi', 'uvicorn', 'ray', 'numba'} & set(sys.modules)))")
+            "engines.analysis; print(sorted({'tensorflow', 'keras', 'fastapi', 'uvicorn', 'ray', 'numba'} & "
+            "set(sys.modules)))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 
@@ -230,7 +233,8 @@ def test_no_long_functions_in_the_library(package):
 
 def test_the_length_check_counts_decorators_and_methods(tmp_path):
     body = "\n".join(f"        x{k} = {k}" for k in range(LONGEST_FUNCTION - 1))
-    (tmp_path / "sample.py").write_text(f"class A:\n    @staticmethod\n    def long():\n{body}\n\n\ndef short():\n    pass\n")
+    sample = f"class A:\n    @staticmethod\n    def long():\n{body}\n\n\ndef short():\n    pass\n"
+    (tmp_path / "sample.py").write_text(sample)
     assert function_lengths(tmp_path / "sample.py", tmp_path) == {"sample.py:long": LONGEST_FUNCTION + 1,
                                                                   "sample.py:short": 2}
 

@@ -50,7 +50,8 @@ def test_captures_ataris_edges_and_eyes_in_a_position():
     assert {"atari", "edge 2"} <= levels(team[flat("D6")]) and {"atari", "edge 1"} <= levels(team[flat("E7")])
     assert flat("A1") not in team  # filling its own eye is no candidate
     assert actions[-1] == 49 and levels(teams[-1]) == {"pass"}  # the pass, last, alone
-    assert sorted(actions[:-1]) == actions[:-1] and len(actions) == 49 - 9 - 1 + 1  # the empties but the eye, and the pass
+    # the empties but the eye, and the pass
+    assert sorted(actions[:-1]) == actions[:-1] and len(actions) == 49 - 9 - 1 + 1
     assert all(sum(1 for i in t if mf.GROUP_OF[i] == mf.SHAPE) == 1 for t in teams[:-1])  # every play has a shape
     assert not any(mf.LAST in {int(mf.GROUP_OF[i]) for i in t if i >= 0} for t in teams)  # no moves played yet
 

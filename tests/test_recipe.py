@@ -125,10 +125,12 @@ def test_the_recipe_is_the_default_and_the_older_runs_keep_theirs(tmp_path):
     from experiments.chapters import ch14b_alphazero_connect4
 
     recipe = AlphaZeroConfig(game="connect4")
-    assert (recipe.policy_filters, recipe.value_filters, recipe.merge_positions, recipe.publish) == (32, 32, True, "best")
+    heads = (recipe.policy_filters, recipe.value_filters)
+    assert heads == (32, 32) and (recipe.merge_positions, recipe.publish) == (True, "best")
     assert recipe.temperature_schedule() == (20, 10) and recipe.temperature_floor == 0.3  # AlphaZero.jl's, on 42 points
     assert AlphaZeroConfig(game="connectn:columns=5,rows=4,n=4").temperature_schedule() == (10, 5)  # scaled to 20
-    assert AlphaZeroConfig(game="connect4", temperature_moves=8, temperature_decay_moves=0).temperature_schedule() == (8, 0)
+    assert AlphaZeroConfig(game="connect4", temperature_moves=8,
+                           temperature_decay_moves=0).temperature_schedule() == (8, 0)
     with pytest.raises(SpecError, match="temperature_moves must be at least -1"):
         AlphaZeroConfig(temperature_moves=-2)
     old = pre_recipe_config(game="connect4")

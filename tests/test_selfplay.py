@@ -13,7 +13,8 @@ from helpers import CountingRollouts
 def test_examples_are_consistent_with_the_games():
     enc = get_encoder_by_name(None, "tictactoe")
     evaluator = CountingRollouts(seed=1)
-    ex = self_play("tictactoe", evaluator, enc, 6, SelfPlaySettings(parallel=4, simulations=16, temperature_moves=2), seed=1)
+    ex = self_play("tictactoe", evaluator, enc, 6, SelfPlaySettings(parallel=4, simulations=16, temperature_moves=2),
+                   seed=1)
     assert len(ex.games) == 6 and all(g.is_over() for g in ex.games)
     n = sum(g.num_moves_played for g in ex.games)
     assert ex.features.shape == (n, 3, 3, 3) and ex.policies.shape == (n, 9) and ex.values.shape == (n,)
@@ -46,7 +47,8 @@ def test_self_play_is_reproducible_from_its_seed():
 
 def _examples(game, games, seed):
     enc = get_encoder_by_name(None, game)
-    return enc, self_play(game, RolloutEvaluator(seed=seed), enc, games, SelfPlaySettings(parallel=games, simulations=8),
+    return enc, self_play(game, RolloutEvaluator(seed=seed), enc, games, SelfPlaySettings(parallel=games,
+                                                                                          simulations=8),
                           seed=seed)
 
 
@@ -309,5 +311,6 @@ def test_teacher_games_must_be_a_games_file_of_the_runs_game(tmp_path):
     with pytest.raises(SpecError, match="holds games of connect4"):
         AlphaZeroConfig(game="tictactoe", teacher_games=str(tmp_path / "games.csv"))
     write_games(tmp_path / "ttt.csv", [_record(moves, "black") for moves in ("a1 a2", "b1 b2", "c1 c2")])
-    records = AlphaZeroConfig(game="tictactoe", buffer_games=2, teacher_games=str(tmp_path / "ttt.csv")).teacher_records()
+    records = AlphaZeroConfig(game="tictactoe", buffer_games=2,
+                              teacher_games=str(tmp_path / "ttt.csv")).teacher_records()
     assert [r.moves for r in records] == ["a1 a2", "b1 b2"]  # the file's first, as many as the buffer holds

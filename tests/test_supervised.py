@@ -295,7 +295,8 @@ def test_save_and_load_give_identical_predictions(tmp_path):
     save_model(model, tmp_path / "m.keras", {"encoder": enc.config()})
     loaded, metadata = load_model(tmp_path / "m.keras")
     assert metadata == {"encoder": {"name": "sevenplane", "game": "go:size=5"}}
-    np.testing.assert_allclose(compiled_call(loaded)(x)[0], keras_backend.keras.ops.convert_to_numpy(model(x)), rtol=1e-6, atol=1e-7)
+    np.testing.assert_allclose(compiled_call(loaded)(x)[0], keras_backend.keras.ops.convert_to_numpy(model(x)),
+                               rtol=1e-6, atol=1e-7)
     assert read_metadata(tmp_path / "m.keras") == metadata
     with pytest.raises(ValueError, match="end in .keras"):
         save_model(model, tmp_path / "m.h5", {})

@@ -264,7 +264,8 @@ def test_the_page_offers_the_bots_under_their_heading_and_shows_a_forfeit(tmp_pa
         page.wait_for_selector("body[data-ready=true]")
         offered = page.eval_on_selector("#white-engine", "s => [...s.querySelectorAll('optgroup option')]"
                                                          ".map(o => [o.value, o.textContent, o.disabled])")
-        assert ["prints", "prints (your bot)", False] in offered and ["broken", "broken (does not load)", True] in offered
+        assert ["prints", "prints (your bot)", False] in offered and ["broken",
+                                                                      "broken (does not load)", True] in offered
         browser_tests.start(page, "tictactoe", "raises")
         for ply, (row, col) in enumerate(((2, 2), (3, 3), (2, 3))):  # it raises on its third move
             browser_tests.point(page, row, col).click()

@@ -336,7 +336,8 @@ def write_summary(path: Path, rows: Sequence[EngineRow], records: Sequence[GameR
         lines += ["## Losses by fault", "", "Games lost by the engine's own failure (the `ending` column of "
                   "games.csv says how each game ended, the `note` column what happened).", "",
                   "| engine | games lost by fault | how |", "|---|---:|---|"]
-        lines += [f"| `{engine}` | {sum(counts.values())} | {faults_text(counts)} |" for engine, counts in faults.items()]
+        lines += [f"| `{engine}` | {sum(counts.values())} | {faults_text(counts)} |"
+                  for engine, counts in faults.items()]
         lines.append("")
     lines += ["Files: `games.csv` (every game, with its moves), `ratings.csv`, `crosstable.csv`.", ""]
     lines += [outro, ""] if outro else []

@@ -22,13 +22,15 @@ def _describe(string: Any) -> str:
     if string is None:
         return "no string"
     stones = ", ".join(f"({p.row},{p.col})" for p in sorted(string.stones))
-    return f"a {string.color.name} string of {len(string.stones)} stone(s) [{stones}] with {string.num_liberties} liberties"
+    return (f"a {string.color.name} string of {len(string.stones)} stone(s) [{stones}] "
+            f"with {string.num_liberties} liberties")
 
 
 def _same_string(ours: Any, theirs: Any, point: Point, moves: list[str]) -> None:
     played = f" after {' '.join(moves)}" if moves else ""
     if theirs is None:
-        expect(ours is None, f"point ({point.row},{point.col}) is empty{played}, but get_go_string gave {_describe(ours)}")
+        expect(ours is None,
+               f"point ({point.row},{point.col}) is empty{played}, but get_go_string gave {_describe(ours)}")
         return
     expect(ours is not None, f"get_go_string({point}) gave None{played}; expected {_describe(theirs)}")
     expect(ours.color == theirs.color and set(ours.stones) == set(theirs.stones)

@@ -78,6 +78,7 @@ EXERCISE = Exercise(
             "phases: ceil(log2(considered)); each gives every remaining action "
             "max(1, simulations // (phases * remaining)) more visits",
             "loop while the sequence is short: extend it by the visits of the remaining actions, add one to each, "
-            "repeat that the phase's number of times, then remaining = max(2, remaining // 2); one action: 0, 1, 2..."]),
+            "repeat that the phase's number of times, then remaining = max(2, remaining // 2); one action: 0, 1, "
+            "2..."]),
     ],
 )

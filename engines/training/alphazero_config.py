@@ -22,7 +22,8 @@ from engines.training.paired_match import match_openings
 from engines.training.selfplay import MatchSettings, SelfPlaySettings
 
 #: the least value of each count (every other number: finite, and >= 0 unless listed in POSITIVE)
-AT_LEAST_ONE = ("blocks", "filters", "policy_filters", "value_filters", "games", "parallel", "simulations", "buffer_games", "batch_size", "train_steps",
+AT_LEAST_ONE = ("blocks", "filters", "policy_filters", "value_filters", "games", "parallel", "simulations",
+                "buffer_games", "batch_size", "train_steps",
                 "eval_simulations", "baseline_every", "reference_every", "gate_pairs", "gate_every")
 POSITIVE = ("learning_rate", "learning_rate_drop", "c", "dirichlet_alpha")
 FRACTIONS = ("full_fraction", "search_value_weight", "dirichlet_epsilon", "window_alpha", "temperature_floor")

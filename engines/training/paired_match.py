@@ -177,7 +177,8 @@ def play_paired_match(game: str, first: Evaluator, second: Evaluator, match: Pai
                                    seed=seed * 100_003 + done // match.chunk)
         for g in games:
             rows.append({"game": 2 * done + g.number, "pair": done + g.number // 2,
-                         "opening": g.opening.moves_text(), "first": int(g.number % 2 == 0), "moves": g.final.moves_text(), "score": g.score})
+                         "opening": g.opening.moves_text(), "first": int(g.number % 2 == 0),
+                         "moves": g.final.moves_text(), "score": g.score})
             scores.append(g.score)
         done += len(openings)
         write_records(records, rows)

@@ -147,7 +147,8 @@ class ReplayBuffer:
         with np.load(path) as data:  # each data[...] decompresses its whole array: read each once
             capacity, lengths = int(data["capacity"]), data["lengths"]
             features, policies, values = data["features"], data["policies"], data["values"]
-            auxiliary = {key.removeprefix("auxiliary_"): data[key] for key in data.files if key.startswith("auxiliary_")}
+            auxiliary = {key.removeprefix("auxiliary_"): data[key]
+                         for key in data.files if key.startswith("auxiliary_")}
         buffer = cls(capacity, symmetries, merge)
         bounds = np.concatenate([[0], np.cumsum(lengths)])
         for a, b in zip(bounds[:-1], bounds[1:]):

@@ -380,8 +380,8 @@ def plot_rl_history(history: pd.DataFrame, path: str | Path, title: str, baselin
     generation (left) and the baselines (right)."""
     fig, (left, right) = new_figure((11, 4), 1, 2)
     generations = history["generation"]
-    for axis, columns in ((left, ["score_vs_previous"]),
-                          (right, [c for c in history.columns if c.startswith("score_vs_") and c != "score_vs_previous"])):
+    baselines = [c for c in history.columns if c.startswith("score_vs_") and c != "score_vs_previous"]
+    for axis, columns in ((left, ["score_vs_previous"]), (right, baselines)):
         for column in columns:
             games = history["games_vs_previous"] if column == "score_vs_previous" else \
                 pd.Series([baseline_games] * len(history))

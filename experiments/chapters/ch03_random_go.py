@@ -89,7 +89,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--size", type=whole(2, MAX_BOARD_SIZE), default=9, help="board size (default 9)")
     p.add_argument("--komi", type=float, default=7.5, help="White's compensation for moving second (default 7.5)")
     p.add_argument("--games", type=count("games"), default=1000, help="games to play (default 1000)")
-    p.add_argument("--workers", type=count("processes"), default=1, help="worker processes (default 1: the games are fast)")
+    p.add_argument("--workers", type=count("processes"), default=1,
+                   help="worker processes (default 1: the games are fast)")
     args = p.parse_args(argv)
     games = 20 if args.quick else args.games
     game = f"go:size={args.size},komi={args.komi:g}"

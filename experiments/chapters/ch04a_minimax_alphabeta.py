@@ -81,7 +81,8 @@ def what_to_look_for(table: pd.DataFrame, limited: bool = False) -> str:
     saving = 1 - wide[pruned] / wide[plain]
     text = [f"From {where} plain minimax visits {wide.loc[first, plain]:,} positions"
             + (f" and finds that the game is a {value} for the player to move." if not limited else "."),
-            f"Textbook alpha-beta visits {wide.loc[first, pruned]:,} ({wide.loc[first, pruned] / wide.loc[first, plain]:.1%}"
+            f"Textbook alpha-beta visits {wide.loc[first, pruned]:,} "
+            f"({wide.loc[first, pruned] / wide.loc[first, plain]:.1%}"
             f" of them){' and finds the same value' if agree else ''}: a branch is dropped as soon as one reply shows "
             "it cannot beat a move already found. How much it drops depends on the order moves are tried (best "
             f"first is best); over these positions it saves from {saving.min():.0%} to {saving.max():.0%}"
@@ -164,7 +165,8 @@ def main(argv: list[str] | None = None) -> int:
     p = chapters.parser(__file__, __doc__)
     p.add_argument("--game", default=SMALL_GAME,
                    help=f"the game (default {SMALL_GAME}; another needs --depth, e.g. --game go:size=5 --depth 3)")
-    p.add_argument("--depth", type=count("plies", 0), default=0, help="plies each search looks ahead (default 0: to the end)")
+    p.add_argument("--depth", type=count("plies", 0), default=0,
+                   help="plies each search looks ahead (default 0: to the end)")
     args = p.parse_args(argv)
     if args.game != SMALL_GAME and not args.depth:
         p.error(f"only {SMALL_GAME} can be searched to the end here: give --depth (e.g. --depth 3)")

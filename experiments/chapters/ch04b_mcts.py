@@ -71,7 +71,8 @@ def what_to_look_for(ladder: list[str], by_engine: dict[str, EngineRow], records
 def main(argv: list[str] | None = None) -> int:
     p = chapters.parser(__file__, __doc__)
     p.add_argument("--game", default="connect4", help="game spec (default connect4)")
-    p.add_argument("--rounds-max", type=count("simulations"), default=1000, help="most MCTS rounds on the ladder (default 1000)")
+    p.add_argument("--rounds-max", type=count("simulations"), default=1000,
+                   help="most MCTS rounds on the ladder (default 1000)")
     p.add_argument("--c", type=float, default=1.4, help="UCT exploration constant (default 1.4)")
     p.add_argument("--games-per-pair", type=count("games"), default=10, help="games per pair (default 10)")
     p.add_argument("--opening-plies", type=count("plies", 0), default=2, help="random opening plies (default 2)")

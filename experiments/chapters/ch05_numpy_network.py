@@ -161,7 +161,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     """The command line, checked (``--quick``: tiny settings)."""
     p = chapters.parser(__file__, __doc__)
     p.add_argument("--hidden", type=count("units"), default=64, help="hidden units (default 64)")
-    p.add_argument("--epochs", type=count("steps"), default=150, help="passes over the training positions (default 150)")
+    p.add_argument("--epochs", type=count("steps"), default=150,
+                   help="passes over the training positions (default 150)")
     p.add_argument("--batch-size", type=count("positions"), default=32, help="positions per gradient step (default 32)")
     p.add_argument("--learning-rate", type=float, default=0.1, help="SGD step (default 0.1)")
     p.add_argument("--activation", choices=sorted(ACTIVATIONS), default="tanh",

@@ -35,8 +35,8 @@ each resumable in ``--work``:
    RL policy's self-play (temperature 1).
 6. **The match.** The SL policy alone, the RL policy alone, and ``alphago``
    (SL policy priors, value network and rollouts mixed by ``lam``, at most
-   ``--seconds`` a move; the book's readable PUCT search, ``plain=true``) each play ``--opponent`` (GNU Go level 10), colours
-   alternating, komi 7.5. Ratings are on GNU Go's scale: level 10 = 1800, as
+   ``--seconds`` a move; the book's readable PUCT search, ``plain=true``) each play ``--opponent`` (GNU Go level 10),
+   colours alternating, komi 7.5. Ratings are on GNU Go's scale: level 10 = 1800, as
    the Computer Go Server rated it.
 
 Writes to ``--out``: ``teacher-games.csv.gz`` (another run starts from it with

@@ -93,7 +93,8 @@ def check_perfect_play(agent_spec: str, simulations: int) -> tuple[list[str], li
     lines += ["", f"The trained network **{verdict}** to perfect play.", ""]
     console = [f"network as {side}: lost {lost} of {played} games against perfect play"
                for side, (lost, played) in results.items()]
-    facts = {"perfect_play": [{"side": side, "lines": played, "lost": lost} for side, (lost, played) in results.items()]}
+    facts = {"perfect_play": [{"side": side, "lines": played, "lost": lost}
+                              for side, (lost, played) in results.items()]}
     return lines, console, facts
 
 

@@ -164,8 +164,8 @@ def what_to_look_for(history: pd.DataFrame) -> str:
         f"({minutes:.0f} minutes). The first iterations learn from games of almost random play. In the final match "
         "each of the network's simulations costs far more than a rollout of MCTS: is a learnt evaluation worth "
         "the many random games it replaces? Against the shipped network, trained for eight hours (see "
-        "`reports/alphazero-connect4-recipe/`), compare the scores and the pictures: whose policy is sharper, and whose "
-        "search more decided? Predict, then measure: run `--iterations 24` (the run resumes): how far does the "
+        "`reports/alphazero-connect4-recipe/`), compare the scores and the pictures: whose policy is sharper, and "
+        "whose search more decided? Predict, then measure: run `--iterations 24` (the run resumes): how far does the "
         "score against the shipped network move, and the Elo curve?", 78, break_on_hyphens=False))
 
 

@@ -167,7 +167,8 @@ def course_ladder(args: argparse.Namespace, argv: list[str] | None) -> None:
     command = f"`{chapters.command(__file__, argv)}`"
     intro = (f"Reproduce (first the course's networks it rates, each made by its chapter, then the ladder): "
              f"{', '.join(f'`{step}`' for step in steps)}, then {command}" if steps else f"Reproduce: {command}")
-    ladders.run_ladder(args, intro=intro, outro=lambda rows: what_to_look_for(rows, ladders.critical_mistakes(args.out)),
+    ladders.run_ladder(args, intro=intro,
+                       outro=lambda rows: what_to_look_for(rows, ladders.critical_mistakes(args.out)),
                        on_scale=True)
 
 

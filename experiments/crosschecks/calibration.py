@@ -1,6 +1,6 @@
 """The course's rating scale: a long round-robin of fixed engines whose ratings every report then holds.
 
-    python experiments/crosschecks/calibration.py --out reports/calibration-connect4  # the committed scale, under an hour
+    python experiments/crosschecks/calibration.py --out reports/calibration-connect4  # the committed scale, < 1 hour
     python experiments/crosschecks/calibration.py --quick
 
 Ratings from two tournaments are not comparable on their own: each is fitted to
@@ -47,7 +47,8 @@ def members(mcts_max: int, depth_max: int, game: str) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     p = chapters.parser(__file__, __doc__)
     p.add_argument("--game", default="connect4", help="the game (default connect4)")
-    p.add_argument("--mcts-max", type=count("simulations"), default=3200, help="largest MCTS rounds on the ladder (default 3200)")
+    p.add_argument("--mcts-max", type=count("simulations"), default=3200,
+                   help="largest MCTS rounds on the ladder (default 3200)")
     p.add_argument("--depth-max", type=count("plies"), default=5, help="deepest alpha-beta on the ladder (default 5)")
     p.add_argument("--games-per-pair", type=count("games"), default=30, help="games per pair (default 30)")
     p.add_argument("--workers", type=count("processes"), default=None, help="worker processes (default: all cores)")

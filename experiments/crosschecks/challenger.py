@@ -58,7 +58,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = chapters.parser(__file__, __doc__, name="challenger-connect4")
     p.add_argument("--network", required=True, help="the challenger: a Connect Four policy-value network (.keras)")
     p.add_argument("--shipped", default="connect4", help="the network to beat (default: the shipped connect4)")
-    p.add_argument("--simulations", type=count("simulations"), default=200, help="PUCT simulations a move (default 200)")
+    p.add_argument("--simulations", type=count("simulations"), default=200,
+                   help="PUCT simulations a move (default 200)")
     p.add_argument("--max-pairs", type=count("games"), default=400,
                    help="colour-swapped pairs played at most, if the test has not decided (default 400)")
     p.add_argument("--elo0", type=float, default=0.0, help="the test's H0: the challenger gains this much (default 0)")

@@ -117,7 +117,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--engine", default="mcts:rounds=100,plain=true",
                         help="our engine (default mcts:rounds=100,plain=true: the readable UCT, which never resigns)")
     parser.add_argument("--games", type=count("games"), default=50, help="games in each set (default 50)")
-    parser.add_argument("--workers", type=count("processes"), default=None, help="worker processes (default: all cores)")
+    parser.add_argument("--workers", type=count("processes"), default=None,
+                        help="worker processes (default: all cores)")
     args = parser.parse_args(argv)
     if args.quick:
         args.games, args.engine = 4, "mcts:rounds=20,plain=true"

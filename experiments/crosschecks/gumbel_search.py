@@ -44,7 +44,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = chapters.parser(__file__, __doc__, name="gumbel-search-connect4")
     p.add_argument("--network", default="connect4", help="the policy-value network both searches use "
                                                          "(default: the shipped connect4)")
-    p.add_argument("--per-set", type=count("positions"), default=None, help="only the first N positions of each set (default all)")
+    p.add_argument("--per-set", type=count("positions"), default=None,
+                   help="only the first N positions of each set (default all)")
     p.add_argument("--games", type=count("games", 2), default=200, help="games of the head-to-head match (default 200)")
     p.add_argument("--workers", type=count("processes"), default=None, help="worker processes (default: all cores)")
     return p

@@ -43,7 +43,8 @@ CLASSIC = ["random", "mcts:rounds=1000", "mcts:rounds=3162", "alphabeta:depth=5,
 def build_parser() -> argparse.ArgumentParser:
     p = chapters.parser(__file__, __doc__, name="perfect-play-connect4")
     p.add_argument("--engines", nargs="*", default=[], help="more engine specs to measure")
-    p.add_argument("--per-set", type=count("positions"), default=None, help="only the first N positions of each set (default all)")
+    p.add_argument("--per-set", type=count("positions"), default=None,
+                   help="only the first N positions of each set (default all)")
     p.add_argument("--workers", type=count("processes"), default=None, help="worker processes (default: all cores)")
     return p
 

@@ -145,12 +145,16 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
                              "shipped networks)")
     parser.add_argument("--levels", type=whole(0, GNUGO_MAX_LEVEL), nargs="+", default=[0, 5, 10],
                         help="GNU Go levels, the yardstick; level 10 always joins as the anchor (default 0 5 10)")
-    parser.add_argument("--anchor-games", type=count("games", 0), default=10, help="games per pair of GNU Go levels (default 10)")
-    parser.add_argument("--games", type=count("games", 0), default=4, help="even games per engine and level (default 4)")
+    parser.add_argument("--anchor-games", type=count("games", 0), default=10,
+                        help="games per pair of GNU Go levels (default 10)")
+    parser.add_argument("--games", type=count("games", 0), default=4,
+                        help="even games per engine and level (default 4)")
     parser.add_argument("--handicaps", type=whole(2, max_fixed_handicap(9)), nargs="*", default=[3, 5, 7, 9],
                         help="handicap stones to try (default 3 5 7 9; none to skip)")
-    parser.add_argument("--handicap-games", type=count("games", 0), default=4, help="games per engine and handicap (default 4)")
-    parser.add_argument("--workers", type=count("processes"), default=None, help="worker processes (default: all cores)")
+    parser.add_argument("--handicap-games", type=count("games", 0), default=4,
+                        help="games per engine and handicap (default 4)")
+    parser.add_argument("--workers", type=count("processes"), default=None,
+                        help="worker processes (default: all cores)")
     args = parser.parse_args(argv)
     if args.quick:
         args.engines, args.levels, args.anchor_games, args.games = ["random", "mcts:rounds=20"], [0], 1, 2

@@ -51,7 +51,8 @@ def outro(rows: list[EngineRow]) -> str:
     return ("## What to look for\n\n" + ". ".join(pairs) + ". The two searches are the same algorithm (UCT, "
             "random rollouts, a solver for proven results), so at equal counts OpenSpiel's interval should hold our "
             "rating (ours is held at its calibration, theirs measured against it); the seconds say how fast each "
-            "implementation is: OpenSpiel's rules run in C++, its search in Python, and ours is Python throughout (our rules on flat arrays and bitboards, our tree on "
+            "implementation is: OpenSpiel's rules run in C++, its search in Python, and ours is Python throughout (our "
+            "rules on flat arrays and bitboards, our tree on "
             "numpy arrays). Where one rates lower at the same count, look at the exploration constants (OpenSpiel's "
             "c = 2 here, ours 1.4) and at how each picks its final move.\n")
 

@@ -143,7 +143,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"the runs to train and report (default all: {', '.join(VARIANTS)})")
     p.add_argument("--hours", type=float, default=2.0,
                    help="each run's compute budget: its iterations' hours on this machine (default 2)")
-    p.add_argument("--iterations", type=count("steps"), default=200, help="at most this many iterations a run (default 200)")
+    p.add_argument("--iterations", type=count("steps"), default=200,
+                   help="at most this many iterations a run (default 200)")
     p.add_argument("--workers", type=count("processes"), default=1, help="self-play processes (default 1)")
     return p
 
@@ -413,9 +414,9 @@ def main(argv: list[str] | None = None) -> int:
              "Each run starts from a random network and differs from the recipe in one setting; after every "
              "iteration its network plays the critical early-game positions of the solved sets, raw and after "
              "its own search of 50 simulations; the published network is its best by that. Mistakes: the share "
-             "of those positions where its move changed the game-theoretic result (95% Wilson interval); as the best of "
-             "a run's measurements it flatters the network a little, so the mean of its last three iterations stands "
-             "beside it. Self-play "
+             "of those positions where its move changed the game-theoretic result (95% Wilson interval); as the "
+             "best of a run's measurements it flatters the network a little, so the mean of its last three "
+             "iterations stands beside it. Self-play "
              "evaluations are counted by the runs; minutes are this machine's, as busy as it was while each ran "
              "(compare evaluations across runs, minutes only on a quiet machine).", "",
              *summary_rows(table), "",

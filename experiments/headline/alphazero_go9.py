@@ -105,7 +105,8 @@ def supervised_folder(args: argparse.Namespace) -> Path:
 def options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--teacher-games", default=str(ladders.REPORTS / "ch13_alphago" / "teacher-games.csv.gz"),
                    help="chapter 13's teacher games (default: the committed ones)")
-    p.add_argument("--supervised-epochs", type=count("steps", 0), default=4, help="epochs of the supervised start (default 4)")
+    p.add_argument("--supervised-epochs", type=count("steps", 0), default=4,
+                   help="epochs of the supervised start (default 4)")
 
 
 def supervised_start(args: argparse.Namespace) -> dict[str, Any]:

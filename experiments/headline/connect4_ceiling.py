@@ -1,6 +1,6 @@
 """How far Connect Four's self-play is from the truth: the same network learnt from the solver.
 
-    python experiments/headline/connect4_ceiling.py --workers 2    # about 40 minutes on 2 cores once its positions are solved
+    python experiments/headline/connect4_ceiling.py --workers 2    # 40 minutes on 2 cores, its positions solved
     python experiments/headline/connect4_ceiling.py --quick        # a minute: tiny settings
 
 The recipe run's network (``ch14b_alphazero_connect4.py --preset recipe``: 5
@@ -70,9 +70,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = chapters.parser(__file__, __doc__, name="connect4-ceiling", work="the learning set and the runs")
     p.add_argument("--selfplay", nargs="*", default=["connect4"],
                    help="self-play networks to measure beside the ceilings (names or .keras files; default connect4)")
-    p.add_argument("--simulations", type=count("simulations"), default=200, help="PUCT simulations a move (default 200)")
+    p.add_argument("--simulations", type=count("simulations"), default=200,
+                   help="PUCT simulations a move (default 200)")
     p.add_argument("--epochs", type=count("steps"), default=EPOCHS, help=f"epochs of the whole set (default {EPOCHS})")
-    p.add_argument("--workers", type=count("processes"), default=None, help="processes solving the learning set (default all)")
+    p.add_argument("--workers", type=count("processes"), default=None,
+                   help="processes solving the learning set (default all)")
     return p
 
 

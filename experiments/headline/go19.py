@@ -427,15 +427,18 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--teacher-games", default=None,
                    help=f"games to start from (default: --out's {TEACHER_GAMES}, if any); SGF collections "
                         "come in through `dlgo import-sgf`")
-    p.add_argument("--pattern-passes", type=count("steps"), default=50, help="MM passes of the patterns' fit (default 50)")
+    p.add_argument("--pattern-passes", type=count("steps"), default=50,
+                   help="MM passes of the patterns' fit (default 50)")
     p.add_argument("--rollout-epochs", type=count("steps"), default=20, help="the rollout policy's passes (default 20)")
     p.add_argument("--model", default="resnet6", help="the network (default resnet6)")
     p.add_argument("--epochs", type=count("steps"), default=4, help="the network's epochs (default 4)")
     p.add_argument("--ablation-seconds", type=float, default=2.0, help="seconds a move in the ablation (default 2)")
     p.add_argument("--ablation-opponent", default="gnugo:level=1", help="the ablation's (default gnugo:level=1)")
-    p.add_argument("--ablation-games", type=count("games"), default=10, help="games per engine in the ablation (default 10)")
+    p.add_argument("--ablation-games", type=count("games"), default=10,
+                   help="games per engine in the ablation (default 10)")
     p.add_argument("--seconds", type=float, default=5.0, help="seconds a move in the match (default 5)")
-    p.add_argument("--levels", type=whole(0, GNUGO_MAX_LEVEL), nargs="+", default=[1, 5, 10], help="GNU Go's levels (default 1 5 10)")
+    p.add_argument("--levels", type=whole(0, GNUGO_MAX_LEVEL), nargs="+", default=[1, 5, 10],
+                   help="GNU Go's levels (default 1 5 10)")
     p.add_argument("--games-per-level", dest="match_games", type=count("games"), default=40,
                    help="the match's games against each level (default 40)")
     p.add_argument("--workers", type=count("processes"), default=None, help="games at once (default: all cores)")

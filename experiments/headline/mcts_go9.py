@@ -263,14 +263,16 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     add_parts_option(p, PARTS)
     p.add_argument("--opponent", default="gnugo:level=10", help="the yardstick (default gnugo:level=10)")
     p.add_argument("--match-seconds", type=float, default=2.0, help="seconds a move in the match (default 2)")
-    p.add_argument("--games", type=count("games", 0), default=40, help="games of the compiled engine in the match (default 40)")
+    p.add_argument("--games", type=count("games", 0), default=40,
+                   help="games of the compiled engine in the match (default 40)")
     p.add_argument("--alphago-games", type=count("games", 0), default=40,
                    help="games of alphago, and of the book's alphago (plain=true), in the match (default 40)")
     p.add_argument("--value-games", type=count("games", 0), default=20,
                    help="games of alphago with its value network mixed in, lam=0.5 (default 20)")
     p.add_argument("--plain-games", type=count("games", 0), default=10, help="games of the readable UCT (default 10)")
     p.add_argument("--ablation-seconds", type=float, default=1.0, help="seconds a move in the ablation (default 1)")
-    p.add_argument("--ablation-games", type=count("games", 0), default=20, help="games per engine in the ablation (default 20)")
+    p.add_argument("--ablation-games", type=count("games", 0), default=20,
+                   help="games per engine in the ablation (default 20)")
     p.add_argument("--stones", type=whole(0, max_fixed_handicap(13)), nargs="+", default=[0, 2, 4],
                    help="13x13 handicaps to try (default 0 2 4; 0: black without komi, one stone's handicap)")
     p.add_argument("--handicap-games", type=count("games", 0), default=6, help="games at each handicap (default 6)")

@@ -4,7 +4,7 @@
     python experiments/headline/recipe_ablation.py --boards connectn:columns=5,rows=4,n=4 --seeds 0 1 2
     python experiments/headline/recipe_ablation.py --quick    # every step in a few minutes
     python experiments/headline/recipe_ablation.py ... --variants baseline 6x4-4/openings:0   # a variant on one board
-    python experiments/headline/recipe_ablation.py ... --ship openings  # each board's best: checkpoints/connect-5x4.keras, ...
+    python experiments/headline/recipe_ablation.py ... --ship openings  # each board's best: checkpoints/connect-5x4...
 
 The scaling lab's AlphaZero (:mod:`experiments.headline.scaling`) stopped at 2-7%
 mistakes on the critical solved positions of boards the solver plays perfectly
@@ -24,8 +24,8 @@ changes one at a time and measures each change on the same positions:
   with Gumbel search's improved-policy targets.
 
 Each variant trains one run per seed (``--seeds``) for the board's iterations
-from a random network of ``--net``; its networks half way and at the end of the run (and the one it publishes) are measured on
-the board's critical solved positions (``--positions`` per set of Pons' six,
+from a random network of ``--net``; its networks half way and at the end of the run (and the one it publishes) are
+measured on the board's critical solved positions (``--positions`` per set of Pons' six,
 sampled the way the lab's are, with a seed of their own) from the raw policy
 and after ``--simulations`` simulations. A change is kept when it lowers the
 mistakes beyond its 95% interval: the interval of the difference of two
@@ -294,8 +294,9 @@ def train_and_measure(args: argparse.Namespace, board: str, work: Path,
     with hold_folder(work / "measured", "recipe-ablation-mistakes", game=get_game(board).spec,
                      positions=args.positions, simulations=args.simulations, net=args.net.name) as folder:
         log_file = folder / "mistakes.csv"
-        rows = open_resumed_log(log_file, COLUMNS, report, lambda row: (
-            row["board"], row["simulations"], row["positions"]) == (board_slug(board), args.simulations, len(positions)))
+        measured_as = (board_slug(board), args.simulations, len(positions))
+        rows = open_resumed_log(log_file, COLUMNS, report,
+                                lambda row: (row["board"], row["simulations"], row["positions"]) == measured_as)
         done = {(row["variant"], int(row["seed"]), int(row["iteration"])) for row in rows}
         finished = {(row["variant"], int(row["seed"])) for row in rows if int(row["published"])}
         run_log = folder / "runs.csv"
@@ -308,7 +309,7 @@ def train_and_measure(args: argparse.Namespace, board: str, work: Path,
             iterations = run_iterations(args, board, variant)
             run = work / f"{variant}-s{seed}"
             if (variant, seed) in finished and all((variant, seed, i) in done for i in measured_iterations(iterations)):
-                if (variant, seed) not in timed and (run / "history.csv").exists():  # a run measured before its time was
+                if (variant, seed) not in timed and (run / "history.csv").exists():  # measured, not timed
                     log_run_time(run_log, board, variant, seed, pd.read_csv(run / "history.csv"))
                 continue  # measured to its end (perhaps in another session): nothing to train
             history = train_alphazero(run, run_config(args, board, variant, seed, references), iterations,

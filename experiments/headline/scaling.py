@@ -367,8 +367,9 @@ def run_lab(args: argparse.Namespace, argv: list[str] | None, out: Path, work: P
     trade = rate, low, high, count = exchange_rate(iso, seed=args.seed)
     exchange = pd.DataFrame([{"slope": rate, "slope_low": low, "slope_high": high, "points": count,
                               "training_per_10x_search": 10 ** -rate}])
+    boards = facts_table(findings).merge(pd.DataFrame(costs), on="board")
     for name, table in (("points.csv", points), ("ladder.csv", ladder), ("frontier.csv", fronts),
-                        ("iso_elo.csv", iso), ("boards.csv", facts_table(findings).merge(pd.DataFrame(costs), on="board")), ("exchange.csv", exchange)):
+                        ("iso_elo.csv", iso), ("boards.csv", boards), ("exchange.csv", exchange)):
         with atomic_write(out / name) as handle:
             table.to_csv(handle, index=False)
     plot_boards(points, fronts, findings, out / "elo_vs_training.png")

@@ -348,7 +348,8 @@ def training_section(history: pd.DataFrame, config: AlphaZeroConfig, note: str) 
             lines.append(f"| {int(row['iteration'])} | " + (f"{row['elo']:+.0f} | " if previous else "")
                          + " | ".join(f"{row[c]:.0%}" for c in scores) + f" | {row['seconds'] / 60:.1f} |")
     if "mistakes_search" in history:
-        lines += [*([""] if scores else []), f"Mistakes on the fixed references by iteration (critical solved positions; "
+        lines += [*([""] if scores else []),
+                  f"Mistakes on the fixed references by iteration (critical solved positions; "
                   f"raw policy and {config.eval_simulations} simulations a move), and the training minutes so far:", "",
                   "| iteration | positions | raw | search | minutes |", "|---:|---:|---:|---:|---:|"]
         minutes = history["seconds"].cumsum() / 60

@@ -38,8 +38,9 @@ def per_move(records: Sequence[GameRecord], spec: str) -> tuple[float, float]:
     """``spec``'s mean seconds and simulations (its compute) per move over ``records``."""
     seconds = compute = moves = 0.0
     for r in records:
-        for side, (spent, work, n) in zip((r.black, r.white), ((r.black_seconds, r.black_compute, r.engine_moves()[0]),
-                                                                (r.white_seconds, r.white_compute, r.engine_moves()[1]))):
+        black_moves, white_moves = r.engine_moves()
+        for side, (spent, work, n) in zip((r.black, r.white), ((r.black_seconds, r.black_compute, black_moves),
+                                                                (r.white_seconds, r.white_compute, white_moves))):
             if side == spec:
                 seconds, compute, moves = seconds + spent * n, compute + work * n, moves + n
     return seconds / max(moves, 1), compute / max(moves, 1)

@@ -96,7 +96,8 @@ def measure_mistakes_of(args: argparse.Namespace, specs: Sequence[str], kind: st
     critical = sum(p.critical for p in positions)
     text = (f"**Mistakes beside Elo.** Every engine also played one move in each of {len(positions)} solved "
             f"positions (the first {args.mistake_positions} of each of the suite's six sets, "
-            f"`{path.relative_to(REPORTS.parent) if path.is_relative_to(REPORTS.parent) else path}`; {critical} critical, where some move changes the game-theoretic "
+            f"`{path.relative_to(REPORTS.parent) if path.is_relative_to(REPORTS.parent) else path}`; {critical} "
+            f"critical, where some move changes the game-theoretic "
             "result); *mistakes (critical)* is how often its move changed the result there (95% Wilson "
             "interval; all positions and per set in `mistake_rates.csv`). The second plot puts that against "
             "seconds a move.\n\n![mistakes against compute](mistakes_vs_compute.png)")
@@ -178,7 +179,8 @@ def add_ladder_options(parser: argparse.ArgumentParser, mcts_max: int = 3200, de
                         help="more engine specs to add to the round-robin (e.g. pg:model=PATH)")
     parser.add_argument("--games-per-pair", type=count("games"), default=10, help="games per pair (default 10)")
     parser.add_argument("--opening-plies", type=count("plies", 0), default=2, help="random opening plies (default 2)")
-    parser.add_argument("--workers", type=count("processes"), default=None, help="worker processes (default: all cores)")
+    parser.add_argument("--workers", type=count("processes"), default=None,
+                        help="worker processes (default: all cores)")
     parser.add_argument("--mistake-positions", type=count("positions", 0), default=50,
                         help="solved positions per set each engine is measured on, beside its Elo (default 50 of "
                              "each of the six sets; 0: none; games the suite has no solved sets of: none)")

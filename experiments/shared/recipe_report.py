@@ -51,7 +51,8 @@ def variant_table(ends: pd.DataFrame, times: pd.DataFrame) -> pd.DataFrame:
         stats = {}
         for variant, runs in on_board.groupby("variant", sort=False):
             positions = int(runs["positions"].iloc[0])
-            stats[variant] = {kind: mean_and_variance(runs[f"mistakes_{kind}"], positions) for kind in ("raw", "search")}
+            stats[variant] = {kind: mean_and_variance(runs[f"mistakes_{kind}"], positions)
+                              for kind in ("raw", "search")}
             timed = times[(times["board"] == board) & (times["variant"] == variant)
                           & times["seed"].isin(runs["seed"])]
             row: dict[str, Any] = {"board": board, "variant": variant, "seeds": len(runs), "positions": positions,
@@ -83,7 +84,8 @@ def facts(out: Path) -> dict[str, Any]:
         if (board, RECIPE) not in table.index:
             continue
         run = table.loc[(board, RECIPE)]
-        ceiling = float(table.loc[(board, RECIPE_CEILING), "search"]) if (board, RECIPE_CEILING) in table.index else None
+        known = (board, RECIPE_CEILING) in table.index
+        ceiling = float(table.loc[(board, RECIPE_CEILING), "search"]) if known else None
         boards.append({"board": board, "ceiling": ceiling, **{column: float(run[column]) for column in (
             "search", "search_low", "search_high", "raw", "minutes")}})
     return {"recipe": {"variant": RECIPE, "perfect_play": PERFECT, "boards": boards,
@@ -119,14 +121,16 @@ def summary_lines(args: argparse.Namespace, command_line: str, table: pd.DataFra
     lines = ["# The recipe's ablation: what keeps AlphaZero from perfect play", "",
              f"Reproduce: `{command_line}`", "",
              f"Each variant changes the scaling lab's recipe as the table of variants below says (most in one "
-             f"setting); one run per seed (the seeds column; {', '.join(map(str, args.seeds))} unless the command names a "
-             f"variant's own) from a random network, {args.net.name} "
+             f"setting); one run per seed (the seeds column; {', '.join(map(str, args.seeds))} unless the command "
+             f"names a variant's own) from a random network, {args.net.name} "
              f"unless the variant names another, for "
              + ", ".join(f"{n} iterations on {board_slug(b)}" for b, n in args.board_iterations.items())
-             + f" (a variant's own length where the table says); each run's published network measured on its board's critical solved positions (Pons' six sets, "
+             + f" (a variant's own length where the table says); each run's published network measured on its board's "
+               f"critical solved positions (Pons' six sets, "
                f"{args.positions} positions a set, seed {MEASURE_SEED}), from its raw policy and after "
                f"{args.simulations} simulations. Intervals: 95%, from the spread between seeds or the "
-               "positions' binomial spread, whichever is larger. A change counts where its interval against the baseline excludes 0. "
+               "positions' binomial spread, whichever is larger. A change counts where its interval against the "
+               "baseline excludes 0. "
                f"The `{CEILING}-` rows are the network's own ceiling: the same architecture (`-heads32`: with heads "
                f"of 32 filters) trained by supervised learning for {CEILING_EPOCHS} epochs on the exact results of "
                f"positions sampled as the sets are (seed {LEARN_SEED}, about {LEARN_CANDIDATES:,} candidates; some "
@@ -242,5 +246,6 @@ def plot_runs(mistakes: pd.DataFrame, path: Path) -> None:
             ax.set_ylabel(f"mistakes {label} (% of critical positions)")
             ax.set_title(f"{board}: {label}")
             ax.grid(alpha=0.3)
-    axes[0][-1].legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0))  # beside the panels, clear of the lines
+    # beside the panels, clear of the lines
+    axes[0][-1].legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0))
     save_figure(fig, path)

@@ -101,7 +101,8 @@ def facts(out: Path) -> dict[str, Any]:
         "boards": boards.to_dict("records"), "exchange": pd.read_csv(out / "exchange.csv").iloc[0].to_dict(),
         "simulations": budget, "search_doubling": doubling,
         "course": {"net": COURSE_NET, "iterations": COURSE_ITERATIONS, **({} if course.empty else {
-            key: float(course.iloc[0][key]) for key in ("elo", "elo_low", "elo_high", "train_seconds", "train_flops")})}}}
+            key: float(course.iloc[0][key])
+            for key in ("elo", "elo_low", "elo_high", "train_seconds", "train_flops")})}}}
 
 
 def step_words(smaller: str, larger: str) -> str:
@@ -170,7 +171,8 @@ def facts_table(facts: list[BoardFacts]) -> pd.DataFrame:
                "elo_per_decade": fit.slope if fit else math.nan, "elo_per_decade_low": fit.low if fit else math.nan,
                "elo_per_decade_high": fit.high if fit else math.nan,
                "plateau": fit.plateau if fit is not None and fit.plateau is not None else math.nan,
-               "plateau_low": fit.plateau_low if fit else math.nan, "plateau_high": fit.plateau_high if fit else math.nan,
+               "plateau_low": fit.plateau_low if fit else math.nan,
+               "plateau_high": fit.plateau_high if fit else math.nan,
                "plateau_share": fit.flat_share if fit else math.nan,
                "plateau_flops": fit.knee_flops if fit else math.nan,
                "plateau_flops_low": fit.knee_interval[0] if fit else math.nan,
@@ -290,7 +292,8 @@ def frontier_lines(args: argparse.Namespace, command_line: str, points: pd.DataF
              "best network |", "|---|---:|---:|---:|---:|---|"]
     for fact in facts:
         fit, best = fact.fit, fact.best
-        slope = f"**{fit.slope:.0f}** ({fit.low:.0f} to {fit.high:.0f}, {fit.points} points)" if fit else "too few points"
+        slope = (f"**{fit.slope:.0f}** ({fit.low:.0f} to {fit.high:.0f}, {fit.points} points)" if fit
+                 else "too few points")
         plateau = f"{fit.plateau:.0f}" if fit is not None and fit.plateau is not None else "none"
         lines.append(f"| {fact.board} | {fact.frontier_points} | {slope} | {plateau} | {fact.perfect_elo:.0f} | "
                      f"{best['net']} after {plural(int(best['iteration']), 'iteration')} at "

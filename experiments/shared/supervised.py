@@ -92,12 +92,14 @@ def supervised_parser(preset: Preset, doc: str, script: str, game_option: bool =
     p = parser(script, doc, name=preset.name, work="folder for the teacher's games and the networks")
     if game_option:
         p.add_argument("--game", default=preset.game, help=f"the game (default {preset.game}; e.g. go:size=5)")
-    p.add_argument("--games", type=count("games"), default=preset.games, help=f"self-play games (default {preset.games})")
+    p.add_argument("--games", type=count("games"), default=preset.games,
+                   help=f"self-play games (default {preset.games})")
     p.add_argument("--teacher", default=preset.teacher, help=f"engine making the games (default {preset.teacher})")
     p.add_argument("--teacher-games", metavar="FILE",
                    help="start from the games in FILE (a games.csv, or .csv.gz, of an earlier run with the same "
                         "settings): only the games it lacks are played")
-    p.add_argument("--epochs", type=count("steps"), default=preset.epochs, help=f"most epochs (default {preset.epochs})")
+    p.add_argument("--epochs", type=count("steps"), default=preset.epochs,
+                   help=f"most epochs (default {preset.epochs})")
     if preset.opponents:
         p.add_argument("--games-per-pair", type=count("games", 0), default=preset.games_per_pair,
                        help=f"tournament games per pair (default {preset.games_per_pair})")
@@ -277,11 +279,13 @@ def accuracy_lines(table: pd.DataFrame, teacher: dict) -> list[str]:
     """The accuracy of each network on held-out games, and the baselines beside it."""
     pct = "{:.1%}".format
     lines = ["## Accuracy on held-out test games", "",
-             "| network | encoder | epochs (best) | train positions | test positions | top-1 | top-5 | top-1 (legal only) |",
+             "| network | encoder | epochs (best) | train positions | test positions | top-1 | top-5 "
+             "| top-1 (legal only) |",
              "|---|---|---:|---:|---:|---:|---:|---:|"]
     for _, r in table.iterrows():
-        lines.append(f"| {r['model']} | {r['encoder']} | {r['epochs']} ({r['best_epoch']}) | {r['train_positions']:,} | "
-                     f"{r['positions']:,} | {pct(r['top1'])} | {pct(r['top5'])} | {pct(r['top1_legal'])} |")
+        lines.append(f"| {r['model']} | {r['encoder']} | {r['epochs']} ({r['best_epoch']}) "
+                     f"| {r['train_positions']:,} | {r['positions']:,} | {pct(r['top1'])} | {pct(r['top5'])} "
+                     f"| {pct(r['top1_legal'])} |")
     first = table.iloc[0]
     lines += ["", "| baseline | accuracy |", "|---|---:|",
               f"| uniform over the action space (1/points in Go) | {pct(first['uniform'])} |",

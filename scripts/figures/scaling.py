@@ -36,7 +36,8 @@ def exchange_words(rate: dict[str, Any]) -> str:
                 f"{rate['slope_low']:.2f} to {rate['slope_high']:.2f})")
     return (f"10x the search compute per move replaces **{rate['training_per_10x_search']:.1f}x** the training "
             f"compute (95% interval {10 ** -rate['slope_high']:.1f}x to {10 ** -rate['slope_low']:.1f}x, "
-            f"{int(rate['points'])} points), so doubling the search stands in for {2 ** -rate['slope']:.1f}x the training")
+            f"{int(rate['points'])} points), so doubling the search stands in for "
+            f"{2 ** -rate['slope']:.1f}x the training")
 
 
 def flops_cell(value: float) -> str:

@@ -32,8 +32,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("render", help="draw a recorded game: a PNG of one position or an animated GIF")
     p.add_argument("record", help="an .sgf file, or a report folder (or its games.csv)")
     p.add_argument("--out", required=True, help="picture file: .png for one position, .gif for the whole game")
-    p.add_argument("--index", type=count("games", 0), default=0, help="which game of games.csv (default 0; dlgo replay --list)")
-    p.add_argument("--move", type=count("plies", 0), default=None, help="PNG: the position after this many moves (default: the end)")
+    p.add_argument("--index", type=count("games", 0), default=0,
+                   help="which game of games.csv (default 0; dlgo replay --list)")
+    p.add_argument("--move", type=count("plies", 0), default=None,
+                   help="PNG: the position after this many moves (default: the end)")
     p.add_argument("--seconds", type=number(above=0), default=0.7, help="GIF: seconds per move (default 0.7)")
     p.set_defaults(func=cmd_render)
 
@@ -49,8 +51,9 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         state = state.apply_move(state.parse_move(text))
     result = analyze(loaded, state, args.simulations, args.c)
     print(state.render())
-    print(f"\n{state.game.side_name(state.next_player)} to move" + ("" if result.value is None else f"; value {result.value:+.3f} "
-          "(+1: a sure win for the player to move, -1: a sure loss)"))
+    value = "" if result.value is None else \
+        f"; value {result.value:+.3f} (+1: a sure win for the player to move, -1: a sure loss)"
+    print(f"\n{state.game.side_name(state.next_player)} to move{value}")
     legal = state.legal_action_mask()
     for index in np.argsort(-result.policy)[: args.top]:
         mark = "" if legal[index] else "  (illegal)"

@@ -28,10 +28,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("tournament", help="round-robin between engines; resumable; writes a report")
     p.add_argument("--game", default="connect4", help="game spec (default connect4)")
     p.add_argument("--engines", nargs="+", required=True, help="engine specs, e.g. random mcts:rounds=100")
-    p.add_argument("--games-per-pair", type=count("games"), default=10, help="games per pair, colours alternating (default 10)")
+    p.add_argument("--games-per-pair", type=count("games"), default=10,
+                   help="games per pair, colours alternating (default 10)")
     p.add_argument("--out", required=True, help="report folder, e.g. reports/c4-demo (rerun to resume)")
     p.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
-    p.add_argument("--opening-plies", type=count("plies", 0), default=2, help="random opening plies per game (default 2)")
+    p.add_argument("--opening-plies", type=count("plies", 0), default=2,
+                   help="random opening plies per game (default 2)")
     p.add_argument("--workers", type=count("processes"), default=None, help="worker processes (default: all cores)")
     add_scale_option(p)
     add_ray_option(p, "the games")

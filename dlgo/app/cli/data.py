@@ -19,7 +19,8 @@ from dlgo.games import new_game
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("generate", help="training data: an engine plays itself; resumable; encoded chunks")
     p.add_argument("--game", default="go", help="game spec (default go)")
-    p.add_argument("--size", type=whole(2, MAX_BOARD_SIZE), default=None, help="board size, added to the game spec (e.g. 9)")
+    p.add_argument("--size", type=whole(2, MAX_BOARD_SIZE), default=None,
+                   help="board size, added to the game spec (e.g. 9)")
     p.add_argument("--engine", default="mcts:rounds=1000", help="the engine that plays (default mcts:rounds=1000)")
     p.add_argument("--games", type=count("games"), required=True, help="number of self-play games")
     p.add_argument("--out", required=True, help="dataset folder, e.g. data/go9-mcts (rerun to resume or extend)")
@@ -38,7 +39,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("import-sgf", help="turn a folder of SGF game records into a dataset")
     p.add_argument("source", help="folder of .sgf files (searched recursively), or one file")
     p.add_argument("--out", required=True, help="dataset folder, e.g. data/kgs-19 (rerun to add new files)")
-    p.add_argument("--size", type=whole(2, MAX_BOARD_SIZE), default=None, help="board size to keep (default: the first game's)")
+    p.add_argument("--size", type=whole(2, MAX_BOARD_SIZE), default=None,
+                   help="board size to keep (default: the first game's)")
     p.add_argument("--encoder", default=None, help="encoder (default: the game's default; 'none' to skip)")
     p.set_defaults(func=cmd_import_sgf)
 

@@ -58,7 +58,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="seconds an engine may think per move; past it (and a grace) it is stopped (default 10)")
     p.add_argument("--start-limit", type=seconds(), default=60.0,
                    help="seconds an engine may take to start (load its network) before its search (default 60)")
-    p.add_argument("--max-sessions", type=count("processes"), default=32, help="games open at once, at most (default 32)")
+    p.add_argument("--max-sessions", type=count("processes"), default=32,
+                   help="games open at once, at most (default 32)")
     p.add_argument("--idle-minutes", type=number(above=0), default=60.0,
                    help="a game left this long without a request is closed with its engines (default 60)")
     p.add_argument("--max-engines", type=count("processes"), default=None,

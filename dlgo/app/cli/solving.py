@@ -1,6 +1,7 @@
 """``dlgo solve`` (a position's exact move scores), ``dlgo solve-book`` (the
 solver's opening book), ``dlgo positions`` (the solved position sets), ``dlgo
-openings`` (balanced openings for matches) and ``dlgo mistakes`` (how often engines change a solved position's result)."""
+openings`` (balanced openings for matches) and ``dlgo mistakes`` (how often engines change a solved position's
+result)."""
 from __future__ import annotations
 
 import argparse
@@ -68,7 +69,8 @@ def register_positions(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("positions", help="solved position sets (Pons' six: begin/middle/end x easy/medium/hard), "
                                          "every move scored; seeded, resumable")
     p.add_argument("--game", default="connect4", help="a Connect-N game spec (default connect4)")
-    p.add_argument("--per-set", type=count("positions"), default=170, help="positions in each of the six sets (default 170)")
+    p.add_argument("--per-set", type=count("positions"), default=170,
+                   help="positions in each of the six sets (default 170)")
     p.add_argument("--seed", type=int, default=0, help="seed of the games the positions come from (default 0)")
     p.add_argument("--max-candidates", type=count("positions"), default=None,
                    help="positions tried before a set that seeded play cannot fill is given up (default 200 per "

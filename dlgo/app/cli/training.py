@@ -33,7 +33,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("train-rollout", help="fit a fast Go rollout policy to a dataset's moves (minutes)")
     p.add_argument("--data", required=True, help="dataset folder of Go games (`dlgo generate`, `dlgo import-sgf`)")
-    p.add_argument("--out", required=True, help="the policy file, e.g. runs/rollout-go9.npz (play it: mcts:rollout=...)")
+    p.add_argument("--out", required=True,
+                   help="the policy file, e.g. runs/rollout-go9.npz (play it: mcts:rollout=...)")
     p.add_argument("--epochs", type=count("steps"), default=20, help="passes over the training games (default 20)")
     p.add_argument("--seed", type=int, default=0, help="seed for the order of the examples (default 0)")
     p.set_defaults(func=cmd_train_rollout)
@@ -48,7 +49,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("train-alphazero", help="AlphaZero self-play training; resumable")
     p.add_argument("--out", required=True, help="run folder, e.g. runs/az-ttt (rerun to resume or extend)")
-    p.add_argument("--iterations", type=count("steps"), default=10, help="train until this many iterations (default 10)")
+    p.add_argument("--iterations", type=count("steps"), default=10,
+                   help="train until this many iterations (default 10)")
     p.add_argument("--workers", type=count("processes"), default=1,
                    help="self-play processes, each with its own copy of the network (default 1)")
     p.add_argument("--sgf", action="store_true", help="keep Go self-play games as SGF in OUT/selfplay-sgf/")
@@ -68,7 +70,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("train-rl", help="reinforcement learning by generations (pg, q or ac); resumable")
     p.add_argument("--out", required=True, help="run folder, e.g. runs/pg-c4 (rerun to resume or extend)")
-    p.add_argument("--generations", type=count("steps"), default=10, help="train until this many generations (default 10)")
+    p.add_argument("--generations", type=count("steps"), default=10,
+                   help="train until this many generations (default 10)")
     add_ray_option(p, "each generation's games")
     add_config_options(p, RLConfig)
     p.set_defaults(func=cmd_train_rl)
@@ -103,7 +106,8 @@ def add_train_supervised(sub: argparse._SubParsersAction) -> None:
                         "network: 1; default 0: all)")
     solver = p.add_argument_group("--target solver", "AlphaZero's network learning from the solver")
     for name, about in SOLVER_NETWORK_OPTIONS:
-        solver.add_argument("--" + name.replace("_", "-"), type=count("units", 0 if name == "blocks" else 1), default=None,
+        solver.add_argument("--" + name.replace("_", "-"), type=count("units", 0 if name == "blocks" else 1),
+                            default=None,
                             help=f"{about} (default {getattr(SolverSettings(), name)})")
     solver.add_argument("--policy", default=None, choices=list(POLICIES),
                         help="policy target: uniform over the moves that keep the result (keeping, the default) "
@@ -245,7 +249,8 @@ def cmd_train_alphazero(args: argparse.Namespace) -> int:
     plot_history(history, Path(args.out) / "learning_curve.png", f"AlphaZero on {config.game}")
     print_last_rows(history)
     published = int(history["published"].iloc[-1]) if "published" in history else int(history["iteration"].iloc[-1])
-    print(f"\npublished network (iteration {published}): {args.out}/checkpoint.keras   learning curve: {args.out}/learning_curve.png\n"
+    print(f"\npublished network (iteration {published}): {args.out}/checkpoint.keras   learning curve: "
+          f"{args.out}/learning_curve.png\n"
           f"play it: dlgo play --game {config.game} --white alphazero:checkpoint={args.out}/checkpoint.keras")
     return 0
 

@@ -7,7 +7,8 @@ could never escape: a plain area count gives them to their owner. Go programs
 (both players, the book's eye-respecting random policy) and each point is
 counted for the colour that owns it there. A string whose points end up the
 opponent's in most playouts is dead; strings of both colours that survive only about
-half the time each and share liberties are in seki, and seki counts as alive. The score removes the dead strings (they become the capturer's area) and
+half the time each and share liberties are in seki, and seki counts as alive. The score removes the dead strings (they
+become the capturer's area) and
 counts the board by area as usual.
 
 Black walls off columns A-C, White columns F-G; a white stone sits at B4,

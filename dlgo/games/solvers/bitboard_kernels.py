@@ -187,7 +187,8 @@ def negamax(b: Board, t: Table, current: np.uint64, mask: np.uint64, moves: int,
             return result
         moves -= 1  # back at the parent, with its child's result
         current, mask, key = b.frame_words[moves, 0], b.frame_words[moves, 1], b.frame_words[moves, 2]
-        alpha, beta, i, j = b.frame_ints[moves, 0], b.frame_ints[moves, 1], b.frame_ints[moves, 2], b.frame_ints[moves, 3]
+        alpha, beta = b.frame_ints[moves, 0], b.frame_ints[moves, 1]
+        i, j = b.frame_ints[moves, 2], b.frame_ints[moves, 3]
         score = -result
         if score >= beta:  # a cut-off: the score is at least this
             t.keys[i], t.values[i] = key, score - lowest_score + upper_codes + 1
