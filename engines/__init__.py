@@ -2,7 +2,7 @@
 
 >>> import engines
 >>> bot = engines.create("mcts:rounds=200,seed=1")
->>> engines.engine_names()
+>>> engines.engine_names()  # doctest: +NORMALIZE_WHITESPACE
 ['random', 'minimax', 'alphabeta', 'mcts', 'uct', 'mcts-go', 'predictor', 'alphazero', 'gumbel', 'alphago',
 'alphago-puct', 'alphago-go', 'pg', 'q', 'ac', 'gtp', 'gnugo', 'openspiel', 'solver']
 """
