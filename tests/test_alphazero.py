@@ -287,9 +287,9 @@ def test_shipped_networks_load_by_name_from_anywhere(tmp_path, monkeypatch):
                                          ("connect-6x4", "connectn:columns=6,rows=4,n=4"),
                                          ("connect-6x5", "connectn:columns=6,rows=5,n=4")])
 def test_the_shipped_small_board_networks_play_their_boards_and_take_a_win(name, board):
-    """checkpoints/connect-5x4.keras, connect-6x4.keras and connect-6x5.keras (the scaling lab's recipe runs):
-    found by name, each for its own board, well under 1 MB (weights stored in half precision), and it wins
-    where a move wins."""
+    """checkpoints/connect-5x4.keras, connect-6x4.keras and connect-6x5.keras (the scaling lab's recipe runs, the
+    6x5 one trained on): found by name, each for its own board, well under 1 MB (weights stored in half precision),
+    and it wins where a move wins."""
     import engines
     from dlgo.formats.positions import replay
     from engines.checkpoints import SHIPPED

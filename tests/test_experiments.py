@@ -616,37 +616,45 @@ def test_the_connect4_ceiling_learns_nested_shares_for_equal_steps_and_measures_
     assert written_facts_differ([out]) == {}
 
 
-def test_the_shipped_connect4_network_is_the_one_the_committed_challenger_report_shipped():
-    """The default network passed the shipping protocol: the committed report's challenger is
-    ``checkpoints/connect4.keras`` byte for byte, every recorded game replays to its score, and
-    the test recomputed from those games accepts H1."""
+CHALLENGER_REPORTS = sorted(p.name for p in ladders.REPORTS.glob("challenger-*"))
+
+
+@pytest.mark.parametrize("folder", CHALLENGER_REPORTS)
+def test_each_shipped_network_is_the_one_its_committed_challenger_report_shipped(folder):
+    """A shipped network passed the shipping protocol: the committed report's challenger is
+    the shipped file (``checkpoints/connect4.keras``, ``connect-6x5.keras``) byte for byte,
+    every recorded game replays to its score, and the verdict recomputed from those games and
+    the measured positions ships it."""
     import pandas as pd
 
     from dlgo.arena.sprt import SPRT
     from dlgo.core.types import Player
     from dlgo.formats.records import replay
     from engines.checkpoints import resolve_model_path
-    from engines.training.paired_match import pentanomial
+    from engines.training.paired_match import PairedResult, pentanomial
+    from experiments.crosschecks import challenger as protocol
 
-    report = ladders.REPORTS / "challenger-connect4"
+    report = ladders.REPORTS / folder
     run = json.loads((report / "run.json").read_text())
-    shipped = resolve_model_path("connect4")
+    game = run.get("game", "connect4")
+    shipped = resolve_model_path(protocol.report_name(["--game", game]).removeprefix("challenger-"))
     assert Path(run["challenger"]).read_bytes() == shipped.read_bytes()
     assert resolve_model_path(run["shipped"]).read_bytes() != shipped.read_bytes()
     games = (report / "games.csv").read_text().splitlines()[1:]
     scores = []
     for line in games:
         number, pair, opening, first, moves, score = line.split(",")
-        final = replay("connect4", moves)[-1]
+        final = replay(game, moves)[-1]
         assert final.is_over() and moves.startswith(opening)
         winner = final.winner()
         challenger = Player.black if first == "1" else Player.white
         assert float(score) == (0.5 if winner is None else float(winner == challenger))
         scores.append(float(score))
     verdict = SPRT(run["elo0"], run["elo1"]).verdict(pentanomial(scores))
-    assert verdict.accepted == "H1"
     positions = pd.read_csv(report / "positions.csv").set_index("network")
-    assert positions.loc["challenger", "mistakes_search"] <= positions.loc["shipped", "mistakes_search"]
+    mine, theirs = (positions.loc[role, "mistakes_search"] for role in ("challenger", "shipped"))
+    result = PairedResult(len(scores) // 2, 0.0, 0.0, 0.0, pentanomial(scores), verdict)
+    assert protocol.decide(result, mine < theirs, mine <= theirs)[0]
 
 
 def test_the_unseen_positions_check_judges_each_set_apart_on_positions_of_every_depth(tmp_path, capsys):
@@ -710,6 +718,30 @@ def test_a_challenger_replaces_the_shipped_network_only_when_it_beats_it(tmp_pat
                             "--out", str(tmp_path / "loses")]) == 0
     assert "does not replace" in (tmp_path / "loses" / "summary.md").read_text() and not other.exists()
     assert challenger.main(["--quick", "--network", str(tmp_path / "none.keras"), "--out", str(tmp_path / "x")]) == 2
+
+
+def test_a_challenger_on_a_connect_n_board_plays_the_labs_sets_and_its_openings(tmp_path, capsys):
+    """On a board the suite ships no solved sets for, the challenger measures the scaling lab's
+    (solved into --work), plays the openings it is given, and names its folders by the board;
+    without openings it stops with one line that says how to make them."""
+    import pandas as pd
+
+    from dlgo.data.solved import generate_openings
+    from experiments.crosschecks import challenger
+
+    board = "connectn:columns=5,rows=4,n=4"
+    openings = generate_openings(board, tmp_path / "openings", count=4, workers=1, progress=False)
+    argv = ["--quick", "--game", board, "--network", "connect-5x4", "--shipped", "connect-5x4", "--workers", "1",
+            "--out", str(tmp_path / "out"), "--work", str(tmp_path / "work")]
+    assert challenger.report_name(argv) == "challenger-connect-5x4"
+    assert challenger.main([*argv, "--openings", str(openings)]) == 0
+    positions = pd.read_csv(tmp_path / "out" / "positions.csv")
+    assert (positions["positions"] > 0).all() and (tmp_path / "work" / "positions-10" / "positions.csv").exists()
+    games = pd.read_csv(tmp_path / "out" / "games.csv")
+    assert len(games) == 8 and games["opening"].nunique() == 4  # the 4 openings, each with both colours
+    assert "`connectn:columns=5,rows=4,n=4`" in (tmp_path / "out" / "summary.md").read_text()
+    assert challenger.main([*argv[:-4], "--out", str(tmp_path / "none")]) == 2
+    assert "dlgo openings --game connectn" in capsys.readouterr().err and not (tmp_path / "none").exists()
 
 
 def test_the_chapters_call_tic_tac_toes_sides_x_and_o():

@@ -1,16 +1,20 @@
-"""A new Connect Four network against the shipped one: does it replace it?
+"""A new network against the shipped one: does it replace it?
 
     python experiments/crosschecks/challenger.py --network data/alphazero-connect4-recipe/checkpoint.keras
     python experiments/crosschecks/challenger.py --network PATH --ship checkpoints/connect4.keras
+    python experiments/crosschecks/challenger.py --game connectn:columns=6,rows=5,n=4 --network PATH \
+        --shipped connect-6x5    # reports/challenger-connect-6x5
     python experiments/crosschecks/challenger.py --quick
 
-The suite replaces its shipped network only as engine testers replace theirs.
-Both networks play the critical positions of the early-game solved sets
-(``begin-easy``, ``begin-medium``, ``begin-hard``: the positions where some move
-changes the game-theoretic result), from their raw policy and after PUCT with
-``--simulations`` (a move that changes the result is a mistake). Then they play
-the suite's balanced openings (``dlgo openings``: solved positions 8 plies in
-that neither side wins before its last two stones) in colour-swapped pairs,
+The suite replaces a shipped network only as engine testers replace theirs.
+Both networks play the critical positions of solved sets (the positions where
+some move changes the game-theoretic result): on Connect Four the early-game
+sets the suite ships (``begin-easy``, ``begin-medium``, ``begin-hard``), on
+another board the scaling lab's (Pons' six sets, 1,000 a set, seed 1, solved
+into ``--work`` once), from their raw policy and after PUCT with ``--simulations`` (a move that changes the result is
+a mistake). Then they play the board's balanced openings (``dlgo openings``:
+solved positions 8 plies in that neither side wins before its last two stones;
+the suite's, or ``--openings``) in colour-swapped pairs,
 each opening once with each network on each colour, PUCT ``--simulations`` a
 move and no noise, until a sequential test (fishtest's pentanomial GSPRT, H0
 "the challenger gains ``--elo0``" against H1 "it gains ``--elo1``") decides or
@@ -40,24 +44,37 @@ import pandas as pd
 from dlgo.arena.sprt import SPRT
 from dlgo.core.arguments import count
 from dlgo.core.errors import SpecError
-from dlgo.data.solved import balanced_openings
+from dlgo.data.solved import balanced_openings, shipped_sets
 from dlgo.display.plotting import new_figure, save_figure
+from dlgo.games.registry import get_game
 from dlgo.storage.atomic import atomic_copy, atomic_write
 from dlgo.storage.folders import hold_folder
 from engines.alphazero import NetworkEvaluator
 from engines.neural.loading import load_network
 from engines.training.paired_match import PairedMatch, PairedResult, pentanomial, play_paired_match
+from dlgo.formats.positions import SolvedPosition
 from engines.training.references import EARLY_SETS, measure_reference, reference_positions
 from engines.training.selfplay import MatchSettings
 from experiments.shared import chapters
+from experiments.shared.connectn import measured_positions, shipped_name
 
-GAME = "connect4"
+def report_name(argv: list[str] | None) -> str:
+    """The run's folders' name, by the game ``--game`` names: ``challenger-connect4``, or
+    ``challenger-connect-6x5`` for a Connect-N board (its shipped network's name)."""
+    early = argparse.ArgumentParser(add_help=False)
+    early.add_argument("--game", default="connect4")
+    game = str(early.parse_known_args(argv)[0].game)
+    return "challenger-connect4" if game == "connect4" else f"challenger-{shipped_name(game)}"
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = chapters.parser(__file__, __doc__, name="challenger-connect4")
-    p.add_argument("--network", required=True, help="the challenger: a Connect Four policy-value network (.keras)")
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    p = chapters.parser(__file__, __doc__, name=report_name(argv),
+                        work="the solved positions of a board the suite ships none for")
+    p.add_argument("--game", default="connect4", help="the game: Connect Four or a Connect-N board (default connect4)")
+    p.add_argument("--network", required=True, help="the challenger: a policy-value network of the game (.keras)")
     p.add_argument("--shipped", default="connect4", help="the network to beat (default: the shipped connect4)")
+    p.add_argument("--workers", type=count("processes"), default=None,
+                   help="processes solving a board's positions (default: all cores)")
     p.add_argument("--simulations", type=count("simulations"), default=200,
                    help="PUCT simulations a move (default 200)")
     p.add_argument("--max-pairs", type=count("games"), default=400,
@@ -69,9 +86,18 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def on_positions(networks: dict[str, str], simulations: int, per_set: int, seed: int) -> pd.DataFrame:
-    """Each network's mistakes on the early-game critical positions, raw and searched."""
-    positions = reference_positions(GAME, per_set)
+def solved_positions(args: argparse.Namespace, per_set: int) -> list[SolvedPosition]:
+    """The critical positions both networks play: the game's shipped early-game sets, else the
+    scaling lab's measured sets of the board, solved into ``--work`` (once)."""
+    if shipped_sets(args.game) is not None:
+        return reference_positions(args.game, per_set)
+    return measured_positions(args.game, Path(args.work) / f"positions-{per_set}", per_set, args.workers, args.quick)
+
+
+def on_positions(args: argparse.Namespace, networks: dict[str, str], per_set: int) -> pd.DataFrame:
+    """Each network's mistakes on the critical solved positions (:func:`solved_positions`), raw and searched."""
+    simulations, seed = args.simulations, args.seed
+    positions = solved_positions(args, per_set)
     settings = MatchSettings(parallel=len(positions), simulations=simulations)
     rows = []
     for role, path in networks.items():
@@ -98,8 +124,10 @@ def verdict_lines(positions: pd.DataFrame, result: PairedResult, sprt: SPRT, arg
     """The summary's body and whether the challenger ships."""
     mine, theirs = (positions.set_index("network").loc[role] for role in ("challenger", "shipped"))
     n = int(mine["positions"])
+    sets = (", ".join(f"`{s}`" for s in EARLY_SETS) if shipped_sets(args.game) is not None else
+            "Pons' six sets (the scaling lab's, seed 1)")
     lines = ["## On the solved positions", "",
-             f"The {n} critical positions of {', '.join(f'`{s}`' for s in EARLY_SETS)} (95% Wilson intervals):", "",
+             f"The {n} critical positions of {sets} (95% Wilson intervals):", "",
              f"| network | mistakes, raw policy | mistakes, PUCT {args.simulations} |", "|---|---:|---:|"]
     for role, row in (("challenger", mine), ("shipped", theirs)):
         lines.append(f"| {role} (`{row['path']}`) | {chapters.rate_cell(row['mistakes_raw'], n)} | "
@@ -146,30 +174,37 @@ def plot_test(games: pd.DataFrame, sprt: SPRT, chunk: int, path: Path) -> None:
 
 @chapters.script
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    chapters.check_engines([f"alphazero:checkpoint={args.network}", f"alphazero:checkpoint={args.shipped}"], GAME)
+    args = build_parser(argv).parse_args(argv)
+    chapters.check_engines([f"alphazero:checkpoint={args.network}", f"alphazero:checkpoint={args.shipped}"],
+                           args.game)
     sprt = SPRT(args.elo0, args.elo1)
-    openings = balanced_openings(GAME, args.openings)
+    openings = balanced_openings(args.game, args.openings)
+    if not openings:
+        raise SpecError(f"the suite ships no balanced openings for {args.game}: make some with `dlgo openings "
+                        f"--game {args.game}` and name them with --openings")
     if args.quick:  # a few positions and pairs with a small search: the pipeline, not the verdict
         args.max_pairs, args.simulations = 4, 8
     if args.max_pairs > len(openings):
         raise SpecError(f"--max-pairs {args.max_pairs}: there are {len(openings)} openings, one a pair")
+    if shipped_sets(args.game) is not None:
+        args.work = None  # the game's sets ship: nothing to solve, no work folder
     chapters.take_folders(args)
     out = Path(args.out)
     per_set = 10 if args.quick else 1000
     chunk = 2 if args.quick else 32
     networks = {"challenger": args.network, "shipped": args.shipped}
     with hold_folder(out, "challenger", challenger=args.network, shipped=args.shipped, simulations=args.simulations,
-                     elo0=args.elo0, elo1=args.elo1, openings=args.openings, seed=args.seed, quick=args.quick):
+                     elo0=args.elo0, elo1=args.elo1, openings=args.openings, seed=args.seed, quick=args.quick,
+                     **({"game": args.game} if args.game != "connect4" else {})):
         if (out / "positions.csv").exists():  # a resumed run: measured already, with these settings
             positions = pd.read_csv(out / "positions.csv")
         else:
-            positions = on_positions(networks, args.simulations, per_set, args.seed)
+            positions = on_positions(args, networks, per_set)
             with atomic_write(out / "positions.csv") as handle:
                 positions.to_csv(handle, index=False)
         match = PairedMatch(openings, MatchSettings(parallel=2 * chunk, simulations=args.simulations), sprt,
                             max_pairs=args.max_pairs, chunk=chunk)
-        played = play_paired_match(GAME, NetworkEvaluator(load_network(args.network)),
+        played = play_paired_match(args.game, NetworkEvaluator(load_network(args.network)),
                                    NetworkEvaluator(load_network(args.shipped)), match, out / "games.csv",
                                    seed=args.seed, progress=True, desc="head to head")
         games = pd.read_csv(out / "games.csv")
@@ -178,7 +213,8 @@ def main(argv: list[str] | None = None) -> int:
         if ships and args.ship:
             atomic_copy(args.network, args.ship)
             body += [f"Shipped: copied to `{args.ship}`.", ""]
-        chapters.write_lines(out / "summary.md", ["# A Connect Four challenger against the shipped network", "",
+        title = f"# A challenger against the shipped network on `{get_game(args.game).spec}`"
+        chapters.write_lines(out / "summary.md", [title, "",
                                                   f"Reproduce: `{chapters.command(__file__, argv)}`", "", *body])
     print("\n".join(body))
     print(f"report: {out}/summary.md")

@@ -81,12 +81,12 @@ from engines.training.run_folder import iteration_checkpoint
 from engines.training.selfplay import MatchSettings
 from experiments.shared import chapters
 from experiments.shared.connectn import (MAX_CANDIDATES, Net, baseline_config, board_slug, cells, measured_positions,
-                                         ship_network, shipped_name)
+                                         ship_network)
 from experiments.shared.recipe_report import (facts, end_of_runs, percent, plot_runs, summary_lines, target_lines,
                                               unseen_lines, value_target_lines, variant_table)
 from experiments.shared.unseen import RUN_COLUMNS as UNSEEN_COLUMNS, judge_runs
 from experiments.shared.recipe_variants import (CEILING, CEILING_EPOCHS, LEARN_CANDIDATES, LEARN_SEED,
-                                                REFERENCE_PER_SET, VARIANTS, ceiling_name, ceiling_nets)
+                                                REFERENCE_PER_SET, VARIANTS, ceiling_name, ceiling_nets, lab_network)
 
 NAME = "recipe-ablation"
 BOARDS = ["connectn:columns=5,rows=4,n=4", "connectn:columns=6,rows=4,n=4"]
@@ -216,7 +216,7 @@ def run_config(args: argparse.Namespace, board: str, variant: str, seed: int, re
     base = baseline_config(board, args.net, seed, args.quick)
     changes = VARIANTS[variant].settings(cells(board), run_iterations(args, board, variant))
     if VARIANTS[variant].continues:
-        changes = {**changes, "init": str(Path(args.checkpoints) / f"{shipped_name(board)}.keras")}
+        changes = {**changes, "init": str(lab_network(Path(args.checkpoints), board))}
     if changes.get("reference_positions"):
         changes = {**changes, "reference_file": str(references),
                    "reference_positions": 5 if args.quick else changes["reference_positions"]}

@@ -123,7 +123,7 @@ def summary_lines(args: argparse.Namespace, command_line: str, table: pd.DataFra
              f"Each variant changes the scaling lab's recipe as the table of variants below says (most in one "
              f"setting); one run per seed (the seeds column; {', '.join(map(str, args.seeds))} unless the command "
              f"names a variant's own) from a random network, {args.net.name} "
-             f"unless the variant names another, for "
+             f"unless the variant names another (or from the scaling lab's network where the variant says so), for "
              + ", ".join(f"{n} iterations on {board_slug(b)}" for b, n in args.board_iterations.items())
              + f" (a variant's own length where the table says); each run's published network measured on its board's "
                f"critical solved positions (Pons' six sets, "

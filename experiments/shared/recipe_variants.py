@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Any, Callable, NamedTuple
 
-from experiments.shared.connectn import RECIPE_LENGTH, Net, anneal, floor_schedule, recipe_settings
+from pathlib import Path
+
+from experiments.shared.connectn import RECIPE_LENGTH, Net, anneal, floor_schedule, recipe_settings, shipped_name
 
 REFERENCE_PER_SET = 100  # the best-network choice's positions a set (their seed is the script's)
 LEARN_SEED = 3           # the ceilings' positions to learn from: neither the measured nor the references
@@ -20,13 +22,13 @@ class Variant(NamedTuple):
     """One change to the baseline: what it is, where it comes from, its settings
     (a function of the board's cells and the run's iterations), the run's length (a
     multiple of the board's iterations: more compute is a change too) and whether it
-    continues the board's shipped network (``checkpoints/connect-CxR.keras``)."""
+    continues the scaling lab's network for the board (:func:`lab_network`)."""
 
     about: str
     source: str
     settings: Callable[[int, int], dict[str, Any]]
     length: float = 1.0
-    continues: bool = False  # the run starts from the board's shipped network, not a random one
+    continues: bool = False  # the run starts from the board's lab network (:func:`lab_network`), not a random one
 
 
 BIG_NET = {"blocks": 4, "filters": 64, "policy_filters": 32, "value_filters": 32}
@@ -119,10 +121,10 @@ VARIANTS: dict[str, Variant] = {
                                "network's best play there, a cleaner value target than a sampled game's",
                                lambda c, i: {**VARIANTS["openings-greedy"].settings(c, i), "temperature_moves": 0,
                                              "temperature_floor": 0.0, "temperature_decay_moves": 0}, length=1.5),
-    "continued-deep": Variant("the board's shipped network trained on with the recipe's openings and searches of "
-                              "64 simulations a move (not 16) in 64 games an iteration, at the learning rate its "
-                              "run ended at (1e-4, / 10 for the last third)",
-                              "a probe: the shipped networks err most on early positions, whose values a search of "
+    "continued-deep": Variant("the scaling lab's network for the board trained on with the recipe's openings and "
+                              "searches of 64 simulations a move (not 16) in 64 games an iteration, at the learning "
+                              "rate its run ended at (1e-4, / 10 for the last third)",
+                              "a probe: the lab's networks err most on early positions, whose values a search of "
                               "16 simulations seldom gets right (AlphaZero.jl searches 600)",
                               lambda c, i: {**VARIANTS["openings"].settings(c, i), "simulations": 64, "games": 64,
                                             "parallel": 64, "learning_rate": 1e-4}, continues=True),
@@ -131,6 +133,15 @@ VARIANTS: dict[str, Variant] = {
     "large-buffer": Variant("a replay buffer of 8000 games", "a longer window: more positions",
                             lambda c, i: {"buffer_games": 8000}),
 }
+
+
+def lab_network(checkpoints: Path, board: str) -> Path:
+    """The scaling lab's network for ``board``, where a continuing variant starts: the shipped
+    ``connect-CxR.keras``, or ``connect-CxR-lab.keras`` where a network trained on from it has
+    taken the shipped name (so that such a run starts where it first did)."""
+    name = shipped_name(board)
+    kept = checkpoints / f"{name}-lab.keras"
+    return kept if kept.exists() else checkpoints / f"{name}.keras"
 
 
 def ceiling_nets(net: Net, quick: bool) -> list[tuple[Net, int, int]]:
