@@ -296,3 +296,45 @@ def test_the_elo_check_reads_code_not_words(tmp_path):
                       "def elo(g):\n    return 400.0 * np.log10(g)\n"
                       "share = 1.0 / (1.0 + 10.0 ** (-elo / 400.0))\n")
     assert elo_formulas(sample) == [3, 4, 5, 7, 8]
+
+
+#: the weight a clone carries, in MB of tracked files a folder (every student downloads it): what a
+#: report keeps, the shipped networks and the resume packs of unfinished runs; a change that needs
+#: more says so here, in the same commit
+WEIGHT_BUDGET_MB = {"checkpoints": 50.0, "reports": 35.0, "resume": 35.0}
+#: the largest single tracked file, in MB (a shipped network at most 10 MB, docs/DESIGN's rule)
+LARGEST_FILE_MB = 10.0
+
+
+def tracked_sizes(root: Path = ROOT) -> dict[str, int]:
+    """Every tracked file's size in bytes, by its path from the root."""
+    listed = subprocess.run(["git", "ls-files", "-z"], cwd=root, capture_output=True, text=True, check=True).stdout
+    return {name: (root / name).stat().st_size for name in listed.split("\0") if name and (root / name).is_file()}
+
+
+def over_budget(sizes: dict[str, int], budget: dict[str, float], largest: float) -> list[str]:
+    """The folders over their budget and the files over ``largest`` MB, each in words."""
+    totals: dict[str, int] = {}
+    for name, size in sizes.items():
+        totals[name.split("/")[0]] = totals.get(name.split("/")[0], 0) + size
+    heavy = [f"{folder}/ holds {totals.get(folder, 0) / 1e6:.1f} MB, its budget {mb:g}"
+             for folder, mb in budget.items() if totals.get(folder, 0) > mb * 1e6]
+    return heavy + [f"{name} is {size / 1e6:.1f} MB, over {largest:g}" for name, size in sizes.items()
+                    if size > largest * 1e6]
+
+
+def test_the_clone_keeps_to_its_weight_budget():
+    """The shipped networks, the reports and the resume packs stay within their budgets, no
+    file over 10 MB, and every resume pack is one resume/README.md lists, with what it is kept
+    for (an unfinished run; a finished run's pack goes once its report is committed)."""
+    sizes = tracked_sizes()
+    assert over_budget(sizes, WEIGHT_BUDGET_MB, LARGEST_FILE_MB) == []
+    packs = {name.split("/")[1] for name in sizes if name.startswith("resume/") and name.count("/") >= 2}
+    listed = set(re.findall(r"`([\w.-]+)/", (ROOT / "resume" / "README.md").read_text()))
+    assert packs <= listed, f"resume packs no row of resume/README.md names: {sorted(packs - listed)}"
+
+
+def test_the_weight_check_sees_a_heavy_folder_and_a_heavy_file():
+    sizes = {"reports/a/games.csv": 3_000_000, "reports/b/x.png": 1_000, "checkpoints/big.keras": 12_000_000}
+    assert over_budget(sizes, {"reports": 2.0, "checkpoints": 20.0}, 10.0) == [
+        "reports/ holds 3.0 MB, its budget 2", "checkpoints/big.keras is 12.0 MB, over 10"]
