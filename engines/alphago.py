@@ -313,6 +313,7 @@ class AlphaGoGoAgent(AlphaGoAgent):
 
     name = "alphago-go"
     alias_of = ()
+    units = ("simulations", "evaluations with simulations=0")
 
     def __init__(self, checkpoint: str = "", policy: str = "", value: str = "", rollout: str = "",
                  simulations: int | None = None, lam: float = GUIDED_LAM, seconds: float = 0.0,

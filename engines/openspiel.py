@@ -39,6 +39,7 @@ class OpenSpielAgent(Agent):
 
     name = "openspiel"
     unit = "simulations"
+    units = ("simulations", "moves with bot=random", "searches with bot=alphabeta")
 
     def __init__(self, bot: str = "mcts", simulations: int = 300, c: float = 2.0, rollouts: int = 1,
                  depth: int = 0, solve: bool = True, seed: int | None = None):

@@ -352,18 +352,39 @@ def map_section() -> str:
     return (ROOT / "docs" / "architecture.md").read_text().split("## What lives where", 1)[1].split("\n## ", 1)[0]
 
 
+def map_rows(section: str) -> dict[str, str]:
+    """The map's rows by the folder each covers (``dlgo/core``, ``engines``: two rows joined;
+    the book's names are ``dlgo``'s own modules), each row's text."""
+    rows: dict[str, str] = {}
+    for line in section.splitlines():
+        cells = line.split(" | ")
+        if not line.startswith("| ") or len(cells) < 3 or cells[0] in ("| package", "|---"):
+            continue
+        found = re.search(r"`([\w./]+)`", cells[0])
+        folder = found[1].replace(".", "/").rstrip("/") if found else "dlgo"  # the book's names
+        rows[folder] = rows.get(folder, "") + " " + " ".join(cells[1:])
+    return rows
+
+
 def unnamed_modules(section: str, modules: list[Path]) -> list[str]:
-    """The ``modules`` (paths from the root) whose file name the map's ``section`` never writes, neither
-    in full nor inside a range of one folder's files written `` `first.py` to `last.py` ``."""
-    named = set(re.findall(r"[\w.]+\.(?:py|sh)\b", section))
-    ranges = re.findall(r"`(?:[\w/]+/)?(\w+\.py)` to `(?:[\w/]+/)?(\w+\.py)`", section)
-    return [str(path) for path in modules if path.name not in named
-            and not any(first <= path.name <= last for first, last in ranges)]
+    """The ``modules`` (paths from the root) whose file name the map's row for their folder (the
+    longest that holds them) never writes, neither in full nor inside a range of files written
+    `` `first.py` to `last.py` ``."""
+    rows = map_rows(section)
+    unnamed = []
+    for path in modules:
+        folders = [f for f in rows if path.parent.as_posix() == f or path.parent.as_posix().startswith(f + "/")]
+        text = rows[max(folders, key=len)] if folders else ""
+        ranges = re.findall(r"`(?:[\w/]+/)?(\w+\.py)` to `(?:[\w/]+/)?(\w+\.py)`", text)
+        if path.name not in re.findall(r"[\w.]+\.(?:py|sh)\b", text) and \
+                not any(first <= path.name <= last for first, last in ranges):
+            unnamed.append(str(path))
+    return unnamed
 
 
 def test_the_map_names_every_module():
-    """docs/architecture.md's map names every module of the code (a new one is added to it in the
-    same commit), and names no module that is gone."""
+    """docs/architecture.md's map names every module of the code in its folder's row (a new one
+    is added to it in the same commit), and names no module that is gone."""
     modules = [p.relative_to(ROOT) for folder in MAPPED for p in sorted((ROOT / folder).rglob("*.py"))
                if p.name not in UNMAPPED and ".venv" not in p.parts]
     assert unnamed_modules(map_section(), modules) == []
@@ -373,9 +394,12 @@ def test_the_map_names_every_module():
 
 
 def test_the_map_check_sees_a_module_it_does_not_name():
-    section = "| `pkg` | things | `a.py`, `ex1_a.py` to `ex3_c.py` |"
-    modules = [Path("pkg/a.py"), Path("pkg/ex2_b.py"), Path("pkg/b.py"), Path("pkg/ex4_d.py")]
-    assert unnamed_modules(section, modules) == ["pkg/b.py", "pkg/ex4_d.py"]
+    section = ("| package | what | modules |\n|---|---|---|\n| `pkg` | things | `a.py`, `ex1_a.py` to `ex3_c.py` |\n"
+               "| `pkg.sub` | more | `b.py` |\n")
+    modules = [Path("pkg/a.py"), Path("pkg/ex2_b.py"), Path("pkg/b.py"), Path("pkg/ex4_d.py"), Path("pkg/sub/b.py"),
+               Path("pkg/sub/a.py"), Path("other/a.py")]
+    # b.py is named in pkg.sub's row, not pkg's; a.py in pkg's, not pkg.sub's; other/ has no row
+    assert unnamed_modules(section, modules) == ["pkg/b.py", "pkg/ex4_d.py", "pkg/sub/a.py", "other/a.py"]
 
 
 def engine_notes() -> dict[str, str]:
@@ -396,7 +420,7 @@ def unknown_parameters(notes: dict[str, str]) -> dict[str, list[str]]:
         alias_of = engines.engine_class(name).alias_of
         taken = {p.name for engine in alias_of or [name] for p in engines.engine_parameters(engine)}
         taken |= {"plain"} if alias_of else set()
-        written = {m[1] for m in re.finditer(r"`(\w+)=[^`:(]*`", text)}
+        written = {key for token in re.findall(r"`([^`:(]*)`", text) for key in re.findall(r"(?:^|,)(\w+)=", token)}
         if written - taken:
             unknown[name] = sorted(written - taken)
     return unknown
@@ -413,5 +437,6 @@ def test_the_engine_notes_name_registered_engines_and_their_parameters():
 
 
 def test_the_engine_notes_check_sees_a_parameter_that_is_gone():
-    notes = {"uct": "`rounds=10` and `sims=5`, `connectn:columns=5` and `go(board_size=N)`", "mcts": "`plain=true`"}
-    assert unknown_parameters(notes) == {"uct": ["sims"]}
+    notes = {"uct": "`rounds=10` and `sims=5`, `c=1.4,seeds=2`, `connectn:columns=5` and `go(board_size=N)`",
+             "mcts": "`plain=true`"}
+    assert unknown_parameters(notes) == {"uct": ["seeds", "sims"]}

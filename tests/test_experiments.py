@@ -733,7 +733,10 @@ def test_a_challenger_on_a_connect_n_board_plays_the_labs_sets_and_its_openings(
     openings = generate_openings(board, tmp_path / "openings", count=4, workers=1, progress=False)
     argv = ["--quick", "--game", board, "--network", "connect-5x4", "--shipped", "connect-5x4", "--workers", "1",
             "--out", str(tmp_path / "out"), "--work", str(tmp_path / "work")]
-    assert challenger.report_name(argv) == "challenger-connect-5x4"
+    parser = challenger.build_parser(argv)  # its folders named once by the board, its default the board's network
+    assert (parser.name, parser.get_default("game"), parser.get_default("shipped")) == \
+        ("challenger-connect-5x4", board, "connect-5x4")
+    assert challenger.build_parser([]).name == "challenger-connect4"
     assert challenger.main([*argv, "--openings", str(openings)]) == 0
     positions = pd.read_csv(tmp_path / "out" / "positions.csv")
     assert (positions["positions"] > 0).all() and (tmp_path / "work" / "positions-10" / "positions.csv").exists()

@@ -63,7 +63,7 @@ class Decision(NamedTuple):
     """What :meth:`Agent.choose` returns: the move, the work it took in the engine's
     :attr:`~Agent.unit` (rounds, simulations, nodes, network evaluations; 1 for an engine
     whose unit is moves) and what the search found (:class:`SearchReport`, its compute left
-    for :meth:`Agent.select_move` to fill in). As OpenSpiel's ``step_with_policy`` and
+    for :meth:`Agent.decide` to fill in). As OpenSpiel's ``step_with_policy`` and
     mctx's ``PolicyOutput`` return what a search decided, an engine hands its decision back
     rather than leaving it in attributes for the caller to find."""
 
@@ -86,6 +86,9 @@ class Agent(abc.ABC):
     name: str = "agent"
     #: the unit of work counted in the report's compute
     unit: str = "moves"
+    #: where the spec decides the unit (an instance sets its own :attr:`unit`): each unit it can be,
+    #: with when, for the docs' table (``("simulations", "moves with bot=random")``); empty: :attr:`unit`
+    units: ClassVar[tuple[str, ...]] = ()
     #: the heads the network each parameter names must have, for the engines that play networks
     #: (``{"model": ("policy",)}``; the checks and the page's lists of files ask it)
     network_heads: ClassVar[dict[str, tuple[str, ...]]] = {}

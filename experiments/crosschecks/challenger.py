@@ -58,21 +58,42 @@ from engines.training.selfplay import MatchSettings
 from experiments.shared import chapters
 from experiments.shared.connectn import measured_positions, shipped_name
 
+GAME = "connect4"
+
+def named_game(argv: list[str] | None) -> str:
+    """The game ``--game`` names in ``argv`` (default Connect Four)."""
+    early = argparse.ArgumentParser(add_help=False)
+    early.add_argument("--game", default=GAME)
+    return str(early.parse_known_args(argv)[0].game)
+
+
+def shipped_network(game: str) -> str:
+    """The name the game's shipped network goes by: ``connect4``, ``connect-6x5`` on a Connect-N board
+    (a :class:`SpecError` for another game)."""
+    if game == GAME:
+        return "connect4"
+    try:
+        return shipped_name(game)
+    except SpecError:
+        raise SpecError(f"--game {game}: the challenger plays Connect Four or a Connect-N board "
+                        "(connectn:columns=C,rows=R,n=K)") from None
+
+
 def report_name(argv: list[str] | None) -> str:
     """The run's folders' name, by the game ``--game`` names: ``challenger-connect4``, or
     ``challenger-connect-6x5`` for a Connect-N board (its shipped network's name)."""
-    early = argparse.ArgumentParser(add_help=False)
-    early.add_argument("--game", default="connect4")
-    game = str(early.parse_known_args(argv)[0].game)
-    return "challenger-connect4" if game == "connect4" else f"challenger-{shipped_name(game)}"
+    return f"challenger-{shipped_network(named_game(argv))}"
 
 
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    game = named_game(argv)
     p = chapters.parser(__file__, __doc__, name=report_name(argv),
                         work="the solved positions of a board the suite ships none for")
-    p.add_argument("--game", default="connect4", help="the game: Connect Four or a Connect-N board (default connect4)")
+    # the folders are named by the board already: --game's default is the one named (no second suffix)
+    p.add_argument("--game", default=game, help="the game: Connect Four or a Connect-N board (default connect4)")
     p.add_argument("--network", required=True, help="the challenger: a policy-value network of the game (.keras)")
-    p.add_argument("--shipped", default="connect4", help="the network to beat (default: the shipped connect4)")
+    p.add_argument("--shipped", default=shipped_network(game),
+                   help="the network to beat (default: the game's shipped one, connect4 or connect-CxR)")
     p.add_argument("--workers", type=count("processes"), default=None,
                    help="processes solving a board's positions (default: all cores)")
     p.add_argument("--simulations", type=count("simulations"), default=200,
@@ -213,7 +234,8 @@ def main(argv: list[str] | None = None) -> int:
         if ships and args.ship:
             atomic_copy(args.network, args.ship)
             body += [f"Shipped: copied to `{args.ship}`.", ""]
-        title = f"# A challenger against the shipped network on `{get_game(args.game).spec}`"
+        board = "Connect Four" if args.game == GAME else f"`{get_game(args.game).spec}`"
+        title = f"# A {board} challenger against the shipped network"
         chapters.write_lines(out / "summary.md", [title, "",
                                                   f"Reproduce: `{chapters.command(__file__, argv)}`", "", *body])
     print("\n".join(body))

@@ -223,7 +223,8 @@ def engines_table() -> str:
     out = ["| engine | what it does | parameters (defaults) | work counted in |", "|---|---|---|---|"]
     for name in engine_names():
         alias_of = engine_class(name).alias_of
-        units = dict.fromkeys(engine_class(engine).unit for engine in alias_of or [name])
+        units = dict.fromkeys(unit for engine in alias_of or [name]
+                              for unit in engine_class(engine).units or (engine_class(engine).unit,))
         params = (f"an alias: the parameters of {' and '.join(f'`{a}`' for a in alias_of)}" if alias_of
                   else ", ".join(f"`{p.name}={default(p.default)}`" for p in engine_parameters(name)))
         params += "".join(f" (old specs: `{old}=N` is `{other}:{renamed}=N`)"
