@@ -8,7 +8,7 @@ training anything:
 
 Each folder gets the sections its files hold (``ratings`` and ``games`` of a tournament,
 ``mistakes`` of solved positions; a subfolder with its own ``summary.md`` gets its own
-facts), then the sections of the experiment its ``summary.md`` names, from that script's
+facts), then the sections of the experiment its ``run.json`` names, from that script's
 ``facts(out)``. Sections nothing here can derive (a check's result that only its run
 knew) are kept. With ``--tables``, each tournament's ``summary.md`` also gets the standard
 columns of its ratings table written again from its ``ratings.csv``, as reports write them
@@ -23,7 +23,6 @@ if __spec__ is None:  # run as a file (python PATH): a Python without the suite 
 
 import argparse
 import importlib
-import re
 import sys
 from pathlib import Path
 from typing import Any, Callable
@@ -36,16 +35,11 @@ from dlgo.arena.report import refresh_ratings_table, tournament_facts  # noqa: E
 from dlgo.storage.facts import update_facts  # noqa: E402
 from dlgo.storage.folders import read_manifest  # noqa: E402
 
-SCRIPT = re.compile(r"experiments/(?:chapters|headline|crosschecks)/\w+\.py")
-
-
 def experiment_facts(folder: Path) -> Callable[[Path], dict[str, Any]] | None:
-    """The ``facts`` function of the script that wrote the folder: the one its ``run.json`` names, else
-    the first its summary names (None: no script, or one without). A summary's Reproduce may name
-    other scripts first, the steps that make what its own run needs."""
-    summary = folder / "summary.md"
-    found = SCRIPT.search(summary.read_text()) if summary.exists() else None
-    script = read_manifest(folder).get("experiment") or (found.group(0) if found else None)
+    """The ``facts`` function of the script that wrote the folder, the one its ``run.json`` names
+    (each experiment's folder records its script when the script takes it; None: a folder no
+    experiment wrote, such as a league's, or a script without ``facts``)."""
+    script = read_manifest(folder).get("experiment")
     if script is None:
         return None
     module = importlib.import_module(str(script).removesuffix(".py").replace("/", "."))
