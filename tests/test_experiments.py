@@ -789,6 +789,7 @@ def test_every_recipe_variant_is_a_valid_run(tmp_path):
         config = ablation.run_config(args, board, name, 0, references)
         assert variant.length > 0 and (name == "baseline") == (config == base), name
         assert set(variant.settings(cells(board), 64)) <= set(asdict(config)), name
+        assert config.init == ("connect-5x4" if variant.continues else ""), name  # the lab's, by its shipped name
 
 
 def test_the_recipe_ablation_trains_ceilings_on_the_boards_named():

@@ -245,6 +245,16 @@ def test_one_network_learns_moves_and_results_and_alphazero_starts_from_it(ttt_d
                         iterations=1, progress=False)
     with pytest.raises(ValueError, match="no such network file"):
         AlphaZeroConfig(**config, init=str(tmp_path / "missing.keras"))
+    with pytest.raises(ValueError, match="nor a shipped network's name"):
+        AlphaZeroConfig(**config, init="no-such-network")
+    # a shipped network's name starts a run from any folder (the settings it records travel between clones)
+    assert AlphaZeroConfig(**{**config, "game": "connectn:columns=5,rows=4,n=4"}, init="connect-5x4").init == \
+        "connect-5x4"
+    from dlgo.encoders import get_encoder_by_name
+    from engines.training.alphazero import starting_network
+
+    shipped = starting_network("connect-5x4", get_encoder_by_name(None, "connectn:columns=5,rows=4,n=4"))
+    assert [tuple(output.shape[1:]) for output in shipped.outputs] == [(5,), (1,)]
     with pytest.raises(ValueError, match="--target both"):
         train_supervised(ttt_data, tmp_path / "resnet", model="resnet", epochs=1, progress=False)
 

@@ -62,7 +62,7 @@ from dlgo.formats.records import GameRecord, read_games, replay, write_games
 from dlgo.formats.sgf import game_to_sgf
 from dlgo.games import get_game
 from engines.alphazero import NetworkEvaluator
-from engines.checkpoints import publish_copy
+from engines.checkpoints import publish_copy, resolve_model_path
 from engines.neural.backend import backend_name, device_name, in_precision, keras, load_model, save_model
 from engines.neural.loading import LoadedModel, load_network
 from engines.neural.resnet import add_auxiliary_heads, build_resnet
@@ -399,7 +399,7 @@ def starting_network(path: str, encoder: Encoder, auxiliary: Sequence[str] = (),
     a :class:`ModelFileError` unless it reads the same planes and answers a
     policy over the same moves and a value. Its own architecture is kept, with
     fresh ``auxiliary`` heads added (:func:`~engines.neural.resnet.add_auxiliary_heads`)."""
-    model, metadata = load_model(path, compile=False)
+    model, metadata = load_model(resolve_model_path(path), compile=False)
     recorded = metadata.get("encoder", {})
     shapes = [tuple(output.shape[1:]) for output in model.outputs]
     if recorded.get("name") != encoder.name or tuple(model.inputs[0].shape[1:]) != encoder.shape \

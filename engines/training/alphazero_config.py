@@ -13,6 +13,7 @@ from dlgo.data.solved import shipped_sets
 from dlgo.encoders import get_encoder_by_name
 from dlgo.formats.records import GameRecord, read_games
 from dlgo.games import get_game, new_game
+from engines.checkpoints import resolve_model_path
 from engines.neural.loading import kind_has_heads, load_network, metadata_only
 from engines.neural.precision import check_precision
 from engines.registry import check_engine
@@ -161,8 +162,8 @@ class AlphaZeroConfig:
                                          "a few hundred references cannot tell close networks apart, and the "
                                          "fewest mistakes alone picks the luckiest; 0: the best itself)")
     seed: int = setting(0, "seed of the network's weights and of the games")
-    init: str = setting("", "start from this policy-value network (train-supervised --target both) "
-                            "instead of a fresh one")
+    init: str = setting("", "start from this policy-value network (a file from train-supervised --target both "
+                            "or a run, or a shipped network's name) instead of a fresh one")
 
     def __post_init__(self) -> None:
         """Every setting checked here, before a run folder records them, rather
@@ -231,8 +232,10 @@ class AlphaZeroConfig:
         """A :class:`SpecError` (or :class:`ModelFileError`) unless ``init`` is a
         policy-value network that reads this game's planes; from its metadata
         alone, before a run folder records the settings."""
-        if not Path(self.init).is_file():
-            raise SpecError(f"--init {self.init}: no such network file")
+        try:
+            resolve_model_path(self.init)
+        except ModelFileError:
+            raise SpecError(f"--init {self.init}: no such network file, nor a shipped network's name") from None
         with metadata_only():
             start = load_network(self.init)
         encoder, kind = get_encoder_by_name(None, self.game), str(start.metadata.get("kind", ""))

@@ -11,8 +11,9 @@ Both networks play the critical positions of solved sets (the positions where
 some move changes the game-theoretic result): on Connect Four the early-game
 sets the suite ships (``begin-easy``, ``begin-medium``, ``begin-hard``), on
 another board the scaling lab's (Pons' six sets, 1,000 a set, seed 1, solved
-into ``--work`` once), from their raw policy and after PUCT with ``--simulations`` (a move that changes the result is
-a mistake). Then they play the board's balanced openings (``dlgo openings``:
+into ``--work`` once), from their raw policy and after PUCT with
+``--simulations`` (a move that changes the result is a mistake). Then they play
+the board's balanced openings (``dlgo openings``:
 solved positions 8 plies in that neither side wins before its last two stones;
 the suite's, or ``--openings``) in colour-swapped pairs,
 each opening once with each network on each colour, PUCT ``--simulations`` a
@@ -71,7 +72,7 @@ def shipped_network(game: str) -> str:
     """The name the game's shipped network goes by: ``connect4``, ``connect-6x5`` on a Connect-N board
     (a :class:`SpecError` for another game)."""
     if game == GAME:
-        return "connect4"
+        return "connect4"  # Connect Four's network, by the game's own name
     try:
         return shipped_name(game)
     except SpecError:
@@ -216,7 +217,7 @@ def main(argv: list[str] | None = None) -> int:
     networks = {"challenger": args.network, "shipped": args.shipped}
     with hold_folder(out, "challenger", challenger=args.network, shipped=args.shipped, simulations=args.simulations,
                      elo0=args.elo0, elo1=args.elo1, openings=args.openings, seed=args.seed, quick=args.quick,
-                     **({"game": args.game} if args.game != "connect4" else {})):
+                     **({"game": args.game} if args.game != GAME else {})):
         if (out / "positions.csv").exists():  # a resumed run: measured already, with these settings
             positions = pd.read_csv(out / "positions.csv")
         else:

@@ -144,8 +144,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "seeds' published ones, their runs trained here) to --checkpoints as connect-CxR.keras, "
                         "playable as alphazero:checkpoint=connect-CxR")
     p.add_argument("--checkpoints", default=str(SHIPPED), metavar="DIR",
-                   help="where --ship writes and a continuing variant finds its start (default: the suite's "
-                        "checkpoints/)")
+                   help="where --ship writes (default: the suite's checkpoints/)")
     return p
 
 
@@ -216,7 +215,7 @@ def run_config(args: argparse.Namespace, board: str, variant: str, seed: int, re
     base = baseline_config(board, args.net, seed, args.quick)
     changes = VARIANTS[variant].settings(cells(board), run_iterations(args, board, variant))
     if VARIANTS[variant].continues:
-        changes = {**changes, "init": str(lab_network(Path(args.checkpoints), board))}
+        changes = {**changes, "init": lab_network(board)}
     if changes.get("reference_positions"):
         changes = {**changes, "reference_file": str(references),
                    "reference_positions": 5 if args.quick else changes["reference_positions"]}

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, NamedTuple
 
-from pathlib import Path
-
+from engines.checkpoints import SHIPPED
 from experiments.shared.connectn import RECIPE_LENGTH, Net, anneal, floor_schedule, recipe_settings, shipped_name
 
 REFERENCE_PER_SET = 100  # the best-network choice's positions a set (their seed is the script's)
@@ -135,13 +134,12 @@ VARIANTS: dict[str, Variant] = {
 }
 
 
-def lab_network(checkpoints: Path, board: str) -> Path:
-    """The scaling lab's network for ``board``, where a continuing variant starts: the shipped
-    ``connect-CxR.keras``, or ``connect-CxR-lab.keras`` where a network trained on from it has
-    taken the shipped name (so that such a run starts where it first did)."""
+def lab_network(board: str) -> str:
+    """The scaling lab's network for ``board``, where a continuing variant starts, by its shipped
+    name (a run's settings then travel between clones): ``connect-CxR``, or ``connect-CxR-lab``
+    where a network trained on from it has taken the shipped name."""
     name = shipped_name(board)
-    kept = checkpoints / f"{name}-lab.keras"
-    return kept if kept.exists() else checkpoints / f"{name}.keras"
+    return f"{name}-lab" if (SHIPPED / f"{name}-lab.keras").exists() else name
 
 
 def ceiling_nets(net: Net, quick: bool) -> list[tuple[Net, int, int]]:
