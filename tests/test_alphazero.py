@@ -546,6 +546,16 @@ def test_a_run_trains_on_the_teachers_games_until_its_own_fill_the_buffer(tmp_pa
     own = [len(ReplayBuffer.load(tmp_path / "run" / "buffer-002.npz").games[k][2]) for k in range(4)]
     # iteration 1: its two games and the three teacher games; iteration 2: its four and the first two teacher games
     assert list(history["examples"]) == [own[0] + own[1] + 5 + 9 + 7, sum(own) + 5 + 9]
+    # with three places kept for them, all three teacher games stay beside self-play's four (the same four:
+    # iteration 1 trained on the same examples), the buffer's six places then seven games
+    from dataclasses import replace
+
+    from dlgo.core.errors import SpecError
+
+    kept = train_alphazero(tmp_path / "kept", replace(config, teacher_keep=3), iterations=2, progress=False)
+    assert list(kept["examples"]) == [own[0] + own[1] + 5 + 9 + 7, sum(own) + 5 + 9 + 7]
+    with pytest.raises(SpecError, match="more places than the buffer's 6"):
+        replace(config, teacher_keep=7)
     # stopped after iteration 1 and resumed, the teacher's file gone meanwhile: the run's own copy fills
     # its buffer again, and it learns exactly what the unbroken run learnt
     from engines.neural.backend import load_model

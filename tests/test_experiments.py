@@ -567,6 +567,17 @@ def test_the_go_runs_train_with_the_recipe_and_the_auxiliary_heads():
         assert config.auxiliary == ["all"] and config.publish_margin == 0.0 and config.previous_games == 0
         assert config.baselines == [module.OPPONENT]
 
+    # the anchored run is the gated one but for its value target's anchors, and shares the supervised start
+    from dataclasses import asdict
+    from types import SimpleNamespace
+
+    gated, anchored = asdict(alphazero_go9.gated_config(0)), asdict(alphazero_go9.anchored_config(0))
+    assert {k: v for k, v in anchored.items() if gated[k] != v} == {
+        "search_value_weight": 0.5, "buffer_games": 2000, "teacher_keep": 400, "train_steps": 50}
+    for folder in ("alphazero-go9-anchored", "alphazero-go9-gated", "alphazero-go9"):
+        assert alphazero_go9.supervised_folder(SimpleNamespace(work=f"data/{folder}")) == \
+            Path("data/alphazero-go9-supervised")
+
 
 def test_zero_knowledge_go7_runs_quick_with_its_economies_and_publishes_its_best(tmp_path):
     """The 7x7 run's quick version keeps its economies (Gumbel search, auxiliary
@@ -790,6 +801,13 @@ def test_every_recipe_variant_is_a_valid_run(tmp_path):
         assert variant.length > 0 and (name == "baseline") == (config == base), name
         assert set(variant.settings(cells(board), 64)) <= set(asdict(config)), name
         assert config.init == ("connect-5x4" if variant.continues else ""), name  # the lab's, by its shipped name
+    # on 6x5 a network trained on from the lab's has taken the shipped name: the lab's is connect-6x5-lab
+    from experiments.shared.recipe_variants import start_network
+
+    six_by_five = "connectn:columns=6,rows=5,n=4"
+    assert [start_network(six_by_five, c) for c in ("lab", "shipped")] == ["connect-6x5-lab", "connect-6x5"]
+    with pytest.raises(ValueError, match="continues 'lab' or 'shipped'"):
+        start_network(six_by_five, "yes")
 
 
 def test_the_recipe_ablation_trains_ceilings_on_the_boards_named():

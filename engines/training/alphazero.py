@@ -183,7 +183,8 @@ def open_run(out: Path, config: AlphaZeroConfig, progress: bool) -> Run:
         buffer = ReplayBuffer(config.buffer_games, syms, merge=config.merge_positions)
         save_model(model, start, {**metadata, "iteration": 0})
     if config.teacher_games:  # remade at every start: the buffer saves self-play's games alone
-        buffer.fill_with(recorded_examples(teacher_games(out, config), encoder, config.auxiliary_targets()))
+        buffer.fill_with(recorded_examples(teacher_games(out, config), encoder, config.auxiliary_targets()),
+                         keep=config.teacher_keep)
     previous = keras.models.clone_model(model)
     playing = in_precision(model, config.precision)
     current = LoadedModel.from_model(model, encoder, metadata)

@@ -106,6 +106,10 @@ class AlphaZeroConfig:
                                      "an example (the move as the policy, the result as the value), leaving as "
                                      "self-play's games arrive (for a run started from a teacher's network; "
                                      "default: none)")
+    teacher_keep: int = setting(0, "places of the replay buffer the teacher_games keep however many games "
+                                   "self-play has played, so every batch holds some of the teacher's moves and "
+                                   "results (AlphaGo's value net trained on games apart from its own; 0: they all "
+                                   "leave as self-play's arrive; nothing without teacher_games)", counts="games")
     auxiliary: list[str] = setting([], "KataGo's auxiliary targets to learn too (names, or all: the game's): "
                                        "moves_left (the plies to the end); on games scored by area ownership "
                                        "(each point's final owner) and score (the final margin)")
@@ -210,6 +214,8 @@ class AlphaZeroConfig:
                             f"{', '.join(offered)} (or all)")
         if self.init:
             self._check_start()
+        if self.teacher_keep > self.buffer_games:
+            raise SpecError(f"teacher_keep {self.teacher_keep} is more places than the buffer's {self.buffer_games}")
         if self.teacher_games:
             self.teacher_records()
 

@@ -15,7 +15,9 @@ A run that starts from a teacher's network can keep the teacher's games in the
 places its own games have not filled yet (:meth:`ReplayBuffer.fill_with`,
 :func:`recorded_examples`): AlphaGo's start learnt from human games, and a
 buffer that holds only a few dozen of the network's own first games teaches it
-those games' mistakes; as self-play fills the buffer, the teacher's games leave it.
+those games' mistakes; as self-play fills the buffer, the teacher's games leave it,
+but for the places it keeps for them (``keep``): a value head that sees only its
+network's own few games learns their results by heart.
 The fill is not saved with the buffer: a run remakes it at each start from the
 copy of the games it keeps in its folder.
 """
@@ -65,6 +67,7 @@ class ReplayBuffer:
         self.merge = merge
         self.games: deque[GameExamples] = deque(maxlen=capacity)
         self.fill: list[GameExamples] = []  # games that fill the places self-play has not filled yet
+        self.keep = 0  # places the fill's first games keep however many self-play has played
         self._held: tuple[tuple[np.ndarray, np.ndarray, np.ndarray], dict[str, np.ndarray]] | None = None
 
     def resize(self, capacity: int) -> None:
@@ -80,14 +83,14 @@ class ReplayBuffer:
 
     def held_games(self) -> list[GameExamples]:
         """The games training samples from: self-play's, then as many of the fill's as there
-        are places left (its first ones)."""
-        return [*self.games, *self.fill[: max(0, self.capacity - len(self.games))]]
+        are places left (its first ones), and at least the ``keep`` it keeps."""
+        return [*self.games, *self.fill[: max(self.keep, self.capacity - len(self.games))]]
 
-    def fill_with(self, examples: Examples) -> None:
+    def fill_with(self, examples: Examples, keep: int = 0) -> None:
         """Fill the places self-play has not filled yet with ``examples``' games (a teacher's),
-        its first games first; they leave as self-play's arrive."""
+        its first games first; they leave as self-play's arrive, but for the first ``keep``."""
         self._held = None
-        self.fill = game_examples(examples)
+        self.fill, self.keep = game_examples(examples), keep
 
     def add(self, examples: Examples) -> None:
         """Add a self-play batch, game by game (its ``lengths`` tell where each ends)."""

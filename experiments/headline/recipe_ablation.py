@@ -86,7 +86,7 @@ from experiments.shared.recipe_report import (facts, end_of_runs, percent, plot_
                                               unseen_lines, value_target_lines, variant_table)
 from experiments.shared.unseen import RUN_COLUMNS as UNSEEN_COLUMNS, judge_runs
 from experiments.shared.recipe_variants import (CEILING, CEILING_EPOCHS, LEARN_CANDIDATES, LEARN_SEED,
-                                                REFERENCE_PER_SET, VARIANTS, ceiling_name, ceiling_nets, lab_network)
+                                                REFERENCE_PER_SET, VARIANTS, ceiling_name, ceiling_nets, start_network)
 
 NAME = "recipe-ablation"
 BOARDS = ["connectn:columns=5,rows=4,n=4", "connectn:columns=6,rows=4,n=4"]
@@ -215,7 +215,7 @@ def run_config(args: argparse.Namespace, board: str, variant: str, seed: int, re
     base = baseline_config(board, args.net, seed, args.quick)
     changes = VARIANTS[variant].settings(cells(board), run_iterations(args, board, variant))
     if VARIANTS[variant].continues:
-        changes = {**changes, "init": lab_network(board)}
+        changes = {**changes, "init": start_network(board, VARIANTS[variant].continues)}
     if changes.get("reference_positions"):
         changes = {**changes, "reference_file": str(references),
                    "reference_positions": 5 if args.quick else changes["reference_positions"]}

@@ -20,14 +20,14 @@ RECIPE_CEILING = "ceiling-4x64-heads32"  # the recipe network's supervised ceili
 class Variant(NamedTuple):
     """One change to the baseline: what it is, where it comes from, its settings
     (a function of the board's cells and the run's iterations), the run's length (a
-    multiple of the board's iterations: more compute is a change too) and whether it
-    continues the scaling lab's network for the board (:func:`lab_network`)."""
+    multiple of the board's iterations: more compute is a change too) and the network it
+    continues, if any (:func:`start_network`)."""
 
     about: str
     source: str
     settings: Callable[[int, int], dict[str, Any]]
     length: float = 1.0
-    continues: bool = False  # the run starts from the board's lab network (:func:`lab_network`), not a random one
+    continues: str = ""  # "lab" or "shipped": the network the run starts from (:func:`start_network`); "" a random one
 
 
 BIG_NET = {"blocks": 4, "filters": 64, "policy_filters": 32, "value_filters": 32}
@@ -126,12 +126,25 @@ VARIANTS: dict[str, Variant] = {
                               "a probe: the lab's networks err most on early positions, whose values a search of "
                               "16 simulations seldom gets right (AlphaZero.jl searches 600)",
                               lambda c, i: {**VARIANTS["openings"].settings(c, i), "simulations": 64, "games": 64,
-                                            "parallel": 64, "learning_rate": 1e-4}, continues=True),
+                                            "parallel": 64, "learning_rate": 1e-4}, continues="lab"),
+    "continued-twice": Variant("the board's shipped network (where continued-deep's has taken the name) trained on "
+                               "as continued-deep trains the lab's, for as many iterations again",
+                               "a second continuation: did the first one's gain come from the iterations or stop "
+                               "where it ended?",
+                               lambda c, i: VARIANTS["continued-deep"].settings(c, i), continues="shipped"),
     "small-buffer": Variant("a replay buffer of 500 games (not 2000)", "a shorter window: fresher targets",
                             lambda c, i: {"buffer_games": 500}),
     "large-buffer": Variant("a replay buffer of 8000 games", "a longer window: more positions",
                             lambda c, i: {"buffer_games": 8000}),
 }
+
+
+def start_network(board: str, continues: str) -> str:
+    """The shipped name of the network a run that ``continues`` starts from: the scaling lab's
+    (``lab``, :func:`lab_network`) or the board's shipped one (``shipped``)."""
+    if continues not in ("lab", "shipped"):
+        raise ValueError(f"a variant continues 'lab' or 'shipped', not {continues!r}")
+    return lab_network(board) if continues == "lab" else shipped_name(board)
 
 
 def lab_network(board: str) -> str:
