@@ -1,10 +1,10 @@
 """The book's ``MCTSAgent(num_rounds, temperature)`` (*Deep Learning and the Game
 of Go*, chapter 4): ``from dlgo import mcts`` then ``mcts.MCTSAgent(500, 1.4)``.
-It is the ``mcts`` engine (:mod:`engines.mcts`), whose UCT exploration constant
+It is the ``mcts`` engine (:mod:`engines.aliases`), whose UCT exploration constant
 ``c`` is the book's ``temperature``."""
 from __future__ import annotations
 
-from engines.mcts import MCTSAgent as _MCTSEngine
+from engines.aliases import MCTSAgent as _MCTSEngine
 
 __all__ = ["MCTSAgent"]
 

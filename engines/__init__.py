@@ -9,8 +9,9 @@
 from dlgo.core.agent import Agent, Compute, Decision, SearchReport
 from dlgo.core.errors import EngineError
 from engines.registry import (ENGINES, EngineFactory, canonical_spec, check_distinct, check_engine, create,
-                              create_seeded, engine_class, engine_description, engine_names, engine_parameters)
+                              create_seeded, engine_class, engine_description, engine_names, engine_on,
+                              engine_parameters)
 
 __all__ = ["Agent", "Compute", "Decision", "SearchReport", "EngineError", "ENGINES", "EngineFactory",
            "canonical_spec", "check_distinct", "check_engine", "create", "create_seeded", "engine_class",
-           "engine_description", "engine_names", "engine_parameters"]
+           "engine_description", "engine_names", "engine_on", "engine_parameters"]

@@ -16,7 +16,6 @@ moves: a line that only an own-eye fill or an early pass would save is missed.)
 """
 from __future__ import annotations
 
-import inspect
 import math
 import random
 import time
@@ -336,66 +335,3 @@ class GoMCTSAgent(Agent):
         rounds, seconds = self.move_budget(self.rounds, self.seconds)
         result = self._search.search(state, rounds, seconds, self.deadline(seconds * 2.5), self.reuse)
         return Decision(result.move, result.simulations, result.report())
-
-
-#: the parameters of ``mcts`` that act on Go's search alone
-GO_ONLY = ("rave", "rave_equiv", "priors", "expand", "manage", "patterns")
-
-
-class MCTSAgent(UCTAgent):
-    """The game's Monte Carlo tree search, by the suite's first name for it: mcts-go on Go, uct on every other game and
-    on Go with plain=true. Takes the parameters of both; those of Go's search alone are an error wherever uct plays.
-
-    ``mcts`` specs written before the two searches had names of their own keep
-    their meaning. ``c`` and ``resign`` default to each search's own (1.4 and 0
-    for ``uct``, 0 and 0.1 for ``mcts-go``)."""
-
-    name = "mcts"
-    alias_of = ("mcts-go", "uct")
-
-    def __init__(self, rounds: int | None = None, seconds: float = 0.0, c: float | None = None,
-                 seed: int | None = None, reuse: bool = True, resign: float | None = None, rollout: str = "",
-                 plain: bool = False, rave: bool = True, rave_equiv: float = 3500.0, priors: bool = True,
-                 expand: int = 8, manage: bool = True, patterns: str = ""):
-        """``plain``: uct on Go too; the others: those of ``uct`` and ``mcts-go``."""
-        super().__init__(rounds, seconds, 1.4 if c is None else c, seed, reuse, 0.0 if resign is None else resign,
-                         rollout)
-        check_go_settings(self.name, rave_equiv, expand)
-        self.plain = plain
-        self.go = None if plain else GoMCTSAgent(rounds, seconds, 0.0 if c is None else c, seed, reuse,
-                                                 0.1 if resign is None else resign, rollout, rave, rave_equiv,
-                                                 priors, expand, manage, patterns)
-        defaults = inspect.signature(GoMCTSAgent.__init__).parameters  # Go's search's own, written once
-        given = {"rave": rave, "rave_equiv": rave_equiv, "priors": priors, "expand": expand, "manage": manage,
-                 "patterns": patterns}
-        self._go_only = [name for name in GO_ONLY if given[name] != defaults[name].default]
-
-    @classmethod
-    def parameter_acts_on(cls, parameter: str, state: State) -> bool:
-        return parameter not in GO_ONLY or isinstance(state, GoState)
-
-    def searches_go(self, state: State) -> bool:
-        """Does ``state`` go to Go's search (mcts-go), rather than uct? On Go, unless ``plain``."""
-        return self.go is not None and isinstance(state, GoState)
-
-    def check_game(self, state: State) -> None:
-        if self.searches_go(state):
-            assert self.go is not None
-            self.go.check_game(state)
-            return
-        if self._go_only:
-            raise SpecError(f"mcts on {state.game.name}{' with plain=true' if self.plain else ''} is uct, which has "
-                            f"no {', '.join(self._go_only)}: they act on Go's search alone")
-        super().check_game(state)
-
-    def new_game(self) -> None:
-        super().new_game()
-        if self.go is not None:
-            self.go.new_game()
-
-    def choose(self, state: State) -> Decision:
-        if not self.searches_go(state):
-            return super().choose(state)
-        assert self.go is not None
-        self.go.spec, self.go.time_limit, self.go.time_budget = self.spec, self.time_limit, self.time_budget
-        return self.go.choose(state)

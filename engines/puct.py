@@ -356,6 +356,18 @@ def select_action(root: Node, temperature: float, rng: np.random.Generator) -> i
     return int(root.actions[rng.choice(len(weights), p=weights / weights.sum())])
 
 
+def check_search_settings(name: str, simulations: int, c: float = 1.0, temperature: float = 0.0,
+                          fpu: float | None = None, seconds: float = 0.0, batch: int = 1) -> None:
+    """A :class:`SpecError` naming engine ``name`` for a search setting out of range."""
+    require(simulations >= 0, f"{name}: simulations must be at least 0 (0 = the raw policy), got {simulations}")
+    require(0 < c < math.inf, f"{name}: c must be a finite number above 0, got {c}")
+    require(0 <= temperature < math.inf, f"{name}: temperature must be a finite number, at least 0, "
+                                         f"got {temperature}")
+    require(fpu is None or 0 <= fpu < math.inf, f"{name}: fpu must be a finite number, at least 0, got {fpu}")
+    require_seconds(seconds, f"{name}: seconds")
+    require(batch >= 1, f"{name}: batch is the leaves per network call, at least 1, got {batch}")
+
+
 class PUCTAgent(Agent):
     """An engine that searches with :class:`PUCTSearch` over an evaluator: the
     tree kept between moves (our move and the reply) when ``reuse`` is on, a
@@ -382,15 +394,8 @@ class PUCTAgent(Agent):
 
     def check_settings(self, simulations: int, c: float, temperature: float, fpu: float | None,
                        seconds: float = 0.0, batch: int = 1) -> None:
-        """A :class:`SpecError` naming the engine for a setting out of range."""
-        name = self.name
-        require(simulations >= 0, f"{name}: simulations must be at least 0 (0 = the raw policy), got {simulations}")
-        require(0 < c < math.inf, f"{name}: c must be a finite number above 0, got {c}")
-        require(0 <= temperature < math.inf, f"{name}: temperature must be a finite number, at least 0, "
-                                             f"got {temperature}")
-        require(fpu is None or 0 <= fpu < math.inf, f"{name}: fpu must be a finite number, at least 0, got {fpu}")
-        require_seconds(seconds, f"{name}: seconds")
-        require(batch >= 1, f"{name}: batch is the leaves per network call, at least 1, got {batch}")
+        """A :class:`SpecError` naming the engine for a setting out of range (:func:`check_search_settings`)."""
+        check_search_settings(self.name, simulations, c, temperature, fpu, seconds, batch)
 
     def new_game(self) -> None:
         self.root = None

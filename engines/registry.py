@@ -22,7 +22,7 @@ from typing import Any, Iterable, NamedTuple
 
 from dlgo.core.agent import Agent
 from dlgo.core.errors import SpecError
-from dlgo.core.game import State
+from dlgo.core.game import Game, State
 from dlgo.core.specs import bind, format_spec, split_spec
 from engines import bots, checkpoints
 from engines.bots import DEFAULT_LIMITS, BotLimits
@@ -98,6 +98,16 @@ def resolve(name: str, params: dict[str, Any]) -> tuple[str, dict[str, Any]]:
             ignored = {p.name for p in engine_parameters(name)} - theirs
             return other, {**{k: v for k, v in rest.items() if k not in ignored}, renamed: params[parameter]}
     return name, params
+
+
+def engine_on(spec: str, game: Game) -> str:
+    """The name of the engine ``spec`` plays ``game`` with: its own, or for an alias
+    (:mod:`engines.aliases`) the one it stands for there (``mcts`` on Go is ``mcts-go``)."""
+    agent = create(spec)
+    try:
+        return agent.engine_name(game)
+    finally:
+        agent.close()
 
 
 def check_spec(spec: str, limits: BotLimits = DEFAULT_LIMITS) -> str:

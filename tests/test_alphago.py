@@ -11,6 +11,7 @@ from dlgo.core.types import Player
 from dlgo.games import new_game
 from dlgo.games.go.patterns import NUM_FEATURES, PatternPolicy
 from engines import registry
+from engines.puct import PUCTAgent
 from engines.rollouts import save_rollout_policy
 from engines.checkpoints import SET_FILES, checkpoint_set, network_files
 from helpers import go_position
@@ -90,7 +91,7 @@ def test_alphago_plays_legal_moves_from_a_checkpoint_set(go5_set):
 
 
 def test_on_go_the_compiled_search_asks_the_networks_about_the_nodes_it_simulates_often(go5_set):
-    agent = registry.create(f"alphago:checkpoint={go5_set},simulations=2000,guide=50", seed=1)
+    agent = registry.create(f"alphago-go:checkpoint={go5_set},simulations=2000,guide=50", seed=1)
     state = new_game("go:size=5")
     for _ in range(4):
         move = agent.select_move(state)
@@ -100,7 +101,7 @@ def test_on_go_the_compiled_search_asks_the_networks_about_the_nodes_it_simulate
     asked = int(np.count_nonzero(tree.guided[:n] == 2))
     assert asked >= 2 and agent.evaluator.evaluations >= asked  # the root and the nodes simulated 50 times
     assert agent.last_compute.amount == 2000 and agent.last_compute.unit == "simulations"
-    assert agent.last_report.visits.sum() >= 2000 and agent.root is None  # the PUCT tree was never built
+    assert agent.last_report.visits.sum() >= 2000 and not isinstance(agent, PUCTAgent)  # no PUCT tree at all
 
 
 class WhiteCenterLives:
@@ -122,7 +123,7 @@ def test_alphago_finds_the_capture_that_wins(go5_set):
         . . . . .
     """)  # black A3 takes the three white stones; any other move lets white A3 save them
     for batch in (1, 8):
-        agent = registry.create(f"alphago:checkpoint={go5_set},simulations=300,lam=1,batch={batch},plain=true", seed=3)
+        agent = registry.create(f"alphago-puct:checkpoint={go5_set},simulations=300,lam=1,batch={batch}", seed=3)
         agent.evaluator.rollouts = WhiteCenterLives()
         assert state.format_move(agent.select_move(state)) == "A3"
     compiled = registry.create(f"alphago:checkpoint={go5_set},simulations=1000", seed=3)  # its own playouts
@@ -213,8 +214,8 @@ def test_the_compiled_search_needs_networks_that_read_positions_alike(go5_set, t
         registry.create(f"alphago:policy={go5_set}-policy.keras,value={other},lam=0.5")
     registry.create(f"alphago:policy={go5_set}-policy.keras,value={other},plain=true")  # the PUCT search encodes apart
     guided = registry.create(f"alphago:policy={go5_set}-policy.keras,value={other}")  # lam=1 there: no value network
-    assert guided.evaluator.value is None and guided.evaluator.lam == 1
-    assert registry.create(f"alphago:checkpoint={go5_set},plain=true").evaluator.lam == 0.5  # AlphaGo's mix
+    assert guided.engines["alphago-go"].evaluator.value is None and guided.engines["alphago-go"].evaluator.lam == 1
+    assert registry.create(f"alphago:checkpoint={go5_set},plain=true").engines["alphago-puct"].evaluator.lam == 0.5
 
 
 def test_each_alphago_search_has_a_name_and_alphago_stands_for_the_networks_game(go5_set, tmp_path):
@@ -250,7 +251,7 @@ def test_move_patterns_give_the_compiled_search_its_first_priors(go5_set, tmp_pa
 
     gammas = np.linspace(0.5, 3.0, len(LEVEL_NAMES))
     save_move_patterns(MovePatterns(gammas), tmp_path / "patterns.npz")
-    agent = registry.create(f"alphago:checkpoint={go5_set},simulations=300,patterns={tmp_path / 'patterns.npz'}",
+    agent = registry.create(f"alphago-go:checkpoint={go5_set},simulations=300,patterns={tmp_path / 'patterns.npz'}",
                             seed=1)
     state = new_game("go:size=5")
     for _ in range(3):
@@ -267,6 +268,6 @@ def test_move_patterns_give_the_compiled_search_its_first_priors(go5_set, tmp_pa
         shutil.copyfile(file, f"{own}{SET_FILES[role]}")
     shutil.copyfile(tmp_path / "patterns.npz", f"{own}-patterns.npz")
     assert str(tmp_path / "own-patterns.npz") in map(str, network_files(f"alphago:checkpoint={own}"))
-    with_set = registry.create(f"alphago:checkpoint={own},simulations=50", seed=1)
+    with_set = registry.create(f"alphago-go:checkpoint={own},simulations=50", seed=1)
     with_set.select_move(new_game("go:size=5"))
     assert np.allclose(with_set._go.log_gamma, np.log(gammas))

@@ -148,7 +148,7 @@ def test_engines_refuse_parameters_out_of_range(spec):
 
 
 def test_engines_built_in_python_refuse_nan_and_infinite_budgets():
-    from engines.mcts import MCTSAgent
+    from engines.aliases import MCTSAgent
     from engines.minimax import AlphaBetaAgent
 
     for bad in (math.nan, math.inf, -1.0):

@@ -11,7 +11,7 @@ from dlgo.agent.naive import RandomBot
 from dlgo.games.go.scoring import area_score
 from dlgo.scoring import GameResult, compute_game_result
 from dlgo.utils import coords_from_point, point_from_coords, print_board, print_move
-from engines.mcts import MCTSAgent as MCTSEngine
+from engines.aliases import MCTSAgent as MCTSEngine
 from engines.randombot import RandomAgent
 from helpers import BOOK_SCORING_DIAGRAM, go_board
 
@@ -99,7 +99,7 @@ def test_coordinates_as_the_book_types_them(capsys):
 
 def test_the_chapter_4_mcts_agent_is_the_mcts_engine_under_the_books_names():
     bot = mcts.MCTSAgent(50, temperature=1.4, seed=3)
-    assert isinstance(bot, MCTSEngine) and (bot.rounds, bot.c) == (50, 1.4)
+    assert isinstance(bot, MCTSEngine) and (bot.engines["uct"].rounds, bot.engines["uct"].c) == (50, 1.4)
     state = goboard.GameState.new_game(5)
     move = bot.select_move(state)
     assert state.is_valid_move(move) and bot.last_report.visits.sum() == 50

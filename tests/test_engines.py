@@ -19,12 +19,16 @@ def proven_value(agent):
     return int(report.value) if report.proven else None
 
 def test_create_from_spec_string_and_keywords():
-    a = engines.create("mcts:rounds=800,c=1.4")
-    b = engines.create("mcts", rounds=800)
-    assert (a.rounds, a.c) == (800, 1.4) and a.spec == "mcts:rounds=800,c=1.4"
-    assert b.rounds == 800 and b.spec == "mcts:rounds=800"
+    a = engines.create("uct:rounds=800,c=1.4")
+    b = engines.create("uct", rounds=800)
+    assert (a.rounds, a.c) == (800, 1.4) and a.spec == "uct:rounds=800,c=1.4"
+    assert b.rounds == 800 and b.spec == "uct:rounds=800"
     assert engines.create("alphabeta:depth=3,nodes=0").max_nodes == 0
-    assert engines.create("mcts:reuse=false").reuse is False
+    assert engines.create("uct:reuse=false").reuse is False
+    # an alias keeps its spec, and builds the engines it stands for from it, each with its own defaults
+    alias = engines.create("mcts:rounds=800")
+    assert alias.spec == "mcts:rounds=800" and set(alias.engines) == {"uct", "mcts-go"}
+    assert (alias.engines["uct"].rounds, alias.engines["uct"].c, alias.engines["mcts-go"].rounds) == (800, 1.4, 800)
     assert engines.engine_names()[:4] == ["random", "minimax", "alphabeta", "mcts"]
 
 
@@ -259,7 +263,7 @@ def test_the_same_seed_gives_the_same_game(spec):
 
 
 def test_mcts_reuses_its_tree():
-    agent = engines.create("mcts:rounds=300,seed=2")
+    agent = engines.create("uct:rounds=300,seed=2")
     start = s = new_game("connect4")
     mine = agent.select_move(s)
     s = s.apply_move(mine)
@@ -271,7 +275,7 @@ def test_mcts_reuses_its_tree():
     assert expected is not None and agent.root is expected and expected.parent is None
     assert agent.root.visits == visits_before + 300
     assert agent.last_report.visits.sum() == agent.root.visits - 1  # the report counts the root's children
-    fresh = engines.create("mcts:rounds=300,seed=2,reuse=false")
+    fresh = engines.create("uct:rounds=300,seed=2,reuse=false")
     fresh.select_move(s)
     assert fresh.root.visits == 300
 

@@ -209,15 +209,15 @@ def test_it_resigns_a_lost_game_and_can_be_told_never_to():
 
 
 def test_it_keeps_its_tree_between_moves():
-    agent = engines.create("mcts:rounds=400,seed=2")
+    agent = engines.create("mcts-go:rounds=400,seed=2")
     s = new_game("go:size=7")
     s = s.apply_move(agent.select_move(s))
     s = s.apply_action(agent.last_report.principal_variation[1])  # the reply it expects, which its tree holds
     agent.select_move(s)
-    assert agent.go._search.tree.visits[0] > 400  # the subtree kept its simulations
-    fresh = engines.create("mcts:rounds=400,seed=2,reuse=false")
+    assert agent._search.tree.visits[0] > 400  # the subtree kept its simulations
+    fresh = engines.create("mcts-go:rounds=400,seed=2,reuse=false")
     fresh.select_move(new_game("go:size=7"))
-    assert fresh.go._search.tree.visits[0] == 400
+    assert fresh._search.tree.visits[0] == 400
 
 
 def test_the_same_seed_plays_the_same_go_game():
@@ -236,10 +236,12 @@ def test_the_same_seed_plays_the_same_go_game():
 def test_plain_is_the_readable_uct_and_other_games_always_get_it():
     agent = engines.create("mcts:rounds=200,seed=1,plain=true")
     agent.select_move(new_game("go:size=5"))
-    assert isinstance(agent.root, Node) and agent.go is None  # plain: no Go search at all
+    assert isinstance(agent.engines["uct"].root, Node) and set(agent.engines) == {"uct"}  # plain: no Go search at all
     c4 = new_game("connect4")
     a, b = engines.create("mcts:rounds=200,seed=7"), engines.create("mcts:rounds=200,seed=7,plain=true")
-    assert a.select_move(c4) == b.select_move(c4) and a.go._search is None
+    assert a.select_move(c4) == b.select_move(c4) and a.engines["mcts-go"]._search is None
+    assert [engines.engine_on("mcts", new_game(g).game) for g in ("go:size=5", "connect4")] == ["mcts-go", "uct"]
+    assert engines.engine_on("mcts:plain=true", new_game("go:size=5").game) == "uct"
 
 
 @pytest.mark.parametrize("spec", ["mcts:rounds=200,rave=false", "mcts:rounds=200,priors=false",
@@ -299,14 +301,14 @@ def test_managed_time_stops_a_decided_search_at_once_and_banks_the_rest():
         . X . X X
     """, komi=0.5)  # every empty point is black's own eye: passing is its one move
     engines.create("mcts:rounds=20,seed=1").select_move(forced)  # the kernels loaded before the clock starts
-    managed = engines.create("mcts:seconds=1,seed=1")
+    managed = engines.create("mcts-go:seconds=1,seed=1")
     assert managed.select_move(forced) == Move.pass_turn()
     assert managed.last_compute.amount == 16  # one chunk: nothing could overtake the only move
-    assert managed.go._search.bank > 0.5  # the time it did not need, kept for later moves
-    unmanaged = engines.create("mcts:seconds=1,seed=1,manage=false")
+    assert managed._search.bank > 0.5  # the time it did not need, kept for later moves
+    unmanaged = engines.create("mcts-go:seconds=1,seed=1,manage=false")
     unmanaged.select_move(forced)
     assert unmanaged.last_compute.amount > 16
-    managed.go._search.bank = BANK_MOVES * 1.0  # a full bank: still, one move to play needs no more time
+    managed._search.bank = BANK_MOVES * 1.0  # a full bank: still, one move to play needs no more time
     managed.select_move(forced)
     assert managed.last_compute.amount == 16
 

@@ -109,18 +109,25 @@ def test_a_spec_that_fixes_the_budget_keeps_it_capped_by_the_clock(monkeypatch):
     ("alphazero:checkpoint=tictactoe", True), ("alphazero:checkpoint=tictactoe,simulations=50", False),
 ])
 def test_which_specs_leave_the_budget_to_the_clock(spec, free):
+    from dlgo.games import new_game
+    from engines.aliases import AliasAgent
     from engines.neural.loading import metadata_only
 
     with metadata_only():  # the networks' metadata, not their weights: no TensorFlow
         agent = engines.create(spec)
-    work = getattr(agent, {"alphabeta": "max_nodes", "mcts": "rounds"}.get(agent.name, "simulations"))
-    seconds = agent.seconds
-    assert agent.move_budget(work, seconds) == (work, seconds)  # no clock: the spec's own
+
+    def player():  # the engine that plays a 9x9 move: an alias's, handed its spec and clock as they stand
+        return agent.engine_for(new_game("go:size=9")) if isinstance(agent, AliasAgent) else agent
+
+    work = getattr(player(), {"alphabeta": "max_nodes", "uct": "rounds", "mcts-go": "rounds"}.get(player().name,
+                                                                                                   "simulations"))
+    seconds = player().seconds
+    assert player().move_budget(work, seconds) == (work, seconds)  # no clock: the spec's own
     agent.set_time_budget(1.5)
-    assert agent.move_budget(work, seconds) == ((0, 1.5) if free else (work, seconds))
-    assert agent.deadline(seconds) - time.perf_counter() <= 1.5  # a fixed budget is capped by the clock
+    assert player().move_budget(work, seconds) == ((0, 1.5) if free else (work, seconds))
+    assert player().deadline(seconds) - time.perf_counter() <= 1.5  # a fixed budget is capped by the clock
     agent.set_time_budget(None)
-    assert agent.move_budget(work, seconds) == (work, seconds)
+    assert player().move_budget(work, seconds) == (work, seconds)
 
 
 def test_an_engine_with_no_budget_of_its_own_is_not_changed_by_the_clock():

@@ -169,6 +169,11 @@ class Agent(abc.ABC):
         ``rave`` acts on Go only, and is an error on tic-tac-toe): a page offers those that do."""
         return True
 
+    def engine_name(self, game: Game) -> str:
+        """The name of the engine that plays ``game``: this one's (:attr:`name`), or for an
+        alias the one it stands for there (:class:`engines.aliases.AliasAgent`)."""
+        return self.name
+
     def native_game(self) -> Game | None:
         """The one game this engine was made for (a network's board, with the komi
         it learnt with), or None for an engine that plays any board: a front end

@@ -31,9 +31,8 @@ from dlgo.display.pictures import render_game, render_position
 from dlgo.formats.records import GameRecord, replay
 from dlgo.games import new_game
 from engines.analysis import analyze, render_analysis
-from engines.mcts import MCTSAgent
 from engines.neural.loading import load_network
-from engines.registry import check_engine, create
+from engines.registry import check_engine, engine_on
 
 #: the folder that holds ``experiments/`` (the repository's root, in a checkout)
 ROOT = Path(__file__).resolve().parents[2]
@@ -46,8 +45,7 @@ def course_spec(spec: str, game: str) -> str:
     name, params = split_spec(spec)
     if name != "mcts" or "plain" in params:
         return spec
-    agent = create(spec)
-    return f"{spec},plain=true" if isinstance(agent, MCTSAgent) and agent.searches_go(new_game(game)) else spec
+    return f"{spec},plain=true" if engine_on(spec, new_game(game).game) == "mcts-go" else spec
 
 
 #: what a run does when its folder holds a run with other settings
