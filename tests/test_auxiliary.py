@@ -100,3 +100,24 @@ def test_a_run_with_auxiliary_targets_learns_them_and_plays(tmp_path):
     loaded = load_network(tmp_path / "checkpoint.keras")  # the value head is read by position, not as the last
     planes = loaded.encoder.encode_batch([state, state.apply_move(bot.select_move(state))])
     np.testing.assert_array_equal(value_output(loaded.call(planes)), loaded.call(planes)[1][:, 0])
+
+
+def test_auxiliary_heads_join_a_start_sharing_its_weights_and_its_single_input():
+    """A supervised start gains fresh heads on its own tower: its two outputs unchanged, and called
+    on a bare batch as the start is, with no warning about the inputs' structure (Keras warns where
+    a model's inputs are a list)."""
+    import warnings
+
+    from dlgo.core.errors import SpecError
+    from engines.neural.models import build_model
+    from engines.neural.resnet import add_auxiliary_heads, build_resnet
+
+    start = build_resnet((5, 5, 4), 26, blocks=1, filters=8)
+    grown = add_auxiliary_heads(start, ["moves_left", "ownership"])
+    batch = np.random.default_rng(0).random((3, 5, 5, 4), dtype=np.float32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        outputs = grown(batch)
+    assert len(outputs) == 4 and all(np.allclose(a, b) for a, b in zip(outputs[:2], start(batch)))
+    with pytest.raises(SpecError, match="auxiliary heads join AlphaZero's ResNet"):
+        add_auxiliary_heads(build_model("tiny", (5, 5, 4), 26, head="policy"), ["moves_left"])

@@ -92,7 +92,8 @@ def add_auxiliary_heads(model: "keras.Model", auxiliary: Sequence[str], l2: floa
     regularizer = keras.regularizers.L2(l2) if l2 else None
     tower, hidden = model.get_layer("policy_conv").input, model.get_layer("value_hidden").output
     extra = _auxiliary_heads(auxiliary, tower, hidden, regularizer)
-    return keras.Model(model.inputs, [*model.outputs, *extra], name=model.name)
+    # its one input as a tensor, as build_resnet's: a list would make Keras warn at every call of a bare tensor
+    return keras.Model(model.inputs[0], [*model.outputs, *extra], name=model.name)
 
 
 def resnet_flops(input_shape: tuple[int, int, int], num_moves: int, *, blocks: int, filters: int,
