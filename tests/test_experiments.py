@@ -801,12 +801,14 @@ def test_every_recipe_variant_is_a_valid_run(tmp_path):
         assert variant.length > 0 and (name == "baseline") == (config == base), name
         assert set(variant.settings(cells(board), 64)) <= set(asdict(config)), name
         assert config.init == ("connect-5x4" if variant.continues else ""), name  # the lab's, by its shipped name
-    # on 6x5 a network trained on from the lab's has taken the shipped name: the lab's is connect-6x5-lab
+    # on 6x5 networks trained on from the lab's have taken the shipped name: the lab's is connect-6x5-lab,
+    # continued-deep's connect-6x5-continued
     from experiments.shared.recipe_variants import start_network
 
     six_by_five = "connectn:columns=6,rows=5,n=4"
-    assert [start_network(six_by_five, c) for c in ("lab", "shipped")] == ["connect-6x5-lab", "connect-6x5"]
-    with pytest.raises(ValueError, match="continues 'lab' or 'shipped'"):
+    assert [start_network(six_by_five, c) for c in ("lab", "continued")] == ["connect-6x5-lab",
+                                                                             "connect-6x5-continued"]
+    with pytest.raises(ValueError, match="continues 'lab' or 'continued'"):
         start_network(six_by_five, "yes")
 
 

@@ -27,7 +27,7 @@ class Variant(NamedTuple):
     source: str
     settings: Callable[[int, int], dict[str, Any]]
     length: float = 1.0
-    continues: str = ""  # "lab" or "shipped": the network the run starts from (:func:`start_network`); "" a random one
+    continues: str = ""  # "lab" or "continued": the network the run starts from (:func:`start_network`); "" a random one
 
 
 BIG_NET = {"blocks": 4, "filters": 64, "policy_filters": 32, "value_filters": 32}
@@ -127,11 +127,11 @@ VARIANTS: dict[str, Variant] = {
                               "16 simulations seldom gets right (AlphaZero.jl searches 600)",
                               lambda c, i: {**VARIANTS["openings"].settings(c, i), "simulations": 64, "games": 64,
                                             "parallel": 64, "learning_rate": 1e-4}, continues="lab"),
-    "continued-twice": Variant("the board's shipped network (where continued-deep's has taken the name) trained on "
-                               "as continued-deep trains the lab's, for as many iterations again",
+    "continued-twice": Variant("continued-deep's network trained on as continued-deep trains the lab's, for as "
+                               "many iterations again",
                                "a second continuation: did the first one's gain come from the iterations or stop "
                                "where it ended?",
-                               lambda c, i: VARIANTS["continued-deep"].settings(c, i), continues="shipped"),
+                               lambda c, i: VARIANTS["continued-deep"].settings(c, i), continues="continued"),
     "small-buffer": Variant("a replay buffer of 500 games (not 2000)", "a shorter window: fresher targets",
                             lambda c, i: {"buffer_games": 500}),
     "large-buffer": Variant("a replay buffer of 8000 games", "a longer window: more positions",
@@ -140,19 +140,16 @@ VARIANTS: dict[str, Variant] = {
 
 
 def start_network(board: str, continues: str) -> str:
-    """The shipped name of the network a run that ``continues`` starts from: the scaling lab's
-    (``lab``, :func:`lab_network`) or the board's shipped one (``shipped``)."""
-    if continues not in ("lab", "shipped"):
-        raise ValueError(f"a variant continues 'lab' or 'shipped', not {continues!r}")
-    return lab_network(board) if continues == "lab" else shipped_name(board)
-
-
-def lab_network(board: str) -> str:
-    """The scaling lab's network for ``board``, where a continuing variant starts, by its shipped
-    name (a run's settings then travel between clones): ``connect-CxR``, or ``connect-CxR-lab``
-    where a network trained on from it has taken the shipped name."""
+    """The shipped name of the network a run that ``continues`` starts from (a run's settings
+    then travel between clones): the scaling lab's (``lab``) or continued-deep's (``continued``).
+    Each is ``connect-CxR-lab`` or ``connect-CxR-continued`` where a network trained on from it has
+    taken the board's shipped name ``connect-CxR`` since, and that name until then."""
+    if continues not in ("lab", "continued"):
+        raise ValueError(f"a variant continues 'lab' or 'continued', not {continues!r}")
     name = shipped_name(board)
-    return f"{name}-lab" if (SHIPPED / f"{name}-lab.keras").exists() else name
+    return f"{name}-{continues}" if (SHIPPED / f"{name}-{continues}.keras").exists() else name
+
+
 
 
 def ceiling_nets(net: Net, quick: bool) -> list[tuple[Net, int, int]]:
