@@ -294,7 +294,8 @@ class AlphaGoGoAgent(Agent):
         self.rng = random.Random(seed)
         NetworkGuide.check(self.evaluator)
         heavy = bool(files["rollout"])  # the rollout policy plays the playouts, else the shipped one's priors alone
-        self._settings: dict[str, Any] = {"heavy": heavy, "guide_after": guide, "prior_net": prior, "value_share": 1 - lam}
+        self._settings: dict[str, Any] = {"heavy": heavy, "guide_after": guide, "prior_net": prior,
+                                          "value_share": 1 - lam}
         self._patterns = self.evaluator.rollouts if heavy else load_rollout_policy("go9-rollout")
         move_patterns = load_move_patterns(files["patterns"])
         self._log_gamma = None if move_patterns is None else move_patterns.log_gamma

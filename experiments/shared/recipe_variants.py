@@ -27,7 +27,7 @@ class Variant(NamedTuple):
     source: str
     settings: Callable[[int, int], dict[str, Any]]
     length: float = 1.0
-    continues: str = ""  # "lab" or "continued": the network the run starts from (:func:`start_network`); "" a random one
+    continues: str = ""  # "lab" or "continued": the network the run starts from (:func:`start_network`); "": none
 
 
 BIG_NET = {"blocks": 4, "filters": 64, "policy_filters": 32, "value_filters": 32}
