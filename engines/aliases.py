@@ -9,9 +9,10 @@ engine of its own, one algorithm to a class (``uct``, ``mcts-go``, ``alphago-puc
 An alias is an :class:`AliasAgent`: its constructor takes the parameters of every
 engine it stands for (so an old spec binds as it did), builds those engines
 (so a bad value is an error at once, as it was), and hands each call to the
-one for the game at hand (:meth:`AliasAgent.engine_for`, by :meth:`~AliasAgent.engine_name`). It holds no search of
-its own. ``alphago`` knows its engine when it is built, from its networks'
-game; ``mcts`` when it first sees a position.
+one for the game at hand (:meth:`AliasAgent.engine_for`, which asks
+:meth:`~AliasAgent.engine_name`). It holds no search of its own. ``alphago``
+knows its engine when it is built, from its networks' game; ``mcts`` when it
+first sees a position.
 """
 from __future__ import annotations
 
@@ -77,10 +78,14 @@ def own_parameters(engine: type[Agent], given: dict[str, Any]) -> dict[str, Any]
     return {name: value for name, value in given.items() if name in taken and value is not None}
 
 
+def default_of(engine: type[Agent], name: str) -> Any:
+    """``engine``'s own default for its parameter ``name``, read from its constructor."""
+    return inspect.signature(engine.__init__).parameters[name].default
+
+
 def changed_from_defaults(engine: type[Agent], given: dict[str, Any], names: tuple[str, ...]) -> list[str]:
     """The ``names`` that ``given`` sets to other than ``engine``'s own defaults."""
-    defaults = inspect.signature(engine.__init__).parameters
-    return [name for name in names if given[name] != defaults[name].default]
+    return [name for name in names if given[name] != default_of(engine, name)]
 
 
 #: the parameters of ``mcts`` that act on Go's search alone
@@ -108,8 +113,9 @@ class MCTSAgent(AliasAgent):
         given = {"rounds": rounds, "seconds": seconds, "c": c, "seed": seed, "reuse": reuse, "resign": resign,
                  "rollout": rollout, "rave": rave, "rave_equiv": rave_equiv, "priors": priors, "expand": expand,
                  "manage": manage, "patterns": patterns}
-        check_budget(self.name, rounds, seconds, 1.4 if c is None else c, 0.0 if resign is None else resign)
-        check_go_settings(self.name, rave_equiv, expand)  # named for the alias, as they were
+        uct_c, uct_resign = (default_of(UCTAgent, n) if v is None else v for n, v in (("c", c), ("resign", resign)))
+        check_budget(self.name, rounds, seconds, uct_c, uct_resign)  # named for the alias, as they were
+        check_go_settings(self.name, rave_equiv, expand)
         uct = UCTAgent(**own_parameters(UCTAgent, given))
         go = None if plain else GoMCTSAgent(**own_parameters(GoMCTSAgent, given))
         super().__init__({"uct": uct} if go is None else {"uct": uct, "mcts-go": go})
